@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Entry of the `pipewright` binary. `--version` answers before anything else is loaded, so it costs
+// about as much as starting Node.
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  process.exitCode = await main(args);
+}

@@ -1,0 +1,12 @@
+import { connectors } from 'pipewright';
+import { seedProject } from './project.js';
+
+/** An anonymous Docker Hub registry connector in the seed project. */
+export const dockerHub = connectors.dockerRegistry({
+  identifier: 'dockerhub',
+  name: 'Docker Hub',
+  project: seedProject,
+  url: 'https://index.docker.io/v2/',
+  provider: 'DockerHub',
+  auth: 'Anonymous',
+});

@@ -1,0 +1,32 @@
+import { Command, CommanderError } from 'commander';
+import { registerCompile } from './compile-command.js';
+import { EXIT, reportError, useColor } from './errors.js';
+import { version } from './version.js';
+
+/** The commander program; each command loads its implementation only when it runs. */
+export function createProgram(): Command {
+  const program = new Command('pipewright')
+    .description('Delivery-platform pipelines, connectors and projects as typed TypeScript.')
+    .version(version(), '-v, --version')
+    .option('--debug', 'show stack traces of unexpected errors')
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  registerCompile(program);
+  return program;
+}
+
+/** Runs the CLI and returns its exit code: 0 ok, 1 invalid input or failed work, 2 usage error. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = createProgram();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help')
+        return EXIT.ok;
+      return EXIT.usage;
+    }
+    return reportError(error, { debug: argv.includes('--debug'), color: useColor(process.stderr) });
+  }
+}

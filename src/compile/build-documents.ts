@@ -1,0 +1,122 @@
+import { newBuildContext, type BuildContext, type DocPath } from '../dsl/build-context.js';
+import { kindOf, type AnyResource } from '../dsl/resource.js';
+import type { ResourceKind } from '../schema/index.js';
+import type { Diagnostic } from './diagnostics.js';
+import { describePath } from './document-path.js';
+import { describeKey, keyString, resourceKey, validateDocument, type ResourceKey } from './validate.js';
+
+/** A resource found in the user's modules, with the file and export that produced it. */
+export interface FoundResource {
+  readonly resource: AnyResource;
+  /** Source file, relative to the working directory. */
+  readonly file: string;
+  readonly exportName: string;
+}
+
+export interface BuiltDocument extends FoundResource {
+  readonly kind: ResourceKind;
+  readonly key: ResourceKey;
+  readonly document: unknown;
+  readonly context: BuildContext;
+}
+
+/** The most specific recorded site whose path is a prefix of `path`. */
+export function siteFor(context: BuildContext, path: DocPath): string | undefined {
+  let best: { length: number; at: string | undefined } = { length: -1, at: undefined };
+  for (const { path: sitePath, site } of context.sites) {
+    if (sitePath.length <= best.length || sitePath.length > path.length) continue;
+    if (sitePath.every((key, index) => path[index] === key)) best = { length: sitePath.length, at: site.location };
+  }
+  return best.at;
+}
+
+const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => ({
+  ...diagnostic,
+  at: diagnostic.at ?? siteFor(built.context, diagnostic.path) ?? built.resource.site.location ?? built.file,
+});
+
+export interface BuildResult {
+  readonly documents: BuiltDocument[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Builds every resource, validates each document, and checks what spans documents. */
+export function buildAndValidate(found: readonly FoundResource[]): BuildResult {
+  const documents: BuiltDocument[] = found.map((entry) => {
+    const context = newBuildContext();
+    const document = entry.resource.toDocument(context);
+    const kind = kindOf(entry.resource);
+    const key = resourceKey(kind, document) ?? { kind, identifier: entry.resource.identifier };
+    return { ...entry, kind, key, document, context };
+  });
+  const diagnostics: Diagnostic[] = [];
+  for (const built of documents)
+    for (const diagnostic of validateDocument(built.kind, built.document)) diagnostics.push(locate(built, diagnostic));
+  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents));
+  return { documents, diagnostics };
+}
+
+function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
+  const seen = new Map<string, BuiltDocument>();
+  const found: Diagnostic[] = [];
+  for (const built of documents) {
+    const id = keyString(built.key);
+    const first = seen.get(id);
+    if (!first) {
+      seen.set(id, built);
+      continue;
+    }
+    found.push(
+      locate(built, {
+        code: 'duplicate-resource',
+        severity: 'error',
+        message: `${describeKey(built.key)} is defined twice`,
+        path: [built.kind, 'identifier'],
+        subject: describePath(built.document, [built.kind]).subject,
+        hint: `the other one is export "${first.exportName}" at ${first.resource.site.location ?? first.file}; rename one identifier`,
+      }),
+    );
+  }
+  return found;
+}
+
+/** Builder references must point at a resource that is compiled too, in a scope the referrer can see. */
+function unresolvedReferences(documents: readonly BuiltDocument[]): Diagnostic[] {
+  const compiled = new Set(documents.map((d) => d.resource));
+  const compiledKeys = new Set(documents.map((d) => keyString(d.key)));
+  const found: Diagnostic[] = [];
+  for (const built of documents) {
+    for (const reference of built.context.references) {
+      const targetKind = kindOf(reference.target);
+      const targetKey: ResourceKey = { kind: targetKind, identifier: reference.target.identifier, ...reference.target.scope };
+      const subject = describePath(built.document, reference.path).subject;
+      const at = reference.site.location ?? built.file;
+      if (!compiled.has(reference.target) && !compiledKeys.has(keyString(targetKey))) {
+        found.push({
+          code: 'unresolved-reference',
+          severity: 'error',
+          message: `references ${describeKey(targetKey)}, which is not among the compiled resources`,
+          path: reference.path,
+          subject,
+          at,
+          hint: `export it from a compiled file (defined at ${reference.target.site.location ?? 'unknown'}), or give the identifier as a string if it already exists on the platform`,
+        });
+        continue;
+      }
+      const { org, project } = reference.target.scope;
+      const here = built.key;
+      const visible = !org || (org === here.org && (!project || project === here.project));
+      if (targetKind === 'connector' && !visible)
+        found.push({
+          code: 'out-of-scope-reference',
+          severity: 'error',
+          message: `uses ${describeKey(targetKey)}, which ${describeKey(here)} cannot see`,
+          path: reference.path,
+          subject,
+          at,
+          hint: 'a document sees connectors of its own project, its org, and the account; move the connector up a level or into this project',
+        });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,77 @@
+import { glob } from 'tinyglobby';
+import { buildAndValidate, type BuiltDocument } from './build-documents.js';
+import { collectResources } from './collect.js';
+import { DiagnosticError, hasErrors, type Diagnostic } from './diagnostics.js';
+import { generatedFile } from './emit-yaml.js';
+import { createManifest, outputPath, sha256, type Manifest } from './layout.js';
+import { loadModules } from './load-modules.js';
+import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
+
+export interface CompileOptions {
+  /** Files or globs of TypeScript definition files. */
+  readonly entries: readonly string[];
+  readonly outDir: string;
+  /** Compare only: report what would change, write nothing. */
+  readonly check?: boolean;
+  /** Put a `# yaml-language-server: $schema=...` line in each file. */
+  readonly schemaModeline?: boolean;
+}
+
+export interface CompileResult {
+  readonly documents: readonly BuiltDocument[];
+  readonly manifest: Manifest;
+  readonly changes: OutputChanges;
+  /** Warnings; errors are thrown as a DiagnosticError. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The entry files, from paths and globs, sorted and without duplicates. */
+export async function resolveEntries(entries: readonly string[]): Promise<string[]> {
+  const files = await glob([...entries], { absolute: false, onlyFiles: true, expandDirectories: false });
+  if (files.length === 0)
+    throw new DiagnosticError([
+      {
+        code: 'no-entries',
+        severity: 'error',
+        message: `no files match ${entries.map((e) => JSON.stringify(e)).join(', ')}`,
+        path: [],
+        hint: 'pass .ts files or globs, e.g. pipewright compile "pipelines/**/*.ts", or set include in pipewright.config.ts',
+      },
+    ]);
+  return [...new Set(files)].sort();
+}
+
+const SCHEMA_BASE = 'https://unpkg.com/pipewright/schemas';
+
+/** Loads, validates and emits: nothing is written unless every document is valid. */
+export async function compile(options: CompileOptions): Promise<CompileResult> {
+  const files = await resolveEntries(options.entries);
+  const modules = await loadModules(files);
+  const found = collectResources(modules);
+  if (found.length === 0)
+    throw new DiagnosticError([
+      {
+        code: 'no-resources',
+        severity: 'error',
+        message: `no resources exported from ${files.join(', ')}`,
+        path: [],
+        hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
+      },
+    ]);
+  const { documents, diagnostics } = buildAndValidate(found);
+  if (hasErrors(diagnostics)) throw new DiagnosticError(diagnostics);
+  const outputs = new Map<string, string>();
+  const entries = documents.map((built) => {
+    const file = outputPath(built.key);
+    const modeline = options.schemaModeline ? `# yaml-language-server: $schema=${SCHEMA_BASE}/${built.kind}.schema.json\n` : '';
+    const text = modeline + generatedFile(built.document, built.file);
+    outputs.set(file, text);
+    const { kind, org, project, identifier } = built.key;
+    return { file, kind, ...(org ? { org } : {}), ...(project ? { project } : {}), identifier, source: built.file, sha256: sha256(text) };
+  });
+  const manifest = createManifest(entries);
+  const changes = options.check
+    ? await planOutput(options.outDir, outputs, manifest)
+    : await writeOutput(options.outDir, outputs, manifest);
+  return { documents, manifest, changes, diagnostics };
+}

@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { firstUserFrame } from '../dsl/call-site.js';
+import type { Diagnostic } from './diagnostics.js';
+import { DiagnosticError } from './diagnostics.js';
+
+export interface LoadedModule {
+  /** Path relative to the working directory, with `/`. */
+  readonly file: string;
+  readonly exports: Readonly<Record<string, unknown>>;
+}
+
+/** This package's own entry: user imports of `pipewright` bind to the copy that compiles them. */
+const OWN_ENTRY = pathToFileURL(fileURLToPath(new URL('../index.js', import.meta.url))).href;
+
+const shown = (file: string) => relative(process.cwd(), file).split(sep).join('/');
+
+/** The nearest node_modules above `from`, so bare imports in the bundle resolve like the user's own. */
+function cacheDir(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules'))) return join(dir, 'node_modules', '.cache', 'pipewright');
+    if (dirname(dir) === dir) return join(tmpdir(), 'pipewright');
+  }
+}
+
+/**
+ * Loads the user's TypeScript definition files in one esbuild pass and one import: one bundle whose entry
+ * imports every file, so shared step libraries are evaluated once and cost grows linearly with the files.
+ */
+export async function loadModules(files: readonly string[]): Promise<LoadedModule[]> {
+  const { build } = await import('esbuild');
+  const absolute = files.map((file) => resolve(file));
+  const entry =
+    absolute.map((file, index) => `import * as m${index} from ${JSON.stringify(file)};`).join('\n') +
+    `\nexport default [${absolute.map((_, index) => `m${index}`).join(', ')}];\n`;
+  const outDir = cacheDir(process.cwd());
+  const outfile = join(outDir, `bundle-${process.pid}-${Date.now()}.mjs`);
+  let code: string;
+  try {
+    const result = await build({
+      stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: '<pipewright entries>', loader: 'js' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: 'inline',
+      sourcesContent: false,
+      outfile,
+      write: false,
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'pipewright-self',
+          setup(pluginBuild) {
+            pluginBuild.onResolve({ filter: /^pipewright$/ }, () => ({ path: OWN_ENTRY, external: true }));
+          },
+        },
+      ],
+    });
+    code = result.outputFiles[0]!.text;
+  } catch (error) {
+    throw new DiagnosticError(esbuildDiagnostics(error));
+  }
+  await mkdir(outDir, { recursive: true });
+  await writeFile(outfile, code);
+  process.setSourceMapsEnabled(true);
+  try {
+    const loaded = (await import(pathToFileURL(outfile).href)) as { default: Array<Record<string, unknown>> };
+    return loaded.default.map((exports, index) => ({ file: shown(absolute[index]!), exports }));
+  } catch (error) {
+    throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
+  } finally {
+    await rm(outfile, { force: true });
+  }
+}
+
+interface EsbuildMessage {
+  text: string;
+  location?: { file: string; line: number; column: number; lineText: string } | null;
+  notes?: Array<{ text: string }>;
+}
+
+function esbuildDiagnostics(error: unknown): Diagnostic[] {
+  const messages = (error as { errors?: EsbuildMessage[] }).errors;
+  if (!Array.isArray(messages)) throw error;
+  return messages.map((message) => {
+    const loc = message.location;
+    const resolveHint = /Could not resolve/.test(message.text)
+      ? 'check the path and the file extension; entries and their imports must exist'
+      : 'fix the TypeScript syntax at this location';
+    return {
+      code: /Could not resolve/.test(message.text) ? 'unresolved-import' : 'syntax-error',
+      severity: 'error' as const,
+      message: message.text + (loc ? `\n    ${loc.lineText}\n    ${' '.repeat(loc.column)}^` : ''),
+      path: [],
+      ...(loc ? { at: `${loc.file === '<pipewright entries>' ? 'entries' : loc.file}:${loc.line}:${loc.column + 1}` } : {}),
+      hint: resolveHint,
+    };
+  });
+}
+
+/** A definition file threw while loading: point at the user's frame, not ours. */
+function thrownDiagnostic(error: unknown, files: readonly string[]): Diagnostic {
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  const message = error instanceof Error ? error.message : String(error);
+  const at = firstUserFrame(stack);
+  return {
+    code: 'definition-threw',
+    severity: 'error',
+    message: `loading the definitions threw: ${message}`,
+    path: [],
+    at: at ?? files.join(', '),
+    hint: 'fix the code at this location; run with --debug to see the whole stack',
+  };
+}

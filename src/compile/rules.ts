@@ -1,0 +1,151 @@
+import type { DocPath } from '../dsl/build-context.js';
+import { KNOWN_STAGE_TYPES, KNOWN_STEP_TYPES, stageSpecs, stepSpecs, type ResourceKind } from '../schema/index.js';
+import type { Diagnostic } from './diagnostics.js';
+import { describePath } from './document-path.js';
+import { closest } from './suggest.js';
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+interface Located<T> {
+  readonly node: T;
+  readonly path: DocPath;
+}
+
+/** Every stage of a pipeline, including those inside `parallel` blocks. */
+export function* stagesOf(pipelineBody: unknown, base: DocPath = ['pipeline']): Generator<Located<Node>> {
+  if (!isNode(pipelineBody)) return;
+  for (const [index, element] of list(pipelineBody.stages).entries()) {
+    if (!isNode(element)) continue;
+    if (isNode(element.stage)) yield { node: element.stage, path: [...base, 'stages', index, 'stage'] };
+    for (const [inner, entry] of list(element.parallel).entries())
+      if (isNode(entry) && isNode(entry.stage))
+        yield { node: entry.stage, path: [...base, 'stages', index, 'parallel', inner, 'stage'] };
+  }
+}
+
+/** Every step and step group in a step list, depth first, through `parallel` and `stepGroup`. */
+export function* stepsOf(steps: unknown, base: DocPath): Generator<Located<Node> & { key: 'step' | 'stepGroup' }> {
+  for (const [index, element] of list(steps).entries()) {
+    if (!isNode(element)) continue;
+    const path = [...base, index];
+    if (isNode(element.step)) yield { key: 'step', node: element.step, path: [...path, 'step'] };
+    if (isNode(element.stepGroup)) {
+      yield { key: 'stepGroup', node: element.stepGroup, path: [...path, 'stepGroup'] };
+      yield* stepsOf(element.stepGroup.steps, [...path, 'stepGroup', 'steps']);
+    }
+    if (Array.isArray(element.parallel)) yield* stepsOf(element.parallel, [...path, 'parallel']);
+  }
+}
+
+/** All steps of a stage: execution, then rollback. */
+export function* stageSteps(stage: Located<Node>): Generator<Located<Node> & { key: 'step' | 'stepGroup' }> {
+  const execution = isNode(stage.node.spec) && isNode(stage.node.spec.execution) ? stage.node.spec.execution : undefined;
+  if (!execution) return;
+  const base = [...stage.path, 'spec', 'execution'];
+  yield* stepsOf(execution.steps, [...base, 'steps']);
+  yield* stepsOf(execution.rollbackSteps, [...base, 'rollbackSteps']);
+}
+
+const error = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
+  code,
+  severity: 'error',
+  message,
+  path,
+  subject: describePath(document, path).subject,
+  ...(hint ? { hint } : {}),
+});
+
+/** Stage identifiers unique in a pipeline; step and step-group identifiers unique in a stage. */
+function uniqueIdentifiers(document: Node): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const check = (seen: Map<string, DocPath>, node: Node, path: DocPath, what: string, scope: string) => {
+    const id = node.identifier;
+    if (typeof id !== 'string') return;
+    const first = seen.get(id);
+    if (first)
+      found.push(
+        error(document, [...path, 'identifier'], 'duplicate-identifier', `${what} identifier "${id}" is used twice in this ${scope}`,
+          `identifiers must be unique within a ${scope}; rename one (the first is at ${describePath(document, first).subject})`),
+      );
+    else seen.set(id, path);
+  };
+  const stageIds = new Map<string, DocPath>();
+  for (const stage of stagesOf(document.pipeline)) {
+    check(stageIds, stage.node, stage.path, 'stage', 'pipeline');
+    const stepIds = new Map<string, DocPath>();
+    for (const step of stageSteps(stage)) check(stepIds, step.node, step.path, step.key === 'step' ? 'step' : 'step group', 'stage');
+  }
+  return found;
+}
+
+/** Types that are not known but one edit from a known one are typos, not new types. */
+function typeTypos(document: Node): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const check = (node: Node, path: DocPath, known: readonly string[], what: string) => {
+    const type = node.type;
+    if (typeof type !== 'string' || known.includes(type)) return;
+    const suggestion = closest(type, known);
+    if (suggestion)
+      found.push(error(document, [...path, 'type'], 'unknown-type', `unknown ${what} type "${type}"`, `did you mean "${suggestion}"?`));
+  };
+  const stageTypes = [...new Set([...KNOWN_STAGE_TYPES, ...Object.keys(stageSpecs)])];
+  const stepTypes = [...new Set([...KNOWN_STEP_TYPES, ...Object.keys(stepSpecs)])];
+  for (const stage of stagesOf(document.pipeline)) {
+    check(stage.node, stage.path, stageTypes, 'stage');
+    for (const step of stageSteps(stage)) if (step.key === 'step') check(step.node, step.path, stepTypes, 'step');
+  }
+  return found;
+}
+
+/** Finds the first unbalanced `<+` or an empty `<+>` in a string; returns a message or undefined. */
+export function expressionProblem(text: string): string | undefined {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (depth > 0 && quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === '<' && text[i + 1] === '+') {
+      if (text[i + 2] === '>') return 'has an empty expression "<+>"';
+      depth++;
+      i++;
+    } else if (depth > 0 && (ch === '"' || ch === "'")) quote = ch;
+    else if (ch === '>' && depth > 0) depth--;
+  }
+  if (quote) return 'has an expression with an unclosed quote';
+  return depth > 0 ? `has an unclosed expression: ${depth} "<+" without a closing ">"` : undefined;
+}
+
+/** Every `<+...>` in every string value is balanced. */
+function balancedExpressions(document: Node): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const walk = (value: unknown, path: DocPath) => {
+    if (typeof value === 'string') {
+      if (!value.includes('<+')) return;
+      const problem = expressionProblem(value);
+      if (problem) {
+        const { field } = describePath(document, path);
+        found.push(
+          error(document, path, 'unbalanced-expression', `${field} ${JSON.stringify(value)} ${problem}`,
+            'write expressions as <+path.to.value>, each "<+" closed by ">"'),
+        );
+      }
+    } else if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
+    else if (isNode(value)) for (const [key, item] of Object.entries(value)) walk(item, [...path, key]);
+  };
+  walk(document, []);
+  return found;
+}
+
+/** Rules a schema cannot express, for one document of the given kind. */
+export function documentRules(kind: ResourceKind, document: unknown): Diagnostic[] {
+  if (!isNode(document)) return [];
+  const found = balancedExpressions(document);
+  if (kind === 'pipeline') found.push(...uniqueIdentifiers(document), ...typeTypos(document));
+  return found;
+}

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { Diagnostic } from './diagnostics.js';
+import { describePath, valueAt } from './document-path.js';
+import { closest } from './suggest.js';
+
+const kindOfValue = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`;
+
+const CODES: Record<string, string> = {
+  invalid_type: 'invalid-type',
+  invalid_value: 'invalid-value',
+  invalid_format: 'invalid-format',
+  too_small: 'too-small',
+  too_big: 'too-big',
+  invalid_union: 'invalid-value',
+  custom: 'invalid-value',
+};
+
+/** Messages that read as a predicate of the value: printed as `field "value" is ...`. */
+const PREDICATE = /^(is|must|needs) /;
+
+/** Turns zod issues into diagnostics that name the field, the value found and what was expected. */
+export function schemaDiagnostics(document: unknown, issues: readonly z.core.$ZodIssue[]): Diagnostic[] {
+  return issues.map((issue) => {
+    const path = issue.path as Array<string | number>;
+    const { subject, field } = describePath(document, path);
+    const value = valueAt(document, path);
+    let message = issue.message;
+    let hint: string | undefined;
+    let code = CODES[issue.code] ?? 'invalid-value';
+    if (issue.code === 'invalid_type' && value === undefined) {
+      message = `${field || 'value'} is required (expected ${issue.expected})`;
+      code = 'missing-field';
+    } else if (issue.code === 'invalid_type') {
+      message = `${field || 'value'} must be ${issue.expected}, found ${kindOfValue(value)}`;
+    } else if (issue.code === 'invalid_value' && 'values' in issue) {
+      const allowed = issue.values.map(String);
+      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`;
+      if (suggestion) hint = `did you mean "${suggestion}"?`;
+    } else if (issue.code === 'invalid_union') {
+      message = `${field || 'value'} has an unexpected value ${kindOfValue(value)}`;
+    } else if (issue.code === 'too_small' && Array.isArray(value) && issue.message.startsWith('Too small')) {
+      message = `${field} needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}`;
+    } else if (issue.code === 'too_small' && typeof value === 'string') {
+      message = `${field || 'value'} must not be empty`;
+    } else if (PREDICATE.test(message)) {
+      message = `${field} ${JSON.stringify(value)} ${message}`;
+    } else if (field && !message.includes(field.split('.').pop()!)) {
+      message = `${field}: ${message}`;
+    }
+    return { code, severity: 'error' as const, message, path, subject, ...(hint ? { hint } : {}) };
+  });
+}

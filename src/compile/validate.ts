@@ -1,0 +1,44 @@
+import { documentSchemas, type ResourceKind } from '../schema/index.js';
+import type { Diagnostic } from './diagnostics.js';
+import { documentRules } from './rules.js';
+import { schemaDiagnostics } from './schema-issues.js';
+
+/** The kind of a document is its root key; undefined when it has none of the three. */
+export function documentKind(document: unknown): ResourceKind | undefined {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
+  const keys = Object.keys(document);
+  return (['pipeline', 'connector', 'project'] as const).find((kind) => keys.includes(kind));
+}
+
+/** Schema and per-document rules; locations are added by the caller (builder sites or YAML ranges). */
+export function validateDocument(kind: ResourceKind, document: unknown): Diagnostic[] {
+  const result = documentSchemas[kind].safeParse(document);
+  const schema = result.success ? [] : schemaDiagnostics(document, result.error.issues);
+  return [...schema, ...documentRules(kind, document)];
+}
+
+export interface ResourceKey {
+  readonly kind: ResourceKind;
+  readonly org?: string;
+  readonly project?: string;
+  readonly identifier: string;
+}
+
+/** The identity of a resource on the platform: kind, scope and identifier. */
+export function resourceKey(kind: ResourceKind, document: unknown): ResourceKey | undefined {
+  const body = (document as Record<string, Record<string, unknown>> | undefined)?.[kind];
+  if (!body || typeof body.identifier !== 'string') return undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const org = text(body.orgIdentifier);
+  return {
+    kind,
+    identifier: body.identifier,
+    ...(org ? { org } : {}),
+    ...(kind !== 'project' && text(body.projectIdentifier) ? { project: text(body.projectIdentifier) } : {}),
+  };
+}
+
+export const describeKey = (key: ResourceKey): string =>
+  `${key.kind} "${key.identifier}" in ${key.project ? `project ${key.org}/${key.project}` : key.org ? `org ${key.org}` : 'the account'}`;
+
+export const keyString = (key: ResourceKey): string => [key.kind, key.org ?? '', key.project ?? '', key.identifier].join('/');

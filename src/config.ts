@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+export const configSchema = z.strictObject({
+  /** Globs of definition files compiled when `pipewright compile` gets no entries. */
+  include: z.array(z.string()).optional(),
+  /** Output folder of compile, and input of publish; default `out`. */
+  outDir: z.string().optional(),
+  /** Platform address, e.g. https://app.harness.io. HARNESS_BASE_URL and --base-url win over it. */
+  baseUrl: z.string().optional(),
+  /** Account identifier. HARNESS_ACCOUNT_ID and --account win over it. */
+  accountId: z.string().optional(),
+  /** Requests per minute publish allows itself; default 1000. */
+  rateLimit: z.number().int().positive().optional(),
+  /** Add a `# yaml-language-server: $schema=` line to compiled files. */
+  schemaModeline: z.boolean().optional(),
+});
+
+export type PipewrightConfig = z.infer<typeof configSchema>;
+
+/** Typed configuration for `pipewright.config.ts`: `export default defineConfig({ include: [...] })`. */
+export const defineConfig = (config: PipewrightConfig): PipewrightConfig => config;
+
+export const CONFIG_FILES = ['pipewright.config.ts', 'pipewright.config.mts', 'pipewright.config.js', 'pipewright.config.mjs'];
+export const DEFAULT_OUT_DIR = 'out';

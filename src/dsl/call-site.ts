@@ -1,0 +1,52 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, relative, sep } from 'node:path';
+
+/** Directory of the library itself: frames inside it are never the user's call site. */
+const LIBRARY_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+
+const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
+
+/**
+ * Where the user's code created a node. Capturing is cheap (V8 keeps structured frames); the text is
+ * formatted and parsed only when a diagnostic asks for it, so thousands of builders cost little.
+ */
+export class SourceSite {
+  readonly #holder: { stack?: string };
+  #cached: string | null | undefined;
+
+  constructor(holder: { stack?: string }) {
+    this.#holder = holder;
+  }
+
+  /** `file:line:col` relative to the working directory, or undefined when no user frame was found. */
+  get location(): string | undefined {
+    if (this.#cached === undefined) this.#cached = firstUserFrame(this.#holder.stack ?? '');
+    return this.#cached ?? undefined;
+  }
+
+  toString(): string {
+    return this.location ?? '<unknown>';
+  }
+}
+
+/** Records the caller of `cutoff` (the factory the user called), skipping frames inside the library. */
+export function captureSite(cutoff: Function): SourceSite {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, cutoff);
+  return new SourceSite(holder);
+}
+
+/** The first frame of a stack outside the library and node_modules, as `file:line:col`. */
+export function firstUserFrame(stack: string): string | null {
+  for (const line of stack.split('\n').slice(1)) {
+    const match = FRAME.exec(line.trim());
+    if (!match) continue;
+    let file = match[1]!;
+    if (file.startsWith('file://')) file = fileURLToPath(file);
+    if (file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`)) continue;
+    if (file.startsWith(LIBRARY_DIR + sep) && !file.includes(`${sep}examples${sep}`) && !file.includes(`${sep}test${sep}`)) continue;
+    const shown = relative(process.cwd(), file).split(sep).join('/');
+    return `${shown.startsWith('..') ? file : shown}:${match[2]}:${match[3]}`;
+  }
+  return null;
+}

@@ -1,0 +1,52 @@
+import type { FailureActionType, FailureStrategy, FailureType } from '../schema/failure-strategy.js';
+import { valueText, type Value } from './expr.js';
+
+/** Tags as a map, or a list of key-only tags. */
+export type TagsOption = Readonly<Record<string, string>> | readonly string[];
+
+export const tagsDocument = (tags: TagsOption | undefined): Record<string, string> =>
+  Array.isArray(tags)
+    ? Object.fromEntries(tags.map((tag) => [tag, '']))
+    : { ...((tags as Record<string, string> | undefined) ?? {}) };
+
+export interface FailureStrategyOption {
+  /** Error types this strategy handles; default AllErrors. */
+  readonly errors?: FailureType | readonly FailureType[];
+  /** The action, by type, or in full with its spec (e.g. Retry with retryCount). */
+  readonly action: FailureActionType | { type: FailureActionType; spec?: Record<string, unknown> };
+}
+
+export const failureStrategiesDocument = (options: readonly FailureStrategyOption[]): FailureStrategy[] =>
+  options.map(({ errors = 'AllErrors', action }) => ({
+    onFailure: {
+      errors: typeof errors === 'string' ? [errors as FailureType] : [...(errors as FailureType[])],
+      action: typeof action === 'string' ? { type: action } : { ...action },
+    },
+  }));
+
+export type VariableOption =
+  | Value
+  | number
+  | { type: 'String' | 'Number' | 'Secret'; value: Value | number; description?: string; required?: boolean };
+
+/** `{ region: 'eu', replicas: 3 }` becomes the platform's list of typed variables. */
+export const variablesDocument = (variables: Readonly<Record<string, VariableOption>>) =>
+  Object.entries(variables).map(([name, option]) => {
+    if (typeof option === 'object' && option !== null && 'type' in option) {
+      const { type, value, description, required } = option;
+      return {
+        name,
+        type,
+        ...(description !== undefined ? { description } : {}),
+        ...(required !== undefined ? { required } : {}),
+        value: typeof value === 'number' ? value : valueText(value),
+      };
+    }
+    return typeof option === 'number'
+      ? { name, type: 'Number' as const, value: option }
+      : { name, type: 'String' as const, value: valueText(option) };
+  });
+
+/** Keeps only defined entries, so optional options never emit `key: null`. */
+export const defined = <T extends Record<string, unknown>>(object: T): T =>
+  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;

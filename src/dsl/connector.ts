@@ -1,0 +1,100 @@
+import type { ConnectorDocument } from '../schema/connector.js';
+import type { BuildContext } from './build-context.js';
+import { Builder } from './builder.js';
+import { captureSite } from './call-site.js';
+import { defined, tagsDocument, type TagsOption } from './common-options.js';
+import type { ProjectBuilder } from './project.js';
+import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
+
+export interface ConnectorCommonOptions {
+  readonly identifier: string;
+  /** Display name; defaults to the identifier. */
+  readonly name?: string;
+  readonly description?: string;
+  readonly tags?: TagsOption;
+  /** Owning org; defaults to the project's org, or `default` for a project given by identifier. */
+  readonly org?: string;
+  /** Owning project (a builder or an identifier); leave out for an org- or account-level connector. */
+  readonly project?: ProjectBuilder | string;
+  /** With no project and no org: an account-level connector. */
+  readonly account?: boolean;
+}
+
+export interface ConnectorOptions extends ConnectorCommonOptions {
+  /** Connector kind on the wire, e.g. `Github`, `K8sCluster`. */
+  readonly type: string;
+  readonly spec: Readonly<Record<string, unknown>>;
+}
+
+export class ConnectorBuilder extends Builder<ConnectorOptions> implements Resource<'connector', ConnectorDocument> {
+  get [RESOURCE_BRAND]() {
+    return 'connector' as const;
+  }
+  get identifier(): string {
+    return this.props.identifier;
+  }
+  get scope(): Scope {
+    const { org, project, account } = this.props;
+    if (account) return {};
+    const projectId = typeof project === 'string' ? project : project?.identifier;
+    const projectOrg = typeof project === 'object' ? project.org : undefined;
+    return defined({ org: org ?? projectOrg ?? 'default', project: projectId });
+  }
+  /** The project builder this connector belongs to, when given as one. */
+  get projectBuilder(): ProjectBuilder | undefined {
+    return typeof this.props.project === 'object' ? this.props.project : undefined;
+  }
+
+  toDocument(context: BuildContext): ConnectorDocument {
+    const { identifier, name, description, tags, type, spec } = this.props;
+    const { org, project } = this.scope;
+    context.sites.push({ path: ['connector'], site: this.site });
+    if (this.projectBuilder)
+      context.references.push({ path: ['connector', 'projectIdentifier'], target: this.projectBuilder, site: this.site });
+    return {
+      connector: {
+        name: name ?? identifier,
+        identifier,
+        description: description ?? '',
+        ...defined({ orgIdentifier: org, projectIdentifier: project }),
+        tags: tagsDocument(tags),
+        type,
+        spec: structuredClone({ ...spec }),
+      },
+    };
+  }
+}
+
+/** Any connector kind, given its wire `type` and `spec`. */
+export function connector(options: ConnectorOptions): ConnectorBuilder {
+  return new ConnectorBuilder(options, captureSite(connector));
+}
+
+export type DockerAuthOption = 'Anonymous' | { readonly username: string; readonly passwordRef: string };
+
+export interface DockerRegistryOptions extends ConnectorCommonOptions {
+  /** Registry v2 API URL; defaults to Docker Hub's. */
+  readonly url?: string;
+  /** DockerHub (default), Harbor, Quay or Other. */
+  readonly provider?: 'DockerHub' | 'Harbor' | 'Quay' | 'Other';
+  /** `Anonymous` (default), or a username with a reference to a secret holding the password. */
+  readonly auth?: DockerAuthOption;
+  readonly delegateSelectors?: readonly string[];
+}
+
+function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
+  const { url, provider, auth = 'Anonymous', delegateSelectors, ...common } = options;
+  const spec = defined({
+    dockerRegistryUrl: url ?? 'https://index.docker.io/v2/',
+    providerType: provider ?? 'DockerHub',
+    auth:
+      auth === 'Anonymous'
+        ? { type: 'Anonymous' }
+        : { type: 'UsernamePassword', spec: { username: auth.username, passwordRef: auth.passwordRef } },
+    delegateSelectors: delegateSelectors ? [...delegateSelectors] : undefined,
+  });
+  return new ConnectorBuilder({ ...common, type: 'DockerRegistry', spec }, captureSite(dockerRegistry));
+}
+
+/** Typed builders for the connector kinds pipewright models. */
+export const connectors = { dockerRegistry };

@@ -1,0 +1,76 @@
+/**
+ * A `<+...>` expression, or a string that embeds some. Usable wherever a string value goes;
+ * it serialises to its text.
+ */
+const EXPR_BRAND = Symbol.for('pipewright.expr');
+
+export class Expr {
+  readonly text: string;
+  get [EXPR_BRAND](): true {
+    return true;
+  }
+  constructor(text: string) {
+    this.text = text;
+  }
+  toString(): string {
+    return this.text;
+  }
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/** True for expressions from any copy of pipewright. */
+export const isExpr = (value: unknown): value is Expr =>
+  typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[EXPR_BRAND] === true;
+
+/** A plain string, or an expression built with `expr`/`input()`. */
+export type Value = string | Expr;
+
+export const valueText = (value: Value | number | boolean): string => String(value);
+
+const ref = (path: string): Expr => new Expr(`<+${path}>`);
+
+/** `expr\`release-${expr.infra.key}\`` joins text and expressions into one value. */
+function template(strings: TemplateStringsArray, ...values: Array<Value | number | boolean>): Expr {
+  let text = strings[0] ?? '';
+  values.forEach((value, index) => {
+    text += valueText(value) + (strings[index + 1] ?? '');
+  });
+  return new Expr(text);
+}
+
+const variablesOf = (scope: string) => (name: string) => ref(`${scope}.variables.${name}`);
+
+/** Expression helpers for the platform's `<+...>` references. */
+export const expr = Object.assign(template, {
+  /** Any expression by its path: `expr.raw('pipeline.name')` is `<+pipeline.name>`. */
+  raw: ref,
+  /** `<+secrets.getValue("name")>`: a secret reference; never put secret values in code. */
+  secret: (name: string) => ref(`secrets.getValue(${JSON.stringify(name)})`),
+  pipeline: {
+    name: ref('pipeline.name'),
+    identifier: ref('pipeline.identifier'),
+    sequenceId: ref('pipeline.sequenceId'),
+    executionId: ref('pipeline.executionId'),
+    startTs: ref('pipeline.startTs'),
+    triggeredBy: { name: ref('pipeline.triggeredBy.name'), email: ref('pipeline.triggeredBy.email') },
+    variable: variablesOf('pipeline'),
+  },
+  stage: {
+    name: ref('stage.name'),
+    identifier: ref('stage.identifier'),
+    variable: variablesOf('stage'),
+  },
+  service: { name: ref('service.name'), identifier: ref('service.identifier') },
+  env: { name: ref('env.name'), identifier: ref('env.identifier'), type: ref('env.type') },
+  infra: {
+    /** `<+INFRA_KEY>`: a key unique to the infrastructure, used in release names. */
+    key: ref('INFRA_KEY'),
+    namespace: ref('infra.namespace'),
+    releaseName: ref('infra.releaseName'),
+  },
+  artifact: { image: ref('artifact.image'), tag: ref('artifact.tag') },
+  codebase: { branch: ref('codebase.branch'), commitSha: ref('codebase.commitSha') },
+  trigger: { branch: ref('trigger.branch'), event: ref('trigger.event') },
+});

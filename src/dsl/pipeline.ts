@@ -1,0 +1,109 @@
+import type { PipelineDocument } from '../schema/pipeline.js';
+import type { BuildContext } from './build-context.js';
+import { Builder } from './builder.js';
+import { captureSite } from './call-site.js';
+import {
+  defined,
+  tagsDocument,
+  variablesDocument,
+  type TagsOption,
+  type VariableOption,
+} from './common-options.js';
+import { valueText, type Value } from './expr.js';
+import { plain } from './plain.js';
+import type { ProjectBuilder } from './project.js';
+import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
+import { isStageBuilder, type StageBuilder } from './stage.js';
+import type { StepNode } from './step.js';
+
+export interface PipelineOptions {
+  readonly identifier: string;
+  /** Display name; defaults to the identifier. */
+  readonly name?: string;
+  /** Owning project: a project builder (checked to be compiled too) or its identifier. */
+  readonly project: ProjectBuilder | string;
+  /** Owning org; defaults to the project builder's org, else `default`. */
+  readonly org?: string;
+  readonly description?: string;
+  readonly tags?: TagsOption;
+  readonly variables?: Readonly<Record<string, VariableOption>>;
+  /** Overall timeout of a run, e.g. `1h`. */
+  readonly timeout?: Value;
+  readonly delegateSelectors?: readonly string[];
+  /** `properties` as on the wire (e.g. `ci.codebase`). */
+  readonly properties?: Readonly<Record<string, unknown>>;
+  readonly stages?: readonly StageBuilder[];
+}
+
+export class PipelineBuilder extends Builder<PipelineOptions> implements Resource<'pipeline', PipelineDocument> {
+  get [RESOURCE_BRAND]() {
+    return 'pipeline' as const;
+  }
+  get identifier(): string {
+    return this.props.identifier;
+  }
+  get scope(): Scope {
+    const { project, org } = this.props;
+    const projectOrg = typeof project === 'object' ? project.org : undefined;
+    return { org: org ?? projectOrg ?? 'default', project: typeof project === 'string' ? project : project.identifier };
+  }
+  /** The stages' identifiers, in order. */
+  get stageIdentifiers(): string[] {
+    return (this.props.stages ?? []).map((s) => s.identifier);
+  }
+
+  /** Appends stages. */
+  stage(...stages: StageBuilder[]): PipelineBuilder {
+    stages.forEach((candidate, index) => {
+      if (!isStageBuilder(candidate))
+        throw new TypeError(
+          `pipeline "${this.identifier}".stage(): argument ${index + 1} is not a stage; build one with deployment() or stage()`,
+        );
+    });
+    return this.with({ stages: [...(this.props.stages ?? []), ...stages] });
+  }
+
+  /** Appends steps to the last stage added, so `.stage(deployment(...)).step(shell(...))` reads in order. */
+  step(...steps: StepNode[]): PipelineBuilder {
+    const stages = this.props.stages ?? [];
+    const last = stages[stages.length - 1];
+    if (!last) throw new TypeError(`pipeline "${this.identifier}".step(): add a stage with .stage() before adding steps`);
+    return this.with({ stages: [...stages.slice(0, -1), last.step(...steps)] });
+  }
+
+  variables(variables: Readonly<Record<string, VariableOption>>): PipelineBuilder {
+    return this.with({ variables: { ...this.props.variables, ...variables } });
+  }
+  tags(tags: TagsOption): PipelineBuilder {
+    return this.with({ tags });
+  }
+
+  toDocument(context: BuildContext): PipelineDocument {
+    const p = this.props;
+    const { org, project } = this.scope;
+    context.sites.push({ path: ['pipeline'], site: this.site });
+    if (typeof p.project === 'object')
+      context.references.push({ path: ['pipeline', 'projectIdentifier'], target: p.project, site: this.site });
+    const stages = (p.stages ?? []).map((builder, index) => builder.toElement(context, ['pipeline', 'stages', index]));
+    return {
+      pipeline: defined({
+        name: p.name ?? p.identifier,
+        identifier: p.identifier,
+        projectIdentifier: project!,
+        orgIdentifier: org!,
+        description: p.description,
+        tags: tagsDocument(p.tags),
+        properties: p.properties && (plain(p.properties) as Record<string, unknown>),
+        timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
+        delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
+        variables: p.variables && variablesDocument(p.variables),
+        stages: stages as never,
+      }),
+    };
+  }
+}
+
+/** A pipeline: stages run in order, each with its steps. */
+export function pipeline(options: PipelineOptions): PipelineBuilder {
+  return new PipelineBuilder(options, captureSite(pipeline));
+}

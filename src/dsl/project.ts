@@ -1,0 +1,62 @@
+import type { ProjectDocument } from '../schema/project.js';
+import type { BuildContext } from './build-context.js';
+import { Builder } from './builder.js';
+import { captureSite } from './call-site.js';
+import { tagsDocument, type TagsOption } from './common-options.js';
+import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
+
+export interface ProjectOptions {
+  readonly identifier: string;
+  /** Display name; defaults to the identifier. */
+  readonly name?: string;
+  /** Owning organization; defaults to `default`, which always exists. */
+  readonly org?: string;
+  /** Hex colour such as `#0063F7`. */
+  readonly color?: string;
+  readonly description?: string;
+  readonly tags?: TagsOption;
+  readonly modules?: readonly string[];
+}
+
+export class ProjectBuilder extends Builder<ProjectOptions> implements Resource<'project', ProjectDocument> {
+  get [RESOURCE_BRAND]() {
+    return 'project' as const;
+  }
+  get identifier(): string {
+    return this.props.identifier;
+  }
+  get org(): string {
+    return this.props.org ?? 'default';
+  }
+  get scope(): Scope {
+    return { org: this.org };
+  }
+
+  description(description: string): ProjectBuilder {
+    return this.with({ description });
+  }
+  tags(tags: TagsOption): ProjectBuilder {
+    return this.with({ tags });
+  }
+
+  toDocument(context: BuildContext): ProjectDocument {
+    const { identifier, name, color, description, tags, modules } = this.props;
+    context.sites.push({ path: ['project'], site: this.site });
+    return {
+      project: {
+        name: name ?? identifier,
+        identifier,
+        orgIdentifier: this.org,
+        ...(color !== undefined ? { color } : {}),
+        description: description ?? '',
+        tags: tagsDocument(tags),
+        modules: [...(modules ?? [])],
+      },
+    };
+  }
+}
+
+/** A project: groups pipelines, connectors and other resources inside an organization. */
+export function project(options: ProjectOptions): ProjectBuilder {
+  return new ProjectBuilder(options, captureSite(project));
+}

@@ -1,0 +1,33 @@
+import type { ResourceKind } from '../schema/index.js';
+import type { BuildContext } from './build-context.js';
+import type { SourceSite } from './call-site.js';
+
+/**
+ * Resources are recognised by this registered symbol, not `instanceof`: a repo can end up with two
+ * copies of pipewright, and a pipeline built by one must still compile with the other.
+ */
+export const RESOURCE_BRAND = Symbol.for('pipewright.resource');
+
+/** Where a resource lives: account level has neither, org level only `org`. */
+export interface Scope {
+  readonly org?: string;
+  readonly project?: string;
+}
+
+export interface Resource<K extends ResourceKind = ResourceKind, Doc = unknown> {
+  readonly [RESOURCE_BRAND]: K;
+  readonly identifier: string;
+  readonly scope: Scope;
+  readonly site: SourceSite;
+  /** The wire document, recording source sites and references into `context`. */
+  toDocument(context: BuildContext): Doc;
+}
+
+export type AnyResource = Resource<ResourceKind, unknown>;
+
+export const isResource = (value: unknown): value is AnyResource =>
+  typeof value === 'object' &&
+  value !== null &&
+  ['project', 'connector', 'pipeline'].includes((value as Record<symbol, unknown>)[RESOURCE_BRAND] as string);
+
+export const kindOf = (resource: AnyResource): ResourceKind => resource[RESOURCE_BRAND];

@@ -1,0 +1,205 @@
+import type { BuildContext, DocPath } from './build-context.js';
+import { Builder } from './builder.js';
+import { captureSite, type SourceSite } from './call-site.js';
+import {
+  defined,
+  failureStrategiesDocument,
+  tagsDocument,
+  variablesDocument,
+  type FailureStrategyOption,
+  type TagsOption,
+  type VariableOption,
+} from './common-options.js';
+import { valueText, type Value } from './expr.js';
+import { plain } from './plain.js';
+import { refValue } from './references.js';
+import type { AnyResource } from './resource.js';
+import { isStepNode, type StepNode, type WhenOption } from './step.js';
+
+export const STAGE_BRAND = Symbol.for('pipewright.stage');
+
+export interface StageCommonOptions {
+  readonly identifier: string;
+  /** Display name; defaults to the identifier. */
+  readonly name?: string;
+  readonly description?: string;
+  readonly tags?: TagsOption;
+  readonly failureStrategies?: readonly FailureStrategyOption[];
+  readonly when?: WhenOption;
+  readonly variables?: Readonly<Record<string, VariableOption>>;
+  readonly timeout?: Value;
+  readonly delegateSelectors?: readonly string[];
+  /** Steps of the stage's execution. */
+  readonly steps?: readonly StepNode[];
+  /** Steps run on rollback. */
+  readonly rollbackSteps?: readonly StepNode[];
+}
+
+/** Builds the stage `spec` around its already-built execution. */
+type SpecFactory = (
+  context: BuildContext,
+  specPath: DocPath,
+  execution: { steps: unknown[]; rollbackSteps: unknown[] } | undefined,
+  site: SourceSite,
+) => Record<string, unknown> | undefined;
+
+interface StageProps extends StageCommonOptions {
+  readonly type: string;
+  readonly buildSpec: SpecFactory;
+  /** Whether this stage type runs steps (has `spec.execution`). */
+  readonly hasExecution: boolean;
+}
+
+export class StageBuilder extends Builder<StageProps> {
+  get [STAGE_BRAND](): true {
+    return true;
+  }
+  get identifier(): string {
+    return this.props.identifier;
+  }
+  get type(): string {
+    return this.props.type;
+  }
+
+  /** Appends steps to the stage's execution. */
+  step(...steps: StepNode[]): StageBuilder {
+    this.#assertSteps(steps, 'step');
+    return this.with({ steps: [...(this.props.steps ?? []), ...steps] });
+  }
+  /** Appends steps to the stage's rollback. */
+  rollbackStep(...steps: StepNode[]): StageBuilder {
+    this.#assertSteps(steps, 'rollbackStep');
+    return this.with({ rollbackSteps: [...(this.props.rollbackSteps ?? []), ...steps] });
+  }
+  failureStrategies(...strategies: FailureStrategyOption[]): StageBuilder {
+    return this.with({ failureStrategies: strategies });
+  }
+  when(when: WhenOption): StageBuilder {
+    return this.with({ when });
+  }
+  variables(variables: Readonly<Record<string, VariableOption>>): StageBuilder {
+    return this.with({ variables: { ...this.props.variables, ...variables } });
+  }
+
+  #assertSteps(steps: unknown[], method: string): void {
+    if (!this.props.hasExecution)
+      throw new TypeError(`stage "${this.identifier}" is a ${this.props.type} stage without steps; .${method}() does not apply`);
+    steps.forEach((candidate, index) => {
+      if (!isStepNode(candidate))
+        throw new TypeError(
+          `stage "${this.identifier}".${method}(): argument ${index + 1} is not a step; build one with shell(), step() or another step builder`,
+        );
+    });
+  }
+
+  toElement(context: BuildContext, path: DocPath): { stage: Record<string, unknown> } {
+    const p = this.props;
+    const stagePath = [...path, 'stage'];
+    context.sites.push({ path: stagePath, site: this.site });
+    const buildSteps = (steps: readonly StepNode[] | undefined, key: string) =>
+      (steps ?? []).map((node, index) => node.toElement(context, [...stagePath, 'spec', 'execution', key, index]));
+    const execution = p.hasExecution
+      ? { steps: buildSteps(p.steps, 'steps'), rollbackSteps: buildSteps(p.rollbackSteps, 'rollbackSteps') }
+      : undefined;
+    return {
+      stage: defined({
+        name: p.name ?? p.identifier,
+        identifier: p.identifier,
+        description: p.description ?? '',
+        type: p.type,
+        spec: p.buildSpec(context, [...stagePath, 'spec'], execution, this.site),
+        tags: tagsDocument(p.tags),
+        failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
+        when: p.when && (plain(p.when) as Record<string, unknown>),
+        variables: p.variables && variablesDocument(p.variables),
+        timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
+        delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
+      }),
+    };
+  }
+}
+
+export const isStageBuilder = (value: unknown): value is StageBuilder =>
+  typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STAGE_BRAND] === true;
+
+export interface GenericStageOptions extends StageCommonOptions {
+  /** Stage type on the wire, e.g. `Approval`, `Custom`, `CI`. */
+  readonly type: string;
+  /** The stage spec; with steps, `execution` is filled from them. */
+  readonly spec?: Readonly<Record<string, unknown>>;
+}
+
+/** Any stage type, given its wire `type` and `spec`: the escape hatch for stages without a typed builder. */
+export function stage(options: GenericStageOptions): StageBuilder {
+  const { spec, ...common } = options;
+  const hasExecution = true;
+  const buildSpec: SpecFactory = (_context, _path, execution) => {
+    const base = plain(spec ?? {}) as Record<string, unknown>;
+    const hasSteps = execution && (execution.steps.length > 0 || execution.rollbackSteps.length > 0);
+    if (!hasSteps) return spec === undefined ? undefined : base;
+    const existing = (base.execution ?? {}) as Record<string, unknown>;
+    return { ...base, execution: { ...existing, steps: execution.steps, rollbackSteps: execution.rollbackSteps } };
+  };
+  return new StageBuilder({ ...common, type: options.type, buildSpec, hasExecution }, captureSite(stage));
+}
+
+export interface KubernetesInfrastructureOption {
+  /** Infrastructure definition type; default KubernetesDirect. */
+  readonly type?: string;
+  /** Cluster connector: a connector builder, an identifier, or `input()`. */
+  readonly connector: Value | AnyResource;
+  readonly namespace: Value;
+  /** Helm-style release name; usually embeds `expr.infra.key`. */
+  readonly releaseName?: Value;
+}
+
+export interface DeploymentOptions extends StageCommonOptions {
+  /** Service reference (`serviceConfig.serviceRef`): an identifier or `input()`. */
+  readonly service: Value;
+  /** Deployment type (`serviceDefinition.type`); default Kubernetes. */
+  readonly deploymentType?: string;
+  /** Service variables (`serviceDefinition.spec.variables`). */
+  readonly serviceVariables?: Readonly<Record<string, VariableOption>>;
+  /** Environment reference (`infrastructure.environmentRef`): an identifier or `input()`. */
+  readonly environment: Value;
+  readonly infrastructure: KubernetesInfrastructureOption;
+  /** Allow several runs to deploy to the same infrastructure at once (default false). */
+  readonly allowSimultaneousDeployments?: boolean;
+}
+
+/** A Deployment stage in the `serviceConfig`/`infrastructure` form. */
+export function deployment(options: DeploymentOptions): StageBuilder {
+  const { service, deploymentType, serviceVariables, environment, infrastructure, allowSimultaneousDeployments, ...common } =
+    options;
+  const buildSpec: SpecFactory = (context, specPath, execution, site) => ({
+    serviceConfig: {
+      serviceRef: valueText(service),
+      serviceDefinition: {
+        type: deploymentType ?? 'Kubernetes',
+        spec: { variables: variablesDocument(serviceVariables ?? {}) },
+      },
+    },
+    infrastructure: {
+      environmentRef: valueText(environment),
+      infrastructureDefinition: {
+        type: infrastructure.type ?? 'KubernetesDirect',
+        spec: defined({
+          connectorRef: refValue(
+            infrastructure.connector,
+            context,
+            [...specPath, 'infrastructure', 'infrastructureDefinition', 'spec', 'connectorRef'],
+            site,
+          ),
+          namespace: valueText(infrastructure.namespace),
+          releaseName: infrastructure.releaseName === undefined ? undefined : valueText(infrastructure.releaseName),
+        }),
+      },
+      allowSimultaneousDeployments: allowSimultaneousDeployments ?? false,
+    },
+    execution,
+  });
+  return new StageBuilder(
+    { ...common, type: 'Deployment', buildSpec, hasExecution: true },
+    captureSite(deployment),
+  );
+}

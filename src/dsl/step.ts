@@ -1,0 +1,135 @@
+import type { StepElementShape } from '../schema/pipeline-elements.js';
+import type { BuildContext, DocPath } from './build-context.js';
+import { Builder } from './builder.js';
+import { captureSite, type SourceSite } from './call-site.js';
+import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
+import { Expr, valueText, type Value } from './expr.js';
+import { plain } from './plain.js';
+
+/** Steps, step groups and parallel blocks are recognised by this registered symbol. */
+export const STEP_BRAND = Symbol.for('pipewright.step');
+
+/** Anything that can stand in a stage's step list. */
+export interface StepNode {
+  readonly [STEP_BRAND]: true;
+  readonly site: SourceSite;
+  toElement(context: BuildContext, path: DocPath): StepElementShape;
+}
+
+export const isStepNode = (value: unknown): value is StepNode =>
+  typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STEP_BRAND] === true;
+
+export interface WhenOption {
+  readonly stageStatus?: 'Success' | 'Failure' | 'All';
+  readonly pipelineStatus?: 'Success' | 'Failure' | 'All';
+  readonly condition?: Value;
+}
+
+export interface StepCommonOptions {
+  readonly identifier: string;
+  /** Display name; defaults to the identifier. */
+  readonly name?: string;
+  readonly description?: string;
+  /** Duration such as `10m` or `1h30m`. */
+  readonly timeout?: Value;
+  readonly when?: WhenOption;
+  readonly failureStrategies?: readonly FailureStrategyOption[];
+}
+
+export interface StepOptions extends StepCommonOptions {
+  /** Step type on the wire, e.g. `Http`, `K8sRollingDeploy`. */
+  readonly type: string;
+  readonly spec?: Readonly<Record<string, unknown>>;
+}
+
+interface StepProps extends StepOptions {
+  /** Output variable names, for typed `output()` references. */
+  readonly outputs?: readonly string[];
+}
+
+export class StepBuilder<Outputs extends string = never> extends Builder<StepProps> implements StepNode {
+  get [STEP_BRAND](): true {
+    return true;
+  }
+  get identifier(): string {
+    return this.props.identifier;
+  }
+  get type(): string {
+    return this.props.type;
+  }
+
+  timeout(timeout: Value): StepBuilder<Outputs> {
+    return this.with({ timeout });
+  }
+  when(when: WhenOption): StepBuilder<Outputs> {
+    return this.with({ when });
+  }
+  failureStrategies(...strategies: FailureStrategyOption[]): StepBuilder<Outputs> {
+    return this.with({ failureStrategies: strategies });
+  }
+
+  /**
+   * `<+execution.steps.ID.output.outputVariables.NAME>`: an output of this step, for later steps of the
+   * same stage. Only names declared in `outputs` type-check.
+   */
+  output(name: Outputs): Expr {
+    return new Expr(`<+execution.steps.${this.props.identifier}.output.outputVariables.${name}>`);
+  }
+
+  toElement(context: BuildContext, path: DocPath): StepElementShape {
+    const { type, identifier, name, description, spec, timeout, when, failureStrategies } = this.props;
+    context.sites.push({ path: [...path, 'step'], site: this.site });
+    return {
+      step: defined({
+        type,
+        name: name ?? identifier,
+        identifier,
+        description,
+        spec: spec === undefined ? undefined : (plain(spec) as Record<string, unknown>),
+        timeout: timeout === undefined ? undefined : valueText(timeout),
+        when: when === undefined ? undefined : (plain(when) as never),
+        failureStrategies: failureStrategies && failureStrategiesDocument(failureStrategies),
+      }),
+    };
+  }
+}
+
+/** Any step type, given its wire `type` and `spec`: the escape hatch for steps without a typed builder. */
+export function step(options: StepOptions): StepBuilder {
+  return new StepBuilder(options, captureSite(step));
+}
+
+export interface ShellOptions<Outputs extends string> extends StepCommonOptions {
+  /** The script to run; multi-line scripts stay block scalars in YAML. */
+  readonly script: Value;
+  /** Bash (default) or PowerShell. */
+  readonly shell?: 'Bash' | 'PowerShell';
+  /** Run on the delegate (default true). */
+  readonly onDelegate?: boolean;
+  /** Environment variables visible to the script. */
+  readonly env?: Readonly<Record<string, Value>>;
+  /** Variables the script exports, readable later through `step.output(name)`. */
+  readonly outputs?: readonly Outputs[];
+  /** Run on a host instead of the delegate. */
+  readonly executionTarget?: { host?: Value; connectorRef?: Value; workingDirectory?: Value };
+  readonly delegateSelectors?: readonly string[];
+}
+
+const stringVariables = (names: Readonly<Record<string, Value>>) =>
+  Object.entries(names).map(([name, value]) => ({ name, type: 'String', value: valueText(value) }));
+
+/** A ShellScript step running an inline Bash (or PowerShell) script. */
+export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs> {
+  const { script, shell: shellType = 'Bash', onDelegate = true, env, outputs, executionTarget, delegateSelectors, ...common } =
+    options;
+  const spec = defined({
+    shell: shellType,
+    onDelegate,
+    source: { type: 'Inline', spec: { script } },
+    environmentVariables: stringVariables(env ?? {}),
+    outputVariables: (outputs ?? []).map((name) => ({ name, type: 'String', value: name })),
+    executionTarget: executionTarget ?? {},
+    delegateSelectors,
+  });
+  return new StepBuilder<Outputs>({ ...common, type: 'ShellScript', spec, outputs }, captureSite(shell));
+}

@@ -1,0 +1,8 @@
+/**
+ * pipewright: delivery-platform projects, connectors and pipelines as typed TypeScript.
+ * Builders live in ./dsl, wire schemas in ./schema, the compiler in ./compile.
+ */
+export * from './dsl/index.js';
+export { defineConfig } from './config.js';
+export type { PipewrightConfig } from './config.js';
+export * as schema from './schema/index.js';

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/** A string that holds a `<+...>` expression somewhere, e.g. `<+input>` or `release-<+INFRA_KEY>`. */
+export const EXPRESSION_PATTERN = /<\+/;
+
+export const isExpression = (value: unknown): value is string =>
+  typeof value === 'string' && EXPRESSION_PATTERN.test(value);
+
+export const IDENTIFIER_PATTERN = /^[a-zA-Z_][0-9a-zA-Z_]{0,127}$/;
+
+export const identifier = z
+  .string()
+  .regex(IDENTIFIER_PATTERN, {
+    error: 'is not a valid identifier: start with a letter or _, then letters, digits or _ (at most 128 characters)',
+  })
+  .meta({ description: 'Identifier: letters, digits and _, starting with a letter or _.', examples: ['deploy_prod'] });
+
+/** Units the platform accepts in timeouts, largest first, each at most once. */
+export const DURATION_PATTERN = /^(?=\d)(\d+w)?(\d+d)?(\d+h)?(\d+m(?!s))?(\d+s)?(\d+ms)?$/;
+
+export const isDuration = (value: string): boolean => DURATION_PATTERN.test(value);
+
+/** One pattern, so JSON Schema carries the same check as validation. */
+const DURATION_OR_EXPRESSION = new RegExp(`${DURATION_PATTERN.source}|<\\+`);
+
+export const duration = z
+  .string()
+  .regex(DURATION_OR_EXPRESSION, { error: 'is not a duration (e.g. 10m, 1h30m, 1d)' })
+  .meta({
+    description: 'A duration: numbers with units w, d, h, m, s, ms, largest first; or a <+input> expression.',
+    examples: ['10m', '1h30m', '1d'],
+  });
+
+/** A value that may also be given as a runtime input or other expression. */
+export const orExpression = <T extends z.ZodType>(schema: T) =>
+  z.union([schema, z.string().regex(EXPRESSION_PATTERN)]);
+
+export const tags = z
+  .record(z.string(), z.string())
+  .meta({ description: 'Key/value tags; a value may be empty.', examples: [{ team: 'payments' }] });
+
+export const nonEmpty = z.string().min(1, { error: 'must not be empty' });
+
+export const variable = z.looseObject({
+  name: z.string(),
+  type: z.enum(['String', 'Number', 'Secret']).meta({ description: 'Variable type.' }),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  value: z.union([z.string(), z.number()]).optional(),
+  default: z.union([z.string(), z.number()]).optional(),
+});
+export type Variable = z.infer<typeof variable>;
+
+export const delegateSelectors = orExpression(z.array(z.string())).meta({
+  description: 'Delegate tags that select which delegates run this.',
+});
+
+/**
+ * Checks `value.spec` against the schema registered for `value[typeKey]`, reporting issues at their real path.
+ * Unregistered types pass through: real documents use far more kinds than pipewright models.
+ */
+export function checkSpecByType(
+  registry: Readonly<Record<string, z.ZodType>>,
+  type: unknown,
+  spec: unknown,
+  ctx: z.RefinementCtx,
+): void {
+  if (typeof type !== 'string' || !Object.hasOwn(registry, type)) return;
+  const result = registry[type]!.safeParse(spec ?? {});
+  if (result.success) return;
+  for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['spec', ...issue.path] } as never);
+}
