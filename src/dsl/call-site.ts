@@ -1,8 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { dirname, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
-/** Directory of the library itself: frames inside it are never the user's call site. */
-const LIBRARY_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+/**
+ * The library's own code: dist/, and src/ (under the tests, or when dist's source maps point back to it).
+ * Its frames are never the user's call site.
+ */
+const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const LIBRARY_DIRS = [join(PACKAGE_DIR, 'dist') + sep, join(PACKAGE_DIR, 'src') + sep];
 
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
 
@@ -44,7 +48,7 @@ export function firstUserFrame(stack: string): string | null {
     let file = match[1]!;
     if (file.startsWith('file://')) file = fileURLToPath(file);
     if (file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`)) continue;
-    if (file.startsWith(LIBRARY_DIR + sep) && !file.includes(`${sep}examples${sep}`) && !file.includes(`${sep}test${sep}`)) continue;
+    if (LIBRARY_DIRS.some((dir) => file.startsWith(dir))) continue;
     const shown = relative(process.cwd(), file).split(sep).join('/');
     return `${shown.startsWith('..') ? file : shown}:${match[2]}:${match[3]}`;
   }
