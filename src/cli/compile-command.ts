@@ -8,11 +8,29 @@ export function registerCompile(program: Command): void {
     .description('compile TypeScript definitions to platform YAML, plus manifest.json')
     .argument('[entries...]', '.ts files or globs (default: include from pipewright.config.ts)')
     .option('-o, --out <dir>', `output folder (default: outDir from config, else "${DEFAULT_OUT_DIR}")`)
-    .option('--check', 'write nothing; exit 1 if the output folder is not up to date')
+    .option('--check', 'write nothing; exit 1 and list what differs if the output folder is not up to date')
+    .option('--typecheck', 'type-check the definitions with TypeScript first; type errors stop the compile')
+    .option('-w, --watch', 'compile, then again whenever a definition file or one of its imports changes')
     .option('--schema-modeline', 'start each file with a yaml-language-server $schema line')
-    .option('--json', 'print the result (or the diagnostics) as JSON')
-    .addHelpText('after', '\nExamples:\n  $ pipewright compile examples/seed/*.ts -o out\n  $ pipewright compile --check')
-    .action(async (entries: string[], flags: CompileFlags) => {
+    .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ pipewright compile                              # entries from pipewright.config.ts',
+        '  $ pipewright compile "pipelines/**/*.ts" -o out',
+        '  $ pipewright compile --check --typecheck          # in CI: fail when out/ is stale',
+        '  $ pipewright compile --watch',
+      ].join('\n'),
+    )
+    .action(async (entries: string[], flags: CompileFlags, command: Command) => {
+      // These combinations have no sensible meaning; say so instead of picking one silently.
+      if (flags.watch && (flags.check || flags.json))
+        command.error(`error: --watch cannot be combined with ${flags.check ? '--check' : '--json'}`, {
+          exitCode: 2,
+          code: 'pipewright.usage',
+        });
       const { runCompile } = await import('./compile-run.js');
       process.exitCode = await runCompile(entries, flags);
     });

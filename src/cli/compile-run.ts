@@ -1,62 +1,140 @@
-import { compile } from '../compile/compile.js';
-import { DiagnosticError, formatDiagnostics } from '../compile/diagnostics.js';
+import { resolve, sep } from 'node:path';
+import { compile, resolveEntries, type CompileResult } from '../compile/compile.js';
+import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../compile/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
-import { DEFAULT_OUT_DIR } from '../config.js';
-import { EXIT, UserError, useColor } from './errors.js';
+import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../config.js';
+import { EXIT, useColor } from './errors.js';
 
 export interface CompileFlags {
   readonly out?: string;
   readonly check?: boolean;
   readonly schemaModeline?: boolean;
   readonly json?: boolean;
+  readonly typecheck?: boolean;
+  readonly watch?: boolean;
 }
 
-export async function runCompile(entries: string[], flags: CompileFlags): Promise<number> {
+/** What one compile read: the watcher watches these (and their imports). */
+export interface CompileInputs {
+  readonly entries: readonly string[];
+  readonly files: readonly string[];
+  readonly configFile?: string;
+  readonly config: PipewrightConfig;
+  readonly outDir: string;
+}
+
+/** The entries, the out dir and the config file, as the flags and pipewright.config.ts say. */
+export async function resolveInputs(entries: readonly string[], flags: CompileFlags): Promise<CompileInputs> {
   const { config, file: configFile } = await loadConfig();
   const chosen = entries.length > 0 ? entries : (config.include ?? []);
   if (chosen.length === 0)
-    throw new UserError(
-      configFile ? `${configFile} has no include globs and no entries were given` : 'no entries given and no pipewright.config.ts found',
-      'pass files, e.g. pipewright compile "pipelines/**/*.ts", or set include in pipewright.config.ts',
-    );
+    throw new DiagnosticError([
+      {
+        code: 'no-entries',
+        severity: 'error',
+        message: configFile
+          ? `${configFile} has no include globs and no entries were given`
+          : 'no entries given and no pipewright.config.ts found',
+        path: [],
+        ...(configFile ? { at: configFile } : {}),
+        hint: 'pass files, e.g. pipewright compile "pipelines/**/*.ts", or set include in pipewright.config.ts',
+      },
+    ]);
   const outDir = flags.out ?? config.outDir ?? DEFAULT_OUT_DIR;
-  let result;
+  const files = await resolveEntries(chosen);
+  guardOutDir(outDir, [...files, ...(configFile ? [configFile] : [])]);
+  return { entries: chosen, files, ...(configFile ? { configFile } : {}), config, outDir };
+}
+
+/**
+ * The output folder is replaced as a whole on every compile; pointing it at the working directory or at a
+ * folder holding the definitions would move the user's sources around, so that is refused up front.
+ */
+function guardOutDir(outDir: string, inputs: readonly string[]): void {
+  const out = resolve(outDir);
+  const inside = (file: string) => resolve(file) === out || resolve(file).startsWith(out + sep);
+  const cwd = process.cwd();
+  const offending = inputs.find(inside) ?? (inside(cwd) ? '.' : undefined);
+  if (offending)
+    throw new DiagnosticError([
+      {
+        code: 'unsafe-out-dir',
+        severity: 'error',
+        message: `output folder ${JSON.stringify(outDir)} contains ${offending === '.' ? 'the working directory' : offending}`,
+        path: [],
+        hint: 'compile replaces its output folder as a whole: choose a folder of its own, e.g. -o out',
+      },
+    ]);
+}
+
+/** Runs the type checker when asked; type errors stop the compile before anything is written. */
+async function maybeTypecheck(inputs: CompileInputs, flags: CompileFlags): Promise<Diagnostic[]> {
+  if (!flags.typecheck) return [];
+  const { typecheck } = await import('../compile/typecheck.js');
+  const found = await typecheck({ files: [...inputs.files, ...(inputs.configFile ? [inputs.configFile] : [])] });
+  if (hasErrors(found)) throw new DiagnosticError(found);
+  return found;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The `--check` report: every file that differs, and what compile would do about it. */
+export function checkSummary(outDir: string, result: CompileResult): string {
+  const { changes, documents } = result;
+  const total = changes.added.length + changes.changed.length + changes.removed.length;
+  if (total === 0) return `${outDir} is up to date (${plural(documents.length, 'document')})\n`;
+  const lines = [
+    ...changes.changed.map((f) => `  changed  ${f}`),
+    ...changes.added.map((f) => `  added    ${f}`),
+    ...changes.removed.map((f) => `  orphan   ${f}  (no longer produced; compile removes it)`),
+  ];
+  return (
+    `${outDir} is out of date: ${plural(total, 'file')} differ` +
+    ` (${changes.changed.length} changed, ${changes.added.length} added, ${changes.removed.length} orphaned)\n` +
+    `${lines.join('\n')}\nrun pipewright compile to update it\n`
+  );
+}
+
+/** One compile of resolved inputs, printed; errors are thrown (DiagnosticError) for the caller to print. */
+export async function compileInputs(inputs: CompileInputs, flags: CompileFlags): Promise<number> {
+  const typeWarnings = await maybeTypecheck(inputs, flags);
+  const result = await compile({
+    entries: inputs.entries,
+    outDir: inputs.outDir,
+    check: flags.check ?? false,
+    schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
+  });
+  const { changes, documents } = result;
+  const diagnostics = sortDiagnostics([...typeWarnings, ...result.diagnostics]);
+  const upToDate = changes.written.length === 0 && changes.removed.length === 0;
+  const ok = !flags.check || upToDate;
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ ok, outDir: inputs.outDir, check: flags.check ?? false, documents: documents.length, changes, diagnostics }, null, 2)}\n`);
+  } else {
+    if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, { color: useColor(process.stderr) }));
+    if (flags.check) (upToDate ? process.stdout : process.stderr).write(checkSummary(inputs.outDir, result));
+    else
+      process.stdout.write(
+        `compiled ${plural(documents.length, 'document')} to ${inputs.outDir}: ` +
+          `${changes.written.length} written, ${changes.unchanged.length} unchanged, ${changes.removed.length} removed\n`,
+      );
+  }
+  return ok ? EXIT.ok : EXIT.failed;
+}
+
+export async function runCompile(entries: string[], flags: CompileFlags): Promise<number> {
+  if (flags.watch) {
+    const { watchCompile } = await import('./watch.js');
+    return watchCompile(entries, flags);
+  }
   try {
-    result = await compile({
-      entries: chosen,
-      outDir,
-      check: flags.check ?? false,
-      schemaModeline: flags.schemaModeline ?? config.schemaModeline ?? false,
-    });
+    return await compileInputs(await resolveInputs(entries, flags), flags);
   } catch (error) {
+    // With --json the diagnostics are the output: stdout, machine-readable, same shape as success.
     if (flags.json && error instanceof DiagnosticError) {
-      process.stdout.write(`${JSON.stringify({ ok: false, diagnostics: error.diagnostics }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ ok: false, diagnostics: sortDiagnostics(error.diagnostics) }, null, 2)}\n`);
       return EXIT.failed;
     }
     throw error;
   }
-  const { changes, diagnostics, documents } = result;
-  const upToDate = changes.written.length === 0 && changes.removed.length === 0;
-  if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ ok: !flags.check || upToDate, outDir, changes, diagnostics }, null, 2)}\n`);
-  } else {
-    if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, { color: useColor(process.stderr) }));
-    if (flags.check) {
-      const lines = [
-        ...changes.written.map((f) => `  changed  ${f}`),
-        ...changes.removed.map((f) => `  orphan   ${f}`),
-      ];
-      process.stdout.write(
-        upToDate
-          ? `${outDir} is up to date (${documents.length} documents)\n`
-          : `${outDir} is out of date:\n${lines.join('\n')}\nrun pipewright compile to update it\n`,
-      );
-    } else {
-      process.stdout.write(
-        `compiled ${documents.length} document${documents.length === 1 ? '' : 's'} to ${outDir}: ` +
-          `${changes.written.length} written, ${changes.unchanged.length} unchanged, ${changes.removed.length} removed\n`,
-      );
-    }
-  }
-  return flags.check && !upToDate ? EXIT.failed : EXIT.ok;
 }

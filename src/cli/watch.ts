@@ -1,0 +1,113 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { CONFIG_FILES } from '../config.js';
+import { compileInputs, resolveInputs, type CompileFlags, type CompileInputs } from './compile-run.js';
+import { EXIT, reportError, useColor } from './errors.js';
+import { bundledInputs } from './watch-inputs.js';
+
+/** Editors save in bursts (write, rename, chmod): one compile per burst. */
+const SETTLE_MS = 80;
+
+/** A new file with one of these extensions in a watched folder may be a new entry (include globs). */
+const SOURCE_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
+
+const shown = (file: string) => relative(process.cwd(), file).split(sep).join('/') || '.';
+
+/**
+ * `compile --watch`: compiles, then watches every input (entries, their local imports, the config file) and
+ * compiles again on change. A failed compile prints its diagnostics and keeps watching: the process ends only
+ * on Ctrl-C (exit 0). Folders are watched rather than files so editors that save by rename are seen.
+ */
+export async function watchCompile(entries: readonly string[], flags: CompileFlags): Promise<number> {
+  const debug = process.argv.includes('--debug');
+  const tty = Boolean(process.stdout.isTTY);
+  const cwd = process.cwd();
+  let files = new Set<string>();
+  let outDir: string | undefined;
+  const watchers = new Map<string, FSWatcher>();
+  let running = false;
+  let again: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const fixed = () => [
+    ...CONFIG_FILES.map((name) => join(cwd, name)),
+    ...(flags.typecheck ? [join(cwd, 'tsconfig.json')] : []),
+  ];
+
+  const relevant = (file: string): boolean => {
+    if (files.has(file)) return true;
+    if (file.split(sep).includes('node_modules')) return false;
+    if (outDir && (file === outDir || file.startsWith(outDir + sep))) return false;
+    return SOURCE_FILE.test(file);
+  };
+
+  const onEvent = (dir: string) => (_event: string, name: string | Buffer | null) => {
+    if (name === null) return;
+    const file = join(dir, name.toString());
+    if (!relevant(file)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(shown(file)), SETTLE_MS);
+  };
+
+  const rewatch = () => {
+    const dirs = new Set([cwd, ...[...files].map((file) => dirname(file))]);
+    for (const [dir, watcher] of watchers)
+      if (!dirs.has(dir)) {
+        watcher.close();
+        watchers.delete(dir);
+      }
+    for (const dir of dirs)
+      if (!watchers.has(dir))
+        try {
+          watchers.set(dir, watch(dir, onEvent(dir)).on('error', () => watchers.delete(dir)));
+        } catch {
+          // The folder is gone (deleted input); the next successful compile sees what exists now.
+        }
+  };
+
+  const run = async (changed?: string): Promise<void> => {
+    if (running) {
+      again = changed ?? again ?? '';
+      return;
+    }
+    running = true;
+    // On a terminal each compile replaces the last one's output, so the screen shows the current state.
+    if (tty) process.stdout.write('\x1b[2J\x1b[3J\x1b[H');
+    if (changed) process.stdout.write(`change detected: ${changed}; compiling\n`);
+    let inputs: CompileInputs | undefined;
+    let ok = false;
+    try {
+      inputs = await resolveInputs(entries, flags);
+      outDir = resolve(inputs.outDir);
+      ok = (await compileInputs(inputs, flags)) === EXIT.ok;
+    } catch (error) {
+      reportError(error, { debug, color: useColor(process.stderr) });
+    }
+    const graph = inputs ? await bundledInputs(inputs.files) : undefined;
+    // When the import graph cannot be read (syntax error), keep watching what was watched, plus the entries.
+    files = new Set([...fixed(), ...(graph ?? [...files, ...(inputs?.files ?? []).map((f) => resolve(f))])]);
+    rewatch();
+    const count = [...files].filter((f) => !fixed().includes(f)).length;
+    process.stdout.write(
+      `${ok ? '' : 'compile failed; fix the error and save: '}watching ${count} file${count === 1 ? '' : 's'} for changes (Ctrl-C to stop)\n`,
+    );
+    running = false;
+    if (again !== undefined) {
+      const next = again || undefined;
+      again = undefined;
+      await run(next);
+    }
+  };
+
+  return new Promise<number>((resolvePromise) => {
+    process.once('SIGINT', () => {
+      clearTimeout(timer);
+      for (const watcher of watchers.values()) watcher.close();
+      process.stdout.write('\nstopped watching\n');
+      resolvePromise(EXIT.ok);
+      // A compile may be mid-flight (esbuild, an import): Ctrl-C ends the process now, successfully.
+      process.exit(EXIT.ok);
+    });
+    void run();
+  });
+}
