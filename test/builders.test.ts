@@ -56,7 +56,6 @@ describe('pipeline().stage().step()', () => {
             stage: {
               name: 'prod',
               identifier: 'prod',
-              description: '',
               type: 'Deployment',
               spec: {
                 serviceConfig: {
@@ -90,7 +89,6 @@ describe('pipeline().stage().step()', () => {
                   rollbackSteps: [],
                 },
               },
-              tags: {},
               failureStrategies: [{ onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } }],
             },
           },
@@ -174,9 +172,9 @@ describe('shell()', () => {
 });
 
 describe('project() and connectors', () => {
-  it('fills the spec defaults of a project', () => {
+  it('emits only what was given, with org default', () => {
     expect(build(project({ identifier: 'p' }))).toEqual({
-      project: { name: 'p', identifier: 'p', orgIdentifier: 'default', description: '', tags: {}, modules: [] },
+      project: { name: 'p', identifier: 'p', orgIdentifier: 'default' },
     });
   });
 

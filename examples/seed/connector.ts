@@ -5,6 +5,8 @@ import { seedProject } from './project.js';
 export const dockerHub = connectors.dockerRegistry({
   identifier: 'dockerhub',
   name: 'Docker Hub',
+  description: '',
+  tags: {},
   project: seedProject,
   url: 'https://index.docker.io/v2/',
   provider: 'DockerHub',

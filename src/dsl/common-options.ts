@@ -4,10 +4,13 @@ import { valueText, type Value } from './expr.js';
 /** Tags as a map, or a list of key-only tags. */
 export type TagsOption = Readonly<Record<string, string>> | readonly string[];
 
-export const tagsDocument = (tags: TagsOption | undefined): Record<string, string> =>
-  Array.isArray(tags)
-    ? Object.fromEntries(tags.map((tag) => [tag, '']))
-    : { ...((tags as Record<string, string> | undefined) ?? {}) };
+/** Tags on the wire; absent when not given (pass `{}` to emit an empty map). */
+export function tagsDocument(tags: TagsOption): Record<string, string>;
+export function tagsDocument(tags: TagsOption | undefined): Record<string, string> | undefined;
+export function tagsDocument(tags: TagsOption | undefined): Record<string, string> | undefined {
+  if (tags === undefined) return undefined;
+  return Array.isArray(tags) ? Object.fromEntries(tags.map((tag) => [tag, ''])) : { ...(tags as Record<string, string>) };
+}
 
 export interface FailureStrategyOption {
   /** Error types this strategy handles; default AllErrors. */

@@ -55,9 +55,7 @@ export class ConnectorBuilder extends Builder<ConnectorOptions> implements Resou
       connector: {
         name: name ?? identifier,
         identifier,
-        description: description ?? '',
-        ...defined({ orgIdentifier: org, projectIdentifier: project }),
-        tags: tagsDocument(tags),
+        ...defined({ description, orgIdentifier: org, projectIdentifier: project, tags: tagsDocument(tags) }),
         type,
         spec: structuredClone({ ...spec }),
       },

@@ -2,7 +2,7 @@ import type { ProjectDocument } from '../schema/project.js';
 import type { BuildContext } from './build-context.js';
 import { Builder } from './builder.js';
 import { captureSite } from './call-site.js';
-import { tagsDocument, type TagsOption } from './common-options.js';
+import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 
 export interface ProjectOptions {
@@ -47,10 +47,7 @@ export class ProjectBuilder extends Builder<ProjectOptions> implements Resource<
         name: name ?? identifier,
         identifier,
         orgIdentifier: this.org,
-        ...(color !== undefined ? { color } : {}),
-        description: description ?? '',
-        tags: tagsDocument(tags),
-        modules: [...(modules ?? [])],
+        ...defined({ color, description, tags: tagsDocument(tags), modules: modules && [...modules] }),
       },
     };
   }

@@ -105,7 +105,7 @@ export class StageBuilder extends Builder<StageProps> {
       stage: defined({
         name: p.name ?? p.identifier,
         identifier: p.identifier,
-        description: p.description ?? '',
+        description: p.description,
         type: p.type,
         spec: p.buildSpec(context, [...stagePath, 'spec'], execution, this.site),
         tags: tagsDocument(p.tags),
