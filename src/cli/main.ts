@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCompile } from './compile-command.js';
+import { registerInit } from './init-command.js';
 import { EXIT, reportError, useColor } from './errors.js';
 import { version } from './version.js';
 
@@ -12,6 +13,7 @@ export function createProgram(): Command {
     .showSuggestionAfterError(true)
     .exitOverride();
   registerCompile(program);
+  registerInit(program);
   return program;
 }
 
