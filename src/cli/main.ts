@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCompile } from './compile-command.js';
+import { registerImport } from './import-command.js';
 import { registerInit } from './init-command.js';
 import { EXIT, reportError, useColor } from './errors.js';
 import { version } from './version.js';
@@ -14,6 +15,7 @@ export function createProgram(): Command {
     .exitOverride();
   registerCompile(program);
   registerInit(program);
+  registerImport(program);
   return program;
 }
 

@@ -17,3 +17,4 @@ export { shell, step, StepBuilder, isStepNode } from './step.js';
 export type { ShellOptions, StepNode, StepOptions, WhenOption } from './step.js';
 export { newBuildContext } from './build-context.js';
 export type { BuildContext, DocPath } from './build-context.js';
+export { raw } from './raw.js';

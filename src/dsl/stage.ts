@@ -138,7 +138,9 @@ export function stage(options: GenericStageOptions): StageBuilder {
     const hasSteps = execution && (execution.steps.length > 0 || execution.rollbackSteps.length > 0);
     if (!hasSteps) return spec === undefined ? undefined : base;
     const existing = (base.execution ?? {}) as Record<string, unknown>;
-    return { ...base, execution: { ...existing, steps: execution.steps, rollbackSteps: execution.rollbackSteps } };
+    // rollbackSteps appears when there are some, or when the given spec lists it (even empty).
+    const rollback = execution.rollbackSteps.length > 0 || 'rollbackSteps' in existing ? { rollbackSteps: execution.rollbackSteps } : {};
+    return { ...base, execution: { ...existing, steps: execution.steps, ...rollback } };
   };
   return new StageBuilder({ ...common, type: options.type, buildSpec, hasExecution }, captureSite(stage));
 }

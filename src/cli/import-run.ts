@@ -1,0 +1,54 @@
+import { readFile, stat } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { glob } from 'tinyglobby';
+import { importYaml, type ImportInput } from '../import/import-yaml.js';
+import { EXIT, UserError } from './errors.js';
+import type { ImportFlags } from './import-command.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads text strictly as UTF-8: a file with invalid bytes is not silently mangled. */
+async function readUtf8(file: string): Promise<string> {
+  const bytes = await readFile(file).catch(() => {
+    throw new UserError(`cannot read ${file}`, 'check the path');
+  });
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UserError(`${file} is not valid UTF-8 text`, 'save the file as UTF-8');
+  }
+}
+
+async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Promise<ImportInput[]> {
+  const inputs: ImportInput[] = [];
+  for (const file of files) {
+    if (file === '-') {
+      inputs.push({ file: '<stdin>', text: await readStdin() });
+      continue;
+    }
+    const info = await stat(file).catch(() => undefined);
+    if (!info) throw new UserError(`${file} does not exist`, 'pass YAML files, "-" for standard input, or a folder with --mode project');
+    if (info.isDirectory()) {
+      if (mode !== 'project') throw new UserError(`${file} is a folder`, 'import a whole folder with --mode project');
+      const found = await glob(['**/*.yaml', '**/*.yml'], { cwd: file, dot: true });
+      for (const inner of found.sort()) {
+        const path = `${file.replace(/\/+$/, '')}/${inner}`;
+        inputs.push({ file: relative(process.cwd(), path).split(sep).join('/'), text: await readUtf8(path) });
+      }
+    } else inputs.push({ file: relative(process.cwd(), file).split(sep).join('/'), text: await readUtf8(file) });
+  }
+  return inputs;
+}
+
+export async function runImport(files: string[], flags: ImportFlags): Promise<number> {
+  if (flags.mode !== 'files' && flags.mode !== 'project') throw new UserError(`--mode must be files or project, not "${flags.mode}"`);
+  const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
+  process.stdout.write(
+    `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out}:\n${result.written.map((f) => `  ${f}`).join('\n')}\n`,
+  );
+  return EXIT.ok;
+}

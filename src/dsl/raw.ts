@@ -1,0 +1,104 @@
+import type { StepElementShape } from '../schema/pipeline-elements.js';
+import type { BuildContext, DocPath } from './build-context.js';
+import { captureSite, type SourceSite } from './call-site.js';
+import { plain } from './plain.js';
+import type { ResourceKind } from '../schema/index.js';
+import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
+import { StageBuilder } from './stage.js';
+import { STEP_BRAND, type StepNode } from './step.js';
+
+/**
+ * Escape hatches that emit a wire element exactly as given: for what no builder models yet. `import` uses
+ * them only where a builder cannot reproduce the YAML, so nothing is ever dropped.
+ */
+
+const copy = <T>(value: T): T => plain(value) as T;
+
+class RawStep implements StepNode {
+  readonly #element: Readonly<Record<string, unknown>>;
+  readonly site: SourceSite;
+  constructor(element: Record<string, unknown>, site: SourceSite) {
+    this.#element = copy(element);
+    this.site = site;
+    Object.freeze(this);
+  }
+  get [STEP_BRAND](): true {
+    return true;
+  }
+  toElement(context: BuildContext, path: DocPath): StepElementShape {
+    context.sites.push({ path, site: this.site });
+    return copy(this.#element) as StepElementShape;
+  }
+}
+
+/** A stage element (`{ stage: {...} }` or `{ parallel: [...] }`) emitted verbatim. */
+class RawStage extends StageBuilder {
+  override toElement(context: BuildContext, path: DocPath): { stage: Record<string, unknown> } {
+    context.sites.push({ path, site: this.site });
+    return copy((this.props as unknown as { element: { stage: Record<string, unknown> } }).element);
+  }
+}
+
+class RawResource<K extends ResourceKind> implements Resource<K, Record<string, unknown>> {
+  readonly #kind: K;
+  readonly #document: Readonly<Record<string, unknown>>;
+  readonly site: SourceSite;
+  constructor(kind: K, document: Record<string, unknown>, site: SourceSite) {
+    this.#kind = kind;
+    this.#document = copy(document);
+    this.site = site;
+    Object.freeze(this);
+  }
+  get [RESOURCE_BRAND](): K {
+    return this.#kind;
+  }
+  get #body(): Record<string, unknown> {
+    return (this.#document[this.#kind] ?? {}) as Record<string, unknown>;
+  }
+  get identifier(): string {
+    return String(this.#body.identifier ?? '');
+  }
+  get scope(): Scope {
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const org = text(this.#body.orgIdentifier);
+    const project = this.#kind === 'project' ? undefined : text(this.#body.projectIdentifier);
+    return { ...(org ? { org } : {}), ...(project ? { project } : {}) };
+  }
+  toDocument(context: BuildContext): Record<string, unknown> {
+    context.sites.push({ path: [this.#kind], site: this.site });
+    return copy(this.#document);
+  }
+}
+
+function rawStep(element: Record<string, unknown>): StepNode {
+  return new RawStep(element, captureSite(rawStep));
+}
+
+function rawStage(element: Record<string, unknown>): StageBuilder {
+  const inner = (element.stage ?? {}) as Record<string, unknown>;
+  const props = {
+    identifier: String(inner.identifier ?? ''),
+    type: String(inner.type ?? 'parallel'),
+    hasExecution: false,
+    buildSpec: () => undefined,
+    element: copy(element),
+  };
+  return new RawStage(props as never, captureSite(rawStage));
+}
+
+const rawResource = <K extends ResourceKind>(kind: K) =>
+  function rawDocument(document: Record<string, unknown>): Resource<K, Record<string, unknown>> {
+    return new RawResource(kind, document, captureSite(rawDocument));
+  };
+
+/**
+ * `raw.step({ step: {...} })`, `raw.stage({ stage: {...} })`, and `raw.pipeline/project/connector({ <kind>: {...} })`:
+ * verbatim wire data.
+ */
+export const raw = {
+  step: rawStep,
+  stage: rawStage,
+  pipeline: rawResource('pipeline'),
+  project: rawResource('project'),
+  connector: rawResource('connector'),
+};
