@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './support/cli.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-typecheck-')));
+afterEach(async () => cleanup());
+
+const write = async (file: string, text: string) => {
+  await mkdir(join(dir, file, '..'), { recursive: true });
+  await writeFile(join(dir, file), text);
+};
+const compile = (...args: string[]) => runCli(['compile', 'defs/*.ts', '-o', 'out', ...args], { cwd: dir });
+
+// Runs fine (the builder ignores the extra option) but is a type error: only --typecheck can catch it.
+const EXTRA_OPTION = `import { project } from 'pipewright';
+export const web = project({
+  identifier: 'web',
+  colour: '#0063F7',
+});
+`;
+
+describe('pipewright compile --typecheck', () => {
+  it('reports type errors located in the user file, exits 1 and writes nothing', async () => {
+    await write('defs/web.ts', EXTRA_OPTION);
+    expect((await compile()).code).toBe(0); // without the checker it compiles
+    const result = await runCli(['compile', 'defs/*.ts', '-o', 'checked', '--typecheck'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^defs\/web\.ts:4:3 {2}TS2561: Object literal may only specify known properties, .*'colour'/);
+    expect(result.stderr).toContain("\n      colour: '#0063F7',\n      ^ [error type-error]\n");
+    expect(result.stderr).toContain('hint: fix the types at this location');
+    expect(result.stderr).toContain('\n1 error\n');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, 'checked'))).toBe(false);
+  });
+
+  it('checks the files the entries import, and passes clean code', async () => {
+    await write('lib/steps.ts', `import { shell } from 'pipewright';\nexport const hello = shell({ identifier: 'hello', script: 'echo', timeout: 5 });\n`);
+    await write(
+      'defs/web.ts',
+      `import { pipeline, project, stage } from 'pipewright';\nimport { hello } from '../lib/steps.js';\n` +
+        `export const web = project({ identifier: 'web' });\n` +
+        `export const build = pipeline({ identifier: 'build', project: web }).stage(stage({ identifier: 's', type: 'Custom', spec: {} })).step(hello);\n`,
+    );
+    const bad = await compile('--typecheck');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^lib\/steps\.ts:2:\d+ {2}TS2322: Type 'number' is not assignable to type/m);
+
+    await write('lib/steps.ts', `import { shell } from 'pipewright';\nexport const hello = shell({ identifier: 'hello', script: 'echo', timeout: '5m' });\n`);
+    const good = await compile('--typecheck');
+    expect(good).toMatchObject({ code: 0, stderr: '', stdout: 'compiled 2 documents to out: 3 written, 0 unchanged, 0 removed\n' });
+  });
+
+  it('uses the nearest tsconfig.json', async () => {
+    await write('defs/web.ts', `import { project } from 'pipewright';\nconst named = (id) => project({ identifier: id });\nexport const web = named('web');\n`);
+    const strict = await compile('--typecheck');
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^defs\/web\.ts:2:\d+ {2}TS7006: Parameter 'id' implicitly has an 'any' type\./);
+    await write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: false, module: 'NodeNext', moduleResolution: 'NodeNext' } }));
+    expect((await compile('--typecheck')).code).toBe(0);
+  });
+
+  it('reports a broken tsconfig.json as a located error', async () => {
+    await write('defs/web.ts', `import { project } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n`);
+    await write('tsconfig.json', '{ "compilerOptions": { "target": "ES1999" } }\n');
+    const result = await compile('--typecheck');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^tsconfig\.json:1:\d+ {2}TS6046: Argument for '--target' option must be/m);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  it('gives type errors as JSON diagnostics with --json', async () => {
+    await write('defs/web.ts', EXTRA_OPTION);
+    const result = await compile('--typecheck', '--json');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.diagnostics).toEqual([
+      {
+        code: 'type-error',
+        severity: 'error',
+        message: expect.stringMatching(/^TS2561: /),
+        path: [],
+        at: 'defs/web.ts:4:3',
+        hint: expect.stringContaining('fix the types'),
+      },
+    ]);
+  });
+});
