@@ -1,0 +1,171 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './support/cli.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => cleanup());
+
+const write = async (file: string, text: string | Buffer) => {
+  await mkdir(join(dir, file, '..'), { recursive: true });
+  await writeFile(join(dir, file), text);
+};
+const importCli = (...args: string[]) => runCli(['import', ...args], { cwd: dir });
+
+const SEED = `pipeline:
+  name: deploy
+  identifier: deploy
+  projectIdentifier: web
+  orgIdentifier: default
+  stages:
+    - stage:
+        name: prod
+        identifier: prod
+        type: Deployment
+        spec:
+          serviceConfig:
+            serviceRef: <+input>
+            serviceDefinition:
+              type: Kubernetes
+              spec:
+                variables: []
+          infrastructure:
+            environmentRef: <+input>.allowedValues(staging,prod)
+            infrastructureDefinition:
+              type: KubernetesDirect
+              spec:
+                connectorRef: account.cluster
+                namespace: <+input>.default(web)
+                releaseName: release-<+INFRA_KEY>
+            allowSimultaneousDeployments: false
+          execution:
+            steps:
+              - step:
+                  type: ShellScript
+                  name: echo
+                  identifier: echo
+                  spec:
+                    shell: Bash
+                    onDelegate: true
+                    source:
+                      type: Inline
+                      spec:
+                        script: |-
+                          echo one
+                          echo two
+                    environmentVariables: []
+                    outputVariables: []
+                    executionTarget: {}
+                  timeout: 10m
+            rollbackSteps: []
+        failureStrategies:
+          - onFailure:
+              errors:
+                - AllErrors
+              action:
+                type: StageRollback
+`;
+
+describe('pipewright import', () => {
+  it('writes code a person would write: builders, input() chains, expr templates, template-literal scripts', async () => {
+    await write('deploy.yaml', SEED);
+    const result = await importCli('deploy.yaml', '-o', 'ts');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toBe(`// Imported by pipewright from deploy.yaml.
+import { deployment, expr, input, pipeline, shell } from 'pipewright';
+
+export const deploy = pipeline({
+  identifier: 'deploy',
+  project: 'web',
+})
+  .stage(
+    deployment({
+      identifier: 'prod',
+      service: input(),
+      environment: input().allowedValues('staging', 'prod'),
+      infrastructure: {
+        connector: 'account.cluster',
+        namespace: input().default('web'),
+        releaseName: expr\`release-\${expr.infra.key}\`,
+      },
+      failureStrategies: [{ action: 'StageRollback' }],
+    }),
+  )
+  .step(
+    shell({
+      identifier: 'echo',
+      script: \`echo one
+echo two\`,
+      timeout: '10m',
+    }),
+  );
+`);
+  });
+
+  it('reads standard input with "-"', async () => {
+    const result = await runCli(['import', '-', '-o', 'ts'], { cwd: dir, input: SEED });
+    expect(result.code).toBe(0);
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+  });
+
+  it('writes one module per document of a multi-document file', async () => {
+    await write('all.yaml', `project:\n  name: Web\n  identifier: web\n  orgIdentifier: default\n---\n${SEED}`);
+    const result = await importCli('all.yaml', '-o', 'ts');
+    expect(result.stdout).toBe('imported 2 documents into ts:\n  web.ts\n  deploy.ts\n');
+    expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({\n  identifier: 'web',\n  name: 'Web',\n});");
+  });
+
+  it('rejects a document that is not a platform document, with its location, writing nothing', async () => {
+    await write('x.yaml', `${SEED}---\nworkflow:\n  jobs: {}\n`);
+    const result = await importCli('x.yaml', '-o', 'ts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('x.yaml:53:1  not a platform document: the root key must be pipeline, connector or project (found workflow)');
+    expect(await readdir(dir)).toEqual(['x.yaml']);
+  });
+
+  it('locates YAML syntax errors', async () => {
+    await write('bad.yaml', 'pipeline:\n  name: [unclosed\n  identifier: x\n');
+    const result = await importCli('bad.yaml', '-o', 'ts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bad\.yaml:\d+:\d+  .*\[error yaml-syntax\]/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an alias bomb instead of expanding it', async () => {
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) levels.push(`l${i}: &l${i} [${Array(9).fill(i === 1 ? '*a' : `*l${i - 1}`).join(',')}]`);
+    await write('bomb.yaml', `${levels.join('\n')}\npipeline: *l8\n`);
+    const result = await importCli('bomb.yaml', '-o', 'ts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[error yaml-aliases]');
+  });
+
+  it('rejects a file that is not UTF-8', async () => {
+    await write('latin1.yaml', Buffer.from([0x70, 0x69, 0x70, 0x65, 0x3a, 0x20, 0xe9, 0x0a]));
+    const result = await importCli('latin1.yaml', '-o', 'ts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('latin1.yaml is not valid UTF-8 text');
+  });
+
+  it('keeps comments above a document as // comments', async () => {
+    await write('c.yaml', `# Deploys the web app.\n# Owner: team web\n${SEED}`);
+    await importCli('c.yaml', '-o', 'ts');
+    expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain('// Deploys the web app.\n// Owner: team web\nexport const deploy');
+  });
+
+  it('makes identical steps one shared const', async () => {
+    const twice = SEED.replace(
+      '            rollbackSteps: []',
+      '            rollbackSteps: []\n    - stage:\n        name: again\n        identifier: again\n        type: Custom\n        spec:\n          execution:\n            steps:\n' +
+        SEED.split('            steps:\n')[1]!.split('            rollbackSteps')[0]!.replace(/^/gm, ''),
+    );
+    await write('twice.yaml', twice);
+    const result = await importCli('twice.yaml', '-o', 'ts');
+    expect(result.stderr).toBe('');
+    const code = await readFile(join(dir, 'ts/deploy.ts'), 'utf8');
+    expect(code).toContain('const echo = shell({');
+    expect(code.match(/\.step\(echo\)/g)).toHaveLength(2);
+  });
+});
