@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCliReference } from '../src/cli/cli-reference.js';
@@ -47,5 +47,36 @@ describe('usage errors', () => {
     const result = await runCli(['xyzzy']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("error: unknown command 'xyzzy'\n");
+  });
+});
+
+/**
+ * Diagnostic codes as the sources write them: `code: 'x'` / `code = "x"` (every kebab literal on that line,
+ * for ternaries), a zod issue mapped in schema-issues.ts, and rules.ts's `error(document, path, 'x', message)`.
+ */
+async function diagnosticCodes(): Promise<Map<string, string>> {
+  const codes = new Map<string, string>();
+  const kebab = /['"]([a-z0-9]+(?:-[a-z0-9]+)+)['"]/g;
+  const files = (await readdir(join(ROOT, 'src'), { recursive: true })).filter((f) => f.endsWith('.ts')).sort();
+  for (const file of files) {
+    const text = await readFile(join(ROOT, 'src', file), 'utf8');
+    const add = (code: string) => codes.has(code) || codes.set(code, file);
+    for (const [line] of text.matchAll(/\bcode\s*[:=][^\n]*/g)) for (const [, code] of line.matchAll(kebab)) add(code!);
+    if (file.endsWith('schema-issues.ts'))
+      for (const [, code] of text.matchAll(/^\s+\w+: ['"]([a-z]+(?:-[a-z]+)+)['"],$/gm)) add(code!);
+    for (const [, code] of text.matchAll(/\berror\(document, [^\n]*?, ['"]([a-z]+(?:-[a-z]+)+)['"], [`'"]/g)) add(code!);
+  }
+  return codes;
+}
+
+describe('troubleshooting (docs/troubleshooting.md)', () => {
+  it('has an entry for every diagnostic code the sources emit', async () => {
+    const codes = await diagnosticCodes();
+    // The scan itself must keep finding the codes it is known to find, or this test would pass on nothing.
+    for (const known of ['no-entries', 'missing-field', 'invalid-format', 'duplicate-identifier', 'unknown-type', 'syntax-error', 'type-error'])
+      expect([...codes.keys()]).toContain(known);
+    const doc = await readFile(join(ROOT, 'docs/troubleshooting.md'), 'utf8');
+    const missing = [...codes].filter(([code]) => !doc.includes(`### \`${code}\``)).map(([code, file]) => `${code} (${file})`);
+    expect(missing, 'add a "### `code`" entry to docs/troubleshooting.md for each').toEqual([]);
   });
 });
