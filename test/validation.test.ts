@@ -118,7 +118,7 @@ describe('schema', () => {
     expect(result.diagnostics).toEqual([]);
     expect((result.documents[0]!.document as any).pipeline.stages[0].stage.spec).toEqual({
       extra: 1,
-      execution: { steps: [{ step: { type: 'MyCompanyStep', name: 'x', identifier: 'x', spec: { anything: [1, { deep: true }] } } }], rollbackSteps: [] },
+      execution: { steps: [{ step: { type: 'MyCompanyStep', name: 'x', identifier: 'x', spec: { anything: [1, { deep: true }] } } }] },
     });
   });
 

@@ -1,4 +1,7 @@
 import { isResource, type AnyResource } from '../dsl/resource.js';
+import type { ResourceKind } from '../schema/index.js';
+import { DiagnosticError, type Diagnostic } from './diagnostics.js';
+import { documentKind } from './validate.js';
 import type { FoundResource } from './build-documents.js';
 import type { LoadedModule } from './load-modules.js';
 
@@ -7,6 +10,15 @@ import type { LoadedModule } from './load-modules.js';
  * exported twice (or re-exported by another file) counts once, at its first export.
  */
 export function collectResources(modules: readonly LoadedModule[]): FoundResource[] {
+  const misshapen = modules.flatMap(({ file, exports }) =>
+    Object.keys(exports)
+      .sort()
+      .flatMap((name) => {
+        const kind = documentKind(exports[name]);
+        return kind ? [documentExport(file, name, kind)] : [];
+      }),
+  );
+  if (misshapen.length) throw new DiagnosticError(misshapen);
   const seen = new Set<AnyResource>();
   const found: FoundResource[] = [];
   const add = (resource: AnyResource, file: string, exportName: string) => {
@@ -25,3 +37,13 @@ export function collectResources(modules: readonly LoadedModule[]): FoundResourc
     }
   return found;
 }
+
+/** An export that is a plain wire document rather than a builder: almost certainly a mistake. */
+const documentExport = (file: string, name: string, kind: ResourceKind): Diagnostic => ({
+  code: 'plain-document-export',
+  severity: 'error',
+  message: `export "${name}" is a plain ${kind} document, not a builder, so it would be silently skipped`,
+  path: [],
+  at: file,
+  hint: `build it with ${kind}(...), or wrap the object as raw.${kind}(${name}) to emit it verbatim`,
+});

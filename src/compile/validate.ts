@@ -1,5 +1,6 @@
 import { documentSchemas, type ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
+import { MAX_NESTING, nestingDepth } from '../dsl/nesting.js';
 import { documentRules } from './rules.js';
 import { schemaDiagnostics } from './schema-issues.js';
 
@@ -12,6 +13,17 @@ export function documentKind(document: unknown): ResourceKind | undefined {
 
 /** Schema and per-document rules; locations are added by the caller (builder sites or YAML ranges). */
 export function validateDocument(kind: ResourceKind, document: unknown): Diagnostic[] {
+  if (nestingDepth(document) > MAX_NESTING)
+    return [
+      {
+        code: 'too-deep',
+        severity: 'error',
+        message: `the document nests more than ${MAX_NESTING} levels deep`,
+        path: [kind],
+        subject: kind,
+        hint: 'flatten the step groups; real pipelines nest a few levels at most',
+      },
+    ];
   const result = documentSchemas[kind].safeParse(document);
   const schema = result.success ? [] : schemaDiagnostics(document, result.error.issues);
   return [...schema, ...documentRules(kind, document)];

@@ -6,23 +6,23 @@
  */
 export type Code =
   | {
-      readonly kind: "literal";
+      readonly kind: 'literal';
       readonly value: string | number | boolean | null;
     }
   | {
-      readonly kind: "object";
+      readonly kind: 'object';
       readonly entries: ReadonlyArray<readonly [string, Code]>;
     }
-  | { readonly kind: "array"; readonly items: readonly Code[] }
+  | { readonly kind: 'array'; readonly items: readonly Code[] }
   | {
-      readonly kind: "call";
+      readonly kind: 'call';
       readonly callee: string;
       readonly args: readonly Code[];
       readonly chain?: readonly MethodCall[];
     }
-  | { readonly kind: "member"; readonly path: string }
-  | { readonly kind: "template"; readonly parts: ReadonlyArray<string | Code> }
-  | { readonly kind: "const"; readonly name: string; readonly value: Code };
+  | { readonly kind: 'member'; readonly path: string }
+  | { readonly kind: 'template'; readonly parts: ReadonlyArray<string | Code> }
+  | { readonly kind: 'const'; readonly name: string; readonly value: Code };
 
 export interface MethodCall {
   readonly method: string;
@@ -30,81 +30,62 @@ export interface MethodCall {
 }
 
 export const lit = (value: string | number | boolean | null): Code => ({
-  kind: "literal",
+  kind: 'literal',
   value,
 });
 export const obj = (entries: Record<string, Code | undefined>): Code => ({
-  kind: "object",
-  entries: Object.entries(entries).filter(
-    (entry): entry is [string, Code] => entry[1] !== undefined,
-  ),
+  kind: 'object',
+  entries: Object.entries(entries).filter((entry): entry is [string, Code] => entry[1] !== undefined),
 });
-export const arr = (items: readonly Code[]): Code => ({ kind: "array", items });
-export const call = (
-  callee: string,
-  args: readonly Code[],
-  chain: readonly MethodCall[] = [],
-): Code => ({
-  kind: "call",
+export const arr = (items: readonly Code[]): Code => ({ kind: 'array', items });
+export const call = (callee: string, args: readonly Code[], chain: readonly MethodCall[] = []): Code => ({
+  kind: 'call',
   callee,
   args,
   chain,
 });
-export const member = (path: string): Code => ({ kind: "member", path });
+export const member = (path: string): Code => ({ kind: 'member', path });
 
 /** Appends method calls to a call. */
 export const chained = (code: Code, calls: readonly MethodCall[]): Code =>
-  code.kind === "call"
-    ? { ...code, chain: [...(code.chain ?? []), ...calls] }
-    : code;
+  code.kind === 'call' ? { ...code, chain: [...(code.chain ?? []), ...calls] } : code;
 
 /** Plain data (parsed YAML) as code, turning runtime inputs and known expressions into helpers. */
-export function data(
-  value: unknown,
-  convert: (text: string) => Code | undefined = () => undefined,
-): Code {
+export function data(value: unknown, convert: (text: string) => Code | undefined = () => undefined): Code {
   if (value === null || value === undefined) return lit(null);
-  if (typeof value === "string") return convert(value) ?? lit(value);
-  if (typeof value === "number" || typeof value === "boolean")
-    return lit(value);
-  if (Array.isArray(value))
-    return arr(value.map((item) => data(item, convert)));
+  if (typeof value === 'string') return convert(value) ?? lit(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return lit(value);
+  if (Array.isArray(value)) return arr(value.map((item) => data(item, convert)));
   return {
-    kind: "object",
-    entries: Object.entries(value as Record<string, unknown>).map(
-      ([key, item]) => [key, data(item, convert)] as const,
-    ),
+    kind: 'object',
+    entries: Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, data(item, convert)] as const),
   };
 }
 
 /** The top-level names a piece of code uses from pipewright, for the import line. */
 export function usedNames(code: Code, names = new Set<string>()): Set<string> {
   switch (code.kind) {
-    case "call":
-      names.add(code.callee.split(".")[0]!);
+    case 'call':
+      names.add(code.callee.split('.')[0]!);
       code.args.forEach((arg) => usedNames(arg, names));
-      code.chain?.forEach((c) =>
-        c.args.forEach((arg) => usedNames(arg, names)),
-      );
+      code.chain?.forEach((c) => c.args.forEach((arg) => usedNames(arg, names)));
       break;
-    case "member":
-      names.add(code.path.split(".")[0]!);
+    case 'member':
+      names.add(code.path.split('.')[0]!);
       break;
-    case "template":
-      names.add("expr");
-      code.parts.forEach(
-        (part) => typeof part !== "string" && usedNames(part, names),
-      );
+    case 'template':
+      names.add('expr');
+      code.parts.forEach((part) => typeof part !== 'string' && usedNames(part, names));
       break;
-    case "object":
+    case 'object':
       code.entries.forEach(([, value]) => usedNames(value, names));
       break;
-    case "array":
+    case 'array':
       code.items.forEach((item) => usedNames(item, names));
       break;
-    case "const":
+    case 'const':
       break;
-    case "literal":
+    case 'literal':
       break;
   }
   return names;

@@ -1,36 +1,25 @@
-import * as dsl from "../dsl/index.js";
-import type { Code } from "./code.js";
+import * as dsl from '../dsl/index.js';
+import type { Code } from './code.js';
 
 const lookup = (path: string): unknown =>
-  path
-    .split(".")
-    .reduce<unknown>(
-      (value, key) => (value as Record<string, unknown> | undefined)?.[key],
-      dsl,
-    );
+  path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], dsl);
 
 /** Runs code against the real builders: what `import` would write, evaluated in memory. */
 export function evaluate(code: Code): unknown {
   switch (code.kind) {
-    case "literal":
+    case 'literal':
       return code.value;
-    case "object":
-      return Object.fromEntries(
-        code.entries.map(([key, value]) => [key, evaluate(value)]),
-      );
-    case "array":
+    case 'object':
+      return Object.fromEntries(code.entries.map(([key, value]) => [key, evaluate(value)]));
+    case 'array':
       return code.items.map(evaluate);
-    case "member":
+    case 'member':
       return lookup(code.path);
-    case "const":
+    case 'const':
       return evaluate(code.value);
-    case "template": {
-      const strings = code.parts.filter(
-        (_, index) => index % 2 === 0,
-      ) as string[];
-      const values = code.parts
-        .filter((_, index) => index % 2 === 1)
-        .map((part) => evaluate(part as Code));
+    case 'template': {
+      const strings = code.parts.filter((_, index) => index % 2 === 0) as string[];
+      const values = code.parts.filter((_, index) => index % 2 === 1).map((part) => evaluate(part as Code));
       return dsl.expr(
         Object.assign([...strings], {
           raw: strings,
@@ -38,15 +27,13 @@ export function evaluate(code: Code): unknown {
         ...(values as dsl.Value[]),
       );
     }
-    case "call": {
+    case 'call': {
       const fn = lookup(code.callee);
-      if (typeof fn !== "function")
-        throw new Error(`pipewright has no builder ${code.callee}`);
+      if (typeof fn !== 'function') throw new Error(`pipewright has no builder ${code.callee}`);
       let result: unknown = fn(...code.args.map(evaluate));
       for (const { method, args } of code.chain ?? []) {
         const target = result as Record<string, (...a: unknown[]) => unknown>;
-        if (typeof target[method] !== "function")
-          throw new Error(`${code.callee}(...) has no method ${method}`);
+        if (typeof target[method] !== 'function') throw new Error(`${code.callee}(...) has no method ${method}`);
         result = target[method]!(...args.map(evaluate));
       }
       return result;

@@ -1,29 +1,25 @@
-import { expr, isExpr } from "../dsl/index.js";
-import { call, lit, member, type Code, type MethodCall } from "./code.js";
+import { expr, isExpr } from '../dsl/index.js';
+import { call, lit, member, type Code, type MethodCall } from './code.js';
 
 /** `<+pipeline.sequenceId>` -> `expr.pipeline.sequenceId`, read off the `expr` helper itself. */
 const KNOWN: ReadonlyMap<string, string> = (() => {
   const known = new Map<string, string>();
   const walk = (value: unknown, path: string) => {
     if (isExpr(value)) known.set(value.text, path);
-    else if (
-      value !== null &&
-      (typeof value === "object" || typeof value === "function")
-    )
-      for (const [key, inner] of Object.entries(value))
-        walk(inner, `${path}.${key}`);
+    else if (value !== null && (typeof value === 'object' || typeof value === 'function'))
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${path}.${key}`);
   };
-  walk(expr, "expr");
+  walk(expr, 'expr');
   return known;
 })();
 
 const INPUT_METHODS = new Set([
-  "default",
-  "allowedValues",
-  "selectOneFrom",
-  "selectManyFrom",
-  "regex",
-  "executionInput",
+  'default',
+  'allowedValues',
+  'selectOneFrom',
+  'selectManyFrom',
+  'regex',
+  'executionInput',
 ]);
 const INPUT = /^<\+input>((?:\.[a-zA-Z]+\([^()]*\))*)$/;
 const METHOD = /\.([a-zA-Z]+)\(([^()]*)\)/g;
@@ -36,17 +32,12 @@ export function runtimeInputCode(text: string): Code | undefined {
   for (const [, method, args] of match[1]!.matchAll(METHOD)) {
     if (!INPUT_METHODS.has(method!)) return undefined;
     const values =
-      method === "executionInput"
-        ? []
-        : method === "regex" || method === "default"
-          ? [args!]
-          : args!.split(",");
-    if (method !== "executionInput" && values.some((value) => value === ""))
-      return undefined;
-    if (method === "executionInput" && args !== "") return undefined;
+      method === 'executionInput' ? [] : method === 'regex' || method === 'default' ? [args!] : args!.split(',');
+    if (method !== 'executionInput' && values.some((value) => value === '')) return undefined;
+    if (method === 'executionInput' && args !== '') return undefined;
     chain.push({ method: method!, args: values.map((value) => lit(value)) });
   }
-  return call("input", [], chain);
+  return call('input', [], chain);
 }
 
 const SECRET = /^<\+secrets\.getValue\("([^"\\]*)"\)>$/;
@@ -56,18 +47,15 @@ const ONE_EXPRESSION = /<\+[^<>]*>/g;
  * A whole-value expression as a helper: runtime inputs, known `expr` members, secrets. Strings that mix
  * text and known expressions become `expr` templates when `templates` is on (short, one-line values).
  */
-export function expressionCode(
-  text: string,
-  { templates = false } = {},
-): Code | undefined {
-  if (!text.includes("<+")) return undefined;
+export function expressionCode(text: string, { templates = false } = {}): Code | undefined {
+  if (!text.includes('<+')) return undefined;
   const input = runtimeInputCode(text);
   if (input) return input;
   const known = KNOWN.get(text);
   if (known) return member(known);
   const secret = SECRET.exec(text);
-  if (secret) return call("expr.secret", [lit(secret[1]!)]);
-  if (!templates || text.includes("\n") || text.length > 100) return undefined;
+  if (secret) return call('expr.secret', [lit(secret[1]!)]);
+  if (!templates || text.includes('\n') || text.length > 100) return undefined;
   const parts: Array<string | Code> = [];
   let last = 0;
   for (const match of text.matchAll(ONE_EXPRESSION)) {
@@ -78,5 +66,5 @@ export function expressionCode(
   }
   if (parts.length === 0) return undefined;
   parts.push(text.slice(last));
-  return { kind: "template", parts };
+  return { kind: 'template', parts };
 }

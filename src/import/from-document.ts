@@ -1,4 +1,4 @@
-import { call, chained, lit, obj, type Code } from "./code.js";
+import { call, chained, lit, obj, type Code } from './code.js';
 import {
   attempt,
   failureStrategiesOption,
@@ -9,13 +9,8 @@ import {
   value,
   variablesOption,
   wire,
-} from "./options.js";
-import {
-  asDocument,
-  asStageElement,
-  asStepElement,
-  firstExact,
-} from "./verify.js";
+} from './options.js';
+import { asDocument, asStageElement, asStepElement, firstExact } from './verify.js';
 
 type Node = Record<string, unknown>;
 
@@ -37,36 +32,19 @@ const STEP_IMPORTERS: Record<string, (step: Node) => Code | undefined> = {
     const spec = isNode(step.spec) ? step.spec : {};
     const source = isNode(spec.source) ? spec.source : {};
     const script = isNode(source.spec) ? source.spec.script : undefined;
-    if (source.type !== "Inline" || typeof script !== "string")
-      return undefined;
-    const env = Array.isArray(spec.environmentVariables)
-      ? spec.environmentVariables
-      : [];
-    const outputs = Array.isArray(spec.outputVariables)
-      ? spec.outputVariables
-      : [];
+    if (source.type !== 'Inline' || typeof script !== 'string') return undefined;
+    const env = Array.isArray(spec.environmentVariables) ? spec.environmentVariables : [];
+    const outputs = Array.isArray(spec.outputVariables) ? spec.outputVariables : [];
     const target = spec.executionTarget;
-    return call("shell", [
+    return call('shell', [
       obj({
         ...stepHead(step),
         script: lit(script),
-        shell: spec.shell === "Bash" ? undefined : optional(spec.shell),
-        onDelegate:
-          spec.onDelegate === true ? undefined : optional(spec.onDelegate),
-        env: env.length
-          ? obj(
-              Object.fromEntries(
-                env.map((e: Node) => [e.name as string, value(e.value)]),
-              ),
-            )
-          : undefined,
-        outputs: outputs.length
-          ? wire(outputs.map((o: Node) => o.name))
-          : undefined,
-        executionTarget:
-          isNode(target) && Object.keys(target).length === 0
-            ? undefined
-            : optional(target),
+        shell: spec.shell === 'Bash' ? undefined : optional(spec.shell),
+        onDelegate: spec.onDelegate === true ? undefined : optional(spec.onDelegate),
+        env: env.length ? obj(Object.fromEntries(env.map((e: Node) => [e.name as string, value(e.value)]))) : undefined,
+        outputs: outputs.length ? wire(outputs.map((o: Node) => o.name)) : undefined,
+        executionTarget: isNode(target) && Object.keys(target).length === 0 ? undefined : optional(target),
         delegateSelectors: optional(spec.delegateSelectors),
         ...stepTail(step),
       }),
@@ -76,19 +54,12 @@ const STEP_IMPORTERS: Record<string, (step: Node) => Code | undefined> = {
 
 /** A step list element as code: a typed builder, the generic `step()`, or `raw.step()`, whichever is exact. */
 export function stepElementCode(element: Node): Code {
-  const step =
-    isNode(element.step) && Object.keys(element).length === 1
-      ? element.step
-      : undefined;
-  const typed = attempt(() =>
-    step && typeof step.type === "string"
-      ? STEP_IMPORTERS[step.type]?.(step)
-      : undefined,
-  );
+  const step = isNode(element.step) && Object.keys(element).length === 1 ? element.step : undefined;
+  const typed = attempt(() => (step && typeof step.type === 'string' ? STEP_IMPORTERS[step.type]?.(step) : undefined));
   const generic = attempt(
     () =>
       step &&
-      call("step", [
+      call('step', [
         obj({
           ...stepHead(step),
           type: lit(String(step.type)),
@@ -97,10 +68,7 @@ export function stepElementCode(element: Node): Code {
         }),
       ]),
   );
-  return (
-    firstExact([typed, generic], element, asStepElement) ??
-    call("raw.step", [wire(element)])
-  );
+  return firstExact([typed, generic], element, asStepElement) ?? call('raw.step', [wire(element)]);
 }
 
 const stageHead = (stage: Node) => ({
@@ -124,75 +92,45 @@ interface StageCode {
   readonly steps: readonly Code[];
 }
 
-const execution = (
-  stage: Node,
-): { steps: Node[]; rollbackSteps: Node[] } | undefined => {
+const execution = (stage: Node): { steps: Node[]; rollbackSteps: Node[] } | undefined => {
   const spec = isNode(stage.spec) ? stage.spec : undefined;
   const exec = spec && isNode(spec.execution) ? spec.execution : undefined;
   if (!exec || !Array.isArray(exec.steps)) return undefined;
   return {
     steps: exec.steps as Node[],
-    rollbackSteps: Array.isArray(exec.rollbackSteps)
-      ? (exec.rollbackSteps as Node[])
-      : [],
+    rollbackSteps: Array.isArray(exec.rollbackSteps) ? (exec.rollbackSteps as Node[]) : [],
   };
 };
 
 const withRollback = (code: Code, rollbackSteps: readonly Node[]): Code =>
-  rollbackSteps.length
-    ? chained(code, [
-        { method: "rollbackStep", args: rollbackSteps.map(stepElementCode) },
-      ])
-    : code;
+  rollbackSteps.length ? chained(code, [{ method: 'rollbackStep', args: rollbackSteps.map(stepElementCode) }]) : code;
 
-const STAGE_IMPORTERS: Record<
-  string,
-  (stage: Node, exec: ReturnType<typeof execution>) => Code | undefined
-> = {
+const STAGE_IMPORTERS: Record<string, (stage: Node, exec: ReturnType<typeof execution>) => Code | undefined> = {
   Deployment(stage, exec) {
     const spec = isNode(stage.spec) ? stage.spec : {};
-    const serviceConfig = isNode(spec.serviceConfig)
-      ? spec.serviceConfig
-      : undefined;
+    const serviceConfig = isNode(spec.serviceConfig) ? spec.serviceConfig : undefined;
     const infra = isNode(spec.infrastructure) ? spec.infrastructure : undefined;
-    const definition =
-      infra && isNode(infra.infrastructureDefinition)
-        ? infra.infrastructureDefinition
-        : undefined;
+    const definition = infra && isNode(infra.infrastructureDefinition) ? infra.infrastructureDefinition : undefined;
     if (!serviceConfig || !infra || !definition || !exec) return undefined;
-    const serviceDefinition = isNode(serviceConfig.serviceDefinition)
-      ? serviceConfig.serviceDefinition
-      : {};
+    const serviceDefinition = isNode(serviceConfig.serviceDefinition) ? serviceConfig.serviceDefinition : {};
     const defSpec = isNode(definition.spec) ? definition.spec : {};
-    const serviceVariables = isNode(serviceDefinition.spec)
-      ? serviceDefinition.spec.variables
-      : undefined;
-    const code = call("deployment", [
+    const serviceVariables = isNode(serviceDefinition.spec) ? serviceDefinition.spec.variables : undefined;
+    const code = call('deployment', [
       obj({
         ...stageHead(stage),
         service: value(serviceConfig.serviceRef),
-        deploymentType:
-          serviceDefinition.type === "Kubernetes"
-            ? undefined
-            : optional(serviceDefinition.type),
+        deploymentType: serviceDefinition.type === 'Kubernetes' ? undefined : optional(serviceDefinition.type),
         serviceVariables:
-          Array.isArray(serviceVariables) && serviceVariables.length
-            ? variablesOption(serviceVariables)
-            : undefined,
+          Array.isArray(serviceVariables) && serviceVariables.length ? variablesOption(serviceVariables) : undefined,
         environment: value(infra.environmentRef),
         infrastructure: obj({
-          type:
-            definition.type === "KubernetesDirect"
-              ? undefined
-              : optional(definition.type),
+          type: definition.type === 'KubernetesDirect' ? undefined : optional(definition.type),
           connector: value(defSpec.connectorRef),
           namespace: value(defSpec.namespace),
           releaseName: optional(defSpec.releaseName, (t) => value(t, true)),
         }),
         allowSimultaneousDeployments:
-          infra.allowSimultaneousDeployments === false
-            ? undefined
-            : optional(infra.allowSimultaneousDeployments),
+          infra.allowSimultaneousDeployments === false ? undefined : optional(infra.allowSimultaneousDeployments),
         ...stageTail(stage),
       }),
     ]);
@@ -202,30 +140,19 @@ const STAGE_IMPORTERS: Record<
 
 /** A stages element as code, verified exactly; steps are split out so the pipeline chain reads in order. */
 export function stageElementCode(element: Node): StageCode {
-  const stage =
-    isNode(element.stage) && Object.keys(element).length === 1
-      ? element.stage
-      : undefined;
+  const stage = isNode(element.stage) && Object.keys(element).length === 1 ? element.stage : undefined;
   const exec = stage ? execution(stage) : undefined;
   const steps = (exec?.steps ?? []).map(stepElementCode);
   const withSteps = (code: Code | undefined) =>
-    code &&
-    chained(code, steps.length ? [{ method: "step", args: steps }] : []);
+    code && chained(code, steps.length ? [{ method: 'step', args: steps }] : []);
   if (stage) {
     const typed = attempt(() =>
-      typeof stage.type === "string"
-        ? STAGE_IMPORTERS[stage.type]?.(stage, exec)
-        : undefined,
+      typeof stage.type === 'string' ? STAGE_IMPORTERS[stage.type]?.(stage, exec) : undefined,
     );
-    if (typed && firstExact([withSteps(typed)], element, asStageElement))
-      return { stage: typed, steps };
-    const { execution: _execution, ...specRest } = isNode(stage.spec)
-      ? stage.spec
-      : {};
+    if (typed && firstExact([withSteps(typed)], element, asStageElement)) return { stage: typed, steps };
+    const { execution: _execution, ...specRest } = isNode(stage.spec) ? stage.spec : {};
     const execRest =
-      exec && isNode((stage.spec as Node).execution)
-        ? { ...((stage.spec as Node).execution as Node) }
-        : undefined;
+      exec && isNode((stage.spec as Node).execution) ? { ...((stage.spec as Node).execution as Node) } : undefined;
     if (execRest) {
       delete execRest.steps;
       // An empty rollback list stays in the spec, so the builder writes it back.
@@ -236,32 +163,26 @@ export function stageElementCode(element: Node): StageCode {
         ? undefined
         : {
             ...specRest,
-            ...(execRest && Object.keys(execRest).length
-              ? { execution: execRest }
-              : {}),
+            ...(execRest && Object.keys(execRest).length ? { execution: execRest } : {}),
           };
     const generic = attempt(
       () =>
         exec &&
         withRollback(
-          call("stage", [
+          call('stage', [
             obj({
               ...stageHead(stage),
               type: lit(String(stage.type)),
-              spec:
-                genericSpec && Object.keys(genericSpec).length === 0
-                  ? undefined
-                  : optional(genericSpec),
+              spec: genericSpec && Object.keys(genericSpec).length === 0 ? undefined : optional(genericSpec),
               ...stageTail(stage),
             }),
           ]),
           exec.rollbackSteps,
         ),
     );
-    if (generic && firstExact([withSteps(generic)], element, asStageElement))
-      return { stage: generic, steps };
+    if (generic && firstExact([withSteps(generic)], element, asStageElement)) return { stage: generic, steps };
     const plain = attempt(() =>
-      call("stage", [
+      call('stage', [
         obj({
           ...stageHead(stage),
           type: lit(String(stage.type)),
@@ -270,36 +191,27 @@ export function stageElementCode(element: Node): StageCode {
         }),
       ]),
     );
-    if (plain && firstExact([plain], element, asStageElement))
-      return { stage: plain, steps: [] };
+    if (plain && firstExact([plain], element, asStageElement)) return { stage: plain, steps: [] };
   }
-  return { stage: call("raw.stage", [wire(element)]), steps: [] };
+  return { stage: call('raw.stage', [wire(element)]), steps: [] };
 }
 
 /** A whole pipeline document as a builder chain, or `raw.pipeline()` when no builder reproduces it. */
 export function pipelineCode(document: Node): Code {
   const body = isNode(document.pipeline) ? document.pipeline : {};
-  const chain = (
-    Array.isArray(body.stages) ? (body.stages as Node[]) : []
-  ).flatMap((element) => {
+  const chain = (Array.isArray(body.stages) ? (body.stages as Node[]) : []).flatMap((element) => {
     const { stage, steps } = stageElementCode(element);
-    return [
-      { method: "stage", args: [stage] },
-      ...steps.map((step) => ({ method: "step", args: [step] })),
-    ];
+    return [{ method: 'stage', args: [stage] }, ...steps.map((step) => ({ method: 'step', args: [step] }))];
   });
   const typed = attempt(() =>
     call(
-      "pipeline",
+      'pipeline',
       [
         obj({
           identifier: lit(body.identifier as string),
           name: nameOption(body),
           project: optional(body.projectIdentifier),
-          org:
-            body.orgIdentifier === "default"
-              ? undefined
-              : optional(body.orgIdentifier),
+          org: body.orgIdentifier === 'default' ? undefined : optional(body.orgIdentifier),
           description: optional(body.description),
           tags: tagsOption(body.tags),
           properties: optional(body.properties),
@@ -311,23 +223,17 @@ export function pipelineCode(document: Node): Code {
       chain,
     ),
   );
-  return (
-    firstExact([typed], document, asDocument) ??
-    call("raw.pipeline", [wire(document)])
-  );
+  return firstExact([typed], document, asDocument) ?? call('raw.pipeline', [wire(document)]);
 }
 
 export function projectCode(document: Node): Code {
   const body = isNode(document.project) ? document.project : {};
   const code = attempt(() =>
-    call("project", [
+    call('project', [
       obj({
         identifier: lit(body.identifier as string),
         name: nameOption(body),
-        org:
-          body.orgIdentifier === "default"
-            ? undefined
-            : optional(body.orgIdentifier),
+        org: body.orgIdentifier === 'default' ? undefined : optional(body.orgIdentifier),
         color: optional(body.color),
         description: optional(body.description),
         tags: optional(body.tags),
@@ -335,10 +241,7 @@ export function projectCode(document: Node): Code {
       }),
     ]),
   );
-  return (
-    firstExact([code], document, asDocument) ??
-    call("raw.project", [wire(document)])
-  );
+  return firstExact([code], document, asDocument) ?? call('raw.project', [wire(document)]);
 }
 
 export function connectorCode(document: Node): Code {
@@ -351,28 +254,20 @@ export function connectorCode(document: Node): Code {
     tags: optional(body.tags),
     org: optional(body.orgIdentifier),
     project: optional(body.projectIdentifier),
-    account:
-      body.orgIdentifier === undefined && body.projectIdentifier === undefined
-        ? lit(true)
-        : undefined,
+    account: body.orgIdentifier === undefined && body.projectIdentifier === undefined ? lit(true) : undefined,
   });
   const auth = isNode(spec.auth) ? spec.auth : {};
   const authSpec = isNode(auth.spec) ? auth.spec : {};
   const docker = attempt(() =>
-    body.type === "DockerRegistry"
-      ? call("connectors.dockerRegistry", [
+    body.type === 'DockerRegistry'
+      ? call('connectors.dockerRegistry', [
           obj({
             ...common(),
             url:
-              spec.dockerRegistryUrl === "https://index.docker.io/v2/"
-                ? undefined
-                : optional(spec.dockerRegistryUrl),
-            provider:
-              spec.providerType === "DockerHub"
-                ? undefined
-                : optional(spec.providerType),
+              spec.dockerRegistryUrl === 'https://index.docker.io/v2/' ? undefined : optional(spec.dockerRegistryUrl),
+            provider: spec.providerType === 'DockerHub' ? undefined : optional(spec.providerType),
             auth:
-              auth.type === "Anonymous"
+              auth.type === 'Anonymous'
                 ? undefined
                 : obj({
                     username: optional(authSpec.username),
@@ -384,12 +279,7 @@ export function connectorCode(document: Node): Code {
       : undefined,
   );
   const generic = attempt(() =>
-    call("connector", [
-      obj({ ...common(), type: lit(String(body.type)), spec: wire(spec) }),
-    ]),
+    call('connector', [obj({ ...common(), type: lit(String(body.type)), spec: wire(spec) })]),
   );
-  return (
-    firstExact([docker, generic], document, asDocument) ??
-    call("raw.connector", [wire(document)])
-  );
+  return firstExact([docker, generic], document, asDocument) ?? call('raw.connector', [wire(document)]);
 }

@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { DiagnosticError, type Diagnostic } from "../compile/diagnostics.js";
-import { generateModule } from "./generate-module.js";
-import { readDocuments, type YamlDocument } from "./read-documents.js";
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DiagnosticError, type Diagnostic } from '../compile/diagnostics.js';
+import { generateModule } from './generate-module.js';
+import { readDocuments, type YamlDocument } from './read-documents.js';
 
 export interface ImportInput {
   /** Name shown in messages and the header comment (a path, or `<stdin>`). */
@@ -16,7 +16,7 @@ export interface ImportOptions {
   readonly inputs: readonly ImportInput[];
   readonly outDir: string;
   /** `files`: one module per document in outDir. `project`: a ready project (config + kind folders). */
-  readonly mode: "files" | "project";
+  readonly mode: 'files' | 'project';
 }
 
 export interface ImportResult {
@@ -26,19 +26,16 @@ export interface ImportResult {
 }
 
 /** Where each document's module goes; names never collide. */
-function modulePaths(
-  documents: readonly YamlDocument[],
-  mode: ImportOptions["mode"],
-): string[] {
+function modulePaths(documents: readonly YamlDocument[], mode: ImportOptions['mode']): string[] {
   const taken = new Set<string>();
   return documents.map(({ kind, document }) => {
     const body = (document[kind] ?? {}) as Record<string, string | undefined>;
-    const id = String(body.identifier ?? kind).replace(/[^\w.-]/g, "_");
+    const id = String(body.identifier ?? kind).replace(/[^\w.-]/g, '_');
     const base =
-      mode === "project"
-        ? kind === "project"
-          ? `projects/${body.orgIdentifier ?? "_"}/${id}`
-          : `${kind}s/${body.orgIdentifier ?? "_"}/${body.projectIdentifier ?? "_"}/${id}`
+      mode === 'project'
+        ? kind === 'project'
+          ? `projects/${body.orgIdentifier ?? '_'}/${id}`
+          : `${kind}s/${body.orgIdentifier ?? '_'}/${body.projectIdentifier ?? '_'}/${id}`
         : id;
     let path = `${base}.ts`;
     if (taken.has(path)) path = `${base}_${kind}.ts`;
@@ -50,10 +47,8 @@ function modulePaths(
 
 /** The types of the running pipewright, so generated code is checked against the builders it will use. */
 function ownTypes(): string {
-  const declarations = fileURLToPath(new URL("../index.d.ts", import.meta.url));
-  return existsSync(declarations)
-    ? declarations
-    : fileURLToPath(new URL("../index.ts", import.meta.url));
+  const declarations = fileURLToPath(new URL('../index.d.ts', import.meta.url));
+  return existsSync(declarations) ? declarations : fileURLToPath(new URL('../index.ts', import.meta.url));
 }
 
 /** Type-checks generated modules in memory; any error is a bug in import, reported loudly. */
@@ -61,7 +56,7 @@ async function typeCheck(
   modules: ReadonlyArray<{ path: string; text: string }>,
   outDir: string,
 ): Promise<Diagnostic[]> {
-  const { Project, ts } = await import("ts-morph");
+  const { Project, ts } = await import('ts-morph');
   const project = new Project({
     compilerOptions: {
       strict: true,
@@ -84,18 +79,15 @@ async function typeCheck(
     const file = d.getSourceFile();
     if (!file || !files.includes(file)) return [];
     const { line, column } = file.getLineAndColumnAtPos(d.getStart() ?? 0);
-    const message = ts.flattenDiagnosticMessageText(
-      d.getMessageText() as never,
-      "\n",
-    );
+    const message = ts.flattenDiagnosticMessageText(d.getMessageText() as never, '\n');
     return [
       {
-        code: "generated-code-type-error",
-        severity: "error" as const,
+        code: 'generated-code-type-error',
+        severity: 'error' as const,
         message: `generated code does not type-check: ${message}`,
         path: [],
         at: `${modules[files.indexOf(file)]!.path}:${line}:${column}`,
-        hint: "this is a bug in pipewright import; please report it with the YAML document",
+        hint: 'this is a bug in pipewright import; please report it with the YAML document',
       },
     ];
   });
@@ -110,16 +102,11 @@ export default defineConfig({
 `;
 
 /** YAML documents -> formatted, type-checked TypeScript modules; nothing is written if anything fails. */
-export async function importYaml(
-  options: ImportOptions,
-): Promise<ImportResult> {
+export async function importYaml(options: ImportOptions): Promise<ImportResult> {
   const documents: YamlDocument[] = [];
   const problems: Diagnostic[] = [];
   for (const input of options.inputs) {
-    const { documents: found, diagnostics } = readDocuments(
-      input.text,
-      input.file,
-    );
+    const { documents: found, diagnostics } = readDocuments(input.text, input.file);
     documents.push(...found);
     problems.push(...diagnostics);
   }
@@ -127,11 +114,11 @@ export async function importYaml(
   if (documents.length === 0)
     throw new DiagnosticError([
       {
-        code: "no-documents",
-        severity: "error",
-        message: "no documents to import",
+        code: 'no-documents',
+        severity: 'error',
+        message: 'no documents to import',
         path: [],
-        hint: "pass YAML files with pipeline, connector or project documents",
+        hint: 'pass YAML files with pipeline, connector or project documents',
       },
     ]);
   const paths = modulePaths(documents, options.mode);
@@ -141,20 +128,19 @@ export async function importYaml(
   }));
   const typeErrors = await typeCheck(modules, options.outDir);
   if (typeErrors.length) throw new DiagnosticError(typeErrors);
-  const prettier = await import("prettier");
+  const prettier = await import('prettier');
   const formatted = await Promise.all(
     modules.map(async (m) => ({
       path: m.path,
       text: await prettier.format(m.text, {
-        parser: "typescript",
+        parser: 'typescript',
         singleQuote: true,
         printWidth: 110,
-        trailingComma: "all",
+        trailingComma: 'all',
       }),
     })),
   );
-  if (options.mode === "project")
-    formatted.push({ path: "pipewright.config.ts", text: CONFIG });
+  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: CONFIG });
   // Write every file beside its target first, then rename: a failure leaves no half-written module.
   const staged: Array<{ temp: string; target: string }> = [];
   try {

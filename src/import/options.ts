@@ -1,25 +1,19 @@
-import { data, lit, obj, arr, type Code } from "./code.js";
-import { expressionCode } from "./expressions.js";
+import { data, lit, obj, arr, type Code } from './code.js';
+import { expressionCode } from './expressions.js';
 
 /** Converts whole-value runtime inputs and known expressions; leaves other text as written. */
 export const value = (text: unknown, templates = false): Code =>
-  typeof text === "string"
-    ? (expressionCode(text, { templates }) ?? lit(text))
-    : data(text, (t) => expressionCode(t));
+  typeof text === 'string' ? (expressionCode(text, { templates }) ?? lit(text)) : data(text, (t) => expressionCode(t));
 
 /** Wire data with runtime inputs turned into `input()` anywhere inside. */
-export const wire = (raw: unknown): Code =>
-  data(raw, (text) => expressionCode(text));
+export const wire = (raw: unknown): Code => data(raw, (text) => expressionCode(text));
 
 type Node = Record<string, unknown>;
-export const isNode = (v: unknown): v is Node =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `name` is left out when it equals the identifier (the builders' default). */
 export const nameOption = (node: Node): Code | undefined =>
-  node.name === undefined || node.name === node.identifier
-    ? undefined
-    : optional(node.name);
+  node.name === undefined || node.name === node.identifier ? undefined : optional(node.name);
 
 /** Thrown while building a candidate that no typed builder option can hold; the next candidate is tried. */
 export class NotExpressible extends Error {}
@@ -28,11 +22,8 @@ export class NotExpressible extends Error {}
  * A typed builder option from a wire value: absent stays absent; `null` cannot be given to a typed option,
  * so the candidate is abandoned for a more general one (in the end `raw`, which keeps the null).
  */
-export const optional = (
-  raw: unknown,
-  as: (v: unknown) => Code = wire,
-): Code | undefined => {
-  if (raw === null) throw new NotExpressible("null in a typed option");
+export const optional = (raw: unknown, as: (v: unknown) => Code = wire): Code | undefined => {
+  if (raw === null) throw new NotExpressible('null in a typed option');
   return raw === undefined ? undefined : as(raw);
 };
 
@@ -52,16 +43,11 @@ export function failureStrategiesOption(raw: unknown): Code | undefined {
   if (!Array.isArray(raw)) return wire(raw);
   return arr(
     raw.map((entry) => {
-      const onFailure =
-        isNode(entry) && isNode(entry.onFailure) ? entry.onFailure : {};
+      const onFailure = isNode(entry) && isNode(entry.onFailure) ? entry.onFailure : {};
       const errors = onFailure.errors;
       const action = isNode(onFailure.action) ? onFailure.action : {};
-      const simpleAction =
-        Object.keys(action).length === 1 && typeof action.type === "string";
-      const allErrors =
-        Array.isArray(errors) &&
-        errors.length === 1 &&
-        errors[0] === "AllErrors";
+      const simpleAction = Object.keys(action).length === 1 && typeof action.type === 'string';
+      const allErrors = Array.isArray(errors) && errors.length === 1 && errors[0] === 'AllErrors';
       return obj({
         errors: allErrors
           ? undefined
@@ -80,26 +66,11 @@ export function variablesOption(raw: unknown): Code | undefined {
   if (!Array.isArray(raw)) return wire(raw);
   const entries: Record<string, Code> = {};
   for (const variable of raw) {
-    if (
-      !isNode(variable) ||
-      typeof variable.name !== "string" ||
-      variable.name in entries
-    )
-      return wire(raw);
+    if (!isNode(variable) || typeof variable.name !== 'string' || variable.name in entries) return wire(raw);
     const { name, type, value: given, ...rest } = variable;
-    const plainString =
-      type === "String" &&
-      typeof given === "string" &&
-      Object.keys(rest).length === 0;
-    const plainNumber =
-      type === "Number" &&
-      typeof given === "number" &&
-      Object.keys(rest).length === 0;
-    entries[name] = plainString
-      ? value(given)
-      : plainNumber
-        ? lit(given)
-        : wire({ type, value: given, ...rest });
+    const plainString = type === 'String' && typeof given === 'string' && Object.keys(rest).length === 0;
+    const plainNumber = type === 'Number' && typeof given === 'number' && Object.keys(rest).length === 0;
+    entries[name] = plainString ? value(given) : plainNumber ? lit(given) : wire({ type, value: given, ...rest });
   }
   return obj(entries);
 }
@@ -108,7 +79,5 @@ export function variablesOption(raw: unknown): Code | undefined {
 export function tagsOption(raw: unknown): Code | undefined {
   if (!isNode(raw)) return optional(raw);
   const keys = Object.keys(raw);
-  return keys.length > 0 && keys.every((key) => raw[key] === "")
-    ? arr(keys.map((key) => lit(key)))
-    : wire(raw);
+  return keys.length > 0 && keys.every((key) => raw[key] === '') ? arr(keys.map((key) => lit(key))) : wire(raw);
 }

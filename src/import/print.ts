@@ -1,5 +1,5 @@
-import { ts } from "ts-morph";
-import type { Code } from "./code.js";
+import { ts } from 'ts-morph';
+import type { Code } from './code.js';
 
 const f = ts.factory;
 
@@ -7,20 +7,18 @@ const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
 
 const path = (dotted: string): ts.Expression =>
   dotted
-    .split(".")
+    .split('.')
     .slice(1)
     .reduce<ts.Expression>(
       (target, name) => f.createPropertyAccessExpression(target, name),
-      f.createIdentifier(dotted.split(".")[0]!),
+      f.createIdentifier(dotted.split('.')[0]!),
     );
 
 /** Backquote, `${` and backslash escaped, for a template literal's raw text. */
-const templateRaw = (text: string) =>
-  text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${");
+const templateRaw = (text: string) => text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
 
 /** Multi-line text reads best as a template literal; CR and other control characters need escapes instead. */
-const asTemplate = (text: string) =>
-  text.includes("\n") && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
+const asTemplate = (text: string) => text.includes('\n') && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
 
 function stringNode(text: string): ts.Expression {
   return asTemplate(text)
@@ -30,13 +28,10 @@ function stringNode(text: string): ts.Expression {
 
 function literalNode(value: string | number | boolean | null): ts.Expression {
   if (value === null) return f.createNull();
-  if (typeof value === "boolean")
-    return value ? f.createTrue() : f.createFalse();
-  if (typeof value === "number") {
+  if (typeof value === 'boolean') return value ? f.createTrue() : f.createFalse();
+  if (typeof value === 'number') {
     if (!Number.isFinite(value))
-      return f.createIdentifier(
-        Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity",
-      );
+      return f.createIdentifier(Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity');
     const literal = f.createNumericLiteral(Math.abs(value));
     return value < 0 || Object.is(value, -0)
       ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, literal)
@@ -58,7 +53,7 @@ function templateNode(parts: ReadonlyArray<string | Code>): ts.Expression {
     return f.createTemplateSpan(toExpression(value), literal);
   });
   return f.createTaggedTemplateExpression(
-    f.createIdentifier("expr"),
+    f.createIdentifier('expr'),
     undefined,
     f.createTemplateExpression(head, spans),
   );
@@ -67,37 +62,28 @@ function templateNode(parts: ReadonlyArray<string | Code>): ts.Expression {
 /** The TypeScript expression for a piece of code. */
 export function toExpression(code: Code): ts.Expression {
   switch (code.kind) {
-    case "literal":
+    case 'literal':
       return literalNode(code.value);
-    case "member":
+    case 'member':
       return path(code.path);
-    case "const":
+    case 'const':
       return f.createIdentifier(code.name);
-    case "template":
+    case 'template':
       return templateNode(code.parts);
-    case "array":
-      return f.createArrayLiteralExpression(
-        code.items.map(toExpression),
-        code.items.length > 1,
-      );
-    case "object":
+    case 'array':
+      return f.createArrayLiteralExpression(code.items.map(toExpression), code.items.length > 1);
+    case 'object':
       return f.createObjectLiteralExpression(
         code.entries.map(([key, value]) =>
           f.createPropertyAssignment(
-            IDENTIFIER_NAME.test(key)
-              ? f.createIdentifier(key)
-              : f.createStringLiteral(key, true),
+            IDENTIFIER_NAME.test(key) ? f.createIdentifier(key) : f.createStringLiteral(key, true),
             toExpression(value),
           ),
         ),
         code.entries.length > 1,
       );
-    case "call": {
-      let expression: ts.Expression = f.createCallExpression(
-        path(code.callee),
-        undefined,
-        code.args.map(toExpression),
-      );
+    case 'call': {
+      let expression: ts.Expression = f.createCallExpression(path(code.callee), undefined, code.args.map(toExpression));
       for (const { method, args } of code.chain ?? [])
         expression = f.createCallExpression(
           f.createPropertyAccessExpression(expression, method),
@@ -116,16 +102,6 @@ const printer = ts.createPrinter({
 
 /** Prints statements as source text, a blank line between them (formatted afterwards by prettier). */
 export function printStatements(statements: readonly ts.Statement[]): string {
-  const file = f.createSourceFile(
-    [],
-    f.createToken(ts.SyntaxKind.EndOfFileToken),
-    ts.NodeFlags.None,
-  );
-  return (
-    statements
-      .map((statement) =>
-        printer.printNode(ts.EmitHint.Unspecified, statement, file),
-      )
-      .join("\n\n") + "\n"
-  );
+  const file = f.createSourceFile([], f.createToken(ts.SyntaxKind.EndOfFileToken), ts.NodeFlags.None);
+  return statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, file)).join('\n\n') + '\n';
 }

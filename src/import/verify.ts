@@ -1,20 +1,15 @@
-import { isDeepStrictEqual } from "node:util";
-import { newBuildContext } from "../dsl/index.js";
-import type { Code } from "./code.js";
-import { evaluate } from "./evaluate.js";
+import { isDeepStrictEqual } from 'node:util';
+import { newBuildContext } from '../dsl/index.js';
+import type { Code } from './code.js';
+import { evaluate } from './evaluate.js';
 
 type Produce = (built: unknown) => unknown;
 
 export const asStepElement: Produce = (built) =>
-  (built as { toElement: (c: unknown, p: unknown[]) => unknown }).toElement(
-    newBuildContext(),
-    [],
-  );
+  (built as { toElement: (c: unknown, p: unknown[]) => unknown }).toElement(newBuildContext(), []);
 export const asStageElement = asStepElement;
 export const asDocument: Produce = (built) =>
-  (built as { toDocument: (c: unknown) => unknown }).toDocument(
-    newBuildContext(),
-  );
+  (built as { toDocument: (c: unknown) => unknown }).toDocument(newBuildContext());
 
 /**
  * The first candidate whose evaluation reproduces `expected` exactly (as data; key order aside).
@@ -28,8 +23,7 @@ export function firstExact(
   for (const candidate of candidates) {
     if (!candidate) continue;
     try {
-      if (isDeepStrictEqual(produce(evaluate(candidate)), expected))
-        return candidate;
+      if (isDeepStrictEqual(produce(evaluate(candidate)), expected)) return candidate;
     } catch {
       // Not reproducible with this builder: try the next, more general one.
     }
