@@ -3,6 +3,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { MAX_NESTING, nestingDepth } from '../dsl/nesting.js';
 import { documentRules } from './rules.js';
 import { schemaDiagnostics } from './schema-issues.js';
+import { secretWarnings } from './secret-scan.js';
 
 /** The kind of a document is its root key; undefined when it has none of the three. */
 export function documentKind(document: unknown): ResourceKind | undefined {
@@ -26,7 +27,7 @@ export function validateDocument(kind: ResourceKind, document: unknown): Diagnos
     ];
   const result = documentSchemas[kind].safeParse(document);
   const schema = result.success ? [] : schemaDiagnostics(document, result.error.issues);
-  return [...schema, ...documentRules(kind, document)];
+  return [...schema, ...documentRules(kind, document), ...secretWarnings(document)];
 }
 
 export interface ResourceKey {

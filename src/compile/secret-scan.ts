@@ -1,0 +1,43 @@
+import type { DocPath } from '../dsl/build-context.js';
+import type { Diagnostic } from './diagnostics.js';
+import { describePath } from './document-path.js';
+
+/** Shapes of real credentials. A match is only a warning: the text might be a placeholder. */
+const TOKEN_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> = [
+  { name: 'a platform API token', pattern: /\b(?:pat|sat)\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+  { name: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/ },
+  { name: 'an AWS access key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  { name: 'a Slack token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
+  { name: 'a private key', pattern: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/ },
+  { name: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/ },
+];
+
+/** Shows just enough of a match to find it, never the secret itself. */
+const masked = (text: string) => `${text.slice(0, 4)}…`;
+
+/** Warns about literals that look like credentials anywhere in a document (scripts, variables, specs). */
+export function secretWarnings(document: unknown): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const stack: Array<[unknown, DocPath]> = [[document, []]];
+  while (stack.length) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === 'string') {
+      for (const { name, pattern } of TOKEN_PATTERNS) {
+        const match = pattern.exec(node);
+        if (!match) continue;
+        const { subject, field } = describePath(document, path);
+        found.push({
+          code: 'possible-secret',
+          severity: 'warning',
+          message: `${field || 'value'} contains what looks like ${name} (${masked(match[0])})`,
+          path,
+          subject,
+          hint: 'store it as a platform secret and reference it with expr.secret("name"), i.e. <+secrets.getValue("name")>',
+        });
+        break;
+      }
+    } else if (node !== null && typeof node === 'object')
+      for (const [key, child] of Object.entries(node)) stack.push([child, [...path, Array.isArray(node) ? Number(key) : key]]);
+  }
+  return found.reverse();
+}
