@@ -169,3 +169,15 @@ echo two\`,
     expect(code.match(/\.step\(echo\)/g)).toHaveLength(2);
   });
 });
+
+describe('the README before/after', () => {
+  it('shows exactly what import writes for the YAML shown', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const before = /Before, `deploy\.yaml`:\n\n```yaml\n([\s\S]*?)```/.exec(readme)![1]!;
+    const after = /After, `pipelines\/deploy\.ts`[^\n]*\n\n```ts\n([\s\S]*?)```/.exec(readme)![1]!;
+    await write('deploy.yaml', before);
+    const result = await importCli('deploy.yaml', '-o', 'pipelines');
+    expect(result.stderr).toBe('');
+    expect(await readFile(join(dir, 'pipelines/deploy.ts'), 'utf8')).toBe(after);
+  });
+});
