@@ -64,6 +64,13 @@ describe('pipewright compile --typecheck', () => {
     expect((await compile('--typecheck')).code).toBe(0);
   });
 
+  it('checks ES modules as ES modules (package.json "type": "module"), so import.meta is fine', async () => {
+    await write('package.json', '{ "type": "module" }\n');
+    await write('defs/web.ts', `import { project } from 'pipewright';\nexport const here: string = import.meta.url;\nexport const web = project({ identifier: 'web' });\n`);
+    const result = await compile('--typecheck');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('reports a broken tsconfig.json as a located error', async () => {
     await write('defs/web.ts', `import { project } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n`);
     await write('tsconfig.json', '{ "compilerOptions": { "target": "ES1999" } }\n');

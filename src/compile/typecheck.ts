@@ -30,7 +30,8 @@ export interface TypecheckOptions {
  */
 export async function typecheck({ files, cwd = process.cwd() }: TypecheckOptions): Promise<Diagnostic[]> {
   // ts-morph's own copy of TypeScript, loaded only when asked for: it is large.
-  const { Project, ts } = createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph');
+  const requireHere = createRequire(import.meta.url);
+  const { ts } = requireHere('ts-morph') as typeof import('ts-morph');
   const found: Diagnostic[] = [];
   let options: TS.CompilerOptions = DEFAULT_OPTIONS(ts);
   const configPath = ts.findConfigFile(cwd, (file) => ts.sys.fileExists(file), 'tsconfig.json');
@@ -48,17 +49,44 @@ export async function typecheck({ files, cwd = process.cwd() }: TypecheckOptions
   const probe = join(cwd, '__pipewright_probe__.ts');
   if (!ts.resolveModuleName('pipewright', probe, options, ts.sys).resolvedModule)
     options = { ...options, paths: { ...options.paths, pipewright: [OWN_TYPES] } };
-  // ts-morph's Project supplies the standard lib declarations from memory (a bare ts.createProgram would look
-  // for them beside the compiler, where ts-morph does not ship them).
-  const project = new Project({ compilerOptions: options });
-  for (const file of files) project.addSourceFileAtPath(resolve(cwd, file));
-  project.resolveSourceFileDependencies();
-  for (const wrapped of project.getPreEmitDiagnostics()) {
-    const d = wrapped.compilerObject;
+  const program = ts.createProgram({
+    rootNames: files.map((file) => resolve(cwd, file)),
+    options,
+    host: hostWithLibFiles(ts, options, requireHere.resolve('ts-morph')),
+  });
+  for (const d of ts.getPreEmitDiagnostics(program)) {
     if (d.category !== ts.DiagnosticCategory.Error && d.category !== ts.DiagnosticCategory.Warning) continue;
     found.push(toDiagnostic(ts, d, cwd));
   }
   return found;
+}
+
+/**
+ * A standard compiler host (so ES module detection from package.json "type" works as in tsc), except that the
+ * lib declarations (lib.es2022.d.ts, ...) come from @ts-morph/common, which ships them as data: ts-morph's
+ * bundled compiler has no lib folder beside it. (ts-morph's own Project host would supply them too, but it
+ * ignores package.json "type", so every file would be checked as CommonJS.)
+ */
+function hostWithLibFiles(ts: typeof TS, options: TS.CompilerOptions, tsMorphEntry: string): TS.CompilerHost {
+  const { getLibFiles } = createRequire(tsMorphEntry)('@ts-morph/common') as { getLibFiles(): Array<{ fileName: string; text: string }> };
+  // TypeScript names files with `/` on every platform; keep the keys that way and look up the same way.
+  const posix = (file: string) => file.replace(/\\/g, '/');
+  const libDir = posix(resolve('/', '__pipewright_typescript_lib__'));
+  const libs = new Map(getLibFiles().map((lib) => [`${libDir}/${lib.fileName}`, lib.text]));
+  const libText = (file: string) => libs.get(posix(file));
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.getDefaultLibLocation = () => libDir;
+  host.getDefaultLibFileName = (o) => `${libDir}/${ts.getDefaultLibFileName(o)}`;
+  host.fileExists = (file) => libText(file) !== undefined || fileExists.call(host, file);
+  host.readFile = (file) => libText(file) ?? readFile.call(host, file);
+  host.getSourceFile = (file, languageVersion, onError, shouldCreate) => {
+    const lib = libText(file);
+    return lib === undefined
+      ? getSourceFile.call(host, file, languageVersion, onError, shouldCreate)
+      : ts.createSourceFile(file, lib, languageVersion);
+  };
+  return host;
 }
 
 function toDiagnostic(ts: typeof TS, d: TS.Diagnostic, cwd: string): Diagnostic {
