@@ -52,7 +52,7 @@ describe('usage errors', () => {
 
 /**
  * Diagnostic codes as the sources write them: `code: 'x'` / `code = "x"` (every kebab literal on that line,
- * for ternaries), a zod issue mapped in schema-issues.ts, and rules.ts's `error(document, path, 'x', message)`.
+ * for ternaries), a zod issue mapped in schema-issues.ts, and the rule helpers' `error(document, path, 'x', ...)`.
  */
 async function diagnosticCodes(): Promise<Map<string, string>> {
   const codes = new Map<string, string>();
@@ -64,7 +64,9 @@ async function diagnosticCodes(): Promise<Map<string, string>> {
     for (const [line] of text.matchAll(/\bcode\s*[:=][^\n]*/g)) for (const [, code] of line.matchAll(kebab)) add(code!);
     if (file.endsWith('schema-issues.ts'))
       for (const [, code] of text.matchAll(/^\s+\w+: ['"]([a-z]+(?:-[a-z]+)+)['"],$/gm)) add(code!);
-    for (const [, code] of text.matchAll(/\berror\(document, [^\n]*?, ['"]([a-z]+(?:-[a-z]+)+)['"], [`'"]/g)) add(code!);
+    // Rule helpers (`error(document, path, 'code', ...)`, `ruleError(...)`): the first kebab literal of the call.
+    for (const [, code] of text.matchAll(/\b(?:error|ruleError)\(\s*document,[^'"`]*?(?:['"][\w.]*['"][^'"`]*?)*?['"]([a-z]+(?:-[a-z]+)+)['"]/g))
+      add(code!);
   }
   return codes;
 }
