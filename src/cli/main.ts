@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { registerCompile } from './compile-command.js';
 import { registerImport } from './import-command.js';
 import { registerInit } from './init-command.js';
+import { registerSchema } from './schema-command.js';
+import { registerValidate } from './validate-command.js';
 import { EXIT, reportError, useColor } from './errors.js';
 import { version } from './version.js';
 
@@ -16,6 +18,8 @@ export function createProgram(): Command {
   registerCompile(program);
   registerInit(program);
   registerImport(program);
+  registerValidate(program);
+  registerSchema(program);
   return program;
 }
 

@@ -3,6 +3,11 @@ import { KNOWN_STAGE_TYPES, KNOWN_STEP_TYPES, stageSpecs, stepSpecs, type Resour
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
 import { closest } from './suggest.js';
+import { documentSchemas } from '../schema/index.js';
+import { keyTypos } from './key-typos.js';
+import { stepPlacement } from './rules-placement.js';
+import { expressionReferences } from './rules-references.js';
+import { runtimeInputs } from './rules-inputs.js';
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -142,10 +147,42 @@ function balancedExpressions(document: Node): Diagnostic[] {
   return found;
 }
 
+/** A Barrier step waits at a barrier the pipeline declares in flowControl.barriers. */
+function barrierReferences(document: Node): Diagnostic[] {
+  const body = isNode(document.pipeline) ? document.pipeline : {};
+  const declared = new Set(
+    list(isNode(body.flowControl) ? body.flowControl.barriers : undefined)
+      .filter(isNode)
+      .map((barrier) => barrier.identifier),
+  );
+  const found: Diagnostic[] = [];
+  for (const stage of stagesOf(document.pipeline))
+    for (const step of stageSteps(stage)) {
+      const spec = step.node.spec;
+      if (step.key !== 'step' || step.node.type !== 'Barrier' || !isNode(spec) || typeof spec.barrierRef !== 'string') continue;
+      if (spec.barrierRef.includes('<+') || declared.has(spec.barrierRef)) continue;
+      const suggestion = closest(spec.barrierRef, [...declared].filter((id): id is string => typeof id === 'string'));
+      found.push(
+        error(document, [...step.path, 'spec', 'barrierRef'], 'unknown-barrier', `spec.barrierRef "${spec.barrierRef}" names no barrier of this pipeline`,
+          suggestion ? `did you mean "${suggestion}"?` : 'declare it under pipeline.flowControl.barriers with this identifier'),
+      );
+    }
+  return found;
+}
+
 /** Rules a schema cannot express, for one document of the given kind. */
 export function documentRules(kind: ResourceKind, document: unknown): Diagnostic[] {
   if (!isNode(document)) return [];
-  const found = balancedExpressions(document);
-  if (kind === 'pipeline') found.push(...uniqueIdentifiers(document), ...typeTypos(document));
+  const found = [...balancedExpressions(document), ...keyTypos(documentSchemas[kind], document), ...runtimeInputs(document)];
+  if (kind === 'pipeline') {
+    const stages = [...stagesOf(document.pipeline)];
+    found.push(
+      ...uniqueIdentifiers(document),
+      ...typeTypos(document),
+      ...stepPlacement(document, stages),
+      ...expressionReferences(document, stages),
+      ...barrierReferences(document),
+    );
+  }
   return found;
 }

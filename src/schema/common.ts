@@ -39,6 +39,11 @@ export const tags = z
   .record(z.string(), z.string())
   .meta({ description: 'Key/value tags; a value may be empty.', examples: [{ team: 'payments' }] });
 
+/** Environment variables, labels, build args: names to values (numbers and booleans as YAML writes them). */
+export const stringMap = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+  .meta({ description: 'Names to values.', examples: [{ NODE_ENV: 'production' }] });
+
 export const nonEmpty = z.string().min(1, { error: 'must not be empty' });
 
 export const variable = z.looseObject({
@@ -54,6 +59,18 @@ export type Variable = z.infer<typeof variable>;
 export const delegateSelectors = orExpression(z.array(z.string())).meta({
   description: 'Delegate tags that select which delegates run this.',
 });
+
+/**
+ * Each schema whose `spec` is checked by its `type`, with its registry: the key-typo check (compile/key-typos.ts)
+ * and the JSON Schema generator (schema/json-schema.ts) read the same registries validation uses.
+ */
+export const typedSpecRegistries = new WeakMap<z.ZodType, Readonly<Record<string, z.ZodType>>>();
+
+/** Records that `schema` checks its `spec` against `registry` by `type`; call on the final (post-meta) schema. */
+export function typedBy<T extends z.ZodType>(schema: T, registry: Readonly<Record<string, z.ZodType>>): T {
+  typedSpecRegistries.set(schema, registry);
+  return schema;
+}
 
 /**
  * Checks `value.spec` against the schema registered for `value[typeKey]`, reporting issues at their real path.

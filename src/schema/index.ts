@@ -8,8 +8,16 @@ export * from './failure-strategy.js';
 export * from './pipeline-elements.js';
 export * from './pipeline.js';
 export * from './project.js';
+export * from './notification.js';
 export * from './stages.js';
+export * from './step-categories.js';
 export * from './steps.js';
+export * from './steps-approval.js';
+export * from './steps-cd.js';
+export * from './steps-ci.js';
+export * from './steps-utility.js';
+export * from './strategy.js';
+export * from './template-ref.js';
 
 export const RESOURCE_KINDS = ['project', 'connector', 'pipeline'] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];

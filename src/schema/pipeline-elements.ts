@@ -1,32 +1,55 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, duration, identifier, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, duration, identifier, orExpression, typedBy, variable } from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
+import { strategy } from './strategy.js';
+import { templateRef } from './template-ref.js';
 
-export const when = z.looseObject({
-  stageStatus: z.enum(['Success', 'Failure', 'All']).optional(),
-  pipelineStatus: z.enum(['Success', 'Failure', 'All']).optional(),
-  condition: z.string().optional(),
-});
-
-export const step = z
+export const when = z
   .looseObject({
-    name: z.string().min(1),
-    identifier,
-    type: z.string().meta({ description: 'Step type, e.g. ShellScript, Run, Http.' }),
-    description: z.string().optional(),
-    timeout: duration.optional(),
-    spec: z.looseObject({}).optional(),
-    when: when.optional(),
-    failureStrategies: z.array(failureStrategy).optional(),
+    stageStatus: z.enum(['Success', 'Failure', 'All']).optional(),
+    pipelineStatus: z.enum(['Success', 'Failure', 'All']).optional(),
+    condition: z.string().optional().meta({ examples: ['<+pipeline.variables.deploy> == "true"'] }),
   })
-  .superRefine((value, ctx) => checkSpecByType(stepSpecs, value.type, value.spec, ctx))
-  .meta({ title: 'Step' });
+  .meta({ description: 'Run only when the status matches and the condition (a JEXL expression) holds.' });
+
+export const failureStrategies = orExpression(z.array(failureStrategy));
+
+/**
+ * A stage, step or step group names its `type`, unless a template supplies it. An issue shaped like a
+ * missing field, so it reads "type is required".
+ */
+export function requireTypeOrTemplate(value: { type?: unknown; template?: unknown }, ctx: z.RefinementCtx): void {
+  if (value.type === undefined && value.template === undefined)
+    ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['type'], message: 'type is required (or a template)' } as never);
+}
+
+export const step = typedBy(
+  z
+    .looseObject({
+      name: z.string().min(1),
+      identifier,
+      type: z.string().optional().meta({ description: 'Step type, e.g. ShellScript, Run, Http; absent with a template.' }),
+      description: z.string().optional(),
+      timeout: duration.optional(),
+      spec: z.looseObject({}).optional(),
+      when: when.optional(),
+      failureStrategies: failureStrategies.optional(),
+      strategy: strategy.optional(),
+      template: templateRef.optional(),
+    })
+    .superRefine((value, ctx) => {
+      requireTypeOrTemplate(value, ctx);
+      checkSpecByType(stepSpecs, value.type, value.spec, ctx);
+    })
+    .meta({ title: 'Step' }),
+  stepSpecs,
+);
 
 export interface StepGroupShape {
   name: string;
   identifier: string;
-  steps: StepElementShape[];
+  steps?: StepElementShape[];
   [key: string]: unknown;
 }
 export type StepElementShape =
@@ -54,16 +77,30 @@ export const stepElement: z.ZodType<StepElementShape> = z
       });
   }) as never;
 
+/** Where a containerised step group runs its container steps (Run, Plugin, ...) outside a CI stage. */
+export const stepGroupInfra = z.looseObject({
+  type: z.string().meta({ examples: ['KubernetesDirect'] }),
+  spec: z.looseObject({ connectorRef: z.string(), namespace: z.string() }),
+});
+
 export const stepGroup = z
   .looseObject({
     name: z.string().min(1),
     identifier,
-    steps: z.array(stepElement),
+    steps: z.array(stepElement).optional(),
     when: when.optional(),
-    failureStrategies: z.array(failureStrategy).optional(),
+    failureStrategies: failureStrategies.optional(),
     delegateSelectors: delegateSelectors.optional(),
     timeout: duration.optional(),
     variables: z.array(variable).optional(),
+    strategy: strategy.optional(),
+    stepGroupInfra: stepGroupInfra.optional(),
+    sharedPaths: z.array(z.string()).optional(),
+    template: templateRef.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.steps === undefined && value.template === undefined)
+      ctx.addIssue({ code: 'invalid_type', expected: 'array', input: undefined, path: ['steps'], message: 'steps is required (or a template)' } as never);
   })
   .meta({ title: 'Step group' });
 

@@ -1,31 +1,42 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, duration, identifier, tags, variable } from './common.js';
-import { failureStrategy } from './failure-strategy.js';
-import { when } from './pipeline-elements.js';
+import { checkSpecByType, delegateSelectors, duration, identifier, tags, typedBy, variable } from './common.js';
+import { notificationRule } from './notification.js';
+import { failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
+import { pipelineProperties } from './stage-ci.js';
 import { stageSpecs } from './stages.js';
+import { strategy } from './strategy.js';
+import { templateRef } from './template-ref.js';
 
-export const stage = z
-  .looseObject({
-    name: z.string().min(1),
-    identifier,
-    description: z.string().optional(),
-    type: z.string().meta({ description: 'Stage type, e.g. Deployment, CI, Approval, Custom.' }),
-    spec: z.looseObject({}).optional(),
-    tags: tags.optional(),
-    failureStrategies: z.array(failureStrategy).optional(),
-    when: when.optional(),
-    variables: z.array(variable).optional(),
-    delegateSelectors: delegateSelectors.optional(),
-    timeout: duration.optional(),
-  })
-  .superRefine((value, ctx) => checkSpecByType(stageSpecs, value.type, value.spec, ctx))
-  .meta({ title: 'Stage' });
+export const stage = typedBy(
+  z
+    .looseObject({
+      name: z.string().min(1),
+      identifier,
+      description: z.string().optional(),
+      type: z.string().optional().meta({ description: 'Stage type, e.g. Deployment, CI, Approval, Custom, Pipeline.' }),
+      spec: z.looseObject({}).optional(),
+      tags: tags.optional(),
+      failureStrategies: failureStrategies.optional(),
+      when: when.optional(),
+      strategy: strategy.optional(),
+      variables: z.array(variable).optional(),
+      delegateSelectors: delegateSelectors.optional(),
+      timeout: duration.optional(),
+      template: templateRef.optional(),
+    })
+    .superRefine((value, ctx) => {
+      requireTypeOrTemplate(value, ctx);
+      checkSpecByType(stageSpecs, value.type, value.spec, ctx);
+    })
+    .meta({ title: 'Stage' }),
+  stageSpecs,
+);
 
 /** One entry of `stages`: exactly one of `stage` or `parallel`. */
 export const stageElement = z
   .looseObject({
     stage: stage.optional(),
-    parallel: z.array(z.looseObject({ stage })).optional(),
+    parallel: z.array(z.looseObject({ stage })).optional().meta({ description: 'Stages that run at the same time.' }),
   })
   .superRefine((value, ctx) => {
     const present = ['stage', 'parallel'].filter((key) => key in value);
@@ -36,6 +47,13 @@ export const stageElement = z
       });
   });
 
+export const flowControl = z.looseObject({
+  barriers: z
+    .array(z.looseObject({ name: z.string().min(1), identifier }))
+    .optional()
+    .meta({ description: 'Barriers that Barrier steps in parallel stages wait at, by identifier.' }),
+});
+
 export const pipelineBody = z
   .looseObject({
     name: z.string().min(1),
@@ -44,11 +62,20 @@ export const pipelineBody = z
     orgIdentifier: identifier,
     description: z.string().optional(),
     tags: tags.optional(),
-    properties: z.looseObject({}).optional(),
+    properties: pipelineProperties.optional(),
+    allowStageExecutions: z.boolean().optional(),
     timeout: duration.optional(),
     variables: z.array(variable).optional(),
     delegateSelectors: delegateSelectors.optional(),
-    stages: z.array(stageElement).min(1, { error: 'a pipeline needs at least one stage' }),
+    flowControl: flowControl.optional(),
+    notificationRules: z.array(notificationRule).optional(),
+    template: templateRef.optional(),
+    stages: z.array(stageElement).min(1, { error: 'a pipeline needs at least one stage' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    // A pipeline made from a template has its stages there.
+    if (value.stages === undefined && value.template === undefined)
+      ctx.addIssue({ code: 'invalid_type', expected: 'array', input: undefined, path: ['stages'], message: 'stages is required' } as never);
   })
   .meta({ title: 'Pipeline' });
 

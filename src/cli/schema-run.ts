@@ -1,0 +1,20 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { jsonSchemaOf } from '../schema/json-schema.js';
+import { RESOURCE_KINDS } from '../schema/index.js';
+import { EXIT } from './errors.js';
+
+export interface SchemaFlags {
+  readonly out: string;
+}
+
+/** Writes `<kind>.schema.json` for each document kind; the files are deterministic, so they can be committed. */
+export async function runSchema(flags: SchemaFlags): Promise<number> {
+  await mkdir(flags.out, { recursive: true });
+  for (const kind of RESOURCE_KINDS) {
+    const file = join(flags.out, `${kind}.schema.json`);
+    await writeFile(file, `${JSON.stringify(jsonSchemaOf(kind), null, 2)}\n`);
+    process.stdout.write(`wrote ${file}\n`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,38 @@
+import { access } from 'node:fs/promises';
+import { formatDiagnostic, hasErrors } from '../compile/diagnostics.js';
+import { codeFrame } from '../validate/code-frame.js';
+import { validateFiles } from '../validate/validate-files.js';
+import { EXIT, UserError, useColor } from './errors.js';
+
+export interface ValidateFlags {
+  readonly json?: boolean;
+}
+
+/** Validates the files and prints each problem as `file:line:col` with a code frame; 1 on any error. */
+export async function runValidate(files: readonly string[], flags: ValidateFlags): Promise<number> {
+  for (const file of files)
+    await access(file).catch(() => {
+      throw new UserError(`cannot read ${file}: no such file`, 'pass YAML files that exist, e.g. pipewright validate pipelines/*.yaml');
+    });
+  const results = await validateFiles(files);
+  const diagnostics = results.flatMap((result) => result.diagnostics);
+  const failed = hasErrors(diagnostics);
+  if (flags.json) {
+    const shown = diagnostics.map(({ file, line, column, code, severity, message, subject, hint, path }) => ({
+      file, line, column, code, severity, message, ...(subject ? { subject } : {}), ...(hint ? { hint } : {}), path,
+    }));
+    process.stdout.write(`${JSON.stringify({ ok: !failed, files: results.map((r) => ({ file: r.file, documents: r.documents })), diagnostics: shown }, null, 2)}\n`);
+    return failed ? EXIT.failed : EXIT.ok;
+  }
+  const color = useColor(process.stderr);
+  for (const result of results)
+    for (const diagnostic of result.diagnostics)
+      process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(result.source, diagnostic.line, diagnostic.column)}\n\n`);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const documents = results.reduce((sum, r) => sum + r.documents, 0);
+  const summary = `${documents} document${documents === 1 ? '' : 's'} in ${results.length} file${results.length === 1 ? '' : 's'}`;
+  if (diagnostics.length === 0) process.stdout.write(`${summary}: valid\n`);
+  else process.stderr.write(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`);
+  return failed ? EXIT.failed : EXIT.ok;
+}

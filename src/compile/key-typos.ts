@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import type { DocPath } from '../dsl/build-context.js';
+import { typedSpecRegistries } from '../schema/common.js';
+import type { Diagnostic } from './diagnostics.js';
+import { describePath } from './document-path.js';
+import { isNode, ruleError } from './rule-kit.js';
+import { closest } from './suggest.js';
+
+/** zod's definition, read structurally: the public types do not expose it uniformly. */
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Keys shorter than this are too easily one edit from another real key to call a typo. */
+const MIN_KEY_LENGTH = 4;
+
+/**
+ * Unknown keys one or two edits from a key the schema models are typos (`scipt`, `identifer`): the loose
+ * objects would otherwise let them through silently. Walks the document along the same zod schemas that
+ * validate it, including the per-type spec registries.
+ */
+export function keyTypos(schema: z.ZodType, document: unknown): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const walk = (current: z.ZodType, value: unknown, path: DocPath, depth: number): void => {
+    if (depth > 200 || value === undefined || value === null) return;
+    const def = defOf(current);
+    switch (def.type) {
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'readonly':
+        return walk(def.innerType!, value, path, depth + 1);
+      case 'pipe':
+        return walk(def.in!, value, path, depth + 1);
+      case 'lazy':
+        return walk(def.getter!(), value, path, depth + 1);
+      case 'array':
+        if (Array.isArray(value)) value.forEach((item, index) => walk(def.element!, item, [...path, index], depth + 1));
+        return;
+      case 'union': {
+        const options = def.options ?? [];
+        const fitting = options.find((option) => option.safeParse(value).success) ?? options.find((option) => fitsShape(option, value));
+        if (fitting) walk(fitting, value, path, depth + 1);
+        return;
+      }
+      case 'object': {
+        if (!isNode(value)) return;
+        const shape = def.shape ?? {};
+        const known = Object.keys(shape);
+        const loose = !def.catchall || defOf(def.catchall).type === 'unknown';
+        for (const [key, item] of Object.entries(value)) {
+          if (Object.hasOwn(shape, key)) walk(shape[key]!, item, [...path, key], depth + 1);
+          else if (loose && key.length >= MIN_KEY_LENGTH) {
+            const suggestion = closest(key, known);
+            if (suggestion) {
+              const { field } = describePath(document, path);
+              found.push(
+                ruleError(document, [...path, key], 'unknown-key', `unknown key "${key}"${field ? ` in ${field}` : ''}`, `did you mean "${suggestion}"?`),
+              );
+            }
+          }
+        }
+        const registry = typedSpecRegistries.get(current);
+        const type = value.type;
+        if (registry && typeof type === 'string' && Object.hasOwn(registry, type))
+          walk(registry[type]!, value.spec, [...path, 'spec'], depth + 1);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  walk(schema, document, [], 0);
+  return found;
+}
+
+/** A union option worth walking when nothing parses: the object option for a map, the array one for a list. */
+function fitsShape(option: z.ZodType, value: unknown): boolean {
+  let def = defOf(option);
+  while (def.innerType) def = defOf(def.innerType);
+  return Array.isArray(value) ? def.type === 'array' : isNode(value) ? def.type === 'object' : false;
+}

@@ -1,0 +1,50 @@
+import type { DocPath } from '../dsl/build-context.js';
+import type { Diagnostic } from './diagnostics.js';
+import { describePath } from './document-path.js';
+
+/** Small helpers shared by the document rules. */
+export type Node = Record<string, unknown>;
+export const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export const ruleError = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
+  code,
+  severity: 'error',
+  message,
+  path,
+  subject: describePath(document, path).subject,
+  ...(hint ? { hint } : {}),
+});
+
+/** Every string in a value, with its path. */
+export function* stringsOf(value: unknown, path: DocPath): Generator<{ text: string; path: DocPath }> {
+  if (typeof value === 'string') yield { text: value, path };
+  else if (Array.isArray(value)) for (const [index, item] of value.entries()) yield* stringsOf(item, [...path, index]);
+  else if (isNode(value)) for (const [key, item] of Object.entries(value)) yield* stringsOf(item, [...path, key]);
+}
+
+/** The outermost `<+...>` expressions of a text, each with its inner text (nested expressions included). */
+export function expressionsIn(text: string): string[] {
+  const found: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (depth > 0 && quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === '<' && text[i + 1] === '+') {
+      if (depth === 0) start = i + 2;
+      depth++;
+      i++;
+    } else if (depth > 0 && (ch === '"' || ch === "'")) quote = ch;
+    else if (ch === '>' && depth > 0) {
+      depth--;
+      if (depth === 0) found.push(text.slice(start, i));
+    }
+  }
+  return found;
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { orExpression } from './common.js';
+import { executionSteps } from './pipeline-elements.js';
+
+/** What a CI stage clones: set once at pipeline level in `properties.ci.codebase`. */
+export const codebase = z
+  .looseObject({
+    connectorRef: z.string().meta({ description: 'Git connector (account, org or repository level).' }),
+    repoName: z.string().optional().meta({ description: 'Repository, when the connector is account- or org-level.' }),
+    build: orExpression(
+      z.discriminatedUnion('type', [
+        z.looseObject({ type: z.literal('branch'), spec: z.looseObject({ branch: z.string() }) }),
+        z.looseObject({ type: z.literal('tag'), spec: z.looseObject({ tag: z.string() }) }),
+        z.looseObject({ type: z.literal('PR'), spec: z.looseObject({ number: z.union([z.number().int(), z.string()]) }) }),
+        z.looseObject({ type: z.literal('commitSha'), spec: z.looseObject({ commitSha: z.string() }) }),
+      ]),
+    ).meta({ description: 'What to build: a branch, tag, PR or commit; usually <+input>.', examples: ['<+input>'] }),
+    depth: orExpression(z.number().int().nonnegative()).optional(),
+    sslVerify: orExpression(z.boolean()).optional(),
+    prCloneStrategy: orExpression(z.enum(['MergeCommit', 'SourceBranch'])).optional(),
+    submoduleStrategy: z.string().optional(),
+    resources: z.looseObject({}).optional(),
+  })
+  .meta({ title: 'Codebase' });
+
+export const pipelineProperties = z
+  .looseObject({ ci: z.looseObject({ codebase: codebase.optional() }).optional() })
+  .meta({ description: 'Pipeline-wide settings; ci.codebase is the repository CI stages clone.' });
+
+export const ciSpec = z
+  .looseObject({
+    cloneCodebase: orExpression(z.boolean()).optional().meta({ description: 'Clone properties.ci.codebase first.' }),
+    caching: z.looseObject({ enabled: orExpression(z.boolean()).optional(), paths: z.array(z.string()).optional(), key: z.string().optional() }).optional(),
+    buildIntelligence: z.looseObject({ enabled: orExpression(z.boolean()).optional() }).optional(),
+    platform: z
+      .looseObject({
+        os: orExpression(z.enum(['Linux', 'MacOS', 'Windows'])),
+        arch: orExpression(z.enum(['Amd64', 'Arm64'])),
+      })
+      .optional(),
+    runtime: z
+      .looseObject({ type: z.enum(['Cloud', 'Docker']), spec: z.looseObject({}).optional() })
+      .optional()
+      .meta({ description: 'Harness Cloud or a local Docker runner; use with platform.' }),
+    infrastructure: z
+      .looseObject({
+        type: z.string().optional().meta({ examples: ['KubernetesDirect', 'VM'] }),
+        spec: z.looseObject({ connectorRef: z.string().optional(), namespace: z.string().optional() }).optional(),
+        useFromStage: z.string().optional(),
+      })
+      .optional()
+      .meta({ description: 'Your own build infrastructure (Kubernetes cluster or VM pool).' }),
+    sharedPaths: z.array(z.string()).optional(),
+    serviceDependencies: z.array(z.looseObject({})).optional(),
+    execution: z.looseObject({ steps: executionSteps }),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.runtime === undefined && spec.infrastructure === undefined)
+      ctx.addIssue({ code: 'custom', path: [], message: 'a CI stage runs on runtime (with platform) or on infrastructure; give one' });
+  })
+  .meta({ title: 'CI stage spec' });

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { delegateSelectors, duration, orExpression } from './common.js';
+
+export const harnessApprovalSpec = z
+  .looseObject({
+    approvalMessage: z.string().optional(),
+    includePipelineExecutionHistory: orExpression(z.boolean()).optional(),
+    isAutoRejectEnabled: orExpression(z.boolean()).optional(),
+    approvers: z.looseObject({
+      userGroups: orExpression(z.array(z.string()).min(1, { error: 'name at least one user group' })).meta({
+        description: 'User groups that may approve, e.g. account._account_all_users.',
+      }),
+      minimumCount: orExpression(z.number().int().min(1)),
+      disallowPipelineExecutor: orExpression(z.boolean()),
+    }),
+    approverInputs: z.array(z.looseObject({ name: z.string(), defaultValue: z.string().optional() })).optional(),
+    autoApproval: z
+      .looseObject({
+        action: z.enum(['APPROVE', 'REJECT']),
+        scheduledDeadline: z.looseObject({ setAfter: z.string(), timeZone: z.string() }),
+        comments: z.string().optional(),
+      })
+      .optional(),
+  })
+  .meta({ title: 'HarnessApproval step spec' });
+
+const JIRA_OPERATORS = ['equals', 'not equals', 'in', 'not in'] as const;
+
+const criteria = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('KeyValues'),
+    spec: z.looseObject({
+      matchAnyCondition: orExpression(z.boolean()).optional(),
+      conditions: z.array(z.looseObject({ key: z.string(), operator: z.enum(JIRA_OPERATORS), value: z.string() })),
+    }),
+  }),
+  z.looseObject({ type: z.literal('Jexl'), spec: z.looseObject({ expression: z.string() }) }),
+]);
+
+export const jiraApprovalSpec = z
+  .looseObject({
+    connectorRef: z.string(),
+    projectKey: z.string().optional(),
+    issueType: z.string().optional(),
+    issueKey: z.string().meta({ examples: ['<+input>', 'OPS-123'] }),
+    approvalCriteria: criteria,
+    rejectionCriteria: criteria.optional(),
+    retryInterval: duration.optional(),
+    delegateSelectors: delegateSelectors.optional(),
+  })
+  .meta({ title: 'JiraApproval step spec' });

@@ -1,0 +1,14 @@
+/** A few lines of source around `line`, numbered, with a caret under `column` (both 1-based). */
+export function codeFrame(source: string, line: number, column: number, context = 1): string {
+  const lines = source.split(/\r?\n/);
+  const first = Math.max(1, line - context);
+  const last = Math.min(lines.length, line + context);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const marker = n === line ? '>' : ' ';
+    out.push(`  ${marker} ${String(n).padStart(width)} | ${lines[n - 1] ?? ''}`.trimEnd());
+    if (n === line) out.push(`    ${' '.repeat(width)} | ${' '.repeat(Math.max(0, column - 1))}^`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,48 @@
+import { isAlias, isCollection, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { DocPath } from '../dsl/build-context.js';
+
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+interface Found {
+  readonly node: Node | undefined;
+  /** The key of the pair holding `node`, when it sits in a map. */
+  readonly key: Node | undefined;
+  /** False when the path runs out of the document: `node` is then the nearest existing parent. */
+  readonly exact: boolean;
+}
+
+/** Follows a document path through the YAML tree, through aliases, as far as it exists. */
+export function nodeAt(document: Document, path: DocPath): Found {
+  let node = document.contents as Node | null;
+  let key: Node | undefined;
+  for (const step of path) {
+    if (isAlias(node)) node = node.resolve(document) ?? null;
+    let next: { node: Node | undefined; key: Node | undefined } | undefined;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(step));
+      if (pair) next = { node: (pair.value ?? undefined) as Node | undefined, key: pair.key as Node };
+    } else if (isSeq(node) && typeof step === 'number' && step < node.items.length) {
+      next = { node: node.items[step] as Node, key: undefined };
+    }
+    if (!next || !next.node) return { node: next?.key ?? node ?? undefined, key: next ? undefined : key, exact: false };
+    node = next.node;
+    key = next.key;
+  }
+  return { node: node ?? undefined, key, exact: true };
+}
+
+/**
+ * Where a diagnostic about `path` points: the value itself when it is a scalar, the key of a map or list
+ * (its first line), or, for something missing, the nearest parent's key. `atKey` points at the key even
+ * for scalars (an unknown key is about the key, not its value).
+ */
+export function locate(document: Document, path: DocPath, lines: LineCounter, atKey = false): Position {
+  const { node, key, exact } = nodeAt(document, path);
+  const target = (atKey || !exact || isCollection(node)) && key?.range ? key : node;
+  const offset = target?.range?.[0] ?? 0;
+  const { line, col } = lines.linePos(offset);
+  return { line, column: col };
+}
