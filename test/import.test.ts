@@ -155,6 +155,17 @@ echo two\`,
     expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain('// Deploys the web app.\n// Owner: team web\nexport const deploy');
   });
 
+  it('keeps comments above stages and steps as // comments on their builder calls', async () => {
+    await write(
+      'c.yaml',
+      SEED.replace('  stages:\n', '  stages:\n    # Production only.\n').replace('            steps:\n', '            steps:\n              # Say hello.\n'),
+    );
+    expect((await importCli('c.yaml', '-o', 'ts')).stderr).toBe('');
+    const code = await readFile(join(dir, 'ts/deploy.ts'), 'utf8');
+    expect(code).toContain('  .stage(\n    // Production only.\n    deployment({');
+    expect(code).toContain('  .step(\n    // Say hello.\n    shell({');
+  });
+
   it('makes identical steps one shared const', async () => {
     const twice = SEED.replace(
       '            rollbackSteps: []',

@@ -1,4 +1,5 @@
-import { call, chained, lit, obj, type Code } from './code.js';
+import { call, chained, commented, lit, obj, type Code } from './code.js';
+import type { Comments } from './read-documents.js';
 import {
   attempt,
   failureStrategiesOption,
@@ -53,7 +54,7 @@ const STEP_IMPORTERS: Record<string, (step: Node) => Code | undefined> = {
 };
 
 /** A step list element as code: a typed builder, the generic `step()`, or `raw.step()`, whichever is exact. */
-export function stepElementCode(element: Node): Code {
+export function stepElementCode(element: Node, comments: Comments): Code {
   const step = isNode(element.step) && Object.keys(element).length === 1 ? element.step : undefined;
   const typed = attempt(() => (step && typeof step.type === 'string' ? STEP_IMPORTERS[step.type]?.(step) : undefined));
   const generic = attempt(
@@ -68,7 +69,8 @@ export function stepElementCode(element: Node): Code {
         }),
       ]),
   );
-  return firstExact([typed, generic], element, asStepElement) ?? call('raw.step', [wire(element)]);
+  const code = firstExact([typed, generic], element, asStepElement) ?? call('raw.step', [wire(element)]);
+  return commented(code, comments.get(element) ?? (step && comments.get(step)));
 }
 
 const stageHead = (stage: Node) => ({
@@ -102,11 +104,16 @@ const execution = (stage: Node): { steps: Node[]; rollbackSteps: Node[] } | unde
   };
 };
 
-const withRollback = (code: Code, rollbackSteps: readonly Node[]): Code =>
-  rollbackSteps.length ? chained(code, [{ method: 'rollbackStep', args: rollbackSteps.map(stepElementCode) }]) : code;
+const withRollback = (code: Code, rollbackSteps: readonly Node[], comments: Comments): Code =>
+  rollbackSteps.length
+    ? chained(code, [{ method: 'rollbackStep', args: rollbackSteps.map((step) => stepElementCode(step, comments)) }])
+    : code;
 
-const STAGE_IMPORTERS: Record<string, (stage: Node, exec: ReturnType<typeof execution>) => Code | undefined> = {
-  Deployment(stage, exec) {
+const STAGE_IMPORTERS: Record<
+  string,
+  (stage: Node, exec: ReturnType<typeof execution>, comments: Comments) => Code | undefined
+> = {
+  Deployment(stage, exec, comments) {
     const spec = isNode(stage.spec) ? stage.spec : {};
     const serviceConfig = isNode(spec.serviceConfig) ? spec.serviceConfig : undefined;
     const infra = isNode(spec.infrastructure) ? spec.infrastructure : undefined;
@@ -134,20 +141,20 @@ const STAGE_IMPORTERS: Record<string, (stage: Node, exec: ReturnType<typeof exec
         ...stageTail(stage),
       }),
     ]);
-    return withRollback(code, exec.rollbackSteps);
+    return withRollback(code, exec.rollbackSteps, comments);
   },
 };
 
 /** A stages element as code, verified exactly; steps are split out so the pipeline chain reads in order. */
-export function stageElementCode(element: Node): StageCode {
+export function stageElementCode(element: Node, comments: Comments): StageCode {
   const stage = isNode(element.stage) && Object.keys(element).length === 1 ? element.stage : undefined;
   const exec = stage ? execution(stage) : undefined;
-  const steps = (exec?.steps ?? []).map(stepElementCode);
+  const steps = (exec?.steps ?? []).map((step) => stepElementCode(step, comments));
   const withSteps = (code: Code | undefined) =>
     code && chained(code, steps.length ? [{ method: 'step', args: steps }] : []);
   if (stage) {
     const typed = attempt(() =>
-      typeof stage.type === 'string' ? STAGE_IMPORTERS[stage.type]?.(stage, exec) : undefined,
+      typeof stage.type === 'string' ? STAGE_IMPORTERS[stage.type]?.(stage, exec, comments) : undefined,
     );
     if (typed && firstExact([withSteps(typed)], element, asStageElement)) return { stage: typed, steps };
     const { execution: _execution, ...specRest } = isNode(stage.spec) ? stage.spec : {};
@@ -178,6 +185,7 @@ export function stageElementCode(element: Node): StageCode {
             }),
           ]),
           exec.rollbackSteps,
+          comments,
         ),
     );
     if (generic && firstExact([withSteps(generic)], element, asStageElement)) return { stage: generic, steps };
@@ -197,11 +205,15 @@ export function stageElementCode(element: Node): StageCode {
 }
 
 /** A whole pipeline document as a builder chain, or `raw.pipeline()` when no builder reproduces it. */
-export function pipelineCode(document: Node): Code {
+export function pipelineCode(document: Node, comments: Comments = new WeakMap()): Code {
   const body = isNode(document.pipeline) ? document.pipeline : {};
   const chain = (Array.isArray(body.stages) ? (body.stages as Node[]) : []).flatMap((element) => {
-    const { stage, steps } = stageElementCode(element);
-    return [{ method: 'stage', args: [stage] }, ...steps.map((step) => ({ method: 'step', args: [step] }))];
+    const { stage, steps } = stageElementCode(element, comments);
+    const comment = comments.get(element) ?? (isNode(element.stage) ? comments.get(element.stage) : undefined);
+    return [
+      { method: 'stage', args: [commented(stage, comment)] },
+      ...steps.map((step) => ({ method: 'step', args: [step] })),
+    ];
   });
   const typed = attempt(() =>
     call(

@@ -3,6 +3,7 @@ import type { ResourceKind } from '../schema/index.js';
 import { usedNames, type Code } from './code.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
 import { printStatements, toExpression } from './print.js';
+import type { Comments } from './read-documents.js';
 
 const f = ts.factory;
 
@@ -77,19 +78,24 @@ export interface ModuleInput {
   readonly source: string;
   /** Comment lines found above the document in the YAML. */
   readonly comment?: string;
+  /** Comments above stages and steps, kept as `//` lines. */
+  readonly comments?: Comments;
 }
 
-const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>) => Code> = {
+const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, comments: Comments) => Code> = {
   pipeline: pipelineCode,
   project: projectCode,
   connector: connectorCode,
 };
 
 /** The module's source text before formatting: imports, shared steps, then the exported resource. */
-export function generateModule({ kind, document, source, comment }: ModuleInput): { text: string; exportName: string } {
+export function generateModule({ kind, document, source, comment, comments = new WeakMap() }: ModuleInput): {
+  text: string;
+  exportName: string;
+} {
   const body = (document[kind] ?? {}) as Record<string, unknown>;
   const exportName = variableName(String(body.identifier ?? kind), kind);
-  const { code, consts } = hoistSharedSteps(CODE_OF[kind](document), new Set([exportName]));
+  const { code, consts } = hoistSharedSteps(CODE_OF[kind](document, comments), new Set([exportName]));
   const names = new Set<string>();
   for (const c of consts) usedNames(c.value, names);
   usedNames(code, names);

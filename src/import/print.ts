@@ -90,6 +90,9 @@ export function toExpression(code: Code): ts.Expression {
           undefined,
           args.map(toExpression),
         );
+      if (code.comment)
+        for (const line of code.comment.split('\n'))
+          ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
       return expression;
     }
   }

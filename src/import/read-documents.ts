@@ -1,4 +1,4 @@
-import YAML, { LineCounter } from 'yaml';
+import YAML, { isMap, isScalar, isSeq, LineCounter } from 'yaml';
 import type { Diagnostic } from '../compile/diagnostics.js';
 import { MAX_NESTING, nestingDepth } from '../dsl/nesting.js';
 import { documentKind } from '../compile/validate.js';
@@ -10,6 +10,37 @@ export interface YamlDocument {
   /** `file` for a one-document file, `file#2` for the second document of several. */
   readonly source: string;
   readonly comment?: string;
+  /** Comments written above list items and keys, by the parsed object they belong to. */
+  readonly comments: Comments;
+}
+
+/** YAML comments of a document, looked up by the parsed object under them. */
+export type Comments = WeakMap<object, string>;
+
+/** Walks the YAML tree beside its parsed value, keeping each item's or key's comment for its object. */
+function collectComments(node: unknown, value: unknown, out: Comments): void {
+  if (!value || typeof value !== 'object') return;
+  const keep = (comment: string | null | undefined, target: unknown) => {
+    const own = ownComment(comment);
+    if (own && target && typeof target === 'object') out.set(target, own);
+  };
+  // The parser hangs a comment above a collection's first entry on the collection itself.
+  const above = (node as { commentBefore?: string | null } | null)?.commentBefore;
+  if (isMap(node)) keep(above, value);
+  if (isSeq(node))
+    node.items.forEach((item, index) => {
+      const child = (value as unknown[])[index];
+      keep((item as { commentBefore?: string | null }).commentBefore ?? (index === 0 ? above : undefined), child);
+      collectComments(item, child, out);
+    });
+  else if (isMap(node))
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      if (key === undefined) continue;
+      const child = (value as Record<string, unknown>)[key];
+      keep((pair.key as { commentBefore?: string | null }).commentBefore, child);
+      collectComments(pair.value, child, out);
+    }
 }
 
 /** Comments above a document, without pipewright's own generated-file header and editor modelines. */
@@ -107,10 +138,13 @@ export function readDocuments(text: string, file: string): ReadResult {
     const comment = ownComment(
       doc.commentBefore ?? contents?.commentBefore ?? contents?.items?.[0]?.key?.commentBefore,
     );
+    const comments: Comments = new WeakMap();
+    collectComments(doc.contents, value, comments);
     documents.push({
       kind,
       document: value as Record<string, unknown>,
       source,
+      comments,
       ...(comment ? { comment } : {}),
     });
   });
