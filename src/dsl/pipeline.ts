@@ -1,4 +1,7 @@
+import type { z } from 'zod';
+import type { notificationRule } from '../schema/notification.js';
 import type { PipelineDocument } from '../schema/pipeline.js';
+import type { codebase } from '../schema/stage-ci.js';
 import type { BuildContext } from './build-context.js';
 import { Builder } from './builder.js';
 import { captureSite } from './call-site.js';
@@ -11,6 +14,8 @@ import {
 } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
+import { wireValue } from './references.js';
+import type { Expressible } from './wire-types.js';
 import type { ProjectBuilder } from './project.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
@@ -32,6 +37,14 @@ export interface PipelineOptions {
   readonly delegateSelectors?: readonly string[];
   /** `properties` as on the wire (e.g. `ci.codebase`). */
   readonly properties?: Readonly<Record<string, unknown>>;
+  /** The repository CI stages clone (`properties.ci.codebase`); `connectorRef` may be a connector builder. */
+  readonly codebase?: Expressible<z.input<typeof codebase>>;
+  /** Who hears about which pipeline and stage events. */
+  readonly notificationRules?: ReadonlyArray<Expressible<z.input<typeof notificationRule>>>;
+  /** Barriers (`flowControl.barriers`) that Barrier steps wait at: identifiers, or `{ name, identifier }`. */
+  readonly barriers?: ReadonlyArray<string | { readonly name: string; readonly identifier: string }>;
+  /** Allow running single stages of this pipeline. */
+  readonly allowStageExecutions?: boolean;
   readonly stages?: readonly StageBuilder[];
 }
 
@@ -68,6 +81,8 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
     const stages = this.props.stages ?? [];
     const last = stages[stages.length - 1];
     if (!last) throw new TypeError(`pipeline "${this.identifier}".step(): add a stage with .stage() before adding steps`);
+    if (last.type === 'parallel')
+      throw new TypeError(`pipeline "${this.identifier}".step(): the last stage is a parallel group; add steps to each stage before parallel()`);
     return this.with({ stages: [...stages.slice(0, -1), last.step(...steps)] });
   }
 
@@ -85,6 +100,10 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
     if (typeof p.project === 'object')
       context.references.push({ path: ['pipeline', 'projectIdentifier'], target: p.project, site: this.site });
     const stages = (p.stages ?? []).map((builder, index) => builder.toElement(context, ['pipeline', 'stages', index]));
+    const properties =
+      p.codebase === undefined
+        ? p.properties
+        : { ...p.properties, ci: { ...(p.properties?.ci as object | undefined), codebase: p.codebase } };
     return {
       pipeline: defined({
         name: p.name ?? p.identifier,
@@ -93,11 +112,16 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
         orgIdentifier: org!,
         description: p.description,
         tags: tagsDocument(p.tags),
-        properties: p.properties && (plain(p.properties) as Record<string, unknown>),
+        properties: properties && (wireValue(properties, context, ['pipeline', 'properties'], this.site) as Record<string, unknown>),
+        allowStageExecutions: p.allowStageExecutions,
         timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
         delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
         variables: p.variables && variablesDocument(p.variables),
+        flowControl: p.barriers && {
+          barriers: p.barriers.map((barrier) => (typeof barrier === 'string' ? { name: barrier, identifier: barrier } : { ...barrier })),
+        },
         stages: stages as never,
+        notificationRules: p.notificationRules && (plain(p.notificationRules) as never),
       }),
     };
   }

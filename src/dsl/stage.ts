@@ -12,9 +12,10 @@ import {
 } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
-import { refValue } from './references.js';
+import { refValue, wireValue } from './references.js';
 import type { AnyResource } from './resource.js';
-import { isStepNode, type StepNode, type WhenOption } from './step.js';
+import { isStepNode, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import { templateBlock, type TemplateRefOption } from './template.js';
 
 export const STAGE_BRAND = Symbol.for('pipewright.stage');
 
@@ -29,6 +30,8 @@ export interface StageCommonOptions {
   readonly variables?: Readonly<Record<string, VariableOption>>;
   readonly timeout?: Value;
   readonly delegateSelectors?: readonly string[];
+  /** Run this stage several times: matrix, repeat or parallelism. */
+  readonly strategy?: StrategyOption;
   /** Steps of the stage's execution. */
   readonly steps?: readonly StepNode[];
   /** Steps run on rollback. */
@@ -43,11 +46,13 @@ type SpecFactory = (
   site: SourceSite,
 ) => Record<string, unknown> | undefined;
 
-interface StageProps extends StageCommonOptions {
+export interface StageProps extends StageCommonOptions {
+  /** Empty for a stage made from a template (the template has the type). */
   readonly type: string;
   readonly buildSpec: SpecFactory;
   /** Whether this stage type runs steps (has `spec.execution`). */
   readonly hasExecution: boolean;
+  readonly template?: TemplateRefOption;
 }
 
 export class StageBuilder extends Builder<StageProps> {
@@ -80,6 +85,10 @@ export class StageBuilder extends Builder<StageProps> {
   variables(variables: Readonly<Record<string, VariableOption>>): StageBuilder {
     return this.with({ variables: { ...this.props.variables, ...variables } });
   }
+  /** A looping strategy: `{ matrix: { region: ['eu', 'us'] } }`, `{ repeat: { items: [...] } }`, `{ parallelism: n }`. */
+  strategy(strategy: StrategyOption): StageBuilder {
+    return this.with({ strategy });
+  }
 
   #assertSteps(steps: unknown[], method: string): void {
     if (!this.props.hasExecution)
@@ -106,11 +115,13 @@ export class StageBuilder extends Builder<StageProps> {
         name: p.name ?? p.identifier,
         identifier: p.identifier,
         description: p.description,
-        type: p.type,
+        type: p.type || undefined,
         spec: p.buildSpec(context, [...stagePath, 'spec'], execution, this.site),
+        template: p.template && templateBlock(p.template, context, [...stagePath, 'template'], this.site),
         tags: tagsDocument(p.tags),
         failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
         when: p.when && (plain(p.when) as Record<string, unknown>),
+        strategy: p.strategy && (plain(p.strategy) as Record<string, unknown>),
         variables: p.variables && variablesDocument(p.variables),
         timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
         delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
@@ -133,8 +144,8 @@ export interface GenericStageOptions extends StageCommonOptions {
 export function stage(options: GenericStageOptions): StageBuilder {
   const { spec, ...common } = options;
   const hasExecution = true;
-  const buildSpec: SpecFactory = (_context, _path, execution) => {
-    const base = plain(spec ?? {}) as Record<string, unknown>;
+  const buildSpec: SpecFactory = (context, specPath, execution, site) => {
+    const base = wireValue(spec ?? {}, context, specPath, site) as Record<string, unknown>;
     const hasSteps = execution && (execution.steps.length > 0 || execution.rollbackSteps.length > 0);
     if (!hasSteps) return spec === undefined ? undefined : base;
     const existing = (base.execution ?? {}) as Record<string, unknown>;
@@ -169,8 +180,72 @@ export interface DeploymentOptions extends StageCommonOptions {
   readonly allowSimultaneousDeployments?: boolean;
 }
 
-/** A Deployment stage in the `serviceConfig`/`infrastructure` form. */
-export function deployment(options: DeploymentOptions): StageBuilder {
+/** An infrastructure of the environment, by identifier, or with values for its runtime inputs. */
+export type InfrastructureDefinitionOption = string | { readonly identifier: string; readonly inputs?: Readonly<Record<string, unknown>> };
+
+/** The newer form: a service and an environment defined on their own, referenced by identifier. */
+export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions {
+  /** `deploymentType`, e.g. Kubernetes, NativeHelm, Ssh, ECS. */
+  readonly deploymentType: string;
+  /** `service.serviceRef` (an identifier or `input()`), or `{ useFromStage }` to deploy an earlier stage's service. */
+  readonly service: Value | { readonly useFromStage: string };
+  /** `service.serviceInputs`: values for the service's runtime inputs (or `input()`). */
+  readonly serviceInputs?: unknown;
+  /** `environment.environmentRef`: an identifier or `input()`. */
+  readonly environment: Value;
+  readonly environmentInputs?: unknown;
+  /** Deploy to every infrastructure of the environment. */
+  readonly deployToAll?: boolean | Value;
+  /** Infrastructures to deploy to, or `input()`. */
+  readonly infrastructureDefinitions?: readonly InfrastructureDefinitionOption[] | Value;
+  /** Never given in this form; it tells the two forms apart. */
+  readonly infrastructure?: never;
+}
+
+function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): SpecFactory {
+  const { deploymentType, service, serviceInputs, environment, environmentInputs, deployToAll, infrastructureDefinitions } = options;
+  return (context, specPath, execution, site) => {
+    const wire = (value: unknown, ...path: Array<string | number>) => wireValue(value, context, [...specPath, ...path], site);
+    const infrastructures =
+      infrastructureDefinitions === undefined || typeof infrastructureDefinitions === 'string' || !Array.isArray(infrastructureDefinitions)
+        ? (infrastructureDefinitions as Value | undefined)
+        : (infrastructureDefinitions as readonly InfrastructureDefinitionOption[]).map((entry) =>
+            typeof entry === 'string' ? { identifier: entry } : entry,
+          );
+    return {
+      deploymentType,
+      service:
+        typeof service === 'object' && 'useFromStage' in service
+          ? { useFromStage: { stage: service.useFromStage } }
+          : defined({ serviceRef: valueText(service as Value), serviceInputs: wire(serviceInputs, 'service', 'serviceInputs') }),
+      environment: defined({
+        environmentRef: valueText(environment),
+        deployToAll: wire(deployToAll, 'environment', 'deployToAll'),
+        environmentInputs: wire(environmentInputs, 'environment', 'environmentInputs'),
+        infrastructureDefinitions: wire(infrastructures, 'environment', 'infrastructureDefinitions'),
+      }),
+      execution,
+    };
+  };
+}
+
+/**
+ * A Deployment stage. With `infrastructure`, the older `serviceConfig`/`infrastructure` form; with
+ * `deploymentType` and `infrastructureDefinitions`, the newer `service`/`environment` form.
+ */
+export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder {
+  if (!('infrastructure' in options) || options.infrastructure === undefined) {
+    const { deploymentType: _type, service: _service, serviceInputs: _si, environment: _env, environmentInputs: _ei, deployToAll: _all,
+      infrastructureDefinitions: _defs, ...common } = options as ServiceEnvironmentDeploymentOptions;
+    return new StageBuilder(
+      { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), hasExecution: true },
+      captureSite(deployment),
+    );
+  }
+  return serviceConfigDeployment(options, captureSite(deployment));
+}
+
+function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): StageBuilder {
   const { service, deploymentType, serviceVariables, environment, infrastructure, allowSimultaneousDeployments, ...common } =
     options;
   const buildSpec: SpecFactory = (context, specPath, execution, site) => ({
@@ -200,8 +275,5 @@ export function deployment(options: DeploymentOptions): StageBuilder {
     },
     execution,
   });
-  return new StageBuilder(
-    { ...common, type: 'Deployment', buildSpec, hasExecution: true },
-    captureSite(deployment),
-  );
+  return new StageBuilder({ ...common, type: 'Deployment', buildSpec, hasExecution: true }, site);
 }

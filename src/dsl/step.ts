@@ -1,10 +1,17 @@
+import type { z } from 'zod';
 import type { StepElementShape } from '../schema/pipeline-elements.js';
+import type { strategy } from '../schema/strategy.js';
 import type { BuildContext, DocPath } from './build-context.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
+import { wireValue } from './references.js';
+import type { Expressible } from './wire-types.js';
+
+/** A looping strategy: `{ matrix: {...} }`, `{ repeat: { times } }` or `{ parallelism: n }`, as on the wire. */
+export type StrategyOption = Expressible<z.input<typeof strategy>>;
 
 /** Steps, step groups and parallel blocks are recognised by this registered symbol. */
 export const STEP_BRAND = Symbol.for('pipewright.step');
@@ -34,6 +41,8 @@ export interface StepCommonOptions {
   readonly timeout?: Value;
   readonly when?: WhenOption;
   readonly failureStrategies?: readonly FailureStrategyOption[];
+  /** Run this step several times: matrix, repeat or parallelism. */
+  readonly strategy?: StrategyOption;
 }
 
 export interface StepOptions extends StepCommonOptions {
@@ -67,6 +76,10 @@ export class StepBuilder<Outputs extends string = never> extends Builder<StepPro
   failureStrategies(...strategies: FailureStrategyOption[]): StepBuilder<Outputs> {
     return this.with({ failureStrategies: strategies });
   }
+  /** A looping strategy: `{ matrix: { os: ['linux', 'mac'] } }`, `{ repeat: { times: 3 } }`, `{ parallelism: 4 }`. */
+  strategy(strategy: StrategyOption): StepBuilder<Outputs> {
+    return this.with({ strategy });
+  }
 
   /**
    * `<+execution.steps.ID.output.outputVariables.NAME>`: an output of this step, for later steps of the
@@ -77,7 +90,7 @@ export class StepBuilder<Outputs extends string = never> extends Builder<StepPro
   }
 
   toElement(context: BuildContext, path: DocPath): StepElementShape {
-    const { type, identifier, name, description, spec, timeout, when, failureStrategies } = this.props;
+    const { type, identifier, name, description, spec, timeout, when, failureStrategies, strategy } = this.props;
     context.sites.push({ path: [...path, 'step'], site: this.site });
     return {
       step: defined({
@@ -85,10 +98,11 @@ export class StepBuilder<Outputs extends string = never> extends Builder<StepPro
         name: name ?? identifier,
         identifier,
         description,
-        spec: spec === undefined ? undefined : (plain(spec) as Record<string, unknown>),
+        spec: spec === undefined ? undefined : (wireValue(spec, context, [...path, 'step', 'spec'], this.site) as Record<string, unknown>),
         timeout: timeout === undefined ? undefined : valueText(timeout),
         when: when === undefined ? undefined : (plain(when) as never),
         failureStrategies: failureStrategies && failureStrategiesDocument(failureStrategies),
+        strategy: strategy === undefined ? undefined : (plain(strategy) as never),
       }),
     };
   }

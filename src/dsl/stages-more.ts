@@ -1,0 +1,156 @@
+import type { z } from 'zod';
+import type { ciSpec, pipelineStageSpec } from '../schema/stages.js';
+import type { BuildContext, DocPath } from './build-context.js';
+import { captureSite } from './call-site.js';
+import { defined } from './common-options.js';
+import { valueText, type Value } from './expr.js';
+import { ordered, wireValue } from './references.js';
+import { StageBuilder, type StageCommonOptions, type StageProps } from './stage.js';
+import type { StepTemplateOptions } from './template.js';
+import type { Expressible } from './wire-types.js';
+
+type Execution = { steps: unknown[]; rollbackSteps: unknown[] } | undefined;
+
+/** `execution` with rollbackSteps only when there are some: CI, Approval and Custom stages rarely roll back. */
+const stepsOnly = (execution: Execution) =>
+  execution && (execution.rollbackSteps.length > 0 ? execution : { steps: execution.steps });
+
+type CiSpecOptions = Expressible<Omit<z.input<typeof ciSpec>, 'execution' | 'runtime'>>;
+
+export interface CiOptions extends StageCommonOptions, CiSpecOptions {
+  /** `Cloud` (Harness Cloud) or `Docker` (a local runner), or the full `{ type, spec }`; use with `platform`. */
+  readonly runtime?: 'Cloud' | 'Docker' | { readonly type: 'Cloud' | 'Docker'; readonly spec?: Readonly<Record<string, unknown>> };
+}
+
+const CI_SPEC_KEYS = ['cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies'];
+const STAGE_COMMON_KEYS = ['identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors', 'strategy', 'steps', 'rollbackSteps'];
+
+const split = (options: object, specKeys: readonly string[]) => {
+  const common: Record<string, unknown> = {};
+  const spec: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) (specKeys.includes(key) || !STAGE_COMMON_KEYS.includes(key) ? spec : common)[key] = value;
+  return { common: common as unknown as StageCommonOptions, spec };
+};
+
+/** A CI (build) stage: clones `properties.ci.codebase` and runs container steps on `runtime` or `infrastructure`. */
+export function ci(options: CiOptions): StageBuilder {
+  const { common, spec } = split(options, CI_SPEC_KEYS);
+  const runtime = typeof spec.runtime === 'string' ? { type: spec.runtime, spec: {} } : spec.runtime;
+  return new StageBuilder(
+    {
+      ...common,
+      type: 'CI',
+      hasExecution: true,
+      buildSpec: (context, specPath, execution, site) => ({
+        ...(wireValue(ordered({ ...spec, runtime }, CI_SPEC_KEYS), context, specPath, site) as Record<string, unknown>),
+        execution: execution && { steps: execution.steps },
+      }),
+    },
+    captureSite(ci),
+  );
+}
+
+/** An Approval stage: approval steps (and a few utility steps) before the stages they guard. */
+export function approval(options: StageCommonOptions): StageBuilder {
+  return new StageBuilder(
+    { ...options, type: 'Approval', hasExecution: true, buildSpec: (_c, _p, execution) => ({ execution: stepsOnly(execution) }) },
+    captureSite(approval),
+  );
+}
+
+export interface CustomOptions extends StageCommonOptions {
+  /** `environment` as on the wire, for custom stages that target an environment. */
+  readonly environment?: Readonly<Record<string, unknown>>;
+}
+
+/** A Custom stage: any steps that do not need a service or build infrastructure (scripts, HTTP, approvals). */
+export function custom(options: CustomOptions): StageBuilder {
+  const { environment, ...common } = options;
+  return new StageBuilder(
+    {
+      ...common,
+      type: 'Custom',
+      hasExecution: true,
+      buildSpec: (context, specPath, execution, site) =>
+        defined({ environment: wireValue(environment, context, [...specPath, 'environment'], site), execution: stepsOnly(execution) }),
+    },
+    captureSite(custom),
+  );
+}
+
+type PipelineStageSpec = Expressible<Omit<z.input<typeof pipelineStageSpec>, 'outputs'>>;
+
+export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>, PipelineStageSpec {
+  /** Outputs of the child pipeline, by name: `{ image: expr.raw('pipeline.stages.build.variables.image') }`. */
+  readonly outputs?: Readonly<Record<string, Value>>;
+}
+
+/** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
+export function pipelineStage(options: PipelineStageOptions): StageBuilder {
+  const { common, spec } = split(options, ['org', 'project', 'pipeline', 'inputSetReferences', 'inputs', 'outputs']);
+  const outputs = spec.outputs as Readonly<Record<string, Value>> | undefined;
+  return new StageBuilder(
+    {
+      ...common,
+      type: 'Pipeline',
+      hasExecution: false,
+      buildSpec: (context, specPath, _execution, site) =>
+        wireValue(
+          ordered(
+            { ...spec, outputs: outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })) },
+            ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs'],
+          ),
+          context,
+          specPath,
+          site,
+        ) as Record<string, unknown>,
+    },
+    captureSite(pipelineStage),
+  );
+}
+
+export type StageTemplateOptions = Omit<StepTemplateOptions, 'timeout' | 'when' | 'failureStrategies' | 'strategy'> &
+  Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>;
+
+/** A stage made from a stage template: `templateRef`, `versionLabel`, and values for its `templateInputs`. */
+export function stageTemplate(options: StageTemplateOptions): StageBuilder {
+  const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;
+  return new StageBuilder(
+    {
+      ...common,
+      type: '',
+      hasExecution: false,
+      buildSpec: () => undefined,
+      template: defined({ templateRef, versionLabel, gitBranch, templateInputs }),
+    },
+    captureSite(stageTemplate),
+  );
+}
+
+interface ParallelStagesProps extends StageProps {
+  readonly stages: readonly StageBuilder[];
+}
+
+/** Stages that run at the same time: `{ parallel: [{ stage }, ...] }` in the pipeline's stages. */
+export class ParallelStages extends StageBuilder {
+  get stages(): readonly StageBuilder[] {
+    return (this.props as ParallelStagesProps).stages;
+  }
+  override toElement(context: BuildContext, path: DocPath): { stage: Record<string, unknown> } {
+    context.sites.push({ path, site: this.site });
+    const stages = this.stages.map((stage, index) => stage.toElement(context, [...path, 'parallel', index]));
+    return { parallel: stages } as never;
+  }
+}
+
+export const parallelStages = (stages: readonly StageBuilder[], site: StageBuilder['site']): ParallelStages =>
+  new ParallelStages(
+    {
+      identifier: stages.map((stage) => stage.identifier).join('+'),
+      type: 'parallel',
+      hasExecution: false,
+      buildSpec: () => undefined,
+      stages,
+    } as ParallelStagesProps,
+    site,
+  );

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { StepElementShape } from '../schema/pipeline-elements.js';
+import type { templateRef } from '../schema/template-ref.js';
+import type { BuildContext, DocPath } from './build-context.js';
+import { Builder } from './builder.js';
+import { captureSite } from './call-site.js';
+import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
+import { valueText, type Value } from './expr.js';
+import { plain } from './plain.js';
+import { wireValue } from './references.js';
+import { STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import type { Expressible } from './wire-types.js';
+
+/** `templateRef`, `versionLabel` and `templateInputs` as on the wire. */
+export type TemplateRefOption = Expressible<z.input<typeof templateRef>>;
+
+export interface StepTemplateOptions extends TemplateRefOption {
+  readonly identifier: string;
+  /** Display name; defaults to the identifier. */
+  readonly name?: string;
+  readonly description?: string;
+  readonly timeout?: Value;
+  readonly when?: WhenOption;
+  readonly failureStrategies?: readonly FailureStrategyOption[];
+  readonly strategy?: StrategyOption;
+}
+
+const TEMPLATE_KEYS = ['templateRef', 'versionLabel', 'gitBranch', 'templateInputs'] as const;
+
+/** The `template:` block of a stage or step made from a template. */
+export const templateBlock = (options: TemplateRefOption, context: BuildContext, path: DocPath, site: Builder<object>['site']) =>
+  wireValue(Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, options[key]])), context, path, site) as Record<string, unknown>;
+
+export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements StepNode {
+  get [STEP_BRAND](): true {
+    return true;
+  }
+  get identifier(): string {
+    return this.props.identifier;
+  }
+  toElement(context: BuildContext, path: DocPath): StepElementShape {
+    const p = this.props;
+    context.sites.push({ path: [...path, 'step'], site: this.site });
+    return {
+      step: defined({
+        name: p.name ?? p.identifier,
+        identifier: p.identifier,
+        description: p.description,
+        template: templateBlock(p, context, [...path, 'step', 'template'], this.site),
+        timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
+        when: p.when && (plain(p.when) as never),
+        failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
+        strategy: p.strategy && (plain(p.strategy) as never),
+      }) as never,
+    };
+  }
+}
+
+/** A step made from a step template: `templateRef`, a `versionLabel`, and values for its `templateInputs`. */
+export function stepTemplate(options: StepTemplateOptions): StepTemplateBuilder {
+  return new StepTemplateBuilder(options, captureSite(stepTemplate));
+}

@@ -1,0 +1,31 @@
+import type { Expr, Value } from './expr.js';
+import type { AnyResource } from './resource.js';
+
+/** The named keys of an object type, without its index signature (loose zod objects have one). */
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 1 };
+
+/**
+ * Builder options derived from a wire schema's input type (`z.input`), so no shape is written twice:
+ * strings also take expressions (`expr`, `input()`), booleans and numbers take expressions too, enums keep
+ * their literals, and a `connectorRef` also takes a connector builder (compile checks the reference).
+ * Loose objects lose their index signature here, so a misspelt option is a type error.
+ */
+export type Expressible<T> = T extends string
+  ? string extends T
+    ? Value
+    : T | Expr
+  : T extends boolean
+    ? boolean | Expr
+    : T extends number
+      ? number | Expr
+      : T extends readonly (infer U)[]
+        ? readonly Expressible<U>[]
+        : T extends object
+          ? [KnownKeys<T>] extends [never]
+            ? { readonly [key: string]: Expressible<T[keyof T]> }
+            : {
+                readonly [K in keyof T as string extends K ? never : number extends K ? never : K]: K extends 'connectorRef'
+                  ? Value | AnyResource
+                  : Expressible<T[K]>;
+              }
+          : T;
