@@ -102,11 +102,11 @@ export function expressionReferences(document: Node, stages: Iterable<{ node: No
   return found;
 }
 
-/** Strings under a Pipeline stage's `spec.inputs` belong to the child pipeline, whose ids are not here. */
+/** Strings under a Pipeline stage's `spec.inputs` and `spec.outputs` belong to the child pipeline, whose ids are not here. */
 function insideChildPipelineInputs(document: Node, path: DocPath): boolean {
   let node: unknown = document;
   for (let i = 0; i < path.length; i++) {
-    if (isNode(node) && path[i] === 'spec' && node.type === 'Pipeline' && path[i + 1] === 'inputs') return true;
+    if (isNode(node) && path[i] === 'spec' && node.type === 'Pipeline' && (path[i + 1] === 'inputs' || path[i + 1] === 'outputs')) return true;
     node = isNode(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[path[i]!] : undefined;
   }
   return false;

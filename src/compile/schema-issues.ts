@@ -4,7 +4,14 @@ import { describePath, valueAt } from './document-path.js';
 import { closest } from './suggest.js';
 
 const kindOfValue = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'a list'
+      : typeof value === 'object'
+        ? 'a map'
+        : // String() for numbers: JSON would print NaN (YAML 1.1 reads a bare "." as one) as null.
+          `${typeof value} ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`;
 
 const CODES: Record<string, string> = {
   invalid_type: 'invalid-type',
@@ -15,6 +22,16 @@ const CODES: Record<string, string> = {
   invalid_union: 'invalid-value',
   custom: 'invalid-value',
 };
+
+/** The allowed values behind a union issue: a discriminated union's options, or an enum among its branches. */
+function allowedOf(issue: z.core.$ZodIssue): string[] | undefined {
+  if (issue.code !== 'invalid_union') return undefined;
+  if ('options' in issue && Array.isArray(issue.options)) return issue.options.map(String);
+  for (const branch of issue.errors)
+    for (const inner of branch)
+      if (inner.code === 'invalid_value' && inner.path.length === 0 && 'values' in inner) return inner.values.map(String);
+  return undefined;
+}
 
 /** Messages that read as a predicate of the value: printed as `field "value" is ...`. */
 const PREDICATE = /^(is|must|needs) /;
@@ -37,6 +54,13 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
       const allowed = issue.values.map(String);
       const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
       message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`;
+      if (suggestion) hint = `did you mean "${suggestion}"?`;
+    } else if (issue.code === 'invalid_union' && allowedOf(issue)) {
+      // An enum or expression (orExpression), or a discriminated union: name what is allowed.
+      const allowed = allowedOf(issue)!;
+      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      const orExpr = issue.errors.length > 1 ? ' (or a <+...> expression)' : '';
+      message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}${orExpr}`;
       if (suggestion) hint = `did you mean "${suggestion}"?`;
     } else if (issue.code === 'invalid_union') {
       message = `${field || 'value'} has an unexpected value ${kindOfValue(value)}`;

@@ -33,7 +33,8 @@ export const duration = z
 
 /** A value that may also be given as a runtime input or other expression. */
 export const orExpression = <T extends z.ZodType>(schema: T) =>
-  z.union([schema, z.string().regex(EXPRESSION_PATTERN)]);
+  // abort: without it zod reports only the pattern miss, hiding the allowed values of an enum.
+  z.union([schema, z.string().regex(EXPRESSION_PATTERN, { abort: true })]);
 
 export const tags = z
   .record(z.string(), z.string())

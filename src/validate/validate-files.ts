@@ -47,7 +47,7 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
       if (document.errors.length > 0) {
         for (const problem of document.errors) {
           const [start] = problem.linePos ?? [{ line: 1, col: 1 }];
-          add({ code: 'yaml-syntax', severity: 'error', message: problem.message.split('\n')[0]!, path: [] }, { line: start.line, column: start.col });
+          add({ code: 'yaml-syntax', severity: 'error', message: syntaxMessage(problem.message), path: [] }, { line: start.line, column: start.col });
         }
         continue;
       }
@@ -70,6 +70,9 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
   for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
   return results;
 }
+
+/** The parser's first line, without its own " at line L, column C:" (the location is printed already). */
+const syntaxMessage = (text: string) => text.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 
 function unknownKind(data: unknown): Diagnostic {
   const keys = typeof data === 'object' && data !== null && !Array.isArray(data) ? Object.keys(data) : [];
