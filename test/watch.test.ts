@@ -131,6 +131,20 @@ describe('pipewright compile --watch', () => {
     expect(await watch.exited).toBe(0);
   });
 
+  it('sees the fix of a broken imported file even when the first compile could not read the imports', async () => {
+    await write('defs/build.ts', DEFS);
+    await write('lib/steps.ts', STEPS('echo one').replace("timeout: '5m' }", "timeout: '5m' ,, }"));
+    const watch = startWatch(['defs/*.ts', '-o', 'out']);
+    const first = await watch.until(({ stdout }) => stdout.includes('compile failed'));
+    expect(first.stderr).toMatch(/^lib\/steps\.ts:2:\d+ /m);
+    watch.mark();
+    await write('lib/steps.ts', STEPS('echo fixed'));
+    await watch.until(({ stdout }) => compiled.test(stdout));
+    expect(await output()).toContain('script: echo fixed');
+    child!.kill('SIGINT');
+    expect(await watch.exited).toBe(0);
+  });
+
   it('is a usage error with --check or --json', async () => {
     const { runCli } = await import('./support/cli.js');
     for (const flag of ['--check', '--json']) {

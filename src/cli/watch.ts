@@ -1,5 +1,6 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { DiagnosticError } from '../compile/diagnostics.js';
 import { CONFIG_FILES } from '../config.js';
 import { compileInputs, resolveInputs, type CompileFlags, type CompileInputs } from './compile-run.js';
 import { EXIT, reportError, useColor } from './errors.js';
@@ -10,6 +11,15 @@ const SETTLE_MS = 80;
 
 /** A new file with one of these extensions in a watched folder may be a new entry (include globs). */
 const SOURCE_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
+
+/** Existing files that diagnostics point at (`file:line:col`), absolute. */
+function filesNamedIn(error: unknown): string[] {
+  if (!(error instanceof DiagnosticError)) return [];
+  return error.diagnostics
+    .map((d) => /^(.*?)(?::\d+:\d+)?$/.exec(d.at ?? '')?.[1])
+    .filter((file): file is string => Boolean(file) && existsSync(file!))
+    .map((file) => resolve(file));
+}
 
 const shown = (file: string) => relative(process.cwd(), file).split(sep).join('/') || '.';
 
@@ -71,32 +81,45 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
       return;
     }
     running = true;
+    try {
+      await compileAndRewatch(changed);
+    } catch (error) {
+      // Nothing may end the watcher but Ctrl-C: even a failure of the watcher itself is reported and survived.
+      reportError(error, { debug, color: useColor(process.stderr) });
+    } finally {
+      running = false;
+    }
+    if (again !== undefined) {
+      const next = again || undefined;
+      again = undefined;
+      await run(next);
+    }
+  };
+
+  const compileAndRewatch = async (changed: string | undefined): Promise<void> => {
     // On a terminal each compile replaces the last one's output, so the screen shows the current state.
     if (tty) process.stdout.write('\x1b[2J\x1b[3J\x1b[H');
     if (changed) process.stdout.write(`change detected: ${changed}; compiling\n`);
     let inputs: CompileInputs | undefined;
     let ok = false;
+    let located: string[] = [];
     try {
       inputs = await resolveInputs(entries, flags);
       outDir = resolve(inputs.outDir);
       ok = (await compileInputs(inputs, flags)) === EXIT.ok;
     } catch (error) {
       reportError(error, { debug, color: useColor(process.stderr) });
+      located = filesNamedIn(error);
     }
     const graph = inputs ? await bundledInputs(inputs.files) : undefined;
-    // When the import graph cannot be read (syntax error), keep watching what was watched, plus the entries.
-    files = new Set([...fixed(), ...(graph ?? [...files, ...(inputs?.files ?? []).map((f) => resolve(f))])]);
+    // When the import graph cannot be read (a syntax error, a missing import), keep watching what was watched,
+    // the entries, and the files the errors point at, so saving the fix is seen wherever it is.
+    files = new Set([...fixed(), ...(graph ?? [...files, ...(inputs?.files ?? []).map((f) => resolve(f))]), ...located]);
     rewatch();
     const count = [...files].filter((f) => !fixed().includes(f)).length;
     process.stdout.write(
       `${ok ? '' : 'compile failed; fix the error and save: '}watching ${count} file${count === 1 ? '' : 's'} for changes (Ctrl-C to stop)\n`,
     );
-    running = false;
-    if (again !== undefined) {
-      const next = again || undefined;
-      again = undefined;
-      await run(next);
-    }
   };
 
   return new Promise<number>((resolvePromise) => {
