@@ -11,7 +11,10 @@ export function registerCompile(program: Command): void {
     .option('--check', 'write nothing; exit 1 and list what differs if the output folder is not up to date')
     .option('--typecheck', 'type-check the definitions with TypeScript first; type errors stop the compile')
     .option('-w, --watch', 'compile, then again whenever a definition file or one of its imports changes')
-    .option('--schema-modeline', 'start each file with a yaml-language-server $schema line')
+    .option(
+      '--schema-modeline [base]',
+      'start each file with a yaml-language-server $schema line: a path to schemas/ (or the folder or http(s) URL given) holding <kind>.schema.json',
+    )
     .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
     .addHelpText(
       'after',

@@ -1,3 +1,4 @@
+import { dirname, join, relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { buildAndValidate, type BuiltDocument } from './build-documents.js';
 import { collectResources } from './collect.js';
@@ -13,8 +14,11 @@ export interface CompileOptions {
   readonly outDir: string;
   /** Compare only: report what would change, write nothing. */
   readonly check?: boolean;
-  /** Put a `# yaml-language-server: $schema=...` line in each file. */
-  readonly schemaModeline?: boolean;
+  /**
+   * Put a `# yaml-language-server: $schema=...` line in each file: `true` points at `schemas/` (what
+   * `pipewright schema` writes) by a path relative to the file; a string is another folder or an http(s) base URL.
+   */
+  readonly schemaModeline?: boolean | string;
 }
 
 export interface CompileResult {
@@ -41,7 +45,15 @@ export async function resolveEntries(entries: readonly string[]): Promise<string
   return [...new Set(files)].sort();
 }
 
-const SCHEMA_BASE = 'https://unpkg.com/pipewright/schemas';
+/** The folder `pipewright schema` writes to by default (src/cli/schema-command.ts). */
+const DEFAULT_SCHEMA_DIR = 'schemas';
+
+/** The $schema of a modeline: a URL under an http(s) base, or a path relative to the emitted file (as the editor resolves it). */
+function schemaLocation(base: true | string, kind: string, outDir: string, file: string): string {
+  const dir = base === true ? DEFAULT_SCHEMA_DIR : base;
+  if (/^https?:\/\//.test(dir)) return `${dir.replace(/\/+$/, '')}/${kind}.schema.json`;
+  return relative(dirname(join(outDir, file)), join(dir, `${kind}.schema.json`)).split(sep).join('/');
+}
 
 /** Loads, validates and emits: nothing is written unless every document is valid. */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
@@ -63,7 +75,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const outputs = new Map<string, string>();
   const entries = documents.map((built) => {
     const file = outputPath(built.key);
-    const modeline = options.schemaModeline ? `# yaml-language-server: $schema=${SCHEMA_BASE}/${built.kind}.schema.json\n` : '';
+    const modeline = options.schemaModeline
+      ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
+      : '';
     const text = modeline + generatedFile(built.document, built.file);
     outputs.set(file, text);
     const { kind, org, project, identifier } = built.key;
