@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
@@ -138,7 +138,11 @@ describe('pipewright init', () => {
   });
 
   it('ships every template file in the npm package, dotfiles included', async () => {
-    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT });
+    // Packs a copy holding just package.json and templates/: the same "files" rules and npm's dotfile
+    // handling, without racing a concurrent build that rewrites dist/ while npm walks it.
+    await cp(join(ROOT, 'package.json'), join(dir, 'package.json'));
+    await cp(join(ROOT, 'templates'), join(dir, 'templates'), { recursive: true });
+    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir });
     const packed = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
     for (const file of ['_gitignore', '_github/workflows/pipewright.yml', 'package.json', 'pipelines/hello.ts', 'pipewright.config.ts'])
       expect(packed).toContain(`templates/default/${file}`);
