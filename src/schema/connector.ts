@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, identifier, tags } from './common.js';
+import { checkSpecByType, delegateSelectors, identifier, tags, typedBy } from './common.js';
 
 export const DOCKER_PROVIDERS = ['DockerHub', 'Harbor', 'Quay', 'Other'] as const;
 
@@ -28,19 +28,22 @@ export const connectorSpecs: Record<string, z.ZodType> = {
   DockerRegistry: dockerRegistrySpec,
 };
 
-export const connectorBody = z
-  .looseObject({
-    name: z.string().min(1),
-    identifier,
-    description: z.string().optional(),
-    orgIdentifier: identifier.optional(),
-    projectIdentifier: identifier.optional(),
-    tags: tags.optional(),
-    type: z.string().meta({ description: 'Connector kind, e.g. DockerRegistry, Github, K8sCluster.' }),
-    spec: z.looseObject({}),
-  })
-  .superRefine((body, ctx) => checkSpecByType(connectorSpecs, body.type, body.spec, ctx))
-  .meta({ title: 'Connector' });
+export const connectorBody = typedBy(
+  z
+    .looseObject({
+      name: z.string().min(1),
+      identifier,
+      description: z.string().optional(),
+      orgIdentifier: identifier.optional(),
+      projectIdentifier: identifier.optional(),
+      tags: tags.optional(),
+      type: z.string().meta({ description: 'Connector kind, e.g. DockerRegistry, Github, K8sCluster.' }),
+      spec: z.looseObject({}),
+    })
+    .superRefine((body, ctx) => checkSpecByType(connectorSpecs, body.type, body.spec, ctx))
+    .meta({ title: 'Connector' }),
+  connectorSpecs,
+);
 
 export const connectorDocument = z.looseObject({ connector: connectorBody }).meta({
   title: 'pipewright connector document',

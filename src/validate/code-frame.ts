@@ -1,6 +1,7 @@
 /** A few lines of source around `line`, numbered, with a caret under `column` (both 1-based). */
 export function codeFrame(source: string, line: number, column: number, context = 1): string {
   const lines = source.split(/\r?\n/);
+  if (lines.length > 1 && lines.at(-1) === '' && line < lines.length) lines.pop(); // the newline that ends the file opens no line
   const first = Math.max(1, line - context);
   const last = Math.min(lines.length, line + context);
   const width = String(last).length;

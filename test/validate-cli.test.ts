@@ -1,0 +1,127 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './support/cli.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(() => Promise.all(cleanups.map((c) => c())));
+
+/** A folder with the given files, as the working directory of a run. */
+async function project(files: Record<string, string>): Promise<string> {
+  const { dir, cleanup } = await tempDir();
+  cleanups.push(cleanup);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+const wait = (identifier: string, duration = '1m') => `
+              - step:
+                  type: Wait
+                  name: ${identifier}
+                  identifier: ${identifier}
+                  spec:
+                    duration: ${duration}`;
+
+const pipelineYaml = (identifier: string, steps: string) => `pipeline:
+  name: ${identifier}
+  identifier: ${identifier}
+  projectIdentifier: web
+  orgIdentifier: default
+  stages:
+    - stage:
+        name: s
+        identifier: s
+        type: Custom
+        spec:
+          execution:
+            steps:${steps}
+`;
+
+describe('pipewright validate', () => {
+  it('accepts the whole valid corpus and exits 0', async () => {
+    const result = await runCli(['validate', 'test/fixtures/valid/ci-nodejs-cloud.yaml', 'test/fixtures/valid/multi-document.yaml']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('4 documents in 2 files: valid\n');
+  });
+
+  it('prints file:line:col, the message and a code frame, and exits 1', async () => {
+    const cwd = await project({ 'p.yaml': pipelineYaml('p', wait('pause', '10x')) });
+    const result = await runCli(['validate', 'p.yaml'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatchInlineSnapshot(`
+      "p.yaml:19:31  pipeline "p" > stage "s" > step "pause": spec.duration "10x" is not a duration (e.g. 10m, 1h30m, 1d) [error invalid-format]
+          18 |                   spec:
+        > 19 |                     duration: 10x
+             |                               ^
+
+      1 document in 1 file: 1 error
+      "
+    `);
+  });
+
+  it('checks each document of a multi-document file, and duplicates across files', async () => {
+    const one = pipelineYaml('p', wait('pause'));
+    const cwd = await project({ 'a.yaml': `${one}---\n${pipelineYaml('q', wait('pause'))}`, 'b.yaml': one });
+    const result = await runCli(['validate', 'a.yaml', 'b.yaml'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('b.yaml:3:15  pipeline "p": pipeline "p" in project default/web is defined twice [error duplicate-resource]');
+    expect(result.stderr).toContain('hint: the other one is at a.yaml:3:15; rename one identifier');
+    expect(result.stderr).toContain('3 documents in 2 files: 1 error');
+  });
+
+  it('locates YAML syntax errors', async () => {
+    const cwd = await project({ 'bad.yaml': 'pipeline:\n  name: x\n   identifier: y\n' });
+    const result = await runCli(['validate', 'bad.yaml'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('bad.yaml:2:9  Implicit keys need to be on a single line [error yaml-syntax]');
+    expect(result.stderr).toContain('0 documents in 1 file: 2 errors');
+  });
+
+  it('names the document kinds it knows when the root key is none of them', async () => {
+    const cwd = await project({ 'x.yaml': 'inputSet:\n  name: x\n' });
+    const result = await runCli(['validate', 'x.yaml'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('x.yaml:1:1  document has no pipeline, connector or project root key (found "inputSet") [error unknown-kind]');
+  });
+
+  it('prints JSON with --json, with positions, and exits 1 on errors', async () => {
+    const cwd = await project({ 'p.yaml': pipelineYaml('p', wait('pause') + wait('pause')) });
+    const result = await runCli(['validate', 'p.yaml', '--json'], { cwd });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.files).toEqual([{ file: 'p.yaml', documents: 1 }]);
+    expect(report.diagnostics).toEqual([
+      {
+        file: 'p.yaml',
+        line: 23,
+        column: 31,
+        code: 'duplicate-identifier',
+        severity: 'error',
+        message: 'step identifier "pause" is used twice in this stage',
+        subject: 'pipeline "p" > stage "s" > step "pause"',
+        hint: 'identifiers must be unique within a stage; rename one (the first is at pipeline "p" > stage "s" > step "pause")',
+        path: ['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps', 1, 'step', 'identifier'],
+      },
+    ]);
+  });
+
+  it('prints ok JSON and exits 0 for valid files', async () => {
+    const result = await runCli(['validate', 'test/fixtures/valid/approval-jira.yaml', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ ok: true, files: [{ file: 'test/fixtures/valid/approval-jira.yaml', documents: 1 }], diagnostics: [] });
+  });
+
+  it('fails with exit 1 and a hint for a file that does not exist', async () => {
+    const result = await runCli(['validate', 'nope.yaml']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('pipewright: cannot read nope.yaml: no such file');
+  });
+
+  it('is a usage error (exit 2) without files', async () => {
+    const result = await runCli(['validate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("missing required argument 'files'");
+  });
+});
