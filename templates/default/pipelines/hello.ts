@@ -1,4 +1,4 @@
-import { expr, input, pipeline, shell, stage } from 'pipewright';
+import { custom, expr, input, pipeline, shell } from 'pipewright';
 import { appProject } from './project.js';
 
 // Every exported pipeline, project or connector becomes one YAML file in out/ when you run
@@ -13,8 +13,8 @@ export const hello = pipeline({
     greeting: { type: 'String', value: input().default('hello') },
   },
 })
-  // A Custom stage runs steps without a service or an environment.
-  .stage(stage({ identifier: 'greet', name: 'greet', type: 'Custom', spec: {} }))
+  // A Custom stage runs steps without a service or an environment. Other stages: deployment(), ci(), approval().
+  .stage(custom({ identifier: 'greet', name: 'greet' }))
   // .step() adds to the stage added last.
   .step(
     shell({
