@@ -60,6 +60,32 @@ describe('diagnostics output', () => {
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });
 
+  it('reports warnings without failing: on stderr in text, in diagnostics with --json', async () => {
+    const token = ['ghp', 'abcdefghijklmnopqrstuvwxyz0123456789'].join('_');
+    await write(
+      'defs/web.ts',
+      `import { custom, pipeline, project, shell } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n` +
+        `export const build = pipeline({ identifier: 'build', project: web })\n  .stage(custom({ identifier: 's' }))\n` +
+        `  .step(shell({ identifier: 'one', script: 'curl -H "token: ${token}"', timeout: '5m' }));\n`,
+    );
+    const text = await runCli(['compile', 'defs/web.ts'], { cwd: dir });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe('compiled 2 documents to out: 3 written, 0 unchanged, 0 removed\n');
+    expect(text.stderr).toMatch(/^defs\/web\.ts:5:\d+ {2}.*\[warning possible-secret\]\n {4}hint: /);
+    expect(text.stderr).toContain('\n1 warning\n');
+    expect(text.stderr).not.toContain(token);
+
+    const json = await runCli(['compile', 'defs/web.ts', '-o', 'out2', '--json'], { cwd: dir });
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.diagnostics).toEqual([
+      expect.objectContaining({ code: 'possible-secret', severity: 'warning', at: expect.stringMatching(/^defs\/web\.ts:5:\d+$/), hint: expect.any(String) }),
+    ]);
+    expect(report.diagnostics[0].path.at(-1)).toBe('script');
+    expect(json.stdout).not.toContain(token);
+  });
+
   it('--json also carries failures before validation: nothing matched, an unresolved import', async () => {
     const none = await runCli(['compile', 'nothing/*.ts', '--json'], { cwd: dir });
     expect(none.code).toBe(1);
