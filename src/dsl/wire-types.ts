@@ -23,9 +23,21 @@ export type Expressible<T> = T extends string
         : T extends object
           ? [KnownKeys<T>] extends [never]
             ? { readonly [key: string]: Expressible<T[keyof T]> }
-            : {
-                readonly [K in keyof T as string extends K ? never : number extends K ? never : K]: K extends 'connectorRef'
-                  ? Value | AnyResource
-                  : Expressible<T[K]>;
-              }
+            : [IndexValue<T>] extends [never]
+              ? Named<T>
+              : unknown extends IndexValue<T>
+                ? Named<T>
+                : // A typed catch-all (a matrix's axes): keep it, next to the named keys.
+                  Named<T> & {
+                    readonly [key: string]: Expressible<IndexValue<T>> | Expressible<T[KnownKeys<T> & keyof T]>;
+                  }
           : T;
+
+/** The value type of a string index signature; `unknown` for a loose object, `never` without one. */
+type IndexValue<T> = string extends keyof T ? T[string & keyof T] : never;
+
+type Named<T> = {
+  readonly [K in keyof T as string extends K ? never : number extends K ? never : K]: K extends 'connectorRef'
+    ? Value | AnyResource
+    : Expressible<T[K]>;
+};

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import {
+  approval,
+  barrier,
+  ci,
+  custom,
+  deployment,
+  harnessApproval,
+  http,
+  input,
+  k8sRollingDeploy,
+  newBuildContext,
+  parallel,
+  pipeline,
+  pipelineStage,
+  run,
+  shell,
+  stageTemplate,
+  step,
+  stepGroup,
+  stepTemplate,
+  wait,
+  type StageBuilder,
+} from 'pipewright';
+import { validateDocument } from '../src/compile/validate.js';
+import { inputProblem } from '../src/compile/rules-inputs.js';
+
+/** `code: message (hint)` of every diagnostic of a pipeline built from these stages. */
+const diagnosticsOf = (...stages: StageBuilder[]) =>
+  validateDocument('pipeline', pipeline({ identifier: 'p', project: 'web', barriers: ['ready'] }).stage(...stages).toDocument(newBuildContext())).map(
+    (d) => `${d.code}: ${d.message}${d.hint ? ` (${d.hint})` : ''}`,
+  );
+
+const approvers = { userGroups: ['leads'], minimumCount: 1, disallowPipelineExecutor: false };
+const cd = (identifier = 'deploy') =>
+  deployment({ identifier, deploymentType: 'Kubernetes', service: 'api', environment: 'dev', infrastructureDefinitions: ['k8s'] });
+const build = (identifier = 'build') => ci({ identifier, platform: { os: 'Linux', arch: 'Amd64' }, runtime: 'Cloud' });
+const tests = () => run({ identifier: 'tests', command: 'npm test' });
+const rolling = () => k8sRollingDeploy({ identifier: 'rolling', timeout: '10m' });
+const echo = (identifier: string, script: string) => shell({ identifier, script });
+
+describe('step placement', () => {
+  it('accepts container steps in CI, deploy steps in Deployment, approvals in Approval', () => {
+    expect(diagnosticsOf(build().step(tests()), cd().step(rolling()), approval({ identifier: 'ok' }).step(harnessApproval({ identifier: 'a', approvers })))).toEqual([]);
+  });
+
+  it('rejects a Run step in a Deployment stage outside a containerised step group', () => {
+    expect(diagnosticsOf(cd().step(tests(), rolling()))).toEqual([
+      'step-not-allowed: a Run step runs in a container and cannot run in a Deployment stage outside a containerised step group (move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on))',
+    ]);
+  });
+
+  it('accepts it inside a containerised step group, also nested and in parallel', () => {
+    const group = stepGroup({ identifier: 'checks', containerInfra: { connector: 'k8s', namespace: 'ci' } }).step(
+      stepGroup({ identifier: 'inner' }).step(parallel(tests(), run({ identifier: 'lint', command: 'npm run lint' }))),
+    );
+    expect(diagnosticsOf(cd().step(rolling(), group))).toEqual([]);
+  });
+
+  it('still rejects it inside a step group without stepGroupInfra, and in a Custom stage', () => {
+    const group = stepGroup({ identifier: 'checks' }).step(tests());
+    expect(diagnosticsOf(cd().step(rolling(), group), custom({ identifier: 'c' }).step(run({ identifier: 'x', command: 'x' })))).toEqual([
+      expect.stringContaining('a Run step runs in a container and cannot run in a Deployment stage'),
+      expect.stringContaining('a Run step runs in a container and cannot run in a Custom stage'),
+    ]);
+  });
+
+  it('rejects K8s and Helm steps outside Deployment stages, in rollback steps too', () => {
+    expect(diagnosticsOf(build().step(tests(), rolling()), custom({ identifier: 'c' }).step(wait({ identifier: 'w', duration: '1m' })).rollbackStep(step({ identifier: 'h', type: 'HelmRollback' })))).toEqual([
+      'step-not-allowed: a K8sRollingDeploy step deploys a service and cannot run in a CI stage (move it to a Deployment stage, which has the service and infrastructure it needs)',
+      'step-not-allowed: a HelmRollback step deploys a service and cannot run in a Custom stage (move it to a Deployment stage, which has the service and infrastructure it needs)',
+    ]);
+  });
+
+  it('rejects approval steps in a CI stage, and says nothing about stage types it does not know', () => {
+    expect(diagnosticsOf(build().step(tests(), harnessApproval({ identifier: 'a', approvers })))).toEqual([
+      'step-not-allowed: a HarnessApproval step cannot run in a CI stage (put approvals in an Approval stage (or a Deployment or Custom stage) before or after the build)',
+    ]);
+    const iacm = (pipeline({ identifier: 'p', project: 'web' }).stage(custom({ identifier: 'x' }).step(rolling())).toDocument(newBuildContext()) as any);
+    iacm.pipeline.stages[0].stage.type = 'IACM';
+    expect(validateDocument('pipeline', iacm)).toEqual([]);
+  });
+});
+
+describe('expression references', () => {
+  it('accepts references to existing stages and steps, in all four forms', () => {
+    const health = http({ identifier: 'health', url: 'https://x', method: 'GET' });
+    const stage1 = custom({ identifier: 'checks' }).step(
+      health,
+      echo('a', '<+execution.steps.health.output.httpResponseCode> <+steps.health.status>'),
+    );
+    const stage2 = custom({ identifier: 'report' }).step(
+      echo('b', '<+pipeline.stages.checks.spec.execution.steps.health.status> <+stages.checks.status>'),
+    );
+    expect(diagnosticsOf(stage1, stage2)).toEqual([]);
+  });
+
+  it('rejects a step that does not exist, with the closest identifier as hint', () => {
+    const stage1 = custom({ identifier: 'checks' }).step(http({ identifier: 'health', url: 'https://x', method: 'GET' }), echo('a', 'echo <+steps.helth.status>'));
+    expect(diagnosticsOf(stage1)).toEqual([
+      'unknown-reference: spec.source.spec.script refers to step "helth", which does not exist (did you mean "health"?)',
+    ]);
+  });
+
+  it('rejects <+execution.steps.X> naming a step of another stage', () => {
+    const other = custom({ identifier: 'other' }).step(echo('only_here', 'true'));
+    const here = custom({ identifier: 'here' }).step(echo('a', '<+execution.steps.only_here.status>'));
+    expect(diagnosticsOf(other, here)).toEqual([
+      'unknown-reference: spec.source.spec.script refers to step "only_here", which does not exist (the expression <+execution.steps.only_here...> only resolves when a step with that identifier exists)',
+    ]);
+  });
+
+  it('rejects a stage that does not exist, and a step missing from the named stage', () => {
+    const checks = custom({ identifier: 'checks' }).step(echo('print', 'true'));
+    const report = custom({ identifier: 'report' }).step(echo('a', '<+stages.chekcs.status> <+pipeline.stages.checks.spec.execution.steps.prnt.status>'));
+    expect(diagnosticsOf(checks, report)).toEqual([
+      'unknown-reference: spec.source.spec.script refers to stage "chekcs", which does not exist (did you mean "checks"?)',
+      'unknown-reference: spec.source.spec.script refers to step "prnt" of stage "checks", which does not exist (did you mean "print"?)',
+    ]);
+  });
+
+  it('accepts the runs of a looped stage (ID_0, ID_1) and steps inside step groups', () => {
+    const looped = cd('region').step(rolling()).strategy({ repeat: { items: ['eu', 'us'] } });
+    const report = custom({ identifier: 'report' }).step(
+      stepGroup({ identifier: 'group' }).step(echo('inner', 'true')),
+      echo('a', '<+pipeline.stages.region_0.status> <+execution.steps.group.steps.inner.status> <+steps.inner.status>'),
+    );
+    expect(diagnosticsOf(looped, report)).toEqual([]);
+  });
+
+  it('does not judge step ids of template stages and step groups, nor expressions in a chained pipeline\'s inputs', () => {
+    const tpl = stageTemplate({ identifier: 'tpl', templateRef: 't', versionLabel: 'v1' });
+    const grouped = custom({ identifier: 'g' }).step(stepTemplate({ identifier: 'from_template', templateRef: 's', versionLabel: 'v1' }));
+    const chained = pipelineStage({ identifier: 'child', org: 'default', project: 'web', pipeline: 'other', inputs: { x: '<+pipeline.stages.child_only.status>' } });
+    const report = custom({ identifier: 'report' }).step(echo('a', '<+pipeline.stages.tpl.spec.execution.steps.anything.status> <+pipeline.stages.child.status>'));
+    expect(diagnosticsOf(tpl, grouped, chained, report)).toEqual([]);
+  });
+
+  it('ignores names that only look like references (variables called stages, plain text outside <+...>)', () => {
+    const s = custom({ identifier: 's' }).step(echo('a', 'echo steps.nothing <+pipeline.variables.stages> <+stage.variables.steps>'));
+    expect(diagnosticsOf(s)).toEqual([]);
+  });
+});
+
+describe('runtime inputs', () => {
+  it.each([
+    '<+input>',
+    '<+input>.default(prod)',
+    '<+input>.allowedValues(dev,qa,prod)',
+    '<+input>.selectOneFrom(a,b).default(a)',
+    '<+input>.selectManyFrom(a,b)',
+    '<+input>.regex(^(v[0-9]+)$)',
+    '<+input>.default(1).executionInput()',
+  ])('accepts %s', (text) => {
+    expect(inputProblem(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['<+input>.allowedValue(a)', 'uses an unknown runtime-input method "allowedValue"'],
+    ['<+input>.default', 'calls .default without parentheses'],
+    ['<+input>.default(a', 'has an unclosed "(" in .default(...)'],
+    ['<+input>.regex(^(a$)', 'has an unclosed "(" in .regex(...)'],
+    ['<+input>.default()', 'calls .default() without a value'],
+    ['<+input>.executionInput(now)', 'passes arguments to .executionInput(), which takes none'],
+    ['<+input>default(a)', 'has "default(a)" after <+input>; expected .method(...)'],
+  ])('rejects %s', (text, message) => {
+    expect(inputProblem(text)?.message).toBe(message);
+  });
+
+  it('checks values anywhere in the document, with the path and a hint', () => {
+    const s = custom({ identifier: 's' }).step(wait({ identifier: 'w', duration: input().default('1m') }), step({ identifier: 'x', type: 'Mine', spec: { deep: ['<+input>.selectOneForm(a)'] } }));
+    expect(diagnosticsOf(s)).toEqual(['invalid-runtime-input: spec.deep[0] "<+input>.selectOneForm(a)" uses an unknown runtime-input method "selectOneForm" (did you mean "selectOneFrom"?)']);
+  });
+});
+
+describe('barriers', () => {
+  it('accepts a Barrier step naming a declared barrier (or an expression)', () => {
+    const s = custom({ identifier: 's' }).step(barrier({ identifier: 'b', barrierRef: 'ready' }), barrier({ identifier: 'c', barrierRef: input() }));
+    expect(diagnosticsOf(s)).toEqual([]);
+  });
+
+  it('rejects a Barrier step naming an undeclared barrier', () => {
+    const s = custom({ identifier: 's' }).step(barrier({ identifier: 'b', barrierRef: 'reddy' }));
+    expect(diagnosticsOf(s)).toEqual(['unknown-barrier: spec.barrierRef "reddy" names no barrier of this pipeline (did you mean "ready"?)']);
+  });
+});
+
+describe('misspelled keys', () => {
+  const withStep = (extra: Record<string, unknown>) =>
+    diagnosticsOf(custom({ identifier: 's' }).step(step({ identifier: 'w', type: 'Wait', spec: { duration: '1m', ...extra } })));
+
+  it('flags an unknown key a couple of edits from a modelled one, in a typed spec', () => {
+    expect(withStep({ duraton: '2m' })).toEqual(['unknown-key: unknown key "duraton" in spec (did you mean "duration"?)']);
+  });
+
+  it('lets unrelated unknown keys and short keys through: real documents carry fields pipewright does not model', () => {
+    expect(withStep({ notes: 'x', ab: 1, somethingElse: true })).toEqual([]);
+  });
+
+  it('flags keys of the stage and pipeline too, and follows the spec registry of the stage type', () => {
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(build().step(tests())).toDocument(newBuildContext()) as any;
+    document.pipeline.tiemout = '1h';
+    document.pipeline.stages[0].stage.spec.clonecodebase = true;
+    expect(validateDocument('pipeline', document).map((d) => `${d.message} (${d.hint})`)).toEqual([
+      'unknown key "clonecodebase" in spec (did you mean "cloneCodebase"?)',
+      'unknown key "tiemout" (did you mean "timeout"?)',
+    ]);
+  });
+});
+
+describe('stage specs', () => {
+  it('requires a CI stage to say where it runs', () => {
+    expect(diagnosticsOf(ci({ identifier: 'b' }).step(tests()))).toEqual([
+      'invalid-value: spec: a CI stage runs on runtime (with platform) or on infrastructure; give one',
+    ]);
+  });
+
+  it('requires deploymentType with the service/environment form', () => {
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(cd().step(rolling())).toDocument(newBuildContext()) as any;
+    delete document.pipeline.stages[0].stage.spec.deploymentType;
+    expect(validateDocument('pipeline', document).map((d) => d.message)).toEqual(['spec.deploymentType is required (expected string)']);
+  });
+
+  it('requires a type on a stage or step unless a template supplies it', () => {
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(custom({ identifier: 's' }).step(wait({ identifier: 'w', duration: '1m' }))).toDocument(newBuildContext()) as any;
+    delete document.pipeline.stages[0].stage.spec.execution.steps[0].step.type;
+    expect(validateDocument('pipeline', document).map((d) => d.message)).toEqual(['type is required (expected string)']);
+  });
+
+  it('allows exactly one looping strategy', () => {
+    expect(diagnosticsOf(cd().step(rolling()).strategy({ parallelism: 2, matrix: { a: ['x'] } }))).toEqual([
+      'invalid-value: a strategy has exactly one of matrix, repeat or parallelism (found matrix, parallelism)',
+    ]);
+    expect(diagnosticsOf(cd().step(rolling()).strategy({ repeat: {} }))).toEqual(['invalid-value: repeat needs times or items']);
+  });
+});
