@@ -15,7 +15,7 @@ type Execution = { steps: unknown[]; rollbackSteps: unknown[] } | undefined;
 const stepsOnly = (execution: Execution) =>
   execution && (execution.rollbackSteps.length > 0 ? execution : { steps: execution.steps });
 
-type CiSpecOptions = Expressible<Omit<z.input<typeof ciSpec>, 'execution' | 'runtime'>>;
+type CiSpecOptions = Omit<Expressible<z.input<typeof ciSpec>>, 'execution' | 'runtime'>;
 
 export interface CiOptions extends StageCommonOptions, CiSpecOptions {
   /** `Cloud` (Harness Cloud) or `Docker` (a local runner), or the full `{ type, spec }`; use with `platform`. */
@@ -78,7 +78,7 @@ export function custom(options: CustomOptions): StageBuilder {
   );
 }
 
-type PipelineStageSpec = Expressible<Omit<z.input<typeof pipelineStageSpec>, 'outputs'>>;
+type PipelineStageSpec = Omit<Expressible<z.input<typeof pipelineStageSpec>>, 'outputs'>;
 
 export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>, PipelineStageSpec {
   /** Outputs of the child pipeline, by name: `{ image: expr.raw('pipeline.stages.build.variables.image') }`. */

@@ -7,6 +7,7 @@ import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue } from './references.js';
 import type { AnyResource } from './resource.js';
+import { templateBlock, type TemplateRefOption } from './template.js';
 import { isStepNode, STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 
 export interface ContainerInfraOption {
@@ -31,6 +32,8 @@ export interface StepGroupOptions {
   /** Makes this a containerised step group: container steps (Run, Plugin, ...) run on this cluster. */
   readonly containerInfra?: ContainerInfraOption;
   readonly sharedPaths?: readonly string[];
+  /** Make the group from a step-group template (then `steps` come from the template). */
+  readonly template?: TemplateRefOption;
 }
 
 const assertSteps = (owner: string, steps: readonly unknown[]) =>
@@ -62,7 +65,9 @@ export class StepGroupBuilder extends Builder<StepGroupOptions> implements StepN
       stepGroup: defined({
         name: p.name ?? p.identifier,
         identifier: p.identifier,
-        steps: (p.steps ?? []).map((node, index) => node.toElement(context, [...groupPath, 'steps', index])),
+        steps:
+          p.template && !p.steps ? undefined : (p.steps ?? []).map((node, index) => node.toElement(context, [...groupPath, 'steps', index])),
+        template: p.template && templateBlock(p.template, context, [...groupPath, 'template'], this.site),
         stepGroupInfra: infra && {
           type: infra.type ?? 'KubernetesDirect',
           spec: {

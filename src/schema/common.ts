@@ -32,9 +32,15 @@ export const duration = z
   });
 
 /** A value that may also be given as a runtime input or other expression. */
+/** Text holding a `<+...>` expression, as a type: builders then accept `'<+input>'` but not `'Solaris'` for an enum. */
+export type ExpressionText = `${string}<+${string}`;
+
 export const orExpression = <T extends z.ZodType>(schema: T) =>
-  // abort: without it zod reports only the pattern miss, hiding the allowed values of an enum.
-  z.union([schema, z.string().regex(EXPRESSION_PATTERN, { abort: true })]);
+  z.union([
+    schema,
+    // abort: without it zod reports only the pattern miss, hiding the allowed values of an enum.
+    z.string().regex(EXPRESSION_PATTERN, { abort: true }) as unknown as z.ZodType<ExpressionText, ExpressionText>,
+  ]);
 
 export const tags = z
   .record(z.string(), z.string())

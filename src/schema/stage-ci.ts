@@ -45,7 +45,23 @@ export const ciSpec = z
     infrastructure: z
       .looseObject({
         type: z.string().optional().meta({ examples: ['KubernetesDirect', 'VM'] }),
-        spec: z.looseObject({ connectorRef: z.string().optional(), namespace: z.string().optional() }).optional(),
+        spec: z
+          .looseObject({
+            connectorRef: z.string().optional(),
+            namespace: z.string().optional(),
+            serviceAccountName: z.string().optional(),
+            automountServiceAccountToken: orExpression(z.boolean()).optional(),
+            nodeSelector: z.record(z.string(), z.string()).optional(),
+            annotations: z.record(z.string(), z.string()).optional(),
+            labels: z.record(z.string(), z.string()).optional(),
+            os: orExpression(z.enum(['Linux', 'MacOS', 'Windows'])).optional(),
+            initTimeout: z.string().optional(),
+            harnessImageConnectorRef: z.string().optional(),
+            // A VM pool: { type: Pool, spec: { poolName, os } }.
+            type: z.string().optional(),
+            spec: z.looseObject({ poolName: z.string().optional(), os: z.string().optional() }).optional(),
+          })
+          .optional(),
         useFromStage: z.string().optional(),
       })
       .optional()
