@@ -55,9 +55,6 @@ const SEED = `pipeline:
                         script: |-
                           echo one
                           echo two
-                    environmentVariables: []
-                    outputVariables: []
-                    executionTarget: {}
                   timeout: 10m
             rollbackSteps: []
         failureStrategies:
@@ -104,6 +101,12 @@ echo two\`,
 `);
   });
 
+  it('keeps empty variable lists and execution target the UI writes', async () => {
+    await write('ui.yaml', SEED.replace('                          echo two\n', '                          echo two\n                    environmentVariables: []\n                    outputVariables: []\n                    executionTarget: {}\n'));
+    expect((await importCli('ui.yaml', '-o', 'ts')).stderr).toBe('');
+    expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain("echo two`,\n      env: {},\n      outputs: [],\n      executionTarget: {},\n      timeout: '10m',");
+  });
+
   it('reads standard input with "-"', async () => {
     const result = await runCli(['import', '-', '-o', 'ts'], { cwd: dir, input: SEED });
     expect(result.code).toBe(0);
@@ -121,7 +124,7 @@ echo two\`,
     await write('x.yaml', `${SEED}---\nworkflow:\n  jobs: {}\n`);
     const result = await importCli('x.yaml', '-o', 'ts');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('x.yaml:53:1  not a platform document: the root key must be pipeline, connector or project (found workflow)');
+    expect(result.stderr).toContain('x.yaml:50:1  not a platform document: the root key must be pipeline, connector or project (found workflow)');
     expect(await readdir(dir)).toEqual(['x.yaml']);
   });
 

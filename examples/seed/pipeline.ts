@@ -24,6 +24,9 @@ export const deploy = pipeline({ identifier: 'deploy', name: 'deploy', project: 
       identifier: 'echo',
       name: 'echo',
       script: 'echo "deploying build <+pipeline.sequenceId>"',
+      env: {},
+      outputs: [],
+      executionTarget: {},
       timeout: '10m',
     }),
   );

@@ -140,9 +140,10 @@ export function shell<const Outputs extends string = never>(options: ShellOption
     shell: shellType,
     onDelegate,
     source: { type: 'Inline', spec: { script } },
-    environmentVariables: stringVariables(env ?? {}),
-    outputVariables: (outputs ?? []).map((name) => ({ name, type: 'String', value: name })),
-    executionTarget: executionTarget ?? {},
+    // Written only when given (pass `env: {}` for `environmentVariables: []`), so output stays minimal.
+    environmentVariables: env && stringVariables(env),
+    outputVariables: outputs?.map((name) => ({ name, type: 'String', value: name })),
+    executionTarget: executionTarget && plain(executionTarget),
     delegateSelectors,
   });
   return new StepBuilder<Outputs>({ ...common, type: 'ShellScript', spec, outputs }, captureSite(shell));

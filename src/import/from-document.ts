@@ -1,5 +1,5 @@
+import * as dsl from '../dsl/index.js';
 import { call, chained, commented, lit, obj, type Code } from './code.js';
-import type { Comments } from './read-documents.js';
 import {
   attempt,
   failureStrategiesOption,
@@ -11,9 +11,11 @@ import {
   variablesOption,
   wire,
 } from './options.js';
+import type { Comments } from './read-documents.js';
 import { asDocument, asStageElement, asStepElement, firstExact } from './verify.js';
 
 type Node = Record<string, unknown>;
+const node = (value: unknown): Node => (isNode(value) ? value : {});
 
 /** Options every step builder shares: naming first, then (after the type's own) timing and failure handling. */
 const stepHead = (step: Node) => ({
@@ -25,52 +27,113 @@ const stepTail = (step: Node) => ({
   timeout: optional(step.timeout, (t) => value(t)),
   when: optional(step.when),
   failureStrategies: failureStrategiesOption(step.failureStrategies),
+  strategy: optional(step.strategy),
 });
 
-/** Typed builders for step types, each returning code to be verified. */
-const STEP_IMPORTERS: Record<string, (step: Node) => Code | undefined> = {
-  ShellScript(step) {
-    const spec = isNode(step.spec) ? step.spec : {};
-    const source = isNode(spec.source) ? spec.source : {};
-    const script = isNode(source.spec) ? source.spec.script : undefined;
-    if (source.type !== 'Inline' || typeof script !== 'string') return undefined;
-    const env = Array.isArray(spec.environmentVariables) ? spec.environmentVariables : [];
-    const outputs = Array.isArray(spec.outputVariables) ? spec.outputVariables : [];
-    const target = spec.executionTarget;
-    return call('shell', [
-      obj({
-        ...stepHead(step),
-        script: lit(script),
-        shell: spec.shell === 'Bash' ? undefined : optional(spec.shell),
-        onDelegate: spec.onDelegate === true ? undefined : optional(spec.onDelegate),
-        env: env.length ? obj(Object.fromEntries(env.map((e: Node) => [e.name as string, value(e.value)]))) : undefined,
-        outputs: outputs.length ? wire(outputs.map((o: Node) => o.name)) : undefined,
-        executionTarget: isNode(target) && Object.keys(target).length === 0 ? undefined : optional(target),
-        delegateSelectors: optional(spec.delegateSelectors),
-        ...stepTail(step),
-      }),
-    ]);
-  },
+/** Spec fields as flat options, the way the typed builders take them. */
+const specOptions = (spec: unknown): Record<string, Code> =>
+  Object.fromEntries(Object.entries(node(spec)).map(([key, field]) => [key, wire(field)]));
+
+/** `K8sRollingDeploy` -> `k8sRollingDeploy`: the typed step builders are named after their wire type. */
+const typedStepBuilder = (type: string): string | undefined => {
+  const name = type[0]!.toLowerCase() + type.slice(1);
+  return typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
 };
 
-/** A step list element as code: a typed builder, the generic `step()`, or `raw.step()`, whichever is exact. */
-export function stepElementCode(element: Node, comments: Comments): Code {
-  const step = isNode(element.step) && Object.keys(element).length === 1 ? element.step : undefined;
-  const typed = attempt(() => (step && typeof step.type === 'string' ? STEP_IMPORTERS[step.type]?.(step) : undefined));
-  const generic = attempt(
-    () =>
-      step &&
-      call('step', [
+function shellCode(step: Node): Code | undefined {
+  const spec = node(step.spec);
+  const source = node(spec.source);
+  const script = node(source.spec).script;
+  if (source.type !== 'Inline' || typeof script !== 'string') return undefined;
+  const env = Array.isArray(spec.environmentVariables) ? (spec.environmentVariables as Node[]) : [];
+  const outputs = Array.isArray(spec.outputVariables) ? (spec.outputVariables as Node[]) : [];
+  const target = spec.executionTarget;
+  return call('shell', [
+    obj({
+      ...stepHead(step),
+      script: lit(script),
+      shell: spec.shell === 'Bash' ? undefined : optional(spec.shell),
+      onDelegate: spec.onDelegate === true ? undefined : optional(spec.onDelegate),
+      env:
+        spec.environmentVariables === undefined
+          ? undefined
+          : obj(Object.fromEntries(env.map((e) => [e.name as string, value(e.value)]))),
+      outputs: spec.outputVariables === undefined ? undefined : wire(outputs.map((o) => o.name)),
+      executionTarget: optional(target),
+      delegateSelectors: optional(spec.delegateSelectors),
+      ...stepTail(step),
+    }),
+  ]);
+}
+
+/** Candidates for a `{ step: ... }` element, most specific first. */
+function stepCandidates(step: Node): Array<Code | undefined> {
+  const type = typeof step.type === 'string' ? step.type : undefined;
+  const template = isNode(step.template) ? step.template : undefined;
+  const builder = type && type !== 'ShellScript' ? typedStepBuilder(type) : undefined;
+  return [
+    template &&
+      attempt(() => call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })])),
+    type === 'ShellScript' ? attempt(() => shellCode(step)) : undefined,
+    builder
+      ? attempt(() => call(builder, [obj({ ...stepHead(step), ...specOptions(step.spec), ...stepTail(step) })]))
+      : undefined,
+    type !== undefined
+      ? attempt(() =>
+          call('step', [obj({ ...stepHead(step), type: lit(type), spec: optional(step.spec), ...stepTail(step) })]),
+        )
+      : undefined,
+  ];
+}
+
+function stepGroupCode(group: Node, comments: Comments): Code | undefined {
+  const infra = isNode(group.stepGroupInfra) ? group.stepGroupInfra : undefined;
+  const infraSpec = node(infra?.spec);
+  return call('stepGroup', [
+    obj({
+      identifier: lit(group.identifier as string),
+      name: nameOption(group),
+      steps: Array.isArray(group.steps)
+        ? { kind: 'array', items: (group.steps as Node[]).map((s) => stepElementCode(s, comments)) }
+        : undefined,
+      containerInfra:
+        infra &&
         obj({
-          ...stepHead(step),
-          type: lit(String(step.type)),
-          spec: optional(step.spec),
-          ...stepTail(step),
+          type: infra.type === 'KubernetesDirect' ? undefined : optional(infra.type),
+          connector: value(infraSpec.connectorRef),
+          namespace: value(infraSpec.namespace),
         }),
-      ]),
-  );
-  const code = firstExact([typed, generic], element, asStepElement) ?? call('raw.step', [wire(element)]);
-  return commented(code, comments.get(element) ?? (step && comments.get(step)));
+      sharedPaths: optional(group.sharedPaths),
+      when: optional(group.when),
+      failureStrategies: failureStrategiesOption(group.failureStrategies),
+      strategy: optional(group.strategy),
+      variables: variablesOption(group.variables),
+      timeout: optional(group.timeout, (t) => value(t)),
+      delegateSelectors: optional(group.delegateSelectors),
+    }),
+  ]);
+}
+
+/** A step list element as code: a typed builder, `stepGroup()`, `parallel()`, `step()` or `raw.step()`, whichever is exact. */
+export function stepElementCode(element: Node, comments: Comments): Code {
+  const only = Object.keys(element).length === 1;
+  const step = only && isNode(element.step) ? element.step : undefined;
+  const group = only && isNode(element.stepGroup) ? element.stepGroup : undefined;
+  const parallel = only && Array.isArray(element.parallel) ? (element.parallel as Node[]) : undefined;
+  const candidates = step
+    ? stepCandidates(step)
+    : group
+      ? [attempt(() => stepGroupCode(group, comments))]
+      : parallel && parallel.length > 0
+        ? [
+            call(
+              'parallel',
+              parallel.map((entry) => stepElementCode(node(entry), comments)),
+            ),
+          ]
+        : [];
+  const code = firstExact(candidates, element, asStepElement) ?? call('raw.step', [wire(element)]);
+  return commented(code, comments.get(element) ?? (step && comments.get(step)) ?? (group && comments.get(group)));
 }
 
 const stageHead = (stage: Node) => ({
@@ -83,163 +146,277 @@ const stageTail = (stage: Node) => ({
   failureStrategies: failureStrategiesOption(stage.failureStrategies),
   when: optional(stage.when),
   variables: variablesOption(stage.variables),
+  strategy: optional(stage.strategy),
   timeout: optional(stage.timeout, (t) => value(t)),
   delegateSelectors: optional(stage.delegateSelectors),
 });
 
-interface StageCode {
-  /** The stage builder call, without its steps. */
-  readonly stage: Code;
-  /** Step codes, added with `.step()`; rollback steps ride on the stage as `.rollbackStep()`. */
-  readonly steps: readonly Code[];
+interface Execution {
+  readonly steps: Node[];
+  readonly rollbackSteps: Node[];
+  /** Fields of `execution` other than the two step lists. */
+  readonly rest: Node;
+  readonly hasRollbackKey: boolean;
 }
 
-const execution = (stage: Node): { steps: Node[]; rollbackSteps: Node[] } | undefined => {
-  const spec = isNode(stage.spec) ? stage.spec : undefined;
-  const exec = spec && isNode(spec.execution) ? spec.execution : undefined;
-  if (!exec || !Array.isArray(exec.steps)) return undefined;
+function executionOf(stage: Node): Execution | undefined {
+  const exec = node(node(stage.spec).execution);
+  if (!Array.isArray(exec.steps)) return undefined;
+  const { steps, rollbackSteps, ...rest } = exec;
   return {
-    steps: exec.steps as Node[],
-    rollbackSteps: Array.isArray(exec.rollbackSteps) ? (exec.rollbackSteps as Node[]) : [],
+    steps: steps as Node[],
+    rollbackSteps: Array.isArray(rollbackSteps) ? (rollbackSteps as Node[]) : [],
+    rest,
+    hasRollbackKey: 'rollbackSteps' in exec,
   };
-};
+}
 
-const withRollback = (code: Code, rollbackSteps: readonly Node[], comments: Comments): Code =>
-  rollbackSteps.length
-    ? chained(code, [{ method: 'rollbackStep', args: rollbackSteps.map((step) => stepElementCode(step, comments)) }])
+const withRollback = (code: Code, exec: Execution, comments: Comments): Code =>
+  exec.rollbackSteps.length
+    ? chained(code, [{ method: 'rollbackStep', args: exec.rollbackSteps.map((s) => stepElementCode(s, comments)) }])
     : code;
 
+/** Typed stage builders; steps are added by the caller. */
 const STAGE_IMPORTERS: Record<
   string,
-  (stage: Node, exec: ReturnType<typeof execution>, comments: Comments) => Code | undefined
+  (stage: Node, exec: Execution | undefined, comments: Comments) => Code | undefined
 > = {
   Deployment(stage, exec, comments) {
-    const spec = isNode(stage.spec) ? stage.spec : {};
-    const serviceConfig = isNode(spec.serviceConfig) ? spec.serviceConfig : undefined;
-    const infra = isNode(spec.infrastructure) ? spec.infrastructure : undefined;
-    const definition = infra && isNode(infra.infrastructureDefinition) ? infra.infrastructureDefinition : undefined;
-    if (!serviceConfig || !infra || !definition || !exec) return undefined;
-    const serviceDefinition = isNode(serviceConfig.serviceDefinition) ? serviceConfig.serviceDefinition : {};
-    const defSpec = isNode(definition.spec) ? definition.spec : {};
-    const serviceVariables = isNode(serviceDefinition.spec) ? serviceDefinition.spec.variables : undefined;
+    const spec = node(stage.spec);
+    if (!exec || Object.keys(exec.rest).length) return undefined;
+    if (isNode(spec.serviceConfig)) {
+      const serviceConfig = spec.serviceConfig;
+      const infra = node(spec.infrastructure);
+      const definition = node(infra.infrastructureDefinition);
+      const serviceDefinition = node(serviceConfig.serviceDefinition);
+      const defSpec = node(definition.spec);
+      const serviceVariables = node(serviceDefinition.spec).variables;
+      const code = call('deployment', [
+        obj({
+          ...stageHead(stage),
+          service: value(serviceConfig.serviceRef),
+          deploymentType: serviceDefinition.type === 'Kubernetes' ? undefined : optional(serviceDefinition.type),
+          serviceVariables:
+            Array.isArray(serviceVariables) && serviceVariables.length ? variablesOption(serviceVariables) : undefined,
+          environment: value(infra.environmentRef),
+          infrastructure: obj({
+            type: definition.type === 'KubernetesDirect' ? undefined : optional(definition.type),
+            connector: value(defSpec.connectorRef),
+            namespace: value(defSpec.namespace),
+            releaseName: optional(defSpec.releaseName, (t) => value(t, true)),
+          }),
+          allowSimultaneousDeployments:
+            infra.allowSimultaneousDeployments === false ? undefined : optional(infra.allowSimultaneousDeployments),
+          ...stageTail(stage),
+        }),
+      ]);
+      return withRollback(code, exec, comments);
+    }
+    const service = node(spec.service);
+    const environment = node(spec.environment);
+    const useFromStage = node(service.useFromStage).stage;
+    const definitions = environment.infrastructureDefinitions;
     const code = call('deployment', [
       obj({
         ...stageHead(stage),
-        service: value(serviceConfig.serviceRef),
-        deploymentType: serviceDefinition.type === 'Kubernetes' ? undefined : optional(serviceDefinition.type),
-        serviceVariables:
-          Array.isArray(serviceVariables) && serviceVariables.length ? variablesOption(serviceVariables) : undefined,
-        environment: value(infra.environmentRef),
-        infrastructure: obj({
-          type: definition.type === 'KubernetesDirect' ? undefined : optional(definition.type),
-          connector: value(defSpec.connectorRef),
-          namespace: value(defSpec.namespace),
-          releaseName: optional(defSpec.releaseName, (t) => value(t, true)),
-        }),
-        allowSimultaneousDeployments:
-          infra.allowSimultaneousDeployments === false ? undefined : optional(infra.allowSimultaneousDeployments),
+        deploymentType: optional(spec.deploymentType),
+        service:
+          typeof useFromStage === 'string' ? obj({ useFromStage: lit(useFromStage) }) : value(service.serviceRef),
+        serviceInputs: optional(service.serviceInputs),
+        environment: value(environment.environmentRef),
+        environmentInputs: optional(environment.environmentInputs),
+        deployToAll: optional(environment.deployToAll),
+        infrastructureDefinitions: Array.isArray(definitions)
+          ? {
+              kind: 'array',
+              items: (definitions as Node[]).map((d) =>
+                Object.keys(node(d)).length === 1 && typeof d.identifier === 'string' ? lit(d.identifier) : wire(d),
+              ),
+            }
+          : optional(definitions, (d) => value(d)),
         ...stageTail(stage),
       }),
     ]);
-    return withRollback(code, exec.rollbackSteps, comments);
+    return withRollback(code, exec, comments);
+  },
+  CI(stage, exec) {
+    if (!exec || exec.rollbackSteps.length || exec.hasRollbackKey || Object.keys(exec.rest).length) return undefined;
+    const { execution: _execution, runtime, ...spec } = node(stage.spec);
+    const runtimeNode = node(runtime);
+    const simpleRuntime =
+      typeof runtimeNode.type === 'string' &&
+      Object.keys(runtimeNode).length === 2 &&
+      isNode(runtimeNode.spec) &&
+      Object.keys(runtimeNode.spec).length === 0;
+    return call('ci', [
+      obj({
+        ...stageHead(stage),
+        ...specOptions(spec),
+        runtime: simpleRuntime ? lit(runtimeNode.type as string) : optional(runtime),
+        ...stageTail(stage),
+      }),
+    ]);
+  },
+  Approval(stage, exec, comments) {
+    const spec = node(stage.spec);
+    if (!exec || Object.keys(spec).length !== 1 || Object.keys(exec.rest).length) return undefined;
+    return withRollback(call('approval', [obj({ ...stageHead(stage), ...stageTail(stage) })]), exec, comments);
+  },
+  Custom(stage, exec, comments) {
+    const { execution: _execution, environment, ...rest } = node(stage.spec);
+    if (!exec || Object.keys(rest).length || Object.keys(exec.rest).length) return undefined;
+    return withRollback(
+      call('custom', [obj({ ...stageHead(stage), environment: optional(environment), ...stageTail(stage) })]),
+      exec,
+      comments,
+    );
+  },
+  Pipeline(stage) {
+    const { outputs, ...spec } = node(stage.spec);
+    const named = Array.isArray(outputs) && (outputs as Node[]).every((o) => Object.keys(node(o)).length === 2);
+    return call('pipelineStage', [
+      obj({
+        ...stageHead(stage),
+        ...specOptions(spec),
+        outputs: named
+          ? obj(Object.fromEntries((outputs as Node[]).map((o) => [String(o.name), value(o.value)])))
+          : optional(outputs),
+        ...stageTail(stage),
+      }),
+    ]);
   },
 };
 
-/** A stages element as code, verified exactly; steps are split out so the pipeline chain reads in order. */
-export function stageElementCode(element: Node, comments: Comments): StageCode {
-  const stage = isNode(element.stage) && Object.keys(element).length === 1 ? element.stage : undefined;
-  const exec = stage ? execution(stage) : undefined;
-  const steps = (exec?.steps ?? []).map((step) => stepElementCode(step, comments));
+/** The stage call (typed, generic, or raw) with its steps chained on it, verified exactly. */
+interface StageCode {
+  /** The stage builder call, without its execution steps. */
+  readonly stage: Code;
+  /** Steps, added with `.step()` (on the pipeline for a top-level stage, so the chain reads in order). */
+  readonly steps: readonly Code[];
+}
+
+function stageCode(stage: Node, element: Node, comments: Comments): StageCode {
+  const exec = executionOf(stage);
+  const steps = (exec?.steps ?? []).map((s) => stepElementCode(s, comments));
   const withSteps = (code: Code | undefined) =>
-    code && chained(code, steps.length ? [{ method: 'step', args: steps }] : []);
-  if (stage) {
-    const typed = attempt(() =>
-      typeof stage.type === 'string' ? STAGE_IMPORTERS[stage.type]?.(stage, exec, comments) : undefined,
+    code &&
+    chained(
+      code,
+      steps.map((s) => ({ method: 'step', args: [s] })),
     );
-    if (typed && firstExact([withSteps(typed)], element, asStageElement)) return { stage: typed, steps };
-    const { execution: _execution, ...specRest } = isNode(stage.spec) ? stage.spec : {};
-    const execRest =
-      exec && isNode((stage.spec as Node).execution) ? { ...((stage.spec as Node).execution as Node) } : undefined;
-    if (execRest) {
-      delete execRest.steps;
-      // An empty rollback list stays in the spec, so the builder writes it back.
-      if (exec!.rollbackSteps.length > 0) delete execRest.rollbackSteps;
-    }
-    const genericSpec =
-      stage.spec === undefined
-        ? undefined
-        : {
-            ...specRest,
-            ...(execRest && Object.keys(execRest).length ? { execution: execRest } : {}),
-          };
-    const generic = attempt(
-      () =>
-        exec &&
-        withRollback(
-          call('stage', [
-            obj({
-              ...stageHead(stage),
-              type: lit(String(stage.type)),
-              spec: genericSpec && Object.keys(genericSpec).length === 0 ? undefined : optional(genericSpec),
-              ...stageTail(stage),
-            }),
-          ]),
-          exec.rollbackSteps,
-          comments,
-        ),
+  const exact = (code: Code | undefined, stepsToo = true) =>
+    code && firstExact([stepsToo ? withSteps(code) : code], element, asStageElement) ? code : undefined;
+  const template = isNode(stage.template) ? stage.template : undefined;
+  if (template) {
+    const code = attempt(() =>
+      call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
     );
-    if (generic && firstExact([withSteps(generic)], element, asStageElement)) return { stage: generic, steps };
-    const plain = attempt(() =>
-      call('stage', [
-        obj({
-          ...stageHead(stage),
-          type: lit(String(stage.type)),
-          spec: optional(stage.spec),
-          ...stageTail(stage),
-        }),
-      ]),
+    if (exact(code, false)) return { stage: code!, steps: [] };
+  }
+  const type = typeof stage.type === 'string' ? stage.type : undefined;
+  const typed = attempt(() => (type ? STAGE_IMPORTERS[type]?.(stage, exec, comments) : undefined));
+  if (typed && exact(typed, type !== 'Pipeline')) return { stage: typed, steps: type === 'Pipeline' ? [] : steps };
+  if (exec) {
+    const { execution: _execution, ...specRest } = node(stage.spec);
+    const execution = {
+      ...exec.rest,
+      ...(exec.hasRollbackKey && exec.rollbackSteps.length === 0 ? { rollbackSteps: [] } : {}),
+    };
+    const genericSpec = { ...specRest, ...(Object.keys(execution).length ? { execution } : {}) };
+    const generic = attempt(() =>
+      withRollback(
+        call('stage', [
+          obj({
+            ...stageHead(stage),
+            type: lit(String(type)),
+            spec: Object.keys(genericSpec).length === 0 ? undefined : wire(genericSpec),
+            ...stageTail(stage),
+          }),
+        ]),
+        exec,
+        comments,
+      ),
     );
-    if (plain && firstExact([plain], element, asStageElement)) return { stage: plain, steps: [] };
+    if (exact(generic)) return { stage: generic!, steps };
+  }
+  const whole = attempt(() =>
+    call('stage', [
+      obj({ ...stageHead(stage), type: lit(String(type)), spec: optional(stage.spec), ...stageTail(stage) }),
+    ]),
+  );
+  if (exact(whole, false)) return { stage: whole!, steps: [] };
+  return { stage: call('raw.stage', [wire(element)]), steps: [] };
+}
+
+/** A `stages` element as code: a stage (steps split out) or `parallel(...)` stages with their steps on them. */
+export function stageElementCode(element: Node, comments: Comments): StageCode {
+  const only = Object.keys(element).length === 1;
+  if (only && isNode(element.stage)) return stageCode(element.stage, element, comments);
+  if (only && Array.isArray(element.parallel) && element.parallel.length > 0) {
+    const stages = (element.parallel as Node[]).map((entry) => {
+      const inner = stageCode(node(node(entry).stage), node(entry), comments);
+      return chained(
+        inner.stage,
+        inner.steps.map((s) => ({ method: 'step', args: [s] })),
+      );
+    });
+    const code = call('parallel', stages);
+    if (firstExact([code], element, asStageElement)) return { stage: code, steps: [] };
   }
   return { stage: call('raw.stage', [wire(element)]), steps: [] };
 }
 
+/** Barriers written as names when name and identifier agree. */
+const barriersOption = (raw: unknown): Code | undefined =>
+  Array.isArray(raw)
+    ? {
+        kind: 'array',
+        items: (raw as Node[]).map((b) =>
+          Object.keys(node(b)).length === 2 && b.name === b.identifier ? lit(String(b.identifier)) : wire(b),
+        ),
+      }
+    : optional(raw);
+
 /** A whole pipeline document as a builder chain, or `raw.pipeline()` when no builder reproduces it. */
 export function pipelineCode(document: Node, comments: Comments = new WeakMap()): Code {
-  const body = isNode(document.pipeline) ? document.pipeline : {};
+  const body = node(document.pipeline);
   const chain = (Array.isArray(body.stages) ? (body.stages as Node[]) : []).flatMap((element) => {
     const { stage, steps } = stageElementCode(element, comments);
     const comment = comments.get(element) ?? (isNode(element.stage) ? comments.get(element.stage) : undefined);
     return [
       { method: 'stage', args: [commented(stage, comment)] },
-      ...steps.map((step) => ({ method: 'step', args: [step] })),
+      ...steps.map((s) => ({ method: 'step', args: [s] })),
     ];
   });
-  const typed = attempt(() =>
-    call(
-      'pipeline',
-      [
-        obj({
-          identifier: lit(body.identifier as string),
-          name: nameOption(body),
-          project: optional(body.projectIdentifier),
-          org: body.orgIdentifier === 'default' ? undefined : optional(body.orgIdentifier),
-          description: optional(body.description),
-          tags: tagsOption(body.tags),
-          properties: optional(body.properties),
-          timeout: optional(body.timeout, (t) => value(t)),
-          delegateSelectors: optional(body.delegateSelectors),
-          variables: variablesOption(body.variables),
-        }),
-      ],
-      chain,
-    ),
-  );
-  return firstExact([typed], document, asDocument) ?? call('raw.pipeline', [wire(document)]);
+  const properties = node(body.properties);
+  const codebase = node(properties.ci).codebase;
+  const onlyCodebase =
+    isNode(codebase) && Object.keys(properties).length === 1 && Object.keys(node(properties.ci)).length === 1;
+  const flowControl = node(body.flowControl);
+  const onlyBarriers = Object.keys(flowControl).length === 1 && Array.isArray(flowControl.barriers);
+  const options = (shortcuts: boolean) =>
+    obj({
+      identifier: lit(body.identifier as string),
+      name: nameOption(body),
+      project: optional(body.projectIdentifier),
+      org: body.orgIdentifier === 'default' ? undefined : optional(body.orgIdentifier),
+      description: optional(body.description),
+      tags: tagsOption(body.tags),
+      codebase: shortcuts && onlyCodebase ? wire(codebase) : undefined,
+      properties: shortcuts && onlyCodebase ? undefined : optional(body.properties),
+      barriers: shortcuts && onlyBarriers ? barriersOption(flowControl.barriers) : undefined,
+      allowStageExecutions: optional(body.allowStageExecutions),
+      timeout: optional(body.timeout, (t) => value(t)),
+      delegateSelectors: optional(body.delegateSelectors),
+      variables: variablesOption(body.variables),
+      notificationRules: optional(body.notificationRules),
+    });
+  const candidates = [true, false].map((shortcuts) => attempt(() => call('pipeline', [options(shortcuts)], chain)));
+  return firstExact(candidates, document, asDocument) ?? call('raw.pipeline', [wire(document)]);
 }
 
 export function projectCode(document: Node): Code {
-  const body = isNode(document.project) ? document.project : {};
+  const body = node(document.project);
   const code = attempt(() =>
     call('project', [
       obj({
@@ -257,8 +434,8 @@ export function projectCode(document: Node): Code {
 }
 
 export function connectorCode(document: Node): Code {
-  const body = isNode(document.connector) ? document.connector : {};
-  const spec = isNode(body.spec) ? body.spec : {};
+  const body = node(document.connector);
+  const spec = node(body.spec);
   const common = () => ({
     identifier: lit(body.identifier as string),
     name: nameOption(body),
@@ -268,8 +445,8 @@ export function connectorCode(document: Node): Code {
     project: optional(body.projectIdentifier),
     account: body.orgIdentifier === undefined && body.projectIdentifier === undefined ? lit(true) : undefined,
   });
-  const auth = isNode(spec.auth) ? spec.auth : {};
-  const authSpec = isNode(auth.spec) ? auth.spec : {};
+  const auth = node(spec.auth);
+  const authSpec = node(auth.spec);
   const docker = attempt(() =>
     body.type === 'DockerRegistry'
       ? call('connectors.dockerRegistry', [
@@ -281,10 +458,7 @@ export function connectorCode(document: Node): Code {
             auth:
               auth.type === 'Anonymous'
                 ? undefined
-                : obj({
-                    username: optional(authSpec.username),
-                    passwordRef: optional(authSpec.passwordRef),
-                  }),
+                : obj({ username: optional(authSpec.username), passwordRef: optional(authSpec.passwordRef) }),
             delegateSelectors: optional(spec.delegateSelectors),
           }),
         ])
