@@ -103,3 +103,36 @@ describe('pipewright schema', () => {
     expect(JSON.parse(await readFile(join(dir, 'schemas', 'project.schema.json'), 'utf8')).title).toBe('pipewright project document');
   });
 });
+
+describe('compile --schema-modeline', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(() => Promise.all(cleanups.map((c) => c())));
+  const SOURCE = `import { custom, pipeline, project, wait } from 'pipewright';
+export const web = project({ identifier: 'web' });
+export const p = pipeline({ identifier: 'p', project: web }).stage(custom({ identifier: 's' }).step(wait({ identifier: 'w', duration: '1m' })));
+`;
+  const firstLines = async (...flags: string[]) => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'defs.ts'), SOURCE);
+    const result = await runCli(['compile', 'defs.ts', '-o', 'out', ...flags], { cwd: dir });
+    expect(result.stderr).toBe('');
+    const first = async (file: string) => (await readFile(join(dir, 'out', file), 'utf8')).split('\n')[0];
+    return [await first('pipelines/default/web/p.yaml'), await first('projects/default/web.yaml')];
+  };
+
+  it('points by default at schemas/ by a path relative to each file, where pipewright schema writes', async () => {
+    expect(await firstLines('--schema-modeline')).toEqual([
+      '# yaml-language-server: $schema=../../../../schemas/pipeline.schema.json',
+      '# yaml-language-server: $schema=../../../schemas/project.schema.json',
+    ]);
+  });
+
+  it('takes another folder, or an http(s) base URL', async () => {
+    expect((await firstLines('--schema-modeline', '.vscode/schemas'))[0]).toBe('# yaml-language-server: $schema=../../../../.vscode/schemas/pipeline.schema.json');
+    expect((await firstLines('--schema-modeline', 'https://example.com/pw/schemas/'))[1]).toBe(
+      '# yaml-language-server: $schema=https://example.com/pw/schemas/project.schema.json',
+    );
+  });
+});
