@@ -99,7 +99,7 @@ describe('schema', () => {
   });
 
   it('reports a missing required field', () => {
-    expect(validateDocument('pipeline', { pipeline: { name: 'x', identifier: 'x', orgIdentifier: 'default', stages: [{ stage: { name: 's', identifier: 's', type: 'Custom' } }] } }).map((d) => d.message)).toEqual([
+    expect(validateDocument('pipeline', { pipeline: { name: 'x', identifier: 'x', orgIdentifier: 'default', stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [] } } } }] } }).map((d) => d.message)).toEqual([
       'projectIdentifier is required (expected string)',
     ]);
   });
