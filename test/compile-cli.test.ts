@@ -176,6 +176,9 @@ export default projects[0];
     const unknown = await runCli(['compil'], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('(Did you mean compile?)');
+    const bare = await runCli([], { cwd: dir });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Usage: pipewright [options] [command]');
   });
 
   it('prints diagnostics as JSON with --json', async () => {

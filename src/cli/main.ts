@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { registerCompile } from './compile-command.js';
 import { registerImport } from './import-command.js';
+import { registerGraphql } from './graphql-command.js';
 import { registerInit } from './init-command.js';
+import { registerPublish } from './publish-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
 import { EXIT, reportError, useColor } from './errors.js';
@@ -14,18 +16,29 @@ export function createProgram(): Command {
     .version(version(), '-v, --version')
     .option('--debug', 'show stack traces of unexpected errors')
     .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ npx pipewright init demo\n  $ pipewright compile --check --typecheck\n  $ pipewright import .harness/deploy.yaml -o pipelines',
+    )
     .exitOverride();
   registerCompile(program);
   registerInit(program);
   registerImport(program);
   registerValidate(program);
   registerSchema(program);
+  registerPublish(program);
+  registerGraphql(program);
   return program;
 }
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 invalid input or failed work, 2 usage error. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = createProgram();
+  if (argv.length === 0) {
+    // No command is a usage error: show what there is to run, on stderr.
+    process.stderr.write(program.helpInformation());
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
