@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../compile/load-config.js';
+import { createClient } from '../publish/client.js';
+import { ApiError } from '../publish/envelope.js';
+import { authAdvice, resolveConnection, tuningFromEnv } from '../publish/settings.js';
+import { EXIT, UserError } from './errors.js';
+import { asUserError } from './publish-run.js';
+
+export interface GraphqlFlags {
+  readonly baseUrl?: string;
+  readonly account?: string;
+  readonly apiKeyFile?: string;
+  readonly debug?: boolean;
+}
+
+const hasErrors = (result: unknown): boolean => {
+  const errors = (result as { errors?: unknown } | null)?.errors;
+  return Array.isArray(errors) && errors.length > 0;
+};
+
+export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise<number> {
+  try {
+    const query = queryArg === '-' ? readFileSync(0, 'utf8') : queryArg;
+    if (!query.trim()) throw new UserError('the GraphQL query is empty', "pass the query text, e.g. pipewright graphql '{ applications(limit: 5) { nodes { name } } }'");
+    const { config } = await loadConfig();
+    const connection = await resolveConnection(flags, config);
+    const tuning = tuningFromEnv();
+    const client = createClient({
+      baseUrl: connection.baseUrl,
+      accountId: connection.accountId,
+      apiKey: connection.apiKey,
+      ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+      retry: tuning.retry,
+      ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
+    });
+    let result: unknown;
+    try {
+      result = await client.graphql(query);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const advice =
+          error.kind === 'unauthorized' || error.kind === 'forbidden' || error.kind === 'untrusted-certificate'
+            ? authAdvice(error.kind, connection.keySource)
+            : 'check --base-url and the query; run again with --debug for details';
+        throw new UserError(`GraphQL query to ${client.baseUrl} failed: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`, advice);
+      }
+      throw error;
+    }
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (hasErrors(result)) {
+      process.stderr.write('pipewright: the GraphQL result has errors (see "errors" above)\n');
+      return EXIT.failed;
+    }
+    return EXIT.ok;
+  } catch (error) {
+    throw asUserError(error);
+  }
+}

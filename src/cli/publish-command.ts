@@ -1,0 +1,40 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_OUT_DIR } from '../config.js';
+import type { PublishFlags } from './publish-run.js';
+
+/** A positive whole number, or a usage error naming the option. */
+export const positiveInt = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive whole number.`);
+  return n;
+};
+
+export function registerPublish(program: Command): void {
+  program
+    .command('publish')
+    .description('publish a compiled folder to the platform: projects, then connectors, then pipelines (create or update)')
+    .argument('[dir]', `compiled output folder (default: outDir from config, else "${DEFAULT_OUT_DIR}")`)
+    .option('--base-url <url>', 'platform address, e.g. https://app.harness.io (default: HARNESS_BASE_URL, then config baseUrl)')
+    .option('--account <id>', 'account identifier (default: HARNESS_ACCOUNT_ID, then config accountId)')
+    .option('--api-key-file <file>', 'read the API key from this file instead of HARNESS_API_KEY')
+    .option('--dry-run', 'read the platform and show what would be created, updated or left unchanged; write nothing')
+    .option('--json', 'print a machine-readable report on stdout')
+    .option('--rate <n>', 'requests per minute to allow (default: config rateLimit, else 1000)', positiveInt('--rate'))
+    .option('--concurrency <n>', 'documents of one kind published at once (default 4)', positiveInt('--concurrency'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The API key comes from HARNESS_API_KEY (or --api-key-file) and is never printed.',
+        '',
+        'Examples:',
+        '  $ HARNESS_API_KEY=... pipewright publish out --base-url https://app.harness.io --account abc123',
+        '  $ pipewright publish --dry-run                  # show the semantic diff, write nothing',
+        '  $ pipewright publish --json > publish-report.json',
+      ].join('\n'),
+    )
+    .action(async (dir: string | undefined, flags: PublishFlags, command: Command) => {
+      const { runPublish } = await import('./publish-run.js');
+      process.exitCode = await runPublish(dir, { ...flags, debug: Boolean(command.optsWithGlobals().debug) });
+    });
+}

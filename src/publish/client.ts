@@ -1,0 +1,128 @@
+import { buildUrl, parseBaseUrl } from './base-url.js';
+import { systemClock, type Clock } from './clock.js';
+import { publishDocument, type PublishDocument, type ResourceId } from './document.js';
+import { createEndpoint, readEndpoint, remoteDocument, updateEndpoint, type Endpoint } from './endpoints.js';
+import { ApiError, isAlreadyExists, isNotFound, type Envelope } from './envelope.js';
+import { graphqlRequest, type GraphqlOptions } from './graphql.js';
+import { RateLimiter } from './rate-limiter.js';
+import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
+import { sendGraphql, sendRest, type TransportOptions } from './transport.js';
+
+export interface ClientOptions {
+  /** The platform's address (`{base_url}`), e.g. https://app.harness.io; http only for loopback hosts. */
+  readonly baseUrl: string;
+  readonly accountId: string;
+  /** A personal access token or service-account token. Sent in `x-api-key` (or a form field in browser mode). */
+  readonly apiKey: string;
+  /** Defaults to the global fetch (Node >= 20, browsers). */
+  readonly fetch?: typeof fetch;
+  /** Requests per minute this client allows itself; default 1000, the platform's limit per key. */
+  readonly rateLimit?: number;
+  readonly retry?: RetryOptions;
+  /** Limit of one attempt, body included; default 30 s. */
+  readonly timeoutMs?: number;
+  readonly clock?: Clock;
+  /** Called before each retry wait (for logs; the event holds no key). */
+  readonly onRetry?: (event: RetryEvent) => void;
+}
+
+/** What a GET found. */
+export interface RemoteResource {
+  /** In the request's shape, `{ <kind>: {...} }`. */
+  readonly document: Record<string, unknown>;
+  readonly correlationId?: string;
+}
+
+export interface WriteResult {
+  readonly outcome: 'created' | 'updated';
+  readonly correlationId?: string;
+}
+
+export interface Client {
+  readonly baseUrl: string;
+  readonly accountId: string;
+  /** GET; undefined when the platform says it is not there. */
+  read(id: ResourceId): Promise<RemoteResource | undefined>;
+  create(document: PublishDocument): Promise<Envelope>;
+  update(document: PublishDocument): Promise<Envelope>;
+  /** Create, or update when it exists (also when a retried create finds its own lost write). */
+  upsert(document: PublishDocument | string): Promise<WriteResult>;
+  /** Endpoint 1 (or 2): the GraphQL result as JSON, `{ data, errors }`. */
+  graphql(query: string, options?: GraphqlOptions): Promise<unknown>;
+}
+
+/** Visible ASCII only: anything else cannot go in a header, and fetch's error for it would quote the key. */
+const KEY_SHAPE = /^[\x21-\x7e]+$/;
+
+export const DEFAULT_RATE_LIMIT = 1000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A client of the platform's REST and GraphQL endpoints, built on web-standard fetch only. */
+export function createClient(options: ClientOptions): Client {
+  const base = parseBaseUrl(options.baseUrl);
+  const { accountId } = options;
+  const apiKey = options.apiKey.trim();
+  if (!accountId) throw new TypeError('accountId is required');
+  if (!KEY_SHAPE.test(apiKey)) throw new TypeError('the API key is empty or holds characters a header cannot carry (spaces, line breaks, non-ASCII)');
+  const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const clock = options.clock ?? systemClock;
+  const transport: TransportOptions = {
+    fetch: doFetch,
+    limiter: new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock),
+    retry: retryPolicy(options.retry),
+    clock,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    redact,
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+  };
+
+  const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {
+    const headers = new Headers({ 'x-api-key': apiKey, accept: 'application/json' });
+    if (endpoint.contentType) headers.set('content-type', endpoint.contentType);
+    return sendRest(
+      {
+        method: endpoint.method,
+        url: buildUrl(base, endpoint.path, endpoint.query),
+        label: `${endpoint.method} ${endpoint.path}`,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      },
+      transport,
+    );
+  };
+
+  const client: Client = {
+    baseUrl: base.href.replace(/\/$/, ''),
+    accountId,
+    async read(id) {
+      try {
+        const envelope = await send(readEndpoint(id, accountId));
+        return { document: remoteDocument(id.kind, envelope.data), ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}) };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    create: (document) => send(createEndpoint(document.id, accountId), document.yaml),
+    update: (document) => send(updateEndpoint(document.id, accountId), document.yaml),
+    async upsert(input) {
+      const document = typeof input === 'string' ? publishDocument(input) : input;
+      try {
+        const created = await client.create(document);
+        return { outcome: 'created', ...(created.correlationId ? { correlationId: created.correlationId } : {}) };
+      } catch (error) {
+        // Also the retry of a create whose first response was lost after the write: it is there now.
+        if (!isAlreadyExists(error)) throw error;
+      }
+      const updated = await client.update(document);
+      return { outcome: 'updated', ...(updated.correlationId ? { correlationId: updated.correlationId } : {}) };
+    },
+    graphql(query, graphqlOptions = {}) {
+      return sendGraphql(graphqlRequest(base, accountId, apiKey, query, graphqlOptions), transport);
+    },
+  };
+  return client;
+}
+
+export { ApiError };

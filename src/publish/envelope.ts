@@ -1,0 +1,149 @@
+/**
+ * The REST envelope (`status`, `data`, `metaData`, `correlationId`) and the errors built from it. Error bodies
+ * are not specified; the platform's look like `{ status: 'ERROR', code, message, correlationId }`, and proxies in
+ * front of it answer 5xx with HTML or nothing at all, so every field is optional here.
+ */
+
+export interface Envelope<T = unknown> {
+  readonly status: string;
+  readonly data: T;
+  readonly metaData: unknown;
+  readonly correlationId?: string;
+}
+
+/** Why a request failed, in the terms the caller acts on. */
+export type FailureKind =
+  /** 4xx the caller must fix (400, 402, 404 that is not "not found", 405, 409, 415, ...): not retried. */
+  | 'rejected'
+  /** 401: the key is not valid. Stops a publish run. */
+  | 'unauthorized'
+  /** 403: the key lacks permission. Stops a publish run. */
+  | 'forbidden'
+  /** 429, 5xx, a reset, a timeout: retried until the retry budget is spent. */
+  | 'transient'
+  /** The TLS certificate is not trusted: retrying cannot help. */
+  | 'untrusted-certificate';
+
+export interface ApiErrorDetails {
+  readonly kind: FailureKind;
+  /** HTTP status, absent for network errors. */
+  readonly status?: number;
+  /** The platform's error code, e.g. DUPLICATE_FIELD. */
+  readonly code?: string;
+  readonly correlationId?: string;
+  /** `METHOD path` without the query (the query holds nothing secret, but is noise in a report). */
+  readonly request: string;
+  /** How many attempts were made before giving up. */
+  readonly attempts?: number;
+  /** Retry-After in ms, when the server sent one. */
+  readonly retryAfterMs?: number;
+}
+
+/** A failed platform call: what the server said, and its correlationId for support. Never holds the key. */
+export class ApiError extends Error {
+  readonly kind: FailureKind;
+  readonly status?: number;
+  readonly code?: string;
+  readonly correlationId?: string;
+  readonly request: string;
+  readonly attempts: number;
+  readonly retryAfterMs?: number;
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message);
+    this.name = 'ApiError';
+    this.kind = details.kind;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.code !== undefined) this.code = details.code;
+    if (details.correlationId !== undefined) this.correlationId = details.correlationId;
+    this.request = details.request;
+    this.attempts = details.attempts ?? 1;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** The same error, after `attempts` tries. */
+  withAttempts(attempts: number): ApiError {
+    const { kind, status, code, correlationId, request, retryAfterMs } = this;
+    return new ApiError(this.message, { kind, status, code, correlationId, request, attempts, retryAfterMs } as ApiErrorDetails);
+  }
+}
+
+/** "Not there": 404 ENTITY_NOT_FOUND, or the 400 RESOURCE_NOT_FOUND_EXCEPTION some services answer instead. */
+export const isNotFound = (error: unknown): boolean =>
+  error instanceof ApiError &&
+  // A bare 404 (no code) is a wrong path or a proxy, not an answer about the resource: it fails loudly instead.
+  ((error.status === 404 && (error.code === 'ENTITY_NOT_FOUND' || error.code === 'RESOURCE_NOT_FOUND_EXCEPTION')) ||
+    (error.status === 400 && error.code === 'RESOURCE_NOT_FOUND_EXCEPTION'));
+
+/** "Already exists": 400 DUPLICATE_FIELD, or INVALID_REQUEST whose message says it exists. */
+export const isAlreadyExists = (error: unknown): boolean =>
+  error instanceof ApiError &&
+  error.status === 400 &&
+  (error.code === 'DUPLICATE_FIELD' ||
+    (error.code === 'INVALID_REQUEST' && /already (exists|present)|is already present|duplicate/i.test(error.message)));
+
+const TRANSIENT_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+
+export function failureKind(status: number): FailureKind {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  return TRANSIENT_STATUS.has(status) ? 'transient' : 'rejected';
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'bad request',
+  401: 'unauthorized',
+  402: 'request cannot be processed',
+  403: 'forbidden',
+  404: 'not found',
+  415: 'unsupported media type',
+  429: 'rate limit exceeded',
+  500: 'internal server error',
+  502: 'bad gateway',
+  503: 'service unavailable',
+  504: 'gateway timeout',
+};
+
+type Json = Record<string, unknown>;
+const asObject = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+const asString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** The body parsed as JSON, or undefined (HTML error pages, empty 502s). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Turns a response into the envelope, or an ApiError. A 200 whose status is not SUCCESS is an error too: the
+ * spec promises SUCCESS on success, and acting on anything else would report a write that did not happen.
+ */
+export function toEnvelope(status: number, text: string, request: string, retryAfterMs?: number): Envelope {
+  const body = asObject(parseJson(text));
+  const correlationId = asString(body?.correlationId);
+  if (status >= 200 && status < 300 && body && body.status === 'SUCCESS')
+    return { status: 'SUCCESS', data: body.data, metaData: body.metaData ?? null, ...(correlationId ? { correlationId } : {}) };
+  const code = asString(body?.code);
+  const serverMessage = asString(body?.message) ?? asString(body?.detailedMessage);
+  const isOk = status >= 200 && status < 300;
+  const message = isOk
+    ? `unexpected response to ${request}: HTTP ${status} without status SUCCESS`
+    : `HTTP ${status} ${REASONS[status] ?? 'error'}${code ? ` ${code}` : ''}${serverMessage ? `: ${serverMessage}` : body ? '' : ' (no JSON body)'}`;
+  return throwing(
+    new ApiError(message, {
+      kind: isOk ? 'rejected' : failureKind(status),
+      status,
+      ...(code ? { code } : {}),
+      ...(correlationId ? { correlationId } : {}),
+      request,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    }),
+  );
+}
+
+function throwing(error: Error): never {
+  throw error;
+}

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, normalize } from 'node:path';
+import { MANIFEST_FILE, parseManifest, sha256, type ManifestEntry } from '../compile/layout.js';
+import { DocumentError, publishDocument } from './document.js';
+import type { PublishItem } from './publish.js';
+import { SettingsError } from './settings.js';
+
+export interface OutputFolder {
+  readonly items: PublishItem[];
+  /** Files whose bytes no longer match the manifest (edited after compile): published as they are now. */
+  readonly edited: string[];
+}
+
+/** Refuses manifest paths that leave the folder: a manifest is input, and input can be hostile. */
+function insideFolder(entry: ManifestEntry): boolean {
+  const path = normalize(entry.file);
+  return typeof entry.file === 'string' && !isAbsolute(path) && !path.startsWith('..') && path.endsWith('.yaml');
+}
+
+/** The documents of a compiled output folder, in the manifest's (publish) order. */
+export async function readOutputFolder(dir: string): Promise<OutputFolder> {
+  const manifestPath = join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(manifestPath, 'utf8');
+  } catch {
+    throw new SettingsError(`${manifestPath} not found: ${dir} is not a compiled output folder`, `run pipewright compile -o ${dir} first, or pass the folder compile wrote`);
+  }
+  const manifest = parseManifest(text);
+  if (!manifest) throw new SettingsError(`${manifestPath} is not a pipewright manifest`, 'publish reads the folder pipewright compile writes; compile again');
+  const items: PublishItem[] = [];
+  const edited: string[] = [];
+  for (const entry of manifest.files) {
+    if (!insideFolder(entry)) throw new SettingsError(`${manifestPath} lists ${JSON.stringify(entry.file)}, outside the folder or not a .yaml file`, 'compile again to rewrite the manifest');
+    const path = join(dir, entry.file);
+    let yaml: string;
+    try {
+      yaml = await readFile(path, 'utf8');
+    } catch {
+      throw new SettingsError(`${path} is listed in ${manifestPath} but missing`, `run pipewright compile -o ${dir} again`);
+    }
+    if (entry.sha256 && sha256(yaml) !== entry.sha256) edited.push(entry.file);
+    try {
+      const document = publishDocument(yaml);
+      const { id } = document;
+      const mismatch =
+        id.kind !== entry.kind || id.identifier !== entry.identifier || (entry.org ?? undefined) !== id.org || (entry.project ?? undefined) !== id.project;
+      if (mismatch) throw new DocumentError(`it declares ${id.kind} ${id.identifier}, the manifest says ${entry.kind} ${entry.identifier}`);
+      items.push({ file: entry.file, document });
+    } catch (error) {
+      if (error instanceof DocumentError) throw new SettingsError(`${path}: ${error.message}`, `run pipewright compile -o ${dir} again (or pipewright validate ${path})`);
+      throw error;
+    }
+  }
+  return { items, edited };
+}

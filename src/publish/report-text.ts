@@ -1,0 +1,67 @@
+import { PUBLISH_ORDER, type PublishKind } from './document.js';
+import { countOutcomes, type DocumentResult, type Outcome, type PublishReport } from './publish.js';
+import { formatChanges } from './semantic-diff.js';
+
+const VERB: Readonly<Record<Outcome, string>> = { created: 'created', updated: 'updated', unchanged: 'unchanged', failed: 'FAILED' };
+const DRY_VERB: Readonly<Record<Outcome, string>> = { created: 'would create', updated: 'would update', unchanged: 'unchanged', failed: 'FAILED' };
+
+const correlation = (id: string | undefined) => (id ? ` (correlationId ${id})` : '');
+
+/** One line per document for CI logs; with dry-run, the semantic diff of an update under it. */
+export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
+  const verb = (dryRun ? DRY_VERB : VERB)[result.outcome].padEnd(dryRun ? 12 : 9);
+  const head = `${verb} ${result.kind.padEnd(9)} ${result.name}  ${result.file}`;
+  if (result.outcome === 'failed') return [`${head}\n    ${result.error?.message ?? 'failed'}${correlation(result.error?.correlationId)}`];
+  if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes)];
+  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`];
+  return [head];
+}
+
+const PLURAL: Readonly<Record<PublishKind, string>> = { project: 'projects', connector: 'connectors', pipeline: 'pipelines' };
+
+/** The table at the end: counts per kind and outcome, then every failure with its correlationId. */
+export function summaryTable(report: PublishReport): string {
+  const outcomes: Outcome[] = ['created', 'updated', 'unchanged', 'failed'];
+  const header = report.dryRun ? ['', 'would create', 'would update', 'unchanged', 'failed'] : ['', ...outcomes];
+  const rows = [header];
+  for (const kind of PUBLISH_ORDER) {
+    const counts = countOutcomes(report.results.filter((r) => r.kind === kind));
+    rows.push([PLURAL[kind], ...outcomes.map((o) => String(counts[o]))]);
+  }
+  const total = countOutcomes(report.results);
+  rows.push(['total', ...outcomes.map((o) => String(total[o]))]);
+  const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const lines = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  const failed = report.results.filter((r) => r.outcome === 'failed');
+  if (failed.length > 0) {
+    lines.push('', `${failed.length} failed:`);
+    for (const r of failed) lines.push(`  ${r.kind} ${r.name} (${r.file}): ${r.error?.message ?? 'failed'}${correlation(r.error?.correlationId)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The `--json` report. */
+export function jsonReport(report: PublishReport, context: { baseUrl: string; accountId: string; dir: string; edited: readonly string[] }) {
+  const counts = countOutcomes(report.results);
+  return {
+    ok: counts.failed === 0,
+    dryRun: report.dryRun,
+    dir: context.dir,
+    baseUrl: context.baseUrl,
+    accountId: context.accountId,
+    counts,
+    ...(report.stopped ? { stopped: report.stopped } : {}),
+    ...(context.edited.length ? { editedAfterCompile: context.edited } : {}),
+    documents: report.results.map((r) => ({
+      file: r.file,
+      kind: r.kind,
+      org: r.id.org ?? null,
+      project: r.id.project ?? null,
+      identifier: r.id.identifier,
+      outcome: r.outcome,
+      ...(r.correlationId ? { correlationId: r.correlationId } : {}),
+      ...(r.changes && r.outcome === 'updated' ? { changes: r.changes } : {}),
+      ...(r.error ? { error: r.error } : {}),
+    })),
+  };
+}

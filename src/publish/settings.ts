@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import type { PipewrightConfig } from '../config.js';
+import type { RetryOptions } from './retry.js';
+
+/** A setting that is missing or wrong, with what to do about it; the CLI prints it without a stack. */
+export class SettingsError extends Error {
+  readonly hint: string;
+  constructor(message: string, hint: string) {
+    super(message);
+    this.name = 'SettingsError';
+    this.hint = hint;
+  }
+}
+
+export interface ConnectionFlags {
+  readonly baseUrl?: string;
+  readonly account?: string;
+  readonly apiKeyFile?: string;
+}
+
+export interface Connection {
+  readonly baseUrl: string;
+  readonly accountId: string;
+  readonly apiKey: string;
+  /** Where the key came from, for messages: never the key itself. */
+  readonly keySource: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+/** An empty variable is treated as unset: CI systems often export blanks for missing secrets. */
+const fromEnv = (env: Env, name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
+
+/** Base URL, account and key: flags win over the environment, the environment over pipewright.config.ts. */
+export async function resolveConnection(flags: ConnectionFlags, config: PipewrightConfig, env: Env = process.env): Promise<Connection> {
+  const baseUrl = flags.baseUrl ?? fromEnv(env, 'HARNESS_BASE_URL') ?? config.baseUrl;
+  if (!baseUrl)
+    throw new SettingsError('no platform address given', 'pass --base-url https://app.harness.io, set HARNESS_BASE_URL, or set baseUrl in pipewright.config.ts');
+  const accountId = flags.account ?? fromEnv(env, 'HARNESS_ACCOUNT_ID') ?? config.accountId;
+  if (!accountId)
+    throw new SettingsError('no account identifier given', 'pass --account <id>, set HARNESS_ACCOUNT_ID, or set accountId in pipewright.config.ts (it is in the console URL after /account/)');
+  const { apiKey, keySource } = await readApiKey(flags.apiKeyFile, env);
+  return { baseUrl, accountId, apiKey, keySource };
+}
+
+async function readApiKey(file: string | undefined, env: Env): Promise<{ apiKey: string; keySource: string }> {
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      throw new SettingsError(`cannot read the API key file ${file}${code ? ` (${code})` : ''}`, 'check the path given to --api-key-file');
+    }
+    const apiKey = text.trim();
+    if (!apiKey) throw new SettingsError(`the API key file ${file} is empty`, 'write the token into it, alone on one line');
+    checkKeyShape(apiKey, `the API key file ${file}`);
+    return { apiKey, keySource: `--api-key-file ${file}` };
+  }
+  const apiKey = fromEnv(env, 'HARNESS_API_KEY');
+  if (!apiKey)
+    throw new SettingsError('no API key: HARNESS_API_KEY is not set', 'set HARNESS_API_KEY to a personal access token or service-account token (in CI, from a secret), or pass --api-key-file <file>');
+  checkKeyShape(apiKey, 'HARNESS_API_KEY');
+  return { apiKey, keySource: 'HARNESS_API_KEY' };
+}
+
+/** Says where a malformed key came from without quoting it. */
+function checkKeyShape(apiKey: string, where: string): void {
+  if (!/^[\x21-\x7e]+$/.test(apiKey))
+    throw new SettingsError(
+      `${where} holds characters an HTTP header cannot carry (spaces, line breaks inside, or non-ASCII)`,
+      'copy the token again: it is a single word of printable ASCII',
+    );
+}
+
+/**
+ * Retry and timeout tuning from the environment. Meant for tests and emulators, where waiting the production
+ * half-second between retries would make a suite slow: PIPEWRIGHT_RETRY_BASE_MS, PIPEWRIGHT_RETRY_ATTEMPTS,
+ * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS.
+ */
+export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number } {
+  const number = (name: string): number | undefined => {
+    const value = fromEnv(env, name);
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw new SettingsError(`${name}=${JSON.stringify(value)} is not a non-negative number`, `unset ${name} or give milliseconds/a count`);
+    return n;
+  };
+  const baseDelayMs = number('PIPEWRIGHT_RETRY_BASE_MS');
+  const attempts = number('PIPEWRIGHT_RETRY_ATTEMPTS');
+  const maxTotalMs = number('PIPEWRIGHT_RETRY_MAX_TOTAL_MS');
+  const timeoutMs = number('PIPEWRIGHT_TIMEOUT_MS');
+  return {
+    retry: {
+      ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
+      ...(attempts !== undefined ? { attempts: Math.max(1, Math.floor(attempts)) } : {}),
+      ...(maxTotalMs !== undefined ? { maxTotalMs } : {}),
+    },
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}
+
+/** Advice for a run stopped by the platform refusing the key. */
+export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate', keySource: string): string {
+  switch (kind) {
+    case 'unauthorized':
+      return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
+    case 'forbidden':
+      return `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on projects, connectors and pipelines in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
+    case 'untrusted-certificate':
+      return 'the TLS certificate of the platform is not trusted: if it is signed by a private CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
+  }
+}

@@ -1,0 +1,121 @@
+import type { Clock } from './clock.js';
+import { ApiError, toEnvelope, type Envelope } from './envelope.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { parseRetryAfter, withRetry, type RetryEvent, type RetryPolicy } from './retry.js';
+
+/** What the client needs from its environment; `fetch` is the web-standard one (Node >= 20, browsers). */
+export interface TransportOptions {
+  readonly fetch: typeof fetch;
+  readonly limiter: RateLimiter;
+  readonly retry: RetryPolicy;
+  readonly clock: Clock;
+  /** One attempt's limit, response body included. */
+  readonly timeoutMs: number;
+  /** Removes the key from any text that came from outside (server messages, network errors). */
+  readonly redact: (text: string) => string;
+  readonly onRetry?: (event: RetryEvent) => void;
+  /** Aborts everything in flight (a publish run stopping early). */
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpRequest {
+  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly url: string;
+  /** `METHOD /path` for messages. */
+  readonly label: string;
+  readonly headers: Headers;
+  readonly body?: string | FormData;
+  /** Browser mode: no cookies or HTTP auth, whatever the page's origin. */
+  readonly credentials?: RequestCredentials;
+}
+
+/** Codes of TLS failures that no retry fixes: the certificate chain is not trusted. */
+const UNTRUSTED_CERT = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH/;
+
+/** The innermost `code` and message of a fetch failure (undici wraps the socket error in `cause`). */
+function networkCause(error: unknown): { code?: string; message: string } {
+  let current: unknown = error;
+  let found: { code?: string; message: string } = { message: error instanceof Error ? error.message : String(error) };
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    found = { message: current.message, ...(typeof code === 'string' ? { code } : found.code ? { code: found.code } : {}) };
+    current = current.cause;
+  }
+  return found;
+}
+
+/** One attempt: limiter, fetch with a timeout, body read, envelope or ApiError. */
+async function attemptOnce(request: HttpRequest, options: TransportOptions): Promise<{ status: number; text: string; retryAfterMs?: number }> {
+  await options.limiter.acquire(options.signal);
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(options.signal!.reason);
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), options.timeoutMs);
+  try {
+    const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal };
+    if (request.body !== undefined) init.body = request.body;
+    if (request.credentials) init.credentials = request.credentials;
+    const response = await options.fetch(request.url, init);
+    const text = await response.text();
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.clock.now());
+    return { status: response.status, text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (controller.signal.aborted)
+      throw new ApiError(`no response to ${request.label} within ${options.timeoutMs} ms`, { kind: 'transient', request: request.label });
+    const cause = networkCause(error);
+    const untrusted = cause.code !== undefined && UNTRUSTED_CERT.test(cause.code);
+    throw new ApiError(
+      untrusted
+        ? `the server's TLS certificate is not trusted (${cause.code}); if it is signed by a private CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+        : `network error on ${request.label}: ${options.redact(cause.message)}${cause.code ? ` (${cause.code})` : ''}`,
+      { kind: untrusted ? 'untrusted-certificate' : 'transient', request: request.label },
+    );
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** A REST call with retries; resolves to the SUCCESS envelope or rejects with an ApiError. */
+export function sendRest(request: HttpRequest, options: TransportOptions): Promise<Envelope> {
+  return withRetry(
+    async () => {
+      const { status, text, retryAfterMs } = await attemptOnce(request, options);
+      try {
+        return toEnvelope(status, text, request.label, retryAfterMs);
+      } catch (error) {
+        throw error instanceof ApiError ? new ApiError(options.redact(error.message), { ...error }) : error;
+      }
+    },
+    options.retry,
+    { clock: options.clock, ...(options.signal ? { signal: options.signal } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
+  );
+}
+
+/**
+ * A GraphQL call with retries. GraphQL answers 200 with `errors` for query mistakes; those are the caller's to
+ * read. HTTP failures become ApiErrors like REST ones.
+ */
+export function sendGraphql(request: HttpRequest, options: TransportOptions): Promise<unknown> {
+  return withRetry(
+    async () => {
+      const { status, text, retryAfterMs } = await attemptOnce(request, options);
+      if (status >= 200 && status < 300) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw new ApiError(`${request.label} answered HTTP ${status} with a body that is not JSON`, { kind: 'rejected', status, request: request.label });
+        }
+      }
+      try {
+        toEnvelope(status, text, request.label, retryAfterMs);
+      } catch (error) {
+        throw error instanceof ApiError ? new ApiError(options.redact(error.message), { ...error }) : error;
+      }
+      throw new ApiError(`HTTP ${status} from ${request.label}`, { kind: 'rejected', status, request: request.label });
+    },
+    options.retry,
+    { clock: options.clock, ...(options.signal ? { signal: options.signal } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
+  );
+}

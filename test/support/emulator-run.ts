@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { BIN, ROOT, type CliOptions, type CliResult } from './cli.js';
+import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, type Emulator } from './emulator.js';
+
+/**
+ * `pipewright ...args` as a child process, like runCli, but with stdin closed from the start: a run that exits
+ * at once (a usage error) otherwise races runCli's write to its stdin and fails the suite with EPIPE.
+ */
+export function runBinary(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...options.env })) if (value !== undefined) env[name] = value;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Every key the emulator knows: no output of any run may contain one. */
+export const SECRET_KEYS = [ADMIN_KEY, READER_KEY];
+
+/** Fast retries for tests: the production half-second base delay would make fault runs slow. */
+export const FAST_RETRIES = { PIPEWRIGHT_RETRY_BASE_MS: '5', PIPEWRIGHT_TIMEOUT_MS: '1500' };
+
+/** Fails when any of the keys appears anywhere in a run's output (also the first 12 characters of one). */
+export function assertNoKey(result: CliResult, keys: readonly string[] = SECRET_KEYS): void {
+  const output = `${result.stdout}\n${result.stderr}`;
+  for (const key of keys)
+    for (const fragment of [key, key.slice(0, 12), key.slice(-12)])
+      if (output.includes(fragment)) throw new Error(`the output contains (part of) an API key:\n${output}`);
+}
+
+export interface PublishRun {
+  readonly emulator: Emulator;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  readonly key?: string;
+}
+
+/** `pipewright publish ...args` against the emulator, with the key in HARNESS_API_KEY; scans the output for keys. */
+export async function publishWith({ emulator, args = [], env = {}, cwd, key = ADMIN_KEY }: PublishRun): Promise<CliResult> {
+  const result = await runBinary(['publish', ...args], {
+    ...(cwd ? { cwd } : {}),
+    env: {
+      HARNESS_API_KEY: key,
+      HARNESS_ACCOUNT_ID: ACCOUNT_ID,
+      HARNESS_BASE_URL: emulator.url,
+      NODE_EXTRA_CA_CERTS: undefined,
+      ...FAST_RETRIES,
+      ...env,
+    },
+  });
+  assertNoKey(result);
+  return result;
+}

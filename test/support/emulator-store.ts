@@ -1,0 +1,99 @@
+import { stringify } from 'yaml';
+
+export type Kind = 'project' | 'connector' | 'pipeline';
+
+export interface StoredResource {
+  readonly kind: Kind;
+  readonly org?: string;
+  readonly project?: string;
+  readonly identifier: string;
+  /** The document's body (what is under its root key), as the last write sent it. */
+  body: Record<string, unknown>;
+  /** The raw request body of the last write. */
+  raw: string;
+  readonly createdAt: number;
+  lastModifiedAt: number;
+}
+
+export interface WriteCount {
+  creates: number;
+  updates: number;
+}
+
+export const resourceKey = (kind: Kind, org: string | undefined, project: string | undefined, identifier: string): string =>
+  `${kind}:${org ?? '_'}/${project ?? '_'}/${identifier}`;
+
+/** The emulator's state: resources by scope, and how often each was written. */
+export class Store {
+  readonly resources = new Map<string, StoredResource>();
+  readonly writes = new Map<string, WriteCount>();
+  readonly orgs: Set<string>;
+
+  constructor(orgs: readonly string[]) {
+    this.orgs = new Set(orgs);
+  }
+
+  get(kind: Kind, org: string | undefined, project: string | undefined, identifier: string): StoredResource | undefined {
+    return this.resources.get(resourceKey(kind, org, project, identifier));
+  }
+
+  hasProject(org: string, project: string): boolean {
+    return this.resources.has(resourceKey('project', org, undefined, project));
+  }
+
+  put(resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt'>, op: 'create' | 'update'): StoredResource {
+    const key = resourceKey(resource.kind, resource.org, resource.project, resource.identifier);
+    const now = Date.now();
+    const existing = this.resources.get(key);
+    const stored: StoredResource = { ...resource, createdAt: existing?.createdAt ?? now, lastModifiedAt: now };
+    this.resources.set(key, stored);
+    const count = this.writes.get(key) ?? { creates: 0, updates: 0 };
+    if (op === 'create') count.creates++;
+    else count.updates++;
+    this.writes.set(key, count);
+    return stored;
+  }
+
+  totalWrites(): number {
+    let n = 0;
+    for (const c of this.writes.values()) n += c.creates + c.updates;
+    return n;
+  }
+}
+
+/** What the platform fills in for a project whose modules list is empty. */
+export const DEFAULT_MODULES = ['CD', 'CI', 'CV', 'CF', 'CE', 'CORE', 'PMS', 'TEMPLATESERVICE'];
+
+/** `data` of a project response: the project with modules filled in, and timestamps. */
+export function projectData(r: StoredResource) {
+  const modules = Array.isArray(r.body.modules) && r.body.modules.length > 0 ? r.body.modules : DEFAULT_MODULES;
+  return { project: { ...r.body, modules }, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
+}
+
+/** `data` of a connector response: the echo plus spec.delegateSelectors, and the fields the spec lists. */
+export function connectorData(r: StoredResource) {
+  const spec = (r.body.spec ?? {}) as Record<string, unknown>;
+  return {
+    connector: { ...r.body, spec: { ...spec, delegateSelectors: spec.delegateSelectors ?? [] } },
+    createdAt: r.createdAt,
+    lastModifiedAt: r.lastModifiedAt,
+    status: null,
+    activityDetails: { lastActivityTime: r.lastModifiedAt },
+    platformManaged: false,
+    gitDetails: { objectId: null, branch: null, repoIdentifier: null, rootFolder: null, filePath: null },
+    entityValidityDetails: { valid: true, invalidYaml: null },
+  };
+}
+
+/**
+ * `data` of a pipeline GET: the YAML as the platform stores it. Re-serialised with another indentation, so a
+ * client comparing text instead of meaning would see a change that is not there.
+ */
+export function pipelineData(r: StoredResource) {
+  return {
+    yamlPipeline: stringify({ pipeline: r.body }, { indent: 4 }),
+    createdAt: r.createdAt,
+    lastUpdatedAt: r.lastModifiedAt,
+    entityValidityDetails: { valid: true, invalidYaml: null },
+  };
+}

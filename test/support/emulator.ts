@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { FaultInjector, type FaultKind, type FaultPlan } from './emulator-faults.js';
+import { readGraphqlRequest, runQuery, type GraphqlCall } from './emulator-graphql.js';
+import { errorBody, handleRest, matchRoute, type Answer } from './emulator-rest.js';
+import { resourceKey, Store, type Kind, type StoredResource, type WriteCount } from './emulator-store.js';
+
+/**
+ * An emulator of the delivery platform's API (spec/delivery-platform-api.md) for end-to-end tests: node:http or
+ * node:https on 127.0.0.1, a random port. It validates requests strictly, keeps state, answers with the spec's
+ * envelope, limits the rate per key and injects faults on demand.
+ */
+
+export type Role = 'admin' | 'read-only';
+
+export interface EmulatorOptions {
+  readonly accountId?: string;
+  /** API keys and their roles; default `{ 'admin-key-...': 'admin', 'reader-key-...': 'read-only' }`. */
+  readonly keys?: Readonly<Record<string, Role>>;
+  /** Organizations that exist; default `['default']`. */
+  readonly orgs?: readonly string[];
+  /** Serve HTTPS with this key and certificate. */
+  readonly tls?: { readonly key: string; readonly cert: string };
+  /** A path prefix in front of /gateway, as a self-hosted install behind a proxy has. */
+  readonly prefix?: string;
+  /** Requests per key per window; beyond it, 429. */
+  readonly rateLimit?: { readonly limit: number; readonly windowMs: number; readonly retryAfterSeconds?: number };
+  readonly faults?: FaultPlan;
+}
+
+export const ADMIN_KEY = 'pat.emulator.admin.Zx81c9Qe4t7Lm2Vb';
+export const READER_KEY = 'pat.emulator.reader.Ha3Kd8Pw1Ns5Yr6';
+export const ACCOUNT_ID = 'acct_emulator_1';
+
+export interface RequestRecord {
+  readonly method: string;
+  readonly path: string;
+  readonly status?: number;
+  readonly fault?: FaultKind;
+}
+
+export class Emulator {
+  readonly store: Store;
+  readonly accountId: string;
+  readonly requests: RequestRecord[] = [];
+  /** Requests that broke the API contract: tests assert this stays empty. */
+  readonly violations: string[] = [];
+  readonly graphqlCalls: GraphqlCall[] = [];
+  /** CORS preflights seen (browser mode must not cause any). */
+  preflights = 0;
+  rateLimited = 0;
+  url = '';
+  readonly #options: EmulatorOptions;
+  readonly #keys: Readonly<Record<string, Role>>;
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  readonly #windows = new Map<string, { start: number; count: number }>();
+  #faults: FaultInjector | undefined;
+
+  constructor(options: EmulatorOptions = {}) {
+    this.#options = options;
+    this.accountId = options.accountId ?? ACCOUNT_ID;
+    this.#keys = options.keys ?? { [ADMIN_KEY]: 'admin', [READER_KEY]: 'read-only' };
+    this.store = new Store(options.orgs ?? ['default']);
+    this.#faults = options.faults ? new FaultInjector(options.faults) : undefined;
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
+    this.#server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
+    this.#server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    const { port } = this.#server.address() as AddressInfo;
+    this.url = `${this.#options.tls ? 'https' : 'http'}://127.0.0.1:${port}${this.#options.prefix ?? ''}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Replaces the fault plan (undefined: no faults). */
+  setFaults(plan: FaultPlan | undefined): void {
+    this.#faults = plan ? new FaultInjector(plan) : undefined;
+  }
+
+  get faultsInjected(): ReadonlyMap<FaultKind, number> {
+    return this.#faults?.injected ?? new Map();
+  }
+
+  resource(kind: Kind, org: string | undefined, project: string | undefined, identifier: string): StoredResource | undefined {
+    return this.store.get(kind, org, project, identifier);
+  }
+
+  writes(kind: Kind, org: string | undefined, project: string | undefined, identifier: string): WriteCount {
+    return this.store.writes.get(resourceKey(kind, org, project, identifier)) ?? { creates: 0, updates: 0 };
+  }
+
+  totalWrites(): number {
+    return this.store.totalWrites();
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const method = req.method ?? 'GET';
+    const prefix = this.#options.prefix ?? '';
+    // CORS for pages on other origins (the browser test): any origin, no credentials.
+    res.setHeader('access-control-allow-origin', '*');
+    if (method === 'OPTIONS') {
+      this.preflights++;
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST, PUT',
+        'access-control-allow-headers': 'content-type, x-api-key',
+        'access-control-max-age': '600',
+      });
+      res.end();
+      return;
+    }
+    if (!url.pathname.startsWith(`${prefix}/gateway/`)) return this.#send(req, res, { status: 404, body: 'no such endpoint' }, undefined, `unknown path ${url.pathname}`);
+    const path = url.pathname.slice(prefix.length + '/gateway'.length);
+    const fault = this.#faults?.pick(method, url.pathname.slice(prefix.length));
+    if (fault && (await this.#preFault(fault, req, res))) return;
+    const answer = await this.#answer(req, method, path, url.searchParams, body);
+    if (fault === 'drop-after-write') {
+      this.requests.push({ method, path, fault, status: answer.status });
+      req.socket.destroy();
+      return;
+    }
+    this.#send(req, res, answer, fault);
+  }
+
+  /** Faults that replace the answer; true when the request is finished (or abandoned). */
+  async #preFault(fault: FaultKind, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const record = (status?: number) => this.requests.push({ method: req.method ?? '', path: req.url ?? '', fault, ...(status ? { status } : {}) });
+    switch (fault) {
+      case 'error-500-json':
+        record(500);
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('UNEXPECTED', 'Oops, something went wrong on our end.', randomUUID())));
+        return true;
+      case 'error-503-empty':
+        record(503);
+        res.writeHead(503).end();
+        return true;
+      case 'error-502-html':
+        record(502);
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+        return true;
+      case 'reset':
+        record();
+        req.socket.destroy();
+        return true;
+      case 'hang':
+        record();
+        return true; // the socket stays open until the client gives up or the emulator stops
+      case 'delay':
+        await new Promise((resolve) => setTimeout(resolve, this.#faults?.plan.delayMs ?? 150));
+        return false;
+      case 'drop-after-write':
+        return false;
+    }
+  }
+
+  #send(req: IncomingMessage, res: ServerResponse, answer: Answer & { headers?: Record<string, string> }, fault?: FaultKind, violation?: string): void {
+    const why = violation ?? answer.violation;
+    if (why) this.violations.push(`${req.method} ${req.url}: ${why}`);
+    this.requests.push({ method: req.method ?? '', path: req.url ?? '', status: answer.status, ...(fault ? { fault } : {}) });
+    const json = typeof answer.body !== 'string';
+    res.writeHead(answer.status, { 'content-type': json ? 'application/json' : 'text/plain', ...answer.headers });
+    res.end(json ? JSON.stringify(answer.body) : answer.body);
+  }
+
+  /** Authentication, the rate limit, then the endpoint. */
+  async #answer(req: IncomingMessage, method: string, path: string, query: URLSearchParams, body: Buffer): Promise<Answer & { headers?: Record<string, string> }> {
+    const correlationId = randomUUID();
+    const headerKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
+    const graphql = path === '/api/graphql' || path === '/api/graphql-api';
+    let key = headerKey;
+    let graphqlQuery: string | undefined;
+    if (graphql) {
+      if (method !== 'POST') return { status: 405, body: errorBody('INVALID_REQUEST', 'use POST', correlationId), violation: `${method} on GraphQL` };
+      const read = await readGraphqlRequest(req.headers['content-type'], headerKey, body);
+      if (read.problem) return { status: 400, body: errorBody('INVALID_REQUEST', read.problem, correlationId), violation: read.problem };
+      key = read.key;
+      graphqlQuery = read.query;
+      this.graphqlCalls.push({
+        mode: read.mode!,
+        path,
+        headerNames: Object.keys(req.headers),
+        hadCookie: req.headers.cookie !== undefined,
+      });
+    }
+    const role = key !== undefined ? this.#keys[key] : undefined;
+    if (!role) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'Invalid API key: the token is not valid, expired or rotated', correlationId) };
+    const limited = this.#rateLimit(key!);
+    if (limited) return limited;
+    if (graphql) {
+      const account = query.get('accountId');
+      if (!account) return { status: 400, body: errorBody('INVALID_REQUEST', 'accountId is required', correlationId), violation: 'GraphQL without accountId' };
+      if (account !== this.accountId) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
+      return { status: 200, body: runQuery(graphqlQuery!) };
+    }
+    const route = matchRoute(method, path);
+    if (!route) return { status: 404, body: 'no such endpoint', violation: `unknown endpoint ${method} ${path}` };
+    return handleRest(this.store, {
+      route,
+      query,
+      contentType: req.headers['content-type'],
+      body: body.toString('utf8'),
+      accountId: this.accountId,
+      canWrite: role === 'admin',
+      correlationId,
+    });
+  }
+
+  /** A fixed window per key: `limit` requests per `windowMs`, then 429 until the window ends. */
+  #rateLimit(key: string): (Answer & { headers?: Record<string, string> }) | undefined {
+    const limit = this.#options.rateLimit;
+    if (!limit) return undefined;
+    const now = Date.now();
+    let window = this.#windows.get(key);
+    if (!window || now - window.start >= limit.windowMs) this.#windows.set(key, (window = { start: now, count: 0 }));
+    if (++window.count <= limit.limit) return undefined;
+    this.rateLimited++;
+    return {
+      status: 429,
+      body: errorBody('TOO_MANY_REQUESTS', 'Rate limit exceeded', randomUUID()),
+      ...(limit.retryAfterSeconds !== undefined ? { headers: { 'retry-after': String(limit.retryAfterSeconds) } } : {}),
+    };
+  }
+}
+
+/** Starts an emulator; stop it with `await emulator.stop()`. */
+export const startEmulator = (options: EmulatorOptions = {}): Promise<Emulator> => new Emulator(options).start();
