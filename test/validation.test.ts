@@ -122,6 +122,16 @@ describe('schema', () => {
     });
   });
 
+  it('checks the steps of a stage type it does not model', () => {
+    const unknownStage = pipeline({ identifier: 'p', project: 'web' })
+      .stage(stage({ identifier: 's', type: 'MyStage' }))
+      .step(shell({ identifier: 'two bad', script: 'x', timeout: '10x' }));
+    expect(errorsOf(unknownStage)).toEqual([
+      'pipeline "p" > stage "s" > step "two bad": identifier "two bad" is not a valid identifier: start with a letter or _, then letters, digits or _ (at most 128 characters)',
+      'pipeline "p" > stage "s" > step "two bad": timeout "10x" is not a duration (e.g. 10m, 1h30m, 1d)',
+    ]);
+  });
+
   it('flags a type one edit away from a known type as a typo', () => {
     const result = buildAndValidate(found(valid().step(step({ identifier: 'x', type: 'ShelScript', spec: {} }))));
     expect(result.diagnostics.map((d) => [d.message, d.hint])).toEqual([['unknown step type "ShelScript"', 'did you mean "ShellScript"?']]);

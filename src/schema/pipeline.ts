@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { checkSpecByType, delegateSelectors, duration, identifier, tags, typedBy, variable } from './common.js';
 import { notificationRule } from './notification.js';
-import { failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
+import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
 import { stageSpecs } from './stages.js';
 import { strategy } from './strategy.js';
 import { templateRef } from './template-ref.js';
+
+/** The part every stage type with steps shares: `execution.steps` and `execution.rollbackSteps`. */
+const anyStageSpec = z.looseObject({
+  execution: z.looseObject({ steps: executionSteps.optional(), rollbackSteps: executionSteps.optional() }).optional(),
+});
 
 export const stage = typedBy(
   z
@@ -27,6 +32,9 @@ export const stage = typedBy(
     .superRefine((value, ctx) => {
       requireTypeOrTemplate(value, ctx);
       checkSpecByType(stageSpecs, value.type, value.spec, ctx);
+      // A stage type pipewright does not model still gets its steps checked, when it has them where steps go.
+      if (typeof value.type === 'string' && !Object.hasOwn(stageSpecs, value.type))
+        checkSpecByType({ [value.type]: anyStageSpec }, value.type, value.spec, ctx);
     })
     .meta({ title: 'Stage' }),
   stageSpecs,
