@@ -64,6 +64,7 @@ describe('JSON Schemas', () => {
     ['a canary instance selection of an unknown type', customWith({ type: 'K8sCanaryDeploy', spec: { instanceSelection: { type: 'Percent', spec: {} } } })],
     ['an invalid identifier', pipeline({ name: 's', identifier: 'bad-id', type: 'Custom', spec: { execution: { steps: [] } } })],
     ['a CI stage whose runtime type is unknown', pipeline({ name: 's', identifier: 's', type: 'CI', spec: { runtime: { type: 'Mars' }, execution: { steps: [] } } })],
+    ['a step with neither type nor template', customWith({ spec: { duration: '1m' } })],
     ['a Pipeline stage without its child pipeline', pipeline({ name: 's', identifier: 's', type: 'Pipeline', spec: { org: 'default', project: 'web' } })],
   ])('rejects %s, as validate does', (_, document) => {
     expect(validators.pipeline(document)).toBe(false);

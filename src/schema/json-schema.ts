@@ -48,6 +48,13 @@ export function jsonSchemaOf(kind: ResourceKind): JsonSchema {
         then: { type: 'object', properties: { spec: { $ref: `#/$defs/${defName(prefix, type)}` } } },
       }));
       schema.allOf = [...((schema.allOf as unknown[]) ?? []), ...branches];
+      // A stage or step names its type unless a template supplies it (validation: requireTypeOrTemplate).
+      const properties = (schema.properties ?? {}) as Record<string, unknown>;
+      if ('template' in properties && !(schema.required as string[] | undefined)?.includes('type'))
+        schema.anyOf = [
+          { type: 'object', properties: { type: {} }, required: ['type'] },
+          { type: 'object', properties: { template: {} }, required: ['template'] },
+        ];
     },
   }) as JsonSchema;
   const properties = generated.properties as Record<string, JsonSchema>;
