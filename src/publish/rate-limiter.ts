@@ -15,6 +15,8 @@ export class RateLimiter {
   readonly #starts: number[] = [];
   /** Callers wait in line so concurrent requests are admitted in order. */
   #queue: Promise<void> = Promise.resolve();
+  /** No request starts before this time (set by a 429: the server's limit is lower than ours). */
+  #pausedUntil = 0;
 
   constructor(perMinute: number, clock: Clock = systemClock, windowMs = MINUTE_MS) {
     if (!Number.isFinite(perMinute) || perMinute <= 0) throw new RangeError(`rate limit must be a positive number, got ${perMinute}`);
@@ -30,9 +32,21 @@ export class RateLimiter {
     return turn;
   }
 
+  /**
+   * Holds every request back for `ms`. After a 429 the whole client slows down, not only the request that got
+   * it: the other lanes would otherwise keep the window full and starve the one retrying.
+   */
+  pause(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms);
+  }
+
   async #admit(signal?: AbortSignal): Promise<void> {
     for (;;) {
       const now = this.#clock.now();
+      if (now < this.#pausedUntil) {
+        await this.#clock.sleep(this.#pausedUntil - now, signal);
+        continue;
+      }
       while (this.#starts.length > 0 && this.#starts[0]! <= now - this.#windowMs) this.#starts.shift();
       if (this.#starts.length < this.perMinute) {
         this.#starts.push(now);

@@ -77,6 +77,18 @@ async function attemptOnce(request: HttpRequest, options: TransportOptions): Pro
   }
 }
 
+/** Retry plumbing shared by REST and GraphQL: a 429 pauses the whole client for the wait it causes. */
+function retryHooks(options: TransportOptions) {
+  return {
+    clock: options.clock,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onRetry: (event: RetryEvent) => {
+      if (event.error.status === 429) options.limiter.pause(event.delayMs);
+      options.onRetry?.(event);
+    },
+  };
+}
+
 /** A REST call with retries; resolves to the SUCCESS envelope or rejects with an ApiError. */
 export function sendRest(request: HttpRequest, options: TransportOptions): Promise<Envelope> {
   return withRetry(
@@ -89,7 +101,7 @@ export function sendRest(request: HttpRequest, options: TransportOptions): Promi
       }
     },
     options.retry,
-    { clock: options.clock, ...(options.signal ? { signal: options.signal } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
+    retryHooks(options),
   );
 }
 
@@ -116,6 +128,6 @@ export function sendGraphql(request: HttpRequest, options: TransportOptions): Pr
       throw new ApiError(`HTTP ${status} from ${request.label}`, { kind: 'rejected', status, request: request.label });
     },
     options.retry,
-    { clock: options.clock, ...(options.signal ? { signal: options.signal } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
+    retryHooks(options),
   );
 }

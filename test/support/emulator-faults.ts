@@ -27,7 +27,7 @@ export interface FaultPlan {
   readonly seed?: number;
   readonly delayMs?: number;
   /** Which requests may fail; default every /gateway/ request. */
-  readonly match?: (request: { method: string; path: string }) => boolean;
+  readonly match?: (request: { method: string; path: string; body: string }) => boolean;
 }
 
 /** mulberry32: small, fast, good enough to spread faults evenly. */
@@ -53,8 +53,8 @@ export class FaultInjector {
     this.#random = seededRandom(plan.seed ?? 1);
   }
 
-  pick(method: string, path: string): FaultKind | undefined {
-    if (this.plan.match && !this.plan.match({ method, path })) return undefined;
+  pick(method: string, path: string, body: string): FaultKind | undefined {
+    if (this.plan.match && !this.plan.match({ method, path, body })) return undefined;
     if (this.#random() >= this.plan.rate) return undefined;
     const kind = this.plan.kinds[Math.floor(this.#random() * this.plan.kinds.length)];
     if (kind) this.injected.set(kind, (this.injected.get(kind) ?? 0) + 1);

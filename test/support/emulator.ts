@@ -127,7 +127,7 @@ export class Emulator {
     }
     if (!url.pathname.startsWith(`${prefix}/gateway/`)) return this.#send(req, res, { status: 404, body: 'no such endpoint' }, undefined, `unknown path ${url.pathname}`);
     const path = url.pathname.slice(prefix.length + '/gateway'.length);
-    const fault = this.#faults?.pick(method, url.pathname.slice(prefix.length));
+    const fault = this.#faults?.pick(method, url.pathname.slice(prefix.length), body.toString('utf8'));
     if (fault && (await this.#preFault(fault, req, res))) return;
     const answer = await this.#answer(req, method, path, url.searchParams, body);
     if (fault === 'drop-after-write') {

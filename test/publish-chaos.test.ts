@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from './support/cli.js';
+import { startEmulator, type Emulator } from './support/emulator.js';
+import { ALL_FAULTS } from './support/emulator-faults.js';
+import { bodyOf, generateDocuments, kindOf, writeOutputFolder, type Doc } from './support/emulator-output.js';
+import { publishWith } from './support/emulator-run.js';
+
+/**
+ * Publishing through a hostile network: rate limits, 5xx, resets, hangs, writes whose answer is lost.
+ * Whatever happens, every document must end on the platform exactly once and as compiled, or be reported.
+ */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const done of cleanups.splice(0)) await done();
+});
+
+async function setUp(docs: readonly Doc[], options: Parameters<typeof startEmulator>[0]): Promise<{ emulator: Emulator; dir: string }> {
+  const { dir, cleanup } = await tempDir('pipewright-chaos-');
+  const emulator = await startEmulator(options);
+  cleanups.push(cleanup, () => emulator.stop());
+  await writeOutputFolder(dir, docs);
+  return { emulator, dir };
+}
+
+const scopeOf = (doc: Doc) => {
+  const body = bodyOf(doc);
+  const kind = kindOf(doc);
+  return [kind, body.orgIdentifier, kind === 'project' ? undefined : body.projectIdentifier, body.identifier!] as const;
+};
+
+/** Every document is stored exactly as compiled, was created exactly once, and the API was used correctly. */
+function expectAllPresentOnce(emulator: Emulator, docs: readonly Doc[]): void {
+  for (const doc of docs) {
+    const scope = scopeOf(doc);
+    expect(emulator.resource(...scope)?.body, scope.join(' ')).toEqual(bodyOf(doc));
+    expect(emulator.writes(...scope).creates, scope.join(' ')).toBe(1);
+  }
+  expect(emulator.store.resources.size).toBe(docs.length);
+  expect(emulator.violations).toEqual([]);
+}
+
+describe('publish under rate limits and faults', () => {
+  it('finishes a rate-limited run with every document present (429s retried with backoff)', async () => {
+    const docs = generateDocuments(2, 2, 4);
+    const { emulator, dir } = await setUp(docs, { rateLimit: { limit: 4, windowMs: 300 } });
+    // Backoff must be able to outlast the server's window: 50 ms doubling spans it within a few attempts.
+    const result = await publishWith({ emulator, args: [dir, '--json'], env: { PIPEWRIGHT_RETRY_BASE_MS: '50', PIPEWRIGHT_RETRY_ATTEMPTS: '10' } });
+    expect(result.code, result.stdout).toBe(0);
+    expect(emulator.rateLimited).toBeGreaterThan(0);
+    expectAllPresentOnce(emulator, docs);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const docs = generateDocuments(1, 1, 2);
+    const { emulator, dir } = await setUp(docs, { rateLimit: { limit: 3, windowMs: 1000, retryAfterSeconds: 1 } });
+    const result = await publishWith({ emulator, args: [dir, '--debug'] });
+    expect(result.code).toBe(0);
+    expect(emulator.rateLimited).toBeGreaterThan(0);
+    // Each wait logged after a 429 is at least the second the server asked for (a floor, not a timing check).
+    const waits = [...result.stderr.matchAll(/HTTP 429[^\n]*attempt \d+ in (\d+) ms/g)].map((m) => Number(m[1]));
+    expect(waits.length).toBeGreaterThan(0);
+    for (const wait of waits) expect(wait).toBeGreaterThanOrEqual(1000);
+    expectAllPresentOnce(emulator, docs);
+  });
+
+  it('survives 20% injected faults of every kind: each document present exactly once, exit 0', async () => {
+    const docs = generateDocuments(3, 2, 5);
+    const { emulator, dir } = await setUp(docs, { faults: { rate: 0.2, kinds: ALL_FAULTS, seed: 7, delayMs: 50 } });
+    const result = await publishWith({ emulator, args: [dir], env: { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' } });
+    expect(result.stdout).toMatch(new RegExp(`^total\\s+${docs.length}\\s+0\\s+0\\s+0$|^total\\s+\\d+\\s+\\d+\\s+0\\s+0$`, 'm'));
+    expect(result.code).toBe(0);
+    expect([...emulator.faultsInjected.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expectAllPresentOnce(emulator, docs);
+  });
+
+  it('turns a create whose response was lost into an update (the write is not made twice)', async () => {
+    const docs = generateDocuments(1, 0, 3);
+    // Every first write to a pipeline is applied and then its connection dropped.
+    const seen = new Set<string>();
+    const { emulator, dir } = await setUp(docs, {
+      faults: {
+        rate: 1,
+        kinds: ['drop-after-write'],
+        match: ({ method, path, body }) => {
+          const id = /^  identifier: (\w+)$/m.exec(body)?.[1];
+          return method === 'POST' && path.startsWith('/gateway/pipeline/') && id !== undefined && !seen.has(id) && Boolean(seen.add(id));
+        },
+      },
+    });
+    const result = await publishWith({ emulator, args: [dir, '--json'] });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { documents: { kind: string; outcome: string }[] };
+    expect(report.documents.filter((d) => d.kind === 'pipeline').map((d) => d.outcome)).toEqual(['updated', 'updated', 'updated']);
+    for (const doc of docs.filter((d) => kindOf(d) === 'pipeline')) expect(emulator.writes(...scopeOf(doc))).toEqual({ creates: 1, updates: 1 });
+    expectAllPresentOnce(emulator, docs);
+  });
+
+  it('exits 1 when faults never stop, reporting every failed document with its correlationId', async () => {
+    const docs = generateDocuments(2, 1, 3);
+    const pipelines = docs.filter((d) => kindOf(d) === 'pipeline');
+    const { emulator, dir } = await setUp(docs, {
+      faults: { rate: 1, kinds: ['error-500-json'], match: ({ path }) => path.startsWith('/gateway/pipeline/') },
+    });
+    const env = { PIPEWRIGHT_RETRY_ATTEMPTS: '3' };
+    const text = await publishWith({ emulator, args: [dir], env });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^pipelines\s+0\s+0\s+0\s+6$/m);
+    expect(text.stdout).toContain('6 failed:');
+    for (const doc of pipelines) {
+      const name = `pipeline default/${bodyOf(doc).projectIdentifier}/${bodyOf(doc).identifier}`;
+      expect(text.stdout).toMatch(new RegExp(`^  ${name} \\(.*\\): HTTP 500 internal server error UNEXPECTED: .*\\(after 3 attempts\\) \\(correlationId [0-9a-f-]{36}\\)$`, 'm'));
+    }
+    const json = JSON.parse((await publishWith({ emulator, args: [dir, '--json'], env })).stdout) as {
+      ok: boolean;
+      documents: { kind: string; outcome: string; error?: { status: number; correlationId: string; attempts: number } }[];
+    };
+    expect(json.ok).toBe(false);
+    const failed = json.documents.filter((d) => d.outcome === 'failed');
+    expect(failed).toHaveLength(pipelines.length);
+    for (const d of failed) expect(d.error).toMatchObject({ status: 500, attempts: 3, correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    // The rest of the run went through: projects and connectors are there.
+    for (const doc of docs.filter((d) => kindOf(d) !== 'pipeline')) expect(emulator.resource(...scopeOf(doc))).toBeDefined();
+    expect(emulator.violations).toEqual([]);
+  });
+
+  it('publishes 200 documents under 20% faults: all 200 present, correct, created once', async () => {
+    const docs = generateDocuments(10, 4, 15);
+    expect(docs).toHaveLength(200);
+    const { emulator, dir } = await setUp(docs, { faults: { rate: 0.2, kinds: ALL_FAULTS, seed: 2024, delayMs: 50 } });
+    const started = Date.now();
+    const result = await publishWith({ emulator, args: [dir, '--concurrency', '8'], env: { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' } });
+    const seconds = (Date.now() - started) / 1000;
+    expect(result.code, result.stdout.slice(-3000)).toBe(0);
+    expectAllPresentOnce(emulator, docs);
+    const injected = Object.fromEntries(emulator.faultsInjected);
+    // Not an assertion on time: printed so a slow run is visible in the log.
+    console.log(`200 documents, ${emulator.requests.length} requests, faults ${JSON.stringify(injected)}, ${seconds.toFixed(1)} s`);
+    expect(Object.values(injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(40);
+  });
+});
