@@ -119,6 +119,14 @@ describe('pipewright validate', () => {
     expect(result.stderr).toContain('pipewright: cannot read nope.yaml: no such file');
   });
 
+  it('expands a quoted glob itself, as shells on Windows do not', async () => {
+    const result = await runCli(['validate', 'test/fixtures/valid/approval-*.yaml']);
+    expect(result).toMatchObject({ code: 0, stdout: '2 documents in 2 files: valid\n' });
+    const none = await runCli(['validate', 'test/fixtures/valid/nothing-*.yaml']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('pipewright: no files match "test/fixtures/valid/nothing-*.yaml"');
+  });
+
   it('is a usage error (exit 2) without files', async () => {
     const result = await runCli(['validate']);
     expect(result.code).toBe(2);

@@ -8,13 +8,27 @@ export interface ValidateFlags {
   readonly json?: boolean;
 }
 
+const GLOB = /[*?[\]{}]/;
+
+/** The files to check: each argument as given, or, for a glob the shell did not expand (Windows, quotes), its matches. */
+async function resolveFiles(args: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const arg of args) {
+    const exists = await access(arg).then(() => true, () => false);
+    if (exists) files.push(arg);
+    else if (GLOB.test(arg)) {
+      const { glob } = await import('tinyglobby');
+      const matches = (await glob(arg, { onlyFiles: true, expandDirectories: false })).sort();
+      if (matches.length === 0) throw new UserError(`no files match ${JSON.stringify(arg)}`, 'check the pattern, e.g. "pipelines/**/*.yaml"');
+      files.push(...matches);
+    } else throw new UserError(`cannot read ${arg}: no such file`, 'pass YAML files that exist, e.g. pipewright validate pipelines/*.yaml');
+  }
+  return [...new Set(files)];
+}
+
 /** Validates the files and prints each problem as `file:line:col` with a code frame; 1 on any error. */
 export async function runValidate(files: readonly string[], flags: ValidateFlags): Promise<number> {
-  for (const file of files)
-    await access(file).catch(() => {
-      throw new UserError(`cannot read ${file}: no such file`, 'pass YAML files that exist, e.g. pipewright validate pipelines/*.yaml');
-    });
-  const results = await validateFiles(files);
+  const results = await validateFiles(await resolveFiles(files));
   const diagnostics = results.flatMap((result) => result.diagnostics);
   const failed = hasErrors(diagnostics);
   if (flags.json) {
