@@ -28,6 +28,8 @@ export interface EmulatorOptions {
   /** Requests per key per window; beyond it, 429. */
   readonly rateLimit?: { readonly limit: number; readonly windowMs: number; readonly retryAfterSeconds?: number };
   readonly faults?: FaultPlan;
+  /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
+  readonly pages?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
 }
 
 export const ADMIN_KEY = 'pat.emulator.admin.Zx81c9Qe4t7Lm2Vb';
@@ -123,6 +125,11 @@ export class Emulator {
         'access-control-max-age': '600',
       });
       res.end();
+      return;
+    }
+    const page = method === 'GET' ? this.#options.pages?.[url.pathname] : undefined;
+    if (page) {
+      res.writeHead(200, { 'content-type': page.contentType }).end(page.body);
       return;
     }
     if (!url.pathname.startsWith(`${prefix}/gateway/`)) return this.#send(req, res, { status: 404, body: 'no such endpoint' }, undefined, `unknown path ${url.pathname}`);
