@@ -208,6 +208,21 @@ describe('misspelled keys', () => {
   });
 });
 
+describe('codebase', () => {
+  it('rejects a CI stage that clones while the pipeline names no codebase', () => {
+    expect(diagnosticsOf(ci({ identifier: 'b', cloneCodebase: true, ...{ platform: { os: 'Linux', arch: 'Amd64' }, runtime: 'Cloud' } }).step(tests()))).toEqual([
+      'missing-codebase: cloneCodebase is true but the pipeline has no properties.ci.codebase to clone (add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false)',
+    ]);
+  });
+
+  it('accepts it with a codebase, and a stage that does not clone without one', () => {
+    const cloning = ci({ identifier: 'b', cloneCodebase: true, platform: { os: 'Linux', arch: 'Amd64' }, runtime: 'Cloud' }).step(tests());
+    const document = pipeline({ identifier: 'p', project: 'web', codebase: { connectorRef: 'gh', repoName: 'web', build: input() } }).stage(cloning);
+    expect(validateDocument('pipeline', document.toDocument(newBuildContext()))).toEqual([]);
+    expect(diagnosticsOf(build().step(tests()))).toEqual([]);
+  });
+});
+
 describe('stage specs', () => {
   it('requires a CI stage to say where it runs', () => {
     expect(diagnosticsOf(ci({ identifier: 'b' }).step(tests()))).toEqual([

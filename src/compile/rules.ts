@@ -170,6 +170,23 @@ function barrierReferences(document: Node): Diagnostic[] {
   return found;
 }
 
+/** A CI stage that clones the codebase needs the pipeline to say which one (`properties.ci.codebase`). */
+function codebaseForCloning(document: Node): Diagnostic[] {
+  const body = isNode(document.pipeline) ? document.pipeline : {};
+  const properties = isNode(body.properties) ? body.properties : {};
+  if (isNode(properties.ci) && properties.ci.codebase !== undefined) return [];
+  const found: Diagnostic[] = [];
+  for (const stage of stagesOf(document.pipeline)) {
+    const spec = stage.node.spec;
+    if (stage.node.type !== 'CI' || !isNode(spec) || spec.cloneCodebase !== true) continue;
+    found.push(
+      error(document, [...stage.path, 'spec', 'cloneCodebase'], 'missing-codebase', 'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
+        'add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false'),
+    );
+  }
+  return found;
+}
+
 /** Rules a schema cannot express, for one document of the given kind. */
 export function documentRules(kind: ResourceKind, document: unknown): Diagnostic[] {
   if (!isNode(document)) return [];
@@ -182,6 +199,7 @@ export function documentRules(kind: ResourceKind, document: unknown): Diagnostic
       ...stepPlacement(document, stages),
       ...expressionReferences(document, stages),
       ...barrierReferences(document),
+      ...codebaseForCloning(document),
     );
   }
   return found;
