@@ -1,0 +1,247 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError, backoffDelay, createClient, isAlreadyExists, isNotFound, parseBaseUrl, parseRetryAfter, publishDocument, RateLimiter, semanticDiff, stripLeadingComments } from '../src/publish/index.js';
+import { buildUrl } from '../src/publish/base-url.js';
+import type { Clock } from '../src/publish/clock.js';
+import { failureKind } from '../src/publish/envelope.js';
+import { retryPolicy, withRetry } from '../src/publish/retry.js';
+import { ACCOUNT_ID, ADMIN_KEY, startEmulator, type Emulator } from './support/emulator.js';
+import { pipelineDoc, projectDoc } from './support/emulator-output.js';
+import { stringify } from 'yaml';
+
+/** Virtual time: sleeping advances the clock at once and is recorded, so waits are checked without waiting. */
+function virtualClock(): Clock & { sleeps: number[] } {
+  let now = 1_000_000;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => now,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+  };
+}
+
+describe('RateLimiter', () => {
+  it('starts at most N requests in any 60 seconds', async () => {
+    const clock = virtualClock();
+    const limiter = new RateLimiter(3, clock);
+    const starts: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      await limiter.acquire();
+      starts.push(clock.now() - 1_000_000);
+    }
+    expect(starts).toEqual([0, 0, 0, 60_000, 60_000, 60_000, 120_000]);
+  });
+
+  it('admits concurrent callers in order, and pause() holds everyone back', async () => {
+    const clock = virtualClock();
+    const limiter = new RateLimiter(1000, clock);
+    limiter.pause(2_500);
+    const order: number[] = [];
+    await Promise.all([1, 2, 3].map((n) => limiter.acquire().then(() => order.push(n))));
+    expect(order).toEqual([1, 2, 3]);
+    expect(clock.sleeps).toEqual([2_500]);
+  });
+});
+
+describe('retries', () => {
+  const policy = (random: number) => retryPolicy({ baseDelayMs: 100, maxDelayMs: 1_000, random: () => random });
+
+  it('backs off exponentially with equal jitter, capped, and takes Retry-After as a floor', () => {
+    expect([1, 2, 3, 4, 5].map((n) => backoffDelay(policy(0), n))).toEqual([50, 100, 200, 400, 500]);
+    expect([1, 2, 3, 4, 5].map((n) => backoffDelay(policy(0.999999), n))).toEqual([100, 200, 400, 800, 1000]);
+    expect(backoffDelay(policy(0), 1, 3_000)).toBe(3_000);
+    expect(backoffDelay(policy(0.999999), 5, 10)).toBe(1_000);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('3', now)).toBe(3_000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5_000);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+
+  const transient = () => new ApiError('HTTP 503 service unavailable', { kind: 'transient', status: 503, request: 'GET /x' });
+
+  it('stops after the attempt budget and says how many attempts were made', async () => {
+    const clock = virtualClock();
+    let calls = 0;
+    const error = await withRetry(() => Promise.reject(transient()).finally(() => calls++), retryPolicy({ attempts: 4, random: () => 0 }), { clock }).catch((e: ApiError) => e);
+    expect(calls).toBe(4);
+    expect((error as ApiError).attempts).toBe(4);
+    expect(clock.sleeps).toEqual([250, 500, 1_000]);
+  });
+
+  it('stops when the next wait would pass the total time budget', async () => {
+    const clock = virtualClock();
+    const error = (await withRetry(() => Promise.reject(transient()), retryPolicy({ attempts: 100, baseDelayMs: 1_000, maxDelayMs: 1_000, maxTotalMs: 3_500, random: () => 0.999999 }), { clock }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
+    expect(clock.sleeps).toEqual([1_000, 1_000, 1_000]);
+    expect(error.message).toContain('gave up after 4 attempts: the retry time budget of 4 s is spent');
+  });
+
+  it('does not retry what the caller must fix (400, 401, 402, 403)', async () => {
+    for (const status of [400, 401, 402, 403]) {
+      let calls = 0;
+      const error = new ApiError(`HTTP ${status}`, { kind: failureKind(status), status, request: 'POST /x' });
+      const thrown = await withRetry(
+        async () => {
+          calls++;
+          throw error;
+        },
+        retryPolicy(),
+        { clock: virtualClock() },
+      ).catch((e: unknown) => e);
+      expect(thrown).toMatchObject({ status, attempts: 1 });
+      expect(calls, String(status)).toBe(1);
+    }
+    expect([429, 500, 502, 503, 504].map(failureKind)).toEqual(['transient', 'transient', 'transient', 'transient', 'transient']);
+    expect([401, 403, 402, 415].map(failureKind)).toEqual(['unauthorized', 'forbidden', 'rejected', 'rejected']);
+  });
+});
+
+describe('classifying answers', () => {
+  const err = (status: number, code?: string, message = 'x') => new ApiError(message, { kind: failureKind(status), status, ...(code ? { code } : {}), request: 'GET /x' });
+  it('"not there" is 404 ENTITY_NOT_FOUND or 400 RESOURCE_NOT_FOUND_EXCEPTION, never a bare 404', () => {
+    expect(isNotFound(err(404, 'ENTITY_NOT_FOUND'))).toBe(true);
+    expect(isNotFound(err(400, 'RESOURCE_NOT_FOUND_EXCEPTION'))).toBe(true);
+    expect(isNotFound(err(404))).toBe(false);
+    expect(isNotFound(err(400, 'INVALID_REQUEST'))).toBe(false);
+  });
+  it('"already exists" is 400 DUPLICATE_FIELD, or INVALID_REQUEST saying it exists', () => {
+    expect(isAlreadyExists(err(400, 'DUPLICATE_FIELD'))).toBe(true);
+    expect(isAlreadyExists(err(400, 'INVALID_REQUEST', 'Pipeline [a] under Project[b], Organization [c] already exists'))).toBe(true);
+    expect(isAlreadyExists(err(400, 'INVALID_REQUEST', 'Organization [x] does not exist'))).toBe(false);
+    expect(isAlreadyExists(err(500, 'DUPLICATE_FIELD'))).toBe(false);
+  });
+});
+
+describe('semantic diff', () => {
+  const project = { project: { name: 'p', identifier: 'p', orgIdentifier: 'default', color: '#0063F7', description: '', tags: {}, modules: [] } };
+
+  it('ignores what the server adds: modules, delegateSelectors, timestamps; and key order and empty values', () => {
+    const remote = { project: { tags: {}, modules: ['CD', 'CI', 'CORE'], identifier: 'p', orgIdentifier: 'default', name: 'p', color: '#0063F7', lastModifiedAt: 5 } };
+    expect(semanticDiff(project, remote)).toEqual([]);
+    const connector = { connector: { identifier: 'c', type: 'DockerRegistry', spec: { auth: { type: 'Anonymous' } } } };
+    expect(semanticDiff(connector, { connector: { identifier: 'c', type: 'DockerRegistry', spec: { auth: { type: 'Anonymous' }, delegateSelectors: [] } } })).toEqual([]);
+  });
+
+  it('reports real differences with their paths', () => {
+    const local = { project: { ...project.project, modules: ['CD'], description: 'new', tags: { team: 'a' } } };
+    const remote = { project: { ...project.project, modules: ['CI', 'CORE'], description: 'old' } };
+    expect(semanticDiff(local, remote)).toEqual([
+      { path: 'project.description', op: 'changed', local: 'new', remote: 'old' },
+      { path: 'project.modules[0]', op: 'changed', local: 'CD', remote: 'CI' },
+      { path: 'project.modules[1]', op: 'removed', remote: 'CORE' },
+      { path: 'project.tags', op: 'added', local: { team: 'a' } },
+    ]);
+    const auth = { type: 'Anonymous' };
+    expect(semanticDiff({ connector: { spec: { auth } } }, { connector: { spec: { auth, delegateSelectors: ['d1'] } } })).toEqual([
+      { path: 'connector.spec.delegateSelectors', op: 'removed', remote: ['d1'] },
+    ]);
+  });
+});
+
+describe('base URL', () => {
+  it('accepts https anywhere and http only on loopback', () => {
+    expect(parseBaseUrl('https://app.harness.io/').href).toBe('https://app.harness.io/');
+    expect(parseBaseUrl('https://harness.corp.example/prefix/').pathname).toBe('/prefix');
+    for (const ok of ['http://127.0.0.1:8080', 'http://127.4.5.6', 'http://localhost:3000', 'http://[::1]:9000']) expect(() => parseBaseUrl(ok), ok).not.toThrow();
+    for (const bad of ['http://app.harness.io', 'http://10.0.0.1', 'http://127.0.0.1.nip.io', 'ftp://127.0.0.1', 'app.harness.io', 'https://user:pw@host']) expect(() => parseBaseUrl(bad), bad).toThrow();
+  });
+
+  it('puts the spec path after the base path and skips absent query values', () => {
+    expect(buildUrl(parseBaseUrl('https://h.example/pre/'), '/gateway/ng/api/projects', { accountIdentifier: 'a b', orgIdentifier: undefined })).toBe(
+      'https://h.example/pre/gateway/ng/api/projects?accountIdentifier=a+b',
+    );
+  });
+});
+
+describe('documents', () => {
+  it('drops the comment lines before the document and nothing else', () => {
+    expect(stripLeadingComments('# Generated by pipewright\n# yaml-language-server: $schema=x\n\npipeline:\n  name: a # keep\n')).toBe('pipeline:\n  name: a # keep\n');
+  });
+
+  it('refuses documents that are not exactly one project, connector or pipeline', () => {
+    expect(() => publishDocument('project: {identifier: a, orgIdentifier: default}\npipeline: {}\n')).toThrow('expected one root key');
+    expect(() => publishDocument('pipeline:\n  identifier: a\n  orgIdentifier: default\n')).toThrow('pipeline a has no projectIdentifier');
+    expect(() => publishDocument('pipeline: [\n')).toThrow('not valid YAML');
+  });
+});
+
+describe('client against the emulator', () => {
+  let emulator: Emulator;
+  beforeEach(async () => {
+    emulator = await startEmulator();
+  });
+  afterEach(async () => {
+    expect(emulator.violations).toEqual([]);
+    await emulator.stop();
+  });
+  const client = (extra: Partial<Parameters<typeof createClient>[0]> = {}) =>
+    createClient({ baseUrl: emulator.url, accountId: ACCOUNT_ID, apiKey: ADMIN_KEY, retry: { baseDelayMs: 1, attempts: 3 }, ...extra });
+  const yaml = (doc: object) => `# Generated by pipewright\n${stringify(doc)}`;
+
+  it('upserts: create, then (already exists) update, for the DUPLICATE_FIELD and the INVALID_REQUEST wording', async () => {
+    const c = client();
+    expect((await c.upsert(yaml(projectDoc('shop')))).outcome).toBe('created');
+    expect((await c.upsert(yaml(projectDoc('shop', { description: 'v2' })))).outcome).toBe('updated');
+    expect((await c.upsert(yaml(pipelineDoc('deploy', 'shop')))).outcome).toBe('created');
+    expect((await c.upsert(yaml(pipelineDoc('deploy', 'shop', 'echo v2')))).outcome).toBe('updated');
+    expect(emulator.writes('project', 'default', undefined, 'shop')).toEqual({ creates: 1, updates: 1 });
+    expect(emulator.writes('pipeline', 'default', 'shop', 'deploy')).toEqual({ creates: 1, updates: 1 });
+    const remote = await c.read(publishDocument(yaml(pipelineDoc('deploy', 'shop', 'echo v2'))).id);
+    expect(semanticDiff(pipelineDoc('deploy', 'shop', 'echo v2'), remote!.document)).toEqual([]);
+    expect(await c.read({ kind: 'connector', org: 'default', project: 'shop', identifier: 'none' })).toBeUndefined();
+  });
+
+  it('fails a 400 at once with the server message and correlationId', async () => {
+    const error = (await client().upsert(yaml(pipelineDoc('deploy', 'no_such_project'))).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('HTTP 400 bad request INVALID_REQUEST: Project [no_such_project] in Organization [default] does not exist');
+    expect(error.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('retries 5xx up to the attempt budget', async () => {
+    emulator.setFaults({ rate: 1, kinds: ['error-502-html'] });
+    const error = (await client().upsert(yaml(projectDoc('shop'))).catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe('HTTP 502 bad gateway (no JSON body)');
+    expect(error.attempts).toBe(3);
+    expect(emulator.requests).toHaveLength(3);
+  });
+
+  it('gives up on an answer that never comes after its timeout, per attempt', async () => {
+    emulator.setFaults({ rate: 1, kinds: ['hang'] });
+    const error = (await client({ timeoutMs: 100, retry: { attempts: 2, baseDelayMs: 1 } }).read({ kind: 'project', org: 'default', identifier: 'x' }).catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe('no response to GET /gateway/ng/api/projects/x within 100 ms');
+    expect(error.attempts).toBe(2);
+  });
+
+  it('waits at least what Retry-After asks', async () => {
+    await emulator.stop();
+    emulator = await startEmulator({ rateLimit: { limit: 1, windowMs: 60_000, retryAfterSeconds: 7 } });
+    const clock = virtualClock();
+    const c = client({ clock, retry: { attempts: 3, baseDelayMs: 1 } });
+    await c.read({ kind: 'project', org: 'default', identifier: 'x' });
+    const error = (await c.read({ kind: 'project', org: 'default', identifier: 'x' }).catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(429);
+    expect(clock.sleeps.filter((ms) => ms >= 7_000).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps the key out of errors and of the client object', () => {
+    const key = 'pat.with space.inside';
+    let message = '';
+    try {
+      createClient({ baseUrl: emulator.url, accountId: ACCOUNT_ID, apiKey: key });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain('holds characters a header cannot carry');
+    expect(message).not.toContain('with space');
+    expect(JSON.stringify(client())).not.toContain(ADMIN_KEY);
+  });
+});
