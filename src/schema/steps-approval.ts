@@ -3,15 +3,15 @@ import { delegateSelectors, duration, orExpression } from './common.js';
 
 export const harnessApprovalSpec = z
   .looseObject({
-    approvalMessage: z.string().optional(),
-    includePipelineExecutionHistory: orExpression(z.boolean()).optional(),
+    approvalMessage: z.string().optional().meta({ description: 'What approvers see.' }),
+    includePipelineExecutionHistory: orExpression(z.boolean()).optional().meta({ description: 'Show approvers the earlier stages of this run.' }),
     isAutoRejectEnabled: orExpression(z.boolean()).optional(),
     approvers: z.looseObject({
       userGroups: orExpression(z.array(z.string()).min(1, { error: 'name at least one user group' })).meta({
         description: 'User groups that may approve, e.g. account._account_all_users.',
       }),
-      minimumCount: orExpression(z.number().int().min(1)),
-      disallowPipelineExecutor: orExpression(z.boolean()),
+      minimumCount: orExpression(z.number().int().min(1)).meta({ description: 'Approvals needed.' }),
+      disallowPipelineExecutor: orExpression(z.boolean()).meta({ description: 'Whoever started the run may not approve it.' }),
     }),
     approverInputs: z.array(z.looseObject({ name: z.string(), defaultValue: z.string().optional() })).optional(),
     autoApproval: z
@@ -45,7 +45,7 @@ export const jiraApprovalSpec = z
     issueKey: z.string().meta({ examples: ['<+input>', 'OPS-123'] }),
     approvalCriteria: criteria,
     rejectionCriteria: criteria.optional(),
-    retryInterval: duration.optional(),
+    retryInterval: duration.optional().meta({ description: 'How often to read the issue again.' }),
     delegateSelectors: delegateSelectors.optional(),
   })
   .meta({ title: 'JiraApproval step spec' });

@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { orExpression } from './common.js';
 
 const flag = orExpression(z.boolean()).optional();
+const skipDryRun = orExpression(z.boolean()).optional().meta({ description: 'Skip the kubectl dry run of the manifests.' });
+const pruningEnabled = orExpression(z.boolean()).optional().meta({ description: 'Delete resources the new release no longer declares.' });
 
 export const k8sRollingDeploySpec = z
-  .looseObject({ skipDryRun: flag, pruningEnabled: flag })
+  .looseObject({ skipDryRun, pruningEnabled })
   .meta({ title: 'K8sRollingDeploy step spec' });
 
 export const k8sRollingRollbackSpec = z
-  .looseObject({ pruningEnabled: flag, skipDryRun: flag })
+  .looseObject({ pruningEnabled, skipDryRun })
   .meta({ title: 'K8sRollingRollback step spec' });
 
 export const k8sCanaryDeploySpec = z
@@ -20,12 +22,12 @@ export const k8sCanaryDeploySpec = z
         spec: z.looseObject({ percentage: orExpression(z.number().positive().max(100)) }),
       }),
     ]),
-    skipDryRun: flag,
+    skipDryRun,
   })
   .meta({ title: 'K8sCanaryDeploy step spec' });
 
 export const k8sBlueGreenDeploySpec = z
-  .looseObject({ skipDryRun: flag, pruningEnabled: flag, skipDeploymentIfSameManifest: flag })
+  .looseObject({ skipDryRun, pruningEnabled, skipDeploymentIfSameManifest: flag })
   .meta({ title: 'K8sBlueGreenDeploy step spec' });
 
 export const k8sApplySpec = z

@@ -13,7 +13,7 @@ const container = {
       limits: z.looseObject({ memory: z.string().optional(), cpu: z.union([z.string(), z.number()]).optional() }),
     })
     .optional(),
-  envVariables: stringMap.optional(),
+  envVariables: stringMap.optional().meta({ description: 'Environment variables of the container.' }),
 };
 
 export const CI_SHELLS = ['Sh', 'Bash', 'Powershell', 'Pwsh', 'Python'] as const;
@@ -30,10 +30,10 @@ const outputVariables = z.array(
 export const runSpec = z
   .looseObject({
     ...container,
-    shell: orExpression(z.enum(CI_SHELLS)).optional(),
+    shell: orExpression(z.enum(CI_SHELLS)).optional().meta({ description: 'Shell that runs command: Sh, Bash, Powershell, Pwsh or Python.' }),
     command: z.string().meta({ description: 'Commands to run.', examples: ['npm ci && npm test'] }),
-    reports: reports.optional(),
-    outputVariables: outputVariables.optional(),
+    reports: reports.optional().meta({ description: 'JUnit XML files to show as test results.' }),
+    outputVariables: outputVariables.optional().meta({ description: 'Environment variables to export as <+steps.ID.output.outputVariables.NAME>.' }),
   })
   .meta({ title: 'Run step spec' });
 
@@ -66,8 +66,8 @@ export const buildAndPushDockerRegistrySpec = z
     repo: z.string().meta({ examples: ['myorg/web'] }),
     tags: orExpression(z.array(z.string()).min(1)).meta({ examples: [['latest', '<+pipeline.sequenceId>']] }),
     caching: orExpression(z.boolean()).optional(),
-    dockerfile: z.string().optional(),
-    context: z.string().optional(),
+    dockerfile: z.string().optional().meta({ description: 'Dockerfile path; default Dockerfile in the context.' }),
+    context: z.string().optional().meta({ description: 'Build context folder; default the repository root.' }),
     labels: stringMap.optional(),
     buildArgs: stringMap.optional(),
     target: z.string().optional(),

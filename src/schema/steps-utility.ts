@@ -10,7 +10,7 @@ const typedVariables = z.array(
 export const httpSpec = z
   .looseObject({
     url: z.string().meta({ examples: ['https://example.com/health'] }),
-    method: orExpression(z.enum(HTTP_METHODS)),
+    method: orExpression(z.enum(HTTP_METHODS)).meta({ description: 'HTTP method.' }),
     headers: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional(),
     requestBody: z.string().optional(),
     assertion: z.string().optional().meta({ examples: ['<+httpResponseCode> == 200'] }),
@@ -22,7 +22,9 @@ export const httpSpec = z
   })
   .meta({ title: 'Http step spec' });
 
-export const waitSpec = z.looseObject({ duration }).meta({ title: 'Wait step spec' });
+export const waitSpec = z
+  .looseObject({ duration: duration.meta({ description: 'How long to wait, e.g. 10m.' }) })
+  .meta({ title: 'Wait step spec' });
 
 export const barrierSpec = z
   .looseObject({ barrierRef: z.string().meta({ description: 'Identifier of a barrier in pipeline.flowControl.barriers.' }) })
