@@ -6,3 +6,4 @@ export * from './dsl/index.js';
 export { defineConfig } from './config.js';
 export type { PipewrightConfig } from './config.js';
 export * as schema from './schema/index.js';
+export { createClient, ApiError, publishDocument, publishDocuments, type Client, type ClientOptions, type GraphqlOptions, type PublishReport } from './publish/index.js';
