@@ -1,11 +1,12 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
+import { BIN, runCli, tempDir } from './support/cli.js';
 import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, startEmulator, type Emulator } from './support/emulator.js';
 import { connectorDoc, pipelineDoc, projectDoc, writeOutputFolder } from './support/emulator-output.js';
-import { publishWith } from './support/emulator-run.js';
+import { assertNoKey, FAST_RETRIES, publishWith } from './support/emulator-run.js';
 import { makeSelfSignedCert } from './support/emulator-tls.js';
 
 let dir: string;
@@ -244,6 +245,39 @@ describe('pipewright publish against the emulator', () => {
       expect(secure.violations).toEqual([]);
     } finally {
       await secure.stop();
+    }
+  });
+});
+
+describe('pipewright publish output', () => {
+  it('draws a progress bar on a terminal instead of one line per document', async () => {
+    // util-linux `script` gives the binary a pseudo-terminal; what it prints comes back on script's stdout.
+    const env = { ...process.env, HARNESS_API_KEY: ADMIN_KEY, HARNESS_ACCOUNT_ID: ACCOUNT_ID, HARNESS_BASE_URL: emulator.url, NO_COLOR: '1', ...FAST_RETRIES };
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-qec', `${process.execPath} ${BIN} publish ${out}`, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      child.on('error', reject);
+      child.on('close', () => resolve(text));
+    });
+    assertNoKey({ code: 0, stdout: output, stderr: '' });
+    expect(output).toContain('[########################] 3/3  created 3 updated 0 unchanged 0 failed 0');
+    expect(output).toMatch(/total\s+3\s+0\s+0\s+0/);
+    expect(output).not.toMatch(/^created\s+project/m);
+    expect(emulator.resource(...SEED.pipeline)).toBeDefined();
+  });
+
+  it('warns about a file edited after compile and publishes it as it is', async () => {
+    const { dir: d, cleanup: done } = await tempDir();
+    try {
+      await writeOutputFolder(d, [projectDoc('edited')]);
+      await appendFile(join(d, 'projects/default/edited.yaml'), '  # a hand edit\n');
+      const result = await publishWith({ emulator, args: [d, '--json'] });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('projects/default/edited.yaml was changed after compile');
+      expect(JSON.parse(result.stdout).editedAfterCompile).toEqual(['projects/default/edited.yaml']);
+    } finally {
+      await done();
     }
   });
 });
