@@ -142,6 +142,34 @@ describe('expression references', () => {
   });
 });
 
+describe('stage names given as values', () => {
+  const reuse = (identifier: string, from: string) =>
+    deployment({ identifier, deploymentType: 'Kubernetes', service: { useFromStage: from }, environment: 'prod', infrastructureDefinitions: ['k8s'] }).step(rolling());
+
+  it('accepts useFromStage naming an earlier stage, and notification forStages naming stages or AllStages', () => {
+    const rules = [{ name: 'n', identifier: 'n', pipelineEvents: [{ type: 'StageFailed', forStages: ['deploy', 'AllStages'] }], notificationMethod: { type: 'Slack' as const, spec: { webhookUrl: 'https://hooks.example.com' } } }];
+    const document = pipeline({ identifier: 'p', project: 'web', notificationRules: rules }).stage(cd().step(rolling()), reuse('again', 'deploy'));
+    expect(validateDocument('pipeline', document.toDocument(newBuildContext()))).toEqual([]);
+  });
+
+  it('rejects useFromStage naming a later or missing stage', () => {
+    expect(diagnosticsOf(reuse('first', 'deploy'), cd().step(rolling()), reuse('third', 'deplyo'))).toEqual([
+      'unknown-reference: spec.service.useFromStage.stage names earlier stage "deploy", which does not exist (a stage can reuse only what a stage before it set up)',
+      'unknown-reference: spec.service.useFromStage.stage names earlier stage "deplyo", which does not exist (did you mean "deploy"?)',
+    ]);
+  });
+
+  it('rejects a CI infrastructure reused from a stage that is not there, and notification forStages naming no stage', () => {
+    const second = ci({ identifier: 'second', infrastructure: { useFromStage: 'frist' } }).step(tests());
+    const rules = [{ name: 'n', identifier: 'n', pipelineEvents: [{ type: 'StageFailed', forStages: ['secnd'] }], notificationMethod: { type: 'Slack' as const, spec: {} } }];
+    const document = pipeline({ identifier: 'p', project: 'web', notificationRules: rules }).stage(build('first').step(tests()), second);
+    expect(validateDocument('pipeline', document.toDocument(newBuildContext())).map((d) => `${d.message} (${d.hint})`)).toEqual([
+      'spec.infrastructure.useFromStage names earlier stage "frist", which does not exist (did you mean "first"?)',
+      'notificationRules[0].pipelineEvents[0].forStages[0] names stage "secnd", which does not exist (did you mean "second"?)',
+    ]);
+  });
+});
+
 describe('runtime inputs', () => {
   it.each([
     '<+input>',

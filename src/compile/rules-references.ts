@@ -111,3 +111,40 @@ function insideChildPipelineInputs(document: Node, path: DocPath): boolean {
   }
   return false;
 }
+
+/**
+ * Stage identifiers written as plain values: `service.useFromStage.stage` and CI `infrastructure.useFromStage`
+ * name an earlier stage; a notification rule's `forStages` names stages (or AllStages).
+ */
+export function stageNameReferences(document: Node, stages: ReadonlyArray<{ node: Node; path: DocPath }>): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const ids = stages.map((stage) => stage.node.identifier).filter((id): id is string => typeof id === 'string');
+  const check = (name: unknown, path: DocPath, earlierThan?: number) => {
+    if (typeof name !== 'string' || name.includes('<+')) return;
+    const known = earlierThan === undefined ? ids : ids.slice(0, earlierThan);
+    if (known.includes(name)) return;
+    const what = earlierThan === undefined ? 'stage' : 'earlier stage';
+    const suggestion = closest(name, known);
+    found.push(
+      ruleError(document, path, 'unknown-reference', `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
+        suggestion ? `did you mean "${suggestion}"?` : earlierThan === undefined ? undefined : 'a stage can reuse only what a stage before it set up'),
+    );
+  };
+  stages.forEach((stage, index) => {
+    const spec = isNode(stage.node.spec) ? stage.node.spec : {};
+    const service = isNode(spec.service) ? spec.service : {};
+    if (isNode(service.useFromStage)) check(service.useFromStage.stage, [...stage.path, 'spec', 'service', 'useFromStage', 'stage'], index);
+    const infrastructure = isNode(spec.infrastructure) ? spec.infrastructure : {};
+    if (stage.node.type === 'CI' && infrastructure.useFromStage !== undefined)
+      check(infrastructure.useFromStage, [...stage.path, 'spec', 'infrastructure', 'useFromStage'], index);
+  });
+  const body = isNode(document.pipeline) ? document.pipeline : {};
+  for (const [ruleIndex, rule] of list(body.notificationRules).entries())
+    if (isNode(rule))
+      for (const [eventIndex, event] of list(rule.pipelineEvents).entries())
+        if (isNode(event))
+          for (const [stageIndex, name] of list(event.forStages).entries())
+            if (name !== 'AllStages')
+              check(name, ['pipeline', 'notificationRules', ruleIndex, 'pipelineEvents', eventIndex, 'forStages', stageIndex]);
+  return found;
+}

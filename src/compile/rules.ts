@@ -6,7 +6,7 @@ import { closest } from './suggest.js';
 import { documentSchemas } from '../schema/index.js';
 import { keyTypos } from './key-typos.js';
 import { stepPlacement } from './rules-placement.js';
-import { expressionReferences } from './rules-references.js';
+import { expressionReferences, stageNameReferences } from './rules-references.js';
 import { runtimeInputs } from './rules-inputs.js';
 
 type Node = Record<string, unknown>;
@@ -198,6 +198,7 @@ export function documentRules(kind: ResourceKind, document: unknown): Diagnostic
       ...typeTypos(document),
       ...stepPlacement(document, stages),
       ...expressionReferences(document, stages),
+      ...stageNameReferences(document, stages),
       ...barrierReferences(document),
       ...codebaseForCloning(document),
     );
