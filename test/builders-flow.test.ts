@@ -321,6 +321,11 @@ describe('approval, custom and flow builders', () => {
     });
   });
 
+  it('stageIdentifiers lists the stages of a parallel group', () => {
+    const built = payments('p', 'p').stage(custom({ identifier: 'a' }), parallel(custom({ identifier: 'b' }), custom({ identifier: 'c' })));
+    expect(built.stageIdentifiers).toEqual(['a', 'b', 'c']);
+  });
+
   it('parallel() refuses to mix stages and steps, and pipeline.step() after a parallel group says what to do', () => {
     const s = custom({ identifier: 'a' });
     const w = wait({ identifier: 'w', duration: '1m' });

@@ -62,7 +62,10 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
   }
   /** The stages' identifiers, in order. */
   get stageIdentifiers(): string[] {
-    return (this.props.stages ?? []).map((s) => s.identifier);
+    // A parallel group stands for its stages.
+    const flat = (s: StageBuilder): string[] =>
+      s.type === 'parallel' ? (s as unknown as { stages: StageBuilder[] }).stages.flatMap(flat) : [s.identifier];
+    return (this.props.stages ?? []).flatMap(flat);
   }
 
   /** Appends stages. */
