@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, duration, identifier, tags, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, duration, identifier, orExpression, tags, typedBy, variable } from './common.js';
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
@@ -71,7 +71,7 @@ export const pipelineBody = z
     description: z.string().optional(),
     tags: tags.optional(),
     properties: pipelineProperties.optional(),
-    allowStageExecutions: z.boolean().optional(),
+    allowStageExecutions: orExpression(z.boolean()).optional(),
     timeout: duration.optional(),
     variables: z.array(variable).optional(),
     delegateSelectors: delegateSelectors.optional(),

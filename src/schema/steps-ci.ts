@@ -7,7 +7,7 @@ const container = {
   image: z.string().optional().meta({ description: 'Image to run, e.g. node:20; optional on Harness Cloud.' }),
   privileged: orExpression(z.boolean()).optional(),
   runAsUser: orExpression(z.number().int()).optional(),
-  imagePullPolicy: z.enum(['Always', 'Never', 'IfNotPresent']).optional(),
+  imagePullPolicy: orExpression(z.enum(['Always', 'Never', 'IfNotPresent'])).optional(),
   resources: z
     .looseObject({
       limits: z.looseObject({ memory: z.string().optional(), cpu: z.union([z.string(), z.number()]).optional() }),
