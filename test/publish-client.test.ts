@@ -245,3 +245,20 @@ describe('client against the emulator', () => {
     expect(JSON.stringify(client())).not.toContain(ADMIN_KEY);
   });
 });
+
+describe('cancelling', () => {
+  it('an aborted signal ends a request that never gets an answer, without retrying', async () => {
+    const emulator = await startEmulator({ faults: { rate: 1, kinds: ['hang'] } });
+    try {
+      const controller = new AbortController();
+      const c = createClient({ baseUrl: emulator.url, accountId: ACCOUNT_ID, apiKey: ADMIN_KEY, signal: controller.signal });
+      const pending = c.read({ kind: 'project', org: 'default', identifier: 'x' }).catch((e: unknown) => e);
+      while (emulator.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      controller.abort(new Error('navigated away'));
+      expect(String(await pending)).toBe('Error: navigated away');
+      expect(emulator.requests).toHaveLength(1);
+    } finally {
+      await emulator.stop();
+    }
+  });
+});

@@ -24,6 +24,8 @@ export interface ClientOptions {
   readonly clock?: Clock;
   /** Called before each retry wait (for logs; the event holds no key). */
   readonly onRetry?: (event: RetryEvent) => void;
+  /** Cancels every request in flight and every wait (e.g. a page navigating away). */
+  readonly signal?: AbortSignal;
 }
 
 /** What a GET found. */
@@ -75,6 +77,7 @@ export function createClient(options: ClientOptions): Client {
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     redact,
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   };
 
   const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {
