@@ -15,7 +15,8 @@ export class BaseUrlError extends Error {
 /** 127.0.0.0/8, ::1 and localhost: traffic to them never crosses a network. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  // Only the exact name: *.localhost is loopback in browsers, but Node resolves it through DNS like any name.
+  if (host === 'localhost' || host === '::1') return true;
   const octets = host.split('.');
   return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
 }

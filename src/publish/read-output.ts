@@ -13,8 +13,9 @@ export interface OutputFolder {
 
 /** Refuses manifest paths that leave the folder: a manifest is input, and input can be hostile. */
 function insideFolder(entry: ManifestEntry): boolean {
+  if (typeof entry.file !== 'string') return false;
   const path = normalize(entry.file);
-  return typeof entry.file === 'string' && !isAbsolute(path) && !path.startsWith('..') && path.endsWith('.yaml');
+  return !isAbsolute(path) && !path.startsWith('..') && path.endsWith('.yaml');
 }
 
 /** The documents of a compiled output folder, in the manifest's (publish) order. */
