@@ -180,7 +180,7 @@ function codebaseForCloning(document: Node): Diagnostic[] {
     const spec = stage.node.spec;
     if (stage.node.type !== 'CI' || !isNode(spec) || spec.cloneCodebase !== true) continue;
     found.push(
-      error(document, [...stage.path, 'spec', 'cloneCodebase'], 'missing-codebase', 'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
+      error(document, [...stage.path, 'spec', 'cloneCodebase'], 'missing-field', 'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
         'add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false'),
     );
   }
