@@ -153,6 +153,10 @@ describe('base URL', () => {
     for (const bad of ['http://app.harness.io', 'http://10.0.0.1', 'http://127.0.0.1.nip.io', 'ftp://127.0.0.1', 'app.harness.io', 'https://user:pw@host']) expect(() => parseBaseUrl(bad), bad).toThrow();
   });
 
+  it('refuses an address that already ends with /gateway, naming the one to use', () => {
+    expect(() => parseBaseUrl('https://app.harness.io/gateway/')).toThrow('ends with /gateway, which pipewright adds to every request');
+  });
+
   it('puts the spec path after the base path and skips absent query values', () => {
     expect(buildUrl(parseBaseUrl('https://h.example/pre/'), '/gateway/ng/api/projects', { accountIdentifier: 'a b', orgIdentifier: undefined })).toBe(
       'https://h.example/pre/gateway/ng/api/projects?accountIdentifier=a+b',

@@ -47,6 +47,12 @@ export function parseBaseUrl(text: string): URL {
   if (url.search || url.hash)
     throw new BaseUrlError(`base URL ${url.origin}${url.pathname} must not have a query or fragment`, 'give the address only, e.g. https://app.harness.io');
   url.pathname = url.pathname.replace(/\/+$/, '');
+  // A common slip: the request paths already start with /gateway/, so the address must not end with it.
+  if (/\/gateway$/i.test(url.pathname))
+    throw new BaseUrlError(
+      `base URL ${url.origin}${url.pathname} ends with /gateway, which pipewright adds to every request`,
+      `give the address without it: ${url.origin}${url.pathname.replace(/\/gateway$/i, '') || ''}`,
+    );
   return url;
 }
 
