@@ -66,3 +66,35 @@ describe('code frames', () => {
     expect(codeFrame('a: "x\n', 2, 1)).toBe(['    1 | a: "x', '  > 2 |', '      | ^'].join('\n'));
   });
 });
+
+describe('locating any path of any document', () => {
+  it('finds every leaf on the line that holds it, for arbitrary documents written by the emitter', async () => {
+    const fc = (await import('fast-check')).default;
+    const { toYaml } = await import('../src/compile/emit-yaml.js');
+    const key = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,8}$/);
+    const leaf = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9 ]{0,10}$/), fc.integer({ min: 0, max: 1000 }), fc.boolean());
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, tie('map'), tie('list')),
+      map: fc.dictionary(key, tie('node'), { minKeys: 1, maxKeys: 4 }),
+      list: fc.array(tie('node'), { minLength: 1, maxLength: 3 }),
+    }));
+    fc.assert(
+      fc.property(fc.dictionary(key, tree.node, { minKeys: 1, maxKeys: 4 }), (data) => {
+        const text = toYaml(data);
+        const { documents, lines } = parsed(text);
+        const source = text.split('\n');
+        const walk = (value: unknown, path: Array<string | number>): void => {
+          if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
+          else if (value && typeof value === 'object') for (const [k, item] of Object.entries(value)) walk(item, [...path, k]);
+          else {
+            const { line, column } = locate(documents[0]!, path, lines);
+            const shown = source[line - 1]!.slice(column - 1);
+            expect(shown.startsWith(String(value)) || shown.startsWith(JSON.stringify(value)) || shown.startsWith(`'${value}'`)).toBe(true);
+          }
+        };
+        walk(data, []);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
