@@ -109,7 +109,7 @@ describe('publish under rate limits and faults', () => {
     expect(text.stdout).toContain('6 failed:');
     for (const doc of pipelines) {
       const name = `pipeline default/${bodyOf(doc).projectIdentifier}/${bodyOf(doc).identifier}`;
-      expect(text.stdout).toMatch(new RegExp(`^  ${name} \\(.*\\): HTTP 500 internal server error UNEXPECTED: .*\\(after 3 attempts\\) \\(correlationId [0-9a-f-]{36}\\)$`, 'm'));
+      expect(text.stdout).toMatch(new RegExp(`^  ${name} \\(.*\\): HTTP 500 internal server error UNEXPECTED: .* \\((GET|POST) /gateway/pipeline/api/pipelines[^,]*, after 3 attempts\\) \\(correlationId [0-9a-f-]{36}\\)$`, 'm'));
     }
     const json = JSON.parse((await publishWith({ emulator, args: [dir, '--json'], env })).stdout) as {
       ok: boolean;

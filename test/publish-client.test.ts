@@ -266,3 +266,13 @@ describe('cancelling', () => {
     }
   });
 });
+
+describe('correlationIds through retries', () => {
+  it('a final answer without one keeps the correlationId an earlier attempt got', async () => {
+    const first = new ApiError('HTTP 500', { kind: 'transient', status: 500, correlationId: 'c0ffee00-0000-4000-8000-000000000001', request: 'GET /x' });
+    const last = new ApiError('HTTP 503', { kind: 'transient', status: 503, request: 'GET /x' });
+    let n = 0;
+    const error = (await withRetry(() => Promise.reject(n++ === 0 ? first : last), retryPolicy({ attempts: 3 }), { clock: virtualClock() }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ status: 503, attempts: 3, correlationId: 'c0ffee00-0000-4000-8000-000000000001' });
+  });
+});

@@ -60,9 +60,13 @@ export class ApiError extends Error {
     if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
 
-  /** The same error, after `attempts` tries. */
-  withAttempts(attempts: number): ApiError {
-    const { kind, status, code, correlationId, request, retryAfterMs } = this;
+  /**
+   * The same error, after `attempts` tries. A final answer without a correlationId (an empty 503 from a proxy)
+   * keeps the one an earlier attempt got: support can still find the request.
+   */
+  withAttempts(attempts: number, earlierCorrelationId?: string): ApiError {
+    const { kind, status, code, request, retryAfterMs } = this;
+    const correlationId = this.correlationId ?? earlierCorrelationId;
     return new ApiError(this.message, { kind, status, code, correlationId, request, attempts, retryAfterMs } as ApiErrorDetails);
   }
 }

@@ -56,7 +56,10 @@ export interface PublishOptions {
 const failure = (error: unknown): DocumentFailure => {
   if (error instanceof ApiError)
     return {
-      message: error.attempts > 1 && !error.message.includes('gave up') ? `${error.message} (after ${error.attempts} attempts)` : error.message,
+      // Which call failed matters when reading a report: the read, the create or the update.
+      message: error.message.includes(error.request)
+        ? error.message
+        : `${error.message} (${error.request}${error.attempts > 1 && !error.message.includes('gave up') ? `, after ${error.attempts} attempts` : ''})`,
       ...(error.status !== undefined ? { status: error.status } : {}),
       ...(error.code !== undefined ? { code: error.code } : {}),
       ...(error.correlationId !== undefined ? { correlationId: error.correlationId } : {}),

@@ -62,18 +62,21 @@ export async function withRetry<T>(
   { clock = systemClock, signal, onRetry }: { clock?: Clock; signal?: AbortSignal; onRetry?: (event: RetryEvent) => void } = {},
 ): Promise<T> {
   const started = clock.now();
+  let correlationId: string | undefined;
   for (let n = 1; ; n++) {
     try {
       return await attempt(n);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.kind !== 'transient' || n >= policy.attempts) throw error.withAttempts(n);
+      correlationId = error.correlationId ?? correlationId;
+      if (error.kind !== 'transient' || n >= policy.attempts) throw error.withAttempts(n, correlationId);
       const delayMs = backoffDelay(policy, n, error.retryAfterMs);
       if (clock.now() - started + delayMs > policy.maxTotalMs) {
         const why = error.retryAfterMs !== undefined && error.retryAfterMs === delayMs ? ` (the server asked to wait ${Math.ceil(delayMs / 1000)} s)` : '';
         throw new ApiError(`${error.message}; gave up after ${n} attempts: the retry time budget of ${Math.round(policy.maxTotalMs / 1000)} s is spent${why}`, {
           ...error,
           attempts: n,
+          ...(correlationId ? { correlationId } : {}),
         });
       }
       onRetry?.({ error, attempt: n, delayMs });

@@ -14,7 +14,7 @@ export interface TransportOptions {
   /** Removes the key from any text that came from outside (server messages, network errors). */
   readonly redact: (text: string) => string;
   readonly onRetry?: (event: RetryEvent) => void;
-  /** Aborts everything in flight (a publish run stopping early). */
+  /** Aborts everything in flight and every wait (the client's `signal` option). */
   readonly signal?: AbortSignal;
 }
 
