@@ -1,0 +1,150 @@
+// `npm run bench`: generates synthetic monorepos and measures, in one run, compile against the floor,
+// incremental compile, and CLI start-up against `node -e 0`. Every measurement is a whole child process
+// timed from spawn to exit, so compile and floor pay the same Node start-up.
+//
+//   node bench/run.mjs [--n 100,1000,5000] [--reps 5] [--only compile,incremental,startup] [--json FILE]
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generate, pipelineSource } from './generate.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'pipewright.js');
+const HOOK = join(ROOT, 'bench', 'rss-hook.mjs');
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '100,1000,5000' },
+    reps: { type: 'string', default: '5' },
+    only: { type: 'string', default: 'compile,incremental,startup' },
+    json: { type: 'string' },
+    work: { type: 'string', default: join(tmpdir(), 'pipewright-bench') },
+  },
+});
+const sizes = values.n.split(',').map(Number);
+const reps = Number(values.reps);
+const only = new Set(values.only.split(','));
+const work = values.work;
+
+/** Runs node with args; resolves wall milliseconds and peak RSS bytes of the Node process. */
+async function timed(args, { cwd = ROOT, rss = false } = {}) {
+  const rssFile = join(work, `rss-${process.pid}.txt`);
+  await rm(rssFile, { force: true });
+  const env = { ...process.env };
+  if (rss) {
+    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${HOOK}`.trim();
+    env.PIPEWRIGHT_BENCH_RSS = rssFile;
+  }
+  const start = performance.now();
+  const { code, stderr } = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
+    child.on('error', reject);
+    child.on('close', (exit) => resolve({ code: exit, stderr: err }));
+  });
+  const ms = performance.now() - start;
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited ${code}\n${stderr}`);
+  const peak = rss ? Math.max(...(await readFile(rssFile, 'utf8')).trim().split('\n').map(Number)) : undefined;
+  return { ms, rss: peak };
+}
+
+const stats = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median, min: sorted[0], max: sorted[sorted.length - 1], runs: xs.length };
+};
+
+const rows = [];
+const record = (name, samples, extra = {}) => {
+  const row = { name, ...stats(samples.map((s) => s.ms)), ...extra };
+  const rssValues = samples.map((s) => s.rss).filter((r) => r !== undefined);
+  if (rssValues.length) row.rssMax = Math.max(...rssValues);
+  rows.push(row);
+  console.error(`  ${name}: median ${row.median.toFixed(0)} ms`);
+  return row;
+};
+
+async function repeat(count, run, before) {
+  const samples = [];
+  for (let i = 0; i < count; i++) {
+    if (before) await before(i);
+    samples.push(await run(i));
+  }
+  return samples;
+}
+
+const ratios = [];
+await mkdir(work, { recursive: true });
+const compileMedian = {};
+
+for (const n of sizes) {
+  if (!only.has('compile') && !(only.has('incremental') && n === 1000)) continue;
+  const repo = join(work, `n${n}`);
+  console.error(`N=${n}: generating ${repo}`);
+  const entries = await generate(repo, n);
+  const rel = ['project.ts', 'pipelines/*.ts'];
+  const out = join(repo, 'out');
+  const compileArgs = [BIN, 'compile', ...rel, '-o', 'out'];
+  // The first run warms the file system cache for every later run alike; it is not recorded.
+  await rm(out, { recursive: true, force: true });
+  await timed(compileArgs, { cwd: repo });
+  const runs = n >= 5000 ? Math.max(2, Math.ceil(reps / 2)) : reps;
+  if (only.has('compile')) {
+    const compiled = record(`compile N=${n}`, await repeat(runs, () => timed(compileArgs, { cwd: repo, rss: true }), () => rm(out, { recursive: true, force: true })));
+    compileMedian[n] = compiled.median;
+    const documents = join(repo, 'documents.json');
+    await timed([join(ROOT, 'bench', 'dump-documents.mjs'), documents, ...entries]);
+    const floorOut = join(repo, 'floor-out');
+    const floor = record(`floor N=${n} (yaml stringify + write)`, await repeat(runs, () => timed([join(ROOT, 'bench', 'floor.mjs'), documents, floorOut]), () => rm(floorOut, { recursive: true, force: true })));
+    ratios.push([`compile/floor N=${n}`, compiled.median / floor.median, n === 1000 ? '<= 1.0' : '']);
+  }
+  if (only.has('incremental') && n === 1000) {
+    // Start from an up-to-date output, change one definition file, compile again; then put it back.
+    const file = join(repo, 'pipelines', 'p00007.ts');
+    const original = pipelineSource(7);
+    await rm(out, { recursive: true, force: true });
+    await timed(compileArgs, { cwd: repo });
+    const noChange = record(`recompile N=${n}, nothing changed`, await repeat(reps, () => timed(compileArgs, { cwd: repo })));
+    const oneChange = record(
+      `recompile N=${n}, one file changed`,
+      await repeat(reps, () => timed(compileArgs, { cwd: repo }), (i) => writeFile(file, original.replace('delivery', `delivery ${i + 1}`))),
+    );
+    await writeFile(file, original);
+    if (compileMedian[n]) {
+      ratios.push([`recompile one changed/full N=${n}`, oneChange.median / compileMedian[n], '<= 0.25']);
+      ratios.push([`recompile nothing changed/full N=${n}`, noChange.median / compileMedian[n], '']);
+    }
+  }
+}
+if (compileMedian[5000] && compileMedian[1000]) ratios.push(['compile N=5000 / N=1000', compileMedian[5000] / compileMedian[1000], '<= 5.5']);
+
+if (only.has('startup')) {
+  console.error('start-up');
+  const small = join(work, 'small');
+  await generate(small, 1);
+  const runs = Math.max(reps * 2, 10);
+  const node = record('node -e 0', await repeat(runs, () => timed(['-e', '0'])));
+  const version = record('pipewright --version', await repeat(runs, () => timed([BIN, '--version'])));
+  const one = record('pipewright compile (1 pipeline)', await repeat(runs, () => timed([BIN, 'compile', 'project.ts', 'pipelines/*.ts', '-o', 'out'], { cwd: small })));
+  ratios.push(['--version / node -e 0', version.median / node.median, '<= 1.5']);
+  ratios.push(['compile 1 pipeline / node -e 0', one.median / node.median, '']);
+}
+
+const mb = (bytes) => (bytes === undefined ? '' : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
+const ms = (x) => `${x.toFixed(0)}`;
+const lines = [
+  '| measurement | median ms | min ms | max ms | runs | peak RSS |',
+  '|---|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${ms(r.median)} | ${ms(r.min)} | ${ms(r.max)} | ${r.runs} | ${mb(r.rssMax)} |`),
+  '',
+  '| ratio (medians) | value | target |',
+  '|---|---:|---|',
+  ...ratios.map(([name, value, target]) => `| ${name} | ${value.toFixed(2)} | ${target} |`),
+];
+console.log(lines.join('\n'));
+if (values.json) await writeFile(values.json, JSON.stringify({ rows, ratios, at: new Date().toISOString() }, null, 2));
