@@ -1,11 +1,22 @@
 import YAML from 'yaml';
 
 /**
- * YAML text of a document. YAML 1.1 rules decide quoting, because the platform reads YAML 1.1:
- * `yes`, `on`, `0123` and friends stay strings only when quoted. Lines are never folded, and a repeated
- * object is written out again rather than turned into an alias.
+ * YAML text of a document, exactly as `referenceYaml` writes it, but without building a `yaml` node tree:
+ * at monorepo scale `yaml`'s generic stringify was most of the compile time (docs/performance.md). The
+ * fast path below covers the shapes builders produce (plain objects, arrays, strings, booleans, small
+ * integers) and gives up on anything else, which `yaml` then writes; test/emit-yaml*.test.ts proves the
+ * two byte-identical.
  */
 export function toYaml(document: unknown): string {
+  return fastYaml(document) ?? referenceYaml(document);
+}
+
+/**
+ * The reference emitter. YAML 1.1 rules decide quoting, because the platform reads YAML 1.1: `yes`, `on`,
+ * `0123` and friends stay strings only when quoted. Lines are never folded, and a repeated object is
+ * written out again rather than turned into an alias.
+ */
+export function referenceYaml(document: unknown): string {
   return new YAML.Document(document, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0 });
 }
 
@@ -15,3 +26,174 @@ export const generatedHeader = (source: string): string =>
 
 /** A generated file: header, then the document. */
 export const generatedFile = (document: unknown, source: string): string => generatedHeader(source) + toYaml(document);
+
+/** Thrown inside the fast path for a value it does not handle; never escapes `fastYaml`. */
+class Unsupported extends Error {}
+const unsupported = new Unsupported();
+
+/** `yaml`'s own YAML 1.1 resolvers: a plain scalar any of them matches would not read back as a string. */
+const nonStringTags = (() => {
+  const { schema } = new YAML.Document(null, { version: '1.1' });
+  const all = [...schema.tags, ...(schema.compat ?? [])] as Array<{ default?: unknown; tag: string; test?: RegExp }>;
+  return all.filter((tag) => tag.default && tag.tag !== 'tag:yaml.org,2002:str' && tag.test).map((tag) => tag.test!);
+})();
+
+// The expressions below are `yaml` 2.x's (stringifyString.js), so the fast path decides exactly as it does.
+/** Characters `yaml` escapes in double quotes (control characters, lone surrogates). */
+const NEEDS_ESCAPES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
+/** What a plain scalar may not look like: indicators first, `: ` or ` #` inside, space or `:` last. */
+const NOT_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
+/** `---`, `...` or `%` at a line start: `yaml` handles these by indentation tricks the fast path leaves to it. */
+const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
+/** Characters that a double-quoted scalar writes as they are (JSON.stringify would escape the others). */
+const DOUBLE_QUOTE_SAFE = /^[^"\\\t\u2028\u2029]*$/;
+/** Longest implicit key `yaml` writes before switching to `? key`. */
+const MAX_IMPLICIT_KEY = 1024;
+
+/** A single-line scalar, as a value or an implicit key (the two differ only for newlines, handled elsewhere). */
+function inlineString(value: string): string {
+  // `<<` is the merge key: yaml writes it bare as a key and quoted as a value.
+  if (NEEDS_ESCAPES.test(value) || DOCUMENT_MARKER.test(value) || value === '<<') throw unsupported;
+  if (!NOT_PLAIN.test(value) && !nonStringTags.some((test) => test.test(value))) return value;
+  // quotedString: single quotes only when the text has a double quote and no single quote.
+  const hasDouble = value.includes('"');
+  if (hasDouble && !value.includes("'")) return `'${value}'`;
+  if (hasDouble || !DOUBLE_QUOTE_SAFE.test(value)) throw unsupported;
+  return `"${value}"`;
+}
+
+/** Renderings of single-line strings: pipelines repeat the same few values (types, shells, inputs) a lot. */
+const inlineCache = new Map<string, string>();
+const MAX_CACHED = 50_000;
+
+function cachedInline(value: string): string {
+  let text = inlineCache.get(value);
+  if (text === undefined) {
+    text = inlineString(value);
+    if (inlineCache.size >= MAX_CACHED) inlineCache.clear();
+    inlineCache.set(value, text);
+  }
+  return text;
+}
+
+/** A multi-line value as a literal block scalar (`yaml`'s blockString with lineWidth 0), content at `indent`. */
+function blockString(original: string, indent: string): string {
+  if (NEEDS_ESCAPES.test(original) || DOCUMENT_MARKER.test(original) || /\n[\t ]+$/.test(original)) throw unsupported;
+  let value = original;
+  let endStart = value.length;
+  while (endStart > 0) {
+    const ch = value[endStart - 1];
+    if (ch !== '\n' && ch !== '\t' && ch !== ' ') break;
+    endStart--;
+  }
+  let end = value.substring(endStart);
+  const endNewline = end.indexOf('\n');
+  // Keep chomping (`|+`, several trailing newlines) changes how the following lines are joined: left to yaml.
+  if (endNewline !== -1 && (value === end || endNewline !== end.length - 1)) throw unsupported;
+  const chomp = endNewline === -1 ? '-' : '';
+  if (end) {
+    value = value.slice(0, -end.length);
+    if (end.endsWith('\n')) end = end.slice(0, -1);
+  }
+  let startWithSpace = false;
+  let startEnd = 0;
+  let startNewline = -1;
+  for (; startEnd < value.length; startEnd++) {
+    const ch = value[startEnd];
+    if (ch === ' ') startWithSpace = true;
+    else if (ch === '\n') startNewline = startEnd;
+    else break;
+  }
+  let start = value.substring(0, startNewline < startEnd ? startNewline + 1 : startEnd);
+  if (start) {
+    value = value.substring(start.length);
+    start = start.replace(/\n+/g, `$&${indent}`);
+  }
+  // A leading space needs an indentation indicator; ours is always the 2-space step.
+  const header = (startWithSpace ? '2' : '') + chomp;
+  return `|${header}\n${indent}${start}${value.replace(/\n+/g, `$&${indent}`)}${end}`;
+}
+
+/** A scalar value whose content lines (for block scalars) sit at `indent`. */
+function scalar(value: unknown, indent: string): string {
+  switch (typeof value) {
+    case 'string':
+      return value.includes('\n') ? blockString(value, indent) : cachedInline(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      // Floats, -0 and huge integers have YAML 1.1 spellings of their own: left to yaml.
+      if (Number.isSafeInteger(value) && !Object.is(value, -0)) return String(value);
+      throw unsupported;
+    default:
+      throw unsupported;
+  }
+}
+
+const isPlainObject = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/** Deeper than any real pipeline; also stops a cycle, which yaml then reports in its own way. */
+const MAX_DEPTH = 256;
+
+/** A value placed after `key:` or `- `: a nested collection goes on the next lines at `indent`. */
+function child(value: unknown, indent: string, depth: number): string {
+  if (typeof value === 'object' && value !== null) {
+    if (Array.isArray(value)) return value.length === 0 ? ' []' : `\n${indent}${sequence(value, indent, depth + 1)}`;
+    if (!isPlainObject(value)) throw unsupported;
+    const text = mapping(value as Record<string, unknown>, indent, depth + 1);
+    return text === '' ? ' {}' : `\n${indent}${text}`;
+  }
+  return ` ${scalar(value, indent)}`;
+}
+
+/** Block mapping lines joined at `indent`; '' when it has no entries (written `{}` by the caller). */
+function mapping(object: Record<string, unknown>, indent: string, depth: number): string {
+  if (depth > MAX_DEPTH) throw unsupported;
+  const inner = `${indent}  `;
+  let out = '';
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    // yaml drops undefined entries; a null value is written in forms the fast path leaves to it.
+    if (value === undefined) continue;
+    if (value === null || key.includes('\n')) throw unsupported;
+    const keyText = cachedInline(key);
+    if (keyText.length > MAX_IMPLICIT_KEY) throw unsupported;
+    out += `${out === '' ? '' : `\n${indent}`}${keyText}:${child(value, inner, depth)}`;
+  }
+  return out;
+}
+
+/** Block sequence items (`- `) joined at `indent`; items' own lines sit 2 spaces further in. */
+function sequence(items: readonly unknown[], indent: string, depth: number): string {
+  if (depth > MAX_DEPTH) throw unsupported;
+  const inner = `${indent}  `;
+  let out = '';
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    if (item === undefined || item === null || !(index in items)) throw unsupported;
+    let text: string;
+    if (typeof item === 'object') {
+      if (Array.isArray(item)) text = item.length === 0 ? '[]' : sequence(item, inner, depth + 1);
+      else if (!isPlainObject(item)) throw unsupported;
+      else text = mapping(item as Record<string, unknown>, inner, depth + 1) || '{}';
+    } else text = scalar(item, inner);
+    out += `${index === 0 ? '' : `\n${indent}`}- ${text}`;
+  }
+  return out;
+}
+
+/** The fast path: the document's YAML text, or undefined when it holds something only `yaml` handles. */
+export function fastYaml(document: unknown): string | undefined {
+  if (typeof document !== 'object' || document === null) return undefined;
+  try {
+    if (Array.isArray(document)) return document.length === 0 ? '[]\n' : `${sequence(document, '', 0)}\n`;
+    if (!isPlainObject(document)) return undefined;
+    return `${mapping(document as Record<string, unknown>, '', 0) || '{}'}\n`;
+  } catch (error) {
+    if (error === unsupported) return undefined;
+    throw error;
+  }
+}
