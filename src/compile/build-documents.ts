@@ -40,8 +40,11 @@ export interface BuildResult {
   readonly diagnostics: Diagnostic[];
 }
 
-/** Builds every resource, validates each document, and checks what spans documents. */
-export function buildAndValidate(found: readonly FoundResource[]): BuildResult {
+/**
+ * Builds every resource, validates each document, and checks what spans documents. `otherKeys` are
+ * resources compiled too but not rebuilt (the incremental cache): references to them resolve.
+ */
+export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = []): BuildResult {
   const documents: BuiltDocument[] = found.map((entry) => {
     const context = newBuildContext();
     const document = entry.resource.toDocument(context);
@@ -52,7 +55,7 @@ export function buildAndValidate(found: readonly FoundResource[]): BuildResult {
   const diagnostics: Diagnostic[] = [];
   for (const built of documents)
     for (const diagnostic of validateDocument(built.kind, built.document)) diagnostics.push(locate(built, diagnostic));
-  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents));
+  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys));
   return { documents, diagnostics };
 }
 
@@ -81,24 +84,26 @@ function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
 }
 
 /** Builder references must point at a resource that is compiled too, in a scope the referrer can see. */
-function unresolvedReferences(documents: readonly BuiltDocument[]): Diagnostic[] {
+function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[]): Diagnostic[] {
   const compiled = new Set(documents.map((d) => d.resource));
-  const compiledKeys = new Set(documents.map((d) => keyString(d.key)));
+  const compiledKeys = new Set([...documents.map((d) => d.key), ...otherKeys].map(keyString));
   const found: Diagnostic[] = [];
   for (const built of documents) {
     for (const reference of built.context.references) {
       const targetKind = kindOf(reference.target);
       const targetKey: ResourceKey = { kind: targetKind, identifier: reference.target.identifier, ...reference.target.scope };
-      const subject = describePath(built.document, reference.path).subject;
-      const at = reference.site.location ?? built.file;
+      // Only a diagnostic needs these: formatting a call site reads the bundle's source map, which cost
+      // more than the check itself when done for every reference of 1000 pipelines (docs/performance.md).
+      const subject = () => describePath(built.document, reference.path).subject;
+      const at = () => reference.site.location ?? built.file;
       if (!compiled.has(reference.target) && !compiledKeys.has(keyString(targetKey))) {
         found.push({
           code: 'unresolved-reference',
           severity: 'error',
           message: `references ${describeKey(targetKey)}, which is not among the compiled resources`,
           path: reference.path,
-          subject,
-          at,
+          subject: subject(),
+          at: at(),
           hint: `export it from a compiled file (defined at ${reference.target.site.location ?? 'unknown'}), or give the identifier as a string if it already exists on the platform`,
         });
         continue;
@@ -112,8 +117,8 @@ function unresolvedReferences(documents: readonly BuiltDocument[]): Diagnostic[]
           severity: 'error',
           message: `uses ${describeKey(targetKey)}, which ${describeKey(here)} cannot see`,
           path: reference.path,
-          subject,
-          at,
+          subject: subject(),
+          at: at(),
           hint: 'a document sees connectors of its own project, its org, and the account; move the connector up a level or into this project',
         });
     }

@@ -1,10 +1,13 @@
 import { dirname, join, relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { buildAndValidate, type BuiltDocument } from './build-documents.js';
+import { entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type Reusable } from './compile-cache.js';
 import { collectResources } from './collect.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from './diagnostics.js';
 import { generatedFile } from './emit-yaml.js';
-import { createManifest, outputPath, sha256, type Manifest } from './layout.js';
+import type { ResourceKey } from './validate.js';
+import { keyString } from './validate.js';
+import { createManifest, outputPath, sha256, type Manifest, type ManifestEntry } from './layout.js';
 import { loadModules } from './load-modules.js';
 import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
 
@@ -19,10 +22,25 @@ export interface CompileOptions {
    * `pipewright schema` writes) by a path relative to the file; a string is another folder or an http(s) base URL.
    */
   readonly schemaModeline?: boolean | string;
+  /**
+   * Reuse the outputs of entry files that did not change since the last compile into the same folder
+   * (default true; the environment variable PIPEWRIGHT_NO_CACHE=1 turns it off).
+   */
+  readonly cache?: boolean;
+}
+
+/** A document this compile did not rebuild: its entry file and imports are unchanged since the last one. */
+export interface ReusedDocument {
+  readonly reused: true;
+  readonly kind: ResourceKey['kind'];
+  readonly key: ResourceKey;
+  /** Source file, relative to the working directory. */
+  readonly file: string;
 }
 
 export interface CompileResult {
-  readonly documents: readonly BuiltDocument[];
+  /** Every document of the output: built in this compile, or reused unchanged from the last one. */
+  readonly documents: readonly (BuiltDocument | ReusedDocument)[];
   readonly manifest: Manifest;
   readonly changes: OutputChanges;
   /** Warnings; errors are thrown as a DiagnosticError. */
@@ -58,9 +76,25 @@ function schemaLocation(base: true | string, kind: string, outDir: string, file:
 /** Loads, validates and emits: nothing is written unless every document is valid. */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const files = await resolveEntries(options.entries);
-  const modules = await loadModules(files);
+  const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
+  const print = useCache ? await fingerprint(options.outDir, { schemaModeline: options.schemaModeline ?? false }) : '';
+  const hashes = new FileHashes();
+  // Entries whose files and outputs are unchanged since the last compile are not loaded again.
+  const reused = new Map<string, Reusable>();
+  if (useCache) {
+    const cached = await readCache(options.outDir, print);
+    await Promise.all(
+      files.map(async (file) => {
+        const entry = cached[entryKey(file)];
+        const found = entry && (await reusable(entry, options.outDir, hashes));
+        if (found) reused.set(entryKey(file), found);
+      }),
+    );
+  }
+  const fresh = files.filter((file) => !reused.has(entryKey(file)));
+  const modules = fresh.length > 0 ? await loadModules(fresh) : [];
   const found = collectResources(modules);
-  if (found.length === 0)
+  if (found.length === 0 && [...reused.values()].every((r) => r.entry.outputs.length === 0))
     throw new DiagnosticError([
       {
         code: 'no-resources',
@@ -70,10 +104,17 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
         hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
       },
     ]);
-  const { documents, diagnostics } = buildAndValidate(found);
+  const reusedKeys = [...reused.values()].flatMap((r) => r.entry.outputs.map(manifestKey));
+  const { documents, diagnostics } = buildAndValidate(found, reusedKeys);
+  // A rebuilt document taking the identity of a reused one is an error whose message needs both
+  // resources: compile everything again, which reports it in full.
+  const taken = new Set(reusedKeys.map(keyString));
+  if (reused.size > 0 && documents.some((built) => taken.has(keyString(built.key)))) return compile({ ...options, cache: false });
   if (hasErrors(diagnostics)) throw new DiagnosticError(diagnostics);
   const outputs = new Map<string, string>();
-  const entries = documents.map((built) => {
+  const entries: ManifestEntry[] = [];
+  const produced = new Map<string, ManifestEntry[]>();
+  for (const built of documents) {
     const file = outputPath(built.key);
     const modeline = options.schemaModeline
       ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
@@ -81,11 +122,45 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     const text = modeline + generatedFile(built.document, built.file);
     outputs.set(file, text);
     const { kind, org, project, identifier } = built.key;
-    return { file, kind, ...(org ? { org } : {}), ...(project ? { project } : {}), identifier, source: built.file, sha256: sha256(text) };
-  });
+    const entry = { file, kind, ...(org ? { org } : {}), ...(project ? { project } : {}), identifier, source: built.file, sha256: sha256(text) };
+    entries.push(entry);
+    produced.set(built.file, [...(produced.get(built.file) ?? []), entry]);
+  }
+  const all: Array<BuiltDocument | ReusedDocument> = [...documents];
+  for (const { entry, texts } of reused.values()) {
+    for (const [file, text] of texts) outputs.set(file, text);
+    for (const output of entry.outputs) {
+      entries.push(output);
+      all.push({ reused: true, kind: output.kind, key: manifestKey(output), file: output.source });
+    }
+  }
   const manifest = createManifest(entries);
   const changes = options.check
     ? await planOutput(options.outDir, outputs, manifest)
     : await writeOutput(options.outDir, outputs, manifest);
-  return { documents, manifest, changes, diagnostics };
+  // Warnings are not recorded per entry, so a compile that had some leaves no cache: the next one repeats them.
+  if (useCache && !options.check && diagnostics.length === 0) {
+    const record: Record<string, CachedEntry> = {};
+    for (const [key, { entry }] of reused) record[key] = entry;
+    for (const module of modules) {
+      if (module.impure) continue;
+      const dependencies: Record<string, string> = {};
+      for (const dependency of module.dependencies) {
+        const hash = await hashes.get(dependency);
+        if (hash === undefined) break;
+        dependencies[dependency] = hash;
+      }
+      if (Object.keys(dependencies).length !== module.dependencies.length) continue;
+      record[module.file] = { dependencies, outputs: produced.get(module.file) ?? [] };
+    }
+    await writeCache(options.outDir, print, record);
+  }
+  return { documents: all, manifest, changes, diagnostics };
 }
+
+const manifestKey = (entry: ManifestEntry): ResourceKey => ({
+  kind: entry.kind,
+  identifier: entry.identifier,
+  ...(entry.org ? { org: entry.org } : {}),
+  ...(entry.project ? { project: entry.project } : {}),
+});

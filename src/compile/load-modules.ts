@@ -11,6 +11,10 @@ export interface LoadedModule {
   /** Path relative to the working directory, with `/`. */
   readonly file: string;
   readonly exports: Readonly<Record<string, unknown>>;
+  /** Absolute paths of the local files it imports, itself included, transitively (for the compile cache). */
+  readonly dependencies: readonly string[];
+  /** True when it imports anything but local files and pipewright (packages, node: builtins): not cacheable. */
+  readonly impure: boolean;
 }
 
 /** This package's own entry: user imports of `pipewright` bind to the copy that compiles them. */
@@ -19,7 +23,7 @@ const OWN_ENTRY = pathToFileURL(fileURLToPath(new URL('../index.js', import.meta
 const shown = (file: string) => relative(process.cwd(), file).split(sep).join('/');
 
 /** The nearest node_modules above `from`, so bare imports in the bundle resolve like the user's own. */
-function cacheDir(from: string): string {
+export function cacheDir(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'node_modules'))) return join(dir, 'node_modules', '.cache', 'pipewright');
     if (dirname(dir) === dir) return join(tmpdir(), 'pipewright');
@@ -39,6 +43,7 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
   const outDir = cacheDir(process.cwd());
   const outfile = join(outDir, `bundle-${process.pid}-${Date.now()}.mjs`);
   let code: string;
+  let metafile: Metafile;
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: '<pipewright entries>', loader: 'js' },
@@ -51,6 +56,7 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
       sourcesContent: false,
       outfile,
       write: false,
+      metafile: true,
       logLevel: 'silent',
       plugins: [
         {
@@ -62,6 +68,7 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
       ],
     });
     code = result.outputFiles[0]!.text;
+    metafile = result.metafile;
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));
   }
@@ -70,12 +77,52 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
   process.setSourceMapsEnabled(true);
   try {
     const loaded = (await import(pathToFileURL(outfile).href)) as { default: Array<Record<string, unknown>> };
-    return loaded.default.map((exports, index) => ({ file: shown(absolute[index]!), exports }));
+    const graph = importGraph(metafile);
+    return loaded.default.map((exports, index) => ({ file: shown(absolute[index]!), exports, ...closure(graph, absolute[index]!) }));
   } catch (error) {
     throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
   } finally {
     await rm(outfile, { force: true });
   }
+}
+
+interface Metafile {
+  inputs: Record<string, { imports: Array<{ path: string; external?: boolean }> }>;
+}
+
+interface GraphNode {
+  readonly imports: readonly string[];
+  readonly impure: boolean;
+}
+
+/** Each bundled file's local imports (absolute paths) and whether it imports anything else. */
+function importGraph(metafile: Metafile): Map<string, GraphNode> {
+  const graph = new Map<string, GraphNode>();
+  for (const [path, input] of Object.entries(metafile.inputs))
+    graph.set(resolve(path), {
+      imports: input.imports.filter((i) => !i.external).map((i) => resolve(i.path)),
+      impure: input.imports.some((i) => i.external && i.path !== OWN_ENTRY),
+    });
+  return graph;
+}
+
+function closure(graph: ReadonlyMap<string, GraphNode>, entry: string): { dependencies: string[]; impure: boolean } {
+  const seen = new Set<string>();
+  let impure = false;
+  const stack = [entry];
+  while (stack.length > 0) {
+    const file = stack.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const node = graph.get(file);
+    // A file esbuild did not report is not understood: never cache what depends on it.
+    if (!node) impure = true;
+    else {
+      impure ||= node.impure;
+      stack.push(...node.imports);
+    }
+  }
+  return { dependencies: [...seen].sort(), impure };
 }
 
 interface EsbuildMessage {

@@ -16,11 +16,31 @@ export const ruleError = (document: unknown, path: DocPath, code: string, messag
   ...(hint ? { hint } : {}),
 });
 
-/** Every string in a value, with its path. */
-export function* stringsOf(value: unknown, path: DocPath): Generator<{ text: string; path: DocPath }> {
-  if (typeof value === 'string') yield { text: value, path };
-  else if (Array.isArray(value)) for (const [index, item] of value.entries()) yield* stringsOf(item, [...path, index]);
-  else if (isNode(value)) for (const [key, item] of Object.entries(value)) yield* stringsOf(item, [...path, key]);
+/**
+ * Every string in a value, with its path, depth first. Built eagerly on one shared path stack (copied only
+ * at strings): nested generators re-yielded every string once per level, the top item of compile's
+ * profile at 1000 pipelines (docs/performance.md).
+ */
+export function stringsOf(value: unknown, path: DocPath): Array<{ text: string; path: DocPath }> {
+  const found: Array<{ text: string; path: DocPath }> = [];
+  const stack: Array<string | number> = [...path];
+  const visit = (node: unknown): void => {
+    if (typeof node === 'string') found.push({ text: node, path: [...stack] });
+    else if (Array.isArray(node))
+      for (let index = 0; index < node.length; index++) {
+        stack.push(index);
+        visit(node[index]);
+        stack.pop();
+      }
+    else if (isNode(node))
+      for (const key of Object.keys(node)) {
+        stack.push(key);
+        visit(node[key]);
+        stack.pop();
+      }
+  };
+  visit(value);
+  return found;
 }
 
 /** The outermost `<+...>` expressions of a text, each with its inner text (nested expressions included). */

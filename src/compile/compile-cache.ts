@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rename, stat, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ManifestEntry } from './layout.js';
+import { cacheDir } from './load-modules.js';
+
+/**
+ * The incremental-compile cache: for each entry file, the content hashes of every local file it imports
+ * (itself included) and the manifest entries of what it produced. An entry whose files all hash the same,
+ * and whose outputs are still in the output folder with the recorded sha256, is not loaded, built,
+ * validated or emitted again: its output text is read back from the folder. Anything unknown (a package
+ * or node: import, a missing file, another pipewright build, other options) means "compile it".
+ */
+export interface CachedEntry {
+  /** Absolute path -> sha256 of its bytes. */
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly outputs: readonly ManifestEntry[];
+}
+
+interface CacheFile {
+  readonly fingerprint: string;
+  readonly entries: Readonly<Record<string, CachedEntry>>;
+}
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+const toPosix = (path: string) => path.split(sep).join('/');
+
+/** This build of pipewright: its compiled files' sizes and times, so a rebuilt compiler never reuses old output. */
+async function ownBuild(): Promise<string> {
+  const root = dirname(dirname(fileURLToPath(import.meta.url)));
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  const stats = await Promise.all(files.map(async (file) => ({ file, s: await stat(file) })));
+  return stats.map(({ file, s }) => `${relative(root, file)}:${s.size}:${s.mtimeMs}`).join('\n');
+}
+
+/** Everything besides the definitions that decides the output. */
+export async function fingerprint(outDir: string, options: unknown): Promise<string> {
+  return sha256(JSON.stringify([process.cwd(), resolve(outDir), options, process.version, await ownBuild()]));
+}
+
+const cacheFile = (outDir: string): string =>
+  join(cacheDir(process.cwd()), `compile-${sha256(`${process.cwd()}\0${resolve(outDir)}`).slice(0, 16)}.json`);
+
+/** Content hashes of files, each read once per compile. */
+export class FileHashes {
+  readonly #hashes = new Map<string, Promise<string | undefined>>();
+
+  get(file: string): Promise<string | undefined> {
+    let hash = this.#hashes.get(file);
+    if (!hash) {
+      hash = readFile(file).then(sha256, () => undefined);
+      this.#hashes.set(file, hash);
+    }
+    return hash;
+  }
+}
+
+export interface Reusable {
+  readonly entry: CachedEntry;
+  /** Output path -> text, read back from the output folder and checked against the recorded sha256. */
+  readonly texts: ReadonlyMap<string, string>;
+}
+
+/** The previous compile's record, when it was made by this build with these options. */
+export async function readCache(outDir: string, print: string): Promise<Record<string, CachedEntry>> {
+  try {
+    const cache = JSON.parse(await readFile(cacheFile(outDir), 'utf8')) as CacheFile;
+    return cache.fingerprint === print && typeof cache.entries === 'object' && cache.entries !== null ? cache.entries : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The cached entry's outputs, if its files are unchanged and its outputs are intact; else undefined. */
+export async function reusable(entry: CachedEntry, outDir: string, hashes: FileHashes): Promise<Reusable | undefined> {
+  for (const [file, hash] of Object.entries(entry.dependencies)) if ((await hashes.get(file)) !== hash) return undefined;
+  const texts = new Map<string, string>();
+  for (const output of entry.outputs) {
+    const text = await readFile(join(outDir, output.file), 'utf8').catch(() => undefined);
+    if (text === undefined || sha256(text) !== output.sha256) return undefined;
+    texts.set(output.file, text);
+  }
+  return { entry, texts };
+}
+
+/** Records what this compile produced; written beside the bundle cache, replaced atomically. */
+export async function writeCache(outDir: string, print: string, entries: Record<string, CachedEntry>): Promise<void> {
+  const target = cacheFile(outDir);
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(temporary, JSON.stringify({ fingerprint: print, entries } satisfies CacheFile));
+    await rename(temporary, target);
+  } catch {
+    // A cache that cannot be written only costs the next compile its shortcut.
+  }
+}
+
+/** The cache key of an entry file: its path relative to the working directory, with `/`. */
+export const entryKey = (file: string): string => toPosix(relative(process.cwd(), resolve(file)));

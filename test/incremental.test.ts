@@ -1,0 +1,122 @@
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './support/cli.js';
+
+// Incremental compile: a second compile reuses the outputs of entry files whose files (and imports) did
+// not change. Reuse is observed through a definition that throws when TRIP is set: if it is not loaded
+// again, the compile succeeds. Every scenario also compares with a compile that uses no cache.
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-incremental-')));
+afterEach(async () => cleanup());
+
+const write = async (file: string, text: string) => {
+  await mkdir(join(dir, file, '..'), { recursive: true });
+  await writeFile(join(dir, file), text);
+};
+const compile = (out = 'out', env: Record<string, string | undefined> = {}) =>
+  runCli(['compile', 'defs/*.ts', '-o', out], { cwd: dir, env: { TRIP: undefined, PIPEWRIGHT_NO_CACHE: undefined, ...env } });
+
+async function tree(root: string): Promise<Record<string, string>> {
+  const entries = await readdir(join(dir, root), { recursive: true, withFileTypes: true });
+  const files: Record<string, string> = {};
+  for (const e of entries.filter((x) => x.isFile())) files[relative(join(dir, root), join(e.parentPath, e.name))] = await readFile(join(e.parentPath, e.name), 'utf8');
+  return files;
+}
+
+/** The output of the same sources compiled from nothing, for comparison. */
+async function fromScratch(): Promise<Record<string, string>> {
+  await rm(join(dir, 'scratch'), { recursive: true, force: true });
+  const result = await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1' });
+  expect(result.stderr).toBe('');
+  const files = await tree('scratch');
+  await rm(join(dir, 'scratch'), { recursive: true, force: true });
+  return files;
+}
+
+const LIBRARY = (script: string) => `import { shell } from 'pipewright';
+export const run = (id: string) => shell({ identifier: id, script: '${script}', timeout: '5m' });
+`;
+const PROJECT = (id: string) => `import { project } from 'pipewright';
+export const web = project({ identifier: '${id}' });
+`;
+const pipelineFile = (id: string, name = id, trip = false) => `import { pipeline, stage } from 'pipewright';
+import { web } from './project.js';
+import { run } from '../lib/steps.js';
+${trip ? "if (process.env.TRIP) throw new Error('loaded again');\n" : ''}export const ${id} = pipeline({ identifier: '${id}', name: '${name}', project: web })
+  .stage(stage({ identifier: 's', type: 'Custom', spec: {} }).step(run('a'), run('b')));
+`;
+
+beforeEach(async () => {
+  await write('lib/steps.ts', LIBRARY('echo hi'));
+  await write('defs/project.ts', PROJECT('web'));
+  await write('defs/build.ts', pipelineFile('build', 'build', true));
+  await write('defs/deploy.ts', pipelineFile('deploy'));
+  expect((await compile()).code).toBe(0);
+});
+
+describe('a second compile', () => {
+  it('does not load entry files that did not change', async () => {
+    const before = await tree('out');
+    const again = await compile('out', { TRIP: '1' });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('compiled 3 documents');
+    expect(await tree('out')).toEqual(before);
+    // Without the cache the same compile loads build.ts, which throws: the test can tell the difference.
+    expect((await compile('out', { TRIP: '1', PIPEWRIGHT_NO_CACHE: '1' })).code).toBe(1);
+  });
+
+  it('rebuilds only the changed entry, and the result equals a compile from scratch', async () => {
+    await write('defs/deploy.ts', pipelineFile('deploy', 'deploy now'));
+    const result = await compile('out', { TRIP: '1' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('2 written');
+    expect((await tree('out'))['pipelines/default/web/deploy.yaml']).toContain('name: deploy now');
+    expect(await tree('out')).toEqual(await fromScratch());
+  });
+
+  it('rebuilds every entry that imports a changed library file', async () => {
+    await write('lib/steps.ts', LIBRARY('echo changed'));
+    expect((await compile('out', { TRIP: '1' })).code).toBe(1);
+    const result = await compile();
+    expect(result.stdout).toContain('3 written');
+    expect(await tree('out')).toEqual(await fromScratch());
+  });
+
+  it('follows a changed project into the pipelines that reference it', async () => {
+    await write('defs/project.ts', PROJECT('shop'));
+    expect((await compile()).code).toBe(0);
+    const files = await tree('out');
+    expect(Object.keys(files).sort()).toEqual(['manifest.json', 'pipelines/default/shop/build.yaml', 'pipelines/default/shop/deploy.yaml', 'projects/default/shop.yaml']);
+    expect(files).toEqual(await fromScratch());
+  });
+
+  it('drops the outputs of a deleted entry and restores an edited output file', async () => {
+    await rm(join(dir, 'defs/deploy.ts'));
+    await writeFile(join(dir, 'out/pipelines/default/web/build.yaml'), 'edited by hand\n');
+    const result = await compile();
+    expect(result.code).toBe(0);
+    const files = await tree('out');
+    expect(files['pipelines/default/web/deploy.yaml']).toBeUndefined();
+    expect(files['pipelines/default/web/build.yaml']).toContain('identifier: build');
+    expect(files).toEqual(await fromScratch());
+  });
+
+  it('still reports a new resource that duplicates a reused one, naming both', async () => {
+    await write('defs/again.ts', pipelineFile('build').replace('export const build', 'export const again'));
+    const result = await compile();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/defined twice/);
+    expect(result.stderr).toMatch(/defs\/(build|again)\.ts/);
+  });
+
+  it('still resolves references from a changed pipeline to a reused project', async () => {
+    await write('defs/deploy.ts', pipelineFile('deploy', 'other'));
+    const result = await compile('out', { TRIP: '1' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
