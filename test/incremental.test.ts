@@ -63,7 +63,8 @@ describe('a second compile', () => {
     const again = await compile('out', { TRIP: '1' });
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('compiled 3 documents');
+    expect(again.stdout).toContain('compiled 3 documents to out: 0 written, 4 unchanged, 0 removed');
+    expect((await runCli(['compile', 'defs/*.ts', '-o', 'out', '--check'], { cwd: dir, env: { TRIP: '1' } })).code).toBe(0);
     expect(await tree('out')).toEqual(before);
     // Without the cache the same compile loads build.ts, which throws: the test can tell the difference.
     expect((await compile('out', { TRIP: '1', PIPEWRIGHT_NO_CACHE: '1' })).code).toBe(1);
@@ -92,6 +93,13 @@ describe('a second compile', () => {
     const files = await tree('out');
     expect(Object.keys(files).sort()).toEqual(['manifest.json', 'pipelines/default/shop/build.yaml', 'pipelines/default/shop/deploy.yaml', 'projects/default/shop.yaml']);
     expect(files).toEqual(await fromScratch());
+  });
+
+  it('writes the manifest again when only it was edited', async () => {
+    await writeFile(join(dir, 'out/manifest.json'), (await readFile(join(dir, 'out/manifest.json'), 'utf8')).replace('"version": 1', '"version": 1 '));
+    const result = await compile('out', { TRIP: '1' });
+    expect(result.stdout).toContain('1 written');
+    expect(await tree('out')).toEqual(await fromScratch());
   });
 
   it('drops the outputs of a deleted entry and restores an edited output file', async () => {

@@ -7,7 +7,8 @@ import { DiagnosticError, hasErrors, type Diagnostic } from './diagnostics.js';
 import { generatedFile } from './emit-yaml.js';
 import type { ResourceKey } from './validate.js';
 import { keyString } from './validate.js';
-import { createManifest, outputPath, sha256, type Manifest, type ManifestEntry } from './layout.js';
+import { readFile } from 'node:fs/promises';
+import { createManifest, MANIFEST_FILE, manifestText, outputPath, sha256, type Manifest, type ManifestEntry } from './layout.js';
 import { loadModules } from './load-modules.js';
 import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
 
@@ -135,9 +136,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     }
   }
   const manifest = createManifest(entries);
-  const changes = options.check
-    ? await planOutput(options.outDir, outputs, manifest)
-    : await writeOutput(options.outDir, outputs, manifest);
+  const changes =
+    (modules.length === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
+    (options.check ? await planOutput(options.outDir, outputs, manifest) : await writeOutput(options.outDir, outputs, manifest));
   // Warnings are not recorded per entry, so a compile that had some leaves no cache: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
     const record: Record<string, CachedEntry> = {};
@@ -156,6 +157,17 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     await writeCache(options.outDir, print, record);
   }
   return { documents: all, manifest, changes, diagnostics };
+}
+
+/**
+ * When every output was reused (each checked against its sha256 in the folder) and the manifest on disk
+ * is the same text, writing would rebuild an identical tree: say so without reading every file again.
+ */
+async function unchangedOutput(outDir: string, outputs: ReadonlyMap<string, string>, manifest: Manifest): Promise<OutputChanges | undefined> {
+  const existing = await readFile(join(outDir, MANIFEST_FILE), 'utf8').catch(() => undefined);
+  if (existing !== manifestText(manifest)) return undefined;
+  const unchanged = [...outputs.keys(), MANIFEST_FILE].sort((a, b) => (a < b ? -1 : 1));
+  return { written: [], added: [], changed: [], unchanged, removed: [] };
 }
 
 const manifestKey = (entry: ManifestEntry): ResourceKey => ({
