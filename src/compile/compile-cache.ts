@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,17 +44,28 @@ export async function fingerprint(outDir: string, options: unknown): Promise<str
 const cacheFile = (outDir: string): string =>
   join(cacheDir(process.cwd()), `compile-${sha256(`${process.cwd()}\0${resolve(outDir)}`).slice(0, 16)}.json`);
 
+/**
+ * Reads a small file whole, or undefined. Synchronous on purpose: for thousands of small files the
+ * promise API's several thread-pool round trips per file cost 0.4 s at 1000 pipelines, the sync read 0.06 s.
+ */
+function readSmall(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Content hashes of files, each read once per compile. */
 export class FileHashes {
-  readonly #hashes = new Map<string, Promise<string | undefined>>();
+  readonly #hashes = new Map<string, string | undefined>();
 
-  get(file: string): Promise<string | undefined> {
-    let hash = this.#hashes.get(file);
-    if (!hash) {
-      hash = readFile(file).then(sha256, () => undefined);
-      this.#hashes.set(file, hash);
+  get(file: string): string | undefined {
+    if (!this.#hashes.has(file)) {
+      const bytes = readSmall(file);
+      this.#hashes.set(file, bytes && sha256(bytes));
     }
-    return hash;
+    return this.#hashes.get(file);
   }
 }
 
@@ -74,11 +86,11 @@ export async function readCache(outDir: string, print: string): Promise<Record<s
 }
 
 /** The cached entry's outputs, if its files are unchanged and its outputs are intact; else undefined. */
-export async function reusable(entry: CachedEntry, outDir: string, hashes: FileHashes): Promise<Reusable | undefined> {
-  for (const [file, hash] of Object.entries(entry.dependencies)) if ((await hashes.get(file)) !== hash) return undefined;
+export function reusable(entry: CachedEntry, outDir: string, hashes: FileHashes): Reusable | undefined {
+  for (const [file, hash] of Object.entries(entry.dependencies)) if (hashes.get(file) !== hash) return undefined;
   const texts = new Map<string, string>();
   for (const output of entry.outputs) {
-    const text = await readFile(join(outDir, output.file), 'utf8').catch(() => undefined);
+    const text = readSmall(join(outDir, output.file))?.toString('utf8');
     if (text === undefined || sha256(text) !== output.sha256) return undefined;
     texts.set(output.file, text);
   }

@@ -84,13 +84,11 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const reused = new Map<string, Reusable>();
   if (useCache) {
     const cached = await readCache(options.outDir, print);
-    await Promise.all(
-      files.map(async (file) => {
-        const entry = cached[entryKey(file)];
-        const found = entry && (await reusable(entry, options.outDir, hashes));
-        if (found) reused.set(entryKey(file), found);
-      }),
-    );
+    for (const file of files) {
+      const entry = cached[entryKey(file)];
+      const found = entry && reusable(entry, options.outDir, hashes);
+      if (found) reused.set(entryKey(file), found);
+    }
   }
   const fresh = files.filter((file) => !reused.has(entryKey(file)));
   const modules = fresh.length > 0 ? await loadModules(fresh) : [];
@@ -147,7 +145,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       if (module.impure) continue;
       const dependencies: Record<string, string> = {};
       for (const dependency of module.dependencies) {
-        const hash = await hashes.get(dependency);
+        const hash = hashes.get(dependency);
         if (hash === undefined) break;
         dependencies[dependency] = hash;
       }
