@@ -43,11 +43,24 @@ export function stringsOf(value: unknown, path: DocPath): Array<{ text: string; 
   return found;
 }
 
-/** The outermost `<+...>` expressions of a text, each with its inner text (nested expressions included). */
-export function expressionsIn(text: string): string[] {
-  const found: string[] = [];
+/** What one pass over a text finds: its outermost `<+...>` expressions, and how it ends if unbalanced. */
+export interface ExpressionScan {
+  /** Inner text of each outermost expression (nested expressions included). */
+  readonly expressions: string[];
+  /** True when a `<+>` with nothing inside was seen. */
+  readonly empty: boolean;
+  /** `<+` still open at the end of the text. */
+  readonly unclosed: number;
+  /** Inside an expression, a quote still open at the end. */
+  readonly openQuote: boolean;
+}
+
+/** Scans `<+...>` expressions, skipping quoted text inside them (a quoted `>` does not close one). */
+export function scanExpressions(text: string): ExpressionScan {
+  const expressions: string[] = [];
   let depth = 0;
   let start = 0;
+  let empty = false;
   let quote: string | null = null;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
@@ -57,14 +70,18 @@ export function expressionsIn(text: string): string[] {
       continue;
     }
     if (ch === '<' && text[i + 1] === '+') {
+      if (text[i + 2] === '>') empty = true;
       if (depth === 0) start = i + 2;
       depth++;
       i++;
     } else if (depth > 0 && (ch === '"' || ch === "'")) quote = ch;
     else if (ch === '>' && depth > 0) {
       depth--;
-      if (depth === 0) found.push(text.slice(start, i));
+      if (depth === 0) expressions.push(text.slice(start, i));
     }
   }
-  return found;
+  return { expressions, empty, unclosed: depth, openQuote: quote !== null };
 }
+
+/** The outermost `<+...>` expressions of a text, each with its inner text (nested expressions included). */
+export const expressionsIn = (text: string): string[] => scanExpressions(text).expressions;

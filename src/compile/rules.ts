@@ -8,6 +8,7 @@ import { keyTypos } from './key-typos.js';
 import { stepPlacement } from './rules-placement.js';
 import { expressionReferences, stageNameReferences } from './rules-references.js';
 import { runtimeInputs } from './rules-inputs.js';
+import { scanExpressions, stringsOf } from './rule-kit.js';
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -104,46 +105,27 @@ function typeTypos(document: Node): Diagnostic[] {
   return found;
 }
 
-/** Finds the first unbalanced `<+` or an empty `<+>` in a string; returns a message or undefined. */
+/** Finds an unbalanced `<+`, an empty `<+>` or an unclosed quote in a string; returns a message or undefined. */
 export function expressionProblem(text: string): string | undefined {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (depth > 0 && quote) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === '<' && text[i + 1] === '+') {
-      if (text[i + 2] === '>') return 'has an empty expression "<+>"';
-      depth++;
-      i++;
-    } else if (depth > 0 && (ch === '"' || ch === "'")) quote = ch;
-    else if (ch === '>' && depth > 0) depth--;
-  }
-  if (quote) return 'has an expression with an unclosed quote';
-  return depth > 0 ? `has an unclosed expression: ${depth} "<+" without a closing ">"` : undefined;
+  const scan = scanExpressions(text);
+  if (scan.empty) return 'has an empty expression "<+>"';
+  if (scan.openQuote) return 'has an expression with an unclosed quote';
+  return scan.unclosed > 0 ? `has an unclosed expression: ${scan.unclosed} "<+" without a closing ">"` : undefined;
 }
 
 /** Every `<+...>` in every string value is balanced. */
 function balancedExpressions(document: Node): Diagnostic[] {
   const found: Diagnostic[] = [];
-  const walk = (value: unknown, path: DocPath) => {
-    if (typeof value === 'string') {
-      if (!value.includes('<+')) return;
-      const problem = expressionProblem(value);
-      if (problem) {
-        const { field } = describePath(document, path);
-        found.push(
-          error(document, path, 'unbalanced-expression', `${field} ${JSON.stringify(value)} ${problem}`,
-            'write expressions as <+path.to.value>, each "<+" closed by ">"'),
-        );
-      }
-    } else if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
-    else if (isNode(value)) for (const [key, item] of Object.entries(value)) walk(item, [...path, key]);
-  };
-  walk(document, []);
+  for (const { text, path } of stringsOf(document, [])) {
+    if (!text.includes('<+')) continue;
+    const problem = expressionProblem(text);
+    if (!problem) continue;
+    const { field } = describePath(document, path);
+    found.push(
+      error(document, path, 'unbalanced-expression', `${field} ${JSON.stringify(text)} ${problem}`,
+        'write expressions as <+path.to.value>, each "<+" closed by ">"'),
+    );
+  }
   return found;
 }
 
