@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './support/cli.js';
-import { startEmulator, type Emulator } from './support/emulator.js';
+import { ADMIN_KEY, ROTATED_KEY, startEmulator, type Emulator } from './support/emulator.js';
 import { ALL_FAULTS } from './support/emulator-faults.js';
 import { bodyOf, generateDocuments, kindOf, writeOutputFolder, type Doc } from './support/emulator-output.js';
 import { publishWith } from './support/emulator-run.js';
@@ -137,5 +139,97 @@ describe('publish under rate limits and faults', () => {
     // Not an assertion on time: printed so a slow run is visible in the log.
     console.log(`200 documents, ${emulator.requests.length} requests, faults ${JSON.stringify(injected)}, ${seconds.toFixed(1)} s`);
     expect(Object.values(injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(40);
+  });
+});
+
+interface ReportedDocument {
+  file: string;
+  kind: 'project' | 'connector' | 'pipeline';
+  org: string | null;
+  project: string | null;
+  identifier: string;
+  outcome: string;
+  error?: { message: string; status?: number; code?: string; correlationId?: string; attempts?: number };
+}
+interface JsonReport {
+  counts: Record<string, number>;
+  stopped?: { kind: string; message: string };
+  documents: ReportedDocument[];
+}
+
+const scopeOfReported = (d: ReportedDocument) => [d.kind, d.org ?? undefined, d.project ?? undefined, d.identifier] as const;
+const manifestFiles = async (dir: string) => (JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { files: { file: string }[] }).files.map((f) => f.file);
+const SERVER_401 = 'HTTP 401 unauthorized INVALID_CREDENTIAL: Invalid API key: the token is not valid, expired or rotated';
+
+describe('publish while the API key is rotated mid-run', () => {
+  // Every document is new, so each costs a GET and a POST: the key dies after about half of the run's requests,
+  // in the middle of the pipelines. publishWith scans every run's stdout and stderr for the old and the new key.
+  const docs = generateDocuments(1, 3, 20);
+  const concurrency = 4;
+  const rotatedRun = async (args: readonly string[]) => {
+    const { emulator, dir } = await setUp(docs, {});
+    emulator.rotateKey(ADMIN_KEY, ROTATED_KEY, { afterRequests: docs.length });
+    return { emulator, dir, result: await publishWith({ emulator, args: [dir, '--concurrency', String(concurrency), ...args] }) };
+  };
+
+  it('reports every document, keeps those written before the 401 exactly once, and stops starting new ones', async () => {
+    const { emulator, dir, result } = await rotatedRun(['--json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.documents.map((d) => d.file)).toEqual(await manifestFiles(dir));
+    expect(Object.values(report.counts).reduce((a, b) => a + b, 0)).toBe(docs.length);
+    expect(report.stopped?.kind).toBe('unauthorized');
+    // The premise: the rotation landed halfway, with documents on both sides of it.
+    expect(report.counts.created).toBeGreaterThan(0);
+    expect(report.counts.failed).toBeGreaterThan(0);
+    for (const d of report.documents) {
+      const scope = scopeOfReported(d);
+      expect(d.outcome, d.file).toMatch(/^(created|failed)$/);
+      if (d.outcome === 'created') expect(emulator.writes(...scope), d.file).toEqual({ creates: 1, updates: 0 });
+      else expect(emulator.resource(...scope), d.file).toBeUndefined();
+    }
+    expect(emulator.store.resources.size).toBe(report.counts.created);
+
+    // A document that met the dead key fails at once with the server's answer; one 401 each, never retried.
+    const refused = report.documents.filter((d) => d.error?.status === 401);
+    expect(refused.length).toBe(emulator.requests.filter((r) => r.status === 401).length);
+    for (const d of refused)
+      expect(d.error).toMatchObject({ code: 'INVALID_CREDENTIAL', attempts: 1, message: expect.stringContaining(SERVER_401), correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    // Only documents already in flight can meet it: the rest are not attempted, and no request names them.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.length).toBeLessThanOrEqual(concurrency);
+    const skipped = report.documents.filter((d) => d.outcome === 'failed' && d.error?.status === undefined);
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const d of skipped) {
+      expect(d.error?.message).toBe(`not attempted: the run stopped after ${SERVER_401}`);
+      expect(emulator.requests.filter((r) => r.path.includes(`/${d.identifier}?`))).toEqual([]);
+    }
+    expect(result.stderr).toContain('publish stopped early: the platform rejected the API key from HARNESS_API_KEY (HTTP 401)');
+    expect(emulator.violations).toEqual([]);
+  });
+
+  it('completes the rest with the new key: what failed is created, what was written is unchanged, nothing twice', async () => {
+    const { emulator, dir, result } = await rotatedRun(['--json']);
+    const first = JSON.parse(result.stdout) as JsonReport;
+    const again = await publishWith({ emulator, args: [dir, '--json'], key: ROTATED_KEY });
+    expect(again.code, again.stdout).toBe(0);
+    const second = JSON.parse(again.stdout) as JsonReport;
+    expect(second.documents.map((d) => [d.file, d.outcome])).toEqual(first.documents.map((d) => [d.file, d.outcome === 'created' ? 'unchanged' : 'created']));
+    expectAllPresentOnce(emulator, docs);
+    expect(emulator.totalWrites()).toBe(docs.length);
+  });
+
+  it('tells a person at the terminal what failed and what to do, without printing a key even with --debug', async () => {
+    const { dir, result } = await rotatedRun(['--debug']);
+    expect(result.code).toBe(1);
+    const total = /^total\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/m.exec(result.stdout);
+    expect(total, result.stdout).not.toBeNull();
+    const [created, updated, unchanged, failed] = total!.slice(1).map(Number) as [number, number, number, number];
+    expect(created + updated + unchanged + failed).toBe((await manifestFiles(dir)).length);
+    expect(result.stdout).toContain(`\n${failed} failed:\n`);
+    expect(result.stdout).toMatch(new RegExp(`^  \\w+ \\S+ \\(\\S+\\): ${SERVER_401} \\((GET|POST) /gateway/[^)]+\\) \\(correlationId [0-9a-f-]{36}\\)$`, 'm'));
+    expect(result.stdout).toMatch(new RegExp(`^  \\w+ \\S+ \\(\\S+\\): not attempted: the run stopped after ${SERVER_401}$`, 'm'));
+    expect(result.stderr).toMatch(/publish stopped early: .* \(HTTP 401\): check that it holds a current token \(tokens expire; after a rotation only the new value works\)/);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 });

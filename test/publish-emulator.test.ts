@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, startEmulator, type Emulator } from './support/emulator.js';
+import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, startEmulator, type Emulator } from './support/emulator.js';
 import { connectorDoc, pipelineDoc, projectDoc } from './support/emulator-output.js';
 
 /**
@@ -80,6 +80,24 @@ describe('platform emulator', () => {
     const write = await call('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, { body: stringify(projectDoc('shop')), type: 'application/yaml', key: READER_KEY });
     expect([write.status, write.json.code]).toEqual([403, 'NG_ACCESS_DENIED']);
     expect(emulator.totalWrites()).toBe(0);
+  });
+
+  it('rotates a key: the old one serves the requests it has left, then gets the 401 an unknown key gets; the new one works', async () => {
+    const read = (key: string) => call('GET', `/gateway/ng/api/projects/x?${q}&orgIdentifier=default`, { key });
+    emulator.rotateKey(ADMIN_KEY, ROTATED_KEY, { afterRequests: 2 });
+    expect([(await read(ADMIN_KEY)).status, (await read(ADMIN_KEY)).status]).toEqual([404, 404]);
+    const revoked = await read(ADMIN_KEY);
+    const unknown = await read('pat.never.issued.Kx7');
+    expect(revoked.status).toBe(401);
+    // The same answer as the platform's for any invalid token, only the correlationId differs.
+    expect({ ...revoked.json, correlationId: undefined }).toEqual({ ...unknown.json, correlationId: undefined });
+    expect(revoked.json).toMatchObject({ code: 'INVALID_CREDENTIAL', correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    // Revoked for good, writes included; the new key holds the old one's role and other keys are untouched.
+    expect((await createProject(projectDoc('shop'))).status).toBe(401);
+    expect(emulator.totalWrites()).toBe(0);
+    const write = await call('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, { body: stringify(projectDoc('shop')), type: 'application/yaml', key: ROTATED_KEY });
+    expect(write.status).toBe(200);
+    expect((await read(READER_KEY)).status).toBe(404);
   });
 
   it('limits the rate per key, with Retry-After', async () => {

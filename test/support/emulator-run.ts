@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { BIN, ROOT, type CliOptions, type CliResult } from './cli.js';
-import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, type Emulator } from './emulator.js';
+import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, type Emulator } from './emulator.js';
 
 /**
  * `pipewright ...args` as a child process, like runCli, but with stdin closed from the start: a run that exits
@@ -20,8 +20,8 @@ export function runBinary(args: readonly string[], options: CliOptions = {}): Pr
   });
 }
 
-/** Every key the emulator knows: no output of any run may contain one. */
-export const SECRET_KEYS = [ADMIN_KEY, READER_KEY];
+/** Every key the emulator knows or can issue: no output of any run may contain one. */
+export const SECRET_KEYS = [ADMIN_KEY, READER_KEY, ROTATED_KEY];
 
 /** Fast retries for tests: the production half-second base delay would make fault runs slow. */
 export const FAST_RETRIES = { PIPEWRIGHT_RETRY_BASE_MS: '5', PIPEWRIGHT_TIMEOUT_MS: '5000' };

@@ -34,6 +34,8 @@ export interface EmulatorOptions {
 
 export const ADMIN_KEY = 'pat.emulator.admin.Zx81c9Qe4t7Lm2Vb';
 export const READER_KEY = 'pat.emulator.reader.Ha3Kd8Pw1Ns5Yr6';
+/** Unknown to the emulator until a rotation issues it (see `rotateKey`). */
+export const ROTATED_KEY = 'pat.emulator.rotated.Jq5Wn2Xc8Tb4Fe7';
 export const ACCOUNT_ID = 'acct_emulator_1';
 
 export interface RequestRecord {
@@ -55,7 +57,9 @@ export class Emulator {
   rateLimited = 0;
   url = '';
   readonly #options: EmulatorOptions;
-  readonly #keys: Readonly<Record<string, Role>>;
+  readonly #keys: Map<string, Role>;
+  /** Rotated keys and how many more authenticated requests each may make before it is revoked. */
+  readonly #rotations = new Map<string, number>();
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   readonly #windows = new Map<string, { start: number; count: number }>();
@@ -64,7 +68,7 @@ export class Emulator {
   constructor(options: EmulatorOptions = {}) {
     this.#options = options;
     this.accountId = options.accountId ?? ACCOUNT_ID;
-    this.#keys = options.keys ?? { [ADMIN_KEY]: 'admin', [READER_KEY]: 'read-only' };
+    this.#keys = new Map(Object.entries(options.keys ?? { [ADMIN_KEY]: 'admin', [READER_KEY]: 'read-only' }));
     this.store = new Store(options.orgs ?? ['default']);
     this.#faults = options.faults ? new FaultInjector(options.faults) : undefined;
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
@@ -90,6 +94,18 @@ export class Emulator {
   /** Replaces the fault plan (undefined: no faults). */
   setFaults(plan: FaultPlan | undefined): void {
     this.#faults = plan ? new FaultInjector(plan) : undefined;
+  }
+
+  /**
+   * Rotates `key` as regenerating a token does: `newKey` holds its role from now on, and after `afterRequests` more
+   * authenticated requests (default 0: at once) the old key gets the same 401 INVALID_CREDENTIAL as an unknown one.
+   * A count rather than a time, so a rotation lands at the same point of a run on a slow machine too.
+   */
+  rotateKey(key: string, newKey: string, { afterRequests = 0 }: { afterRequests?: number } = {}): void {
+    const role = this.#keys.get(key);
+    if (!role) throw new Error('rotateKey: the emulator does not know that key');
+    this.#keys.set(newKey, role);
+    this.#rotations.set(key, afterRequests);
   }
 
   get faultsInjected(): ReadonlyMap<FaultKind, number> {
@@ -205,7 +221,7 @@ export class Emulator {
         hadCookie: req.headers.cookie !== undefined,
       });
     }
-    const role = key !== undefined ? this.#keys[key] : undefined;
+    const role = key !== undefined ? this.#authenticate(key) : undefined;
     if (!role) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'Invalid API key: the token is not valid, expired or rotated', correlationId) };
     const limited = this.#rateLimit(key!);
     if (limited) return limited;
@@ -226,6 +242,15 @@ export class Emulator {
       canWrite: role === 'admin',
       correlationId,
     });
+  }
+
+  /** The key's role, or undefined once a rotation has revoked it. */
+  #authenticate(key: string): Role | undefined {
+    const left = this.#rotations.get(key);
+    if (left === undefined) return this.#keys.get(key);
+    if (left === 0) return undefined;
+    this.#rotations.set(key, left - 1);
+    return this.#keys.get(key);
   }
 
   /** A fixed window per key: `limit` requests per `windowMs`, then 429 until the window ends. */
