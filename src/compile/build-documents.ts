@@ -1,4 +1,4 @@
-import { newBuildContext, type BuildContext, type DocPath } from '../dsl/build-context.js';
+import { newBuildContext, type BuildContext, type DocPath, type ResourceReference } from '../dsl/build-context.js';
 import { kindOf, type AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -45,6 +45,13 @@ export interface BuildResult {
  * resources compiled too but not rebuilt (the incremental cache): references to them resolve.
  */
 export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = []): BuildResult {
+  const { documents, diagnostics } = buildEach(found);
+  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys));
+  return { documents, diagnostics };
+}
+
+/** Builds and validates each document on its own: everything but the checks that span documents. */
+export function buildEach(found: readonly FoundResource[]): BuildResult {
   const documents: BuiltDocument[] = found.map((entry) => {
     const context = newBuildContext();
     const document = entry.resource.toDocument(context);
@@ -55,8 +62,38 @@ export function buildAndValidate(found: readonly FoundResource[], otherKeys: rea
   const diagnostics: Diagnostic[] = [];
   for (const built of documents)
     for (const diagnostic of validateDocument(built.kind, built.document)) diagnostics.push(locate(built, diagnostic));
-  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys));
   return { documents, diagnostics };
+}
+
+/** What a builder reference points at, and whether the referring document may see it. */
+function referenceTarget(built: BuiltDocument, target: ResourceReference['target']): { key: ResourceKey; visible: boolean } {
+  const kind = kindOf(target);
+  const { org, project } = target.scope;
+  const here = built.key;
+  const visible = kind !== 'connector' || !org || (org === here.org && (!project || project === here.project));
+  return { key: { kind, identifier: target.identifier, ...target.scope }, visible };
+}
+
+/**
+ * A builder reference reduced to data, for checking across worker batches by key. `resolved` is true when
+ * its target is built in the same batch (by identity or key), as the in-process check would find it.
+ */
+export interface ReferenceSummary {
+  readonly target: string;
+  readonly resolved: boolean;
+  readonly visible: boolean;
+}
+
+export function referenceSummaries(documents: readonly BuiltDocument[]): ReferenceSummary[] {
+  const built = new Set(documents.map((d) => d.resource));
+  const keys = new Set(documents.map((d) => keyString(d.key)));
+  return documents.flatMap((document) =>
+    document.context.references.map((reference) => {
+      const { key, visible } = referenceTarget(document, reference.target);
+      const target = keyString(key);
+      return { target, resolved: built.has(reference.target) || keys.has(target), visible };
+    }),
+  );
 }
 
 function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
@@ -90,8 +127,7 @@ function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: re
   const found: Diagnostic[] = [];
   for (const built of documents) {
     for (const reference of built.context.references) {
-      const targetKind = kindOf(reference.target);
-      const targetKey: ResourceKey = { kind: targetKind, identifier: reference.target.identifier, ...reference.target.scope };
+      const { key: targetKey, visible } = referenceTarget(built, reference.target);
       // Only a diagnostic needs these: formatting a call site reads the bundle's source map, which cost
       // more than the check itself when done for every reference of 1000 pipelines (docs/performance.md).
       const subject = () => describePath(built.document, reference.path).subject;
@@ -108,14 +144,11 @@ function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: re
         });
         continue;
       }
-      const { org, project } = reference.target.scope;
-      const here = built.key;
-      const visible = !org || (org === here.org && (!project || project === here.project));
-      if (targetKind === 'connector' && !visible)
+      if (!visible)
         found.push({
           code: 'out-of-scope-reference',
           severity: 'error',
-          message: `uses ${describeKey(targetKey)}, which ${describeKey(here)} cannot see`,
+          message: `uses ${describeKey(targetKey)}, which ${describeKey(built.key)} cannot see`,
           path: reference.path,
           subject: subject(),
           at: at(),

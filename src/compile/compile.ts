@@ -1,15 +1,17 @@
-import { dirname, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { glob } from 'tinyglobby';
+import type { BatchDocument, ModuleInfo } from './build-batch.js';
 import { buildAndValidate, type BuiltDocument } from './build-documents.js';
 import { entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type Reusable } from './compile-cache.js';
 import { collectResources } from './collect.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from './diagnostics.js';
-import { generatedFile } from './emit-yaml.js';
 import type { ResourceKey } from './validate.js';
 import { keyString } from './validate.js';
 import { readFile } from 'node:fs/promises';
-import { createManifest, MANIFEST_FILE, manifestText, outputPath, sha256, type Manifest, type ManifestEntry } from './layout.js';
+import { createManifest, MANIFEST_FILE, manifestText, type Manifest, type ManifestEntry } from './layout.js';
 import { loadModules } from './load-modules.js';
+import { renderDocument, type RenderedDocument, type RenderOptions } from './render-output.js';
+import { planBatches, runBatches } from './worker-pool.js';
 import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
 
 export interface CompileOptions {
@@ -39,9 +41,15 @@ export interface ReusedDocument {
   readonly file: string;
 }
 
+/**
+ * A document of the output: built in this thread (with its builder and document), built in a worker thread
+ * (its identity only), or reused unchanged from the last compile.
+ */
+export type CompiledDocument = BuiltDocument | BatchDocument | ReusedDocument;
+
 export interface CompileResult {
-  /** Every document of the output: built in this compile, or reused unchanged from the last one. */
-  readonly documents: readonly (BuiltDocument | ReusedDocument)[];
+  /** Every document of the output, in the order of their entry files. */
+  readonly documents: readonly CompiledDocument[];
   readonly manifest: Manifest;
   readonly changes: OutputChanges;
   /** Warnings; errors are thrown as a DiagnosticError. */
@@ -64,14 +72,12 @@ export async function resolveEntries(entries: readonly string[]): Promise<string
   return [...new Set(files)].sort();
 }
 
-/** The folder `pipewright schema` writes to by default (src/cli/schema-command.ts). */
-const DEFAULT_SCHEMA_DIR = 'schemas';
-
-/** The $schema of a modeline: a URL under an http(s) base, or a path relative to the emitted file (as the editor resolves it). */
-function schemaLocation(base: true | string, kind: string, outDir: string, file: string): string {
-  const dir = base === true ? DEFAULT_SCHEMA_DIR : base;
-  if (/^https?:\/\//.test(dir)) return `${dir.replace(/\/+$/, '')}/${kind}.schema.json`;
-  return relative(dirname(join(outDir, file)), join(dir, `${kind}.schema.json`)).split(sep).join('/');
+/** What this compile built (as opposed to reused), ready to write. */
+interface FreshOutput {
+  readonly documents: ReadonlyArray<BuiltDocument | BatchDocument>;
+  readonly rendered: readonly RenderedDocument[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly modules: readonly ModuleInfo[];
 }
 
 /** Loads, validates and emits: nothing is written unless every document is valid. */
@@ -91,9 +97,12 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     }
   }
   const fresh = files.filter((file) => !reused.has(entryKey(file)));
-  const modules = fresh.length > 0 ? await loadModules(fresh) : [];
-  const found = collectResources(modules);
-  if (found.length === 0 && [...reused.values()].every((r) => r.entry.outputs.length === 0))
+  const reusedKeys = [...reused.values()].flatMap((r) => r.entry.outputs.map(manifestKey));
+  const render: RenderOptions = { outDir: options.outDir, ...(options.schemaModeline ? { schemaModeline: options.schemaModeline } : {}) };
+  const batches = planBatches(fresh);
+  const built = (batches && (await buildInWorkers(batches, render, reusedKeys))) || (await buildHere(fresh, render, reusedKeys));
+  const { documents, diagnostics } = built;
+  if (documents.length === 0 && [...reused.values()].every((r) => r.entry.outputs.length === 0))
     throw new DiagnosticError([
       {
         code: 'no-resources',
@@ -103,8 +112,6 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
         hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
       },
     ]);
-  const reusedKeys = [...reused.values()].flatMap((r) => r.entry.outputs.map(manifestKey));
-  const { documents, diagnostics } = buildAndValidate(found, reusedKeys);
   // A rebuilt document taking the identity of a reused one is an error whose message needs both
   // resources: compile everything again, which reports it in full.
   const taken = new Set(reusedKeys.map(keyString));
@@ -113,19 +120,12 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const outputs = new Map<string, string>();
   const entries: ManifestEntry[] = [];
   const produced = new Map<string, ManifestEntry[]>();
-  for (const built of documents) {
-    const file = outputPath(built.key);
-    const modeline = options.schemaModeline
-      ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
-      : '';
-    const text = modeline + generatedFile(built.document, built.file);
+  for (const { file, text, entry } of built.rendered) {
     outputs.set(file, text);
-    const { kind, org, project, identifier } = built.key;
-    const entry = { file, kind, ...(org ? { org } : {}), ...(project ? { project } : {}), identifier, source: built.file, sha256: sha256(text) };
     entries.push(entry);
-    produced.set(built.file, [...(produced.get(built.file) ?? []), entry]);
+    produced.set(entry.source, [...(produced.get(entry.source) ?? []), entry]);
   }
-  const all: Array<BuiltDocument | ReusedDocument> = [...documents];
+  const all: CompiledDocument[] = [...documents];
   for (const { entry, texts } of reused.values()) {
     for (const [file, text] of texts) outputs.set(file, text);
     for (const output of entry.outputs) {
@@ -135,13 +135,13 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
   const manifest = createManifest(entries);
   const changes =
-    (modules.length === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
+    (fresh.length === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
     (options.check ? await planOutput(options.outDir, outputs, manifest) : await writeOutput(options.outDir, outputs, manifest));
   // Warnings are not recorded per entry, so a compile that had some leaves no cache: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
     const record: Record<string, CachedEntry> = {};
     for (const [key, { entry }] of reused) record[key] = entry;
-    for (const module of modules) {
+    for (const module of built.modules) {
       if (module.impure) continue;
       const dependencies: Record<string, string> = {};
       for (const dependency of module.dependencies) {
@@ -155,6 +155,35 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     await writeCache(options.outDir, print, record);
   }
   return { documents: all, manifest, changes, diagnostics };
+}
+
+/** Every fresh entry in this thread, checked as a whole. */
+async function buildHere(fresh: readonly string[], render: RenderOptions, reusedKeys: readonly ResourceKey[]): Promise<FreshOutput> {
+  const modules = fresh.length > 0 ? await loadModules(fresh) : [];
+  const { documents, diagnostics } = buildAndValidate(collectResources(modules), reusedKeys);
+  const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, render));
+  return { documents, rendered, diagnostics, modules };
+}
+
+/**
+ * The fresh entries in worker-thread batches. What spans documents is checked here by key; when anything
+ * of it is off (a duplicate, a reference to a resource that is not found or not visible), undefined: the
+ * caller builds in this thread, whose diagnostics name both sides, and which also tells a resource
+ * re-exported by entries of two batches (one builder) from two builders with one identity.
+ */
+async function buildInWorkers(batches: string[][], render: RenderOptions, reusedKeys: readonly ResourceKey[]): Promise<FreshOutput | undefined> {
+  const results = await runBatches(batches, render);
+  const documents = results.flatMap((r) => r.documents);
+  const keys = [...documents.map((d) => d.key), ...reusedKeys].map(keyString);
+  const known = new Set(keys);
+  const references = results.flatMap((r) => r.references);
+  if (known.size !== keys.length || references.some((r) => !r.visible || (!r.resolved && !known.has(r.target)))) return undefined;
+  return {
+    documents,
+    rendered: results.flatMap((r) => r.rendered),
+    diagnostics: results.flatMap((r) => r.diagnostics),
+    modules: results.flatMap((r) => r.modules),
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+// File operations here are synchronous on purpose: an output folder is thousands of small files, and each
+// promise call pays thread-pool round trips. For 1000 files of 30 KB, writing took 236 ms with awaited
+// writeFile and 22 ms with writeFileSync; hard-linking 159 ms and 4 ms; reading 229 ms and 18 ms.
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { DiagnosticError } from './diagnostics.js';
 import { MANIFEST_FILE, manifestText, parseManifest, type Manifest } from './layout.js';
@@ -27,10 +29,10 @@ interface TreeEntries {
 }
 
 /** Everything under `root` (symlinks are listed, not followed), as paths relative to it with `/`. */
-async function listTree(root: string): Promise<TreeEntries> {
+function listTree(root: string): TreeEntries {
   const tree: TreeEntries = { files: [], symlinks: [], emptyDirs: [] };
   if (!existsSync(root)) return tree;
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const entries = readdirSync(root, { recursive: true, withFileTypes: true });
   const parents = new Set(entries.map((e) => e.parentPath));
   for (const e of entries) {
     const full = join(e.parentPath, e.name);
@@ -42,9 +44,9 @@ async function listTree(root: string): Promise<TreeEntries> {
   return tree;
 }
 
-async function readText(path: string): Promise<string | undefined> {
+function readText(path: string): string | undefined {
   try {
-    return await readFile(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
@@ -56,7 +58,7 @@ async function readText(path: string): Promise<string | undefined> {
  */
 export async function readManifest(outDir: string): Promise<Manifest | undefined> {
   const path = join(outDir, MANIFEST_FILE);
-  const text = await readText(path);
+  const text = readText(path);
   if (text === undefined) return undefined;
   const manifest = parseManifest(text);
   if (!manifest)
@@ -82,7 +84,7 @@ export async function planOutput(outDir: string, files: ReadonlyMap<string, stri
   const unchanged: string[] = [];
   const all = new Map(files).set(MANIFEST_FILE, manifestText(manifest));
   for (const [file, content] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const existing = await readText(join(outDir, file));
+    const existing = readText(join(outDir, file));
     if (existing === content) unchanged.push(file);
     else {
       written.push(file);
@@ -108,37 +110,47 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
   const managed = new Set([MANIFEST_FILE, ...(old?.files ?? []).map((e) => e.file)]);
   const unchanged = new Set(changes.unchanged);
   try {
-    await mkdir(staging, { recursive: true });
-    const place = async (file: string, content: string | undefined) => {
-      const target = join(staging, file);
-      await mkdir(dirname(target), { recursive: true });
-      if (content === undefined || unchanged.has(file)) {
-        await link(join(outDir, file), target).catch(() => copyFile(join(outDir, file), target));
-      } else await writeFile(target, content);
+    const made = new Set<string>();
+    const makeDir = (dir: string) => {
+      if (made.has(dir)) return;
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
     };
-    for (const [file, content] of files) await place(file, content);
+    makeDir(staging);
+    const place = (file: string, content: string | undefined) => {
+      const target = join(staging, file);
+      makeDir(dirname(target));
+      if (content === undefined || unchanged.has(file)) {
+        try {
+          linkSync(join(outDir, file), target);
+        } catch {
+          copyFileSync(join(outDir, file), target);
+        }
+      } else writeFileSync(target, content);
+    };
+    for (const [file, content] of files) place(file, content);
     // Files the old manifest did not list belong to the user: carried over as they are (same inode when
     // the file system allows it), symlinks re-created, empty directories kept.
-    const tree = await listTree(outDir);
-    for (const file of tree.files) if (!managed.has(file) && !files.has(file)) await place(file, undefined);
+    const tree = listTree(outDir);
+    for (const file of tree.files) if (!managed.has(file) && !files.has(file)) place(file, undefined);
     for (const path of tree.symlinks) {
       if (managed.has(path) || files.has(path)) continue;
-      await mkdir(dirname(join(staging, path)), { recursive: true });
-      await symlink(await readlink(join(outDir, path)), join(staging, path));
+      makeDir(dirname(join(staging, path)));
+      symlinkSync(readlinkSync(join(outDir, path)), join(staging, path));
     }
-    for (const dir of tree.emptyDirs) await mkdir(join(staging, dir), { recursive: true });
-    await writeFile(join(staging, MANIFEST_FILE), manifestText(manifest));
+    for (const dir of tree.emptyDirs) makeDir(join(staging, dir));
+    writeFileSync(join(staging, MANIFEST_FILE), manifestText(manifest));
     const hadOutput = existsSync(outDir);
-    if (hadOutput) await rename(outDir, backup);
+    if (hadOutput) renameSync(outDir, backup);
     try {
-      await rename(staging, outDir);
+      renameSync(staging, outDir);
     } catch (error) {
-      if (hadOutput) await rename(backup, outDir);
+      if (hadOutput) renameSync(backup, outDir);
       throw error;
     }
-    if (hadOutput) await rm(backup, { recursive: true, force: true });
+    if (hadOutput) rmSync(backup, { recursive: true, force: true });
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
   }
   return changes;
 }

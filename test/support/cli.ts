@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root and the real binary the tests run (built by `npm test` before vitest). */
@@ -41,4 +41,17 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
 export async function tempDir(prefix = 'pipewright-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Writes `text` to `file` under `dir`, making its folders. */
+export async function writeIn(dir: string, file: string, text: string | Buffer): Promise<void> {
+  await mkdir(join(dir, file, '..'), { recursive: true });
+  await writeFile(join(dir, file), text);
+}
+
+/** Every file under `root` (relative path -> text), in sorted order, to compare whole output folders. */
+export async function readTree(root: string): Promise<Record<string, string>> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)));
+  return Object.fromEntries(await Promise.all(files.sort().map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)));
 }

@@ -1,0 +1,44 @@
+import { dirname, join, relative, sep } from 'node:path';
+import type { ResourceKind } from '../schema/index.js';
+import { generatedFile } from './emit-yaml.js';
+import { outputPath, sha256, type ManifestEntry } from './layout.js';
+import type { ResourceKey } from './validate.js';
+
+/** What decides a document's text besides the document itself. */
+export interface RenderOptions {
+  readonly outDir: string;
+  /** See CompileOptions.schemaModeline. */
+  readonly schemaModeline?: boolean | string;
+}
+
+/** One output file: where it goes, its text, and its manifest entry. */
+export interface RenderedDocument {
+  readonly file: string;
+  readonly text: string;
+  readonly entry: ManifestEntry;
+}
+
+/** The folder `pipewright schema` writes to by default (src/cli/schema-command.ts). */
+const DEFAULT_SCHEMA_DIR = 'schemas';
+
+/** The $schema of a modeline: a URL under an http(s) base, or a path relative to the emitted file (as the editor resolves it). */
+function schemaLocation(base: true | string, kind: string, outDir: string, file: string): string {
+  const dir = base === true ? DEFAULT_SCHEMA_DIR : base;
+  if (/^https?:\/\//.test(dir)) return `${dir.replace(/\/+$/, '')}/${kind}.schema.json`;
+  return relative(dirname(join(outDir, file)), join(dir, `${kind}.schema.json`)).split(sep).join('/');
+}
+
+/** A validated document as the file compile writes. `source` is the definition file, relative to the working directory. */
+export function renderDocument(
+  built: { readonly kind: ResourceKind; readonly key: ResourceKey; readonly document: unknown; readonly file: string },
+  options: RenderOptions,
+): RenderedDocument {
+  const file = outputPath(built.key);
+  const modeline = options.schemaModeline
+    ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
+    : '';
+  const text = modeline + generatedFile(built.document, built.file);
+  const { kind, org, project, identifier } = built.key;
+  const entry = { file, kind, ...(org ? { org } : {}), ...(project ? { project } : {}), identifier, source: built.file, sha256: sha256(text) };
+  return { file, text, entry };
+}

@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BatchResult } from './build-batch.js';
+import { DiagnosticError, type Diagnostic } from './diagnostics.js';
+import type { RenderOptions } from './render-output.js';
+
+/** A worker's one message: its batch's results, the diagnostics that stopped it, or an unexpected failure. */
+export type WorkerAnswer =
+  | { readonly ok: BatchResult }
+  | { readonly diagnostics: readonly Diagnostic[]; readonly stack?: string | undefined }
+  | { readonly failure: string; readonly stack?: string | undefined };
+
+/**
+ * Below this many entry files a compile stays in one thread. Workers bound the heap and keep the cost linear
+ * in the number of files; on two cores they gain no time (one thread already keeps the second core busy
+ * with V8's garbage collector and compiler), and at 300 files starting them costs 0.2 s (docs/performance.md).
+ */
+export const MIN_FILES_FOR_WORKERS = 1000;
+
+/**
+ * Files per worker, about: bounds each worker's heap (at most 1.5 times this), whatever the size of the
+ * repository, while keeping the cost of starting workers small.
+ */
+export const BATCH_TARGET = 500;
+
+/**
+ * How to split `files` into worker batches, or undefined to build them in this thread.
+ * `PIPEWRIGHT_BATCH_SIZE=n` sets the files per batch (0: never use workers).
+ */
+export function planBatches(files: readonly string[], env: NodeJS.ProcessEnv = process.env, lanes = threads()): string[][] | undefined {
+  const chosen = batchSizeSetting(env.PIPEWRIGHT_BATCH_SIZE);
+  if (chosen === 0 || files.length === 0) return undefined;
+  if (chosen === undefined && files.length < MIN_FILES_FOR_WORKERS) return undefined;
+  // A whole number of rounds of `lanes` batches, so that the lanes finish together (1001 files are two
+  // batches of 501, not 500 + 500 + a lone 1 that runs while the other lane waits).
+  const count = chosen ? Math.ceil(files.length / chosen) : lanes * Math.max(1, Math.round(files.length / (lanes * BATCH_TARGET)));
+  // Sizes differ by one at most: 5001 files are 501 + 9 x 500, not 9 x 501 + 492.
+  const batches: string[][] = [];
+  for (let index = 0, start = 0; index < count; index++) {
+    const size = chosen ?? Math.floor(files.length / count) + (index < files.length % count ? 1 : 0);
+    batches.push(files.slice(start, start + size));
+    start += size;
+  }
+  return batches;
+}
+
+function batchSizeSetting(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  throw new DiagnosticError([
+    {
+      code: 'invalid-setting',
+      severity: 'error',
+      message: `PIPEWRIGHT_BATCH_SIZE is ${JSON.stringify(value)}, not a whole number`,
+      path: [],
+      hint: 'set it to the number of entry files each worker thread compiles, 0 to compile in one thread, or unset it',
+    },
+  ]);
+}
+
+/** Worker threads at once: one per core, at most 8. */
+const threads = () => Math.max(1, Math.min(availableParallelism(), 8));
+
+/**
+ * The worker's compiled file. Under the tests the compiler runs from src/ (TypeScript), which a worker
+ * cannot load, so it uses the built copy in dist/ (`npm test` builds first).
+ */
+function workerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return join(dirname(here), 'compile-worker.js');
+  const built = join(dirname(dirname(dirname(here))), 'dist', 'compile', 'compile-worker.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build`);
+  return built;
+}
+
+/** One batch in a new worker thread, ended as soon as it has answered. */
+function runWorker(file: string, files: readonly string[], options: RenderOptions): Promise<WorkerAnswer> {
+  return new Promise((resolve) => {
+    const worker = new Worker(file, { workerData: { files, options } });
+    let answered = false;
+    worker.once('message', (answer: WorkerAnswer) => {
+      answered = true;
+      resolve(answer);
+      // A definition may leave a timer running; the batch is done either way.
+      void worker.terminate();
+    });
+    worker.once('error', (error) => {
+      answered = true;
+      resolve({ failure: error.message, stack: error.stack });
+    });
+    worker.once('exit', (code) => {
+      if (!answered) resolve({ failure: `the worker compiling ${files[0]} and ${files.length - 1} more files stopped (exit code ${code}) before answering; does a definition call process.exit?` });
+    });
+  });
+}
+
+const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message, d.path]);
+
+/**
+ * Builds batches in worker threads, a few at a time, results in batch order. After the first batch that
+ * fails no new one starts; the failures of those that ran are reported together (a shared file's error,
+ * met by every batch, once).
+ */
+export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions): Promise<BatchResult[]> {
+  const file = workerFile();
+  const answers: WorkerAnswer[] = [];
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < batches.length) {
+      const index = next++;
+      const answer = await runWorker(file, batches[index]!, options);
+      answers[index] = answer;
+      if (!('ok' in answer)) failed = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(threads(), batches.length) }, lane));
+  const problems = answers.filter((answer) => answer && !('ok' in answer));
+  const failure = problems.find((answer) => 'failure' in answer);
+  if (failure && 'failure' in failure) throw Object.assign(new Error(failure.failure), failure.stack ? { stack: failure.stack } : {});
+  if (problems.length > 0) {
+    const seen = new Map<string, Diagnostic>();
+    for (const answer of problems) if ('diagnostics' in answer) for (const d of answer.diagnostics) seen.set(diagnosticId(d), d);
+    const stack = problems.map((answer) => ('stack' in answer ? answer.stack : undefined)).find(Boolean);
+    throw new DiagnosticError([...seen.values()], stack ? { cause: Object.assign(new Error('in a worker thread'), { stack }) } : undefined);
+  }
+  return answers.map((answer) => (answer as { ok: BatchResult }).ok);
+}
