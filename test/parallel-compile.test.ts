@@ -133,7 +133,10 @@ describe('compile in worker threads', () => {
     await write('defs/p6.ts', pipelineFile('p6', 'process.exit(3);\n'));
     const result = await compile(3, 'out');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('stopped (exit code 3) before answering; does a definition call process.exit?');
+    expect(result.stderr).toContain('a definition ended its worker thread (exit code 3) before its batch was compiled');
+    expect(result.stderr).toContain('defs/p6.ts (or one of the 2 entry files after it, or what they import)');
+    expect(result.stderr).toContain('remove the process.exit call');
+    expect(result.stderr).not.toContain('unexpected error');
     expect(await readTree(join(dir, 'out'))).toEqual(before);
   });
 

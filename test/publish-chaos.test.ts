@@ -153,7 +153,7 @@ interface ReportedDocument {
 }
 interface JsonReport {
   counts: Record<string, number>;
-  stopped?: { kind: string; message: string };
+  stopped?: { kind: string; message: string; advice: string };
   documents: ReportedDocument[];
 }
 
@@ -179,6 +179,10 @@ describe('publish while the API key is rotated mid-run', () => {
     expect(report.documents.map((d) => d.file)).toEqual(await manifestFiles(dir));
     expect(Object.values(report.counts).reduce((a, b) => a + b, 0)).toBe(docs.length);
     expect(report.stopped?.kind).toBe('unauthorized');
+    // The advice is in the report too, for a CI job that reads only the JSON; it names the key's source.
+    expect(report.stopped?.advice).toBe(
+      'the platform rejected the API key from HARNESS_API_KEY (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account',
+    );
     // The premise: the rotation landed halfway, with documents on both sides of it.
     expect(report.counts.created).toBeGreaterThan(0);
     expect(report.counts.failed).toBeGreaterThan(0);

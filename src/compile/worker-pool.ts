@@ -76,26 +76,35 @@ function workerFile(): string {
   return built;
 }
 
-/** One batch in a new worker thread, ended as soon as it has answered. */
+/**
+ * One batch in a new worker thread. Settles when the thread has exited, not when it answers: the lane's next
+ * worker starts only once this one's heap is gone, so at most one heap per lane is alive.
+ */
 function runWorker(file: string, files: readonly string[], options: RenderOptions): Promise<WorkerAnswer> {
   return new Promise((resolve) => {
     const worker = new Worker(file, { workerData: { files, options } });
-    let answered = false;
-    worker.once('message', (answer: WorkerAnswer) => {
-      answered = true;
-      resolve(answer);
+    let answer: WorkerAnswer | undefined;
+    worker.once('message', (message: WorkerAnswer) => {
+      answer = message;
       // A definition may leave a timer running; the batch is done either way.
       void worker.terminate();
     });
     worker.once('error', (error) => {
-      answered = true;
-      resolve({ failure: error.message, stack: error.stack });
+      answer ??= { failure: error.message, stack: error.stack };
     });
-    worker.once('exit', (code) => {
-      if (!answered) resolve({ failure: `the worker compiling ${files[0]} and ${files.length - 1} more files stopped (exit code ${code}) before answering; does a definition call process.exit?` });
-    });
+    worker.once('exit', (code) => resolve(answer ?? { diagnostics: [exitedDiagnostic(files, code)] }));
   });
 }
+
+/** The worker ended without a word: only user code does that (process.exit), and only the batch can be named. */
+const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic => ({
+  code: 'definition-exited',
+  severity: 'error',
+  message: `a definition ended its worker thread (exit code ${code}) before its batch was compiled`,
+  path: [],
+  at: files.length === 1 ? files[0]! : `${files[0]} (or one of the ${files.length - 1} entry files after it, or what they import)`,
+  hint: 'remove the process.exit call from the definitions; throw an Error instead to stop the compile with a message',
+});
 
 const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message, d.path]);
 

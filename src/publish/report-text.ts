@@ -1,6 +1,7 @@
 import { PUBLISH_ORDER, type PublishKind } from './document.js';
 import { countOutcomes, type DocumentResult, type Outcome, type PublishReport } from './publish.js';
 import { formatChanges } from './semantic-diff.js';
+import { authAdvice } from './settings.js';
 
 const VERB: Readonly<Record<Outcome, string>> = { created: 'created', updated: 'updated', unchanged: 'unchanged', failed: 'FAILED' };
 const DRY_VERB: Readonly<Record<Outcome, string>> = { created: 'would create', updated: 'would update', unchanged: 'unchanged', failed: 'FAILED' };
@@ -41,7 +42,7 @@ export function summaryTable(report: PublishReport): string {
 }
 
 /** The `--json` report. */
-export function jsonReport(report: PublishReport, context: { baseUrl: string; accountId: string; dir: string; edited: readonly string[] }) {
+export function jsonReport(report: PublishReport, context: { baseUrl: string; accountId: string; dir: string; edited: readonly string[]; keySource: string }) {
   const counts = countOutcomes(report.results);
   return {
     ok: counts.failed === 0,
@@ -50,7 +51,8 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
     baseUrl: context.baseUrl,
     accountId: context.accountId,
     counts,
-    ...(report.stopped ? { stopped: report.stopped } : {}),
+    // A CI job reading only the JSON needs the advice too: it names where the key came from, never the key.
+    ...(report.stopped ? { stopped: { ...report.stopped, advice: authAdvice(report.stopped.kind, context.keySource) } } : {}),
     ...(context.edited.length ? { editedAfterCompile: context.edited } : {}),
     documents: report.results.map((r) => ({
       file: r.file,
