@@ -1,18 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir } from './support/cli.js';
+import { BIN, runCli, tempDir, writeIn } from './support/cli.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-diagnostics-')));
 afterEach(async () => cleanup());
 
-const write = async (file: string, text: string) => {
-  await mkdir(join(dir, file, '..'), { recursive: true });
-  await writeFile(join(dir, file), text);
-};
+const write = (file: string, text: string) => writeIn(dir, file, text);
 
 const BROKEN = `import { deployment, input, pipeline, project, shell } from 'pipewright';
 export const web = project({ identifier: 'web' });

@@ -1,17 +1,14 @@
 import { lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
+import { runCli, tempDir, writeIn } from './support/cli.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-check-')));
 afterEach(async () => cleanup());
 
-const write = async (file: string, text: string) => {
-  await mkdir(join(dir, file, '..'), { recursive: true });
-  await writeFile(join(dir, file), text);
-};
+const write = (file: string, text: string) => writeIn(dir, file, text);
 const compile = (...args: string[]) => runCli(['compile', 'defs/*.ts', '-o', 'out', ...args], { cwd: dir });
 
 /** Every file under out/ with its content and inode: "untouched" means both stay the same. */

@@ -1,7 +1,7 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
+import { runCli, readTree, tempDir, writeIn } from './support/cli.js';
 
 /**
  * Hostile input: every case ends with exit 1, a located and actionable message, no stack trace, and the
@@ -12,16 +12,9 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
-const write = async (file: string, text: string | Buffer) => {
-  await mkdir(join(dir, file, '..'), { recursive: true });
-  await writeFile(join(dir, file), text);
-};
+const write = (file: string, text: string | Buffer) => writeIn(dir, file, text);
 
-async function tree(root: string): Promise<Record<string, string>> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)));
-  return Object.fromEntries(await Promise.all(files.sort().map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)));
-}
+const tree = readTree;
 
 const GOOD = `import { project } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n`;
 

@@ -1,7 +1,7 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
+import { runCli, readTree, tempDir, writeIn } from './support/cli.js';
 
 // Incremental compile: a second compile reuses the outputs of entry files whose files (and imports) did
 // not change. Reuse is observed through a definition that throws when TRIP is set: if it is not loaded
@@ -12,19 +12,11 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-incremental-')));
 afterEach(async () => cleanup());
 
-const write = async (file: string, text: string) => {
-  await mkdir(join(dir, file, '..'), { recursive: true });
-  await writeFile(join(dir, file), text);
-};
+const write = (file: string, text: string) => writeIn(dir, file, text);
 const compile = (out = 'out', env: Record<string, string | undefined> = {}) =>
   runCli(['compile', 'defs/*.ts', '-o', out], { cwd: dir, env: { TRIP: undefined, PIPEWRIGHT_NO_CACHE: undefined, ...env } });
 
-async function tree(root: string): Promise<Record<string, string>> {
-  const entries = await readdir(join(dir, root), { recursive: true, withFileTypes: true });
-  const files: Record<string, string> = {};
-  for (const e of entries.filter((x) => x.isFile())) files[relative(join(dir, root), join(e.parentPath, e.name))] = await readFile(join(e.parentPath, e.name), 'utf8');
-  return files;
-}
+const tree = (root: string) => readTree(join(dir, root));
 
 /** The output of the same sources compiled from nothing, for comparison. */
 async function fromScratch(): Promise<Record<string, string>> {

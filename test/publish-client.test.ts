@@ -1,3 +1,5 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, backoffDelay, createClient, isAlreadyExists, isNotFound, parseBaseUrl, parseRetryAfter, publishDocument, RateLimiter, semanticDiff, stripLeadingComments } from '../src/publish/index.js';
 import { buildUrl } from '../src/publish/base-url.js';
@@ -7,6 +9,15 @@ import { retryPolicy, withRetry } from '../src/publish/retry.js';
 import { ACCOUNT_ID, ADMIN_KEY, startEmulator, type Emulator } from './support/emulator.js';
 import { pipelineDoc, projectDoc } from './support/emulator-output.js';
 import { stringify } from 'yaml';
+
+/** A loopback port nothing listens on: one the system just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /** Virtual time: sleeping advances the clock at once and is recorded, so waits are checked without waiting. */
 function virtualClock(): Clock & { sleeps: number[] } {
@@ -223,6 +234,35 @@ describe('client against the emulator', () => {
     const error = (await client({ timeoutMs: 100, retry: { attempts: 2, baseDelayMs: 1 } }).read({ kind: 'project', org: 'default', identifier: 'x' }).catch((e: unknown) => e)) as ApiError;
     expect(error.message).toBe('no response to GET /gateway/ng/api/projects/x within 100 ms');
     expect(error.attempts).toBe(2);
+  });
+
+  it('keeps the key out of every error a failed call throws, however deep one looks', async () => {
+    // Stack, cause chain (fetch failures nest the socket error), hidden and getter properties: all of it.
+    const deep = (value: unknown) => inspect(value, { showHidden: true, depth: Infinity, getters: true });
+    const unknownKey = 'pat.unknown.0123456789abcdef.fedcba9876543210';
+    const errors: unknown[] = [];
+    const failure = async (call: Promise<unknown>) => errors.push(await call.then(() => new Error('expected this call to fail'), (e: unknown) => e));
+    const project = { kind: 'project', org: 'default', identifier: 'x' } as const;
+    await failure(createClient({ baseUrl: emulator.url, accountId: ACCOUNT_ID, apiKey: unknownKey, retry: { attempts: 1 } }).read(project));
+    for (const kind of ['reset', 'error-500-json', 'error-503-empty', 'hang'] as const) {
+      emulator.setFaults({ rate: 1, kinds: [kind] });
+      await failure(client({ timeoutMs: 100, retry: { attempts: 2, baseDelayMs: 1 } }).upsert(yaml(projectDoc('shop'))));
+    }
+    emulator.setFaults({ rate: 0, kinds: [] });
+    // A port that was free a moment ago: nothing listens there, so the connection is refused.
+    await failure(createClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, accountId: ACCOUNT_ID, apiKey: ADMIN_KEY, retry: { attempts: 1 } }).read(project));
+    expect(errors.map((e) => (e as Error).message)).toEqual([
+      expect.stringContaining('HTTP 401'),
+      expect.stringMatching(/network|socket|reset|closed/i),
+      expect.stringContaining('HTTP 500'),
+      expect.stringContaining('HTTP 503'),
+      expect.stringContaining('no response to POST'),
+      expect.stringMatching(/network error on GET .*ECONNREFUSED/),
+    ]);
+    for (const error of errors)
+      for (const secret of [ADMIN_KEY, unknownKey, ADMIN_KEY.slice(0, 12), unknownKey.slice(0, 12)]) expect(deep(error)).not.toContain(secret);
+    // The scan itself finds a key where there is one.
+    expect(deep({ cause: { headers: { 'x-api-key': ADMIN_KEY } } })).toContain(ADMIN_KEY);
   });
 
   it('waits at least what Retry-After asks', async () => {

@@ -1,18 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
+import { runCli, tempDir, writeIn } from './support/cli.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-typecheck-')));
 afterEach(async () => cleanup());
 
-const write = async (file: string, text: string) => {
-  await mkdir(join(dir, file, '..'), { recursive: true });
-  await writeFile(join(dir, file), text);
-};
+const write = (file: string, text: string) => writeIn(dir, file, text);
 const compile = (...args: string[]) => runCli(['compile', 'defs/*.ts', '-o', 'out', ...args], { cwd: dir });
 
 // Runs fine (the builder ignores the extra option) but is a type error: only --typecheck can catch it.

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, tempDir } from './support/cli.js';
+import { BIN, tempDir, writeIn } from './support/cli.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -14,10 +14,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-const write = async (file: string, text: string) => {
-  await mkdir(join(dir, file, '..'), { recursive: true });
-  await writeFile(join(dir, file), text);
-};
+const write = (file: string, text: string) => writeIn(dir, file, text);
 
 /** The running watcher's output, and a way to wait for what it prints next (the test timeout bounds the wait). */
 function startWatch(args: string[]) {
