@@ -65,13 +65,32 @@ export function buildEach(found: readonly FoundResource[]): BuildResult {
   return { documents, diagnostics };
 }
 
-/** What a builder reference points at, and whether the referring document may see it. */
-function referenceTarget(built: BuiltDocument, target: ResourceReference['target']): { key: ResourceKey; visible: boolean } {
-  const kind = kindOf(target);
-  const { org, project } = target.scope;
-  const here = built.key;
-  const visible = kind !== 'connector' || !org || (org === here.org && (!project || project === here.project));
-  return { key: { kind, identifier: target.identifier, ...target.scope }, visible };
+interface ResolvedReference {
+  readonly key: ResourceKey;
+  /** Built among `documents` (the same builder, or one with its identity) or one of the other keys. */
+  readonly resolved: boolean;
+  /** Whether the referring document may see it (connectors are scoped). */
+  readonly visible: boolean;
+}
+
+/**
+ * How the builder references of `documents` resolve: the one rule behind the in-process check and the
+ * summaries that worker batches send, so both ways agree on what resolves.
+ */
+function referenceResolver(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = []) {
+  const built = new Set(documents.map((d) => d.resource));
+  const keys = new Set([...documents.map((d) => d.key), ...otherKeys].map(keyString));
+  return (referrer: BuiltDocument, target: ResourceReference['target']): ResolvedReference => {
+    const kind = kindOf(target);
+    const { org, project } = target.scope;
+    const here = referrer.key;
+    const key: ResourceKey = { kind, identifier: target.identifier, ...target.scope };
+    return {
+      key,
+      resolved: built.has(target) || keys.has(keyString(key)),
+      visible: kind !== 'connector' || !org || (org === here.org && (!project || project === here.project)),
+    };
+  };
 }
 
 /**
@@ -85,13 +104,11 @@ export interface ReferenceSummary {
 }
 
 export function referenceSummaries(documents: readonly BuiltDocument[]): ReferenceSummary[] {
-  const built = new Set(documents.map((d) => d.resource));
-  const keys = new Set(documents.map((d) => keyString(d.key)));
+  const resolve = referenceResolver(documents);
   return documents.flatMap((document) =>
     document.context.references.map((reference) => {
-      const { key, visible } = referenceTarget(document, reference.target);
-      const target = keyString(key);
-      return { target, resolved: built.has(reference.target) || keys.has(target), visible };
+      const { key, resolved, visible } = resolve(document, reference.target);
+      return { target: keyString(key), resolved, visible };
     }),
   );
 }
@@ -122,17 +139,16 @@ function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
 
 /** Builder references must point at a resource that is compiled too, in a scope the referrer can see. */
 function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[]): Diagnostic[] {
-  const compiled = new Set(documents.map((d) => d.resource));
-  const compiledKeys = new Set([...documents.map((d) => d.key), ...otherKeys].map(keyString));
+  const resolve = referenceResolver(documents, otherKeys);
   const found: Diagnostic[] = [];
   for (const built of documents) {
     for (const reference of built.context.references) {
-      const { key: targetKey, visible } = referenceTarget(built, reference.target);
+      const { key: targetKey, resolved, visible } = resolve(built, reference.target);
       // Only a diagnostic needs these: formatting a call site reads the bundle's source map, which cost
       // more than the check itself when done for every reference of 1000 pipelines (docs/performance.md).
       const subject = () => describePath(built.document, reference.path).subject;
       const at = () => reference.site.location ?? built.file;
-      if (!compiled.has(reference.target) && !compiledKeys.has(keyString(targetKey))) {
+      if (!resolved) {
         found.push({
           code: 'unresolved-reference',
           severity: 'error',
