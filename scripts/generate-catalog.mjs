@@ -144,6 +144,9 @@ function shapeConverter(root, prefix) {
       return ['map', convert(node.additionalProperties)];
     const shape = ['obj', sortKeys(fields), [...required].filter((key) => key in fields).sort()];
     if (cases) shape.push([cases[0], sortKeys(cases[1])]);
+    // A discriminated object whose variants the schema does not describe (PatchInstruction): its other
+    // fields are real but unlisted, so the type stays open.
+    else if (node.discriminator) shape.push(null, true);
     return shape;
   }
 
@@ -192,9 +195,13 @@ function readCatalog() {
   const { convert, defs, resolve, refShape } = shapeConverter(pipeline, '');
   const tree = pipeline.definitions.pipeline;
   const nodeType = (node) => (node?.properties?.type?.enum?.length === 1 ? node.properties.type.enum[0] : undefined);
+  // A node's spec is the `then` of the branch whose `if` names the node's own type: some nodes (the security
+  // scanners) carry every sibling type's branch too.
   const specOf = (node) => {
-    for (const part of node.allOf ?? []) if (part?.then?.properties?.spec) return part.then.properties.spec;
-    return node.properties?.spec;
+    const type = nodeType(node);
+    const branches = (node.allOf ?? []).filter((part) => part?.then?.properties?.spec);
+    const own = branches.find((part) => part.if?.properties?.type?.const === type) ?? (branches.length === 1 ? branches[0] : undefined);
+    return own ? own.then.properties.spec : node.properties?.spec;
   };
 
   // Stages: each stage node, its spec, and the step nodes its execution lists.
@@ -346,7 +353,7 @@ function tsType(shape, indent, key) {
     case 'ref':
       return rest[0];
     case 'obj':
-      return objectType(rest[0], rest[1], rest[2], indent);
+      return objectType(rest[0], rest[1], rest[2], indent, rest[3]);
     default:
       return 'unknown';
   }
@@ -354,13 +361,14 @@ function tsType(shape, indent, key) {
 
 const wrap = (text) => (/^\{|^[A-Za-z_<>.$ |"0-9,\[\]-]+$/.test(text) && !text.includes('=>') ? text : `(${text})`);
 
-function objectType(fields, required, cases, indent) {
+function objectType(fields, required, cases, indent, open) {
   const entries = Object.entries(fields);
+  if (open) entries.push(['[key: string]', 'any']);
   if (entries.length === 0 && !cases) return '{ readonly [key: string]: unknown }';
   const pad = '  '.repeat(indent + 1);
   const lines = entries.map(
     ([key, shape]) =>
-      `${pad}readonly ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}${required.includes(key) ? '' : '?'}: ${tsType(shape, indent + 1, key)};`,
+      `${pad}readonly ${/^[A-Za-z_$][\w$]*$/.test(key) || key === '[key: string]' ? key : JSON.stringify(key)}${required.includes(key) || key === '[key: string]' ? '' : '?'}: ${tsType(shape, indent + 1, key)};`,
   );
   const body = `{\n${lines.join('\n')}\n${'  '.repeat(indent)}}`;
   if (!cases) return body;

@@ -109,7 +109,7 @@ export function shapeKeys(shape: Shape, defs: Readonly<Record<string, Shape>>, d
       return shapeKeys(defs[shape[1]] ?? 'any', defs, depth + 1);
     case 'obj': {
       // An object that names no field takes any (a JSON node the schema leaves open).
-      if (Object.keys(shape[1]).length === 0 && !shape[3]) return undefined;
+      if ((Object.keys(shape[1]).length === 0 && !shape[3]) || shape[4]) return undefined;
       const keys = new Set(Object.keys(shape[1]));
       if (shape[3]) for (const variant of Object.values(shape[3][1])) for (const key of shapeKeys(variant, defs, depth + 1) ?? []) keys.add(key);
       return [...keys];

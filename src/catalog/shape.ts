@@ -16,7 +16,14 @@ export type Shape =
   | readonly ['or', ...Shape[]]
   | readonly ['expr', Shape]
   | readonly ['ref', string]
-  | readonly ['obj', Readonly<Record<string, Shape>>, readonly string[], (readonly [string, Readonly<Record<string, Shape>>])?];
+  | readonly [
+      'obj',
+      Readonly<Record<string, Shape>>,
+      readonly string[],
+      (readonly [string, Readonly<Record<string, Shape>>] | null)?,
+      /** Open: fields beyond those listed are real (the schema does not describe them). */
+      true?,
+    ];
 
 export interface StepEntryData {
   readonly builder: string;

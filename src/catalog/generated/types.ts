@@ -1282,6 +1282,7 @@ export interface BurpStepInfo {
 
 export interface CIVolume {
   readonly type?: "EmptyDir" | "PersistentVolumeClaim" | "HostPath";
+  readonly [key: string]: unknown;
 }
 
 export interface CVNGDeploymentStepInfo {
@@ -3289,6 +3290,7 @@ export interface ContainerStepInfo {
 
 export interface ContainerVolume {
   readonly type?: "EmptyDir" | "PersistentVolumeClaim" | "HostPath" | "ConfigMap" | "Secret";
+  readonly [key: string]: unknown;
 }
 
 export interface CopyCommandUnitSpec {
@@ -3615,7 +3617,9 @@ export interface DependencyElement {
   readonly type: "Service";
 }
 
-export interface DependencySpecType { readonly [key: string]: unknown }
+export interface DependencySpecType {
+  readonly [key: string]: unknown;
+}
 
 export interface DeployAttestationStepInfo {
   readonly deployStepRef: Value;
@@ -4192,7 +4196,9 @@ export interface FilesUploadStepInfo {
   readonly outputVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
 }
 
-export interface FilterSpec { readonly [key: string]: unknown }
+export interface FilterSpec {
+  readonly [key: string]: unknown;
+}
 
 export interface FilterYaml {
   readonly entities: ReadonlyArray<"infrastructures" | "gitOpsClusters" | "environments">;
@@ -6381,6 +6387,7 @@ export interface NGVariable {
   readonly name?: Value;
   readonly required?: boolean;
   readonly type?: "String" | "Number" | "Secret";
+  readonly [key: string]: unknown;
 }
 
 export interface NGVariableOverrideSetWrapper {
@@ -6707,6 +6714,7 @@ export type ParameterFieldString = Value;
 
 export interface PatchInstruction {
   readonly type?: "SetFeatureFlagState" | "SetOnVariation" | "SetOffVariation" | "SetDefaultVariations" | "AddRule" | "UpdateRule" | "AddTargetsToVariationTargetMap" | "RemoveTargetsToVariationTargetMap" | "AddSegmentToVariationTargetMap" | "RemoveSegmentsToVariationTargetMap";
+  readonly [key: string]: unknown;
 }
 
 export interface PdcInfrastructure {
@@ -7802,6 +7810,16 @@ export interface SecurityContext {
   readonly runAsUser?: number | Value;
 }
 
+export interface SecurityStepInfo {
+  readonly baseImageConnectorRefs?: ParameterFieldListString;
+  readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
+  readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
+  readonly privileged?: Expressive<boolean>;
+  readonly resources?: ContainerResource;
+  readonly runAsUser?: number | Value;
+  readonly settings?: unknown;
+}
+
 export interface SemgrepStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
   readonly auth?: STOYamlAuth;
@@ -8552,14 +8570,18 @@ export interface StartupScriptConfiguration {
   readonly store: StoreConfigWrapper;
 }
 
-export interface StepSpecType { readonly [key: string]: unknown }
+export interface StepSpecType {
+  readonly [key: string]: unknown;
+}
 
 export interface StepTemplateRef {
   readonly templateRef: Value;
   readonly versionLabel?: Value;
 }
 
-export interface StoreConfig { readonly [key: string]: unknown }
+export interface StoreConfig {
+  readonly [key: string]: unknown;
+}
 
 export type StoreConfigWrapper = ({
   readonly metadata?: Value;
@@ -9696,7 +9718,7 @@ export interface StepSpecs {
   readonly SaveCacheAzure: SaveCacheAzureStepInfo;
   readonly SaveCacheGCS: SaveCacheGCSStepInfo;
   readonly SaveCacheS3: SaveCacheS3StepInfo;
-  readonly Security: AnchoreStepInfo;
+  readonly Security: SecurityStepInfo;
   readonly Semgrep: SemgrepStepInfo;
   readonly ServerlessAwsLambdaDeploy: ServerlessAwsLambdaDeployStepInfo;
   readonly ServerlessAwsLambdaDeployV2: ServerlessAwsLambdaDeployV2StepInfo;
