@@ -1,4 +1,5 @@
 import type { DocPath } from '../dsl/build-context.js';
+import { STAGE_TYPES, stagesForStep } from '../catalog/catalog.js';
 import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DEPLOY_STEP_TYPES } from '../schema/step-categories.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isNode, list, ruleError, type Node } from './rule-kit.js';
@@ -26,7 +27,10 @@ function* placedSteps(steps: unknown, base: DocPath, containerised: boolean): Ge
   }
 }
 
-/** A step type the stage type cannot run: container steps outside CI, deploy steps outside Deployment, approvals in CI. */
+/**
+ * A step type the stage type cannot run, as the platform's schema lists each stage type's steps (the
+ * catalogue); and container steps outside a containerised step group in a stage whose steps run on a delegate.
+ */
 export function stepPlacement(document: Node, stages: Iterable<{ node: Node; path: DocPath }>): Diagnostic[] {
   const found: Diagnostic[] = [];
   for (const stage of stages) {
@@ -39,12 +43,14 @@ export function stepPlacement(document: Node, stages: Iterable<{ node: Node; pat
       const type = step.type;
       if (typeof type !== 'string') continue;
       const at = [...path, 'type'];
+      const allowed = stagesForStep(type);
       if (CONTAINER_STEP_TYPES.includes(type) && DELEGATE_STAGES.has(stageType) && !containerised)
         found.push(
           ruleError(document, at, 'step-not-allowed', `a ${type} step runs in a container and cannot run in a ${stageType} stage outside a containerised step group`,
             'move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on)'),
         );
-      else if (DEPLOY_STEP_TYPES.includes(type) && stageType !== 'Deployment' && isKnownStage(stageType))
+      else if (!allowed || !STAGE_TYPES.includes(stageType) || allowed.includes(stageType)) continue;
+      else if (DEPLOY_STEP_TYPES.includes(type))
         found.push(
           ruleError(document, at, 'step-not-allowed', `a ${type} step deploys a service and cannot run in a ${stageType} stage`,
             'move it to a Deployment stage, which has the service and infrastructure it needs'),
@@ -54,9 +60,13 @@ export function stepPlacement(document: Node, stages: Iterable<{ node: Node; pat
           ruleError(document, at, 'step-not-allowed', `a ${type} step cannot run in a CI stage`,
             'put approvals in an Approval stage (or a Deployment or Custom stage) before or after the build'),
         );
+      else
+        found.push(
+          ruleError(document, at, 'step-not-allowed', `a ${type} step cannot run in a ${stageType} stage`,
+            `the platform runs ${type} steps in ${allowed.join(', ')} stages`),
+        );
     }
   }
   return found;
 }
 
-const isKnownStage = (type: string) => type === 'CI' || DELEGATE_STAGES.has(type);

@@ -4,6 +4,7 @@ import { Builder } from './builder.js';
 import { captureSite } from './call-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
+import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 
 export interface ConnectorCommonOptions {
@@ -26,7 +27,7 @@ export interface ConnectorOptions extends ConnectorCommonOptions {
   readonly spec: Readonly<Record<string, unknown>>;
 }
 
-export class ConnectorBuilder extends Builder<ConnectorOptions> implements Resource<'connector', ConnectorDocument> {
+export class ConnectorBuilder extends Builder<ConnectorOptions & WithIssues> implements Resource<'connector', ConnectorDocument> {
   get [RESOURCE_BRAND]() {
     return 'connector' as const;
   }
@@ -49,6 +50,7 @@ export class ConnectorBuilder extends Builder<ConnectorOptions> implements Resou
     const { identifier, name, description, tags, type, spec } = this.props;
     const { org, project } = this.scope;
     context.sites.push({ path: ['connector'], site: this.site });
+    reportIssues(context, this.props.issues, ['connector'], this.site);
     if (this.projectBuilder)
       context.references.push({ path: ['connector', 'projectIdentifier'], target: this.projectBuilder, site: this.site });
     return {
@@ -63,9 +65,12 @@ export class ConnectorBuilder extends Builder<ConnectorOptions> implements Resou
   }
 }
 
+export const CONNECTOR_COMMON_KEYS: readonly string[] = ['identifier', 'name', 'description', 'tags', 'org', 'project', 'account'];
+
 /** Any connector kind, given its wire `type` and `spec`. */
 export function connector(options: ConnectorOptions): ConnectorBuilder {
-  return new ConnectorBuilder(options, captureSite(connector));
+  const issues = checkOptions('connector', options, [...CONNECTOR_COMMON_KEYS, 'type', 'spec'], ['identifier', 'type']);
+  return new ConnectorBuilder({ ...options, spec: options.spec ?? {}, issues }, captureSite(connector));
 }
 
 export type DockerAuthOption = 'Anonymous' | { readonly username: string; readonly passwordRef: string };
@@ -81,6 +86,7 @@ export interface DockerRegistryOptions extends ConnectorCommonOptions {
 }
 
 function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
+  const issues = checkOptions('connectors.dockerRegistry', options, [...CONNECTOR_COMMON_KEYS, 'url', 'provider', 'auth', 'delegateSelectors'], ['identifier']);
   const { url, provider, auth = 'Anonymous', delegateSelectors, ...common } = options;
   const spec = defined({
     dockerRegistryUrl: url ?? 'https://index.docker.io/v2/',
@@ -91,7 +97,7 @@ function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
         : { type: 'UsernamePassword', spec: { username: auth.username, passwordRef: auth.passwordRef } },
     delegateSelectors: delegateSelectors ? [...delegateSelectors] : undefined,
   });
-  return new ConnectorBuilder({ ...common, type: 'DockerRegistry', spec }, captureSite(dockerRegistry));
+  return new ConnectorBuilder({ ...common, type: 'DockerRegistry', spec, issues }, captureSite(dockerRegistry));
 }
 
 /** Typed builders for the connector kinds pipewright models. */

@@ -29,6 +29,10 @@ export type Value = string | Expr;
 
 export const valueText = (value: Value | number | boolean): string => String(value);
 
+/** The text of an option that may be missing: undefined stays undefined (never the text "undefined"). */
+export const optionalText = (value: Value | number | boolean | undefined): string | undefined =>
+  value === undefined || value === null ? undefined : String(value);
+
 const ref = (path: string): Expr => new Expr(`<+${path}>`);
 
 /** `expr\`release-${expr.infra.key}\`` joins text and expressions into one value. */

@@ -33,3 +33,14 @@ export function missingOptions(builder: string, options: object, required: reado
 export function reportIssues(context: BuildContext, issues: readonly OptionIssue[] | undefined, path: DocPath, site: SourceSite): void {
   for (const issue of issues ?? []) context.issues.push({ ...issue, path, site });
 }
+
+/** Builder props that carry option issues (kept off the option types users see). */
+export interface WithIssues {
+  readonly issues?: readonly OptionIssue[];
+}
+
+/** Unknown and missing options of one builder call. */
+export const checkOptions = (builder: string, options: object, known: readonly string[], required: readonly string[]): OptionIssue[] => [
+  ...unknownOptions(builder, options ?? {}, known),
+  ...missingOptions(builder, options ?? {}, required),
+];

@@ -1,6 +1,6 @@
 import { captureSite } from './call-site.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
-import { ParallelSteps } from './step-group.js';
+import { ParallelSteps, type StepTypesOf } from './step-group.js';
 import { parallelStages, type ParallelStages } from './stages-more.js';
 import { isStepNode, type StepNode } from './step.js';
 
@@ -9,8 +9,8 @@ import { isStepNode, type StepNode } from './step.js';
  * `parallel(lint, test)` in a stage's `.step(...)`. Mixing stages and steps is an error.
  */
 export function parallel(...stages: [StageBuilder, ...StageBuilder[]]): ParallelStages;
-export function parallel(...steps: [StepNode, ...StepNode[]]): StepNode;
-export function parallel(...nodes: Array<StageBuilder | StepNode>): ParallelStages | StepNode {
+export function parallel<const Steps extends readonly [StepNode, ...StepNode[]]>(...steps: Steps): ParallelSteps<StepTypesOf<Steps>>;
+export function parallel(...nodes: Array<StageBuilder | StepNode>): ParallelStages | ParallelSteps {
   const site = captureSite(parallel);
   if (nodes.length === 0) throw new TypeError('parallel() needs at least one stage or step');
   if (nodes.every(isStageBuilder)) return parallelStages(nodes, site);

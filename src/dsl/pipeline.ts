@@ -17,9 +17,11 @@ import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
 import type { ProjectBuilder } from './project.js';
+import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import type { StepNode } from './step.js';
+import type { PlacementCheck } from '../catalog/placement-types.js';
 
 export interface PipelineOptions {
   readonly identifier: string;
@@ -48,7 +50,21 @@ export interface PipelineOptions {
   readonly stages?: readonly StageBuilder[];
 }
 
-export class PipelineBuilder extends Builder<PipelineOptions> implements Resource<'pipeline', PipelineDocument> {
+/** The wire type of the last stage of a list, which `.step()` adds to. */
+type LastStageType<Stages extends readonly unknown[]> = Stages extends readonly [...unknown[], infer Last]
+  ? Last extends StageBuilder<infer Type>
+    ? Type
+    : string
+  : string;
+
+/**
+ * A pipeline; `LastStage` is the wire type of the stage `.step()` adds to, so a step that stage type cannot
+ * run is a type error at the `.step()` call.
+ */
+export class PipelineBuilder<LastStage extends string = string>
+  extends Builder<PipelineOptions & WithIssues>
+  implements Resource<'pipeline', PipelineDocument>
+{
   get [RESOURCE_BRAND]() {
     return 'pipeline' as const;
   }
@@ -57,8 +73,10 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
   }
   get scope(): Scope {
     const { project, org } = this.props;
-    const projectOrg = typeof project === 'object' ? project.org : undefined;
-    return { org: org ?? projectOrg ?? 'default', project: typeof project === 'string' ? project : project.identifier };
+    const projectOrg = typeof project === 'object' ? project?.org : undefined;
+    // A missing project is reported (missing-option); the scope still has a value so nothing crashes on the way.
+    const projectId = typeof project === 'string' ? project : (project?.identifier ?? '');
+    return { org: org ?? projectOrg ?? 'default', project: projectId };
   }
   /** The stages' identifiers, in order. */
   get stageIdentifiers(): string[] {
@@ -69,30 +87,30 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
   }
 
   /** Appends stages. */
-  stage(...stages: StageBuilder[]): PipelineBuilder {
+  stage<const Stages extends readonly StageBuilder<string>[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages>> {
     stages.forEach((candidate, index) => {
       if (!isStageBuilder(candidate))
         throw new TypeError(
           `pipeline "${this.identifier}".stage(): argument ${index + 1} is not a stage; build one with deployment() or stage()`,
         );
     });
-    return this.with({ stages: [...(this.props.stages ?? []), ...stages] });
+    return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<LastStageType<Stages>>;
   }
 
   /** Appends steps to the last stage added, so `.stage(deployment(...)).step(shell(...))` reads in order. */
-  step(...steps: StepNode[]): PipelineBuilder {
+  step<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, LastStage>): this {
     const stages = this.props.stages ?? [];
     const last = stages[stages.length - 1];
     if (!last) throw new TypeError(`pipeline "${this.identifier}".step(): add a stage with .stage() before adding steps`);
     if (last.type === 'parallel')
       throw new TypeError(`pipeline "${this.identifier}".step(): the last stage is a parallel group; add steps to each stage before parallel()`);
-    return this.with({ stages: [...stages.slice(0, -1), last.step(...steps)] });
+    return this.with({ stages: [...stages.slice(0, -1), (last as StageBuilder).step(...(steps as readonly StepNode[]))] });
   }
 
-  variables(variables: Readonly<Record<string, VariableOption>>): PipelineBuilder {
+  variables(variables: Readonly<Record<string, VariableOption>>): this {
     return this.with({ variables: { ...this.props.variables, ...variables } });
   }
-  tags(tags: TagsOption): PipelineBuilder {
+  tags(tags: TagsOption): this {
     return this.with({ tags });
   }
 
@@ -100,7 +118,8 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
     const p = this.props;
     const { org, project } = this.scope;
     context.sites.push({ path: ['pipeline'], site: this.site });
-    if (typeof p.project === 'object')
+    reportIssues(context, this.props.issues, ['pipeline'], this.site);
+    if (typeof p.project === 'object' && p.project !== null)
       context.references.push({ path: ['pipeline', 'projectIdentifier'], target: p.project, site: this.site });
     const stages = (p.stages ?? []).map((builder, index) => builder.toElement(context, ['pipeline', 'stages', index]));
     const properties =
@@ -130,7 +149,13 @@ export class PipelineBuilder extends Builder<PipelineOptions> implements Resourc
   }
 }
 
+const PIPELINE_KEYS = [
+  'identifier', 'name', 'project', 'org', 'description', 'tags', 'variables', 'timeout', 'delegateSelectors', 'properties', 'codebase',
+  'notificationRules', 'barriers', 'allowStageExecutions', 'stages',
+];
+
 /** A pipeline: stages run in order, each with its steps. */
 export function pipeline(options: PipelineOptions): PipelineBuilder {
-  return new PipelineBuilder(options, captureSite(pipeline));
+  const issues = checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']);
+  return new PipelineBuilder({ ...options, issues }, captureSite(pipeline));
 }

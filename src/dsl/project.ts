@@ -3,6 +3,7 @@ import type { BuildContext } from './build-context.js';
 import { Builder } from './builder.js';
 import { captureSite } from './call-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
+import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 
 export interface ProjectOptions {
@@ -18,7 +19,7 @@ export interface ProjectOptions {
   readonly modules?: readonly string[];
 }
 
-export class ProjectBuilder extends Builder<ProjectOptions> implements Resource<'project', ProjectDocument> {
+export class ProjectBuilder extends Builder<ProjectOptions & WithIssues> implements Resource<'project', ProjectDocument> {
   get [RESOURCE_BRAND]() {
     return 'project' as const;
   }
@@ -42,6 +43,7 @@ export class ProjectBuilder extends Builder<ProjectOptions> implements Resource<
   toDocument(context: BuildContext): ProjectDocument {
     const { identifier, name, color, description, tags, modules } = this.props;
     context.sites.push({ path: ['project'], site: this.site });
+    reportIssues(context, this.props.issues, ['project'], this.site);
     return {
       project: {
         name: name ?? identifier,
@@ -53,7 +55,10 @@ export class ProjectBuilder extends Builder<ProjectOptions> implements Resource<
   }
 }
 
+const PROJECT_KEYS = ['identifier', 'name', 'org', 'color', 'description', 'tags', 'modules'];
+
 /** A project: groups pipelines, connectors and other resources inside an organization. */
 export function project(options: ProjectOptions): ProjectBuilder {
-  return new ProjectBuilder(options, captureSite(project));
+  const issues = checkOptions('project', options, PROJECT_KEYS, ['identifier']);
+  return new ProjectBuilder({ ...options, issues }, captureSite(project));
 }

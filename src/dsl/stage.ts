@@ -1,5 +1,5 @@
 import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
-import { missingOptions, reportIssues, unknownOptions } from './option-check.js';
+import { checkOptions, missingOptions, reportIssues, unknownOptions } from './option-check.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
 import {
@@ -11,7 +11,7 @@ import {
   type TagsOption,
   type VariableOption,
 } from './common-options.js';
-import { valueText, type Value } from './expr.js';
+import { optionalText, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue, wireValue } from './references.js';
 import type { AnyResource } from './resource.js';
@@ -241,9 +241,9 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
       service:
         typeof service === 'object' && 'useFromStage' in service
           ? { useFromStage: { stage: service.useFromStage } }
-          : defined({ serviceRef: valueText(service as Value), serviceInputs: wire(serviceInputs, 'service', 'serviceInputs') }),
+          : defined({ serviceRef: optionalText(service as Value | undefined), serviceInputs: wire(serviceInputs, 'service', 'serviceInputs') }),
       environment: defined({
-        environmentRef: valueText(environment),
+        environmentRef: optionalText(environment),
         deployToAll: wire(deployToAll, 'environment', 'deployToAll'),
         environmentInputs: wire(environmentInputs, 'environment', 'environmentInputs'),
         infrastructureDefinitions: wire(infrastructures, 'environment', 'infrastructureDefinitions'),
@@ -257,31 +257,42 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
  * A Deployment stage. With `infrastructure`, the older `serviceConfig`/`infrastructure` form; with
  * `deploymentType` and `infrastructureDefinitions`, the newer `service`/`environment` form.
  */
-export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder {
+const DEPLOYMENT_KEYS = [
+  ...STAGE_COMMON_KEYS, 'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
+  'serviceInputs', 'environmentInputs', 'deployToAll', 'infrastructureDefinitions',
+];
+
+export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder<'Deployment'> {
+  const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'service', 'environment']);
+  if (options?.infrastructure !== undefined)
+    issues.push(...missingOptions('deployment', {
+      'infrastructure.connector': options.infrastructure.connector,
+      'infrastructure.namespace': options.infrastructure.namespace,
+    }, ['infrastructure.connector', 'infrastructure.namespace']));
   if (!('infrastructure' in options) || options.infrastructure === undefined) {
     const { deploymentType: _type, service: _service, serviceInputs: _si, environment: _env, environmentInputs: _ei, deployToAll: _all,
       infrastructureDefinitions: _defs, ...common } = options as ServiceEnvironmentDeploymentOptions;
-    return new StageBuilder(
-      { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), hasExecution: true },
+    return new StageBuilder<'Deployment'>(
+      { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), hasExecution: true, issues },
       captureSite(deployment),
     );
   }
-  return serviceConfigDeployment(options, captureSite(deployment));
+  return serviceConfigDeployment({ ...options, issues } as DeploymentOptions, captureSite(deployment));
 }
 
-function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): StageBuilder {
+function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): StageBuilder<'Deployment'> {
   const { service, deploymentType, serviceVariables, environment, infrastructure, allowSimultaneousDeployments, ...common } =
     options;
   const buildSpec: SpecFactory = (context, specPath, execution, site) => ({
     serviceConfig: {
-      serviceRef: valueText(service),
+      serviceRef: optionalText(service),
       serviceDefinition: {
         type: deploymentType ?? 'Kubernetes',
         spec: { variables: variablesDocument(serviceVariables ?? {}) },
       },
     },
     infrastructure: {
-      environmentRef: valueText(environment),
+      environmentRef: optionalText(environment),
       infrastructureDefinition: {
         type: infrastructure.type ?? 'KubernetesDirect',
         spec: defined({
@@ -291,7 +302,7 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
             [...specPath, 'infrastructure', 'infrastructureDefinition', 'spec', 'connectorRef'],
             site,
           ),
-          namespace: valueText(infrastructure.namespace),
+          namespace: optionalText(infrastructure.namespace),
           // The platform requires a release name; its editor writes this one (unique per infrastructure).
           releaseName: valueText(infrastructure.releaseName ?? 'release-<+INFRA_KEY>'),
         }),
@@ -300,5 +311,5 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
     },
     execution,
   });
-  return new StageBuilder({ ...common, type: 'Deployment', buildSpec, hasExecution: true }, site);
+  return new StageBuilder<'Deployment'>({ ...common, type: 'Deployment', buildSpec, hasExecution: true }, site);
 }

@@ -5,7 +5,11 @@ import { captureSite } from './call-site.js';
 import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';
-import { StageBuilder, type StageCommonOptions, type StageProps } from './stage.js';
+import type { FailureStrategyOption, VariableOption } from './common-options.js';
+import { checkOptions, reportIssues } from './option-check.js';
+import type { StrategyOption, WhenOption } from './step.js';
+import { STAGE_COMMON_KEYS, StageBuilder, type StageCommonOptions, type StageProps } from './stage.js';
+import type { PipelineBuilder } from './pipeline.js';
 import type { StepTemplateOptions } from './template.js';
 import type { Expressible } from './wire-types.js';
 
@@ -23,7 +27,6 @@ export interface CiOptions extends StageCommonOptions, CiSpecOptions {
 }
 
 const CI_SPEC_KEYS = ['cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies'];
-const STAGE_COMMON_KEYS = ['identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors', 'strategy', 'steps', 'rollbackSteps'];
 
 const split = (options: object, specKeys: readonly string[]) => {
   const common: Record<string, unknown> = {};
@@ -33,12 +36,14 @@ const split = (options: object, specKeys: readonly string[]) => {
 };
 
 /** A CI (build) stage: clones `properties.ci.codebase` and runs container steps on `runtime` or `infrastructure`. */
-export function ci(options: CiOptions): StageBuilder {
+export function ci(options: CiOptions): StageBuilder<'CI'> {
+  const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_SPEC_KEYS], ['identifier']);
   const { common, spec } = split(options, CI_SPEC_KEYS);
   const runtime = typeof spec.runtime === 'string' ? { type: spec.runtime, spec: {} } : spec.runtime;
-  return new StageBuilder(
+  return new StageBuilder<'CI'>(
     {
       ...common,
+      issues,
       type: 'CI',
       hasExecution: true,
       buildSpec: (context, specPath, execution, site) => ({
@@ -51,9 +56,10 @@ export function ci(options: CiOptions): StageBuilder {
 }
 
 /** An Approval stage: approval steps (and a few utility steps) before the stages they guard. */
-export function approval(options: StageCommonOptions): StageBuilder {
-  return new StageBuilder(
-    { ...options, type: 'Approval', hasExecution: true, buildSpec: (_c, _p, execution) => ({ execution: stepsOnly(execution) }) },
+export function approval(options: StageCommonOptions): StageBuilder<'Approval'> {
+  const issues = checkOptions('approval', options, STAGE_COMMON_KEYS, ['identifier']);
+  return new StageBuilder<'Approval'>(
+    { ...options, issues, type: 'Approval', hasExecution: true, buildSpec: (_c, _p, execution) => ({ execution: stepsOnly(execution) }) },
     captureSite(approval),
   );
 }
@@ -64,11 +70,13 @@ export interface CustomOptions extends StageCommonOptions {
 }
 
 /** A Custom stage: any steps that do not need a service or build infrastructure (scripts, HTTP, approvals). */
-export function custom(options: CustomOptions): StageBuilder {
+export function custom(options: CustomOptions): StageBuilder<'Custom'> {
+  const issues = checkOptions('custom', options, [...STAGE_COMMON_KEYS, 'environment'], ['identifier']);
   const { environment, ...common } = options;
-  return new StageBuilder(
+  return new StageBuilder<'Custom'>(
     {
       ...common,
+      issues,
       type: 'Custom',
       hasExecution: true,
       buildSpec: (context, specPath, execution, site) =>
@@ -78,20 +86,26 @@ export function custom(options: CustomOptions): StageBuilder {
   );
 }
 
-type PipelineStageSpec = Omit<Expressible<z.input<typeof pipelineStageSpec>>, 'outputs'>;
+type PipelineStageSpec = Omit<Expressible<z.input<typeof pipelineStageSpec>>, 'outputs' | 'pipeline'>;
 
 export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>, PipelineStageSpec {
+  /** The child pipeline: its builder (checked to be compiled too) or its identifier. */
+  readonly pipeline: Value | PipelineBuilder<string>;
   /** Outputs of the child pipeline, by name: `{ image: expr.raw('pipeline.stages.build.variables.image') }`. */
   readonly outputs?: Readonly<Record<string, Value>>;
 }
 
+const PIPELINE_STAGE_KEYS = ['org', 'project', 'pipeline', 'inputSetReferences', 'inputs', 'outputs'];
+
 /** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
-export function pipelineStage(options: PipelineStageOptions): StageBuilder {
-  const { common, spec } = split(options, ['org', 'project', 'pipeline', 'inputSetReferences', 'inputs', 'outputs']);
+export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipeline'> {
+  const issues = checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_KEYS], ['identifier', 'pipeline']);
+  const { common, spec } = split(options, PIPELINE_STAGE_KEYS);
   const outputs = spec.outputs as Readonly<Record<string, Value>> | undefined;
-  return new StageBuilder(
+  return new StageBuilder<'Pipeline'>(
     {
       ...common,
+      issues,
       type: 'Pipeline',
       hasExecution: false,
       buildSpec: (context, specPath, _execution, site) =>
@@ -114,6 +128,7 @@ export type StageTemplateOptions = Omit<StepTemplateOptions, 'timeout' | 'when' 
 
 /** A stage made from a stage template: `templateRef`, `versionLabel`, and values for its `templateInputs`. */
 export function stageTemplate(options: StageTemplateOptions): StageBuilder {
+  const issues = checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']);
   const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;
   return new StageBuilder(
     {
@@ -122,6 +137,7 @@ export function stageTemplate(options: StageTemplateOptions): StageBuilder {
       hasExecution: false,
       buildSpec: () => undefined,
       template: defined({ templateRef, versionLabel, gitBranch, templateInputs }),
+      issues,
     },
     captureSite(stageTemplate),
   );
@@ -132,12 +148,37 @@ interface ParallelStagesProps extends StageProps {
 }
 
 /** Stages that run at the same time: `{ parallel: [{ stage }, ...] }` in the pipeline's stages. */
-export class ParallelStages extends StageBuilder {
+export class ParallelStages extends StageBuilder<'parallel'> {
   get stages(): readonly StageBuilder[] {
     return (this.props as ParallelStagesProps).stages;
   }
+
+  // A parallel group is a list on the wire: it has no when, failure strategies, variables or strategy of its
+  // own. Setting one is reported (it used to vanish from the YAML without a word).
+  override when(_when: WhenOption): this {
+    return this.#refuse('when');
+  }
+  override failureStrategies(..._strategies: FailureStrategyOption[]): this {
+    return this.#refuse('failureStrategies');
+  }
+  override variables(_variables: Readonly<Record<string, VariableOption>>): this {
+    return this.#refuse('variables');
+  }
+  override strategy(_strategy: StrategyOption): this {
+    return this.#refuse('strategy');
+  }
+  #refuse(method: string): this {
+    const issue = {
+      code: 'unknown-option' as const,
+      message: `parallel(...) stages have no ${method} of their own; .${method}() on the group would be lost`,
+      hint: `set ${method} on each stage inside parallel(...)`,
+    };
+    return this.with({ issues: [...(this.props.issues ?? []), issue] } as Partial<StageProps>);
+  }
+
   override toElement(context: BuildContext, path: DocPath): { stage: Record<string, unknown> } {
     context.sites.push({ path, site: this.site });
+    reportIssues(context, this.props.issues, path, this.site);
     const stages = this.stages.map((stage, index) => stage.toElement(context, [...path, 'parallel', index]));
     return { parallel: stages } as never;
   }

@@ -9,6 +9,7 @@ import { refValue } from './references.js';
 import type { AnyResource } from './resource.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 import { isStepNode, STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
 
 export interface ContainerInfraOption {
   /** Kubernetes cluster connector: a connector builder, an identifier or `input()`. */
@@ -23,6 +24,8 @@ export interface StepGroupOptions {
   /** Display name; defaults to the identifier. */
   readonly name?: string;
   readonly steps?: readonly StepNode[];
+  /** Steps run when the group fails and rolls back (the platform's canary phases use these). */
+  readonly rollbackSteps?: readonly StepNode[];
   readonly when?: WhenOption;
   readonly failureStrategies?: readonly FailureStrategyOption[];
   readonly strategy?: StrategyOption;
@@ -42,7 +45,9 @@ const assertSteps = (owner: string, steps: readonly unknown[]) =>
       throw new TypeError(`${owner}: argument ${index + 1} is not a step; build one with shell(), run(), step() or another step builder`);
   });
 
-export class StepGroupBuilder extends Builder<StepGroupOptions> implements StepNode {
+/** A step group; `Types` are the wire types of the steps inside, for placement checks in the types. */
+export class StepGroupBuilder<Types extends string = string> extends Builder<StepGroupOptions & WithIssues> implements StepNode<Types> {
+  declare readonly stepTypes?: Types;
   get [STEP_BRAND](): true {
     return true;
   }
@@ -51,15 +56,21 @@ export class StepGroupBuilder extends Builder<StepGroupOptions> implements StepN
   }
 
   /** Appends steps to the group. */
-  step(...steps: StepNode[]): StepGroupBuilder {
+  step<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
     assertSteps(`stepGroup "${this.identifier}".step()`, steps);
-    return this.with({ steps: [...(this.props.steps ?? []), ...steps] });
+    return this.with({ steps: [...(this.props.steps ?? []), ...steps] }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
+  }
+  /** Appends steps to the group's rollback. */
+  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
+    assertSteps(`stepGroup "${this.identifier}".rollbackStep()`, steps);
+    return this.with({ rollbackSteps: [...(this.props.rollbackSteps ?? []), ...steps] }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
   }
 
   toElement(context: BuildContext, path: DocPath): StepElementShape {
     const p = this.props;
     const groupPath = [...path, 'stepGroup'];
     context.sites.push({ path: groupPath, site: this.site });
+    reportIssues(context, p.issues, groupPath, this.site);
     const infra = p.containerInfra;
     return {
       stepGroup: defined({
@@ -67,6 +78,7 @@ export class StepGroupBuilder extends Builder<StepGroupOptions> implements StepN
         identifier: p.identifier,
         steps:
           p.template && !p.steps ? undefined : (p.steps ?? []).map((node, index) => node.toElement(context, [...groupPath, 'steps', index])),
+        rollbackSteps: p.rollbackSteps?.map((node, index) => node.toElement(context, [...groupPath, 'rollbackSteps', index])),
         template: p.template && templateBlock(p.template, context, [...groupPath, 'template'], this.site),
         stepGroupInfra: infra && {
           type: infra.type ?? 'KubernetesDirect',
@@ -87,14 +99,33 @@ export class StepGroupBuilder extends Builder<StepGroupOptions> implements StepN
   }
 }
 
-/** Steps that run together, sharing conditions, failure strategies, a looping strategy or a container cluster. */
-export function stepGroup(options: StepGroupOptions): StepGroupBuilder {
-  assertSteps(`stepGroup "${options.identifier}"`, options.steps ?? []);
-  return new StepGroupBuilder(options, captureSite(stepGroup));
+const STEP_GROUP_KEYS = [
+  'identifier', 'name', 'steps', 'rollbackSteps', 'when', 'failureStrategies', 'strategy', 'variables', 'timeout', 'delegateSelectors',
+  'containerInfra', 'sharedPaths', 'template',
+];
+
+/** The wire types of the steps in a list (of step nodes). */
+export type StepTypesOf<Steps extends readonly unknown[]> = Steps[number] extends infer Node
+  ? Node extends StepNode<infer Types>
+    ? Types
+    : never
+  : never;
+
+/**
+ * Steps that run together, sharing conditions, failure strategies, a looping strategy or a container cluster.
+ * A containerised group (`containerInfra`) may hold container steps in any stage that runs steps.
+ */
+export function stepGroup<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: StepGroupOptions & { readonly steps?: Steps; readonly rollbackSteps?: Rollback },
+): StepGroupBuilder<StepTypesOf<Steps> | StepTypesOf<Rollback>> {
+  assertSteps(`stepGroup "${options.identifier}"`, [...(options.steps ?? []), ...(options.rollbackSteps ?? [])]);
+  const issues = checkOptions('stepGroup', options, STEP_GROUP_KEYS, ['identifier']);
+  return new StepGroupBuilder({ ...options, issues }, captureSite(stepGroup));
 }
 
 /** Steps that run at the same time: `{ parallel: [...] }` in a step list. */
-export class ParallelSteps implements StepNode {
+export class ParallelSteps<Types extends string = string> implements StepNode<Types> {
+  declare readonly stepTypes?: Types;
   readonly #steps: readonly StepNode[];
   readonly site: SourceSite;
   constructor(steps: readonly StepNode[], site: SourceSite) {
