@@ -36,9 +36,9 @@ export async function resolveConnection(flags: ConnectionFlags, config: Pipewrig
   const accountId = flags.account ?? fromEnv(env, 'HARNESS_ACCOUNT_ID') ?? config.accountId;
   // Every missing setting in one message: fixing them one run at a time wastes a CI round trip each.
   const missing: { what: string; how: string }[] = [];
-  if (!baseUrl) missing.push({ what: 'no platform address', how: 'pass --base-url https://app.harness.io, set HARNESS_BASE_URL, or set baseUrl in pipewright.config.ts' });
+  if (!baseUrl) missing.push({ what: 'no platform address given', how: 'pass --base-url https://app.harness.io, set HARNESS_BASE_URL, or set baseUrl in pipewright.config.ts' });
   if (!accountId)
-    missing.push({ what: 'no account identifier', how: 'pass --account <id>, set HARNESS_ACCOUNT_ID, or set accountId in pipewright.config.ts (it is in the console URL after /account/)' });
+    missing.push({ what: 'no account identifier given', how: 'pass --account <id>, set HARNESS_ACCOUNT_ID, or set accountId in pipewright.config.ts (it is in the console URL after /account/)' });
   let key: { apiKey: string; keySource: string } | undefined;
   try {
     key = await readApiKey(flags.apiKeyFile, env);
