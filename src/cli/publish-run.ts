@@ -36,6 +36,7 @@ const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], s
   tls: 'check that the address is the platform\'s; a private CA is trusted with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
   timeout: 'no answer in time: check the address, and any firewall or proxy between this machine and the platform',
   network: 'check the address and the network between this machine and the platform',
+  'blocked-port': 'check the port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts; the platform is not served on it',
   'not-json': 'something answers there, but not the platform\'s API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api',
   'bare-404': 'something answers there, but not the platform\'s API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api',
 };
@@ -75,6 +76,11 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
       ...(onRetry ? { onRetry } : {}),
     });
+    // One request first: a wrong address fails once, at once, instead of once per document after every retry.
+    if (items.length > 0) {
+      const found = await client.probe(items[0]!.document.id);
+      if (!found.ok) throw new UserError(`no platform at ${client.baseUrl}: ${found.detail}`, PREFLIGHT_HINT[found.problem]);
+    }
     context = { baseUrl: client.baseUrl, accountId: client.accountId, dir, edited, keySource: connection.keySource };
     for (const file of edited)
       process.stderr.write(`warning: ${dir}/${file} was changed after compile (its sha256 differs from manifest.json); publishing it as it is\n`);
@@ -82,11 +88,6 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       process.stdout.write(
         `${flags.dryRun ? 'dry run: reading' : 'publishing'} ${items.length} document${items.length === 1 ? '' : 's'} from ${dir} ${flags.dryRun ? 'against' : 'to'} ${client.baseUrl} (account ${client.accountId})\n`,
       );
-    // One request first: a wrong address fails once, at once, instead of once per document after every retry.
-    if (items.length > 0) {
-      const found = await client.probe(items[0]!.document.id);
-      if (!found.ok) throw new UserError(`no platform at ${client.baseUrl}: ${found.detail}`, PREFLIGHT_HINT[found.problem]);
-    }
     const record = await readRecord(dir, client.baseUrl, client.accountId);
     if (flags.failOnDrift && record.size === 0)
       process.stderr.write(

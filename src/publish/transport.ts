@@ -142,7 +142,7 @@ export function sendGraphql(request: HttpRequest, options: TransportOptions): Pr
 /** What one unretried request found at the base URL: the platform (any answer in its JSON shape), or not. */
 export type Probe =
   | { readonly ok: true }
-  | { readonly ok: false; readonly problem: 'refused' | 'unresolved' | 'tls' | 'timeout' | 'network' | 'not-json' | 'bare-404'; readonly detail: string };
+  | { readonly ok: false; readonly problem: 'refused' | 'unresolved' | 'tls' | 'timeout' | 'network' | 'blocked-port' | 'not-json' | 'bare-404'; readonly detail: string };
 
 /**
  * One request, no retries: answers whether the platform is at the address at all. Any JSON answer counts (a 401
@@ -170,6 +170,8 @@ export async function probe(request: HttpRequest, options: TransportOptions): Pr
     if (code === 'ECONNREFUSED') return { ok: false, problem: 'refused', detail: 'the connection was refused (ECONNREFUSED): nothing listens there' };
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, problem: 'unresolved', detail: `the host name does not resolve (${code})` };
     if (code && /^(ERR_TLS|ERR_SSL|EPROTO)/.test(code)) return { ok: false, problem: 'tls', detail: `the TLS handshake failed (${code})` };
+    // The Fetch standard's blocked ports (9, 25, 6000, ...): fetch refuses them before connecting.
+    if (/bad port/i.test(error.message)) return { ok: false, problem: 'blocked-port', detail: 'fetch refuses to connect to this port (one of the Fetch standard\'s blocked ports)' };
     if (/within \d+ ms/.test(error.message)) return { ok: false, problem: 'timeout', detail: error.message };
     return { ok: false, problem: 'network', detail: error.message };
   }

@@ -21,7 +21,8 @@ export function describeDenial(governance: Json): { message: string; policySets:
   for (const entry of list(governance.details)) {
     const set = asObject(entry);
     if (!set || set.deny === false) continue;
-    add(sets, asText(set.policySetName) ?? asText(set.name) ?? asText(set.identifier) ?? asText(set.policySetId));
+    // A name a person recognises; the opaque policySetId is left out.
+    add(sets, asText(set.policySetName) ?? asText(set.name) ?? asText(set.identifier));
     for (const policy of list(set.policyMetadata ?? set.policies)) {
       const p = asObject(policy);
       for (const text of list(p?.denyMessages)) add(messages, asText(text));
