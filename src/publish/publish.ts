@@ -214,8 +214,16 @@ async function writeRemote(client: Client, item: PublishItem, git: GitSettings, 
   if (remote) {
     const storage = remote.storage;
     const target = gitTarget(item, git, storage?.filePath);
-    const updated = await client.update(document, { git: target, gitVersion: storage?.version ?? {} });
-    return { outcome: 'updated', ...(changes ? { changes } : {}), ...withCorrelation(updated.correlationId) };
+    try {
+      const updated = await client.update(document, { git: target, gitVersion: storage?.version ?? {} });
+      return { outcome: 'updated', ...(changes ? { changes } : {}), ...withCorrelation(updated.correlationId) };
+    } catch (error) {
+      // A retried update whose first answer was lost meets its own commit as a 409: the file holds our text.
+      if (!isGitConflict(error) || !(error instanceof ApiError) || error.attempts < 2) throw error;
+      const found = await client.read(document.id, { branch: git.branch });
+      if (found && semanticDiff(document.value, found.document).length === 0) return { outcome: 'updated', ...(changes ? { changes } : {}), ...withCorrelation(found.correlationId) };
+      throw error;
+    }
   }
   try {
     const created = await client.create(document, { git: gitTarget(item, git) });
