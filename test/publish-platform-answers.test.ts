@@ -147,30 +147,30 @@ describe('rate limits and licence limits', () => {
 });
 
 describe('projects are updated with If-Match', () => {
-  const PROJECT: [string, string, undefined, string] = ['project', 'default', undefined, 'shop'];
+  const PROJECT: ['project', string, undefined, string] = ['project', 'default', undefined, 'shop'];
   const changedColour = [projectDoc('shop', { color: '#222222' })];
-
-  it('sends the version the GET read; on a stale one re-reads once and updates with the new version', async () => {
+  /** An emulator holding project shop, where someone makes `change` between publish's read and its write. */
+  const editedBetweenReadAndWrite = async (change: (body: Record<string, unknown>) => void) => {
     const em = await emulate();
     await publishWith({ emulator: em, args: [await compiled([projectDoc('shop')], 'first')] });
-    // Someone edits the description between publish's read and its write (the first read is the preflight's).
-    em.afterNextRead('project', 'default', undefined, 'shop', () =>
-      em.afterNextRead('project', 'default', undefined, 'shop', () => em.edit('project', 'default', undefined, 'shop', (b) => (b.description = 'edited in the UI'))),
-    );
+    // The first read of the next run is the preflight's; the second is the one the update follows.
+    em.afterNextRead(...PROJECT, () => em.afterNextRead(...PROJECT, () => em.edit(...PROJECT, change)));
+    return em;
+  };
+
+  it('sends the version the GET read; on a stale one re-reads once and updates with the new version', async () => {
+    const em = await editedBetweenReadAndWrite((b) => (b.description = 'edited in the UI'));
     const result = await publishWith({ emulator: em, args: [await compiled(changedColour)] });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^updated\s+project\s+default\/shop\s/m);
     const puts = em.requests.filter((r) => r.method === 'PUT');
     expect(puts.map((r) => r.status)).toEqual([400, 200]);
-    expect(em.resource(...(PROJECT as ['project', string, undefined, string]))!.body).toMatchObject({ color: '#222222', description: '' });
+    // The re-read showed the document still differs: the source wins, as for any update.
+    expect(em.resource(...PROJECT)!.body).toMatchObject({ color: '#222222', description: '' });
   });
 
   it('ends unchanged when the re-read finds the platform already holds the document', async () => {
-    const em = await emulate();
-    await publishWith({ emulator: em, args: [await compiled([projectDoc('shop')], 'first')] });
-    em.afterNextRead('project', 'default', undefined, 'shop', () =>
-      em.afterNextRead('project', 'default', undefined, 'shop', () => em.edit('project', 'default', undefined, 'shop', (b) => (b.color = '#222222'))),
-    );
+    const em = await editedBetweenReadAndWrite((b) => (b.color = '#222222'));
     const result = await publishWith({ emulator: em, args: [await compiled(changedColour)] });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^unchanged\s+project\s+default\/shop\s/m);
