@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from './support/cli.js';
@@ -308,6 +308,16 @@ describe('--fail-on-drift', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^updated\s+pipeline\s+default\/shop\/deploy/m);
+  });
+
+  it('publishes even when the record cannot be written, and says so', async () => {
+    const em = await emulate();
+    const out = await compiled(SHOP);
+    await mkdir(join(work, 'out.published.json.tmp'));
+    const result = await publishWith({ emulator: em, args: [out] });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^total\s+3\s+0\s+0\s+0$/m);
+    expect(result.stderr).toContain(`warning: could not write ${join(work, 'out.published.json')} (EISDIR)`);
   });
 
   it('warns when there is no record of an earlier publish to compare with', async () => {

@@ -111,7 +111,14 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
         else if (!flags.json) process.stdout.write(`${resultLines(result, flags.dryRun ?? false).join('\n')}\n`);
       },
     });
-    if (!report.dryRun) await writeRecord(dir, { baseUrl: client.baseUrl, accountId: client.accountId }, record, items, report.results);
+    if (!report.dryRun)
+      try {
+        await writeRecord(dir, { baseUrl: client.baseUrl, accountId: client.accountId }, record, items, report.results);
+      } catch (error) {
+        // The documents are published; only the next --fail-on-drift loses its reference.
+        const code = (error as { code?: string }).code;
+        process.stderr.write(`warning: could not write ${recordPath(dir)}${code ? ` (${code})` : ''}: the next --fail-on-drift run has no record to compare with\n`);
+      }
   } catch (error) {
     bar?.clear();
     throw asUserError(error);
