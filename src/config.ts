@@ -11,6 +11,16 @@ export const configSchema = z.strictObject({
   accountId: z.string().optional(),
   /** Requests per minute publish allows itself; default 1000. */
   rateLimit: z.number().int().positive().optional(),
+  /** Where publish keeps pipelines: `inline` in the platform (default) or `remote` in Git. --store wins over it. */
+  store: z.enum(['inline', 'remote']).optional(),
+  /**
+   * Git-stored pipelines: the platform's Git connector, the repository and branch (--git-connector, --repo,
+   * --branch win over them), and the file of a new pipeline, with {org}, {project} and {identifier}; default
+   * the platform's layout `.harness/orgs/{org}/projects/{project}/pipelines/{identifier}.yaml`.
+   */
+  git: z
+    .strictObject({ connector: z.string().min(1).optional(), repo: z.string().min(1).optional(), branch: z.string().min(1).optional(), filePath: z.string().min(1).optional() })
+    .optional(),
   /** Add a `# yaml-language-server: $schema=` line to compiled files. */
   schemaModeline: z.boolean().optional(),
 });

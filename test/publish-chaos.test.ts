@@ -142,6 +142,61 @@ describe('publish under rate limits and faults', () => {
   });
 });
 
+describe('publish into Git under policies, conflicts and faults', () => {
+  it('ends every document created, updated, unchanged or failed; whatever is reported stored is stored as compiled', async () => {
+    const docs = generateDocuments(2, 2, 6);
+    const pipelines = docs.filter((d) => kindOf(d) === 'pipeline');
+    const denied = [bodyOf(pipelines[0]!).identifier!, bodyOf(docs.find((d) => kindOf(d) === 'connector')!).identifier!];
+    const { emulator, dir } = await setUp(docs, {
+      faults: { rate: 0.15, kinds: ALL_FAULTS, seed: 77, delayMs: 30 },
+      deny: [
+        { kind: 'pipeline', identifier: denied[0]!, policySet: 'Prod rules', message: 'needs an approval' },
+        { kind: 'connector', identifier: denied[1]!, message: 'no public registries' },
+      ],
+    });
+    const git = ['--store', 'remote', '--git-connector', 'github', '--repo', 'delivery', '--branch', 'main', '--json', '--concurrency', '4'];
+    const env = { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' };
+    const check = (stdout: string, published: readonly Doc[]) => {
+      const report = JSON.parse(stdout) as JsonReport;
+      expect(report.documents).toHaveLength(docs.length);
+      for (const d of report.documents) {
+        expect(['created', 'updated', 'unchanged', 'failed']).toContain(d.outcome);
+        const stored = emulator.resource(...scopeOfReported(d));
+        const local = published.find((doc) => kindOf(doc) === d.kind && bodyOf(doc).identifier === d.identifier)!;
+        if (d.outcome !== 'failed') expect(stored?.body, `${d.kind} ${d.identifier} is reported ${d.outcome}`).toEqual(bodyOf(local));
+      }
+      return report;
+    };
+    const first = await publishWith({ emulator, args: [dir, ...git], env });
+    const report = check(first.stdout, docs);
+    expect(first.code).toBe(1);
+    for (const id of denied)
+      expect(report.documents.find((d) => d.identifier === id)).toMatchObject({ outcome: 'failed', error: { message: expect.stringContaining('denied by policy') } });
+    expect(emulator.store.resources.size).toBeLessThanOrEqual(docs.length - denied.length);
+    // Second run: every stored pipeline was changed in Git by someone right after publish read it.
+    const edited: string[] = [];
+    for (const doc of pipelines.slice(1)) {
+      const scope = scopeOf(doc) as unknown as ['pipeline', string, string, string];
+      if (!emulator.resource(...scope)) continue;
+      edited.push(scope[3]);
+      emulator.afterNextRead(...scope, () => emulator.edit(...scope, (b) => (b.description = 'pushed by a colleague')));
+    }
+    const changed = docs.map((d) => (kindOf(d) === 'pipeline' ? { pipeline: { ...bodyOf(d), description: 'new text' } } : d)) as Doc[];
+    await writeOutputFolder(dir, changed);
+    const second = await publishWith({ emulator, args: [dir, ...git], env });
+    const again = check(second.stdout, changed);
+    for (const id of edited) {
+      const d = again.documents.find((r) => r.identifier === id)!;
+      const stored = emulator.resource('pipeline', d.org!, d.project!, id)!;
+      // Either the 409 stopped it and the colleague's edit stands, or a retried read saw the edit first and the source replaced it.
+      if (d.outcome === 'failed') expect(stored.body.description).not.toBe('new text');
+      else expect(stored.body.description).toBe('new text');
+    }
+    expect(again.documents.some((d) => d.error?.message.includes('nothing was overwritten'))).toBe(true);
+    expect(emulator.violations).toEqual([]);
+  });
+});
+
 interface ReportedDocument {
   file: string;
   kind: 'project' | 'connector' | 'pipeline';

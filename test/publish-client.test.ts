@@ -116,11 +116,19 @@ describe('retries', () => {
 
 describe('classifying answers', () => {
   const err = (status: number, code?: string, message = 'x') => new ApiError(message, { kind: failureKind(status), status, ...(code ? { code } : {}), request: 'GET /x' });
-  it('"not there" is 404 ENTITY_NOT_FOUND or 400 RESOURCE_NOT_FOUND_EXCEPTION, never a bare 404', () => {
-    expect(isNotFound(err(404, 'ENTITY_NOT_FOUND'))).toBe(true);
+  it('"not there" is every form of platform-facts-2.md §3, never a bare 404, 401, 403, a Git error or a 5xx', () => {
+    for (const code of ['ENTITY_NOT_FOUND', 'RESOURCE_NOT_FOUND', 'RESOURCE_NOT_FOUND_EXCEPTION']) expect(isNotFound(err(404, code)), code).toBe(true);
     expect(isNotFound(err(400, 'RESOURCE_NOT_FOUND_EXCEPTION'))).toBe(true);
+    expect(isNotFound(err(400, 'INVALID_REQUEST', 'InputSet with the given ID: X does not exist or has been deleted'))).toBe(true);
+    expect(isNotFound(err(400, 'INVALID_REQUEST', 'No connector exists with the  Identifier hub'))).toBe(true);
     expect(isNotFound(err(404))).toBe(false);
     expect(isNotFound(err(400, 'INVALID_REQUEST'))).toBe(false);
+    expect(isNotFound(err(400, 'INVALID_REQUEST', 'Maximum limit has reached for MULTIPLE_CONNECTORS'))).toBe(false);
+    expect(isNotFound(err(401, 'ENTITY_NOT_FOUND'))).toBe(false);
+    expect(isNotFound(err(403, 'NG_ACCESS_DENIED'))).toBe(false);
+    expect(isNotFound(err(400, 'HINT', 'Please check the requested file path [a] / branch [main] if they exist or not.'))).toBe(false);
+    expect(isNotFound(err(400, 'SCM_BAD_REQUEST', 'File not found'))).toBe(false);
+    expect(isNotFound(err(500, 'ENTITY_NOT_FOUND'))).toBe(false);
   });
   it('"already exists" is 400 DUPLICATE_FIELD, or INVALID_REQUEST saying it exists', () => {
     expect(isAlreadyExists(err(400, 'DUPLICATE_FIELD'))).toBe(true);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, startEmulator, type Emulator } from './support/emulator.js';
+import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, startEmulator, type Emulator, type EmulatorOptions } from './support/emulator.js';
 import { connectorDoc, pipelineDoc, projectDoc } from './support/emulator-output.js';
 
 /**
@@ -14,11 +14,15 @@ beforeEach(async () => {
 });
 afterEach(() => emulator.stop());
 
-const call = async (method: string, path: string, { body, type, key = ADMIN_KEY }: { body?: string; type?: string; key?: string | null } = {}) => {
-  const headers: Record<string, string> = {};
+const call = async (
+  method: string,
+  path: string,
+  { body, type, key = ADMIN_KEY, on = emulator, headers: extra = {} }: { body?: string; type?: string; key?: string | null; on?: Emulator; headers?: Record<string, string> } = {},
+) => {
+  const headers: Record<string, string> = { ...extra };
   if (key !== null) headers['x-api-key'] = key;
   if (type) headers['content-type'] = type;
-  const response = await fetch(`${emulator.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${on.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
   let json: any;
   try {
@@ -26,7 +30,7 @@ const call = async (method: string, path: string, { body, type, key = ADMIN_KEY 
   } catch {
     json = undefined;
   }
-  return { status: response.status, json, headers: response.headers };
+  return { status: response.status, json, text, headers: response.headers };
 };
 const q = `accountIdentifier=${ACCOUNT_ID}`;
 const createProject = (doc = projectDoc('shop'), type = 'application/yaml') => call('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, { body: stringify(doc), type });
@@ -114,5 +118,136 @@ describe('platform emulator', () => {
     emulator.setFaults({ rate: 1, kinds: ['drop-after-write'] });
     await expect(createProject()).rejects.toThrow();
     expect(emulator.writes('project', 'default', undefined, 'shop')).toEqual({ creates: 1, updates: 0 });
+  });
+});
+
+describe('platform emulator: the answers of platform-facts-2.md', () => {
+  /** A second emulator with other behaviour; stopped after the test. */
+  const withEmulator = async (options: EmulatorOptions, test: (em: Emulator) => Promise<void>) => {
+    const em = await startEmulator(options);
+    try {
+      await test(em);
+    } finally {
+      await em.stop();
+    }
+  };
+  const scope = `${q}&orgIdentifier=default&projectIdentifier=shop`;
+  const seedProject = (on: Emulator) => call('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, { body: stringify(projectDoc('shop')), type: 'application/yaml', on });
+
+  it.each([
+    ['404 ENTITY_NOT_FOUND', 404, 'ERROR'],
+    ['404 RESOURCE_NOT_FOUND', 404, 'ERROR'],
+    ['404 RESOURCE_NOT_FOUND_EXCEPTION', 404, 'FAILURE'],
+    ['400 RESOURCE_NOT_FOUND_EXCEPTION', 400, 'FAILURE'],
+    ['400 INVALID_REQUEST', 400, 'ERROR'],
+  ] as const)('answers a missing resource with %s when configured, for every kind', async (form, status, shape) => {
+    await withEmulator({ notFound: { project: form, connector: form, pipeline: form } }, async (on) => {
+      for (const path of [`/gateway/ng/api/projects/none?${q}&orgIdentifier=default`, `/gateway/ng/api/connectors/none?${scope}`, `/gateway/pipeline/api/pipelines/none?${scope}`]) {
+        const answer = await call('GET', path, { on });
+        expect([answer.status, answer.json.status, answer.json.code]).toEqual([status, shape, form.split(' ')[1]]);
+        expect(answer.json.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    });
+  });
+
+  it('answers updates of a missing id with 400 INVALID_REQUEST, in each service\'s words', async () => {
+    const project = await call('PUT', `/gateway/ng/api/projects/shop?${q}&orgIdentifier=default`, { body: stringify(projectDoc('shop')), type: 'application/yaml' });
+    expect([project.status, project.json.code, project.json.message]).toEqual([400, 'INVALID_REQUEST', 'Project with identifier [shop] and orgIdentifier [default] not found']);
+    await createProject();
+    const connector = await call('PUT', `/gateway/ng/api/connectors?${q}`, { body: stringify(connectorDoc('hub', 'shop')), type: 'text/yaml' });
+    expect(connector.json.message).toBe('No connector exists with the  Identifier hub');
+  });
+
+  it('denies a configured write with 200 SUCCESS, governanceMetadata.deny and no entity, and stores nothing', async () => {
+    await withEmulator(
+      { deny: [{ kind: 'pipeline', identifier: 'p', policySet: 'Prod approvals', message: 'a Deployment stage needs an approval' }, { kind: 'connector', identifier: 'hub', message: 'no public registries' }] },
+      async (on) => {
+        await seedProject(on);
+        const pipeline = await call('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml', on });
+        expect([pipeline.status, pipeline.json.status]).toEqual([200, 'SUCCESS']);
+        expect(pipeline.json.data.identifier).toBeUndefined();
+        expect(pipeline.json.data.governanceMetadata).toMatchObject({ deny: true, details: [{ policySetName: 'Prod approvals', policyMetadata: [{ denyMessages: ['a Deployment stage needs an approval'] }] }] });
+        const connector = await call('POST', `/gateway/ng/api/connectors?${q}`, { body: stringify(connectorDoc('hub', 'shop')), type: 'text/yaml', on });
+        expect(connector.json.data).toMatchObject({ connector: null, governanceMetadata: { deny: true } });
+        expect(on.resource('pipeline', 'default', 'shop', 'p')).toBeUndefined();
+        expect(on.resource('connector', 'default', 'shop', 'hub')).toBeUndefined();
+        // Others pass.
+        expect((await call('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(pipelineDoc('q', 'shop')), type: 'application/yaml', on })).json.data).toBe('q');
+      },
+    );
+  });
+
+  it('refuses creates past a licence limit with 400 INVALID_REQUEST', async () => {
+    await withEmulator({ limits: { connector: 1 } }, async (on) => {
+      await seedProject(on);
+      expect((await call('POST', `/gateway/ng/api/connectors?${q}`, { body: stringify(connectorDoc('a', 'shop')), type: 'text/yaml', on })).status).toBe(200);
+      const second = await call('POST', `/gateway/ng/api/connectors?${q}`, { body: stringify(connectorDoc('b', 'shop')), type: 'text/yaml', on });
+      expect([second.status, second.json.code]).toEqual([400, 'INVALID_REQUEST']);
+      expect(second.json.message).toMatch(/limit/);
+    });
+  });
+
+  it('sends a project\'s version as ETag and refuses a stale If-Match with 400 OPTIMISTIC_LOCKING_EXCEPTION', async () => {
+    await createProject();
+    const read = await call('GET', `/gateway/ng/api/projects/shop?${q}&orgIdentifier=default`);
+    expect(read.headers.get('etag')).toBe('W/"1"');
+    const put = (ifMatch: string) =>
+      call('PUT', `/gateway/ng/api/projects/shop?${q}&orgIdentifier=default`, { body: stringify(projectDoc('shop', { color: '#111111' })), type: 'application/yaml', headers: { 'if-match': ifMatch } });
+    expect((await put('1')).status).toBe(200);
+    const stale = await put('1');
+    expect([stale.status, stale.json.status, stale.json.code]).toEqual([400, 'FAILURE', 'OPTIMISTIC_LOCKING_EXCEPTION']);
+    expect((await put('W/"2"')).status).toBe(200);
+    expect(emulator.writes('project', 'default', undefined, 'shop')).toEqual({ creates: 1, updates: 2 });
+  });
+
+  it('keeps a remote pipeline in Git: object and commit ids on GET, 409 on a stale blob, 400 HINT for a missing file', async () => {
+    await createProject();
+    const git = `&storeType=REMOTE&connectorRef=github&repoName=delivery&branch=main&filePath=${encodeURIComponent('.harness/p.yaml')}&commitMsg=first&isNewBranch=false`;
+    const created = await call('POST', `/gateway/pipeline/api/pipelines/v2?${scope}${git}`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml' });
+    expect(created.json.data).toMatchObject({ identifier: 'p', governanceMetadata: { deny: false } });
+    expect(emulator.commits).toEqual([expect.objectContaining({ repoName: 'delivery', branch: 'main', filePath: '.harness/p.yaml', message: 'first' })]);
+    const read = await call('GET', `/gateway/pipeline/api/pipelines/p?${scope}&branch=main`);
+    expect(read.json.data.storeType).toBe('REMOTE');
+    const { objectId, commitId } = read.json.data.gitDetails;
+    expect(objectId).toMatch(/^[0-9a-f]{40}$/);
+    expect(commitId).toMatch(/^[0-9a-f]{40}$/);
+    const update = (last: string) =>
+      call('PUT', `/gateway/pipeline/api/pipelines/v2/p?${scope}&branch=main&filePath=${encodeURIComponent('.harness/p.yaml')}&commitMsg=next&connectorRef=github&lastObjectId=${last}&lastCommitId=${commitId}`, {
+        body: stringify(pipelineDoc('p', 'shop', 'echo two')),
+        type: 'application/yaml',
+      });
+    expect((await update(objectId)).status).toBe(200);
+    const stale = await update(objectId);
+    expect([stale.status, stale.json.code]).toEqual([409, 'HINT']);
+    expect(stale.json.responseMessages.map((m: { code: string }) => m.code)).toEqual(['HINT', 'EXPLANATION', 'SCM_CONFLICT_ERROR_V2']);
+    expect(emulator.violations).toEqual([]);
+    // A blind update (no lastObjectId) and an update through the inline path break the contract.
+    await call('PUT', `/gateway/pipeline/api/pipelines/v2/p?${scope}&branch=main&commitMsg=x`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml' });
+    await call('PUT', `/gateway/pipeline/api/pipelines/p?${scope}`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml' });
+    expect(emulator.violations).toHaveLength(2);
+    emulator.violations.length = 0;
+    emulator.deleteGitFile('default', 'shop', 'p');
+    const gone = await call('GET', `/gateway/pipeline/api/pipelines/p?${scope}&branch=main`);
+    expect([gone.status, gone.json.code]).toEqual([400, 'HINT']);
+    expect(gone.json.message).toContain('Please check the requested file path');
+  });
+
+  it('answers 200 for a stored pipeline that no longer validates', async () => {
+    await createProject();
+    emulator.seed({ kind: 'pipeline', org: 'default', project: 'shop', identifier: 'broken', body: {}, raw: 'pipeline:\n  identifier: broken\n  stages: [', invalid: true });
+    const read = await call('GET', `/gateway/pipeline/api/pipelines/broken?${scope}`);
+    expect(read.status).toBe(200);
+    expect(read.json.data.entityValidityDetails.valid).toBe(false);
+  });
+
+  it('throttles at the edge with an HTML 429 and no Retry-After when asked to', async () => {
+    await withEmulator({ rateLimit: { limit: 1, windowMs: 60_000, edge: true } }, async (on) => {
+      await call('GET', `/gateway/ng/api/projects/x?${q}&orgIdentifier=default`, { on });
+      const limited = await call('GET', `/gateway/ng/api/projects/x?${q}&orgIdentifier=default`, { on });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('content-type')).toContain('text/html');
+      expect(limited.headers.get('retry-after')).toBeNull();
+      expect(limited.json).toBeUndefined();
+    });
   });
 });

@@ -80,7 +80,8 @@ describe('pipewright publish against the emulator', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^total\s+0\s+0\s+3\s+0$/m);
     expect(emulator.totalWrites()).toBe(writesBefore);
-    expect(emulator.requests.slice(requestsBefore).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
+    // The preflight, then one read per document.
+    expect(emulator.requests.slice(requestsBefore).map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
   });
 
   it('updates a changed document with PUT and leaves the others alone', async () => {
@@ -161,8 +162,8 @@ describe('pipewright publish against the emulator', () => {
     expect(result.stdout).toMatch(/correlationId [0-9a-f-]{36}/);
     expect(result.stdout).toContain('not attempted: the run stopped after HTTP 401');
     expect(result.stdout).not.toContain('pat.unknown.key');
-    // One request: 401 is not retried and nothing else was tried.
-    expect(emulator.requests).toHaveLength(1);
+    // The preflight (a 401 in the platform's JSON: the platform is there), then one read: 401 is not retried and nothing else was tried.
+    expect(emulator.requests).toHaveLength(2);
   });
 
   it('stops at the first 403 (read-only key) with advice about the role; reads were allowed', async () => {
@@ -176,7 +177,7 @@ describe('pipewright publish against the emulator', () => {
     expect(report.documents[1]!.error!.message).toMatch(/^not attempted/);
     expect(result.stderr).toContain('lacks permission (HTTP 403)');
     expect(result.stderr).toContain('Account Administrator, Organization Admin or Project Admin');
-    expect(emulator.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+    expect(emulator.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'POST']);
     expect(emulator.totalWrites()).toBe(0);
   });
 
@@ -235,8 +236,10 @@ describe('pipewright publish against the emulator', () => {
       expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const untrusted = await publishWith({ emulator: secure, args: [out] });
       expect(untrusted.code).toBe(1);
-      expect(untrusted.stdout).toContain("the server's TLS certificate is not trusted");
+      // The preflight stops the run once, before any document.
+      expect(untrusted.stderr).toContain(`no platform at ${secure.url}: the server's TLS certificate is not trusted`);
       expect(untrusted.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
+      expect(untrusted.stdout).not.toContain('FAILED');
       expect(secure.totalWrites()).toBe(0);
       const trusted = await publishWith({ emulator: secure, args: [out], env: { NODE_EXTRA_CA_CERTS: tls.certFile } });
       expect(trusted.stderr).toBe('');

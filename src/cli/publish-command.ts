@@ -21,6 +21,11 @@ export function registerPublish(program: Command): void {
     .option('--json', 'print a machine-readable report on stdout')
     .option('--rate <n>', 'requests per minute to allow (default: config rateLimit, else 1000)', positiveInt('--rate'))
     .option('--concurrency <n>', 'documents of one kind published at once (default 4)', positiveInt('--concurrency'))
+    .option('--store <where>', 'where pipelines are kept: inline (in the platform, default) or remote (in Git; default: config store)')
+    .option('--git-connector <ref>', 'with --store remote: the Git connector the platform uses (default: config git.connector)')
+    .option('--repo <name>', 'with --store remote: the repository (default: config git.repo)')
+    .option('--branch <branch>', 'with --store remote: the branch pipelines are read from and committed to (default: config git.branch)')
+    .option('--fail-on-drift', 'fail, and leave alone, documents changed on the platform since the last publish (by someone else)')
     .addHelpText(
       'after',
       [
@@ -31,6 +36,8 @@ export function registerPublish(program: Command): void {
         '  $ HARNESS_API_KEY=... pipewright publish out --base-url https://app.harness.io --account abc123',
         '  $ pipewright publish --dry-run                  # show the semantic diff, write nothing',
         '  $ pipewright publish --json > publish-report.json',
+        '  $ pipewright publish --store remote --git-connector github --repo delivery --branch main',
+        '  $ pipewright publish --dry-run --fail-on-drift    # in CI: exit 1 if someone changed a document in the UI',
       ].join('\n'),
     )
     .action(async (dir: string | undefined, flags: PublishFlags, command: Command) => {

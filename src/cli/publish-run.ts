@@ -4,10 +4,13 @@ import { BaseUrlError } from '../publish/base-url.js';
 import { createClient } from '../publish/client.js';
 import { ProgressBar } from '../publish/progress.js';
 import { countOutcomes, publishDocuments, type PublishReport } from '../publish/publish.js';
+import { readRecord, recordPath, writeRecord } from '../publish/published-record.js';
+import { defaultPipelinePath } from '../publish/publish.js';
 import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, resultLines, summaryTable } from '../publish/report-text.js';
 import type { RetryEvent } from '../publish/retry.js';
-import { authAdvice, resolveConnection, SettingsError, tuningFromEnv } from '../publish/settings.js';
+import { authAdvice, expandFilePath, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
+import type { Probe } from '../publish/transport.js';
 import { EXIT, UserError } from './errors.js';
 
 export interface PublishFlags {
@@ -18,8 +21,25 @@ export interface PublishFlags {
   readonly json?: boolean;
   readonly rate?: number;
   readonly concurrency?: number;
+  readonly store?: string;
+  readonly gitConnector?: string;
+  readonly repo?: string;
+  readonly branch?: string;
+  readonly failOnDrift?: boolean;
   readonly debug?: boolean;
 }
+
+/** What to check when the preflight found no platform at the address. */
+const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
+  refused: 'nothing listens there: check the host and port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts, and that the platform (or your tunnel) is running',
+  unresolved: 'check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts (and the DNS of this machine)',
+  tls: 'check that the address is the platform\'s; a private CA is trusted with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+  timeout: 'no answer in time: check the address, and any firewall or proxy between this machine and the platform',
+  network: 'check the address and the network between this machine and the platform',
+  'blocked-port': 'check the port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts; the platform is not served on it',
+  'not-json': 'something answers there, but not the platform\'s API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api',
+  'bare-404': 'something answers there, but not the platform\'s API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api',
+};
 
 /** Settings problems are the user's to fix: printed as one message and a hint, no stack. */
 export function asUserError(error: unknown): unknown {
@@ -44,6 +64,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     const dir = dirArg ?? config.outDir ?? DEFAULT_OUT_DIR;
     const { items, edited } = await readOutputFolder(dir);
     const connection = await resolveConnection(flags, config);
+    const storage = resolveGit(flags, config);
     const tuning = tuningFromEnv();
     const onRetry = retryLogger(flags.debug ?? false);
     const client = createClient({
@@ -55,6 +76,11 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
       ...(onRetry ? { onRetry } : {}),
     });
+    // One request first: a wrong address fails once, at once, instead of once per document after every retry.
+    if (items.length > 0) {
+      const found = await client.probe(items[0]!.document.id);
+      if (!found.ok) throw new UserError(`no platform at ${client.baseUrl}: ${found.detail}`, PREFLIGHT_HINT[found.problem]);
+    }
     context = { baseUrl: client.baseUrl, accountId: client.accountId, dir, edited, keySource: connection.keySource };
     for (const file of edited)
       process.stderr.write(`warning: ${dir}/${file} was changed after compile (its sha256 differs from manifest.json); publishing it as it is\n`);
@@ -62,16 +88,37 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       process.stdout.write(
         `${flags.dryRun ? 'dry run: reading' : 'publishing'} ${items.length} document${items.length === 1 ? '' : 's'} from ${dir} ${flags.dryRun ? 'against' : 'to'} ${client.baseUrl} (account ${client.accountId})\n`,
       );
+    const record = await readRecord(dir, client.baseUrl, client.accountId);
+    if (flags.failOnDrift && record.size === 0)
+      process.stderr.write(
+        `warning: --fail-on-drift: no record of an earlier publish to ${client.baseUrl} (${recordPath(dir)}); changes made on the platform cannot be told from changes of the source in this run\n`,
+      );
+    const git = storage.git;
+    const template = git?.filePath;
     bar = tty ? new ProgressBar(process.stderr, items.length) : undefined;
     report = await publishDocuments(client, items, {
       dryRun: flags.dryRun ?? false,
       concurrency: flags.concurrency ?? 4,
+      store: storage.store,
+      ...(git
+        ? { git: { connectorRef: git.connectorRef, repoName: git.repoName, branch: git.branch, filePath: template ? (id) => expandFilePath(template, id) : defaultPipelinePath } }
+        : {}),
+      failOnDrift: flags.failOnDrift ?? false,
+      lastPublished: (item) => record.get(item.file)?.document,
       onStart: (item) => bar?.started(item.file),
       onResult: (result) => {
         if (bar) bar.finished(result);
         else if (!flags.json) process.stdout.write(`${resultLines(result, flags.dryRun ?? false).join('\n')}\n`);
       },
     });
+    if (!report.dryRun)
+      try {
+        await writeRecord(dir, { baseUrl: client.baseUrl, accountId: client.accountId }, record, items, report.results);
+      } catch (error) {
+        // The documents are published; only the next --fail-on-drift loses its reference.
+        const code = (error as { code?: string }).code;
+        process.stderr.write(`warning: could not write ${recordPath(dir)}${code ? ` (${code})` : ''}: the next --fail-on-drift run has no record to compare with\n`);
+      }
   } catch (error) {
     bar?.clear();
     throw asUserError(error);

@@ -26,6 +26,15 @@ export function isLoopbackHost(hostname: string): boolean {
  * no trailing slash (a path prefix of a self-hosted install is kept).
  */
 export function parseBaseUrl(text: string): URL {
+  // `localhost:8080` parses as a URL whose scheme is `localhost:`: say what is missing instead.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim())) {
+    const bare = text.trim().replace(/^\/+/, '');
+    const host = bare.split(/[/:]/)[0] ?? '';
+    throw new BaseUrlError(
+      `base URL ${JSON.stringify(text)} has no scheme (http:// or https://)`,
+      isLoopbackHost(host) ? `write it as http://${bare} (plain HTTP is accepted for loopback hosts) or https://${bare}` : `write it as https://${bare}`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(text.trim());

@@ -1,12 +1,27 @@
 import { buildUrl, parseBaseUrl } from './base-url.js';
 import { systemClock, type Clock } from './clock.js';
 import { publishDocument, type PublishDocument, type ResourceId } from './document.js';
-import { createEndpoint, readEndpoint, remoteDocument, updateEndpoint, type Endpoint } from './endpoints.js';
+import {
+  createEndpoint,
+  createRemotePipelineEndpoint,
+  readEndpoint,
+  readRemotePipelineEndpoint,
+  remoteDocument,
+  storageOf,
+  updateEndpoint,
+  updateRemotePipelineEndpoint,
+  withIfMatch,
+  type Endpoint,
+  type GitTarget,
+  type GitVersion,
+  type Storage,
+} from './endpoints.js';
 import { ApiError, isAlreadyExists, isNotFound, type Envelope } from './envelope.js';
 import { graphqlRequest, type GraphqlOptions } from './graphql.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
-import { sendGraphql, sendRest, type TransportOptions } from './transport.js';
+import { probe, sendGraphql, sendRest, type Probe, type TransportOptions } from './transport.js';
+import { checkWritten } from './write-answer.js';
 
 export interface ClientOptions {
   /** The platform's address (`{base_url}`), e.g. https://app.harness.io; http only for loopback hosts. */
@@ -33,6 +48,24 @@ export interface RemoteResource {
   /** In the request's shape, `{ <kind>: {...} }`. */
   readonly document: Record<string, unknown>;
   readonly correlationId?: string;
+  /** The ETag of the answer (projects): the version an update sends back in `If-Match`. */
+  readonly etag?: string;
+  /** Pipelines: inline or in Git, with the Git file's object and commit ids. */
+  readonly storage?: Storage;
+}
+
+export interface ReadOptions {
+  /** Read a pipeline from this Git branch (remote pipelines; ignored by inline ones). */
+  readonly branch?: string;
+}
+
+export interface WriteOptions {
+  /** Store the pipeline in Git, as this file. */
+  readonly git?: GitTarget;
+  /** Remote updates: the Git blob and commit the write replaces, from the GET. */
+  readonly gitVersion?: GitVersion;
+  /** Projects: the ETag the GET returned, sent as `If-Match`. */
+  readonly etag?: string;
 }
 
 export interface WriteResult {
@@ -44,11 +77,14 @@ export interface Client {
   readonly baseUrl: string;
   readonly accountId: string;
   /** GET; undefined when the platform says it is not there. */
-  read(id: ResourceId): Promise<RemoteResource | undefined>;
-  create(document: PublishDocument): Promise<Envelope>;
-  update(document: PublishDocument): Promise<Envelope>;
+  read(id: ResourceId, options?: ReadOptions): Promise<RemoteResource | undefined>;
+  /** Resolves only when the platform stored it: a policy denial or an answer without the entity rejects. */
+  create(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
+  update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
-  upsert(document: PublishDocument | string): Promise<WriteResult>;
+  upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
+  /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
+  probe(id: ResourceId): Promise<Probe>;
   /** Endpoint 1 (or 2): the GraphQL result as JSON, `{ data, errors }`. */
   graphql(query: string, options?: GraphqlOptions): Promise<unknown>;
 }
@@ -81,44 +117,72 @@ export function createClient(options: ClientOptions): Client {
   };
 
   const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {
-    const headers = new Headers({ 'x-api-key': apiKey, accept: 'application/json' });
+    return sendRest(httpRequest(endpoint, body), transport);
+  };
+  const httpRequest = (endpoint: Endpoint, body?: string) => {
+    const headers = new Headers({ ...endpoint.headers, 'x-api-key': apiKey, accept: 'application/json' });
     if (endpoint.contentType) headers.set('content-type', endpoint.contentType);
-    return sendRest(
-      {
-        method: endpoint.method,
-        url: buildUrl(base, endpoint.path, endpoint.query),
-        label: `${endpoint.method} ${endpoint.path}`,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-      },
-      transport,
-    );
+    return {
+      method: endpoint.method,
+      url: buildUrl(base, endpoint.path, endpoint.query),
+      label: `${endpoint.method} ${endpoint.path}`,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    };
+  };
+  /** A write, checked: a 200 that stored nothing (a policy denial) rejects like any other failure. */
+  const write = async (endpoint: Endpoint, document: PublishDocument): Promise<Envelope> => {
+    const envelope = await send(endpoint, document.yaml);
+    checkWritten(document.id.kind, envelope, `${endpoint.method} ${endpoint.path}`);
+    return envelope;
+  };
+  const remoteOnly = (document: PublishDocument, options: WriteOptions) => {
+    if (options.git && document.id.kind !== 'pipeline') throw new TypeError('only pipelines can be stored in Git');
+    return options.git;
   };
 
   const client: Client = {
     baseUrl: base.href.replace(/\/$/, ''),
     accountId,
-    async read(id) {
+    async read(id, readOptions = {}) {
+      const endpoint = id.kind === 'pipeline' && readOptions.branch ? readRemotePipelineEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
       try {
-        const envelope = await send(readEndpoint(id, accountId));
-        return { document: remoteDocument(id.kind, envelope.data), ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}) };
+        const envelope = await send(endpoint);
+        return {
+          document: remoteDocument(id.kind, envelope.data),
+          ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}),
+          ...(envelope.etag ? { etag: envelope.etag } : {}),
+          ...(id.kind === 'pipeline' ? { storage: storageOf(envelope.data) } : {}),
+        };
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
       }
     },
-    create: (document) => send(createEndpoint(document.id, accountId), document.yaml),
-    update: (document) => send(updateEndpoint(document.id, accountId), document.yaml),
-    async upsert(input) {
+    create(document, writeOptions = {}) {
+      const git = remoteOnly(document, writeOptions);
+      return write(git ? createRemotePipelineEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId), document);
+    },
+    update(document, writeOptions = {}) {
+      const git = remoteOnly(document, writeOptions);
+      const endpoint = git
+        ? updateRemotePipelineEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {})
+        : withIfMatch(updateEndpoint(document.id, accountId), document.id.kind === 'project' ? writeOptions.etag : undefined);
+      return write(endpoint, document);
+    },
+    probe: (id) => probe(httpRequest(readEndpoint(id, accountId)), transport),
+    async upsert(input, writeOptions = {}) {
       const document = typeof input === 'string' ? publishDocument(input) : input;
       try {
-        const created = await client.create(document);
+        const created = await client.create(document, writeOptions);
         return { outcome: 'created', ...(created.correlationId ? { correlationId: created.correlationId } : {}) };
       } catch (error) {
         // Also the retry of a create whose first response was lost after the write: it is there now.
         if (!isAlreadyExists(error)) throw error;
       }
-      const updated = await client.update(document);
+      // No version to send: the create just said it exists, and a remote update without lastObjectId would be blind.
+      if (writeOptions.git) throw new ApiError(`${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`, { kind: 'rejected', request: 'POST /gateway/pipeline/api/pipelines/v2' });
+      const updated = await client.update(document, writeOptions);
       return { outcome: 'updated', ...(updated.correlationId ? { correlationId: updated.correlationId } : {}) };
     },
     graphql(query, graphqlOptions = {}) {

@@ -9,6 +9,8 @@ export interface Envelope<T = unknown> {
   readonly data: T;
   readonly metaData: unknown;
   readonly correlationId?: string;
+  /** The ETag header, when the service sent one (projects: `W/<version>`, what `If-Match` takes back). */
+  readonly etag?: string;
 }
 
 /** Why a request failed, in the terms the caller acts on. */
@@ -22,7 +24,11 @@ export type FailureKind =
   /** 429, 5xx, a reset, a timeout: retried until the retry budget is spent. */
   | 'transient'
   /** The TLS certificate is not trusted: retrying cannot help. */
-  | 'untrusted-certificate';
+  | 'untrusted-certificate'
+  /** The host name does not resolve (DNS): retrying cannot help. */
+  | 'unreachable'
+  /** A governance (OPA) policy denied the write: 200 SUCCESS without the entity. */
+  | 'denied';
 
 export interface ApiErrorDetails {
   readonly kind: FailureKind;
@@ -71,12 +77,34 @@ export class ApiError extends Error {
   }
 }
 
-/** "Not there": 404 ENTITY_NOT_FOUND, or the 400 RESOURCE_NOT_FOUND_EXCEPTION some services answer instead. */
+const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['ENTITY_NOT_FOUND', 'RESOURCE_NOT_FOUND', 'RESOURCE_NOT_FOUND_EXCEPTION']);
+/** How input sets (and some updates of a missing id) word "not there" in an INVALID_REQUEST. */
+const DOES_NOT_EXIST = /does not exist or has been deleted|doesn't exist|does not exist|not found|no \w+ exists with/i;
+
+/**
+ * "Not there", in every form the platform answers it (platform-facts-2.md §3): 404 with a NOT_FOUND code, 400
+ * `RESOURCE_NOT_FOUND_EXCEPTION` (connectors, templates, services, ...), 400 `INVALID_REQUEST` saying it does not
+ * exist (input sets). Never 401, 403, a Git problem (`HINT`, `EXPLANATION`, `SCM_*`), a 5xx, or a bare 404
+ * without the platform's code: that is a wrong base URL or a proxy, and it fails loudly instead.
+ */
 export const isNotFound = (error: unknown): boolean =>
   error instanceof ApiError &&
-  // A bare 404 (no code) is a wrong path or a proxy, not an answer about the resource: it fails loudly instead.
-  ((error.status === 404 && (error.code === 'ENTITY_NOT_FOUND' || error.code === 'RESOURCE_NOT_FOUND_EXCEPTION')) ||
-    (error.status === 400 && error.code === 'RESOURCE_NOT_FOUND_EXCEPTION'));
+  error.code !== undefined &&
+  ((error.status === 404 && NOT_FOUND_CODES.has(error.code)) ||
+    (error.status === 400 && error.code === 'RESOURCE_NOT_FOUND_EXCEPTION') ||
+    (error.status === 400 && error.code === 'INVALID_REQUEST' && DOES_NOT_EXIST.test(error.message) && !LIMIT.test(error.message)));
+
+/** Licence and plan limits (`LimitExceededException`, `FeatureNotSupportedException`): 400 INVALID_REQUEST, never retried. */
+const LIMIT = /limit|exceeded|licen[cs]e|not supported in your plan|upgrade your plan|feature .*not available/i;
+export const isLimit = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 400 && error.code === 'INVALID_REQUEST' && LIMIT.test(error.message);
+
+/** A stale `If-Match`: someone else updated the project since it was read. */
+export const isVersionConflict = (error: unknown): boolean => error instanceof ApiError && error.code === 'OPTIMISTIC_LOCKING_EXCEPTION';
+
+/** The Git file changed since it was read (HTTP 409, `SCM_CONFLICT_ERROR_V2`, possibly wrapped in a HINT). */
+export const isGitConflict = (error: unknown): boolean =>
+  error instanceof ApiError && (error.status === 409 || error.code === 'SCM_CONFLICT_ERROR_V2');
 
 /** "Already exists": 400 DUPLICATE_FIELD, or INVALID_REQUEST whose message says it exists. */
 export const isAlreadyExists = (error: unknown): boolean =>
@@ -125,13 +153,13 @@ export function parseJson(text: string): unknown {
  * Turns a response into the envelope, or an ApiError. A 200 whose status is not SUCCESS is an error too: the
  * spec promises SUCCESS on success, and acting on anything else would report a write that did not happen.
  */
-export function toEnvelope(status: number, text: string, request: string, retryAfterMs?: number): Envelope {
+export function toEnvelope(status: number, text: string, request: string, retryAfterMs?: number, etag?: string): Envelope {
   const body = asObject(parseJson(text));
   const correlationId = asString(body?.correlationId);
   if (status >= 200 && status < 300 && body && body.status === 'SUCCESS')
-    return { status: 'SUCCESS', data: body.data, metaData: body.metaData ?? null, ...(correlationId ? { correlationId } : {}) };
+    return { status: 'SUCCESS', data: body.data, metaData: body.metaData ?? null, ...(correlationId ? { correlationId } : {}), ...(etag ? { etag } : {}) };
   const code = asString(body?.code);
-  const serverMessage = asString(body?.message) ?? asString(body?.detailedMessage);
+  const serverMessage = withExplanation(asString(body?.message) ?? asString(body?.detailedMessage), body?.responseMessages);
   const isOk = status >= 200 && status < 300;
   const message = isOk
     ? `unexpected response to ${request}: HTTP ${status} without status SUCCESS`
@@ -146,6 +174,21 @@ export function toEnvelope(status: number, text: string, request: string, retryA
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     }),
   );
+}
+
+/**
+ * Git Experience errors wrap the cause: `HINT` / `EXPLANATION` on top, the SCM error (`SCM_BAD_REQUEST` "File not
+ * found", `SCM_CONFLICT_ERROR_V2`) last. The top message alone ("Please check the requested file path...") hides
+ * what happened, so the other messages are added once each.
+ */
+function withExplanation(message: string | undefined, responseMessages: unknown): string | undefined {
+  if (!Array.isArray(responseMessages)) return message;
+  const parts = message ? [message] : [];
+  for (const item of responseMessages) {
+    const text = asString(asObject(item)?.message);
+    if (text && !parts.some((p) => p.includes(text))) parts.push(text);
+  }
+  return parts.length ? parts.join(' | ') : undefined;
 }
 
 function throwing(error: Error): never {

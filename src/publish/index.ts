@@ -3,11 +3,25 @@
  * (fetch, Headers, FormData, AbortController): it runs in Node >= 20 and in browsers.
  */
 export { createClient, DEFAULT_RATE_LIMIT, type Client, type ClientOptions, type RemoteResource, type WriteResult } from './client.js';
-export { ApiError, isAlreadyExists, isNotFound, type Envelope, type FailureKind } from './envelope.js';
+export { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict, type Envelope, type FailureKind } from './envelope.js';
+export type { GitTarget, GitVersion, Storage } from './endpoints.js';
 export { BaseUrlError, isLoopbackHost, parseBaseUrl } from './base-url.js';
 export { DocumentError, publishDocument, resourceName, stripLeadingComments, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
 export type { GraphqlOptions } from './graphql.js';
-export { publishDocuments, countOutcomes, type DocumentResult, type Outcome, type PublishItem, type PublishOptions, type PublishReport } from './publish.js';
+export {
+  publishDocuments,
+  countOutcomes,
+  commitMessage,
+  defaultPipelinePath,
+  DocumentRefusal,
+  type DocumentResult,
+  type FailureReason,
+  type GitSettings,
+  type Outcome,
+  type PublishItem,
+  type PublishOptions,
+  type PublishReport,
+} from './publish.js';
 export { RateLimiter } from './rate-limiter.js';
 export { backoffDelay, parseRetryAfter, type RetryOptions } from './retry.js';
 export { semanticDiff, formatChanges, type Change } from './semantic-diff.js';

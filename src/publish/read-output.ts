@@ -47,7 +47,7 @@ export async function readOutputFolder(dir: string): Promise<OutputFolder> {
       const mismatch =
         id.kind !== entry.kind || id.identifier !== entry.identifier || (entry.org ?? undefined) !== id.org || (entry.project ?? undefined) !== id.project;
       if (mismatch) throw new DocumentError(`it declares ${id.kind} ${id.identifier}, the manifest says ${entry.kind} ${entry.identifier}`);
-      items.push({ file: entry.file, document });
+      items.push({ file: entry.file, document, ...(typeof entry.source === 'string' && entry.source ? { source: entry.source } : {}) });
     } catch (error) {
       if (error instanceof DocumentError) throw new SettingsError(`${path}: ${error.message}`, `run pipewright compile -o ${dir} again (or pipewright validate ${path})`);
       throw error;

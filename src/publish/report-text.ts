@@ -8,11 +8,22 @@ const DRY_VERB: Readonly<Record<Outcome, string>> = { created: 'would create', u
 
 const correlation = (id: string | undefined) => (id ? ` (correlationId ${id})` : '');
 
+/** `reason: message`, the words a reader scans for first, unless the message already starts with them. */
+const failureText = (error: DocumentResult['error']): string => {
+  const message = error?.message ?? 'failed';
+  return error?.reason && !message.startsWith(error.reason) ? `${error.reason}: ${message}` : message;
+};
+
 /** One line per document for CI logs; with dry-run, the semantic diff of an update under it. */
 export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
   const verb = (dryRun ? DRY_VERB : VERB)[result.outcome].padEnd(dryRun ? 12 : 9);
   const head = `${verb} ${result.kind.padEnd(9)} ${result.name}  ${result.file}`;
-  if (result.outcome === 'failed') return [`${head}\n    ${result.error?.message ?? 'failed'}${correlation(result.error?.correlationId)}`];
+  if (result.outcome === 'failed')
+    return [
+      `${head}\n    ${failureText(result.error)}${correlation(result.error?.correlationId)}`,
+      // Drift: what someone changed on the platform, so the source can take it in.
+      ...(result.error?.reason === 'drift' && result.changes ? formatChanges(result.changes, '      ') : []),
+    ];
   if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes)];
   if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`];
   return [head];
@@ -36,7 +47,8 @@ export function summaryTable(report: PublishReport): string {
   const failed = report.results.filter((r) => r.outcome === 'failed');
   if (failed.length > 0) {
     lines.push('', `${failed.length} failed:`);
-    for (const r of failed) lines.push(`  ${r.kind} ${r.name} (${r.file}): ${r.error?.message ?? 'failed'}${correlation(r.error?.correlationId)}`);
+    for (const r of failed)
+      lines.push(`  ${r.kind} ${r.name} (${r.file}): ${failureText(r.error)}${correlation(r.error?.correlationId)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -63,6 +75,7 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
       outcome: r.outcome,
       ...(r.correlationId ? { correlationId: r.correlationId } : {}),
       ...(r.changes && r.outcome === 'updated' ? { changes: r.changes } : {}),
+      ...(r.changes && r.error?.reason === 'drift' ? { drift: r.changes } : {}),
       ...(r.error ? { error: r.error } : {}),
     })),
   };

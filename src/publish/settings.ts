@@ -33,13 +33,64 @@ const fromEnv = (env: Env, name: string) => (env[name]?.trim() ? env[name]!.trim
 /** Base URL, account and key: flags win over the environment, the environment over pipewright.config.ts. */
 export async function resolveConnection(flags: ConnectionFlags, config: PipewrightConfig, env: Env = process.env): Promise<Connection> {
   const baseUrl = flags.baseUrl ?? fromEnv(env, 'HARNESS_BASE_URL') ?? config.baseUrl;
-  if (!baseUrl)
-    throw new SettingsError('no platform address given', 'pass --base-url https://app.harness.io, set HARNESS_BASE_URL, or set baseUrl in pipewright.config.ts');
   const accountId = flags.account ?? fromEnv(env, 'HARNESS_ACCOUNT_ID') ?? config.accountId;
+  // Every missing setting in one message: fixing them one run at a time wastes a CI round trip each.
+  const missing: { what: string; how: string }[] = [];
+  if (!baseUrl) missing.push({ what: 'no platform address given', how: 'pass --base-url https://app.harness.io, set HARNESS_BASE_URL, or set baseUrl in pipewright.config.ts' });
   if (!accountId)
-    throw new SettingsError('no account identifier given', 'pass --account <id>, set HARNESS_ACCOUNT_ID, or set accountId in pipewright.config.ts (it is in the console URL after /account/)');
-  const { apiKey, keySource } = await readApiKey(flags.apiKeyFile, env);
-  return { baseUrl, accountId, apiKey, keySource };
+    missing.push({ what: 'no account identifier given', how: 'pass --account <id>, set HARNESS_ACCOUNT_ID, or set accountId in pipewright.config.ts (it is in the console URL after /account/)' });
+  let key: { apiKey: string; keySource: string } | undefined;
+  try {
+    key = await readApiKey(flags.apiKeyFile, env);
+  } catch (error) {
+    if (!(error instanceof SettingsError) || missing.length === 0) throw error;
+    missing.push({ what: error.message, how: error.hint });
+  }
+  if (missing.length === 1) throw new SettingsError(missing[0]!.what, missing[0]!.how);
+  if (missing.length > 1)
+    throw new SettingsError(`${missing.length} settings are missing: ${missing.map((m) => m.what).join('; ')}`, missing.map((m) => m.how).join('\n  hint: '));
+  return { baseUrl: baseUrl!, accountId: accountId!, ...key! };
+}
+
+/** Where Git-stored pipelines go: `--store remote` with `--git-connector`, `--repo`, `--branch`, or config `git`. */
+export interface GitFlags {
+  readonly store?: string;
+  readonly gitConnector?: string;
+  readonly repo?: string;
+  readonly branch?: string;
+}
+
+export interface GitResolved {
+  readonly store: 'inline' | 'remote';
+  readonly git?: { readonly connectorRef: string; readonly repoName: string; readonly branch: string; readonly filePath?: string };
+}
+
+/** Flags win over config; all missing Git settings are named together. */
+export function resolveGit(flags: GitFlags, config: PipewrightConfig): GitResolved {
+  const store = flags.store ?? config.store ?? 'inline';
+  if (store !== 'inline' && store !== 'remote')
+    throw new SettingsError(`--store ${JSON.stringify(store)} is not inline or remote`, 'use --store remote to keep pipelines in Git, or --store inline (the default)');
+  const connectorRef = flags.gitConnector ?? config.git?.connector;
+  const repoName = flags.repo ?? config.git?.repo;
+  const branch = flags.branch ?? config.git?.branch;
+  if (store === 'inline') {
+    const given = [flags.gitConnector && '--git-connector', flags.repo && '--repo', flags.branch && '--branch'].filter(Boolean);
+    if (given.length) throw new SettingsError(`${given.join(', ')} given without --store remote`, 'add --store remote to keep pipelines in Git, or drop the Git options');
+    return { store };
+  }
+  const missing = [!connectorRef && '--git-connector <connector>', !repoName && '--repo <name>', !branch && '--branch <branch>'].filter(Boolean);
+  if (missing.length)
+    throw new SettingsError(
+      `--store remote needs ${missing.join(', ')}`,
+      'name the Git connector the platform uses, the repository and the branch, as flags or in pipewright.config.ts: git: { connector, repo, branch }',
+    );
+  const filePath = config.git?.filePath;
+  return { store, git: { connectorRef: connectorRef!, repoName: repoName!, branch: branch!, ...(filePath ? { filePath } : {}) } };
+}
+
+/** `{org}`, `{project}`, `{identifier}` in config `git.filePath`, e.g. `pipelines/{project}/{identifier}.yaml`. */
+export function expandFilePath(template: string, id: { org?: string; project?: string; identifier: string }): string {
+  return template.replace(/\{(org|project|identifier)\}/g, (_, name: 'org' | 'project' | 'identifier') => id[name] ?? '_');
 }
 
 async function readApiKey(file: string | undefined, env: Env): Promise<{ apiKey: string; keySource: string }> {
@@ -100,7 +151,7 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
 }
 
 /** Advice for a run stopped by the platform refusing the key. */
-export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate', keySource: string): string {
+export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable', keySource: string): string {
   switch (kind) {
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
@@ -108,5 +159,7 @@ export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certi
       return `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on projects, connectors and pipelines in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
     case 'untrusted-certificate':
       return 'the TLS certificate of the platform is not trusted: if it is signed by a private CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
+    case 'unreachable':
+      return 'the platform address does not resolve (DNS): check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts';
   }
 }

@@ -45,7 +45,10 @@ function networkCause(error: unknown): { code?: string; message: string } {
 }
 
 /** One attempt: limiter, fetch with a timeout, body read, envelope or ApiError. */
-async function attemptOnce(request: HttpRequest, options: TransportOptions): Promise<{ status: number; text: string; retryAfterMs?: number }> {
+async function attemptOnce(
+  request: HttpRequest,
+  options: TransportOptions,
+): Promise<{ status: number; text: string; retryAfterMs?: number; etag?: string; contentType?: string }> {
   await options.limiter.acquire(options.signal);
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal!.reason);
@@ -58,18 +61,22 @@ async function attemptOnce(request: HttpRequest, options: TransportOptions): Pro
     const response = await options.fetch(request.url, init);
     const text = await response.text();
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.clock.now());
-    return { status: response.status, text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    const etag = response.headers.get('etag') ?? undefined;
+    const contentType = response.headers.get('content-type') ?? undefined;
+    return { status: response.status, text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(etag ? { etag } : {}), ...(contentType ? { contentType } : {}) };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (controller.signal.aborted)
       throw new ApiError(`no response to ${request.label} within ${options.timeoutMs} ms`, { kind: 'transient', request: request.label });
     const cause = networkCause(error);
     const untrusted = cause.code !== undefined && UNTRUSTED_CERT.test(cause.code);
+    // A name that does not resolve will not resolve on the next attempt either (EAI_AGAIN, a DNS hiccup, may).
+    const unresolved = cause.code === 'ENOTFOUND';
     throw new ApiError(
       untrusted
         ? `the server's TLS certificate is not trusted (${cause.code}); if it is signed by a private CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
         : `network error on ${request.label}: ${options.redact(cause.message)}${cause.code ? ` (${cause.code})` : ''}`,
-      { kind: untrusted ? 'untrusted-certificate' : 'transient', request: request.label },
+      { kind: untrusted ? 'untrusted-certificate' : unresolved ? 'unreachable' : 'transient', request: request.label, ...(cause.code ? { code: cause.code } : {}) },
     );
   } finally {
     clearTimeout(timer);
@@ -93,9 +100,9 @@ function retryHooks(options: TransportOptions) {
 export function sendRest(request: HttpRequest, options: TransportOptions): Promise<Envelope> {
   return withRetry(
     async () => {
-      const { status, text, retryAfterMs } = await attemptOnce(request, options);
+      const { status, text, retryAfterMs, etag } = await attemptOnce(request, options);
       try {
-        return toEnvelope(status, text, request.label, retryAfterMs);
+        return toEnvelope(status, text, request.label, retryAfterMs, etag);
       } catch (error) {
         throw error instanceof ApiError ? new ApiError(options.redact(error.message), { ...error }) : error;
       }
@@ -130,4 +137,50 @@ export function sendGraphql(request: HttpRequest, options: TransportOptions): Pr
     options.retry,
     retryHooks(options),
   );
+}
+
+/** What one unretried request found at the base URL: the platform (any answer in its JSON shape), or not. */
+export type Probe =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly problem: 'refused' | 'unresolved' | 'tls' | 'timeout' | 'network' | 'blocked-port' | 'not-json' | 'bare-404'; readonly detail: string };
+
+/**
+ * One request, no retries: answers whether the platform is at the address at all. Any JSON answer counts (a 401
+ * or a NOT_FOUND code is the platform speaking); 5xx and 429 count too, retries deal with them later. Refused
+ * connections, unknown hosts, TLS failures, HTML pages and a 404 without the platform's error shape do not.
+ */
+export async function probe(request: HttpRequest, options: TransportOptions): Promise<Probe> {
+  try {
+    const { status, text, contentType } = await attemptOnce(request, options);
+    if (status >= 500 || status === 429) return { ok: true };
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const shaped = body !== null && typeof body === 'object' && typeof (body as { status?: unknown }).status === 'string';
+    if (shaped) return { ok: true };
+    if (status === 404) return { ok: false, problem: 'bare-404', detail: `HTTP 404 without the platform's error body (${describeBody(contentType, text)})` };
+    return { ok: false, problem: 'not-json', detail: `HTTP ${status} with ${describeBody(contentType, text)}, not the platform's JSON` };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const code = error.code;
+    if (error.kind === 'untrusted-certificate') return { ok: false, problem: 'tls', detail: error.message };
+    if (code === 'ECONNREFUSED') return { ok: false, problem: 'refused', detail: 'the connection was refused (ECONNREFUSED): nothing listens there' };
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, problem: 'unresolved', detail: `the host name does not resolve (${code})` };
+    if (code && /^(ERR_TLS|ERR_SSL|EPROTO)/.test(code)) return { ok: false, problem: 'tls', detail: `the TLS handshake failed (${code})` };
+    // The Fetch standard's blocked ports (9, 25, 6000, ...): fetch refuses them before connecting.
+    if (/bad port/i.test(error.message)) return { ok: false, problem: 'blocked-port', detail: 'fetch refuses to connect to this port (one of the Fetch standard\'s blocked ports)' };
+    if (/within \d+ ms/.test(error.message)) return { ok: false, problem: 'timeout', detail: error.message };
+    return { ok: false, problem: 'network', detail: error.message };
+  }
+}
+
+/** `an HTML page` / `a text/plain body` / `an empty body`: what came back, never the body itself. */
+function describeBody(contentType: string | undefined, text: string): string {
+  if (text.trim() === '') return 'an empty body';
+  const mime = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (mime === 'text/html' || /^\s*<(!doctype|html)/i.test(text)) return 'an HTML page';
+  return `a ${mime ?? 'non-JSON'} body`;
 }

@@ -40,7 +40,12 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
 /** A fresh temporary folder, removed by the returned cleanup. */
 export async function tempDir(prefix = 'pipewright-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  // Publishing the folder itself keeps its record beside it (`<dir>.published.json`): that goes too.
+  const cleanup = async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(`${dir}.published.json`, { force: true });
+  };
+  return { dir, cleanup };
 }
 
 /** Writes `text` to `file` under `dir`, making its folders. */

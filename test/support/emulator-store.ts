@@ -13,6 +13,23 @@ export interface StoredResource {
   raw: string;
   readonly createdAt: number;
   lastModifiedAt: number;
+  /** Bumped by every write; projects send it as their ETag and check `If-Match` against it. */
+  version: number;
+  /** Git-stored pipelines: where the file is, and the blob and commit of its current content. */
+  git?: GitFile;
+  /** A stored pipeline whose YAML no longer validates: GET answers 200 with `entityValidityDetails.valid: false`. */
+  invalid?: boolean;
+}
+
+export interface GitFile {
+  readonly connectorRef: string;
+  readonly repoName: string;
+  readonly branch: string;
+  readonly filePath: string;
+  objectId: string;
+  commitId: string;
+  /** The file was deleted in Git (or its branch): GET answers 400 HINT. */
+  missing?: boolean;
 }
 
 export interface WriteCount {
@@ -41,17 +58,23 @@ export class Store {
     return this.resources.has(resourceKey('project', org, undefined, project));
   }
 
-  put(resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt'>, op: 'create' | 'update'): StoredResource {
+  put(resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt' | 'version'>, op: 'create' | 'update'): StoredResource {
     const key = resourceKey(resource.kind, resource.org, resource.project, resource.identifier);
     const now = Date.now();
     const existing = this.resources.get(key);
-    const stored: StoredResource = { ...resource, createdAt: existing?.createdAt ?? now, lastModifiedAt: now };
+    const stored: StoredResource = { ...resource, createdAt: existing?.createdAt ?? now, lastModifiedAt: now, version: (existing?.version ?? 0) + 1 };
     this.resources.set(key, stored);
     const count = this.writes.get(key) ?? { creates: 0, updates: 0 };
     if (op === 'create') count.creates++;
     else count.updates++;
     this.writes.set(key, count);
     return stored;
+  }
+
+  count(kind: Kind): number {
+    let n = 0;
+    for (const r of this.resources.values()) if (r.kind === kind) n++;
+    return n;
   }
 
   totalWrites(): number {
@@ -90,10 +113,33 @@ export function connectorData(r: StoredResource) {
  * client comparing text instead of meaning would see a change that is not there.
  */
 export function pipelineData(r: StoredResource) {
+  const yamlPipeline = r.invalid ? r.raw : stringify({ pipeline: r.body }, { indent: 4 });
   return {
-    yamlPipeline: stringify({ pipeline: r.body }, { indent: 4 }),
+    yamlPipeline,
     createdAt: r.createdAt,
     lastUpdatedAt: r.lastModifiedAt,
-    entityValidityDetails: { valid: true, invalidYaml: null },
+    entityValidityDetails: r.invalid ? { valid: false, invalidYaml: r.raw } : { valid: true, invalidYaml: null },
+    ...(r.invalid ? { yamlSchemaErrorWrapper: { schemaErrors: [{ message: 'stages is required', fqn: '$.pipeline' }] } } : {}),
+    storeType: r.git ? 'REMOTE' : 'INLINE',
+    ...(r.git
+      ? {
+          connectorRef: r.git.connectorRef,
+          gitDetails: {
+            objectId: r.git.objectId,
+            branch: r.git.branch,
+            repoIdentifier: null,
+            rootFolder: null,
+            filePath: r.git.filePath,
+            repoName: r.git.repoName,
+            commitId: r.git.commitId,
+            fileUrl: `https://git.example.test/${r.git.repoName}/blob/${r.git.branch}/${r.git.filePath}`,
+            repoUrl: `https://git.example.test/${r.git.repoName}`,
+            parentEntityConnectorRef: null,
+            parentEntityRepoName: null,
+            isHarnessCodeRepo: false,
+          },
+          cacheResponse: { cacheState: 'VALID_CACHE', ttlLeft: 0, lastUpdatedAt: r.lastModifiedAt, isSyncEnabled: false },
+        }
+      : {}),
   };
 }

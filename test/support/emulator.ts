@@ -4,8 +4,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { FaultInjector, type FaultKind, type FaultPlan } from './emulator-faults.js';
 import { readGraphqlRequest, runQuery, type GraphqlCall } from './emulator-graphql.js';
-import { errorBody, handleRest, matchRoute, type Answer } from './emulator-rest.js';
-import { resourceKey, Store, type Kind, type StoredResource, type WriteCount } from './emulator-store.js';
+import { commitTo, type Commit } from './emulator-git.js';
+import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
+import { resourceKey, Store, type GitFile, type Kind, type StoredResource, type WriteCount } from './emulator-store.js';
 
 /**
  * An emulator of the delivery platform's API (spec/delivery-platform-api.md) for end-to-end tests: node:http or
@@ -25,8 +26,19 @@ export interface EmulatorOptions {
   readonly tls?: { readonly key: string; readonly cert: string };
   /** A path prefix in front of /gateway, as a self-hosted install behind a proxy has. */
   readonly prefix?: string;
-  /** Requests per key per window; beyond it, 429. */
-  readonly rateLimit?: { readonly limit: number; readonly windowMs: number; readonly retryAfterSeconds?: number };
+  /**
+   * Requests per key per window; beyond it, 429. `edge`: the 429 comes from the edge (Cloud Armor) as the
+   * platform's does: an HTML page, never a Retry-After.
+   */
+  readonly rateLimit?: { readonly limit: number; readonly windowMs: number; readonly retryAfterSeconds?: number; readonly edge?: boolean };
+  /** How each kind answers a GET of something missing; default as the facts file says (projects and pipelines 404, connectors 400). */
+  readonly notFound?: Partial<Record<Kind, NotFoundForm>>;
+  /** Governance policies that deny writes of these resources (200 SUCCESS without the entity). */
+  readonly deny?: readonly PolicyDeny[];
+  /** Identifiers whose writes answer 200 SUCCESS with `data: null` and store nothing. */
+  readonly withoutEntity?: readonly string[];
+  /** Licence limits: resources of a kind the account may have. */
+  readonly limits?: Partial<Record<Kind, number>>;
   readonly faults?: FaultPlan;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
   readonly pages?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
@@ -55,6 +67,11 @@ export class Emulator {
   /** CORS preflights seen (browser mode must not cause any). */
   preflights = 0;
   rateLimited = 0;
+  /** Git commits of remote pipeline writes. */
+  readonly commits: Commit[] = [];
+  readonly #behaviour: Behaviour;
+  /** One-shot hooks run after a GET of a resource is answered (to change it between a read and a write). */
+  readonly #afterRead = new Map<string, () => void>();
   url = '';
   readonly #options: EmulatorOptions;
   readonly #keys: Map<string, Role>;
@@ -71,6 +88,13 @@ export class Emulator {
     this.#keys = new Map(Object.entries(options.keys ?? { [ADMIN_KEY]: 'admin', [READER_KEY]: 'read-only' }));
     this.store = new Store(options.orgs ?? ['default']);
     this.#faults = options.faults ? new FaultInjector(options.faults) : undefined;
+    this.#behaviour = {
+      notFound: { ...DEFAULT_NOT_FOUND, ...options.notFound },
+      deny: options.deny ?? [],
+      withoutEntity: options.withoutEntity ?? [],
+      limits: options.limits ?? {},
+      commits: this.commits,
+    };
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
     this.#server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
     this.#server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
@@ -122,6 +146,45 @@ export class Emulator {
 
   totalWrites(): number {
     return this.store.totalWrites();
+  }
+
+  /**
+   * Someone edits a resource outside pipewright (the UI, or a push for a Git-stored pipeline): its body changes,
+   * its version moves on, and a Git file gets a new blob and commit. Not counted as a write of pipewright's.
+   */
+  edit(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, change: (body: Record<string, unknown>) => void): void {
+    const found = this.store.get(kind, org, project, identifier);
+    if (!found) throw new Error(`edit: no ${kind} ${identifier}`);
+    const body = structuredClone(found.body);
+    change(body);
+    found.body = body;
+    found.version++;
+    found.lastModifiedAt = Date.now();
+    if (found.git) found.git = commitTo(found, JSON.stringify(body));
+  }
+
+  /** Stores a resource as if made in the UI (a Git-stored pipeline, an invalid one); not counted as a write. */
+  seed(resource: { kind: Kind; org?: string; project?: string; identifier: string; body: Record<string, unknown>; raw?: string; git?: GitFile; invalid?: boolean }): void {
+    const now = Date.now();
+    this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier), {
+      ...resource,
+      raw: resource.raw ?? JSON.stringify(resource.body),
+      createdAt: now,
+      lastModifiedAt: now,
+      version: 1,
+    });
+  }
+
+  /** The Git file of a remote pipeline is deleted (or its branch): its GET answers 400 HINT from now on. */
+  deleteGitFile(org: string, project: string, identifier: string): void {
+    const found = this.store.get('pipeline', org, project, identifier);
+    if (!found?.git) throw new Error(`deleteGitFile: pipeline ${identifier} is not in Git`);
+    found.git.missing = true;
+  }
+
+  /** Runs `hook` once, right after the next GET of this resource is answered. */
+  afterNextRead(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, hook: () => void): void {
+    this.#afterRead.set(resourceKey(kind, org, project, identifier), hook);
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -233,7 +296,8 @@ export class Emulator {
     }
     const route = matchRoute(method, path);
     if (!route) return { status: 404, body: 'no such endpoint', violation: `unknown endpoint ${method} ${path}` };
-    return handleRest(this.store, {
+    const ifMatch = req.headers['if-match'];
+    const answer = handleRest(this.store, {
       route,
       query,
       contentType: req.headers['content-type'],
@@ -241,7 +305,19 @@ export class Emulator {
       accountId: this.accountId,
       canWrite: role === 'admin',
       correlationId,
+      ...(typeof ifMatch === 'string' ? { ifMatch } : {}),
+      behaviour: this.#behaviour,
     });
+    if (route.op === 'read') {
+      const org = query.get('orgIdentifier') ?? undefined;
+      const key = resourceKey(route.kind, org, route.kind === 'project' ? undefined : (query.get('projectIdentifier') ?? undefined), route.id!);
+      const hook = this.#afterRead.get(key);
+      if (hook) {
+        this.#afterRead.delete(key);
+        hook();
+      }
+    }
+    return answer;
   }
 
   /** The key's role, or undefined once a rotation has revoked it. */
@@ -262,6 +338,8 @@ export class Emulator {
     if (!window || now - window.start >= limit.windowMs) this.#windows.set(key, (window = { start: now, count: 0 }));
     if (++window.count <= limit.limit) return undefined;
     this.rateLimited++;
+    if (limit.edge)
+      return { status: 429, body: '<!doctype html><html><head><title>429 Too Many Requests</title></head><body><h1>Too Many Requests</h1><p>Cloud Armor</p></body></html>', headers: { 'content-type': 'text/html' } };
     return {
       status: 429,
       body: errorBody('TOO_MANY_REQUESTS', 'Rate limit exceeded', randomUUID()),

@@ -1,0 +1,68 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { sha256 } from '../compile/layout.js';
+import type { DocumentResult, PublishItem } from './publish.js';
+
+/**
+ * What the last publish sent, kept beside the output folder (`out` -> `out.published.json`): compile replaces the
+ * folder as a whole, so a record inside it would not survive. `--fail-on-drift` compares the platform with it to
+ * tell "changed by us" (the source changed) from "changed by someone else" (the platform changed).
+ */
+
+interface RecordEntry {
+  readonly sha256: string;
+  readonly document: Record<string, unknown>;
+}
+
+interface RecordFile {
+  readonly generator: 'pipewright-published';
+  readonly version: 1;
+  readonly baseUrl: string;
+  readonly accountId: string;
+  readonly documents: Readonly<Record<string, RecordEntry>>;
+}
+
+export const recordPath = (dir: string): string => join(dirname(resolve(dir)), `${basename(resolve(dir))}.published.json`);
+
+const isEntry = (value: unknown): value is RecordEntry =>
+  value !== null && typeof value === 'object' && typeof (value as RecordEntry).sha256 === 'string' && typeof (value as RecordEntry).document === 'object' && (value as RecordEntry).document !== null;
+
+/** The record for this platform and account; empty when missing, unreadable or about another account. */
+export async function readRecord(dir: string, baseUrl: string, accountId: string): Promise<Map<string, RecordEntry>> {
+  let parsed: Partial<RecordFile>;
+  try {
+    parsed = JSON.parse(await readFile(recordPath(dir), 'utf8')) as Partial<RecordFile>;
+  } catch {
+    return new Map();
+  }
+  if (parsed.generator !== 'pipewright-published' || parsed.baseUrl !== baseUrl || parsed.accountId !== accountId || typeof parsed.documents !== 'object' || !parsed.documents)
+    return new Map();
+  return new Map(Object.entries(parsed.documents).filter(([, entry]) => isEntry(entry)));
+}
+
+/**
+ * Records what the platform now holds for every document that ended created, updated or unchanged; a failed one
+ * keeps its earlier entry (the platform still holds that). Written to a temporary file and renamed, so an
+ * interrupted run leaves the previous record whole.
+ */
+export async function writeRecord(
+  dir: string,
+  context: { baseUrl: string; accountId: string },
+  previous: ReadonlyMap<string, RecordEntry>,
+  items: readonly PublishItem[],
+  results: readonly DocumentResult[],
+): Promise<string> {
+  const documents: Record<string, RecordEntry> = Object.fromEntries(previous);
+  const byFile = new Map(items.map((item) => [item.file, item]));
+  for (const result of results) {
+    const item = byFile.get(result.file);
+    if (!item || result.outcome === 'failed') continue;
+    documents[result.file] = { sha256: sha256(item.document.yaml), document: item.document.value };
+  }
+  const sorted = Object.fromEntries(Object.keys(documents).sort().map((file) => [file, documents[file]!]));
+  const record: RecordFile = { generator: 'pipewright-published', version: 1, ...context, documents: sorted };
+  const path = recordPath(dir);
+  await writeFile(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+  await rename(`${path}.tmp`, path);
+  return path;
+}
