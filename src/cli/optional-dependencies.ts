@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { UserError } from './errors.js';
+import { ownPackage } from './version.js';
 
 /**
  * ts-morph and prettier (about 26 MB) are optional peer dependencies: only `import` and `compile --typecheck`
@@ -18,9 +18,7 @@ export function requireOptional(names: readonly string[], purpose: string): void
     }
   });
   if (missing.length === 0) return;
-  const { peerDependencies = {} } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    peerDependencies?: Record<string, string>;
-  };
+  const { peerDependencies = {} } = ownPackage();
   const specs = missing.map((name) => (peerDependencies[name] ? `${name}@${peerDependencies[name]}` : name));
   throw new UserError(
     `${purpose} needs ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed`,
