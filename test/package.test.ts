@@ -63,7 +63,7 @@ const YAML = `pipeline:
                   timeout: 5m
 `;
 
-describe('the npm package', () => {
+describe('the npm package', { timeout: 240_000 }, () => {
   it('ships a LICENSE, the docs the README links to, and no source maps pointing at unshipped files', async () => {
     const files = new Set(packed.files);
     expect(files).toContain('LICENSE');

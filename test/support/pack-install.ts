@@ -47,24 +47,40 @@ function locate(packages: Lockfile['packages'], from: string, name: string): str
 
 /**
  * A project that depends on the packed tarball (and `extra` packages, by the versions this repository's
- * lockfile has), with a package-lock.json made from this repository's own. `npm ci --offline` then needs
- * only tarballs, which the repository's `npm ci` put in the npm cache: no registry metadata, no network.
- * (A plain `npm install --offline ./pipewright.tgz` needs each dependency's registry document, which
- * `npm ci` never fetches, so on a fresh machine it fails with ENOTCACHED.)
+ * lockfile has), locked by lockConsumerProject.
  */
 export async function writeConsumerProject(project: string, tarball: string, extra: readonly string[] = []): Promise<void> {
-  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as Lockfile;
-  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as LockEntry & { name: string; bin?: unknown };
-  const spec = `file:${relative(project, tarball).split('\\').join('/')}`;
-  const versionOf = (name: string) => lock.packages[`node_modules/${name}`]?.version;
-  const rootDependencies: Record<string, string> = { pipewright: spec };
+  const lock = await repositoryLock();
+  const dependencies: Record<string, string> = {};
   for (const name of extra) {
-    const version = versionOf(name);
+    const version = lock.packages[`node_modules/${name}`]?.version;
     if (!version) throw new Error(`${name} is not in package-lock.json`);
-    rootDependencies[name] = version;
+    dependencies[name] = version;
   }
+  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2)}\n`);
+  await lockConsumerProject(project, tarball);
+}
+
+const repositoryLock = async () => JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as Lockfile;
+
+/**
+ * Points the project's `pipewright` dependency at the tarball (standing in for the registry) and writes a
+ * package-lock.json made from this repository's own, so that `npm ci --offline` needs only tarballs, which
+ * the repository's `npm ci` put in the npm cache: no registry metadata, no network. (A plain
+ * `npm install --offline ./pipewright.tgz` needs each dependency's registry document, which `npm ci` never
+ * fetches, so on a fresh machine it fails with ENOTCACHED.) Its other dependencies must be ones this
+ * repository has, at versions its lockfile holds.
+ */
+export async function lockConsumerProject(project: string, tarball: string): Promise<void> {
+  const lock = await repositoryLock();
+  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as LockEntry & { bin?: unknown };
+  const consumer = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as LockEntry & { name: string; devDependencies?: Record<string, string> };
+  const spec = `file:${relative(project, tarball).split('\\').join('/')}`;
+  consumer.dependencies = { ...consumer.dependencies, pipewright: spec };
+  const root: LockEntry = { name: consumer.name, version: consumer.version ?? '0.0.0', dependencies: consumer.dependencies };
+  if (consumer.devDependencies) root.devDependencies = consumer.devDependencies;
   const packages: Record<string, LockEntry> = {
-    '': { name: 'consumer', version: '1.0.0', dependencies: rootDependencies },
+    '': root,
     'node_modules/pipewright': {
       version: own.version!,
       resolved: spec,
@@ -75,12 +91,10 @@ export async function writeConsumerProject(project: string, tarball: string, ext
       engines: own.engines,
     },
   };
-  // The closure of what pipewright and the extras need, copied from the repository's lockfile, whose
-  // "dev" marks do not apply to the consumer.
-  const queue: Array<[from: string, name: string]> = [
-    ...Object.keys(own.dependencies ?? {}).map((name) => ['', name] as [string, string]),
-    ...extra.map((name) => ['', name] as [string, string]),
-  ];
+  // The closure of what pipewright and the project's other dependencies need, copied from the repository's
+  // lockfile, whose "dev" marks do not apply to the consumer.
+  const others = Object.keys({ ...consumer.dependencies, ...consumer.devDependencies }).filter((name) => name !== 'pipewright');
+  const queue: Array<[from: string, name: string]> = [...Object.keys(own.dependencies ?? {}), ...others].map((name) => ['', name]);
   while (queue.length > 0) {
     const [from, name] = queue.shift()!;
     const key = locate(lock.packages, from, name);
@@ -93,8 +107,8 @@ export async function writeConsumerProject(project: string, tarball: string, ext
     packages[key] = entry;
     for (const dependency of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) queue.push([key, dependency]);
   }
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: rootDependencies }, null, 2)}\n`);
-  await writeFile(join(project, 'package-lock.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  await writeFile(join(project, 'package.json'), `${JSON.stringify(consumer, null, 2)}\n`);
+  await writeFile(join(project, 'package-lock.json'), `${JSON.stringify({ name: consumer.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
 }
 
 /** `npm ci --offline` in `project`: every package from the npm cache. */
