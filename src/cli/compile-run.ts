@@ -107,6 +107,7 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags):
     schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
   });
   const { changes, documents } = result;
+  if (process.argv.includes('--debug')) for (const note of result.notes) process.stderr.write(`pipewright: debug: ${note}\n`);
   const diagnostics = sortDiagnostics([...typeWarnings, ...result.diagnostics]);
   const upToDate = changes.written.length === 0 && changes.removed.length === 0;
   const ok = !flags.check || upToDate;
