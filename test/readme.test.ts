@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, readTree, runCli, tempDir, writeIn } from './support/cli.js';
+import { runScript } from './support/workflow.js';
 
 // The README's first screen, read from a user's seat: the example compiles to exactly the YAML shown, and the
 // quick-start commands do what the README says they do.
@@ -27,19 +27,6 @@ const block = (text: string, lang: string) => {
   if (!found) throw new Error(`no ${lang} block`);
   return found[1]!;
 };
-
-function sh(command: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1', npm_config_offline: 'true' };
-    const child = spawn('sh', ['-e', '-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe("the README's first screen", () => {
   it('fits a screen: what it is, an example and its YAML, the quick start, links to the rest', () => {
@@ -75,7 +62,7 @@ describe("the README's first screen", () => {
     // `npm ci` already ran (again, it would replace node_modules under the running tests) and `npm test` is what
     // runs this file: the rest of the first command runs as written, in the clone, as npx finds pipewright there.
     const [, compile] = commands[0]!.split(' && ');
-    const result = await sh(compile!, ROOT);
+    const result = await runScript(compile!, ROOT, { ...process.env, NO_COLOR: '1', npm_config_offline: 'true' });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('compiled 3 documents to out: 4 written, 0 unchanged, 0 removed\n');
     expect(await readTree(join(ROOT, 'out'))).toEqual(await readTree(join(ROOT, 'examples/seed/expected')));

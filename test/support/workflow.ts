@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parse } from 'yaml';
+import { runProcess, type CliResult } from './cli.js';
 
 /**
  * Runs a GitHub Actions job's `run:` steps as a shell script would, on this machine: the `if:` conditions and
@@ -61,17 +61,8 @@ export const interpolate = (text: string, context: WorkflowContext): string =>
   text.replace(/\$\{\{(.*?)\}\}/g, (_, expression: string) => value(expression, context));
 
 /** `sh -e -c script`, with this Node first on the PATH. */
-export function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-e', '-c', script], { cwd, env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+export const runScript = (script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> =>
+  runProcess('sh', ['-e', '-c', script], { cwd, env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` } });
 
 /** The steps of `job`, in order, until one fails (as GitHub stops a job); `baseEnv` is the runner's environment. */
 export async function runJob(file: string, job: string, cwd: string, context: WorkflowContext, baseEnv: NodeJS.ProcessEnv): Promise<StepRun[]> {
