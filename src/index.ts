@@ -3,6 +3,8 @@
  * Builders live in ./dsl, wire schemas in ./schema, the compiler in ./compile.
  */
 export * from './dsl/index.js';
+export * from './catalog/index.js';
+export type { PipewrightTypeError } from './util/type-error.js';
 export { defineConfig } from './config.js';
 export type { PipewrightConfig } from './config.js';
 export * as schema from './schema/index.js';

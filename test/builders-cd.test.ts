@@ -138,7 +138,7 @@ describe('Deployment builders', () => {
         deploymentType: 'NativeHelm',
         serviceInputs: { serviceDefinition: { type: 'NativeHelm', spec: { artifacts: { primary: { primaryArtifactRef: input() } } } } },
       })
-        .step(helmDeploy({ identifier: 'helm_deployment', name: 'Helm Deployment', skipDryRun: false, ignoreReleaseHistFailStatus: false, timeout: '10m' }))
+        .step(helmDeploy({ identifier: 'helm_deployment', name: 'Helm Deployment', ignoreReleaseHistFailStatus: false, spec: { skipDryRun: false }, timeout: '10m' }))
         .rollbackStep(step({ identifier: 'helm_rollback', name: 'Helm Rollback', type: 'HelmRollback', spec: {}, timeout: '10m' })),
     );
     expect(roundTrip(built)).toEqual(await fixture('cd-helm-native'));

@@ -45,7 +45,7 @@ describe('approval, custom and flow builders', () => {
             isAutoRejectEnabled: false,
             approvers: { userGroups: ['release_managers', 'account._account_all_users'], minimumCount: 2, disallowPipelineExecutor: true },
             approverInputs: [{ name: 'change_window', defaultValue: 'tonight' }],
-            autoApproval: { action: 'REJECT', scheduledDeadline: { setAfter: '2d', timeZone: 'Europe/London' }, comments: 'Nobody approved in time' },
+            autoApproval: { action: 'APPROVE', scheduledDeadline: { time: '2026-12-01 18:00 PM', timeZone: 'Europe/London' }, comments: 'Nobody approved in time' },
             timeout: '3d',
           }),
         ),

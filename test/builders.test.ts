@@ -64,7 +64,7 @@ describe('pipeline().stage().step()', () => {
                 },
                 infrastructure: {
                   environmentRef: 'production',
-                  infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: 'cluster', namespace: 'web' } },
+                  infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: 'cluster', namespace: 'web', releaseName: 'release-<+INFRA_KEY>' } },
                   allowSimultaneousDeployments: false,
                 },
                 execution: {

@@ -58,7 +58,7 @@ describe('JSON Schemas', () => {
 
   it.each([
     ['a step spec field of the wrong type', customWith({ type: 'Wait', spec: { duration: 10 } })],
-    ['an Http method that does not exist', customWith({ type: 'Http', spec: { url: 'https://x', method: 'FETCH' } })],
+    ['a ShellScript shell that does not exist', customWith({ type: 'ShellScript', spec: { shell: 'Zsh', source: { type: 'Inline', spec: { script: 'x' } } } })],
     ['an Http step without url', customWith({ type: 'Http', spec: { method: 'GET' } })],
     ['a bad timeout', customWith({ type: 'Wait', timeout: '10x', spec: { duration: '1m' } })],
     ['a canary instance selection of an unknown type', customWith({ type: 'K8sCanaryDeploy', spec: { instanceSelection: { type: 'Percent', spec: {} } } })],
@@ -77,7 +77,11 @@ describe('JSON Schemas', () => {
   });
 
   it('passes unknown step types and their specs through, like validate', () => {
-    expect(validators.pipeline(customWith({ type: 'TerraformPlan', spec: { anything: [1, 2] } }))).toBe(true);
+    expect(validators.pipeline(customWith({ type: 'AcmeInternalDeploy', spec: { anything: [1, 2] } }))).toBe(true);
+  });
+
+  it('checks the spec of every step type the platform knows, e.g. TerraformPlan', () => {
+    expect(validators.pipeline(customWith({ type: 'TerraformPlan', spec: { anything: [1, 2] } }))).toBe(false);
   });
 });
 

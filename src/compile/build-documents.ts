@@ -59,10 +59,29 @@ export function buildEach(found: readonly FoundResource[]): BuildResult {
     const key = resourceKey(kind, document) ?? { kind, identifier: entry.resource.identifier };
     return { ...entry, kind, key, document, context };
   });
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...optionIssues(documents)];
   for (const built of documents)
     for (const diagnostic of validateDocument(built.kind, built.document)) diagnostics.push(locate(built, diagnostic));
   return { documents, diagnostics };
+}
+
+/**
+ * Options a builder was given wrong, at the builder's call. A shared step used in many pipelines made one
+ * mistake, at one line: it is reported once, not once per document that uses it.
+ */
+function optionIssues(documents: readonly BuiltDocument[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const found: Diagnostic[] = [];
+  for (const built of documents)
+    for (const issue of built.context.issues) {
+      const at = issue.site.location ?? built.file;
+      const key = `${at}\0${issue.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const { subject } = describePath(built.document, issue.path);
+      found.push({ code: issue.code, severity: 'error', message: issue.message, path: issue.path, subject, at, ...(issue.hint ? { hint: issue.hint } : {}) });
+    }
+  return found;
 }
 
 interface ResolvedReference {

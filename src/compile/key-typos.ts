@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DocPath } from '../dsl/build-context.js';
-import { typedSpecRegistries } from '../schema/common.js';
+import { typedSpecRegistries, variantSchemas } from '../schema/common.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
 import { isNode, ruleError } from './rule-kit.js';
@@ -53,7 +53,10 @@ export function keyTypos(schema: z.ZodType, document: unknown): Diagnostic[] {
       }
       case 'object': {
         if (!isNode(value)) return;
-        const shape = def.shape ?? {};
+        const variant = variantSchemas.get(current)?.(value);
+        // A variant's fields are known too: `spec` is declared by the `type: Inline` variant, not the base.
+        const variantShape = variant ? (defOf(variant).shape ?? {}) : {};
+        const shape = { ...variantShape, ...(def.shape ?? {}) };
         const known = Object.keys(shape);
         const loose = !def.catchall || defOf(def.catchall).type === 'unknown';
         for (const [key, item] of Object.entries(value)) {

@@ -33,6 +33,18 @@ function allowedOf(issue: z.core.$ZodIssue): string[] | undefined {
   return undefined;
 }
 
+/** `boolean or string` when every branch of a union failed on the value's type alone; else undefined. */
+function unionTypes(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return undefined;
+  const expected = new Set<string>();
+  for (const branch of issue.errors) {
+    const [only] = branch;
+    if (branch.length !== 1 || only!.code !== 'invalid_type' || only!.path.length !== 0) return undefined;
+    expected.add(String(only!.expected));
+  }
+  return [...expected].join(' or ');
+}
+
 /** Messages that read as a predicate of the value: printed as `field "value" is ...`. */
 const PREDICATE = /^(is|must|needs) /;
 
@@ -48,6 +60,10 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     if (issue.code === 'invalid_type' && value === undefined) {
       message = `${field || 'value'} is required (expected ${issue.expected})`;
       code = 'missing-field';
+    } else if (issue.code === 'invalid_union' && value === undefined) {
+      const expected = unionTypes(issue);
+      message = `${field || 'value'} is required${expected ? ` (expected ${expected})` : ''}`;
+      code = 'missing-field';
     } else if (issue.code === 'invalid_type') {
       message = `${field || 'value'} must be ${issue.expected}, found ${kindOfValue(value)}`;
     } else if (issue.code === 'invalid_value' && 'values' in issue) {
@@ -62,6 +78,8 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
       const orExpr = issue.errors.length > 1 ? ' (or a <+...> expression)' : '';
       message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}${orExpr}`;
       if (suggestion) hint = `did you mean "${suggestion}"?`;
+    } else if (issue.code === 'invalid_union' && unionTypes(issue)) {
+      message = `${field || 'value'} must be ${unionTypes(issue)}, found ${kindOfValue(value)}`;
     } else if (issue.code === 'invalid_union') {
       message = `${field || 'value'} has an unexpected value ${kindOfValue(value)}`;
     } else if (issue.code === 'too_small' && Array.isArray(value) && issue.message.startsWith('Too small')) {

@@ -27,7 +27,21 @@ export function validateDocument(kind: ResourceKind, document: unknown): Diagnos
     ];
   const result = documentSchemas[kind].safeParse(document);
   const schema = result.success ? [] : schemaDiagnostics(document, result.error.issues);
-  return [...schema, ...documentRules(kind, document), ...secretWarnings(document)];
+  return withoutEchoes([...schema, ...documentRules(kind, document), ...secretWarnings(document)]);
+}
+
+/**
+ * One mistake, one diagnostic: a misspelt required key (`scipt`) is reported as the typo with its
+ * suggestion, not also as the required `script` missing beside it.
+ */
+function withoutEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
+  const typoTargets = new Set(
+    diagnostics
+      .filter((d) => d.code === 'unknown-key' && d.hint)
+      .map((d) => JSON.stringify([...d.path.slice(0, -1), /"([^"]+)"/.exec(d.hint!)?.[1]])),
+  );
+  if (typoTargets.size === 0) return diagnostics;
+  return diagnostics.filter((d) => d.code !== 'missing-field' || !typoTargets.has(JSON.stringify(d.path)));
 }
 
 export interface ResourceKey {

@@ -10,10 +10,18 @@ export interface ResourceReference {
   readonly site: SourceSite;
 }
 
-/** Where each part of a document came from, and what it references; filled while building. */
+/** A mistake in a builder's options (an unknown or missing option), reported at the builder's call. */
+export interface OptionIssue {
+  readonly code: 'unknown-option' | 'missing-option';
+  readonly message: string;
+  readonly hint?: string;
+}
+
+/** Where each part of a document came from, what it references, and what its builders were given wrong. */
 export interface BuildContext {
   readonly sites: Array<{ path: DocPath; site: SourceSite }>;
   readonly references: ResourceReference[];
+  readonly issues: Array<OptionIssue & { path: DocPath; site: SourceSite }>;
 }
 
-export const newBuildContext = (): BuildContext => ({ sites: [], references: [] });
+export const newBuildContext = (): BuildContext => ({ sites: [], references: [], issues: [] });

@@ -1,4 +1,5 @@
-import type { BuildContext, DocPath } from './build-context.js';
+import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
+import { missingOptions, reportIssues, unknownOptions } from './option-check.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
 import {
@@ -15,6 +16,7 @@ import { plain } from './plain.js';
 import { refValue, wireValue } from './references.js';
 import type { AnyResource } from './resource.js';
 import { isStepNode, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import type { PlacementCheck } from '../catalog/placement-types.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 
 export const STAGE_BRAND = Symbol.for('pipewright.stage');
@@ -53,44 +55,47 @@ export interface StageProps extends StageCommonOptions {
   /** Whether this stage type runs steps (has `spec.execution`). */
   readonly hasExecution: boolean;
   readonly template?: TemplateRefOption;
+  /** Mistakes in the options the builder was given, reported when the document is built. */
+  readonly issues?: readonly OptionIssue[];
 }
 
-export class StageBuilder extends Builder<StageProps> {
+/** A stage; `Type` is its wire type, so `.step()` can refuse in the types a step the stage cannot run. */
+export class StageBuilder<Type extends string = string> extends Builder<StageProps> {
   get [STAGE_BRAND](): true {
     return true;
   }
   get identifier(): string {
     return this.props.identifier;
   }
-  get type(): string {
-    return this.props.type;
+  get type(): Type {
+    return this.props.type as Type;
   }
 
-  /** Appends steps to the stage's execution. */
-  step(...steps: StepNode[]): StageBuilder {
+  /** Appends steps to the stage's execution; a step type the stage type cannot run is a type error. */
+  step<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
     this.#assertSteps(steps, 'step');
     return this.with({ steps: [...(this.props.steps ?? []), ...steps] });
   }
   /** Appends steps to the stage's rollback. */
-  rollbackStep(...steps: StepNode[]): StageBuilder {
+  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
     this.#assertSteps(steps, 'rollbackStep');
     return this.with({ rollbackSteps: [...(this.props.rollbackSteps ?? []), ...steps] });
   }
-  failureStrategies(...strategies: FailureStrategyOption[]): StageBuilder {
+  failureStrategies(...strategies: FailureStrategyOption[]): this {
     return this.with({ failureStrategies: strategies });
   }
-  when(when: WhenOption): StageBuilder {
+  when(when: WhenOption): this {
     return this.with({ when });
   }
-  variables(variables: Readonly<Record<string, VariableOption>>): StageBuilder {
+  variables(variables: Readonly<Record<string, VariableOption>>): this {
     return this.with({ variables: { ...this.props.variables, ...variables } });
   }
   /** A looping strategy: `{ matrix: { region: ['eu', 'us'] } }`, `{ repeat: { items: [...] } }`, `{ parallelism: n }`. */
-  strategy(strategy: StrategyOption): StageBuilder {
+  strategy(strategy: StrategyOption): this {
     return this.with({ strategy });
   }
 
-  #assertSteps(steps: unknown[], method: string): void {
+  #assertSteps(steps: readonly unknown[], method: string): void {
     if (!this.props.hasExecution)
       throw new TypeError(`stage "${this.identifier}" is a ${this.props.type} stage without steps; .${method}() does not apply`);
     steps.forEach((candidate, index) => {
@@ -105,6 +110,7 @@ export class StageBuilder extends Builder<StageProps> {
     const p = this.props;
     const stagePath = [...path, 'stage'];
     context.sites.push({ path: stagePath, site: this.site });
+    reportIssues(context, p.issues, stagePath, this.site);
     const buildSteps = (steps: readonly StepNode[] | undefined, key: string) =>
       (steps ?? []).map((node, index) => node.toElement(context, [...stagePath, 'spec', 'execution', key, index]));
     const execution = p.hasExecution
@@ -142,6 +148,24 @@ export interface GenericStageOptions extends StageCommonOptions {
 
 /** Any stage type, given its wire `type` and `spec`: the escape hatch for stages without a typed builder. */
 export function stage(options: GenericStageOptions): StageBuilder {
+  const issues = [
+    ...unknownOptions('stage', options, [...STAGE_COMMON_KEYS, 'type', 'spec']),
+    ...missingOptions('stage', options, ['identifier', 'type']),
+  ];
+  return genericStage({ ...options, issues }, captureSite(stage));
+}
+
+/** The options every stage builder takes besides its type's own. */
+export const STAGE_COMMON_KEYS: readonly string[] = [
+  'identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors',
+  'strategy', 'steps', 'rollbackSteps',
+];
+
+/** A stage of any type from its wire `spec`; steps added with `.step()` fill `spec.execution`. */
+export function genericStage<Type extends string>(
+  options: GenericStageOptions & { readonly type: Type; readonly issues?: readonly OptionIssue[] },
+  site: SourceSite,
+): StageBuilder<Type> {
   const { spec, ...common } = options;
   const hasExecution = true;
   const buildSpec: SpecFactory = (context, specPath, execution, site) => {
@@ -153,7 +177,7 @@ export function stage(options: GenericStageOptions): StageBuilder {
     const rollback = execution.rollbackSteps.length > 0 || 'rollbackSteps' in existing ? { rollbackSteps: execution.rollbackSteps } : {};
     return { ...base, execution: { ...existing, steps: execution.steps, ...rollback } };
   };
-  return new StageBuilder({ ...common, type: options.type, buildSpec, hasExecution }, captureSite(stage));
+  return new StageBuilder<Type>({ ...common, type: options.type, buildSpec, hasExecution }, site);
 }
 
 export interface KubernetesInfrastructureOption {
@@ -162,7 +186,7 @@ export interface KubernetesInfrastructureOption {
   /** Cluster connector: a connector builder, an identifier, or `input()`. */
   readonly connector: Value | AnyResource;
   readonly namespace: Value;
-  /** Helm-style release name; usually embeds `expr.infra.key`. */
+  /** Helm-style release name; default `release-<+INFRA_KEY>`, as the platform's editor writes. */
   readonly releaseName?: Value;
 }
 
@@ -268,7 +292,8 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
             site,
           ),
           namespace: valueText(infrastructure.namespace),
-          releaseName: infrastructure.releaseName === undefined ? undefined : valueText(infrastructure.releaseName),
+          // The platform requires a release name; its editor writes this one (unique per infrastructure).
+          releaseName: valueText(infrastructure.releaseName ?? 'release-<+INFRA_KEY>'),
         }),
       },
       allowSimultaneousDeployments: allowSimultaneousDeployments ?? false,

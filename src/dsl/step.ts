@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { StepElementShape } from '../schema/pipeline-elements.js';
 import type { strategy } from '../schema/strategy.js';
-import type { BuildContext, DocPath } from './build-context.js';
+import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
+import { missingOptions, reportIssues, unknownOptions } from './option-check.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
@@ -16,9 +17,14 @@ export type StrategyOption = Expressible<z.input<typeof strategy>>;
 /** Steps, step groups and parallel blocks are recognised by this registered symbol. */
 export const STEP_BRAND = Symbol.for('pipewright.step');
 
-/** Anything that can stand in a stage's step list. */
-export interface StepNode {
+/**
+ * Anything that can stand in a stage's step list. `Types` are the wire types of the steps it holds, so a
+ * stage builder can refuse, in the types, a step its stage type cannot run.
+ */
+export interface StepNode<Types extends string = string> {
   readonly [STEP_BRAND]: true;
+  /** The step types inside (phantom: for placement checks in the types only). */
+  readonly stepTypes?: Types;
   readonly site: SourceSite;
   toElement(context: BuildContext, path: DocPath): StepElementShape;
 }
@@ -51,34 +57,49 @@ export interface StepOptions extends StepCommonOptions {
   readonly spec?: Readonly<Record<string, unknown>>;
 }
 
-interface StepProps extends StepOptions {
+export interface StepProps extends StepOptions {
   /** Output variable names, for typed `output()` references. */
   readonly outputs?: readonly string[];
+  /** Extra node fields beside the common ones, in wire order after `spec`. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** Mistakes in the options the builder was given, reported when the document is built. */
+  readonly issues?: readonly OptionIssue[];
 }
 
-export class StepBuilder<Outputs extends string = never> extends Builder<StepProps> implements StepNode {
+/** The options every step builder takes besides its type's own. */
+export const STEP_COMMON_KEYS: readonly string[] = ['identifier', 'name', 'description', 'timeout', 'when', 'failureStrategies', 'strategy'];
+
+export class StepBuilder<Outputs extends string = never, Type extends string = string> extends Builder<StepProps> implements StepNode<Type> {
+  declare readonly stepTypes?: Type;
   get [STEP_BRAND](): true {
     return true;
   }
   get identifier(): string {
     return this.props.identifier;
   }
-  get type(): string {
-    return this.props.type;
+  get type(): Type {
+    return this.props.type as Type;
   }
 
-  timeout(timeout: Value): StepBuilder<Outputs> {
+  timeout(timeout: Value): this {
     return this.with({ timeout });
   }
-  when(when: WhenOption): StepBuilder<Outputs> {
+  when(when: WhenOption): this {
     return this.with({ when });
   }
-  failureStrategies(...strategies: FailureStrategyOption[]): StepBuilder<Outputs> {
+  failureStrategies(...strategies: FailureStrategyOption[]): this {
     return this.with({ failureStrategies: strategies });
   }
   /** A looping strategy: `{ matrix: { os: ['linux', 'mac'] } }`, `{ repeat: { times: 3 } }`, `{ parallelism: 4 }`. */
-  strategy(strategy: StrategyOption): StepBuilder<Outputs> {
+  strategy(strategy: StrategyOption): this {
     return this.with({ strategy });
+  }
+  /**
+   * The same step under another identifier (and name, unless given): reuse one definition twice in a
+   * stage, e.g. a smoke test before and after a deploy. References from `output()` follow the new identifier.
+   */
+  withIdentifier(identifier: string, name?: string): this {
+    return this.with({ identifier, name: name ?? (this.props.name === this.props.identifier ? undefined : this.props.name) });
   }
 
   /**
@@ -90,8 +111,9 @@ export class StepBuilder<Outputs extends string = never> extends Builder<StepPro
   }
 
   toElement(context: BuildContext, path: DocPath): StepElementShape {
-    const { type, identifier, name, description, spec, timeout, when, failureStrategies, strategy } = this.props;
+    const { type, identifier, name, description, spec, timeout, when, failureStrategies, strategy, extra, issues } = this.props;
     context.sites.push({ path: [...path, 'step'], site: this.site });
+    reportIssues(context, issues, [...path, 'step'], this.site);
     return {
       step: defined({
         type,
@@ -103,6 +125,7 @@ export class StepBuilder<Outputs extends string = never> extends Builder<StepPro
         when: when === undefined ? undefined : (plain(when) as never),
         failureStrategies: failureStrategies && failureStrategiesDocument(failureStrategies),
         strategy: strategy === undefined ? undefined : (plain(strategy) as never),
+        ...(extra && (plain(extra) as Record<string, unknown>)),
       }),
     };
   }
@@ -110,7 +133,11 @@ export class StepBuilder<Outputs extends string = never> extends Builder<StepPro
 
 /** Any step type, given its wire `type` and `spec`: the escape hatch for steps without a typed builder. */
 export function step(options: StepOptions): StepBuilder {
-  return new StepBuilder(options, captureSite(step));
+  const issues = [
+    ...unknownOptions('step', options, [...STEP_COMMON_KEYS, 'type', 'spec']),
+    ...missingOptions('step', options, ['identifier', 'type']),
+  ];
+  return new StepBuilder({ ...options, issues }, captureSite(step));
 }
 
 export interface ShellOptions<Outputs extends string> extends StepCommonOptions {
@@ -133,7 +160,10 @@ const stringVariables = (names: Readonly<Record<string, Value>>) =>
   Object.entries(names).map(([name, value]) => ({ name, type: 'String', value: valueText(value) }));
 
 /** A ShellScript step running an inline Bash (or PowerShell) script. */
-export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs> {
+const SHELL_KEYS = [...STEP_COMMON_KEYS, 'script', 'shell', 'onDelegate', 'env', 'outputs', 'executionTarget', 'delegateSelectors'];
+
+export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs, 'ShellScript'> {
+  const issues = [...unknownOptions('shell', options, SHELL_KEYS), ...missingOptions('shell', options, ['identifier', 'script'])];
   const { script, shell: shellType = 'Bash', onDelegate = true, env, outputs, executionTarget, delegateSelectors, ...common } =
     options;
   const spec = defined({
@@ -146,5 +176,5 @@ export function shell<const Outputs extends string = never>(options: ShellOption
     executionTarget: executionTarget && plain(executionTarget),
     delegateSelectors,
   });
-  return new StepBuilder<Outputs>({ ...common, type: 'ShellScript', spec, outputs }, captureSite(shell));
+  return new StepBuilder<Outputs, 'ShellScript'>({ ...common, type: 'ShellScript', spec, outputs, issues }, captureSite(shell));
 }

@@ -1,4 +1,4 @@
-import * as dsl from '../dsl/index.js';
+import * as dsl from './builders.js';
 import type { Code } from './code.js';
 
 const lookup = (path: string): unknown =>

@@ -1,4 +1,6 @@
-import * as dsl from '../dsl/index.js';
+import { stepEntry, stepSpecKeys } from '../catalog/catalog.js';
+import { STEP_COMMON_KEYS } from '../dsl/step.js';
+import * as dsl from './builders.js';
 import { call, chained, commented, lit, obj, type Code } from './code.js';
 import {
   attempt,
@@ -34,10 +36,24 @@ const stepTail = (step: Node) => ({
 const specOptions = (spec: unknown): Record<string, Code> =>
   Object.fromEntries(Object.entries(node(spec)).map(([key, field]) => [key, wire(field)]));
 
-/** `K8sRollingDeploy` -> `k8sRollingDeploy`: the typed step builders are named after their wire type. */
+/**
+ * A step's spec as a catalogue builder takes it: the fields its type declares flat, and the rest (fields
+ * the published schema does not list, or named like a common option) as they are under `spec`.
+ */
+function catalogSpecOptions(type: string, spec: unknown): Record<string, Code> {
+  const known = stepSpecKeys(type);
+  const flat: Record<string, Code> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(node(spec)))
+    if ((known === undefined || known.includes(key)) && !STEP_COMMON_KEYS.includes(key) && key !== 'spec') flat[key] = wire(field);
+    else rest[key] = field;
+  return Object.keys(rest).length > 0 ? { ...flat, spec: wire(rest) } : flat;
+}
+
+/** The catalogue's builder of a step type (`K8sBGSwapServices` -> `k8sBGSwapServices`), if the package exports it. */
 const typedStepBuilder = (type: string): string | undefined => {
-  const name = type[0]!.toLowerCase() + type.slice(1);
-  return typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
+  const name = stepEntry(type)?.builder;
+  return name && typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
 };
 
 function shellCode(step: Node): Code | undefined {
@@ -76,7 +92,7 @@ function stepCandidates(step: Node): Array<Code | undefined> {
       attempt(() => call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })])),
     type === 'ShellScript' ? attempt(() => shellCode(step)) : undefined,
     builder
-      ? attempt(() => call(builder, [obj({ ...stepHead(step), ...specOptions(step.spec), ...stepTail(step) })]))
+      ? attempt(() => call(builder, [obj({ ...stepHead(step), ...catalogSpecOptions(type!, step.spec), ...stepTail(step) })]))
       : undefined,
     type !== undefined
       ? attempt(() =>

@@ -73,6 +73,12 @@ export const delegateSelectors = orExpression(z.array(z.string())).meta({
  */
 export const typedSpecRegistries = new WeakMap<z.ZodType, Readonly<Record<string, z.ZodType>>>();
 
+/**
+ * Schemas that pick more fields by a discriminator in a refinement (the catalogue's `type: Inline` ->
+ * `spec: {script}`): the key-typo check asks them which variant schema applies to a value.
+ */
+export const variantSchemas = new WeakMap<z.ZodType, (value: Record<string, unknown>) => z.ZodType | undefined>();
+
 /** Records that `schema` checks its `spec` against `registry` by `type`; call on the final (post-meta) schema. */
 export function typedBy<T extends z.ZodType>(schema: T, registry: Readonly<Record<string, z.ZodType>>): T {
   typedSpecRegistries.set(schema, registry);

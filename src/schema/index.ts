@@ -12,10 +12,6 @@ export * from './notification.js';
 export * from './stages.js';
 export * from './step-categories.js';
 export * from './steps.js';
-export * from './steps-approval.js';
-export * from './steps-cd.js';
-export * from './steps-ci.js';
-export * from './steps-utility.js';
 export * from './strategy.js';
 export * from './template-ref.js';
 

@@ -3,7 +3,7 @@ import { checkSpecByType, delegateSelectors, duration, identifier, orExpression,
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
-import { stageSpecs } from './stages.js';
+import { HAND_MODELLED_STAGE_SPECS, stageSpecs } from './stages.js';
 import { strategy } from './strategy.js';
 import { templateRef } from './template-ref.js';
 
@@ -33,7 +33,7 @@ export const stage = typedBy(
       requireTypeOrTemplate(value, ctx);
       checkSpecByType(stageSpecs, value.type, value.spec, ctx);
       // A stage type pipewright does not model still gets its steps checked, when it has them where steps go.
-      if (typeof value.type === 'string' && !Object.hasOwn(stageSpecs, value.type))
+      if (typeof value.type === 'string' && !Object.hasOwn(HAND_MODELLED_STAGE_SPECS, value.type))
         checkSpecByType({ [value.type]: anyStageSpec }, value.type, value.spec, ctx);
     })
     .meta({ title: 'Stage' }),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { STAGE_TYPES, stageSpecRegistry } from '../catalog/catalog.js';
 import { ciSpec } from './stage-ci.js';
 import { deploymentSpec } from './stage-deployment.js';
 import { approvalSpec, customSpec, pipelineStageSpec } from './stage-flow.js';
@@ -7,8 +8,12 @@ export * from './stage-ci.js';
 export * from './stage-deployment.js';
 export * from './stage-flow.js';
 
-/** Typed specs of the stage types pipewright models; any other `type` passes through unchecked. */
-export const stageSpecs: Record<string, z.ZodType> = {
+/**
+ * Stage specs modelled by hand: they check the stage's execution steps and the rules between a stage's
+ * fields (a CI stage says where it runs; a Deployment stage names its service) that the platform's schema
+ * cannot express.
+ */
+export const HAND_MODELLED_STAGE_SPECS: Readonly<Record<string, z.ZodType>> = {
   Deployment: deploymentSpec,
   CI: ciSpec,
   Approval: approvalSpec,
@@ -16,7 +21,18 @@ export const stageSpecs: Record<string, z.ZodType> = {
   Pipeline: pipelineStageSpec,
 };
 
-/** Stage types of the platform that pipewright knows by name; used for "did you mean". */
-export const KNOWN_STAGE_TYPES: readonly string[] = [
-  'Deployment', 'CI', 'Approval', 'Custom', 'Pipeline', 'FeatureFlag', 'SecurityTests', 'IACM',
-];
+/** The wire `spec` of every stage type the platform's schema knows, by `type`: hand-modelled, else the catalogue's. */
+export const stageSpecs: Readonly<Record<string, z.ZodType>> = Object.freeze(
+  Object.defineProperties(
+    {},
+    Object.fromEntries(
+      STAGE_TYPES.map((type) => [
+        type,
+        { enumerable: true, get: () => HAND_MODELLED_STAGE_SPECS[type] ?? stageSpecRegistry[type] },
+      ]),
+    ),
+  ) as Record<string, z.ZodType>,
+);
+
+/** Stage types of the platform, for "did you mean". */
+export const KNOWN_STAGE_TYPES: readonly string[] = STAGE_TYPES;

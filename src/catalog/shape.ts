@@ -1,0 +1,56 @@
+/**
+ * The catalogue's description of a wire structure, generated from the platform's schema
+ * (scripts/generate-catalog.mjs has the grammar). Small, plain JSON: zod schemas and option keys are made
+ * from it on first use, by type.
+ */
+export type Shape =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'any'
+  | readonly ['enum', ...unknown[]]
+  | readonly ['pattern', string]
+  | readonly ['list', Shape]
+  | readonly ['map', Shape]
+  | readonly ['or', ...Shape[]]
+  | readonly ['expr', Shape]
+  | readonly ['ref', string]
+  | readonly [
+      'obj',
+      Readonly<Record<string, Shape>>,
+      readonly string[],
+      (readonly [string, Readonly<Record<string, Shape>>] | null)?,
+      /** Open: fields beyond those listed are real (the schema does not describe them). */
+      true?,
+    ];
+
+export interface StepEntryData {
+  readonly builder: string;
+  /** Stage types whose execution may hold this step. */
+  readonly stages: readonly string[];
+  readonly spec: Shape;
+  readonly specRequired: boolean;
+  /** Node fields beside the common ones (e.g. `contextType`). */
+  readonly extraFields: readonly string[];
+}
+
+export interface StageEntryData {
+  readonly builder: string;
+  readonly hasExecution: boolean;
+  readonly spec: Shape;
+  /** Node fields the platform requires beyond type, identifier and name (e.g. failureStrategies). */
+  readonly required: readonly string[];
+}
+
+export interface ConnectorEntryData {
+  readonly builder: string;
+  readonly spec: Shape;
+}
+
+export interface CatalogData {
+  readonly defs: Readonly<Record<string, Shape>>;
+  readonly steps: Readonly<Record<string, StepEntryData>>;
+  readonly stages: Readonly<Record<string, StageEntryData>>;
+  readonly connectors: Readonly<Record<string, ConnectorEntryData>>;
+}

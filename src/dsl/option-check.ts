@@ -1,0 +1,35 @@
+import { closest } from '../compile/suggest.js';
+import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
+import type { SourceSite } from './call-site.js';
+
+/**
+ * Options a builder does not know. Types catch these in an editor, but definitions compile without a type
+ * check too (and JavaScript users have none), so builders check at run time as well: a misspelt `scipt`
+ * must never silently drop the script.
+ */
+export function unknownOptions(builder: string, options: object, known: Iterable<string>): OptionIssue[] {
+  const knownKeys = [...known];
+  const issues: OptionIssue[] = [];
+  for (const key of Object.keys(options)) {
+    if (knownKeys.includes(key)) continue;
+    const suggestion = closest(key, knownKeys);
+    issues.push({
+      code: 'unknown-option',
+      message: `${builder}() has no option "${key}"`,
+      hint: suggestion ? `did you mean "${suggestion}"?` : `the options are: ${knownKeys.slice(0, 12).join(', ')}${knownKeys.length > 12 ? ', ...' : ''}`,
+    });
+  }
+  return issues;
+}
+
+/** Required options that were not given (or given as undefined). */
+export function missingOptions(builder: string, options: object, required: readonly string[]): OptionIssue[] {
+  return required
+    .filter((key) => (options as Record<string, unknown>)[key] === undefined)
+    .map((key) => ({ code: 'missing-option' as const, message: `${builder}() needs the option "${key}"`, hint: `add ${key}: ... to the ${builder}() call` }));
+}
+
+/** Records a builder's option issues while building, located at the builder's call. */
+export function reportIssues(context: BuildContext, issues: readonly OptionIssue[] | undefined, path: DocPath, site: SourceSite): void {
+  for (const issue of issues ?? []) context.issues.push({ ...issue, path, site });
+}
