@@ -64,7 +64,8 @@ describe("the README's first screen", () => {
     const [, compile] = commands[0]!.split(' && ');
     const result = await runScript(compile!, ROOT, { ...process.env, NO_COLOR: '1', npm_config_offline: 'true' });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe('compiled 3 documents to out: 4 written, 0 unchanged, 0 removed\n');
+    // A clone where the command already ran reuses out/: the files, not the counts, are the promise.
+    expect(result.stdout).toMatch(/^compiled 3 documents to out: \d written, \d unchanged, 0 removed\n$/);
     expect(await readTree(join(ROOT, 'out'))).toEqual(await readTree(join(ROOT, 'examples/seed/expected')));
     expect(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).scripts.test).toMatch(/vitest run/);
   });
