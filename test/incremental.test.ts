@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, readTree, tempDir, writeIn } from './support/cli.js';
 
 // Incremental compile: a second compile reuses the outputs of entry files whose files (and imports) did
-// not change. Reuse is observed through a definition that throws when TRIP is set: if it is not loaded
+// not change. Reuse is observed through a definition that throws when the time zone is not UTC: the cache
+// does not track the time zone (V8 reads TZ itself, not through process.env), so if the file is not loaded
 // again, the compile succeeds. Every scenario also compares with a compile that uses no cache.
 
 let dir: string;
@@ -14,7 +15,9 @@ afterEach(async () => cleanup());
 
 const write = (file: string, text: string) => writeIn(dir, file, text);
 const compile = (out = 'out', env: Record<string, string | undefined> = {}) =>
-  runCli(['compile', 'defs/*.ts', '-o', out], { cwd: dir, env: { TRIP: undefined, PIPEWRIGHT_NO_CACHE: undefined, ...env } });
+  runCli(['compile', 'defs/*.ts', '-o', out], { cwd: dir, env: { TZ: 'UTC', PIPEWRIGHT_NO_CACHE: undefined, ...env } });
+/** Sets the trip wire: a time zone other than UTC. */
+const TRIP = { TZ: 'Asia/Tokyo' };
 
 const tree = (root: string) => readTree(join(dir, root));
 
@@ -37,7 +40,7 @@ export const web = project({ identifier: '${id}' });
 const pipelineFile = (id: string, name = id, trip = false) => `import { pipeline, stage } from 'pipewright';
 import { web } from './project.js';
 import { run } from '../lib/steps.js';
-${trip ? "if (process.env.TRIP) throw new Error('loaded again');\n" : ''}export const ${id} = pipeline({ identifier: '${id}', name: '${name}', project: web })
+${trip ? "if (new Date(0).getTimezoneOffset() !== 0) throw new Error('loaded again');\n" : ''}export const ${id} = pipeline({ identifier: '${id}', name: '${name}', project: web })
   .stage(stage({ identifier: 's', type: 'Custom', spec: {} }).step(run('a'), run('b')));
 `;
 
@@ -52,19 +55,19 @@ beforeEach(async () => {
 describe('a second compile', () => {
   it('does not load entry files that did not change', async () => {
     const before = await tree('out');
-    const again = await compile('out', { TRIP: '1' });
+    const again = await compile('out', TRIP);
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('compiled 3 documents to out: 0 written, 4 unchanged, 0 removed');
-    expect((await runCli(['compile', 'defs/*.ts', '-o', 'out', '--check'], { cwd: dir, env: { TRIP: '1' } })).code).toBe(0);
+    expect((await runCli(['compile', 'defs/*.ts', '-o', 'out', '--check'], { cwd: dir, env: TRIP })).code).toBe(0);
     expect(await tree('out')).toEqual(before);
     // Without the cache the same compile loads build.ts, which throws: the test can tell the difference.
-    expect((await compile('out', { TRIP: '1', PIPEWRIGHT_NO_CACHE: '1' })).code).toBe(1);
+    expect((await compile('out', { ...TRIP, PIPEWRIGHT_NO_CACHE: '1' })).code).toBe(1);
   });
 
   it('rebuilds only the changed entry, and the result equals a compile from scratch', async () => {
     await write('defs/deploy.ts', pipelineFile('deploy', 'deploy now'));
-    const result = await compile('out', { TRIP: '1' });
+    const result = await compile('out', TRIP);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('2 written');
     expect((await tree('out'))['pipelines/default/web/deploy.yaml']).toContain('name: deploy now');
@@ -73,7 +76,7 @@ describe('a second compile', () => {
 
   it('rebuilds every entry that imports a changed library file', async () => {
     await write('lib/steps.ts', LIBRARY('echo changed'));
-    expect((await compile('out', { TRIP: '1' })).code).toBe(1);
+    expect((await compile('out', TRIP)).code).toBe(1);
     const result = await compile();
     expect(result.stdout).toContain('3 written');
     expect(await tree('out')).toEqual(await fromScratch());
@@ -89,7 +92,7 @@ describe('a second compile', () => {
 
   it('writes the manifest again when only it was edited', async () => {
     await writeFile(join(dir, 'out/manifest.json'), (await readFile(join(dir, 'out/manifest.json'), 'utf8')).replace('"version": 1', '"version": 1 '));
-    const result = await compile('out', { TRIP: '1' });
+    const result = await compile('out', TRIP);
     expect(result.stdout).toContain('1 written');
     expect(await tree('out')).toEqual(await fromScratch());
   });
@@ -115,8 +118,98 @@ describe('a second compile', () => {
 
   it('still resolves references from a changed pipeline to a reused project', async () => {
     await write('defs/deploy.ts', pipelineFile('deploy', 'other'));
-    const result = await compile('out', { TRIP: '1' });
+    const result = await compile('out', TRIP);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
 });
+
+describe('what a definition reads', () => {
+  // lib/team.ts reads TEAM, defs/team.ts reads REGION itself: both are part of defs/team.ts's cache key.
+  const TEAM_LIBRARY = "export const team = process.env.TEAM ?? 'alpha';\n";
+  const TEAM_PIPELINE = `import { pipeline, stage } from 'pipewright';
+import { web } from './project.js';
+import { run } from '../lib/steps.js';
+import { team } from '../lib/team.js';
+if (new Date(0).getTimezoneOffset() !== 0) throw new Error('loaded again');
+export const teamed = pipeline({ identifier: 'teamed', project: web, tags: { team, region: process.env.REGION ?? 'eu' } })
+  .stage(stage({ identifier: 's', type: 'Custom', spec: {} }).step(run('a')));
+`;
+  const teamed = async () => (await tree('out'))['pipelines/default/web/teamed.yaml'];
+  const check = (env: Record<string, string | undefined>) =>
+    runCli(['compile', 'defs/*.ts', '-o', 'out', '--check'], { cwd: dir, env: { TZ: 'UTC', ...env } });
+
+  it('makes environment variables read through process.env part of the cache key', async () => {
+    await write('lib/team.ts', TEAM_LIBRARY);
+    await write('defs/team.ts', TEAM_PIPELINE);
+    expect((await compile('out', { TEAM: 'alpha', REGION: undefined })).code).toBe(0);
+    expect(await teamed()).toContain('team: alpha');
+    // The same environment: reused (the trip wire is not hit).
+    expect(await compile('out', { ...TRIP, TEAM: 'alpha', REGION: undefined })).toMatchObject({ code: 0, stderr: '' });
+
+    // Another value: --check is not fooled by the cache, and compile rebuilds the entry.
+    const stale = await check({ TEAM: 'beta', REGION: undefined });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('  changed  pipelines/default/web/teamed.yaml');
+    expect(stale.stderr).not.toContain('build.yaml');
+    expect((await compile('out', { TEAM: 'beta', REGION: undefined })).code).toBe(0);
+    expect(await teamed()).toContain('team: beta');
+    expect(await check({ TEAM: 'beta', REGION: undefined })).toMatchObject({ code: 0, stdout: 'out is up to date (4 documents)\n' });
+
+    // A variable that was unset and now is set, read by the entry itself.
+    expect((await check({ TEAM: 'beta', REGION: 'us' })).code).toBe(1);
+    expect((await compile('out', { TEAM: 'beta', REGION: 'us' })).code).toBe(0);
+    expect(await teamed()).toContain('region: us');
+    // The same environment once more: nothing is loaded again.
+    expect(await compile('out', { ...TRIP, TEAM: 'beta', REGION: 'us' })).toMatchObject({ code: 0, stderr: '' });
+    expect(await tree('out')).toEqual(await fromScratchWith({ TEAM: 'beta', REGION: 'us' }));
+  });
+
+  it('never caches an entry that reads files through fs or lists the environment, and says so with --debug', async () => {
+    await write('defs/notes.txt', 'first\n');
+    await write(
+      'defs/described.ts',
+      `import { readFileSync } from 'node:fs';
+import { pipeline, stage } from 'pipewright';
+import { web } from './project.js';
+import { run } from '../lib/steps.js';
+export const described = pipeline({ identifier: 'described', project: web, description: readFileSync('defs/notes.txt', 'utf8').trim() })
+  .stage(stage({ identifier: 's', type: 'Custom', spec: {} }).step(run('a')));
+`,
+    );
+    await write(
+      'defs/counted.ts',
+      `import { pipeline, stage } from 'pipewright';
+import { web } from './project.js';
+import { run } from '../lib/steps.js';
+export const counted = pipeline({ identifier: 'counted', project: web, tags: { variables: String(Object.keys(process.env).length > 0) } })
+  .stage(stage({ identifier: 's', type: 'Custom', spec: {} }).step(run('a')));
+`,
+    );
+    const first = await runCli(['--debug', 'compile', 'defs/*.ts', '-o', 'out'], { cwd: dir, env: { TZ: 'UTC' } });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe(
+      'pipewright: debug: not cached: defs/counted.ts, compiled every time: defs/counted.ts reads the environment as a whole (enumerates process.env)\n' +
+        'pipewright: debug: not cached: defs/described.ts, compiled every time: defs/described.ts imports node:fs, which the cache cannot see into\n',
+    );
+    // Without --debug, nothing is said.
+    expect((await compile()).stderr).toBe('');
+
+    await write('defs/notes.txt', 'second\n');
+    const stale = await check({});
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('  changed  pipelines/default/web/described.yaml');
+    expect((await compile()).code).toBe(0);
+    expect((await tree('out'))['pipelines/default/web/described.yaml']).toContain('description: second');
+  });
+});
+
+/** fromScratch, with environment variables set. */
+async function fromScratchWith(env: Record<string, string>): Promise<Record<string, string>> {
+  await rm(join(dir, 'scratch'), { recursive: true, force: true });
+  const result = await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1', ...env });
+  expect(result.stderr).toBe('');
+  const files = await tree('scratch');
+  await rm(join(dir, 'scratch'), { recursive: true, force: true });
+  return files;
+}

@@ -55,6 +55,8 @@ describe('pipewright init', () => {
 
     const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
     expect(pkg).toMatchObject({ name: 'demo', private: true, type: 'module', dependencies: { pipewright: `^${await ownVersion()}` } });
+    // The workflow's --typecheck needs ts-morph, an optional peer of pipewright: the scaffold asks for it.
+    expect(pkg.devDependencies).toEqual({ 'ts-morph': JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).peerDependencies['ts-morph'] });
 
     const bin = await installLocalPipewright(project);
     const compiled = await runInstalled(bin, ['compile', '--typecheck'], project);
@@ -80,10 +82,11 @@ describe('pipewright init', () => {
     expect(checked).toMatchObject({ code: 0, stdout: 'out is up to date (3 documents)\n' });
   });
 
-  it('writes a GitHub workflow that checks on every push and publishes from main with the secret', async () => {
+  it('writes a GitHub workflow that checks pull requests and publishes from main with the secrets', async () => {
     expect((await runCli(['init'], { cwd: dir })).code).toBe(0);
     const text = await readFile(join(dir, '.github/workflows/pipewright.yml'), 'utf8');
     const workflow = parse(text);
+    expect(Object.keys(workflow.on)).toEqual(['push', 'pull_request']);
     const steps = workflow.jobs.compile.steps as Array<Record<string, unknown>>;
     expect(steps.map((s) => s.run).filter(Boolean)).toEqual([
       'npm ci',
@@ -92,8 +95,15 @@ describe('pipewright init', () => {
     ]);
     const publish = steps.find((s) => s.run === 'npx pipewright publish')!;
     expect(publish.if).toBe("github.event_name == 'push' && github.ref == 'refs/heads/main'");
-    // GitHub's own ${{ }} syntax survives the template placeholders.
-    expect(publish.env).toEqual({ HARNESS_API_KEY: '${{ secrets.HARNESS_API_KEY }}', HARNESS_ACCOUNT_ID: '${{ vars.HARNESS_ACCOUNT_ID }}' });
+    // GitHub's own ${{ }} syntax survives the template placeholders; the SaaS address when no secret names another.
+    expect(publish.env).toEqual({
+      HARNESS_BASE_URL: "${{ secrets.HARNESS_BASE_URL || 'https://app.harness.io' }}",
+      HARNESS_ACCOUNT_ID: '${{ secrets.HARNESS_ACCOUNT_ID }}',
+      HARNESS_API_KEY: '${{ secrets.HARNESS_API_KEY }}',
+    });
+    // The scaffolded README names the secrets the workflow reads.
+    const readme = await readFile(join(dir, 'README.md'), 'utf8');
+    for (const name of ['HARNESS_ACCOUNT_ID', 'HARNESS_API_KEY', 'HARNESS_BASE_URL']) expect(readme).toContain(name);
     expect(await readFile(join(dir, 'pipewright.config.ts'), 'utf8')).toContain('export default defineConfig({');
   });
 
@@ -104,29 +114,118 @@ describe('pipewright init', () => {
     expect(await readFile(join(dir, '2-my app/pipelines/project.ts'), 'utf8')).toContain("identifier: '_2_my_app'");
   });
 
-  it('refuses to overwrite existing files, names them, and writes nothing', async () => {
-    await writeFile(join(dir, 'package.json'), '{"name":"mine"}\n');
-    await mkdir(join(dir, 'pipelines'));
-    await writeFile(join(dir, 'pipelines/hello.ts'), '// mine\n');
+  it('adds to an existing npm project without changing anything the user wrote, and says what it added', async () => {
+    const userPackage = {
+      name: '@acme/infra',
+      version: '3.1.0',
+      scripts: { build: 'tsc -b', test: 'vitest' },
+      dependencies: { express: '^5.0.0' },
+      devDependencies: { 'ts-morph': '^28.1.0' },
+    };
+    // Four-space indentation and a key order of the user's own: kept.
+    await writeFile(join(dir, 'package.json'), `${JSON.stringify(userPackage, null, 4)}\n`);
+    await writeFile(join(dir, 'README.md'), '# acme infra\n');
+    await writeFile(join(dir, '.gitignore'), 'dist/\n');
     const result = await runCli(['init'], { cwd: dir });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(
-      'pipewright: this folder already has package.json, pipelines/hello.ts; nothing was written\n' +
-        '  hint: run init in a new or empty folder, or pass --force to overwrite these files\n',
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      [
+        'added pipewright to infra in .:',
+        '  kept      README.md (it exists; --force replaces it)',
+        '  created   .github/workflows/pipewright.yml',
+        '  kept      .gitignore (it exists; --force replaces it)',
+        `  added to package.json: dependencies.pipewright ^${await ownVersion()}, scripts.check, scripts.watch, scripts.publish:platform`,
+        '  kept your devDependencies.ts-morph ^28.1.0 (init would add ^28.0.0)',
+        '  kept your scripts.build "tsc -b" (init would add "pipewright compile")',
+        '  created   pipelines/hello.ts',
+        '  created   pipelines/pipewright-ci.ts',
+        '  created   pipelines/project.ts',
+        '  created   pipewright.config.ts',
+        '  created   tsconfig.json',
+        '',
+        'next:',
+        '  npm install',
+        '  npx pipewright compile          # pipelines/*.ts -> out/',
+        '  npx pipewright compile --watch',
+        '',
+      ].join('\n'),
     );
-    expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe('{"name":"mine"}\n');
-    expect(existsSync(join(dir, 'pipewright.config.ts'))).toBe(false);
+    const text = await readFile(join(dir, 'package.json'), 'utf8');
+    expect(text).toBe(
+      `${JSON.stringify(
+        {
+          ...userPackage,
+          scripts: { ...userPackage.scripts, check: 'pipewright compile --check --typecheck', watch: 'pipewright compile --watch', 'publish:platform': 'pipewright publish' },
+          dependencies: { express: '^5.0.0', pipewright: `^${await ownVersion()}` },
+        },
+        null,
+        4,
+      )}\n`,
+    );
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('# acme infra\n');
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('dist/\n');
+    // The example project takes its identifier from the package name, scope left out.
+    expect(await readFile(join(dir, 'pipelines/project.ts'), 'utf8')).toContain("identifier: 'infra'");
+
+    // Run again: everything is there, nothing changes.
+    const again = await runCli(['init'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('  kept      package.json (it has what pipewright needs)');
+    expect(again.stdout).not.toMatch(/created|overwrote|added to/);
+    expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe(text);
   });
 
-  it('overwrites with --force, and keeps files the template does not have', async () => {
-    await writeFile(join(dir, 'package.json'), '{"name":"mine"}\n');
+  it('with --force replaces the template files but never removes or changes a dependency or script of the user', async () => {
+    const userPackage = { name: 'mine', scripts: { check: 'eslint .' }, dependencies: { pipewright: '0.0.9', left: '1.0.0' } };
+    await writeFile(join(dir, 'package.json'), JSON.stringify(userPackage));
+    await mkdir(join(dir, 'pipelines'));
+    await writeFile(join(dir, 'pipelines/hello.ts'), '// mine\n');
     await writeFile(join(dir, 'notes.txt'), 'keep me\n');
     const result = await runCli(['init', '.', '--force', '--name', 'infra'], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('  overwrote package.json');
-    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).name).toBe('infra');
+    expect(result.stdout).toContain('  overwrote pipelines/hello.ts');
+    expect(result.stdout).toContain(`  kept your dependencies.pipewright 0.0.9 (init would add ^${await ownVersion()})`);
+    expect(result.stdout).toContain('  kept your scripts.check "eslint ." (init would add "pipewright compile --check --typecheck")');
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.name).toBe('mine');
+    expect(pkg.dependencies).toEqual({ left: '1.0.0', pipewright: '0.0.9' });
+    expect(pkg.devDependencies).toEqual({ 'ts-morph': '^28.0.0' });
+    expect(pkg.scripts).toEqual({
+      check: 'eslint .',
+      build: 'pipewright compile',
+      watch: 'pipewright compile --watch',
+      'publish:platform': 'pipewright publish',
+    });
+    expect(await readFile(join(dir, 'pipelines/hello.ts'), 'utf8')).toContain('export const hello = pipeline(');
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('keep me\n');
+  });
+
+  it('refuses a package.json that is not JSON, and writes nothing', async () => {
+    await writeFile(join(dir, 'package.json'), '{"name": "mine",}\n');
+    const result = await runCli(['init'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^pipewright: package\.json is not a valid package\.json \(.+\); nothing was written\n/);
+    expect(result.stderr).toContain('  hint: fix it (npm reads it too), or run init in another folder\n');
+    expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe('{"name": "mine",}\n');
+    expect(existsSync(join(dir, 'pipewright.config.ts'))).toBe(false);
+  });
+
+  it('depends on the version of pipewright that runs it', async () => {
+    // A copy of the package that says it is 7.3.1: init must write that, not a version baked into the template.
+    const copy = join(dir, 'copy');
+    await mkdir(copy);
+    for (const part of ['bin', 'dist', 'templates']) await cp(join(ROOT, part), join(copy, part), { recursive: true });
+    await symlink(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+    await writeFile(join(copy, 'package.json'), JSON.stringify({ ...pkg, version: '7.3.1' }));
+    const made = await runInstalled(join(copy, 'bin', 'pipewright.js'), ['init', 'fresh'], dir);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'fresh/package.json'), 'utf8')).dependencies).toEqual({ pipewright: '^7.3.1' });
+    await mkdir(join(dir, 'existing'));
+    await writeFile(join(dir, 'existing/package.json'), '{"name":"existing"}');
+    expect((await runInstalled(join(copy, 'bin', 'pipewright.js'), ['init', 'existing'], dir)).code).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'existing/package.json'), 'utf8')).dependencies).toEqual({ pipewright: '^7.3.1' });
   });
 
   it('refuses a target that is a file', async () => {

@@ -4,6 +4,7 @@ import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Di
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../config.js';
 import { EXIT, useColor } from './errors.js';
+import { requireOptional } from './optional-dependencies.js';
 
 export interface CompileFlags {
   readonly out?: string;
@@ -70,6 +71,7 @@ function guardOutDir(outDir: string, inputs: readonly string[]): void {
 /** Runs the type checker when asked; type errors stop the compile before anything is written. */
 async function maybeTypecheck(inputs: CompileInputs, flags: CompileFlags): Promise<Diagnostic[]> {
   if (!flags.typecheck) return [];
+  requireOptional(['ts-morph'], 'compile --typecheck');
   const { typecheck } = await import('../compile/typecheck.js');
   const found = await typecheck({ files: [...inputs.files, ...(inputs.configFile ? [inputs.configFile] : [])] });
   if (hasErrors(found)) throw new DiagnosticError(found);
@@ -105,6 +107,7 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags):
     schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
   });
   const { changes, documents } = result;
+  if (process.argv.includes('--debug')) for (const note of result.notes) process.stderr.write(`pipewright: debug: ${note}\n`);
   const diagnostics = sortDiagnostics([...typeWarnings, ...result.diagnostics]);
   const upToDate = changes.written.length === 0 && changes.removed.length === 0;
   const ok = !flags.check || upToDate;

@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
-import { importYaml, type ImportInput } from '../import/import-yaml.js';
+import type { ImportInput } from '../import/import-yaml.js';
 import { EXIT, UserError } from './errors.js';
+import { requireOptional } from './optional-dependencies.js';
 import type { ImportFlags } from './import-command.js';
 
 async function readStdin(): Promise<string> {
@@ -46,6 +47,9 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
 
 export async function runImport(files: string[], flags: ImportFlags): Promise<number> {
   if (flags.mode !== 'files' && flags.mode !== 'project') throw new UserError(`--mode must be files or project, not "${flags.mode}"`);
+  requireOptional(['ts-morph', 'prettier'], 'pipewright import');
+  // Loaded after the check: generating code needs ts-morph as soon as the module loads.
+  const { importYaml } = await import('../import/import-yaml.js');
   const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
   process.stdout.write(
     `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out}:\n${result.written.map((f) => `  ${f}`).join('\n')}\n`,

@@ -4,16 +4,17 @@ import type { InitFlags } from './init-run.js';
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('scaffold a ready project: package.json, tsconfig, pipewright.config.ts, pipelines/, CI workflow')
+    .description('scaffold a ready project, or add pipewright to an existing one: package.json, tsconfig, pipewright.config.ts, pipelines/, CI workflow')
     .argument('[dir]', 'folder to create the project in (created when missing)', '.')
-    .option('--name <name>', 'package name (default: the folder name)')
-    .option('--force', 'overwrite files that already exist')
+    .option('--name <name>', 'package and project name (default: the package.json name, else the folder name)')
+    .option('--force', "replace the template's files that already exist (an existing package.json is only ever added to)")
     .addHelpText(
       'after',
       [
         '',
         'Examples:',
         '  $ npx pipewright init demo && cd demo && npm install && npx pipewright compile',
+        '  $ npx pipewright init              # in your repository: adds what is missing, keeps what you wrote',
         '  $ pipewright init . --force        # re-create the template files here',
       ].join('\n'),
     )

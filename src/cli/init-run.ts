@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, UserError } from './errors.js';
-import { version } from './version.js';
+import { ownPackage, version } from './version.js';
 
 export interface InitFlags {
   readonly name?: string;
@@ -46,36 +46,118 @@ async function templateFiles(root: string): Promise<string[]> {
     .sort();
 }
 
-/** `pipewright init [dir]`: copies the template, refusing to overwrite anything unless --force. */
+interface PackageJson {
+  [field: string]: unknown;
+}
+
+/** The sections init adds to; a dependency counts as present in any of the dependency sections. */
+const DEPENDENCY_SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
+
+/** The indentation of a JSON text's first nested line, so a merged package.json keeps the user's style. */
+const indentOf = (text: string): string => /^[{[][^\S\n]*\n([ \t]+)/.exec(text)?.[1] ?? '  ';
+
+const section = (pkg: PackageJson, name: string): Record<string, string> =>
+  pkg[name] !== null && typeof pkg[name] === 'object' && !Array.isArray(pkg[name]) ? (pkg[name] as Record<string, string>) : {};
+
+/**
+ * Adds the template's dependencies and scripts to the user's package.json, never changing or removing what is
+ * there: a dependency the user already has (in any section) keeps their version, a script of the same name
+ * keeps their command. Returns the new text and one line per addition or kept difference.
+ */
+export function mergePackageJson(userText: string, template: PackageJson): { text: string; added: string[]; kept: string[] } {
+  const pkg = JSON.parse(userText) as PackageJson;
+  const added: string[] = [];
+  const kept: string[] = [];
+  for (const name of ['dependencies', 'devDependencies'] as const)
+    for (const [dependency, range] of Object.entries(section(template, name))) {
+      const holder = DEPENDENCY_SECTIONS.find((s) => section(pkg, s)[dependency] !== undefined);
+      if (holder) {
+        if (section(pkg, holder)[dependency] !== range) kept.push(`${holder}.${dependency} ${section(pkg, holder)[dependency]} (init would add ${range})`);
+        continue;
+      }
+      pkg[name] = Object.fromEntries(Object.entries({ ...section(pkg, name), [dependency]: range }).sort(([a], [b]) => (a < b ? -1 : 1)));
+      added.push(`${name}.${dependency} ${range}`);
+    }
+  for (const [script, command] of Object.entries(section(template, 'scripts'))) {
+    const theirs = section(pkg, 'scripts')[script];
+    if (theirs === undefined) {
+      pkg.scripts = { ...section(pkg, 'scripts'), [script]: command };
+      added.push(`scripts.${script}`);
+    } else if (theirs !== command) kept.push(`scripts.${script} ${JSON.stringify(theirs)} (init would add ${JSON.stringify(command)})`);
+  }
+  const text = added.length === 0 ? userText : `${JSON.stringify(pkg, null, indentOf(userText))}\n`;
+  return { text, added, kept };
+}
+
+/** The user's package.json, parsed up front so a broken one stops init before anything is written. */
+async function readUserPackage(file: string, shown: string): Promise<string | undefined> {
+  if (!existsSync(file)) return undefined;
+  const text = await readFile(file, 'utf8');
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it is not a JSON object');
+  } catch (error) {
+    throw new UserError(
+      `${shown} is not a valid package.json (${(error as Error).message}); nothing was written`,
+      'fix it (npm reads it too), or run init in another folder',
+    );
+  }
+  return text;
+}
+
+/**
+ * `pipewright init [dir]`: copies the template into a new or existing folder. Files that exist are kept
+ * (replaced with --force); an existing package.json is never replaced, only added to (mergePackageJson).
+ */
 export async function runInit(dir: string, flags: InitFlags): Promise<number> {
   const target = resolve(dir);
   if (existsSync(target) && !statSync(target).isDirectory())
     throw new UserError(`${dir} exists and is not a folder`, 'pass a new or existing folder: pipewright init my-pipelines');
-  const packageName = flags.name ?? packageNameOf(target);
+  const shownDir = relative(process.cwd(), target) || '.';
+  const userPackage = await readUserPackage(join(target, 'package.json'), join(shownDir, 'package.json'));
+  const existingName = userPackage === undefined ? undefined : (JSON.parse(userPackage) as PackageJson).name;
+  const packageName = flags.name ?? (typeof existingName === 'string' ? existingName.replace(/^@[^/]+\//, '') : packageNameOf(target));
   const values = {
     packageName,
     projectName: packageName,
     projectIdentifier: identifierOf(packageName),
     pipewrightVersion: version(),
+    tsMorphVersion: peerRange('ts-morph'),
   };
-  const files = (await templateFiles(TEMPLATE_DIR)).map((from) => ({ from, to: targetPath(from) }));
-  const existing = files.filter(({ to }) => existsSync(join(target, to)));
-  if (existing.length > 0 && !flags.force)
-    throw new UserError(
-      `${dir === '.' ? 'this folder' : dir} already has ${existing.map(({ to }) => to).join(', ')}; nothing was written`,
-      'run init in a new or empty folder, or pass --force to overwrite these files',
-    );
-  for (const { from, to } of files) {
+  const lines: string[] = [];
+  for (const from of await templateFiles(TEMPLATE_DIR)) {
+    const to = targetPath(from);
     const destination = join(target, to);
+    const text = fillTemplate(await readFile(join(TEMPLATE_DIR, from), 'utf8'), values);
+    if (to === 'package.json' && userPackage !== undefined) {
+      const merged = mergePackageJson(userPackage, JSON.parse(text) as PackageJson);
+      if (merged.added.length > 0) await writeFile(destination, merged.text);
+      lines.push(
+        merged.added.length > 0 ? `  added to package.json: ${merged.added.join(', ')}` : '  kept      package.json (it has what pipewright needs)',
+        ...merged.kept.map((k) => `  kept your ${k}`),
+      );
+      continue;
+    }
+    const exists = existsSync(destination);
+    if (exists && !flags.force) {
+      lines.push(`  kept      ${to} (it exists; --force replaces it)`);
+      continue;
+    }
     await mkdir(dirname(destination), { recursive: true });
-    await writeFile(destination, fillTemplate(await readFile(join(TEMPLATE_DIR, from), 'utf8'), values));
+    await writeFile(destination, text);
+    lines.push(`  ${exists ? 'overwrote' : 'created  '} ${to}`);
   }
-  const shownDir = relative(process.cwd(), target) || '.';
-  const lines = files.map(({ to }) => `  ${existing.some((e) => e.to === to) ? 'overwrote' : 'created  '} ${to}`);
   process.stdout.write(
-    `scaffolded ${packageName} in ${shownDir}:\n${lines.join('\n')}\n\nnext:\n` +
+    `${userPackage === undefined ? 'scaffolded' : 'added pipewright to'} ${packageName} in ${shownDir}:\n${lines.join('\n')}\n\nnext:\n` +
       (shownDir === '.' ? '' : `  cd ${shownDir}\n`) +
       '  npm install\n  npx pipewright compile          # pipelines/*.ts -> out/\n  npx pipewright compile --watch\n',
   );
   return EXIT.ok;
+}
+
+/** The version range of an optional peer dependency, as pipewright's package.json gives it. */
+function peerRange(name: string): string {
+  const range = ownPackage().peerDependencies?.[name];
+  if (!range) throw new Error(`pipewright's package.json has no peer dependency ${name}`);
+  return range;
 }

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
 
-/** The package version, read once from package.json. */
-export const version = (): string =>
-  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** What pipewright's own package.json says: its version and the ranges of its optional peers. */
+export interface OwnPackage {
+  readonly version: string;
+  readonly peerDependencies?: Readonly<Record<string, string>>;
+}
+
+export const ownPackage = (): OwnPackage => JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as OwnPackage;
+
+/** The package version. */
+export const version = (): string => ownPackage().version;

@@ -1,6 +1,7 @@
 import { buildEach, referenceSummaries, type ReferenceSummary } from './build-documents.js';
 import { collectResources } from './collect.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
 import { loadModules, type LoadedModule } from './load-modules.js';
 import { renderDocument, type RenderedDocument, type RenderOptions } from './render-output.js';
 import type { ResourceKey } from './validate.js';
@@ -15,8 +16,20 @@ export interface BatchDocument {
   readonly exportName: string;
 }
 
-/** What the compile cache needs to know of a loaded entry file. */
-export type ModuleInfo = Omit<LoadedModule, 'exports'>;
+/**
+ * What the compile cache needs to know of a loaded entry file: its files, and the environment variables it and
+ * they read (name -> value, null when unset), or why it cannot be cached.
+ */
+export type ModuleInfo = Omit<LoadedModule, 'exports'> & { readonly environment?: Readonly<Record<string, string | null>> };
+
+/** Each module's cache information, the environment reads made while loading and building it included. */
+export function moduleInfo(modules: readonly LoadedModule[], reads: EnvironmentReads): ModuleInfo[] {
+  return modules.map(({ file, dependencies, impure, uncacheable }) => {
+    if (impure) return { file, dependencies, impure, ...(uncacheable ? { uncacheable } : {}) };
+    const found = entryEnvironment(reads, dependencies);
+    return 'uncacheable' in found ? { file, dependencies, impure: true, uncacheable: found.uncacheable } : { file, dependencies, impure, environment: found.environment };
+  });
+}
 
 /** A batch's results as plain data, so they can cross from a worker thread. */
 export interface BatchResult {
@@ -31,13 +44,18 @@ export interface BatchResult {
 
 /** Loads, builds, validates and renders some entry files; throws a DiagnosticError when they cannot be loaded. */
 export async function buildBatch(files: readonly string[], options: RenderOptions): Promise<BatchResult> {
-  const modules = await loadModules(files);
-  const { documents, diagnostics } = buildEach(collectResources(modules));
+  const { result, reads } = await recordEnvironment(async () => {
+    const modules = await loadModules(files);
+    const { documents, diagnostics } = buildEach(collectResources(modules));
+    const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, options));
+    return { modules, documents, diagnostics, rendered };
+  });
+  const { modules, documents, diagnostics, rendered } = result;
   return {
     documents: documents.map(({ kind, key, file, exportName }) => ({ kind, key, file, exportName })),
-    rendered: hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, options)),
+    rendered,
     diagnostics,
     references: referenceSummaries(documents),
-    modules: modules.map(({ file, dependencies, impure }) => ({ file, dependencies, impure })),
+    modules: moduleInfo(modules, reads),
   };
 }

@@ -10,12 +10,15 @@ import { cacheDir } from './load-modules.js';
  * The incremental-compile cache: for each entry file, the content hashes of every local file it imports
  * (itself included) and the manifest entries of what it produced. An entry whose files all hash the same,
  * and whose outputs are still in the output folder with the recorded sha256, is not loaded, built,
- * validated or emitted again: its output text is read back from the folder. Anything unknown (a package
- * or node: import, a missing file, another pipewright build, other options) means "compile it".
+ * validated or emitted again: its output text is read back from the folder. The environment variables its
+ * files read are part of the key too (environment-reads.ts). Anything unknown (a package or node: import,
+ * such as fs, a missing file, another pipewright build, other options) means "compile it".
  */
 export interface CachedEntry {
   /** Absolute path -> sha256 of its bytes. */
   readonly dependencies: Readonly<Record<string, string>>;
+  /** Environment variables the entry's files read (through process.env) -> value, null when unset. */
+  readonly environment?: Readonly<Record<string, string | null>>;
   readonly outputs: readonly ManifestEntry[];
 }
 
@@ -88,6 +91,7 @@ export async function readCache(outDir: string, print: string): Promise<Record<s
 /** The cached entry's outputs, if its files are unchanged and its outputs are intact; else undefined. */
 export function reusable(entry: CachedEntry, outDir: string, hashes: FileHashes): Reusable | undefined {
   for (const [file, hash] of Object.entries(entry.dependencies)) if (hashes.get(file) !== hash) return undefined;
+  for (const [name, value] of Object.entries(entry.environment ?? {})) if ((process.env[name] ?? null) !== value) return undefined;
   const texts = new Map<string, string>();
   for (const output of entry.outputs) {
     const text = readSmall(join(outDir, output.file))?.toString('utf8');

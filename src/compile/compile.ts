@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { glob } from 'tinyglobby';
-import type { BatchDocument, ModuleInfo } from './build-batch.js';
+import { moduleInfo, type BatchDocument, type ModuleInfo } from './build-batch.js';
 import { buildAndValidate, type BuiltDocument } from './build-documents.js';
 import { entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type Reusable } from './compile-cache.js';
 import { collectResources } from './collect.js';
+import { recordEnvironment } from './environment-reads.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from './diagnostics.js';
 import type { ResourceKey } from './validate.js';
 import { keyString } from './validate.js';
@@ -54,6 +55,8 @@ export interface CompileResult {
   readonly changes: OutputChanges;
   /** Warnings; errors are thrown as a DiagnosticError. */
   readonly diagnostics: readonly Diagnostic[];
+  /** What `--debug` shows: entries the cache cannot keep, and why. */
+  readonly notes: readonly string[];
 }
 
 /** The entry files, from paths and globs, sorted and without duplicates. */
@@ -137,12 +140,16 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const changes =
     (fresh.length === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
     (options.check ? await planOutput(options.outDir, outputs, manifest) : await writeOutput(options.outDir, outputs, manifest));
+  const notes: string[] = [];
   // Warnings are not recorded per entry, so a compile that had some leaves no cache: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
     const record: Record<string, CachedEntry> = {};
     for (const [key, { entry }] of reused) record[key] = entry;
     for (const module of built.modules) {
-      if (module.impure) continue;
+      if (module.impure) {
+        notes.push(`not cached: ${module.file}, compiled every time: ${module.uncacheable ?? 'it imports something not tracked'}`);
+        continue;
+      }
       const dependencies: Record<string, string> = {};
       for (const dependency of module.dependencies) {
         const hash = hashes.get(dependency);
@@ -150,19 +157,23 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
         dependencies[dependency] = hash;
       }
       if (Object.keys(dependencies).length !== module.dependencies.length) continue;
-      record[module.file] = { dependencies, outputs: produced.get(module.file) ?? [] };
+      const environment = module.environment ?? {};
+      record[module.file] = { dependencies, ...(Object.keys(environment).length > 0 ? { environment } : {}), outputs: produced.get(module.file) ?? [] };
     }
     await writeCache(options.outDir, print, record);
   }
-  return { documents: all, manifest, changes, diagnostics };
+  return { documents: all, manifest, changes, diagnostics, notes };
 }
 
 /** Every fresh entry in this thread, checked as a whole. */
 async function buildHere(fresh: readonly string[], render: RenderOptions, reusedKeys: readonly ResourceKey[]): Promise<FreshOutput> {
-  const modules = fresh.length > 0 ? await loadModules(fresh) : [];
-  const { documents, diagnostics } = buildAndValidate(collectResources(modules), reusedKeys);
-  const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, render));
-  return { documents, rendered, diagnostics, modules };
+  const { result, reads } = await recordEnvironment(async () => {
+    const modules = fresh.length > 0 ? await loadModules(fresh) : [];
+    const { documents, diagnostics } = buildAndValidate(collectResources(modules), reusedKeys);
+    const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, render));
+    return { documents, rendered, diagnostics, modules };
+  });
+  return { ...result, modules: moduleInfo(result.modules, reads) };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface LoadedModule {
   readonly dependencies: readonly string[];
   /** True when it imports anything but local files and pipewright (packages, node: builtins): not cacheable. */
   readonly impure: boolean;
+  /** Why it is impure, for `--debug`. */
+  readonly uncacheable?: string;
 }
 
 /** This package's own entry: user imports of `pipewright` bind to the copy that compiles them. */
@@ -92,7 +94,8 @@ interface Metafile {
 
 interface GraphNode {
   readonly imports: readonly string[];
-  readonly impure: boolean;
+  /** The first import that is not a local file or pipewright (a package, a node: builtin). */
+  readonly external: string | undefined;
 }
 
 /** Each bundled file's local imports (absolute paths) and whether it imports anything else. */
@@ -101,14 +104,14 @@ function importGraph(metafile: Metafile): Map<string, GraphNode> {
   for (const [path, input] of Object.entries(metafile.inputs))
     graph.set(resolve(path), {
       imports: input.imports.filter((i) => !i.external).map((i) => resolve(i.path)),
-      impure: input.imports.some((i) => i.external && i.path !== OWN_ENTRY),
+      external: input.imports.find((i) => i.external && i.path !== OWN_ENTRY)?.path,
     });
   return graph;
 }
 
-function closure(graph: ReadonlyMap<string, GraphNode>, entry: string): { dependencies: string[]; impure: boolean } {
+function closure(graph: ReadonlyMap<string, GraphNode>, entry: string): { dependencies: string[]; impure: boolean; uncacheable?: string } {
   const seen = new Set<string>();
-  let impure = false;
+  let why: string | undefined;
   const stack = [entry];
   while (stack.length > 0) {
     const file = stack.pop()!;
@@ -116,13 +119,14 @@ function closure(graph: ReadonlyMap<string, GraphNode>, entry: string): { depend
     seen.add(file);
     const node = graph.get(file);
     // A file esbuild did not report is not understood: never cache what depends on it.
-    if (!node) impure = true;
+    if (!node) why ??= `it depends on ${shown(file)}, which the bundler did not report`;
     else {
-      impure ||= node.impure;
+      // What a package or a builtin (node:fs, node:child_process, ...) gives it is not tracked.
+      if (node.external) why ??= `${shown(file)} imports ${node.external}, which the cache cannot see into`;
       stack.push(...node.imports);
     }
   }
-  return { dependencies: [...seen].sort(), impure };
+  return { dependencies: [...seen].sort(), impure: why !== undefined, ...(why ? { uncacheable: why } : {}) };
 }
 
 interface EsbuildMessage {

@@ -7,6 +7,7 @@ export default defineConfig({
   outDir: 'out',
   // Where `pipewright publish` sends it. HARNESS_BASE_URL / HARNESS_ACCOUNT_ID and the
   // --base-url / --account flags win over these; the API key only ever comes from HARNESS_API_KEY.
+  // .github/workflows/pipewright.yml sets all three from the repository's secrets.
   // baseUrl: 'https://app.harness.io',
   // accountId: 'your-account-id',
 });

@@ -22,18 +22,27 @@ export interface CliOptions {
 
 /** Runs `pipewright ...args` as a child process, the way a user does, and collects its output. */
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...options.env }))
+    if (value !== undefined) env[key] = value;
+  return runProcess(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, input: options.input ?? '' });
+}
+
+/** Runs a program with exactly this environment and collects its output; stdin is `input`, or closed. */
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly input?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...options.env }))
-      if (value !== undefined) env[key] = value;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: 'pipe' });
+    const child = spawn(file, [...args], { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+    if (options.input !== undefined) child.stdin!.end(options.input);
   });
 }
 

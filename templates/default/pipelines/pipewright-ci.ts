@@ -38,6 +38,8 @@ export const pipewrightCi = pipeline({
         envVariables: {
           HARNESS_API_KEY: expr.secret('harness_api_key'),
           HARNESS_ACCOUNT_ID: '<+account.identifier>',
+          // The platform's SaaS address; change it for a self-managed platform.
+          HARNESS_BASE_URL: 'https://app.harness.io',
         },
       }),
     ],
