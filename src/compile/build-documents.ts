@@ -60,8 +60,13 @@ export function buildEach(found: readonly FoundResource[]): BuildResult {
     return { ...entry, kind, key, document, context };
   });
   const diagnostics: Diagnostic[] = [...optionIssues(documents)];
-  for (const built of documents)
-    for (const diagnostic of validateDocument(built.kind, built.document)) diagnostics.push(locate(built, diagnostic));
+  for (const built of documents) {
+    // A builder told of a missing option already said what the wire check would find missing below it.
+    const missing = built.context.issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
+    for (const diagnostic of validateDocument(built.kind, built.document))
+      if (diagnostic.code !== 'missing-field' || !missing.some((path) => path.every((key, index) => diagnostic.path[index] === key)))
+        diagnostics.push(locate(built, diagnostic));
+  }
   return { documents, diagnostics };
 }
 
