@@ -2,7 +2,8 @@
 // incremental compile, and CLI start-up against `node -e 0`. Every measurement is a whole child process
 // timed from spawn to exit, so compile and floor pay the same Node start-up.
 //
-//   node bench/run.mjs [--n 100,1000,5000] [--reps 5] [--only compile,incremental,startup] [--json FILE]
+//   node bench/run.mjs [--n 100,1000,5000] [--reps 5] [--only compile,incremental,startup,typecheck] [--json FILE]
+//   PIPEWRIGHT_BENCH_DIST=/other/checkout/dist measures the type-check against another build's types.
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '100,1000,5000' },
     reps: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'compile,incremental,startup' },
+    only: { type: 'string', default: 'compile,incremental,startup,typecheck' },
     json: { type: 'string' },
     work: { type: 'string', default: join(tmpdir(), 'pipewright-bench') },
   },
@@ -122,6 +123,24 @@ for (const n of sizes) {
   }
 }
 if (compileMedian[5000] && compileMedian[1000]) ratios.push(['compile N=5000 / N=1000', compileMedian[5000] / compileMedian[1000], '<= 5.5']);
+
+if (only.has('typecheck')) {
+  // What the catalogue's types cost a user's editor and CI: tsc --noEmit over the 1000-pipeline repo.
+  console.error('type-check, N=1000');
+  const dir = join(work, 'typecheck-1000');
+  await generate(dir, 1000);
+  const dist = process.env.PIPEWRIGHT_BENCH_DIST ?? join(ROOT, 'dist');
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true,
+      types: [], paths: { pipewright: [join(dist, 'index.d.ts')] },
+    },
+    include: ['**/*.ts'],
+  };
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  record('tsc --noEmit (1000 pipeline files)', await repeat(Math.min(reps, 3), () => timed([tsc, '-p', dir], { cwd: dir, rss: true })));
+}
 
 if (only.has('startup')) {
   console.error('start-up');

@@ -400,6 +400,8 @@ function writeTypes(catalog) {
   for (const [type, entry] of Object.entries(catalog.steps)) out.push(`  readonly ${typeName(type)}: ${entry.stages.map((s) => JSON.stringify(s)).join(' | ')};`);
   out.push('}', '', '/** The `spec` of each stage type, by its wire `type`. */', 'export interface StageSpecs {');
   for (const [type, entry] of Object.entries(catalog.stages)) out.push(`  readonly ${typeName(type)}: ${specTypeText(entry.spec)};`);
+  out.push('}', '', '/** Each connector builder under `connectors`, by name: its wire `type`. */', 'export interface ConnectorBuilderTypes {');
+  for (const [type, entry] of Object.entries(catalog.connectors)) out.push(`  readonly ${entry.builder}: ${JSON.stringify(type)};`);
   out.push('}', '', '/** The `spec` of each connector type, by its wire `type`. */', 'export interface ConnectorSpecs {');
   for (const [type, entry] of Object.entries(catalog.connectors)) out.push(`  readonly ${typeName(type)}: ${specTypeText(entry.spec)};`);
   out.push('}', '');
@@ -424,7 +426,43 @@ function writeBuilders(catalog, handWritten) {
   return out.join('\n');
 }
 
-const stepDoc = (type) => `A \`${type}\` step; options are its wire \`spec\` fields, flat, beside the common step options.`;
+/** Hover docs in our own words for the step types real pipelines use most; the rest get the generic line. */
+const STEP_DOCS = {
+  ShellScript: 'Runs a Bash or PowerShell script on the delegate or a target host (`shell()` is the friendlier form).',
+  Command: 'Runs command units (copy, download, script) on the hosts of an SSH or WinRM deployment.',
+  K8sCanaryDelete: 'Removes the canary workload that K8sCanaryDeploy created; usually after verification, and in rollback.',
+  K8sBGSwapServices: 'Points the primary service at the stage (new) colour of a blue/green deployment.',
+  K8sDelete: 'Deletes Kubernetes resources by name, by manifest path, or the whole release.',
+  K8sScale: 'Scales a workload of the release to a number or percentage of instances.',
+  HelmRollback: 'Rolls a native Helm release back to its previous revision.',
+  TerraformPlan: 'Runs terraform plan for a provisioner identifier; a later TerraformApply can apply the saved plan.',
+  TerraformApply: 'Applies Terraform configuration (inline, or the plan saved by TerraformPlan with the same provisioner).',
+  TerraformDestroy: 'Destroys what a Terraform provisioner identifier manages.',
+  TerraformRollback: 'Rolls Terraform state back to the last successful apply of a provisioner identifier.',
+  IACMTerraformPlugin: 'Runs a Terraform command (init, plan, apply, destroy, ...) against an IaCM workspace.',
+  Verify: 'Continuous verification: watches health sources after a deploy and fails (or rolls back) on regressions.',
+  MergePR: 'Merges the pull request a GitOps step opened.',
+  GitClone: 'Clones another repository into the workspace, beside the codebase.',
+  GitOpsUpdateReleaseRepo: 'Writes new values into the GitOps release repository and opens a pull request.',
+  Container: 'Runs a command in a container image on a Kubernetes cluster, from a CD or custom stage.',
+  Background: 'Starts a long-running service container (a database, a mock) for the later steps of a CI stage.',
+  RestoreCacheS3: 'Restores a cache (e.g. dependencies) saved in S3 by SaveCacheS3 with the same key.',
+  SaveCacheS3: 'Saves paths to S3 under a key, for RestoreCacheS3 in later runs.',
+  RestoreCacheGCS: 'Restores a cache saved in Google Cloud Storage by SaveCacheGCS with the same key.',
+  SaveCacheGCS: 'Saves paths to Google Cloud Storage under a key, for RestoreCacheGCS in later runs.',
+  ServiceNowApproval: 'Waits until a ServiceNow ticket meets the approval (or rejection) criteria.',
+  JiraCreate: 'Creates a Jira issue with the fields given.',
+  JiraUpdate: 'Updates fields or the status of a Jira issue.',
+  Policy: 'Evaluates OPA policy sets against a payload and fails the step when one denies it.',
+  Queue: 'Lets one run at a time through a named resource key; later runs wait their turn.',
+  AsgBlueGreenDeploy: 'Deploys the new Auto Scaling group of an AWS ASG blue/green deployment.',
+  EcsRollingDeploy: 'Rolling deployment of an ECS service.',
+  SscaOrchestration: 'Generates an SBOM of an image or repository, and optionally an attestation.',
+  Security: 'Runs a security scanner through the generic STO step (settings by key).',
+};
+
+const stepDoc = (type) =>
+  STEP_DOCS[type] ?? `A \`${type}\` step; options are its wire \`spec\` fields, flat, beside the common step options.`;
 
 function writeData(catalog) {
   const data = { defs: catalog.defs, steps: catalog.steps, stages: catalog.stages, connectors: catalog.connectors };

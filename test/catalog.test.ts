@@ -143,3 +143,23 @@ describe('step reuse and groups', () => {
     expect(validateDocument('pipeline', doc)).toEqual([]);
   });
 });
+
+describe('connector builders from the catalogue', () => {
+  it('build a GitHub connector with its spec fields flat, and check them against the platform schema', () => {
+    const github = pipewright.connectors.github({
+      identifier: 'gh',
+      project: 'web',
+      type: 'Account',
+      url: 'https://github.com/acme',
+      authentication: { type: 'Http', spec: { type: 'UsernameToken', spec: { username: 'bot', tokenRef: 'gh_token' } } },
+    });
+    const doc = github.toDocument(newBuildContext()) as any;
+    expect(doc.connector).toMatchObject({ identifier: 'gh', type: 'Github', spec: { type: 'Account', url: 'https://github.com/acme' } });
+    expect(problems(github)).toEqual([]);
+  });
+
+  it('report a misspelt connector option at the call', () => {
+    const cluster = pipewright.connectors.k8sCluster({ identifier: 'k8s', project: 'web', credentail: {} } as never);
+    expect(problems(cluster)[0]).toBe('unknown-option: connectors.k8sCluster() has no option "credentail" (did you mean "credential"?)');
+  });
+});

@@ -1,6 +1,7 @@
 import type { ConnectorDocument } from '../schema/connector.js';
 import type { BuildContext } from './build-context.js';
 import { Builder } from './builder.js';
+import { catalogConnectors, type CatalogConnectors } from '../catalog/catalog-connector.js';
 import { captureSite } from './call-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
@@ -100,5 +101,11 @@ function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
   return new ConnectorBuilder({ ...common, type: 'DockerRegistry', spec, issues }, captureSite(dockerRegistry));
 }
 
-/** Typed builders for the connector kinds pipewright models. */
-export const connectors = { dockerRegistry };
+/**
+ * Typed builders for every connector type of the platform (from the catalogue), with `dockerRegistry` written
+ * by hand (Docker Hub and anonymous access by default).
+ */
+export const connectors: Omit<CatalogConnectors, 'dockerRegistry'> & { readonly dockerRegistry: typeof dockerRegistry } = Object.freeze({
+  ...catalogConnectors,
+  dockerRegistry,
+});

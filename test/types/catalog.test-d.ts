@@ -8,6 +8,7 @@ import {
   asgBlueGreenDeploy,
   catalogStep,
   ci,
+  connectors,
   custom,
   deployment,
   iacmTerraformPlugin,
@@ -112,3 +113,12 @@ expectTypeOf(shell({ identifier: 's', script: 'x' }).withIdentifier('again')).to
 stepGroup({ identifier: 'canary', steps: [k8sRollingDeploy({ identifier: 'r' })], rollbackSteps: [k8sRollingDeploy({ identifier: 'rb' })] });
 // A builder for a type of your own, typed from the catalogue.
 expectTypeOf(catalogStep('Wait')).toBeFunction();
+
+// --- connectors ----------------------------------------------------------------------------------------
+const auth = { type: 'Http', spec: { type: 'UsernameToken', spec: { username: 'bot', tokenRef: 'gh_token' } } } as const;
+connectors.github({ identifier: 'gh', type: 'Repo', url: 'https://github.com/acme/web', authentication: auth });
+// @ts-expect-error: a GitHub connector is an Account, Repo or Project connector
+connectors.github({ identifier: 'gh', type: 'Org', url: 'https://github.com/acme', authentication: auth });
+// @ts-expect-error: url is required
+connectors.github({ identifier: 'gh', type: 'Repo', authentication: auth });
+connectors.dockerRegistry({ identifier: 'hub' });

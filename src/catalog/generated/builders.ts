@@ -34,7 +34,7 @@ export const aquaSecurity = catalogStep("AquaSecurity");
 export const aquaTrivy = catalogStep("AquaTrivy");
 /** A `ArtifactoryUpload` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const artifactoryUpload = catalogStep("ArtifactoryUpload");
-/** A `AsgBlueGreenDeploy` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Deploys the new Auto Scaling group of an AWS ASG blue/green deployment. */
 export const asgBlueGreenDeploy = catalogStep("AsgBlueGreenDeploy");
 /** A `AsgBlueGreenRollback` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const asgBlueGreenRollback = catalogStep("AsgBlueGreenRollback");
@@ -116,7 +116,7 @@ export const azureTrafficShift = catalogStep("AzureTrafficShift");
 export const azureWebAppRollback = catalogStep("AzureWebAppRollback");
 /** A `BGAppSetup` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const bgAppSetup = catalogStep("BGAppSetup");
-/** A `Background` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Starts a long-running service container (a database, a mock) for the later steps of a CI stage. */
 export const background = catalogStep("Background");
 /** A `BambooBuild` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const bambooBuild = catalogStep("BambooBuild");
@@ -170,9 +170,9 @@ export const cloudFunctionRollback = catalogStep("CloudFunctionRollback");
 export const cloudFunctionTrafficShift = catalogStep("CloudFunctionTrafficShift");
 /** A `CodeQL` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const codeQL = catalogStep("CodeQL");
-/** A `Command` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Runs command units (copy, download, script) on the hosts of an SSH or WinRM deployment. */
 export const command = catalogStep("Command");
-/** A `Container` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Runs a command in a container image on a Kubernetes cluster, from a CD or custom stage. */
 export const container = catalogStep("Container");
 /** A `CookieCutter` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const cookieCutter = catalogStep("CookieCutter");
@@ -248,7 +248,7 @@ export const ecsBlueGreenTrafficShift = catalogStep("EcsBlueGreenTrafficShift");
 export const ecsCanaryDelete = catalogStep("EcsCanaryDelete");
 /** A `EcsCanaryDeploy` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const ecsCanaryDeploy = catalogStep("EcsCanaryDeploy");
-/** A `EcsRollingDeploy` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Rolling deployment of an ECS service. */
 export const ecsRollingDeploy = catalogStep("EcsRollingDeploy");
 /** A `EcsRollingRollback` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const ecsRollingRollback = catalogStep("EcsRollingRollback");
@@ -344,7 +344,7 @@ export const fossa = catalogStep("Fossa");
 export const gceProvisionBackendService = catalogStep("GCEProvisionBackendService");
 /** A `GCSUpload` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const gcsUpload = catalogStep("GCSUpload");
-/** A `GitClone` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Clones another repository into the workspace, beside the codebase. */
 export const gitClone = catalogStep("GitClone");
 /** A `GitHubAdvancedSecurity` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const gitHubAdvancedSecurity = catalogStep("GitHubAdvancedSecurity");
@@ -358,7 +358,7 @@ export const gitOpsRollback = catalogStep("GitOpsRollback");
 export const gitOpsRollout = catalogStep("GitOpsRollout");
 /** A `GitOpsSync` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const gitOpsSync = catalogStep("GitOpsSync");
-/** A `GitOpsUpdateReleaseRepo` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Writes new values into the GitOps release repository and opens a pull request. */
 export const gitOpsUpdateReleaseRepo = catalogStep("GitOpsUpdateReleaseRepo");
 /** A `Gitleaks` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const gitleaks = catalogStep("Gitleaks");
@@ -400,7 +400,7 @@ export const helmCanaryDelete = catalogStep("HelmCanaryDelete");
 export const helmCanaryDeploy = catalogStep("HelmCanaryDeploy");
 /** A `HelmDelete` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const helmDelete = catalogStep("HelmDelete");
-/** A `HelmRollback` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Rolls a native Helm release back to its previous revision. */
 export const helmRollback = catalogStep("HelmRollback");
 /** A `HsaRepoScan` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const hsaRepoScan = catalogStep("HsaRepoScan");
@@ -426,7 +426,7 @@ export const iacmtfCompliance = catalogStep("IACMTFCompliance");
 export const iacmtfLint = catalogStep("IACMTFLint");
 /** A `IACMTFSec` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const iacmtfSec = catalogStep("IACMTFSec");
-/** A `IACMTerraformPlugin` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Runs a Terraform command (init, plan, apply, destroy, ...) against an IaCM workspace. */
 export const iacmTerraformPlugin = catalogStep("IACMTerraformPlugin");
 /** A `IACMTerragruntPlugin` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const iacmTerragruntPlugin = catalogStep("IACMTerragruntPlugin");
@@ -436,19 +436,19 @@ export const idpAction = catalogStep("IdpAction");
 export const jenkinsBuild = catalogStep("JenkinsBuild");
 /** A `JfrogXray` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const jfrogXray = catalogStep("JfrogXray");
-/** A `JiraCreate` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Creates a Jira issue with the fields given. */
 export const jiraCreate = catalogStep("JiraCreate");
-/** A `JiraUpdate` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Updates fields or the status of a Jira issue. */
 export const jiraUpdate = catalogStep("JiraUpdate");
-/** A `K8sBGSwapServices` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Points the primary service at the stage (new) colour of a blue/green deployment. */
 export const k8sBGSwapServices = catalogStep("K8sBGSwapServices");
 /** A `K8sBlueGreenStageScaleDown` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const k8sBlueGreenStageScaleDown = catalogStep("K8sBlueGreenStageScaleDown");
 /** A `K8sBlueGreenStageScaleUp` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const k8sBlueGreenStageScaleUp = catalogStep("K8sBlueGreenStageScaleUp");
-/** A `K8sCanaryDelete` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Removes the canary workload that K8sCanaryDeploy created; usually after verification, and in rollback. */
 export const k8sCanaryDelete = catalogStep("K8sCanaryDelete");
-/** A `K8sDelete` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Deletes Kubernetes resources by name, by manifest path, or the whole release. */
 export const k8sDelete = catalogStep("K8sDelete");
 /** A `K8sDiff` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const k8sDiff = catalogStep("K8sDiff");
@@ -460,7 +460,7 @@ export const k8sPatch = catalogStep("K8sPatch");
 export const k8sProgressiveCanaryRollback = catalogStep("K8sProgressiveCanaryRollback");
 /** A `K8sRollout` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const k8sRollout = catalogStep("K8sRollout");
-/** A `K8sScale` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Scales a workload of the release to a number or percentage of instances. */
 export const k8sScale = catalogStep("K8sScale");
 /** A `K8sTrafficRouting` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const k8sTrafficRouting = catalogStep("K8sTrafficRouting");
@@ -470,7 +470,7 @@ export const liquibaseCommand = catalogStep("LiquibaseCommand");
 export const loadTest = catalogStep("LoadTest");
 /** A `Mend` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const mend = catalogStep("Mend");
-/** A `MergePR` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Merges the pull request a GitOps step opened. */
 export const mergePR = catalogStep("MergePR");
 /** A `Metasploit` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const metasploit = catalogStep("Metasploit");
@@ -494,7 +494,7 @@ export const openvas = catalogStep("Openvas");
 export const osvScanner = catalogStep("OsvScanner");
 /** A `Owasp` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const owasp = catalogStep("Owasp");
-/** A `Policy` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Evaluates OPA policy sets against a payload and fails the step when one denies it. */
 export const policy = catalogStep("Policy");
 /** A `PrismaCloud` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const prismaCloud = catalogStep("PrismaCloud");
@@ -502,7 +502,7 @@ export const prismaCloud = catalogStep("PrismaCloud");
 export const prowler = catalogStep("Prowler");
 /** A `Qualys` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const qualys = catalogStep("Qualys");
-/** A `Queue` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Lets one run at a time through a named resource key; later runs wait their turn. */
 export const queue = catalogStep("Queue");
 /** A `RONotify` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const roNotify = catalogStep("RONotify");
@@ -514,9 +514,9 @@ export const registerCatalog = catalogStep("RegisterCatalog");
 export const restoreCache = catalogStep("RestoreCache");
 /** A `RestoreCacheAzure` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const restoreCacheAzure = catalogStep("RestoreCacheAzure");
-/** A `RestoreCacheGCS` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Restores a cache saved in Google Cloud Storage by SaveCacheGCS with the same key. */
 export const restoreCacheGCS = catalogStep("RestoreCacheGCS");
-/** A `RestoreCacheS3` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Restores a cache (e.g. dependencies) saved in S3 by SaveCacheS3 with the same key. */
 export const restoreCacheS3 = catalogStep("RestoreCacheS3");
 /** A `RevertPR` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const revertPR = catalogStep("RevertPR");
@@ -558,11 +558,11 @@ export const salesforceValidate = catalogStep("SalesforceValidate");
 export const saveCache = catalogStep("SaveCache");
 /** A `SaveCacheAzure` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const saveCacheAzure = catalogStep("SaveCacheAzure");
-/** A `SaveCacheGCS` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Saves paths to Google Cloud Storage under a key, for RestoreCacheGCS in later runs. */
 export const saveCacheGCS = catalogStep("SaveCacheGCS");
-/** A `SaveCacheS3` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Saves paths to S3 under a key, for RestoreCacheS3 in later runs. */
 export const saveCacheS3 = catalogStep("SaveCacheS3");
-/** A `Security` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Runs a security scanner through the generic STO step (settings by key). */
 export const security = catalogStep("Security");
 /** A `Semgrep` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const semgrep = catalogStep("Semgrep");
@@ -578,7 +578,7 @@ export const serverlessAwsLambdaPrepareRollbackV2 = catalogStep("ServerlessAwsLa
 export const serverlessAwsLambdaRollback = catalogStep("ServerlessAwsLambdaRollback");
 /** A `ServerlessAwsLambdaRollbackV2` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const serverlessAwsLambdaRollbackV2 = catalogStep("ServerlessAwsLambdaRollbackV2");
-/** A `ServiceNowApproval` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Waits until a ServiceNow ticket meets the approval (or rejection) criteria. */
 export const serviceNowApproval = catalogStep("ServiceNowApproval");
 /** A `ServiceNowCreate` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const serviceNowCreate = catalogStep("ServiceNowCreate");
@@ -586,7 +586,7 @@ export const serviceNowCreate = catalogStep("ServiceNowCreate");
 export const serviceNowImportSet = catalogStep("ServiceNowImportSet");
 /** A `ServiceNowUpdate` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const serviceNowUpdate = catalogStep("ServiceNowUpdate");
-/** A `ShellScript` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Runs a Bash or PowerShell script on the delegate or a target host (`shell()` is the friendlier form). */
 export const shellScript = catalogStep("ShellScript");
 /** A `ShellScriptProvision` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const shellScriptProvision = catalogStep("ShellScriptProvision");
@@ -618,7 +618,7 @@ export const sscaCompliance = catalogStep("SscaCompliance");
 export const sscaEnforcement = catalogStep("SscaEnforcement");
 /** A `SscaJunitAttestation` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const sscaJunitAttestation = catalogStep("SscaJunitAttestation");
-/** A `SscaOrchestration` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Generates an SBOM of an image or repository, and optionally an attestation. */
 export const sscaOrchestration = catalogStep("SscaOrchestration");
 /** A `SscaPrAttestation` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const sscaPrAttestation = catalogStep("SscaPrAttestation");
@@ -638,17 +638,17 @@ export const tasRollingDeploy = catalogStep("TasRollingDeploy");
 export const tasRollingRollback = catalogStep("TasRollingRollback");
 /** A `Tenable` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const tenable = catalogStep("Tenable");
-/** A `TerraformApply` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Applies Terraform configuration (inline, or the plan saved by TerraformPlan with the same provisioner). */
 export const terraformApply = catalogStep("TerraformApply");
 /** A `TerraformCloudRollback` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const terraformCloudRollback = catalogStep("TerraformCloudRollback");
 /** A `TerraformCloudRun` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const terraformCloudRun = catalogStep("TerraformCloudRun");
-/** A `TerraformDestroy` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Destroys what a Terraform provisioner identifier manages. */
 export const terraformDestroy = catalogStep("TerraformDestroy");
-/** A `TerraformPlan` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Runs terraform plan for a provisioner identifier; a later TerraformApply can apply the saved plan. */
 export const terraformPlan = catalogStep("TerraformPlan");
-/** A `TerraformRollback` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Rolls Terraform state back to the last successful apply of a provisioner identifier. */
 export const terraformRollback = catalogStep("TerraformRollback");
 /** A `TerragruntApply` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const terragruntApply = catalogStep("TerragruntApply");
@@ -668,7 +668,7 @@ export const updateCatalogProperty = catalogStep("UpdateCatalogProperty");
 export const updateGitOpsApp = catalogStep("UpdateGitOpsApp");
 /** A `Veracode` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const veracode = catalogStep("Veracode");
-/** A `Verify` step; options are its wire `spec` fields, flat, beside the common step options. */
+/** Continuous verification: watches health sources after a deploy and fails (or rolls back) on regressions. */
 export const verify = catalogStep("Verify");
 /** A `Wiz` step; options are its wire `spec` fields, flat, beside the common step options. */
 export const wiz = catalogStep("Wiz");

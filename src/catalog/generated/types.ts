@@ -10256,6 +10256,75 @@ export interface StageSpecs {
   };
 }
 
+/** Each connector builder under `connectors`, by name: its wire `type`. */
+export interface ConnectorBuilderTypes {
+  readonly anthropic: "Anthropic";
+  readonly appDynamics: "AppDynamics";
+  readonly artifactory: "Artifactory";
+  readonly aws: "Aws";
+  readonly awsKms: "AwsKms";
+  readonly awsSecretManager: "AwsSecretManager";
+  readonly azure: "Azure";
+  readonly azureArtifacts: "AzureArtifacts";
+  readonly azureKeyVault: "AzureKeyVault";
+  readonly azureRepo: "AzureRepo";
+  readonly bamboo: "Bamboo";
+  readonly bitbucket: "Bitbucket";
+  readonly ceAws: "CEAws";
+  readonly ceAzure: "CEAzure";
+  readonly cek8sCluster: "CEK8sCluster";
+  readonly codecommit: "Codecommit";
+  readonly confluence: "Confluence";
+  readonly customHealth: "CustomHealth";
+  readonly customSecretManager: "CustomSecretManager";
+  readonly datadog: "Datadog";
+  readonly dockerRegistry: "DockerRegistry";
+  readonly dynatrace: "Dynatrace";
+  readonly elasticSearch: "ElasticSearch";
+  readonly errorTracking: "ErrorTracking";
+  readonly gcp: "Gcp";
+  readonly gcpCloudCost: "GcpCloudCost";
+  readonly gcpKms: "GcpKms";
+  readonly gcpSecretManager: "GcpSecretManager";
+  readonly git: "Git";
+  readonly github: "Github";
+  readonly githubMcp: "GithubMcp";
+  readonly gitlab: "Gitlab";
+  readonly googleChat: "GoogleChat";
+  readonly harness: "Harness";
+  readonly httpHelmRepo: "HttpHelmRepo";
+  readonly jdbc: "JDBC";
+  readonly jenkins: "Jenkins";
+  readonly jira: "Jira";
+  readonly k8sCluster: "K8sCluster";
+  readonly langSmith: "LangSmith";
+  readonly local: "Local";
+  readonly mlFlow: "MLFlow";
+  readonly mcp: "Mcp";
+  readonly msTeams: "MsTeams";
+  readonly newRelic: "NewRelic";
+  readonly nexus: "Nexus";
+  readonly ociHelmRepo: "OciHelmRepo";
+  readonly openAI: "OpenAI";
+  readonly opsGenie: "OpsGenie";
+  readonly pagerDuty: "PagerDuty";
+  readonly pdc: "Pdc";
+  readonly prometheus: "Prometheus";
+  readonly rancher: "Rancher";
+  readonly salesforce: "Salesforce";
+  readonly serviceNow: "ServiceNow";
+  readonly signalFX: "SignalFX";
+  readonly slack: "Slack";
+  readonly splunk: "Splunk";
+  readonly spot: "Spot";
+  readonly sumoLogic: "SumoLogic";
+  readonly tas: "Tas";
+  readonly terraformCloud: "TerraformCloud";
+  readonly vault: "Vault";
+  readonly xMatters: "XMatters";
+  readonly zoom: "Zoom";
+}
+
 /** The `spec` of each connector type, by its wire `type`. */
 export interface ConnectorSpecs {
   readonly Anthropic: Connector_AnthropicConnectorDTO;
