@@ -163,3 +163,21 @@ describe('connector builders from the catalogue', () => {
     expect(problems(cluster)[0]).toBe('unknown-option: connectors.k8sCluster() has no option "credentail" (did you mean "credential"?)');
   });
 });
+
+describe('references across stages and to pipeline variables', () => {
+  it('write the platform expressions for a pipeline variable, a stage variable and a step output of another stage', () => {
+    const release = pipeline({ identifier: 'release', project: 'web', variables: { version: '1.0' } });
+    const probe = shell({ identifier: 'probe', script: 'echo', outputs: ['TAG'] });
+    const build = custom({ identifier: 'build', variables: { image: 'web' } }).step(probe);
+    expect([release.variable('version').text, build.variable('image').text, build.output(probe, 'TAG').text]).toEqual([
+      '<+pipeline.variables.version>',
+      '<+pipeline.stages.build.variables.image>',
+      '<+pipeline.stages.build.spec.execution.steps.probe.output.outputVariables.TAG>',
+    ]);
+  });
+
+  it('refuses a stage variable the stage does not declare', () => {
+    const build = custom({ identifier: 'build', variables: { image: 'web' } });
+    expect(() => build.variable('imgae')).toThrow('stage "build" has no variable "imgae" (it has: image)');
+  });
+});

@@ -12,7 +12,7 @@ import {
   type TagsOption,
   type VariableOption,
 } from './common-options.js';
-import { valueText, type Value } from './expr.js';
+import { Expr, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
@@ -61,7 +61,7 @@ type LastStageType<Stages extends readonly unknown[]> = Stages extends readonly 
  * A pipeline; `LastStage` is the wire type of the stage `.step()` adds to, so a step that stage type cannot
  * run is a type error at the `.step()` call.
  */
-export class PipelineBuilder<LastStage extends string = string>
+export class PipelineBuilder<LastStage extends string = string, Variables extends string = string>
   extends Builder<PipelineOptions & WithIssues>
   implements Resource<'pipeline', PipelineDocument>
 {
@@ -87,14 +87,14 @@ export class PipelineBuilder<LastStage extends string = string>
   }
 
   /** Appends stages. */
-  stage<const Stages extends readonly StageBuilder<string>[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages>> {
+  stage<const Stages extends readonly StageBuilder<string>[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages>, Variables> {
     stages.forEach((candidate, index) => {
       if (!isStageBuilder(candidate))
         throw new TypeError(
           `pipeline "${this.identifier}".stage(): argument ${index + 1} is not a stage; build one with deployment() or stage()`,
         );
     });
-    return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<LastStageType<Stages>>;
+    return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<LastStageType<Stages>, Variables>;
   }
 
   /** Appends steps to the last stage added, so `.stage(deployment(...)).step(shell(...))` reads in order. */
@@ -107,8 +107,13 @@ export class PipelineBuilder<LastStage extends string = string>
     return this.with({ stages: [...stages.slice(0, -1), (last as StageBuilder).step(...(steps as readonly StepNode[]))] });
   }
 
-  variables(variables: Readonly<Record<string, VariableOption>>): this {
-    return this.with({ variables: { ...this.props.variables, ...variables } });
+  variables<const Added extends Readonly<Record<string, VariableOption>>>(variables: Added): PipelineBuilder<LastStage, Variables | (keyof Added & string)> {
+    return this.with({ variables: { ...this.props.variables, ...variables } }) as unknown as PipelineBuilder<LastStage, Variables | (keyof Added & string)>;
+  }
+
+  /** `<+pipeline.variables.NAME>`: a variable this pipeline declares (only declared names type-check). */
+  variable(name: Variables): Expr {
+    return new Expr(`<+pipeline.variables.${name}>`);
   }
   tags(tags: TagsOption): this {
     return this.with({ tags });
@@ -155,7 +160,9 @@ const PIPELINE_KEYS = [
 ];
 
 /** A pipeline: stages run in order, each with its steps. */
-export function pipeline(options: PipelineOptions): PipelineBuilder {
+export function pipeline<const Declared extends Readonly<Record<string, VariableOption>> = {}>(
+  options: PipelineOptions & { readonly variables?: Declared },
+): PipelineBuilder<string, keyof Declared & string> {
   const issues = checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']);
   return new PipelineBuilder({ ...options, issues }, captureSite(pipeline));
 }

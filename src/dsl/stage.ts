@@ -11,11 +11,11 @@ import {
   type TagsOption,
   type VariableOption,
 } from './common-options.js';
-import { optionalText, valueText, type Value } from './expr.js';
+import { Expr, optionalText, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue, wireValue } from './references.js';
 import type { AnyResource } from './resource.js';
-import { isStepNode, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import { isStepNode, type StepBuilder, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 import type { PlacementCheck } from '../catalog/placement-types.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 
@@ -69,6 +69,21 @@ export class StageBuilder<Type extends string = string> extends Builder<StagePro
   }
   get type(): Type {
     return this.props.type as Type;
+  }
+
+  /**
+   * `<+pipeline.stages.STAGE.spec.execution.steps.STEP.output.outputVariables.NAME>`: an output of a step of
+   * this stage, for later stages (within the stage, `step.output(name)` is shorter). Only the step's declared
+   * outputs type-check.
+   */
+  output<Outputs extends string>(step: StepBuilder<Outputs, string>, name: NoInfer<Outputs>): Expr {
+    return new Expr(`<+pipeline.stages.${this.identifier}.spec.execution.steps.${step.identifier}.output.outputVariables.${name}>`);
+  }
+  /** `<+pipeline.stages.STAGE.variables.NAME>`: a variable of this stage, for later stages. */
+  variable(name: string): Expr {
+    if (this.props.variables && !Object.hasOwn(this.props.variables, name))
+      throw new TypeError(`stage "${this.identifier}" has no variable "${name}" (it has: ${Object.keys(this.props.variables).join(', ')})`);
+    return new Expr(`<+pipeline.stages.${this.identifier}.variables.${name}>`);
   }
 
   /** Appends steps to the stage's execution; a step type the stage type cannot run is a type error. */

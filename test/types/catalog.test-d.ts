@@ -122,3 +122,16 @@ connectors.github({ identifier: 'gh', type: 'Org', url: 'https://github.com/acme
 // @ts-expect-error: url is required
 connectors.github({ identifier: 'gh', type: 'Repo', authentication: auth });
 connectors.dockerRegistry({ identifier: 'hub' });
+
+// --- typed references across stages and to pipeline variables ----------------------------------------
+const release = pipeline({ identifier: 'release', project: 'web', variables: { version: { type: 'String', value: '1.0' } } });
+release.variable('version');
+// @ts-expect-error: the pipeline declares no variable "verison"
+release.variable('verison');
+release.variables({ region: { type: 'String', value: 'eu' } }).variable('region');
+// @ts-expect-error: a misspelt pipeline option is still a type error with variables declared
+pipeline({ identifier: 'p', projet: 'web', variables: { a: { type: 'String', value: 'x' } } });
+const buildStage = custom({ identifier: 'build' }).step(probe);
+buildStage.output(probe, 'VERSION');
+// @ts-expect-error: VERSON is not an output of the probe step
+buildStage.output(probe, 'VERSON');
