@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { importYaml, type ImportInput } from '../import/import-yaml.js';
-import { EXIT, UserError } from './errors.js';
+import { formatDiagnostics } from '../compile/diagnostics.js';
+import { EXIT, UserError, useColor } from './errors.js';
 import type { ImportFlags } from './import-command.js';
 
 async function readStdin(): Promise<string> {
@@ -47,6 +48,7 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
 export async function runImport(files: string[], flags: ImportFlags): Promise<number> {
   if (flags.mode !== 'files' && flags.mode !== 'project') throw new UserError(`--mode must be files or project, not "${flags.mode}"`);
   const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
+  if (result.warnings.length) process.stderr.write(formatDiagnostics(result.warnings, { color: useColor(process.stderr) }));
   process.stdout.write(
     `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out}:\n${result.written.map((f) => `  ${f}`).join('\n')}\n`,
   );

@@ -1,5 +1,4 @@
-import { parse } from 'yaml';
-import type { PublishKind, ResourceId } from './document.js';
+import { readPlatformYaml, type PublishKind, type ResourceId } from './document.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
 export interface Endpoint {
@@ -71,7 +70,7 @@ export function remoteDocument(kind: PublishKind, data: unknown): Record<string,
   if (kind === 'pipeline') {
     const yamlText = record?.yamlPipeline;
     if (typeof yamlText !== 'string') throw new Error('the pipeline GET response has no data.yamlPipeline text');
-    const parsed = asRecord(parse(yamlText));
+    const parsed = asRecord(readPlatformYaml(yamlText));
     if (!parsed || !asRecord(parsed.pipeline)) throw new Error('data.yamlPipeline is not a pipeline document');
     return { pipeline: parsed.pipeline };
   }
