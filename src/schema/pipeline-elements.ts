@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, duration, identifier, orExpression, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, typedBy, variable } from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
 import { strategy } from './strategy.js';
@@ -27,7 +27,7 @@ export function requireTypeOrTemplate(value: { type?: unknown; template?: unknow
 export const step = typedBy(
   z
     .looseObject({
-      name: z.string().min(1),
+      name: displayName,
       identifier,
       type: z.string().optional().meta({ description: 'Step type, e.g. ShellScript, Run, Http; absent with a template.' }),
       description: z.string().optional(),
@@ -85,7 +85,7 @@ export const stepGroupInfra = z.looseObject({
 
 export const stepGroup = z
   .looseObject({
-    name: z.string().min(1),
+    name: displayName,
     identifier,
     steps: z.array(stepElement).optional(),
     when: when.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, duration, identifier, orExpression, tags, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, tags, typedBy, variable } from './common.js';
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
@@ -15,7 +15,7 @@ const anyStageSpec = z.looseObject({
 export const stage = typedBy(
   z
     .looseObject({
-      name: z.string().min(1),
+      name: displayName,
       identifier,
       description: z.string().optional(),
       type: z.string().optional().meta({ description: 'Stage type, e.g. Deployment, CI, Approval, Custom, Pipeline.' }),
@@ -64,7 +64,7 @@ export const flowControl = z.looseObject({
 
 export const pipelineBody = z
   .looseObject({
-    name: z.string().min(1),
+    name: displayName,
     identifier,
     projectIdentifier: identifier,
     orgIdentifier: identifier,
