@@ -102,9 +102,9 @@ describe('pipewright validate', () => {
         column: 31,
         code: 'duplicate-identifier',
         severity: 'error',
-        message: 'step identifier "pause" is used twice in this stage',
+        message: 'step identifier "pause" is used twice in execution.steps: steps[0] and steps[1]',
         subject: 'pipeline "p" > stage "s" > step "pause"',
-        hint: 'identifiers must be unique within a stage; rename one (the first is at pipeline "p" > stage "s" > step "pause")',
+        hint: 'identifiers must be unique within execution.steps; rename one (a step used twice needs its own identifier in each place)',
         path: ['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps', 1, 'step', 'identifier'],
       },
     ]);

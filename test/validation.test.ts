@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAndValidate, type FoundResource } from '../src/compile/build-documents.js';
 import { validateDocument } from '../src/compile/validate.js';
 import { expressionProblem } from '../src/compile/rules.js';
-import { connectors, deployment, input, pipeline, project, shell, stage, step, type AnyResource } from 'pipewright';
+import { connectors, deployment, input, pipeline, project, shell, stage, step, stepGroup, type AnyResource } from 'pipewright';
 
 const found = (...resources: AnyResource[]): FoundResource[] =>
   resources.map((resource, index) => ({ resource, file: 'test/validation.test.ts', exportName: `r${index}` }));
@@ -39,7 +39,7 @@ describe('identifiers', () => {
 
   it('rejects a duplicate step identifier within a stage', () => {
     expect(errorsOf(valid().step(echo('echo')))).toEqual([
-      'pipeline "deploy" > stage "prod" > step "echo": step identifier "echo" is used twice in this stage',
+      'pipeline "deploy" > stage "prod" > step "echo": step identifier "echo" is used twice in execution.steps: steps[0] and steps[1]',
     ]);
   });
 
@@ -49,13 +49,22 @@ describe('identifiers', () => {
 
   it('rejects a duplicate stage identifier within a pipeline', () => {
     expect(errorsOf(valid().stage(k8s('prod')))).toEqual([
-      'pipeline "deploy" > stage "prod": stage identifier "prod" is used twice in this pipeline',
+      'pipeline "deploy" > stage "prod": stage identifier "prod" is used twice in this pipeline: stages[0] and stages[1]',
     ]);
   });
 
-  it('checks rollback steps together with execution steps', () => {
-    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(echo('x')).rollbackStep(echo('x'))))).toEqual([
-      'pipeline "d" > stage "prod" > step "x": step identifier "x" is used twice in this stage',
+  // As the platform counts them (by fully qualified name): its own SSH and Elastigroup samples do this.
+  it('allows the same identifier in steps and in rollbackSteps, and for a step group and a step inside it', () => {
+    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(echo('x')).rollbackStep(echo('x'))))).toEqual([]);
+    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(stepGroup({ identifier: 'g' }).step(echo('g')))))).toEqual([]);
+  });
+
+  it('still checks rollbackSteps and step groups each on their own, naming both places', () => {
+    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(echo('a')).rollbackStep(echo('x')).rollbackStep(echo('x'))))).toEqual([
+      'pipeline "d" > stage "prod" > step "x": step identifier "x" is used twice in execution.rollbackSteps: rollbackSteps[0] and rollbackSteps[1]',
+    ]);
+    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(stepGroup({ identifier: 'g' }).step(echo('y')).step(echo('y')))))).toEqual([
+      'pipeline "d" > stage "prod" > stepGroup "g" > step "y": step identifier "y" is used twice in the steps of step group "g": steps[0] and steps[1]',
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
 import { stageSpecs } from './stages.js';
-import { strategy } from './strategy.js';
+import { strategyOrInput } from './strategy.js';
 import { templateRef } from './template-ref.js';
 
 /** The part every stage type with steps shares: `execution.steps` and `execution.rollbackSteps`. */
@@ -23,7 +23,7 @@ export const stage = typedBy(
       tags: tags.optional(),
       failureStrategies: failureStrategies.optional(),
       when: when.optional(),
-      strategy: strategy.optional(),
+      strategy: strategyOrInput.optional(),
       variables: z.array(variable).optional(),
       delegateSelectors: delegateSelectors.optional(),
       timeout: duration.optional(),
