@@ -73,8 +73,8 @@ describe('pipewright compile', () => {
       [
         'defs/web.ts:5:9  pipeline "deploy" > stage "prod" > step "echo": timeout "10x" is not a duration (e.g. 10m, 1h30m, 1d) [error invalid-format]',
         'defs/web.ts:7:10  pipeline "other" > stage "bad-stage": identifier "bad-stage" is not a valid identifier: start with a letter or _, then letters, digits or _ (at most 128 characters) [error invalid-format]',
-        'defs/web.ts:9:9  pipeline "other" > stage "bad-stage" > step "a": step identifier "a" is used twice in this stage [error duplicate-identifier]',
-        '    hint: identifiers must be unique within a stage; rename one (the first is at pipeline "other" > stage "bad-stage" > step "a")',
+        'defs/web.ts:9:9  pipeline "other" > stage "bad-stage" > step "a": step identifier "a" is used twice in execution.steps: steps[0] and steps[1] [error duplicate-identifier]',
+        '    hint: identifiers must be unique within execution.steps; rename one (a step used twice needs its own identifier in each place)',
         '',
         '3 errors',
         '',

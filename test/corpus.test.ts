@@ -33,7 +33,10 @@ describe('the corpus', () => {
 describe('valid fixtures', () => {
   it.each(VALID)('%s validates with no diagnostics', async (file) => {
     const [result] = await validateFiles([join(ROOT, file)]);
-    expect(result!.diagnostics.map((d) => formatDiagnostic(d))).toEqual([]);
+    // A file of several documents is fine for pipewright, but the platform reads only the first of a file: said once.
+    const several = YAML.parseAllDocuments(await readFile(join(ROOT, file), 'utf8')).length > 1;
+    expect(result!.diagnostics.filter((d) => d.code !== 'yaml-multiple-documents').map((d) => formatDiagnostic(d))).toEqual([]);
+    expect(result!.diagnostics.filter((d) => d.code === 'yaml-multiple-documents').length).toBe(several ? 1 : 0);
     expect(result!.documents).toBeGreaterThan(0);
   });
 

@@ -49,7 +49,7 @@ describe('every string comes back exactly as given', () => {
 const identifier = fc.stringMatching(/^[a-zA-Z_][0-9a-zA-Z_]{0,12}$/);
 /** Scripts whose `<+...>` expressions are balanced: anything else is rightly rejected by validation. */
 const wellFormed = tricky.filter((text) => expressionProblem(text) === undefined);
-const duration = fc.constantFrom('10m', '1h30m', '1d', '30s', '2w', '500ms', '<+input>');
+const duration = fc.constantFrom('10m', '1h30m', '1d', '30s', '2w', '1h 30m', '<+input>');
 
 const arbitraryPipeline = fc.record({
   id: identifier,

@@ -240,9 +240,9 @@ describe('misspelled keys', () => {
 });
 
 describe('codebase', () => {
-  it('rejects a CI stage that clones while the pipeline names no codebase', () => {
+  it('warns about a CI stage that clones while the pipeline names no codebase (it fails at run time)', () => {
     expect(diagnosticsOf(ci({ identifier: 'b', cloneCodebase: true, ...{ platform: { os: 'Linux', arch: 'Amd64' }, runtime: 'Cloud' } }).step(tests()))).toEqual([
-      'missing-field: cloneCodebase is true but the pipeline has no properties.ci.codebase to clone (add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false)',
+      'clone-without-codebase: cloneCodebase is true but the pipeline has no properties.ci.codebase to clone (add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false)',
     ]);
   });
 

@@ -47,7 +47,7 @@ export const web = environments.reduce(
     ),
   pipeline({
     identifier: 'web',
-    name: 'Web: dev to prod',
+    name: 'Web - dev to prod',
     project: payments,
     tags: { team: 'web' },
     variables: { host: input().default('web.example.com'), replicas: 3 },

@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ImportInput } from '../import/import-yaml.js';
-import { EXIT, UserError } from './errors.js';
+import { formatDiagnostics } from '../compile/diagnostics.js';
+import { EXIT, UserError, useColor } from './errors.js';
 import { requireOptional } from './optional-dependencies.js';
 import type { ImportFlags } from './import-command.js';
 
@@ -51,6 +52,7 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
   // Loaded after the check: generating code needs ts-morph as soon as the module loads.
   const { importYaml } = await import('../import/import-yaml.js');
   const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
+  if (result.warnings.length) process.stderr.write(formatDiagnostics(result.warnings, { color: useColor(process.stderr) }));
   process.stdout.write(
     `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out}:\n${result.written.map((f) => `  ${f}`).join('\n')}\n`,
   );

@@ -46,7 +46,8 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
   const warnings = diagnostics.length - errors;
   const documents = results.reduce((sum, r) => sum + r.documents, 0);
   const summary = `${documents} document${documents === 1 ? '' : 's'} in ${results.length} file${results.length === 1 ? '' : 's'}`;
-  if (diagnostics.length === 0) process.stdout.write(`${summary}: valid\n`);
-  else process.stderr.write(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`);
+  const warned = warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
+  if (errors === 0) process.stdout.write(`${summary}: valid${warned}\n`);
+  else process.stderr.write(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warned}\n`);
   return failed ? EXIT.failed : EXIT.ok;
 }

@@ -17,6 +17,15 @@ export const ruleError = (document: unknown, path: DocPath, code: string, messag
 });
 
 /**
+ * A problem the platform saves without complaint but that fails (or misbehaves) at run time: an unresolvable
+ * expression, a reference to a stage or step that is not there. A warning, so a valid document is never refused.
+ */
+export const ruleWarning = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
+  ...ruleError(document, path, code, message, hint),
+  severity: 'warning',
+});
+
+/**
  * Every string in a value, with its path, depth first. Built eagerly on one shared path stack (copied only
  * at strings): nested generators re-yielded every string once per level, the top item of compile's
  * profile at 1000 pipelines (docs/performance.md).

@@ -1,7 +1,7 @@
 import type { DocPath } from '../dsl/build-context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
-import { ruleError, stringsOf, type Node } from './rule-kit.js';
+import { ruleWarning, stringsOf, type Node } from './rule-kit.js';
 import { closest } from './suggest.js';
 
 export const INPUT_METHODS = ['default', 'allowedValues', 'selectOneFrom', 'selectManyFrom', 'regex', 'executionInput'] as const;
@@ -51,7 +51,7 @@ export function runtimeInputs(document: Node): Diagnostic[] {
     const problem = inputProblem(text);
     if (problem)
       found.push(
-        ruleError(document, path, 'invalid-runtime-input', `${describePath(document, path).field} ${JSON.stringify(text)} ${problem.message}`, problem.hint),
+        ruleWarning(document, path, 'invalid-runtime-input', `${describePath(document, path).field} ${JSON.stringify(text)} ${problem.message}`, problem.hint),
       );
   }
   return found;

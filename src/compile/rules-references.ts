@@ -1,7 +1,7 @@
 import type { DocPath } from '../dsl/build-context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
-import { expressionsIn, isNode, list, ruleError, stringsOf, type Node } from './rule-kit.js';
+import { expressionsIn, isNode, list, ruleWarning, stringsOf, type Node } from './rule-kit.js';
 import { closest } from './suggest.js';
 
 /** What one stage makes visible to expressions: its step and step-group identifiers. */
@@ -78,7 +78,7 @@ export function expressionReferences(document: Node, stages: Iterable<{ node: No
         const problem = (what: string, candidates: Iterable<string>) => {
           const suggestion = closest(name, candidates);
           found.push(
-            ruleError(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which does not exist`,
+            ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which does not exist`,
               suggestion ? `did you mean "${suggestion}"?` : `the expression <+${match[0]}...> only resolves when a ${what} with that identifier exists`),
           );
         };
@@ -88,7 +88,7 @@ export function expressionReferences(document: Node, stages: Iterable<{ node: No
           else if (nestedStep && !target.opaque && !stepKnown(target, nestedStep)) {
             const suggestion = closest(nestedStep, target.steps);
             found.push(
-              ruleError(document, path, 'unknown-reference',
+              ruleWarning(document, path, 'unknown-reference',
                 `${describePath(document, path).field} refers to step "${nestedStep}" of stage "${name}", which does not exist`,
                 suggestion ? `did you mean "${suggestion}"?` : undefined),
             );
@@ -126,7 +126,7 @@ export function stageNameReferences(document: Node, stages: ReadonlyArray<{ node
     const what = earlierThan === undefined ? 'stage' : 'earlier stage';
     const suggestion = closest(name, known);
     found.push(
-      ruleError(document, path, 'unknown-reference', `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
+      ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
         suggestion ? `did you mean "${suggestion}"?` : earlierThan === undefined ? undefined : 'a stage can reuse only what a stage before it set up'),
     );
   };

@@ -63,25 +63,67 @@ const error = (document: unknown, path: DocPath, code: string, message: string, 
   ...(hint ? { hint } : {}),
 });
 
-/** Stage identifiers unique in a pipeline; step and step-group identifiers unique in a stage. */
+const warning = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
+  ...error(document, path, code, message, hint),
+  severity: 'warning',
+});
+
+/** `steps[2].parallel[0]`: where an element sits in its list, for naming both places of a duplicate. */
+const placeIn = (base: DocPath, path: DocPath): string =>
+  path
+    .slice(base.length - 1)
+    .filter((key) => key !== 'step' && key !== 'stepGroup' && key !== 'stage')
+    .reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : String(key)), '');
+
+/**
+ * Identifiers unique as the platform counts them, by fully qualified name: the stages of a pipeline (parallel
+ * ones included) form one scope, and each step list (`execution.steps`, `execution.rollbackSteps`, a step
+ * group's `steps`) forms its own, parallel blocks included. The platform's own SSH and Elastigroup samples use
+ * the same step group identifier in `steps` and in `rollbackSteps`, and a step group may hold a step with its
+ * own identifier: both have distinct names on the platform.
+ */
 function uniqueIdentifiers(document: Node): Diagnostic[] {
   const found: Diagnostic[] = [];
-  const check = (seen: Map<string, DocPath>, node: Node, path: DocPath, what: string, scope: string) => {
+  const check = (seen: Map<string, DocPath>, node: Node, path: DocPath, what: string, base: DocPath, scope: string) => {
     const id = node.identifier;
     if (typeof id !== 'string') return;
     const first = seen.get(id);
-    if (first)
-      found.push(
-        error(document, [...path, 'identifier'], 'duplicate-identifier', `${what} identifier "${id}" is used twice in this ${scope}`,
-          `identifiers must be unique within a ${scope}; rename one (the first is at ${describePath(document, first).subject})`),
-      );
-    else seen.set(id, path);
+    if (!first) {
+      seen.set(id, path);
+      return;
+    }
+    found.push(
+      error(document, [...path, 'identifier'], 'duplicate-identifier',
+        `${what} identifier "${id}" is used twice in ${scope}: ${placeIn(base, first)} and ${placeIn(base, path)}`,
+        `identifiers must be unique within ${scope}; rename one (a step used twice needs its own identifier in each place)`),
+    );
+  };
+  const stepList = (steps: unknown, base: DocPath, scope: string) => {
+    const seen = new Map<string, DocPath>();
+    const visit = (items: unknown, path: DocPath) => {
+      for (const [index, element] of list(items).entries()) {
+        if (!isNode(element)) continue;
+        const at = [...path, index];
+        if (isNode(element.step)) check(seen, element.step, [...at, 'step'], 'step', base, scope);
+        if (isNode(element.stepGroup)) {
+          const group = element.stepGroup;
+          check(seen, group, [...at, 'stepGroup'], 'step group', base, scope);
+          const name = typeof group.identifier === 'string' ? ` "${group.identifier}"` : '';
+          stepList(group.steps, [...at, 'stepGroup', 'steps'], `the steps of step group${name}`);
+        }
+        if (Array.isArray(element.parallel)) visit(element.parallel, [...at, 'parallel']);
+      }
+    };
+    visit(steps, base);
   };
   const stageIds = new Map<string, DocPath>();
   for (const stage of stagesOf(document.pipeline)) {
-    check(stageIds, stage.node, stage.path, 'stage', 'pipeline');
-    const stepIds = new Map<string, DocPath>();
-    for (const step of stageSteps(stage)) check(stepIds, step.node, step.path, step.key === 'step' ? 'step' : 'step group', 'stage');
+    check(stageIds, stage.node, stage.path, 'stage', ['pipeline', 'stages'], 'this pipeline');
+    const execution = isNode(stage.node.spec) && isNode(stage.node.spec.execution) ? stage.node.spec.execution : undefined;
+    if (!execution) continue;
+    const base = [...stage.path, 'spec', 'execution'];
+    stepList(execution.steps, [...base, 'steps'], 'execution.steps');
+    stepList(execution.rollbackSteps, [...base, 'rollbackSteps'], 'execution.rollbackSteps');
   }
   return found;
 }
@@ -122,7 +164,7 @@ function balancedExpressions(document: Node): Diagnostic[] {
     if (!problem) continue;
     const { field } = describePath(document, path);
     found.push(
-      error(document, path, 'unbalanced-expression', `${field} ${JSON.stringify(text)} ${problem}`,
+      warning(document, path, 'unbalanced-expression', `${field} ${JSON.stringify(text)} ${problem}`,
         'write expressions as <+path.to.value>, each "<+" closed by ">"'),
     );
   }
@@ -162,7 +204,7 @@ function codebaseForCloning(document: Node): Diagnostic[] {
     const spec = stage.node.spec;
     if (stage.node.type !== 'CI' || !isNode(spec) || spec.cloneCodebase !== true) continue;
     found.push(
-      error(document, [...stage.path, 'spec', 'cloneCodebase'], 'missing-field', 'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
+      warning(document, [...stage.path, 'spec', 'cloneCodebase'], 'clone-without-codebase', 'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
         'add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false'),
     );
   }

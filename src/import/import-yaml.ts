@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DiagnosticError, type Diagnostic } from '../compile/diagnostics.js';
+import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
 import { generateModule } from './generate-module.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
 
@@ -23,6 +23,8 @@ export interface ImportResult {
   /** Written files, relative to outDir. */
   readonly written: string[];
   readonly documents: number;
+  /** What the platform would read differently from how it looks (aliases, a second document): printed, not fatal. */
+  readonly warnings: Diagnostic[];
 }
 
 /** Where each document's module goes; names never collide. */
@@ -110,7 +112,8 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
     documents.push(...found);
     problems.push(...diagnostics);
   }
-  if (problems.length) throw new DiagnosticError(problems);
+  const warnings = problems.filter((problem) => problem.severity !== 'error');
+  if (hasErrors(problems)) throw new DiagnosticError(problems);
   if (documents.length === 0)
     throw new DiagnosticError([
       {
@@ -155,5 +158,5 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   } finally {
     await Promise.all(staged.map(({ temp }) => rm(temp, { force: true })));
   }
-  return { written: formatted.map((f) => f.path), documents: documents.length };
+  return { written: formatted.map((f) => f.path), documents: documents.length, warnings };
 }

@@ -1,8 +1,8 @@
-import YAML, { isMap, isScalar, isSeq, LineCounter } from 'yaml';
+import { isMap, isScalar, isSeq } from 'yaml';
 import type { Diagnostic } from '../compile/diagnostics.js';
-import { MAX_NESTING, nestingDepth } from '../dsl/nesting.js';
 import { documentKind } from '../compile/validate.js';
 import type { ResourceKind } from '../schema/index.js';
+import { readYaml } from '../yaml/read-yaml.js';
 
 export interface YamlDocument {
   readonly kind: ResourceKind;
@@ -57,79 +57,47 @@ export interface ReadResult {
 }
 
 /**
- * Parses every document of a YAML text the way the platform does (YAML 1.1), with located errors: syntax
- * errors, alias bombs (the `yaml` package caps alias expansion), and documents that are not a platform kind.
+ * The platform documents of a YAML text, read by the shared reader (`readYaml`: the platform's scalar typing,
+ * located syntax errors, depth limit), each with its comments. Import refuses what the platform would refuse,
+ * and documents that are not a platform kind; warnings (aliases, several documents) are passed on.
  */
 export function readDocuments(text: string, file: string): ReadResult {
-  const lineCounter = new LineCounter();
-  const parsed = YAML.parseAllDocuments(text, {
-    version: '1.1',
-    lineCounter,
-    prettyErrors: false,
-    uniqueKeys: true,
-  });
-  const docs = Array.isArray(parsed) ? parsed : [parsed];
+  const read = readYaml(text, file);
   const documents: YamlDocument[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const at = (offset: number) => {
-    const { line, col } = lineCounter.linePos(offset);
-    return `${file}:${line}:${col}`;
-  };
-  docs.forEach((doc, index) => {
-    const source = docs.length > 1 ? `${file}#${index + 1}` : file;
-    if (doc.errors.length) {
-      for (const error of doc.errors)
-        diagnostics.push({
-          code: 'yaml-syntax',
-          severity: 'error',
-          message: error.message.split('\n')[0]!,
-          path: [],
-          at: at(error.pos[0]),
-          hint: 'fix the YAML syntax at this location',
-        });
-      return;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 1000 });
-    } catch (error) {
-      diagnostics.push({
-        code: 'yaml-aliases',
-        severity: 'error',
-        message: `${(error as Error).message}`,
-        path: [],
-        at: at(doc.range[0]),
-        hint: 'the document expands too many aliases; write the repeated parts out or use builders instead',
-      });
-      return;
-    }
-    if (value === null || value === undefined) return;
-    if (nestingDepth(value) > MAX_NESTING) {
-      diagnostics.push({
-        code: 'too-deep',
-        severity: 'error',
-        message: `the document nests more than ${MAX_NESTING} levels deep`,
-        path: [],
-        at: at(doc.range[0]),
-        hint: 'flatten the step groups; real pipelines nest a few levels at most',
-      });
-      return;
-    }
+  const diagnostics: Diagnostic[] = [...read.diagnostics];
+  const several = read.documents.length > 1;
+  for (const { node: doc, value, index, refused } of read.documents) {
+    if (refused || value === null || value === undefined) continue;
+    const source = several ? `${file}#${index + 1}` : file;
     const kind = documentKind(value);
+    const body = kind ? (value as Record<string, unknown>)[kind] : undefined;
+    if (kind && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+      const { line, col } = read.lines.linePos(doc.contents?.range?.[0] ?? 0);
+      diagnostics.push({
+        code: 'not-a-platform-document',
+        severity: 'error',
+        message: `not a platform document: ${kind} holds ${Array.isArray(body) ? 'a list' : body === null ? 'nothing' : `the ${typeof body} ${JSON.stringify(body)}`}, not a map of fields`,
+        path: [kind],
+        at: `${file}:${line}:${col}`,
+        hint: `write the ${kind}'s fields under ${kind}:`,
+      });
+      continue;
+    }
     if (!kind) {
       const found =
         value !== null && typeof value === 'object' && !Array.isArray(value)
           ? Object.keys(value).join(', ') || 'nothing'
           : typeof value;
+      const { line, col } = read.lines.linePos(doc.contents?.range?.[0] ?? 0);
       diagnostics.push({
         code: 'not-a-platform-document',
         severity: 'error',
         message: `not a platform document: the root key must be pipeline, connector or project (found ${found})`,
         path: [],
-        at: at(doc.range[0]),
+        at: `${file}:${line}:${col}`,
         hint: 'import reads pipeline, connector and project YAML documents',
       });
-      return;
+      continue;
     }
     const contents = doc.contents as {
       commentBefore?: string;
@@ -147,6 +115,6 @@ export function readDocuments(text: string, file: string): ReadResult {
       comments,
       ...(comment ? { comment } : {}),
     });
-  });
+  }
   return { documents, diagnostics };
 }

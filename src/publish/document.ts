@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { readYaml } from '../yaml/read-yaml.js';
 
 export type PublishKind = 'project' | 'connector' | 'pipeline';
 export const PUBLISH_ORDER: readonly PublishKind[] = ['project', 'connector', 'pipeline'];
@@ -60,14 +60,18 @@ export function resourceIdOf(value: unknown): ResourceId {
 /** A document from YAML text (a compiled file, or any single YAML document of the three kinds). */
 export function publishDocument(yamlText: string): PublishDocument {
   const yaml = stripLeadingComments(yamlText);
-  let value: unknown;
-  try {
-    value = parse(yaml, { uniqueKeys: true });
-  } catch (error) {
-    throw new DocumentError(`not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
+  const value = readPlatformYaml(yaml);
   const id = resourceIdOf(value);
   return { id, yaml, value: value as Record<string, unknown> };
+}
+
+/** The first document of a YAML text as the platform reads it; a YAML problem the platform refuses throws. */
+export function readPlatformYaml(yaml: string): unknown {
+  const { documents, diagnostics } = readYaml(yaml, 'document');
+  const refused = diagnostics.find((problem) => problem.severity === 'error');
+  if (refused) throw new DocumentError(`not valid YAML: ${refused.line}:${refused.column} ${refused.message}`);
+  if (documents.length > 1) throw new DocumentError('holds several YAML documents; the platform reads only the first: send one per request');
+  return documents[0]?.value ?? null;
 }
 
 /** `org/project/identifier`, with `_` for a missing scope: how reports name a resource. */

@@ -1,5 +1,4 @@
-import { parse } from 'yaml';
-import type { PublishKind, ResourceId } from './document.js';
+import { readPlatformYaml, type PublishKind, type ResourceId } from './document.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
 export interface Endpoint {
@@ -176,7 +175,7 @@ export function remoteDocument(kind: PublishKind, data: unknown): Record<string,
     if (typeof yamlText !== 'string') throw new Error('the pipeline GET response has no data.yamlPipeline text');
     let parsed: Record<string, unknown> | undefined;
     try {
-      parsed = asRecord(parse(yamlText));
+      parsed = asRecord(readPlatformYaml(yamlText));
     } catch {
       // An invalid stored pipeline (entityValidityDetails.valid false) still exists: it is updated, not created.
       return { pipeline: {} };

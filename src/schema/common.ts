@@ -15,21 +15,32 @@ export const identifier = z
   })
   .meta({ description: 'Identifier: letters, digits and _, starting with a letter or _.', examples: ['deploy_prod'] });
 
-/** Units the platform accepts in timeouts, largest first, each at most once. */
-export const DURATION_PATTERN = /^(?=\d)(\d+w)?(\d+d)?(\d+h)?(\d+m(?!s))?(\d+s)?(\d+ms)?$/;
+/**
+ * The platform schema's own timeout pattern (pipeline.v0.json, 353 timeouts), kept as it is written: JSON
+ * Schema patterns search rather than match, and its `^...|...$` anchors only the first and last alternatives.
+ * So `10m`, `1h 30m`, `30s` and `''` pass; `5s` (seconds need two digits), `0m` and `500ms` do not; an
+ * expression passes unless it ends in `.executionInput()`.
+ */
+export const DURATION_PATTERN =
+  /^(([1-9])+\d+[s])|(((([1-9])+\d*[mhwd])+([\s]?\d+[smhwd])*)|(.*<\+.*>(?!.*\.executionInput\(\)).*)|(^$))$/;
 
 export const isDuration = (value: string): boolean => DURATION_PATTERN.test(value);
 
-/** One pattern, so JSON Schema carries the same check as validation. */
-const DURATION_OR_EXPRESSION = new RegExp(`${DURATION_PATTERN.source}|<\\+`);
-
 export const duration = z
   .string()
-  .regex(DURATION_OR_EXPRESSION, { error: 'is not a duration (e.g. 10m, 1h30m, 1d)' })
+  .regex(DURATION_PATTERN, { error: 'is not a duration (e.g. 10m, 1h30m, 1d)' })
   .meta({
-    description: 'A duration: numbers with units w, d, h, m, s, ms, largest first; or a <+input> expression.',
+    description: 'A duration: numbers with units w, d, h, m, s (seconds with two digits or more); or an expression.',
     examples: ['10m', '1h30m', '1d'],
   });
+
+/** The platform schema's pattern for pipeline, stage, step and step group names (385 uses in pipeline.v0.json). */
+export const NAME_PATTERN = /^[a-zA-Z_0-9-.][-0-9a-zA-Z_\s.]{0,127}$/;
+
+export const displayName = z
+  .string()
+  .regex(NAME_PATTERN, { error: 'is not a name the platform accepts: letters, digits, spaces, -, _ and . (at most 128 characters)' })
+  .meta({ description: 'Display name: letters, digits, spaces, -, _ and .', examples: ['Deploy to prod'] });
 
 /** A value that may also be given as a runtime input or other expression. */
 /** Text holding a `<+...>` expression, as a type: builders then accept `'<+input>'` but not `'Solaris'` for an enum. */

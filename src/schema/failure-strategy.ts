@@ -41,7 +41,8 @@ export const failureAction = z.looseObject({
   spec: z
     .looseObject({
       retryCount: z.number().int().nonnegative().optional(),
-      retryIntervals: z.array(duration).optional(),
+      // The platform's schema puts no pattern on retry intervals (its own samples use `1s`).
+      retryIntervals: z.array(z.string()).optional(),
       onRetryFailure: z.looseObject({ action: simpleAction }).optional(),
       timeout: duration.optional(),
       onTimeout: z.looseObject({ action: simpleAction }).optional(),

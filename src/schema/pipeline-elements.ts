@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, duration, identifier, orExpression, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, typedBy, variable } from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
-import { strategy } from './strategy.js';
+import { strategyOrInput } from './strategy.js';
 import { templateRef } from './template-ref.js';
 
 export const when = z
@@ -27,7 +27,7 @@ export function requireTypeOrTemplate(value: { type?: unknown; template?: unknow
 export const step = typedBy(
   z
     .looseObject({
-      name: z.string().min(1),
+      name: displayName,
       identifier,
       type: z.string().optional().meta({ description: 'Step type, e.g. ShellScript, Run, Http; absent with a template.' }),
       description: z.string().optional(),
@@ -35,7 +35,7 @@ export const step = typedBy(
       spec: z.looseObject({}).optional(),
       when: when.optional(),
       failureStrategies: failureStrategies.optional(),
-      strategy: strategy.optional(),
+      strategy: strategyOrInput.optional(),
       template: templateRef.optional(),
     })
     .superRefine((value, ctx) => {
@@ -80,12 +80,13 @@ export const stepElement: z.ZodType<StepElementShape> = z
 /** Where a containerised step group runs its container steps (Run, Plugin, ...) outside a CI stage. */
 export const stepGroupInfra = z.looseObject({
   type: z.string().meta({ examples: ['KubernetesDirect'] }),
-  spec: z.looseObject({ connectorRef: z.string(), namespace: z.string() }),
+  // The platform's ContainerInfraYamlSpec requires only connectorRef; the namespace has a default.
+  spec: z.looseObject({ connectorRef: z.string(), namespace: z.string().optional() }),
 });
 
 export const stepGroup = z
   .looseObject({
-    name: z.string().min(1),
+    name: displayName,
     identifier,
     steps: z.array(stepElement).optional(),
     when: when.optional(),
@@ -93,7 +94,7 @@ export const stepGroup = z
     delegateSelectors: delegateSelectors.optional(),
     timeout: duration.optional(),
     variables: z.array(variable).optional(),
-    strategy: strategy.optional(),
+    strategy: strategyOrInput.optional(),
     stepGroupInfra: stepGroupInfra.optional(),
     sharedPaths: z.array(z.string()).optional(),
     template: templateRef.optional(),

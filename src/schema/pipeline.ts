@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, duration, identifier, orExpression, tags, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, tags, typedBy, variable } from './common.js';
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
 import { HAND_MODELLED_STAGE_SPECS, stageSpecs } from './stages.js';
-import { strategy } from './strategy.js';
+import { strategyOrInput } from './strategy.js';
 import { templateRef } from './template-ref.js';
 
 /** The part every stage type with steps shares: `execution.steps` and `execution.rollbackSteps`. */
@@ -15,7 +15,7 @@ const anyStageSpec = z.looseObject({
 export const stage = typedBy(
   z
     .looseObject({
-      name: z.string().min(1),
+      name: displayName,
       identifier,
       description: z.string().optional(),
       type: z.string().optional().meta({ description: 'Stage type, e.g. Deployment, CI, Approval, Custom, Pipeline.' }),
@@ -23,7 +23,7 @@ export const stage = typedBy(
       tags: tags.optional(),
       failureStrategies: failureStrategies.optional(),
       when: when.optional(),
-      strategy: strategy.optional(),
+      strategy: strategyOrInput.optional(),
       variables: z.array(variable).optional(),
       delegateSelectors: delegateSelectors.optional(),
       timeout: duration.optional(),
@@ -64,7 +64,7 @@ export const flowControl = z.looseObject({
 
 export const pipelineBody = z
   .looseObject({
-    name: z.string().min(1),
+    name: displayName,
     identifier,
     projectIdentifier: identifier,
     orgIdentifier: identifier,

@@ -5,7 +5,8 @@ import { executionSteps } from './pipeline-elements.js';
 /** What a CI stage clones: set once at pipeline level in `properties.ci.codebase`. */
 export const codebase = z
   .looseObject({
-    connectorRef: z.string().meta({ description: 'Git connector (account, org or repository level).' }),
+    // Optional on the platform: a Harness Code repository needs no connector.
+    connectorRef: z.string().optional().meta({ description: 'Git connector (account, org or repository level).' }),
     repoName: z.string().optional().meta({ description: 'Repository, when the connector is account- or org-level.' }),
     build: orExpression(
       z.discriminatedUnion('type', [

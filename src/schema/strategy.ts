@@ -4,8 +4,11 @@ import { orExpression } from './common.js';
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const count = orExpression(z.number().int().positive());
 
-/** One axis of a matrix: its values, or an expression that yields a list. */
-const axis = orExpression(z.array(z.union([scalar, z.looseObject({})]))).meta({
+/**
+ * One axis of a matrix: its values, or an expression that yields a list. The platform's schema leaves the other
+ * keys of a matrix open (its samples set `parallelism: 2` and a `when` map there), so a scalar or a map passes.
+ */
+const axis = z.union([z.array(z.union([scalar, z.looseObject({})])), scalar, z.looseObject({})]).meta({
   description: 'Values of one matrix axis, read as <+matrix.AXIS>.',
   examples: [['chrome', 'firefox']],
 });
@@ -42,7 +45,8 @@ export const strategy = z
   .looseObject({
     matrix: matrix.optional(),
     repeat: repeat.optional(),
-    parallelism: count.optional().meta({ description: 'Run this many copies at once.' }),
+    // The platform's schema allows 0 here (int32, minimum 0).
+    parallelism: orExpression(z.number().int().nonnegative()).optional().meta({ description: 'Run this many copies at once.' }),
   })
   .superRefine((value, ctx) => {
     const present = (['matrix', 'repeat', 'parallelism'] as const).filter((key) => key in value);
@@ -55,3 +59,6 @@ export const strategy = z
   .meta({ title: 'Looping strategy', examples: [{ matrix: { os: ['linux', 'windows'], maxConcurrency: 2 } }, { parallelism: 4 }] });
 
 export type Strategy = z.infer<typeof strategy>;
+
+/** Where a stage or step group takes a strategy, the platform also takes a runtime input for the whole of it. */
+export const strategyOrInput = orExpression(strategy);

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import YAML, { LineCounter, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
 import { RESOURCE_KINDS } from '../schema/index.js';
+import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
 
 /** A diagnostic with its place in a YAML file. */
@@ -39,21 +40,12 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
     const source = await readFile(file, 'utf8');
     const result: FileResult = { file, source, documents: 0, diagnostics: [] };
     results.push(result);
-    const lines = new LineCounter();
-    const documents = YAML.parseAllDocuments(source, { version: '1.1', lineCounter: lines, prettyErrors: true });
+    const { documents, diagnostics, lines } = readYaml(source, file);
+    for (const problem of diagnostics) result.diagnostics.push({ ...problem, file });
     const add = (diagnostic: Diagnostic, position: Position) =>
       result.diagnostics.push({ ...diagnostic, file, line: position.line, column: position.column, at: `${file}:${position.line}:${position.column}` });
-    for (const document of Array.isArray(documents) ? documents : [documents]) {
-      if (document.errors.length > 0) {
-        for (const problem of document.errors) {
-          const [start] = problem.linePos ?? [{ line: 1, col: 1 }];
-          add({ code: 'yaml-syntax', severity: 'error', message: syntaxMessage(problem.message), path: [] }, { line: start.line, column: start.col });
-        }
-        continue;
-      }
-      if (document.contents === null) continue;
+    for (const { node: document, value: data } of documents) {
       result.documents++;
-      const data = document.toJS({ maxAliasCount: 1000 }) as unknown;
       const kind = documentKind(data);
       if (!kind) {
         add(unknownKind(data), locate(document, [], lines));
@@ -70,9 +62,6 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
   for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
   return results;
 }
-
-/** The parser's first line, without its own " at line L, column C:" (the location is printed already). */
-const syntaxMessage = (text: string) => text.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 
 function unknownKind(data: unknown): Diagnostic {
   const keys = typeof data === 'object' && data !== null && !Array.isArray(data) ? Object.keys(data) : [];
