@@ -9,6 +9,7 @@ import { formatDiagnostic } from '../src/compile/diagnostics.js';
 import { toYaml } from '../src/compile/emit-yaml.js';
 import { documentKind } from '../src/compile/validate.js';
 import { validateFiles } from '../src/validate/validate-files.js';
+import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT } from './support/cli.js';
 
 /**
@@ -19,7 +20,8 @@ import { ROOT } from './support/cli.js';
 const VALID = (await glob('test/fixtures/valid/*.yaml', { cwd: ROOT })).sort();
 const INVALID = (await glob('test/fixtures/invalid/*.yaml', { cwd: ROOT })).sort();
 
-const parseAll = (text: string) => YAML.parseAllDocuments(text, { version: '1.1' }).map((d) => d.toJS() as Record<string, unknown>);
+/** Documents as the platform reads them (pipewright's one YAML reader). */
+const parseAll = (text: string) => readYaml(text, 'fixture').documents.map((d) => d.value as Record<string, unknown>);
 
 describe('the corpus', () => {
   it('has at least 30 valid pipeline documents and 20 invalid variants', async () => {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { documentKind, resourceKey, keyString } from '../src/compile/validate.js';
 import { outputPath } from '../src/compile/layout.js';
+import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir } from './support/cli.js';
 
 /**
@@ -22,7 +23,8 @@ interface Doc {
   readonly output: string;
 }
 
-const parse = (text: string) => YAML.parseAllDocuments(text, { version: '1.1' }).map((d) => d.toJS({ maxAliasCount: 1000 }));
+/** Documents as the platform reads them (pipewright's one YAML reader). */
+const parse = (text: string) => readYaml(text, 'corpus').documents.map((d) => d.value as Record<string, unknown>);
 
 async function corpusDocuments(): Promise<Doc[]> {
   const docs: Doc[] = [];

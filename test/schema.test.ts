@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { documentKind } from '../src/compile/validate.js';
 import { jsonSchemaOf } from '../src/schema/json-schema.js';
 import { RESOURCE_KINDS } from '../src/schema/index.js';
+import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir } from './support/cli.js';
 
 /**
@@ -21,7 +21,7 @@ const validators = Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, compil
 
 const VALID = (await glob('test/fixtures/valid/*.yaml', { cwd: ROOT })).sort();
 const documentsOf = async (file: string) =>
-  YAML.parseAllDocuments(await readFile(join(ROOT, file), 'utf8'), { version: '1.1' }).map((d) => d.toJS() as Record<string, unknown>);
+  readYaml(await readFile(join(ROOT, file), 'utf8'), file).documents.map((d) => d.value as Record<string, unknown>);
 
 const pipeline = (stage: Record<string, unknown>) => ({
   pipeline: { name: 'p', identifier: 'p', projectIdentifier: 'web', orgIdentifier: 'default', stages: [{ stage }] },

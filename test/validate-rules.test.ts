@@ -101,7 +101,7 @@ describe('expression references', () => {
   it('rejects a step that does not exist, with the closest identifier as hint', () => {
     const stage1 = custom({ identifier: 'checks' }).step(http({ identifier: 'health', url: 'https://x', method: 'GET' }), echo('a', 'echo <+steps.helth.status>'));
     expect(diagnosticsOf(stage1)).toEqual([
-      'unknown-reference: spec.source.spec.script refers to step "helth", which does not exist (did you mean "health"?)',
+      'unknown-reference: spec.source.spec.script refers to step "helth", which is not a step of this stage (did you mean "health"?)',
     ]);
   });
 
@@ -109,7 +109,7 @@ describe('expression references', () => {
     const other = custom({ identifier: 'other' }).step(echo('only_here', 'true'));
     const here = custom({ identifier: 'here' }).step(echo('a', '<+execution.steps.only_here.status>'));
     expect(diagnosticsOf(other, here)).toEqual([
-      'unknown-reference: spec.source.spec.script refers to step "only_here", which does not exist (the expression <+execution.steps.only_here...> only resolves when a step with that identifier exists)',
+      'unknown-reference: spec.source.spec.script refers to step "only_here", which is not a step of this stage (the platform resolves <+execution.steps.only_here...> only at run time, and it fails unless a step with that identifier runs in the same execution)',
     ]);
   });
 
@@ -117,7 +117,7 @@ describe('expression references', () => {
     const checks = custom({ identifier: 'checks' }).step(echo('print', 'true'));
     const report = custom({ identifier: 'report' }).step(echo('a', '<+stages.chekcs.status> <+pipeline.stages.checks.spec.execution.steps.prnt.status>'));
     expect(diagnosticsOf(checks, report)).toEqual([
-      'unknown-reference: spec.source.spec.script refers to stage "chekcs", which does not exist (did you mean "checks"?)',
+      'unknown-reference: spec.source.spec.script refers to stage "chekcs", which is not a stage of this pipeline (did you mean "checks"?)',
       'unknown-reference: spec.source.spec.script refers to step "prnt" of stage "checks", which does not exist (did you mean "print"?)',
     ]);
   });

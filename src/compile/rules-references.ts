@@ -78,8 +78,10 @@ export function expressionReferences(document: Node, stages: Iterable<{ node: No
         const problem = (what: string, candidates: Iterable<string>) => {
           const suggestion = closest(name, candidates);
           found.push(
-            ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which does not exist`,
-              suggestion ? `did you mean "${suggestion}"?` : `the expression <+${match[0]}...> only resolves when a ${what} with that identifier exists`),
+            ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which is not a ${what} of this ${what === 'stage' ? 'pipeline' : 'stage'}`,
+              suggestion
+                ? `did you mean "${suggestion}"?`
+                : `the platform resolves <+${match[0]}...> only at run time, and it fails unless a ${what} with that identifier runs in the same execution`),
           );
         };
         if (root === 'pipeline.stages' || root === 'stages') {

@@ -50,8 +50,10 @@ const PREDICATE = /^(is|must|needs) /;
 
 /** Turns zod issues into diagnostics that name the field, the value found and what was expected. */
 export function schemaDiagnostics(document: unknown, issues: readonly z.core.$ZodIssue[]): Diagnostic[] {
-  return issues.map((issue) => {
+  return issues.flatMap((issue): Diagnostic[] => {
     const path = issue.path as Array<string | number>;
+    const inner = matchedBranch(issue);
+    if (inner) return schemaDiagnostics(document, inner.map((problem) => ({ ...problem, path: [...path, ...problem.path] })));
     const { subject, field } = describePath(document, path);
     const value = valueAt(document, path);
     let message = issue.message;
@@ -91,6 +93,19 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     } else if (field && !message.includes(field.split('.').pop()!)) {
       message = `${field}: ${message}`;
     }
-    return { code, severity: 'error' as const, message, path, subject, ...(hint ? { hint } : {}) };
+    return [{ code, severity: 'error' as const, message, path, subject, ...(hint ? { hint } : {}) }];
   });
+}
+
+/**
+ * The issues of the one alternative of a union whose shape the value has (a list, where the other alternative is
+ * a `<+...>` string; the object whose `type` matched): its deepest problems say what is wrong, where "has an
+ * unexpected value" would not. Undefined when no alternative, or more than one, got past the value's type.
+ */
+function matchedBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] | undefined {
+  if (issue.code !== 'invalid_union' || allowedOf(issue)) return undefined;
+  const rootMismatch = (problem: z.core.$ZodIssue) =>
+    problem.path.length === 0 && (problem.code === 'invalid_type' || (problem.code === 'invalid_value' && 'values' in problem));
+  const matched = issue.errors.filter((branch) => branch.length > 0 && !branch.some(rootMismatch));
+  return matched.length === 1 ? matched[0] : undefined;
 }

@@ -1,7 +1,10 @@
 import { documentSchemas, type ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { MAX_NESTING, nestingDepth } from '../dsl/nesting.js';
+import { pathKey } from './document-path.js';
+import { isNode as isRecord } from './rule-kit.js';
 import { documentRules } from './rules.js';
+import { placeholders } from './rules-placeholders.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { secretWarnings } from './secret-scan.js';
 
@@ -26,8 +29,12 @@ export function validateDocument(kind: ResourceKind, document: unknown): Diagnos
       },
     ];
   const result = documentSchemas[kind].safeParse(document);
-  const schema = result.success ? [] : schemaDiagnostics(document, result.error.issues);
-  return withoutEchoes([...schema, ...documentRules(kind, document), ...secretWarnings(document)]);
+  const unsubstituted = isRecord(document) ? placeholders(document) : { diagnostics: [], identifiers: new Set<string>() };
+  // An identifier that is a placeholder fails its pattern too: one diagnostic, the one that says why.
+  const schema = result.success
+    ? []
+    : schemaDiagnostics(document, result.error.issues).filter((d) => !unsubstituted.identifiers.has(pathKey(d.path)));
+  return withoutEchoes([...schema, ...documentRules(kind, document), ...unsubstituted.diagnostics, ...secretWarnings(document)]);
 }
 
 /**

@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './support/cli.js';
+
+/**
+ * The real-world corpus (../shared/corpus, documents from public repositories, not part of this project) when it
+ * is present: validate must agree with the platform's schema on at least as many pipelines and connectors as it
+ * did when this floor was set, so a regression on real documents fails the build. Raise the floors as it improves.
+ */
+const TOOL = join(ROOT, '../shared/tools/corpus-check.mjs');
+const present = existsSync(TOOL) && existsSync(join(ROOT, '../shared/corpus'));
+const FLOORS: Record<string, number> = {
+  'official/pipelines': 66,
+  'community/pipelines': 86,
+  'official/connectors': 11,
+  'community/connectors': 3,
+};
+
+describe(present ? 'the real-world corpus' : 'the real-world corpus (skipped: ../shared/corpus is not present)', () => {
+  it.skipIf(!present)('validate agrees with the platform schema at least as often as the recorded floors', () => {
+    const report = join(ROOT, '.corpus-check-report.json');
+    const run = spawnSync(process.execPath, [TOOL, '--kind', 'pipelines', '--kind', 'connectors', '--json', report], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
+    expect(run.stdout).not.toContain('crashed or printed no JSON');
+    const { kinds } = JSON.parse(readFileSync(report, 'utf8')) as { kinds: Record<string, { agree: number }> };
+    rmSync(report, { force: true });
+    const agree = Object.fromEntries(Object.keys(FLOORS).map((kind) => [kind, kinds[kind]?.agree ?? 0]));
+    for (const [kind, floor] of Object.entries(FLOORS)) expect(agree[kind], `${kind}\n${run.stdout}`).toBeGreaterThanOrEqual(floor);
+  }, 120_000);
+});
