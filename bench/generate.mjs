@@ -21,7 +21,7 @@ export const checkout = (id: string) =>
 export const build = (id: string, target: string) =>
   shell({
     identifier: id,
-    name: 'build: ' + target,
+    name: 'build ' + target,
     script: 'set -euo pipefail\\nmake ' + target + ' # build it\\necho "built <+pipeline.sequenceId>"\\n',
     env: { TARGET: target, REGION: input().default('eu-west-1'), DEBUG: 'no' },
     outputs: ['IMAGE_TAG'],
@@ -62,7 +62,7 @@ function pipelineFile(index) {
     }
     stages.push(`    deployment({
       identifier: 'deploy_${s}',
-      name: 'deploy ${s}: env ${s}',
+      name: 'deploy ${s} - env ${s}',
       tags: { tier: '${s % 2 ? 'yes' : 'on'}', team: 'team-${index % 17}' },
       service: input(),
       environment: ${s === 0 ? `input().allowedValues('dev', 'staging', 'prod')` : `'env_${s}'`},

@@ -2,10 +2,10 @@
 // incremental compile, and CLI start-up against `node -e 0`. Every measurement is a whole child process
 // timed from spawn to exit, so compile and floor pay the same Node start-up.
 //
-//   node bench/run.mjs [--n 100,1000,5000] [--reps 5] [--only compile,incremental,startup,typecheck] [--json FILE]
+//   node bench/run.mjs [--n 100,1000,5000] [--reps 5] [--only compile,incremental,startup,typecheck,validate] [--json FILE]
 //   PIPEWRIGHT_BENCH_DIST=/other/checkout/dist measures the type-check against another build's types.
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '100,1000,5000' },
     reps: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'compile,incremental,startup,typecheck' },
+    only: { type: 'string', default: 'compile,incremental,startup,typecheck,validate' },
     json: { type: 'string' },
     work: { type: 'string', default: join(tmpdir(), 'pipewright-bench') },
   },
@@ -123,6 +123,29 @@ for (const n of sizes) {
   }
 }
 if (compileMedian[5000] && compileMedian[1000]) ratios.push(['compile N=5000 / N=1000', compileMedian[5000] / compileMedian[1000], '<= 5.5']);
+
+if (only.has('validate')) await validateWorkload();
+
+/**
+ * `pipewright validate` of the 1000 YAML files compile wrote for the synthetic monorepo, against the compile of
+ * the same 1000 pipelines: reading YAML back must not cost more than building it from TypeScript.
+ */
+async function validateWorkload() {
+  const repo = join(work, 'validate-1000');
+  console.error(`validate, N=1000: generating ${repo}`);
+  await generate(repo, 1000);
+  const compileArgs = [BIN, 'compile', 'project.ts', 'pipelines/*.ts', '-o', 'out'];
+  const out = join(repo, 'out');
+  await rm(out, { recursive: true, force: true });
+  await timed(compileArgs, { cwd: repo });
+  const yamlFiles = (await readdir(out, { recursive: true })).filter((f) => f.endsWith('.yaml') && f.includes('pipeline')).sort();
+  if (yamlFiles.length < 1000) throw new Error(`compile wrote ${yamlFiles.length} pipeline YAML files, expected 1000`);
+  const validateArgs = [BIN, 'validate', ...yamlFiles.map((f) => join('out', f))];
+  await timed(validateArgs, { cwd: repo });
+  const compiled = record('compile N=1000 (for validate)', await repeat(reps, () => timed(compileArgs, { cwd: repo, rss: true }), () => rm(out, { recursive: true, force: true })));
+  const validated = record(`validate ${yamlFiles.length} YAML files`, await repeat(reps, () => timed(validateArgs, { cwd: repo, rss: true })));
+  ratios.push(['validate 1000 files / compile N=1000', validated.median / compiled.median, '<= 1.0']);
+}
 
 if (only.has('typecheck')) {
   // What the catalogue's types cost a user's editor and CI: tsc --noEmit over the 1000-pipeline repo.
