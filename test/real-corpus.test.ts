@@ -12,9 +12,11 @@ import { ROOT } from './support/cli.js';
 const TOOL = join(ROOT, '../shared/tools/corpus-check.mjs');
 const present = existsSync(TOOL) && existsSync(join(ROOT, '../shared/corpus'));
 const FLOORS: Record<string, number> = {
-  'official/pipelines': 66,
-  'community/pipelines': 86,
-  'official/connectors': 11,
+  'official/pipelines': 80,
+  'community/pipelines': 90,
+  // 001 and 002 are account-level connectors, which the corpus labels by the project-scope schema alone: the
+  // platform accepts them (docs/troubleshooting.md, missing-field), so 12 of 14 is full agreement with it.
+  'official/connectors': 12,
   'community/connectors': 3,
 };
 

@@ -7,54 +7,60 @@ import { ruleError, ruleWarning, stringsOf, type Node } from './rule-kit.js';
  * Template placeholders that teams substitute before sending a document: `${VAR}` (envsubst), `<YOUR_ORG>`
  * (sample files) and `{{ name }}` (cookiecutter, Jinja). Lower-case `<a>` tags and `<+...>` expressions are not.
  */
-const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*\}|<[A-Z][A-Z0-9_]*>|\{\{\s*[\w.-]+\s*\}\}/;
-/** Where the platform needs a literal identifier: its pattern refuses any placeholder, and an expression too. */
-const IDENTIFIER_KEYS = new Set(['identifier', 'orgIdentifier', 'projectIdentifier']);
+export const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*\}|<[A-Z][A-Z0-9_]*>|\{\{\s*[\w.-]+\s*\}\}/;
 /** Fields that hold a program or its arguments: `${VAR}` there is the shell's own. */
 const PROGRAM_KEYS = new Set(['script', 'command', 'args', 'entrypoint', 'commands']);
 /** Uses of one placeholder beyond this are counted, not listed. */
 const PLACES_SHOWN = 3;
-
-/** The identifiers of the document's own entities, where even an expression is refused (the pattern has no `<+`). */
-const OWNERS = new Set(['pipeline', 'connector', 'project', 'stage', 'step', 'stepGroup']);
-const ownIdentifier = (path: DocPath) => {
-  const owner = path[path.length - 2];
-  return typeof owner === 'string' && OWNERS.has(owner);
-};
+/**
+ * The document's scope: text without a pattern in the platform's schemas, so the document is valid, but no org or
+ * project has that identifier and a request for it fails. A warning of its own.
+ */
+const SCOPE_KEYS = new Set(['orgIdentifier', 'projectIdentifier']);
+const isScope = (path: DocPath) => path.length === 2 && typeof path[1] === 'string' && SCOPE_KEYS.has(path[1]);
 
 const isProgram = (path: DocPath) => path.some((key) => typeof key === 'string' && PROGRAM_KEYS.has(key));
 
 export interface PlaceholderFindings {
   readonly diagnostics: Diagnostic[];
-  /** Paths of identifiers reported here, whose schema pattern error would say the same thing again. */
+  /** Paths of values reported here as errors, whose schema pattern error would say the same thing again. */
   readonly identifiers: Set<string>;
 }
 
 /**
- * Unsubstituted placeholders: an error in an identifier (the platform refuses it there: the identifier pattern,
- * or a scope that does not exist), a warning elsewhere (the platform saves the text as it is), nothing inside
- * scripts. Each placeholder is reported once per document, with how many places use it.
+ * Unsubstituted placeholders: an error where the platform's schema refuses the value (`refused`: the paths of the
+ * document's schema errors, such as an identifier's pattern), a warning in the document's orgIdentifier or
+ * projectIdentifier (its schema takes any text there; only the request for that scope fails) and elsewhere (the
+ * platform saves the text as it is), nothing inside scripts. Each placeholder is reported once per document,
+ * with how many places use it. A `<+...>` expression where the schema refuses one (an entity's own identifier) is
+ * said the same way.
  */
-export function placeholders(document: Node): PlaceholderFindings {
+export function placeholders(document: Node, refused: ReadonlySet<string>): PlaceholderFindings {
   const diagnostics: Diagnostic[] = [];
   const identifiers = new Set<string>();
   const elsewhere = new Map<string, DocPath[]>();
   for (const { text, path } of stringsOf(document, [])) {
     const key = path[path.length - 1];
-    if (typeof key === 'string' && IDENTIFIER_KEYS.has(key)) {
-      const found = PLACEHOLDER.exec(text)?.[0] ?? (text.includes('<+') && ownIdentifier(path) ? text : undefined);
-      if (!found) continue;
+    if (isProgram(path)) continue;
+    const found = PLACEHOLDER.exec(text)?.[0];
+    if (refused.has(pathKey(path)) && (found || (key === 'identifier' && text.includes('<+')))) {
       identifiers.add(pathKey(path));
       diagnostics.push(
         ruleError(document, path, 'unsubstituted-placeholder',
-          `${describePath(document, path).field} ${JSON.stringify(text)} is an unsubstituted placeholder; the platform refuses it as an identifier`,
-          `replace it with the real ${key} (letters, digits and _) before validating or sending the document`),
+          `${describePath(document, path).field} ${JSON.stringify(text)} is an unsubstituted placeholder; the platform refuses it as ${key === 'identifier' ? 'an identifier' : 'this value'}`,
+          `replace it with the real ${String(key)} (letters, digits and _) before validating or sending the document`),
       );
       continue;
     }
-    if (isProgram(path)) continue;
-    const found = PLACEHOLDER.exec(text)?.[0];
     if (!found) continue;
+    if (isScope(path)) {
+      diagnostics.push(
+        ruleWarning(document, path, 'unsubstituted-placeholder',
+          `${describePath(document, path).field} ${JSON.stringify(text)} is an unsubstituted placeholder: no ${key === 'orgIdentifier' ? 'org' : 'project'} has that identifier, so publishing to it would fail`,
+          `replace it with the real ${String(key)} before sending the document`),
+      );
+      continue;
+    }
     const places = elsewhere.get(found);
     if (places) places.push(path);
     else elsewhere.set(found, [path]);

@@ -5,6 +5,7 @@ import { pathKey } from './document-path.js';
 import { isNode as isRecord } from './rule-kit.js';
 import { documentRules } from './rules.js';
 import { placeholders } from './rules-placeholders.js';
+import { scopeWarnings } from './rules-scope.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { secretWarnings } from './secret-scan.js';
 
@@ -29,12 +30,12 @@ export function validateDocument(kind: ResourceKind, document: unknown): Diagnos
       },
     ];
   const result = documentSchemas[kind].safeParse(document);
-  const unsubstituted = isRecord(document) ? placeholders(document) : { diagnostics: [], identifiers: new Set<string>() };
-  // An identifier that is a placeholder fails its pattern too: one diagnostic, the one that says why.
-  const schema = result.success
-    ? []
-    : schemaDiagnostics(document, result.error.issues).filter((d) => !unsubstituted.identifiers.has(pathKey(d.path)));
-  return withoutEchoes([...schema, ...documentRules(kind, document), ...unsubstituted.diagnostics, ...secretWarnings(document)]);
+  const schemaFound = result.success ? [] : schemaDiagnostics(document, result.error.issues);
+  const refused = new Set(schemaFound.map((d) => pathKey(d.path)));
+  const unsubstituted = isRecord(document) ? placeholders(document, refused) : { diagnostics: [], identifiers: new Set<string>() };
+  // A placeholder the schema refuses (an identifier's pattern): one diagnostic, the one that says why.
+  const schema = schemaFound.filter((d) => !unsubstituted.identifiers.has(pathKey(d.path)));
+  return withoutEchoes([...schema, ...documentRules(kind, document), ...unsubstituted.diagnostics, ...(isRecord(document) ? scopeWarnings(document, kind) : []), ...secretWarnings(document)]);
 }
 
 /**

@@ -16,6 +16,15 @@ export const identifier = z
   .meta({ description: 'Identifier: letters, digits and _, starting with a letter or _.', examples: ['deploy_prod'] });
 
 /**
+ * The org or project a document belongs to: any text in the platform's schemas (pipeline.v0.json and the
+ * connector schemas give these fields no pattern). One that is not an identifier names a scope that cannot exist,
+ * which `rules-scope.ts` reports as a warning.
+ */
+export const scopeIdentifier = z
+  .string()
+  .meta({ description: 'Identifier of the org or project the document belongs to.', examples: ['default'] });
+
+/**
  * The platform schema's own timeout pattern (pipeline.v0.json, 353 timeouts), kept as it is written: JSON
  * Schema patterns search rather than match, and its `^...|...$` anchors only the first and last alternatives.
  * So `10m`, `1h 30m`, `30s` and `''` pass; `5s` (seconds need two digits), `0m` and `500ms` do not; an

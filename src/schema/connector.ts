@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, identifier, tags, typedBy } from './common.js';
+import { checkSpecByType, delegateSelectors, identifier, scopeIdentifier, tags, typedBy } from './common.js';
 
 export const DOCKER_PROVIDERS = ['DockerHub', 'Harbor', 'Quay', 'Other'] as const;
 
@@ -34,8 +34,8 @@ export const connectorBody = typedBy(
       name: z.string().min(1),
       identifier,
       description: z.string().optional(),
-      orgIdentifier: identifier.optional(),
-      projectIdentifier: identifier.optional(),
+      orgIdentifier: scopeIdentifier.optional(),
+      projectIdentifier: scopeIdentifier.optional(),
       tags: tags.optional(),
       type: z.string().meta({ description: 'Connector kind, e.g. DockerRegistry, Github, K8sCluster.' }),
       spec: z.looseObject({}),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, tags, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, scopeIdentifier, tags, typedBy, variable } from './common.js';
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
@@ -66,8 +66,10 @@ export const pipelineBody = z
   .looseObject({
     name: displayName,
     identifier,
-    projectIdentifier: identifier,
-    orgIdentifier: identifier,
+    // The platform's schema takes any text for the scope (no pattern): a scope that cannot exist is a warning
+    // (rules-scope.ts), since the document itself is valid and only the request for that scope fails.
+    projectIdentifier: scopeIdentifier,
+    orgIdentifier: scopeIdentifier,
     description: z.string().optional(),
     tags: tags.optional(),
     properties: pipelineProperties.optional(),

@@ -45,7 +45,8 @@ export const ciSpec = z
       .meta({ description: 'Harness Cloud or a local Docker runner; use with platform.' }),
     infrastructure: z
       .looseObject({
-        type: z.string().optional().meta({ examples: ['KubernetesDirect', 'VM'] }),
+        // The platform schema's enum (its infrastructure forms all list these); Harness Cloud is `runtime`, not here.
+        type: z.enum(['KubernetesDirect', 'UseFromStage', 'VM']).optional().meta({ examples: ['KubernetesDirect', 'VM'] }),
         spec: z
           .looseObject({
             connectorRef: z.string().optional(),

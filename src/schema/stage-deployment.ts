@@ -43,7 +43,8 @@ export const serviceUse = z
   });
 
 export const environmentUse = z.looseObject({
-  environmentRef: z.string().meta({ description: 'Environment identifier, or <+input>.' }),
+  environmentRef: z.string().optional().meta({ description: 'Environment identifier, or <+input>.' }),
+  useFromStage: z.looseObject({ stage: z.string() }).optional().meta({ description: 'Deploy to the environment of an earlier stage.' }),
   deployToAll: orExpression(z.boolean()).optional(),
   environmentInputs: z.unknown().optional(),
   serviceOverrideInputs: z.unknown().optional(),
@@ -53,6 +54,10 @@ export const environmentUse = z.looseObject({
     .optional()
     .meta({ description: 'Infrastructures of the environment to deploy to, or <+input>.' }),
   provisioner: z.looseObject({}).optional(),
+}).superRefine((value, ctx) => {
+  // The platform's EnvironmentYamlV2 takes either; the platform's own samples propagate it with useFromStage.
+  if (value.environmentRef === undefined && value.useFromStage === undefined)
+    ctx.addIssue({ code: 'custom', path: [], message: 'environment needs environmentRef (or useFromStage)' });
 });
 
 export const deploymentExecution = z.looseObject({ steps: executionSteps, rollbackSteps: executionSteps.optional() });

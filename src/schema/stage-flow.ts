@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { identifier } from './common.js';
 import { executionSteps } from './pipeline-elements.js';
 
 /** Approval and Custom stages: steps only, no service or build infrastructure. */
@@ -14,9 +13,10 @@ export const customSpec = z
 /** A Pipeline stage runs another pipeline (a chained pipeline) and may map its outputs. */
 export const pipelineStageSpec = z
   .looseObject({
-    org: identifier.meta({ description: 'Org of the child pipeline.' }),
-    project: identifier.meta({ description: 'Project of the child pipeline.' }),
-    pipeline: identifier.meta({ description: 'Identifier of the child pipeline.' }),
+    // Text in the platform's schema (PipelineStageConfig), like a document's own scope: no pattern to check.
+    org: z.string().meta({ description: 'Org of the child pipeline.' }),
+    project: z.string().meta({ description: 'Project of the child pipeline.' }),
+    pipeline: z.string().meta({ description: 'Identifier of the child pipeline.' }),
     inputSetReferences: z.array(z.string()).optional(),
     inputs: z.looseObject({}).optional().meta({ description: "Values for the child pipeline's runtime inputs." }),
     outputs: z.array(z.looseObject({ name: z.string(), value: z.string() })).optional(),
