@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
+import { runCli, tempDir, writeIn } from './support/cli.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(() => Promise.all(cleanups.map((c) => c())));
@@ -128,6 +128,25 @@ describe('pipewright validate', () => {
     const none = await runCli(['validate', 'test/fixtures/valid/nothing-*.yaml']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('pipewright: no files match "test/fixtures/valid/nothing-*.yaml"');
+  });
+
+  it('validates the YAML files under a folder, and refuses a folder without any', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeIn(dir, 'nested/bad.yml', 'pipeline: [\n');
+      await writeIn(dir, 'notes.txt', 'not YAML');
+      const result = await runCli(['validate', '.'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('nested/bad.yml:');
+      expect(result.stderr).not.toContain('unexpected error');
+      expect(result.stderr).toContain('0 documents in 1 file');
+      await writeIn(dir, 'empty/readme.md', '# nothing');
+      const empty = await runCli(['validate', 'empty'], { cwd: dir });
+      expect(empty.code).toBe(1);
+      expect(empty.stderr).toContain('pipewright: empty is a folder with no .yaml or .yml files');
+    } finally {
+      await cleanup();
+    }
   });
 
   it('is a usage error (exit 2) without files', async () => {

@@ -1,4 +1,5 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { formatDiagnostic, hasErrors } from '../compile/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
 import { validateFiles } from '../validate/validate-files.js';
@@ -10,12 +11,20 @@ export interface ValidateFlags {
 
 const GLOB = /[*?[\]{}]/;
 
-/** The files to check: each argument as given, or, for a glob the shell did not expand (Windows, quotes), its matches. */
+/**
+ * The files to check: each argument as given; for a folder, the YAML files under it; for a glob the shell did not
+ * expand (Windows, quotes), its matches.
+ */
 async function resolveFiles(args: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const arg of args) {
-    const exists = await access(arg).then(() => true, () => false);
-    if (exists) files.push(arg);
+    const found = await stat(arg).catch(() => undefined);
+    if (found?.isDirectory()) {
+      const { glob } = await import('tinyglobby');
+      const matches = (await glob('**/*.{yaml,yml}', { cwd: arg, onlyFiles: true })).sort().map((file) => join(arg, file));
+      if (matches.length === 0) throw new UserError(`${arg} is a folder with no .yaml or .yml files`, 'pass YAML files or a folder that holds some, e.g. pipewright validate pipelines/');
+      files.push(...matches);
+    } else if (found) files.push(arg);
     else if (GLOB.test(arg)) {
       const { glob } = await import('tinyglobby');
       const matches = (await glob(arg, { onlyFiles: true, expandDirectories: false })).sort();
