@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDiagnostic, hasErrors } from '../compile/diagnostics.js';
@@ -48,9 +49,12 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
     return failed ? EXIT.failed : EXIT.ok;
   }
   const color = useColor(process.stderr);
-  for (const result of results)
+  for (const result of results) {
+    // The text again, only for a file with something to show: validating keeps no file's text.
+    const source = result.diagnostics.length ? readFileSync(result.file, 'utf8') : '';
     for (const diagnostic of result.diagnostics)
-      process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(result.source, diagnostic.line, diagnostic.column)}\n\n`);
+      process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.line, diagnostic.column)}\n\n`);
+  }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const documents = results.reduce((sum, r) => sum + r.documents, 0);

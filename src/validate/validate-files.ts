@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import type { Document, LineCounter } from 'yaml';
+import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
+import { planBatches, runLanes, runWorker, workerFile, type WorkerAnswer } from '../compile/worker-pool.js';
 import { RESOURCE_KINDS } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
@@ -17,28 +17,72 @@ export interface LocatedDiagnostic extends Diagnostic {
 
 export interface FileResult {
   readonly file: string;
-  readonly source: string;
   /** Documents found in the file (a multi-document file counts each). */
   documents: number;
   readonly diagnostics: LocatedDiagnostic[];
 }
 
+/** A document's identity on the platform and where it is, for the check across files. */
+export interface ResourcePlace {
+  readonly key: string;
+  readonly described: string;
+  readonly subject: string;
+  readonly path: Array<string | number>;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** What one batch of files gives: plain data, so that a worker thread can answer it. */
+export interface ValidatedBatch {
+  readonly results: FileResult[];
+  readonly resources: ResourcePlace[];
+}
+
 /** Diagnostics that are about a key rather than its value. */
 const KEY_CODES = new Set(['unknown-key']);
 
-interface ParsedDocument {
-  readonly file: string;
-  readonly document: Document;
-  readonly data: unknown;
-}
+/**
+ * From this many files, validate splits them among worker threads (one per core): reading YAML is most of the
+ * cost, and it is the same for every file, so the lanes finish together. Below it, starting the threads (each
+ * loads the schemas) costs more than it saves. `PIPEWRIGHT_BATCH_SIZE` sets the files per batch, as for compile.
+ */
+export const MIN_FILES_FOR_VALIDATE_WORKERS = 200;
 
 /** Parses, validates and locates every document of every file, then checks what spans documents. */
 export async function validateFiles(files: readonly string[]): Promise<FileResult[]> {
+  const batches = planBatches(files, process.env, undefined, MIN_FILES_FOR_VALIDATE_WORKERS);
+  const validated = batches ? await inWorkers(batches) : [validateBatch(files)];
+  const results = validated.flatMap((batch) => batch.results);
+  const byFile = new Map(results.map((result) => [result.file, result]));
+  for (const duplicate of duplicateResources(validated.flatMap((batch) => batch.resources))) byFile.get(duplicate.file)!.diagnostics.push(duplicate);
+  for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
+  return results;
+}
+
+/**
+ * A larger young generation (64 MiB semi-spaces): reading YAML allocates many short-lived objects, and with V8's
+ * default the scavenger took about a sixth of the CPU (docs/performance.md, issue 13).
+ */
+const LIMITS = { maxYoungGenerationSizeMb: 192 };
+
+/** The batches in worker threads (validate-worker.ts), answers in file order. */
+async function inWorkers(batches: readonly (readonly string[])[]): Promise<ValidatedBatch[]> {
+  const file = workerFile('validate/validate-worker.js');
+  const answers = await runLanes(batches, (batch) => runWorker<{ ok: ValidatedBatch }>(file, batch, undefined, LIMITS), (answer) => !('ok' in answer));
+  const failure = answers.find((answer): answer is Exclude<WorkerAnswer, { ok: unknown }> => !('ok' in answer));
+  // Validate runs no user code: a worker that failed hit a bug of pipewright's, which the CLI reports as one.
+  if (failure) throw Object.assign(new Error('failure' in failure ? failure.failure : failure.diagnostics.map((d) => d.message).join('; ')), failure.stack ? { stack: failure.stack } : {});
+  return answers.map((answer) => (answer as { ok: ValidatedBatch }).ok);
+}
+
+/** Reads, validates and locates the documents of `files`, in this thread. */
+export function validateBatch(files: readonly string[]): ValidatedBatch {
   const results: FileResult[] = [];
-  const parsed: Array<ParsedDocument & { lines: LineCounter; result: FileResult }> = [];
+  const resources: ResourcePlace[] = [];
   for (const file of files) {
-    const source = await readFile(file, 'utf8');
-    const result: FileResult = { file, source, documents: 0, diagnostics: [] };
+    const source = readFileSync(file, 'utf8');
+    const result: FileResult = { file, documents: 0, diagnostics: [] };
     results.push(result);
     const { documents, diagnostics, lines } = readYaml(source, file);
     for (const problem of diagnostics) result.diagnostics.push({ ...problem, file });
@@ -53,14 +97,16 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
       }
       for (const diagnostic of validateDocument(kind, data))
         add(diagnostic, locate(document, diagnostic.path, lines, KEY_CODES.has(diagnostic.code)));
-      parsed.push({ file, document, data, lines, result });
+      const key = resourceKey(kind, data);
+      if (!key) continue;
+      const path = [kind, 'identifier'];
+      const { line, column } = locate(document, path, lines);
+      resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(data, [kind]).subject, path, file, line, column });
     }
     if (result.documents === 0 && result.diagnostics.length === 0)
       add({ code: 'empty-file', severity: 'error', message: 'has no YAML documents', path: [], hint: 'a file holds one or more pipeline, connector or project documents' }, { line: 1, column: 1 });
   }
-  duplicateResources(parsed);
-  for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
-  return results;
+  return { results, resources };
 }
 
 function unknownKind(data: unknown): Diagnostic {
@@ -78,31 +124,28 @@ function unknownKind(data: unknown): Diagnostic {
 }
 
 /** The same resource (kind, scope, identifier) in two documents: publishing would let one overwrite the other. */
-function duplicateResources(parsed: ReadonlyArray<ParsedDocument & { lines: LineCounter; result: FileResult }>): void {
+function duplicateResources(places: readonly ResourcePlace[]): LocatedDiagnostic[] {
   const seen = new Map<string, string>();
-  for (const entry of parsed) {
-    const kind = documentKind(entry.data)!;
-    const key = resourceKey(kind, entry.data);
-    if (!key) continue;
-    const path = [kind, 'identifier'];
-    const position = locate(entry.document, path, entry.lines);
-    const here = `${entry.file}:${position.line}:${position.column}`;
-    const first = seen.get(keyString(key));
+  const found: LocatedDiagnostic[] = [];
+  for (const place of places) {
+    const here = `${place.file}:${place.line}:${place.column}`;
+    const first = seen.get(place.key);
     if (!first) {
-      seen.set(keyString(key), here);
+      seen.set(place.key, here);
       continue;
     }
-    entry.result.diagnostics.push({
+    found.push({
       code: 'duplicate-resource',
       severity: 'error',
-      message: `${describeKey(key)} is defined twice`,
-      path,
-      subject: describePath(entry.data, [kind]).subject,
+      message: `${place.described} is defined twice`,
+      path: place.path,
+      subject: place.subject,
       hint: `the other one is at ${first}; rename one identifier`,
-      file: entry.file,
-      line: position.line,
-      column: position.column,
+      file: place.file,
+      line: place.line,
+      column: place.column,
       at: here,
     });
   }
+  return found;
 }
