@@ -82,6 +82,19 @@ describe('durations', () => {
   });
 });
 
+describe('names', () => {
+  // The platform schema's name pattern: letters, digits, spaces, -, _ and ., at most 128 characters.
+  it.each(['Deploy to prod', 'build-1.2_x', '9 lives', '.hidden', 'a'.repeat(128)])('accepts %j', (name) => {
+    expect(errorsOf(valid().step(echo('t', { name })))).toEqual([]);
+  });
+
+  it.each(['build: api', 'a & b', 'x (y)', 'a/b', 'a'.repeat(129), ''])('rejects %j', (name) => {
+    expect(errorsOf(valid().step(echo('t', { name })))).toEqual([
+      `pipeline "deploy" > stage "prod" > step "t": name ${JSON.stringify(name)} is not a name the platform accepts: letters, digits, spaces, -, _ and . (at most 128 characters)`,
+    ]);
+  });
+});
+
 describe('expressions', () => {
   it('rejects an unclosed expression', () => {
     expect(errorsOf(valid().step(echo('x', { script: 'echo <+pipeline.name' })))).toEqual([

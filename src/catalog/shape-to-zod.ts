@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orExpression, variantSchemas } from '../schema/common.js';
+import { EVERY_PROBLEM, orExpression, variantSchemas } from '../schema/common.js';
 import type { Shape } from './shape.js';
 
 /**
@@ -86,7 +86,7 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
     const refined = object.superRefine((value, ctx) => {
       const result = variantOf(value as Record<string, unknown>)?.safeParse(value);
       if (result && !result.success) for (const issue of result.error.issues) ctx.addIssue(issue as never);
-    });
+    }, EVERY_PROBLEM);
     variantSchemas.set(refined, variantOf);
     return refined;
   }

@@ -88,6 +88,16 @@ export const delegateSelectors = orExpression(z.array(z.string())).meta({
 });
 
 /**
+ * Refinement options for the checks of a step's or stage's `spec` by `type`: zod skips a refinement once any field
+ * of the object failed, so a stage with a bad `failureStrategies` hid every problem of its steps. With these the
+ * check runs anyway, on any map, and each problem of the stage is reported.
+ */
+export const EVERY_PROBLEM = {
+  // Only for a map: a value of the wrong kind altogether is already reported, and has no fields to check.
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+} as const;
+
+/**
  * Each schema whose `spec` is checked by its `type`, with its registry: the key-typo check (compile/key-typos.ts)
  * and the JSON Schema generator (schema/json-schema.ts) read the same registries validation uses.
  */

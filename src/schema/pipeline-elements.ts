@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, typedBy, variable } from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
 import { strategyOrInput } from './strategy.js';
@@ -41,7 +41,7 @@ export const step = typedBy(
     .superRefine((value, ctx) => {
       requireTypeOrTemplate(value, ctx);
       checkSpecByType(stepSpecs, value.type, value.spec, ctx);
-    })
+    }, EVERY_PROBLEM)
     .meta({ title: 'Step' }),
   stepSpecs,
 );

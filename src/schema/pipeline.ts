@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, displayName, duration, identifier, orExpression, scopeIdentifier, tags, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, scopeIdentifier, tags, typedBy, variable } from './common.js';
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
@@ -35,7 +35,7 @@ export const stage = typedBy(
       // A stage type pipewright does not model still gets its steps checked, when it has them where steps go.
       if (typeof value.type === 'string' && !Object.hasOwn(HAND_MODELLED_STAGE_SPECS, value.type))
         checkSpecByType({ [value.type]: anyStageSpec }, value.type, value.spec, ctx);
-    })
+    }, EVERY_PROBLEM)
     .meta({ title: 'Stage' }),
   stageSpecs,
 );
