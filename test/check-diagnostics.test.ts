@@ -55,6 +55,30 @@ describe('diagnostics output', () => {
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });
 
+  it('puts a duplicate identifier of a shared step at the .step() that uses it again, naming where it is defined', async () => {
+    await write('lib/steps.ts', `import { shell } from 'pipewright';\nexport const check = shell({ identifier: 'check', script: 'make check' });\n`);
+    await write(
+      'defs/p.ts',
+      [
+        `import { custom, pipeline } from 'pipewright';`,
+        `import { check } from '../lib/steps.js';`,
+        `export const p = pipeline({ identifier: 'p', project: 'demo' })`,
+        `  .stage(custom({ identifier: 'one' }).step(check))`,
+        `  .step(check);`,
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['compile', 'defs/p.ts', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const [duplicate] = JSON.parse(result.stdout).diagnostics;
+    expect(duplicate).toMatchObject({
+      code: 'duplicate-identifier',
+      at: 'defs/p.ts:5:4',
+      message: 'step identifier "check" is used twice in execution.steps: steps[0] and steps[1]',
+    });
+    expect(duplicate.hint).toContain('the step is defined at lib/steps.ts:2:22');
+  });
+
   it('reports warnings without failing: on stderr in text, in diagnostics with --json', async () => {
     const token = ['ghp', 'abcdefghijklmnopqrstuvwxyz0123456789'].join('_');
     await write(

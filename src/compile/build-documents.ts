@@ -21,7 +21,7 @@ export interface BuiltDocument extends FoundResource {
 }
 
 /** The most specific recorded site whose path is a prefix of `path`. */
-export function siteFor(context: BuildContext, path: DocPath): string | undefined {
+export function siteFor(context: Pick<BuildContext, 'sites'>, path: DocPath): string | undefined {
   let best: { length: number; at: string | undefined } = { length: -1, at: undefined };
   for (const { path: sitePath, site } of context.sites) {
     if (sitePath.length <= best.length || sitePath.length > path.length) continue;
@@ -30,10 +30,14 @@ export function siteFor(context: BuildContext, path: DocPath): string | undefine
   return best.at;
 }
 
-const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => ({
-  ...diagnostic,
-  at: diagnostic.at ?? siteFor(built.context, diagnostic.path) ?? built.resource.site.location ?? built.file,
-});
+const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => {
+  const defined = diagnostic.at ?? siteFor(built.context, diagnostic.path) ?? built.resource.site.location ?? built.file;
+  if (diagnostic.code !== 'duplicate-identifier') return { ...diagnostic, at: defined };
+  // A duplicate is a problem of where the step is used (the second `.step(check)`), not of its definition.
+  const used = siteFor({ sites: built.context.uses }, diagnostic.path);
+  if (!used || used === defined) return { ...diagnostic, at: defined };
+  return { ...diagnostic, at: used, hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${defined}` };
+};
 
 export interface BuildResult {
   readonly documents: BuiltDocument[];

@@ -22,6 +22,8 @@ export interface BuildContext {
   readonly sites: Array<{ path: DocPath; site: SourceSite }>;
   readonly references: ResourceReference[];
   readonly issues: Array<OptionIssue & { path: DocPath; site: SourceSite }>;
+  /** Where each step was added to its list (`.step(check)`), which may differ from where it was defined. */
+  readonly uses: Array<{ path: DocPath; site: SourceSite }>;
 }
 
-export const newBuildContext = (): BuildContext => ({ sites: [], references: [], issues: [] });
+export const newBuildContext = (): BuildContext => ({ sites: [], references: [], issues: [], uses: [] });

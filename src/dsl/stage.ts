@@ -2,6 +2,7 @@ import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
 import { checkOptions, missingOptions, reportIssues, unknownOptions } from './option-check.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
+import { appendUsed, recordUses } from './use-sites.js';
 import {
   defined,
   failureStrategiesDocument,
@@ -89,12 +90,12 @@ export class StageBuilder<Type extends string = string> extends Builder<StagePro
   /** Appends steps to the stage's execution; a step type the stage type cannot run is a type error. */
   step<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
     this.#assertSteps(steps, 'step');
-    return this.with({ steps: [...(this.props.steps ?? []), ...steps] });
+    return this.with({ steps: appendUsed(this.props.steps, steps) });
   }
   /** Appends steps to the stage's rollback. */
   rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
     this.#assertSteps(steps, 'rollbackStep');
-    return this.with({ rollbackSteps: [...(this.props.rollbackSteps ?? []), ...steps] });
+    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) });
   }
   failureStrategies(...strategies: FailureStrategyOption[]): this {
     return this.with({ failureStrategies: strategies });
@@ -126,8 +127,10 @@ export class StageBuilder<Type extends string = string> extends Builder<StagePro
     const stagePath = [...path, 'stage'];
     context.sites.push({ path: stagePath, site: this.site });
     reportIssues(context, p.issues, stagePath, this.site);
-    const buildSteps = (steps: readonly StepNode[] | undefined, key: string) =>
-      (steps ?? []).map((node, index) => node.toElement(context, [...stagePath, 'spec', 'execution', key, index]));
+    const buildSteps = (steps: readonly StepNode[] | undefined, key: string) => {
+      recordUses(context, steps, (index) => [...stagePath, 'spec', 'execution', key, index]);
+      return (steps ?? []).map((node, index) => node.toElement(context, [...stagePath, 'spec', 'execution', key, index]));
+    };
     const execution = p.hasExecution
       ? { steps: buildSteps(p.steps, 'steps'), rollbackSteps: buildSteps(p.rollbackSteps, 'rollbackSteps') }
       : undefined;

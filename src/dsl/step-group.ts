@@ -2,6 +2,7 @@ import type { StepElementShape } from '../schema/pipeline-elements.js';
 import type { BuildContext, DocPath } from './build-context.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
+import { appendUsed, recordUses } from './use-sites.js';
 import { defined, failureStrategiesDocument, variablesDocument, type FailureStrategyOption, type VariableOption } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
@@ -58,12 +59,12 @@ export class StepGroupBuilder<Types extends string = string> extends Builder<Ste
   /** Appends steps to the group. */
   step<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
     assertSteps(`stepGroup "${this.identifier}".step()`, steps);
-    return this.with({ steps: [...(this.props.steps ?? []), ...steps] }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
+    return this.with({ steps: appendUsed(this.props.steps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
   }
   /** Appends steps to the group's rollback. */
   rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
     assertSteps(`stepGroup "${this.identifier}".rollbackStep()`, steps);
-    return this.with({ rollbackSteps: [...(this.props.rollbackSteps ?? []), ...steps] }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
+    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
   }
 
   toElement(context: BuildContext, path: DocPath): StepElementShape {
@@ -72,6 +73,8 @@ export class StepGroupBuilder<Types extends string = string> extends Builder<Ste
     context.sites.push({ path: groupPath, site: this.site });
     reportIssues(context, p.issues, groupPath, this.site);
     const infra = p.containerInfra;
+    recordUses(context, p.steps, (index) => [...groupPath, 'steps', index]);
+    recordUses(context, p.rollbackSteps, (index) => [...groupPath, 'rollbackSteps', index]);
     return {
       stepGroup: defined({
         name: p.name ?? p.identifier,
