@@ -130,21 +130,6 @@ describe('pipewright validate', () => {
     expect(none.stderr).toContain('pipewright: no files match "test/fixtures/valid/nothing-*.yaml"');
   });
 
-  it('gives the same answer from worker threads as from one thread, duplicates across batches included', async () => {
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 7; i++) files[`p${i}.yaml`] = pipelineYaml(`p${i}`, wait('pause'));
-    files['p5.yaml'] = pipelineYaml('p0', wait('pause'));
-    files['p6.yaml'] = pipelineYaml('p6', wait('pause', '10x'));
-    const cwd = await project(files);
-    const args = ['validate', ...Object.keys(files), '--json'];
-    const inWorkers = await runCli(args, { cwd, env: { PIPEWRIGHT_BATCH_SIZE: '2' } });
-    const inOne = await runCli(args, { cwd, env: { PIPEWRIGHT_BATCH_SIZE: '0' } });
-    expect(inWorkers).toEqual(inOne);
-    expect(inWorkers.code).toBe(1);
-    const codes = (JSON.parse(inWorkers.stdout) as { diagnostics: Array<{ file: string; code: string }> }).diagnostics.map((d) => `${d.file} ${d.code}`);
-    expect(codes).toEqual(['p5.yaml duplicate-resource', 'p6.yaml invalid-format']);
-  });
-
   it('validates the YAML files under a folder, and refuses a folder without any', async () => {
     const { dir, cleanup } = await tempDir();
     try {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { BatchResult } from './build-batch.js';
 import { DiagnosticError, type Diagnostic } from './diagnostics.js';
 import type { RenderOptions } from './render-output.js';
@@ -30,15 +30,10 @@ export const BATCH_TARGET = 500;
  * How to split `files` into worker batches, or undefined to build them in this thread.
  * `PIPEWRIGHT_BATCH_SIZE=n` sets the files per batch (0: never use workers).
  */
-export function planBatches(
-  files: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-  lanes = threads(),
-  minFiles = MIN_FILES_FOR_WORKERS,
-): string[][] | undefined {
+export function planBatches(files: readonly string[], env: NodeJS.ProcessEnv = process.env, lanes = threads()): string[][] | undefined {
   const chosen = batchSizeSetting(env.PIPEWRIGHT_BATCH_SIZE);
   if (chosen === 0 || files.length === 0) return undefined;
-  if (chosen === undefined && files.length < minFiles) return undefined;
+  if (chosen === undefined && files.length < MIN_FILES_FOR_WORKERS) return undefined;
   // A whole number of rounds of `lanes` batches, so that the lanes finish together (1001 files are two
   // batches of 501, not 500 + 500 + a lone 1 that runs while the other lane waits).
   const count = chosen ? Math.ceil(files.length / chosen) : lanes * Math.max(1, Math.round(files.length / (lanes * BATCH_TARGET)));
@@ -67,16 +62,16 @@ function batchSizeSetting(value: string | undefined): number | undefined {
 }
 
 /** Worker threads at once: one per core, at most 8. */
-export const threads = () => Math.max(1, Math.min(availableParallelism(), 8));
+const threads = () => Math.max(1, Math.min(availableParallelism(), 8));
 
 /**
- * A worker's compiled file (`compile/compile-worker.js`), as a path under dist/. Under the tests the code runs
- * from src/ (TypeScript), which a worker cannot load, so it uses the built copy in dist/ (`npm test` builds first).
+ * The worker's compiled file. Under the tests the compiler runs from src/ (TypeScript), which a worker
+ * cannot load, so it uses the built copy in dist/ (`npm test` builds first).
  */
-export function workerFile(relative: string): string {
+function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return join(dirname(dirname(here)), relative);
-  const built = join(dirname(dirname(dirname(here))), 'dist', relative);
+  if (here.endsWith('.js')) return join(dirname(here), 'compile-worker.js');
+  const built = join(dirname(dirname(dirname(here))), 'dist', 'compile', 'compile-worker.js');
   if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build`);
   return built;
 }
@@ -85,16 +80,11 @@ export function workerFile(relative: string): string {
  * One batch in a new worker thread. Settles when the thread has exited, not when it answers: the lane's next
  * worker starts only once this one's heap is gone, so at most one heap per lane is alive.
  */
-export function runWorker<Answer = WorkerAnswer>(
-  file: string,
-  files: readonly string[],
-  options: unknown,
-  resourceLimits?: ResourceLimits,
-): Promise<Answer | WorkerAnswer> {
+function runWorker(file: string, files: readonly string[], options: RenderOptions): Promise<WorkerAnswer> {
   return new Promise((resolve) => {
-    const worker = new Worker(file, { workerData: { files, options }, ...(resourceLimits ? { resourceLimits } : {}) });
-    let answer: Answer | WorkerAnswer | undefined;
-    worker.once('message', (message: Answer) => {
+    const worker = new Worker(file, { workerData: { files, options } });
+    let answer: WorkerAnswer | undefined;
+    worker.once('message', (message: WorkerAnswer) => {
       answer = message;
       // A definition may leave a timer running; the batch is done either way.
       void worker.terminate();
@@ -116,26 +106,6 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
   hint: 'remove the process.exit call from the definitions; throw an Error instead to stop the compile with a message',
 });
 
-/**
- * Runs `run` on each batch, `threads()` at a time, answers in batch order. Once an answer `stops`, no new batch
- * starts (the ones not started have no answer).
- */
-export async function runLanes<T>(batches: readonly (readonly string[])[], run: (batch: readonly string[]) => Promise<T>, stops: (answer: T) => boolean = () => false): Promise<T[]> {
-  const answers: T[] = [];
-  let next = 0;
-  let stopped = false;
-  const lane = async () => {
-    while (!stopped && next < batches.length) {
-      const index = next++;
-      const answer = await run(batches[index]!);
-      answers[index] = answer;
-      if (stops(answer)) stopped = true;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(threads(), batches.length) }, lane));
-  return answers;
-}
-
 const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message, d.path]);
 
 /**
@@ -144,8 +114,19 @@ const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message,
  * met by every batch, once).
  */
 export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions): Promise<BatchResult[]> {
-  const file = workerFile('compile/compile-worker.js');
-  const answers = await runLanes(batches, (batch) => runWorker(file, batch, options), (answer) => !('ok' in answer));
+  const file = workerFile();
+  const answers: WorkerAnswer[] = [];
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < batches.length) {
+      const index = next++;
+      const answer = await runWorker(file, batches[index]!, options);
+      answers[index] = answer;
+      if (!('ok' in answer)) failed = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(threads(), batches.length) }, lane));
   const problems = answers.filter((answer) => answer && !('ok' in answer));
   const failure = problems.find((answer) => 'failure' in answer);
   if (failure && 'failure' in failure) throw Object.assign(new Error(failure.failure), failure.stack ? { stack: failure.stack } : {});

@@ -3,8 +3,8 @@ import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
-import { planBatches, runLanes, runWorker, workerFile, type WorkerAnswer } from '../compile/worker-pool.js';
 import { RESOURCE_KINDS } from '../schema/index.js';
+import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
 
@@ -33,7 +33,7 @@ export interface ResourcePlace {
   readonly column: number;
 }
 
-/** What one batch of files gives: plain data, so that a worker thread can answer it. */
+/** What reading and checking the files gives, before the check across files. */
 export interface ValidatedBatch {
   readonly results: FileResult[];
   readonly resources: ResourcePlace[];
@@ -43,40 +43,18 @@ export interface ValidatedBatch {
 const KEY_CODES = new Set(['unknown-key']);
 
 /**
- * From this many files, validate splits them among worker threads (one per core): reading YAML is most of the
- * cost, and it is the same for every file, so the lanes finish together. Below it, starting the threads (each
- * loads the schemas) costs more than it saves. `PIPEWRIGHT_BATCH_SIZE` sets the files per batch, as for compile.
+ * Parses, validates and locates every document of every file, then checks what spans documents. One thread: with
+ * the fast reader, worker threads cost more than they saved, even at 5000 files (docs/performance.md, issue 13).
  */
-export const MIN_FILES_FOR_VALIDATE_WORKERS = 200;
-
-/** Parses, validates and locates every document of every file, then checks what spans documents. */
 export async function validateFiles(files: readonly string[]): Promise<FileResult[]> {
-  const batches = planBatches(files, process.env, undefined, MIN_FILES_FOR_VALIDATE_WORKERS);
-  const validated = batches ? await inWorkers(batches) : [validateBatch(files)];
-  const results = validated.flatMap((batch) => batch.results);
+  const { results, resources } = validateBatch(files);
   const byFile = new Map(results.map((result) => [result.file, result]));
-  for (const duplicate of duplicateResources(validated.flatMap((batch) => batch.resources))) byFile.get(duplicate.file)!.diagnostics.push(duplicate);
+  for (const duplicate of duplicateResources(resources)) byFile.get(duplicate.file)!.diagnostics.push(duplicate);
   for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
   return results;
 }
 
-/**
- * A larger young generation (64 MiB semi-spaces): reading YAML allocates many short-lived objects, and with V8's
- * default the scavenger took about a sixth of the CPU (docs/performance.md, issue 13).
- */
-const LIMITS = { maxYoungGenerationSizeMb: 192 };
-
-/** The batches in worker threads (validate-worker.ts), answers in file order. */
-async function inWorkers(batches: readonly (readonly string[])[]): Promise<ValidatedBatch[]> {
-  const file = workerFile('validate/validate-worker.js');
-  const answers = await runLanes(batches, (batch) => runWorker<{ ok: ValidatedBatch }>(file, batch, undefined, LIMITS), (answer) => !('ok' in answer));
-  const failure = answers.find((answer): answer is Exclude<WorkerAnswer, { ok: unknown }> => !('ok' in answer));
-  // Validate runs no user code: a worker that failed hit a bug of pipewright's, which the CLI reports as one.
-  if (failure) throw Object.assign(new Error('failure' in failure ? failure.failure : failure.diagnostics.map((d) => d.message).join('; ')), failure.stack ? { stack: failure.stack } : {});
-  return answers.map((answer) => (answer as { ok: ValidatedBatch }).ok);
-}
-
-/** Reads, validates and locates the documents of `files`, in this thread. */
+/** Reads, validates and locates the documents of `files`. */
 export function validateBatch(files: readonly string[]): ValidatedBatch {
   const results: FileResult[] = [];
   const resources: ResourcePlace[] = [];
@@ -84,6 +62,18 @@ export function validateBatch(files: readonly string[]): ValidatedBatch {
     const source = readFileSync(file, 'utf8');
     const result: FileResult = { file, documents: 0, diagnostics: [] };
     results.push(result);
+    // Most files are plain block YAML with nothing to report: the fast reader and one check settle them. Any
+    // other file, or any diagnostic, goes through readYaml, which reads and locates everything exactly.
+    const plain = readPlainYaml(source);
+    const plainKind = plain && documentKind(plain.value);
+    if (plain && plainKind && validateDocument(plainKind, plain.value).length === 0) {
+      result.documents = 1;
+      const key = resourceKey(plainKind, plain.value);
+      const place = plain.positions.get([plainKind, 'identifier']);
+      if (key && place)
+        resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(plain.value, [plainKind]).subject, path: [plainKind, 'identifier'], file, ...place });
+      continue;
+    }
     const { documents, diagnostics, lines } = readYaml(source, file);
     for (const problem of diagnostics) result.diagnostics.push({ ...problem, file });
     const add = (diagnostic: Diagnostic, position: Position) =>
