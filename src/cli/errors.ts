@@ -3,33 +3,23 @@ import { DiagnosticError, formatDiagnostics } from '../compile/diagnostics.js';
 /** Exit codes of the CLI contract. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-/** A failure the user can fix from the message alone: printed without a stack trace. */
-export class UserError extends Error {
-  readonly hint?: string;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.name = 'UserError';
-    if (hint) this.hint = hint;
-  }
-}
-
 export interface ReportOptions {
   readonly debug: boolean;
   readonly color: boolean;
 }
 
+/** The exit code of a user-facing failure: 2 when the command line itself was wrong, else 1. */
+export const exitCodeOf = (error: DiagnosticError): number =>
+  error.diagnostics.length > 0 && error.diagnostics.every((d) => d.code === 'usage') ? EXIT.usage : EXIT.failed;
+
 /** Prints an error the way the CLI contract says, and returns the exit code. */
 export function reportError(error: unknown, { debug, color }: ReportOptions): number {
   if (error instanceof DiagnosticError) {
     process.stderr.write(formatDiagnostics(error.diagnostics, { color }));
-    if (debug && error.cause instanceof Error) process.stderr.write(`\n${error.cause.stack}\n`);
-    return EXIT.failed;
+    if (debug) process.stderr.write(`\n${error.cause instanceof Error ? error.cause.stack : error.stack}\n`);
+    return exitCodeOf(error);
   }
-  if (error instanceof UserError) {
-    process.stderr.write(`pipewright: ${error.message}\n${error.hint ? `  hint: ${error.hint}\n` : ''}`);
-    if (debug) process.stderr.write(`${error.stack}\n`);
-    return EXIT.failed;
-  }
+  // Only a bug in pipewright gets here: every failure the user can fix is a DiagnosticError.
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`pipewright: unexpected error: ${message}\n`);
   process.stderr.write(debug && error instanceof Error ? `${error.stack}\n` : '  run again with --debug for the stack trace\n');

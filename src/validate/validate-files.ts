@@ -9,11 +9,11 @@ import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
 
 /** A diagnostic with its place in a YAML file. */
-export interface LocatedDiagnostic extends Diagnostic {
+export type LocatedDiagnostic = Diagnostic & {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-}
+};
 
 export interface FileResult {
   readonly file: string;
@@ -56,7 +56,7 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
       parsed.push({ file, document, data, lines, result });
     }
     if (result.documents === 0 && result.diagnostics.length === 0)
-      add({ code: 'empty-file', severity: 'error', message: 'has no YAML documents', path: [], hint: 'a file holds one or more pipeline, connector or project documents' }, { line: 1, column: 1 });
+      add({ code: 'no-documents', severity: 'error', message: 'has no YAML documents', path: [], hint: 'a file holds one or more pipeline, connector or project documents' }, { line: 1, column: 1 });
   }
   duplicateResources(parsed);
   for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
@@ -67,7 +67,7 @@ function unknownKind(data: unknown): Diagnostic {
   const keys = typeof data === 'object' && data !== null && !Array.isArray(data) ? Object.keys(data) : [];
   const suggestion = keys.map((key) => closest(key, RESOURCE_KINDS)).find(Boolean);
   return {
-    code: 'unknown-kind',
+    code: 'not-a-platform-document',
     severity: 'error',
     message: keys.length
       ? `document has no pipeline, connector or project root key (found ${keys.map((key) => JSON.stringify(key)).join(', ')})`
