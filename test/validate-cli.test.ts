@@ -85,7 +85,7 @@ describe('pipewright validate', () => {
     const cwd = await project({ 'x.yaml': 'inputSet:\n  name: x\n' });
     const result = await runCli(['validate', 'x.yaml'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('x.yaml:1:1  document has no pipeline, connector or project root key (found "inputSet") [error unknown-kind]');
+    expect(result.stderr).toContain('x.yaml:1:1  document has no pipeline, connector or project root key (found "inputSet") [error not-a-platform-document]');
   });
 
   it('prints JSON with --json, with positions, and exits 1 on errors', async () => {
@@ -113,7 +113,7 @@ describe('pipewright validate', () => {
   it('prints ok JSON and exits 0 for valid files', async () => {
     const result = await runCli(['validate', 'test/fixtures/valid/approval-jira.yaml', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ ok: true, files: [{ file: 'test/fixtures/valid/approval-jira.yaml', documents: 1 }], diagnostics: [] });
+    expect(JSON.parse(result.stdout)).toEqual({ pipewright: 1, command: 'validate', ok: true, files: [{ file: 'test/fixtures/valid/approval-jira.yaml', documents: 1 }], diagnostics: [] });
   });
 
   it('fails with exit 1 and a hint for a file that does not exist', async () => {
