@@ -51,7 +51,7 @@ export async function resolveConnection(flags: ConnectionFlags, config: Pipewrig
   }
   if (missing.length === 1) throw new SettingsError(missing[0]!.what, missing[0]!.how, 'missing-setting');
   if (missing.length > 1)
-    throw new SettingsError(`${missing.length} settings are missing: ${missing.map((m) => m.what).join('; ')}`, missing.map((m) => m.how).join('\n  hint: '), 'missing-setting');
+    throw new SettingsError(`${missing.length} settings are missing: ${missing.map((m) => m.what).join('; ')}`, missing.map((m) => m.how).join('\n    hint: '), 'missing-setting');
   return { baseUrl: baseUrl!, accountId: accountId!, ...key! };
 }
 
