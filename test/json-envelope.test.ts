@@ -82,6 +82,10 @@ describe('--json on every command', () => {
       { code: 'file-not-found', severity: 'error', message: 'cannot read missing.yaml: no such file', hint: expect.any(String) },
     ]);
 
+    const folder = await run(['validate', '--json', 'defs']);
+    expect(folder.code).toBe(2);
+    expect(envelopeOf(folder, 'validate').diagnostics).toEqual([expect.objectContaining({ code: 'usage', message: 'defs is a folder', hint: 'pass YAML files or a glob, e.g. pipewright validate "defs/**/*.yaml"' })]);
+
     const usage = await run(['validate', '--json', '--bogus', 'good.yaml']);
     expect(usage.code).toBe(2);
     expect(envelopeOf(usage, 'validate').diagnostics).toEqual([{ code: 'usage', severity: 'error', message: "unknown option '--bogus'" }]);
@@ -96,6 +100,17 @@ describe('--json on every command', () => {
     const missing = await run(['import', 'import/nope.yaml', '--json']);
     expect(missing.code).toBe(1);
     expect(envelopeOf(missing, 'import').diagnostics).toEqual([expect.objectContaining({ code: 'file-not-found' })]);
+
+    // A file where the output folder should go is the user's to move, not an unexpected error.
+    await writeIn(dir, 'blocker', 'a file');
+    const blocked = await run(['import', 'import/web.yaml', '-o', 'blocker', '--json']);
+    expect(blocked.code).toBe(1);
+    expect(envelopeOf(blocked, 'import').diagnostics).toEqual([
+      expect.objectContaining({ code: 'cannot-write', message: expect.stringMatching(/^cannot write blocker\/\S+ \(ENOTDIR: a file is where a folder should be\)$/) }),
+    ]);
+    const text = await run(['import', 'import/web.yaml', '-o', 'blocker']);
+    expect(text.stderr).toMatch(/^pipewright: cannot write blocker\/\S+ \(ENOTDIR: .*\) \[error cannot-write\]\n/);
+    expect(text.stderr).not.toContain('unexpected');
 
     const badMode = await run(['import', 'good.yaml', 'import/web.yaml', '--mode', 'tree', '--json']);
     expect(badMode.code).toBe(2);
@@ -119,6 +134,11 @@ describe('--json on every command', () => {
     const refused = await run(['init', 'taken', '--json']);
     expect(refused.code).toBe(1);
     expect(envelopeOf(refused, 'init').diagnostics).toEqual([expect.objectContaining({ code: 'not-a-folder', message: 'taken exists and is not a folder' })]);
+
+    await writeIn(dir, 'notes.txt', 'a file where the folder would go');
+    const blocked = await run(['schema', '-o', 'notes.txt', '--json']);
+    expect(blocked.code).toBe(1);
+    expect(envelopeOf(blocked, 'schema').diagnostics).toEqual([expect.objectContaining({ code: 'cannot-write', message: 'cannot write notes.txt (EEXIST: a file is in the way)' })]);
 
     const usage = await run(['schema', '--json', '--out']);
     expect(usage.code).toBe(2);

@@ -7,7 +7,7 @@ import { registerPublish } from './publish-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
 import { DiagnosticError } from '../compile/diagnostics.js';
-import { EXIT, exitCodeOf, reportError, useColor } from './errors.js';
+import { EXIT, exitCodeOf, fileSystemProblem, reportError, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { version } from './version.js';
 
@@ -56,10 +56,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.usage;
     }
     const debug = argv.includes('--debug');
-    if (json && error instanceof DiagnosticError) {
-      printEnvelope(json, false, error.diagnostics);
-      if (debug) process.stderr.write(`${error.cause instanceof Error ? error.cause.stack : error.stack}\n`);
-      return exitCodeOf(error);
+    const problem = fileSystemProblem(error) ?? error;
+    if (json && problem instanceof DiagnosticError) {
+      printEnvelope(json, false, problem.diagnostics);
+      if (debug) process.stderr.write(`${problem.cause instanceof Error ? problem.cause.stack : problem.stack}\n`);
+      return exitCodeOf(problem);
     }
     const code = reportError(error, { debug, color: useColor(process.stderr) });
     if (json) printEnvelope(json, false, DiagnosticError.of('unexpected-error', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, 'run again with --debug and report the stack trace').diagnostics);

@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors } from '../compile/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
 import { validateFiles } from '../validate/validate-files.js';
@@ -15,8 +15,10 @@ const GLOB = /[*?[\]{}]/;
 async function resolveFiles(args: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const arg of args) {
-    const exists = await access(arg).then(() => true, () => false);
-    if (exists) files.push(arg);
+    const info = await stat(arg).catch(() => undefined);
+    if (info?.isDirectory())
+      throw DiagnosticError.of('usage', `${arg} is a folder`, `pass YAML files or a glob, e.g. pipewright validate "${arg.replace(/\/+$/, '')}/**/*.yaml"`);
+    if (info) files.push(arg);
     else if (GLOB.test(arg)) {
       const { glob } = await import('tinyglobby');
       const matches = (await glob(arg, { onlyFiles: true, expandDirectories: false })).sort();

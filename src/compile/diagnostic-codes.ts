@@ -16,6 +16,7 @@ export const DIAGNOSTIC_CODES = {
   // Running the CLI
   usage: { severity: 'error', summary: 'the command line is not one pipewright can run (exit 2)' },
   'file-not-found': { severity: 'error', summary: 'a file or folder named on the command line does not exist or cannot be read' },
+  'cannot-write': { severity: 'error', summary: 'an output file or folder cannot be written (a file in the way, no permission)' },
   'not-utf8': { severity: 'error', summary: 'an input file is not UTF-8 text' },
   'missing-dependency': { severity: 'error', summary: 'an optional peer dependency the command needs is not installed' },
   'unexpected-error': { severity: 'error', summary: 'pipewright failed in a way it did not anticipate: a bug to report' },
