@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCliReference } from '../src/cli/cli-reference.js';
 import { createProgram } from '../src/cli/main.js';
-import { DIAGNOSTIC_CODES, isDiagnosticCode, severityOf } from '../src/compile/diagnostic-codes.js';
+import { DIAGNOSTIC_CODES, docsAnchor, isDiagnosticCode, severityOf } from '../src/compile/diagnostic-codes.js';
 import type { Diagnostic } from '../src/compile/diagnostics.js';
 import { ROOT, runCli } from './support/cli.js';
 
@@ -85,6 +85,8 @@ describe('troubleshooting (docs/troubleshooting.md) and the table of codes', () 
     expect(table.filter((code) => !docs.includes(code)), 'add a "### `code`" entry to docs/troubleshooting.md for each').toEqual([]);
     expect(docs.filter((code) => !isDiagnosticCode(code)), 'add each to src/compile/diagnostic-codes.ts, or remove the entry').toEqual([]);
     expect(new Set(docs).size).toBe(docs.length);
+    // The anchor the table gives is the one a Markdown renderer makes of the heading (GitHub: lowercase, no backticks).
+    for (const code of table) expect(docsAnchor(code as keyof typeof DIAGNOSTIC_CODES)).toBe(`docs/troubleshooting.md#${`\`${code}\``.toLowerCase().replace(/[^\w -]/g, '')}`);
   });
 
   it('lists every code the sources write (the types refuse any other; this catches a code in an untyped place)', async () => {
