@@ -85,7 +85,7 @@ describe('pipewright validate', () => {
     const cwd = await project({ 'x.yaml': 'inputSet:\n  name: x\n' });
     const result = await runCli(['validate', 'x.yaml'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('x.yaml:1:1  document has no pipeline, connector or project root key (found "inputSet") [error not-a-platform-document]');
+    expect(result.stderr).toContain('x.yaml:1:1  document has no project, connector or pipeline root key (found "inputSet") [error not-a-platform-document]');
   });
 
   it('prints JSON with --json, with positions, and exits 1 on errors', async () => {

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
-import { RESOURCE_KINDS } from '../schema/index.js';
+import { KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
 
@@ -56,7 +56,7 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
       parsed.push({ file, document, data, lines, result });
     }
     if (result.documents === 0 && result.diagnostics.length === 0)
-      add({ code: 'no-documents', severity: 'error', message: 'has no YAML documents', path: [], hint: 'a file holds one or more pipeline, connector or project documents' }, { line: 1, column: 1 });
+      add({ code: 'no-documents', severity: 'error', message: 'has no YAML documents', path: [], hint: `a file holds one or more documents with a root key ${rootKeyList()}` }, { line: 1, column: 1 });
   }
   duplicateResources(parsed);
   for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
@@ -65,15 +65,15 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
 
 function unknownKind(data: unknown): Diagnostic {
   const keys = typeof data === 'object' && data !== null && !Array.isArray(data) ? Object.keys(data) : [];
-  const suggestion = keys.map((key) => closest(key, RESOURCE_KINDS)).find(Boolean);
+  const suggestion = keys.map((key) => closest(key, KINDS.map((row) => row.rootKey))).find(Boolean);
   return {
     code: 'not-a-platform-document',
     severity: 'error',
     message: keys.length
-      ? `document has no pipeline, connector or project root key (found ${keys.map((key) => JSON.stringify(key)).join(', ')})`
-      : 'document is not a map with a pipeline, connector or project root key',
+      ? `document has no ${rootKeyList()} root key (found ${keys.map((key) => JSON.stringify(key)).join(', ')})`
+      : `document is not a map with a ${rootKeyList()} root key`,
     path: [],
-    hint: suggestion ? `did you mean "${suggestion}"?` : 'start the document with pipeline:, connector: or project:',
+    hint: suggestion ? `did you mean "${suggestion}"?` : `start the document with one of ${rootKeyList(':, ', ': or ')}:`,
   };
 }
 
