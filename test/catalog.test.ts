@@ -17,6 +17,7 @@ import {
   type AnyResource,
 } from 'pipewright';
 import { buildAndValidate, type FoundResource } from '../src/compile/build-documents.js';
+import { groupDiagnostics } from '../src/compile/diagnostics.js';
 import { validateDocument } from '../src/compile/validate.js';
 
 const found = (...resources: AnyResource[]): FoundResource[] =>
@@ -109,7 +110,11 @@ describe('builder options are checked at run time too', () => {
   it('reports a misspelt catalogue step option once, however many pipelines use the step', () => {
     const shared = k8sRollingDeploy({ identifier: 'r', skipDryRn: true } as never);
     const pipelines = [1, 2, 3].map((n) => pipeline({ identifier: `p${n}`, project: 'web' }).stage(deploy().step(shared)));
-    expect(problems(...pipelines)).toEqual(['unknown-option: k8sRollingDeploy() has no option "skipDryRn" (did you mean "skipDryRun"?)']);
+    // One diagnostic per use, which the output merges into one with the number of uses (src/compile/diagnostics.ts).
+    const grouped = groupDiagnostics(buildAndValidate(found(...pipelines)).diagnostics);
+    expect(grouped.map((d) => [d.code, d.message, d.hint, d.count])).toEqual([
+      ['unknown-option', 'k8sRollingDeploy() has no option "skipDryRn"', 'did you mean "skipDryRun"?', 3],
+    ]);
   });
 
   it('refuses when() on a parallel group of stages instead of losing it', () => {

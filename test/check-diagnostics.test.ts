@@ -45,13 +45,13 @@ describe('diagnostics output', () => {
     expect(report.diagnostics.map((d: { code: string }) => d.code).sort()).toEqual(['duplicate-identifier', 'invalid-format']);
     for (const d of report.diagnostics) {
       expect(d).toMatchObject({ severity: 'error', message: expect.any(String), subject: expect.stringContaining('pipeline "build"') });
-      expect(d.at).toMatch(/^defs\/web\.ts:\d+:\d+$/);
+      expect(d).toMatchObject({ file: 'defs/web.ts', line: expect.any(Number), column: expect.any(Number) });
       expect(Array.isArray(d.path) && d.path[0] === 'pipeline').toBe(true);
     }
     const duplicate = report.diagnostics.find((d: { code: string }) => d.code === 'duplicate-identifier');
     expect(duplicate.hint).toContain('rename one');
     // Sorted by location, like the terminal form.
-    const lines = report.diagnostics.map((d: { at: string }) => Number(d.at.split(':')[1]));
+    const lines = report.diagnostics.map((d: { line: number }) => d.line);
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });
 
@@ -99,7 +99,7 @@ describe('diagnostics output', () => {
     const report = JSON.parse(json.stdout);
     expect(report.ok).toBe(true);
     expect(report.diagnostics).toEqual([
-      expect.objectContaining({ code: 'possible-secret', severity: 'warning', at: expect.stringMatching(/^defs\/web\.ts:5:\d+$/), hint: expect.any(String) }),
+      expect.objectContaining({ code: 'possible-secret', severity: 'warning', file: 'defs/web.ts', line: 5, hint: expect.any(String) }),
     ]);
     expect(report.diagnostics[0].path.at(-1)).toBe('script');
     expect(json.stdout).not.toContain(token);
@@ -109,6 +109,8 @@ describe('diagnostics output', () => {
     const none = await runCli(['compile', 'nothing/*.ts', '--json'], { cwd: dir });
     expect(none.code).toBe(1);
     expect(JSON.parse(none.stdout)).toEqual({
+      pipewright: 1,
+      command: 'compile',
       ok: false,
       diagnostics: [expect.objectContaining({ code: 'no-entries', severity: 'error', hint: expect.stringContaining('pass .ts files') })],
     });
@@ -117,7 +119,7 @@ describe('diagnostics output', () => {
     expect(JSON.parse(noConfig.stdout).diagnostics[0]).toMatchObject({ code: 'no-entries', message: 'no entries given and no pipewright.config.ts found' });
     await write('defs/web.ts', `import { x } from './missing.js';\nexport const y = x;\n`);
     const unresolved = await runCli(['compile', 'defs/web.ts', '--json'], { cwd: dir });
-    expect(JSON.parse(unresolved.stdout).diagnostics[0]).toMatchObject({ code: 'unresolved-import', at: 'defs/web.ts:1:19' });
+    expect(JSON.parse(unresolved.stdout).diagnostics[0]).toMatchObject({ code: 'unresolved-import', file: 'defs/web.ts', line: 1, column: 19 });
   });
 
   it('uses no colour when the output is not a terminal, even without NO_COLOR', async () => {
@@ -141,10 +143,10 @@ describe('diagnostics output', () => {
   it('prints a stack trace only with --debug', async () => {
     await write('taken', '');
     const quiet = await runCli(['init', 'taken'], { cwd: dir });
-    expect(quiet).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^pipewright: taken exists and is not a folder\n {2}hint: .*\n$/) });
+    expect(quiet).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^pipewright: taken exists and is not a folder \[error not-a-folder\]\n {4}hint: .*\n\n1 error\n$/) });
     const debug = await runCli(['--debug', 'init', 'taken'], { cwd: dir });
     expect(debug.code).toBe(1);
-    expect(debug.stderr).toMatch(/^UserError: taken exists and is not a folder\n\s+at /m);
+    expect(debug.stderr).toMatch(/^DiagnosticError: taken exists and is not a folder\n\s+at /m);
 
     await write('defs/web.ts', `export const x = (() => { throw new Error('boom'); })();\n`);
     const threw = await runCli(['compile', 'defs/web.ts'], { cwd: dir });

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCliReference } from '../src/cli/cli-reference.js';
 import { createProgram } from '../src/cli/main.js';
+import { DIAGNOSTIC_CODES, docsAnchor, isDiagnosticCode, severityOf } from '../src/compile/diagnostic-codes.js';
+import type { Diagnostic } from '../src/compile/diagnostics.js';
 import { ROOT, runCli } from './support/cli.js';
 
 const commandNames = () => createProgram().commands.map((c) => c.name());
@@ -52,7 +54,8 @@ describe('usage errors', () => {
 
 /**
  * Diagnostic codes as the sources write them: `code: 'x'` / `code = "x"` (every kebab literal on that line,
- * for ternaries), a zod issue mapped in schema-issues.ts, and the rule helpers' `error(document, path, 'x', ...)`.
+ * for ternaries), a zod issue mapped in schema-issues.ts, `DiagnosticError.of('x', ...)`, and the rule helpers'
+ * `error(document, path, 'x', ...)`.
  */
 async function diagnosticCodes(): Promise<Map<string, string>> {
   const codes = new Map<string, string>();
@@ -64,6 +67,7 @@ async function diagnosticCodes(): Promise<Map<string, string>> {
     for (const [line] of text.matchAll(/\bcode\s*[:=][^\n]*/g)) for (const [, code] of line.matchAll(kebab)) add(code!);
     if (file.endsWith('schema-issues.ts'))
       for (const [, code] of text.matchAll(/^\s+\w+: ['"]([a-z]+(?:-[a-z]+)+)['"],$/gm)) add(code!);
+    for (const [, code] of text.matchAll(/\b(?:DiagnosticError\.of|diagnosticOf)\(\s*['"]([a-z0-9]+(?:-[a-z0-9]+)*)['"]/g)) add(code!);
     // Rule helpers (`error(document, path, 'code', ...)`, `ruleError(...)`): the first kebab literal of the call.
     for (const [, code] of text.matchAll(/\b(?:error|ruleError)\(\s*document,[^'"`]*?(?:['"][\w.]*['"][^'"`]*?)*?['"]([a-z]+(?:-[a-z]+)+)['"]/g))
       add(code!);
@@ -71,14 +75,40 @@ async function diagnosticCodes(): Promise<Map<string, string>> {
   return codes;
 }
 
-describe('troubleshooting (docs/troubleshooting.md)', () => {
-  it('has an entry for every diagnostic code the sources emit', async () => {
+describe('troubleshooting (docs/troubleshooting.md) and the table of codes', () => {
+  const documented = async () =>
+    [...(await readFile(join(ROOT, 'docs/troubleshooting.md'), 'utf8')).matchAll(/^### `([a-z0-9-]+)`$/gm)].map((m) => m[1]!);
+
+  it('has an entry for every code of the table, and the table a code for every entry', async () => {
+    const table = Object.keys(DIAGNOSTIC_CODES);
+    const docs = await documented();
+    expect(table.filter((code) => !docs.includes(code)), 'add a "### `code`" entry to docs/troubleshooting.md for each').toEqual([]);
+    expect(docs.filter((code) => !isDiagnosticCode(code)), 'add each to src/compile/diagnostic-codes.ts, or remove the entry').toEqual([]);
+    expect(new Set(docs).size).toBe(docs.length);
+    // The anchor the table gives is the one a Markdown renderer makes of the heading (GitHub: lowercase, no backticks).
+    for (const code of table) expect(docsAnchor(code as keyof typeof DIAGNOSTIC_CODES)).toBe(`docs/troubleshooting.md#${`\`${code}\``.toLowerCase().replace(/[^\w -]/g, '')}`);
+  });
+
+  it('lists every code the sources write (the types refuse any other; this catches a code in an untyped place)', async () => {
     const codes = await diagnosticCodes();
     // The scan itself must keep finding the codes it is known to find, or this test would pass on nothing.
-    for (const known of ['no-entries', 'missing-field', 'invalid-format', 'duplicate-identifier', 'unknown-type', 'syntax-error', 'type-error'])
+    for (const known of ['no-entries', 'missing-field', 'invalid-format', 'duplicate-identifier', 'unknown-type', 'syntax-error', 'type-error', 'file-not-found'])
       expect([...codes.keys()]).toContain(known);
-    const doc = await readFile(join(ROOT, 'docs/troubleshooting.md'), 'utf8');
-    const missing = [...codes].filter(([code]) => !doc.includes(`### \`${code}\``)).map(([code, file]) => `${code} (${file})`);
-    expect(missing, 'add a "### `code`" entry to docs/troubleshooting.md for each').toEqual([]);
+    const notInTable = [...codes].filter(([code]) => !isDiagnosticCode(code)).map(([code, file]) => `${code} (${file})`);
+    expect(notInTable).toEqual([]);
+  });
+
+  it('refuses a code the table does not have, and a severity it does not give the code', () => {
+    expect(isDiagnosticCode('no-such-code')).toBe(false);
+    expect(severityOf('possible-secret')).toBe('warning');
+    expect(() => severityOf('possible-secret', 'error')).toThrow('diagnostic code possible-secret is never an error');
+    expect(severityOf('unsubstituted-placeholder', 'warning')).toBe('warning');
+    expect(severityOf('unsubstituted-placeholder', 'error')).toBe('error');
+    // The same, at compile time: `npm run typecheck` fails if either line below stops being an error.
+    // @ts-expect-error: not a code of the table
+    const unknown: Diagnostic = { code: 'no-such-code', severity: 'error', message: 'x', path: [] };
+    // @ts-expect-error: possible-secret is only ever a warning
+    const wrongSeverity: Diagnostic = { code: 'possible-secret', severity: 'error', message: 'x', path: [] };
+    expect([unknown.code, wrongSeverity.severity]).toEqual(['no-such-code', 'error']);
   });
 });

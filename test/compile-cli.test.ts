@@ -188,7 +188,9 @@ export default projects[0];
       expect.objectContaining({
         code: 'invalid-format',
         severity: 'error',
-        at: 'defs/web.ts:5:9',
+        file: 'defs/web.ts',
+        line: 5,
+        column: 9,
         path: ['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps', 0, 'step', 'timeout'],
       }),
     ]);

@@ -205,8 +205,8 @@ describe('pipewright init', () => {
     const result = await runCli(['init'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^pipewright: package\.json is not a valid package\.json \(.+\); nothing was written\n/);
-    expect(result.stderr).toContain('  hint: fix it (npm reads it too), or run init in another folder\n');
+    expect(result.stderr).toMatch(/^pipewright: package\.json is not a valid package\.json \(.+\); nothing was written \[error invalid-package-json\]\n/);
+    expect(result.stderr).toContain('    hint: fix it (npm reads it too), or run init in another folder\n');
     expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe('{"name": "mine",}\n');
     expect(existsSync(join(dir, 'pipewright.config.ts'))).toBe(false);
   });

@@ -104,14 +104,14 @@ describe('the npm package', { timeout: 240_000 }, () => {
       code: 1,
       stdout: '',
       stderr:
-        'pipewright: pipewright import needs ts-morph and prettier, which are not installed\n' +
-        '  hint: install them beside pipewright: npm install --save-dev ts-morph@^28.0.0 prettier@^3.10.1\n',
+        'pipewright: pipewright import needs ts-morph and prettier, which are not installed [error missing-dependency]\n' +
+        '    hint: install them beside pipewright: npm install --save-dev ts-morph@^28.0.0 prettier@^3.10.1\n\n1 error\n',
     });
     const typechecked = await pipewright(project, ['compile', 'pipelines/*.ts', '-o', 'out', '--typecheck']);
     expect(typechecked.code).toBe(1);
     expect(typechecked.stderr).toBe(
-      'pipewright: compile --typecheck needs ts-morph, which is not installed\n' +
-        '  hint: install it beside pipewright: npm install --save-dev ts-morph@^28.0.0\n',
+      'pipewright: compile --typecheck needs ts-morph, which is not installed [error missing-dependency]\n' +
+        '    hint: install it beside pipewright: npm install --save-dev ts-morph@^28.0.0\n\n1 error\n',
     );
   });
 

@@ -70,6 +70,14 @@ describe('governance (OPA) denials answer 200', () => {
     expect(doc(json.stdout, 'deploy')).toMatchObject({ outcome: 'failed', error: { reason: 'denied by policy', status: 200 } });
     expect(doc(json.stdout, 'hub').error!.reason).toBe('denied by policy');
     expect(doc(json.stdout, 'shop').outcome).toBe('unchanged');
+    // The envelope names each document the platform did not take, as a diagnostic of its own.
+    const envelope = JSON.parse(json.stdout) as { command: string; ok: boolean; diagnostics: Array<Record<string, unknown>> };
+    expect(envelope).toMatchObject({ command: 'publish', ok: false });
+    expect(envelope.diagnostics.map((d) => [d.code, d.severity, d.subject])).toEqual([
+      ['publish-failed', 'error', 'connector "hub"'],
+      ['publish-failed', 'error', 'pipeline "deploy"'],
+    ]);
+    expect(envelope.diagnostics[1]!.message).toContain('a Deployment stage needs a HarnessApproval step first');
   });
 
   it('--dry-run cannot know about policies and says nothing about them', async () => {

@@ -87,8 +87,9 @@ describe('pipewright compile --typecheck', () => {
         code: 'type-error',
         severity: 'error',
         message: expect.stringMatching(/^TS2322: /),
-        path: [],
-        at: 'defs/web.ts:4:9',
+        file: 'defs/web.ts',
+        line: 4,
+        column: 9,
         hint: expect.stringContaining('fix the types'),
       },
     ]);

@@ -4,6 +4,7 @@ import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Di
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../config.js';
 import { EXIT, useColor } from './errors.js';
+import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
 
 export interface CompileFlags {
@@ -112,7 +113,7 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags):
   const upToDate = changes.written.length === 0 && changes.removed.length === 0;
   const ok = !flags.check || upToDate;
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ ok, outDir: inputs.outDir, check: flags.check ?? false, documents: documents.length, changes, diagnostics }, null, 2)}\n`);
+    printEnvelope('compile', ok, diagnostics, { outDir: inputs.outDir, check: flags.check ?? false, documents: documents.length, changes });
   } else {
     if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, { color: useColor(process.stderr) }));
     if (flags.check) (upToDate ? process.stdout : process.stderr).write(checkSummary(inputs.outDir, result));
@@ -130,14 +131,6 @@ export async function runCompile(entries: string[], flags: CompileFlags): Promis
     const { watchCompile } = await import('./watch.js');
     return watchCompile(entries, flags);
   }
-  try {
-    return await compileInputs(await resolveInputs(entries, flags), flags);
-  } catch (error) {
-    // With --json the diagnostics are the output: stdout, machine-readable, same shape as success.
-    if (flags.json && error instanceof DiagnosticError) {
-      process.stdout.write(`${JSON.stringify({ ok: false, diagnostics: sortDiagnostics(error.diagnostics) }, null, 2)}\n`);
-      return EXIT.failed;
-    }
-    throw error;
-  }
+  // Failures are thrown: the CLI prints them, in the --json envelope with --json.
+  return compileInputs(await resolveInputs(entries, flags), flags);
 }

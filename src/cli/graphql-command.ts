@@ -9,6 +9,7 @@ export function registerGraphql(program: Command): void {
     .option('--base-url <url>', 'platform address (default: HARNESS_BASE_URL, then config baseUrl)')
     .option('--account <id>', 'account identifier (default: HARNESS_ACCOUNT_ID, then config accountId)')
     .option('--api-key-file <file>', 'read the API key from this file instead of HARNESS_API_KEY')
+    .option('--json', 'print the result inside the JSON envelope every command prints with --json')
     .addHelpText(
       'after',
       [

@@ -3,7 +3,9 @@ import { loadConfig } from '../compile/load-config.js';
 import { createClient } from '../publish/client.js';
 import { ApiError } from '../publish/envelope.js';
 import { authAdvice, resolveConnection, tuningFromEnv } from '../publish/settings.js';
-import { EXIT, UserError } from './errors.js';
+import { DiagnosticError } from '../compile/diagnostics.js';
+import { EXIT } from './errors.js';
+import { printEnvelope } from './json-envelope.js';
 import { asUserError } from './publish-run.js';
 
 export interface GraphqlFlags {
@@ -11,6 +13,7 @@ export interface GraphqlFlags {
   readonly account?: string;
   readonly apiKeyFile?: string;
   readonly debug?: boolean;
+  readonly json?: boolean;
 }
 
 const hasErrors = (result: unknown): boolean => {
@@ -21,7 +24,7 @@ const hasErrors = (result: unknown): boolean => {
 export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise<number> {
   try {
     const query = queryArg === '-' ? readFileSync(0, 'utf8') : queryArg;
-    if (!query.trim()) throw new UserError('the GraphQL query is empty', "pass the query text, e.g. pipewright graphql '{ applications(limit: 5) { nodes { name } } }'");
+    if (!query.trim()) throw DiagnosticError.of('empty-query', 'the GraphQL query is empty', "pass the query text, e.g. pipewright graphql '{ applications(limit: 5) { nodes { name } } }'");
     const { config } = await loadConfig();
     const connection = await resolveConnection(flags, config);
     const tuning = tuningFromEnv();
@@ -42,9 +45,15 @@ export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise
           error.kind === 'unauthorized' || error.kind === 'forbidden' || error.kind === 'untrusted-certificate'
             ? authAdvice(error.kind, connection.keySource)
             : 'check --base-url and the query; run again with --debug for details';
-        throw new UserError(`GraphQL query to ${client.baseUrl} failed: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`, advice);
+        throw DiagnosticError.of('request-failed', `GraphQL query to ${client.baseUrl} failed: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`, advice);
       }
       throw error;
+    }
+    if (flags.json) {
+      const failed = hasErrors(result);
+      const diagnostics = failed ? DiagnosticError.of('graphql-errors', 'the GraphQL result has errors (see result.errors)').diagnostics : [];
+      printEnvelope('graphql', !failed, diagnostics, { result });
+      return failed ? EXIT.failed : EXIT.ok;
     }
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     if (hasErrors(result)) {

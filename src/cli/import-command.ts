@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 export interface ImportFlags {
   readonly out: string;
   readonly mode: 'files' | 'project';
+  readonly json?: boolean;
 }
 
 export function registerImport(program: Command): void {
@@ -12,6 +13,7 @@ export function registerImport(program: Command): void {
     .argument('<files...>', 'YAML files, "-" for standard input, or with --mode project one folder')
     .option('-o, --out <dir>', 'output folder', 'imported')
     .option('--mode <mode>', 'files: one module per document; project: a ready project with pipewright.config.ts', 'files')
+    .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
     .addHelpText(
       'after',
       '\nExamples:\n  $ pipewright import .harness/deploy.yaml -o pipelines\n  $ pipewright import --mode project .harness -o platform',

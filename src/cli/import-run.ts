@@ -2,8 +2,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ImportInput } from '../import/import-yaml.js';
-import { formatDiagnostics } from '../compile/diagnostics.js';
-import { EXIT, UserError, useColor } from './errors.js';
+import { DiagnosticError, formatDiagnostics } from '../compile/diagnostics.js';
+import { EXIT, useColor } from './errors.js';
+import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
 import type { ImportFlags } from './import-command.js';
 
@@ -16,12 +17,12 @@ async function readStdin(): Promise<string> {
 /** Reads text strictly as UTF-8: a file with invalid bytes is not silently mangled. */
 async function readUtf8(file: string): Promise<string> {
   const bytes = await readFile(file).catch(() => {
-    throw new UserError(`cannot read ${file}`, 'check the path');
+    throw DiagnosticError.of('file-not-found', `cannot read ${file}`, 'check the path');
   });
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new UserError(`${file} is not valid UTF-8 text`, 'save the file as UTF-8');
+    throw DiagnosticError.of('not-utf8', `${file} is not valid UTF-8 text`, 'save the file as UTF-8');
   }
 }
 
@@ -33,9 +34,9 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
       continue;
     }
     const info = await stat(file).catch(() => undefined);
-    if (!info) throw new UserError(`${file} does not exist`, 'pass YAML files, "-" for standard input, or a folder with --mode project');
+    if (!info) throw DiagnosticError.of('file-not-found', `${file} does not exist`, 'pass YAML files, "-" for standard input, or a folder with --mode project');
     if (info.isDirectory()) {
-      if (mode !== 'project') throw new UserError(`${file} is a folder`, 'import a whole folder with --mode project');
+      if (mode !== 'project') throw DiagnosticError.of('usage', `${file} is a folder`, 'import a whole folder with --mode project');
       const found = await glob(['**/*.yaml', '**/*.yml'], { cwd: file, dot: true });
       for (const inner of found.sort()) {
         const path = `${file.replace(/\/+$/, '')}/${inner}`;
@@ -47,11 +48,15 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
 }
 
 export async function runImport(files: string[], flags: ImportFlags): Promise<number> {
-  if (flags.mode !== 'files' && flags.mode !== 'project') throw new UserError(`--mode must be files or project, not "${flags.mode}"`);
+  if (flags.mode !== 'files' && flags.mode !== 'project') throw DiagnosticError.of('usage', `--mode must be files or project, not "${flags.mode}"`);
   requireOptional(['ts-morph', 'prettier'], 'pipewright import');
   // Loaded after the check: generating code needs ts-morph as soon as the module loads.
   const { importYaml } = await import('../import/import-yaml.js');
   const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
+  if (flags.json) {
+    printEnvelope('import', true, result.warnings, { outDir: flags.out, mode: flags.mode, documents: result.documents, written: result.written });
+    return EXIT.ok;
+  }
   if (result.warnings.length) process.stderr.write(formatDiagnostics(result.warnings, { color: useColor(process.stderr) }));
   process.stdout.write(
     `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out}:\n${result.written.map((f) => `  ${f}`).join('\n')}\n`,

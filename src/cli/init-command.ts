@@ -8,6 +8,7 @@ export function registerInit(program: Command): void {
     .argument('[dir]', 'folder to create the project in (created when missing)', '.')
     .option('--name <name>', 'package and project name (default: the package.json name, else the folder name)')
     .option('--force', "replace the template's files that already exist (an existing package.json is only ever added to)")
+    .option('--json', 'print what was created, added and kept as JSON on stdout')
     .addHelpText(
       'after',
       [

@@ -2,12 +2,15 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXIT, UserError } from './errors.js';
+import { DiagnosticError } from '../compile/diagnostics.js';
+import { EXIT } from './errors.js';
+import { printEnvelope } from './json-envelope.js';
 import { ownPackage, version } from './version.js';
 
 export interface InitFlags {
   readonly name?: string;
   readonly force?: boolean;
+  readonly json?: boolean;
 }
 
 /** The scaffold, shipped in the package (package.json "files" lists templates/). */
@@ -97,7 +100,8 @@ async function readUserPackage(file: string, shown: string): Promise<string | un
     const parsed: unknown = JSON.parse(text);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it is not a JSON object');
   } catch (error) {
-    throw new UserError(
+    throw DiagnosticError.of(
+      'invalid-package-json',
       `${shown} is not a valid package.json (${(error as Error).message}); nothing was written`,
       'fix it (npm reads it too), or run init in another folder',
     );
@@ -112,7 +116,7 @@ async function readUserPackage(file: string, shown: string): Promise<string | un
 export async function runInit(dir: string, flags: InitFlags): Promise<number> {
   const target = resolve(dir);
   if (existsSync(target) && !statSync(target).isDirectory())
-    throw new UserError(`${dir} exists and is not a folder`, 'pass a new or existing folder: pipewright init my-pipelines');
+    throw DiagnosticError.of('not-a-folder', `${dir} exists and is not a folder`, 'pass a new or existing folder: pipewright init my-pipelines');
   const shownDir = relative(process.cwd(), target) || '.';
   const userPackage = await readUserPackage(join(target, 'package.json'), join(shownDir, 'package.json'));
   const existingName = userPackage === undefined ? undefined : (JSON.parse(userPackage) as PackageJson).name;
@@ -125,6 +129,8 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
     tsMorphVersion: peerRange('ts-morph'),
   };
   const lines: string[] = [];
+  // The same, as data for --json: each template file and what init did with it.
+  const files: Array<{ file: string; action: 'created' | 'overwrote' | 'kept' | 'added-to' }> = [];
   for (const from of await templateFiles(TEMPLATE_DIR)) {
     const to = targetPath(from);
     const destination = join(target, to);
@@ -132,6 +138,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
     if (to === 'package.json' && userPackage !== undefined) {
       const merged = mergePackageJson(userPackage, JSON.parse(text) as PackageJson);
       if (merged.added.length > 0) await writeFile(destination, merged.text);
+      files.push({ file: to, action: merged.added.length > 0 ? 'added-to' : 'kept' });
       lines.push(
         merged.added.length > 0 ? `  added to package.json: ${merged.added.join(', ')}` : '  kept      package.json (it has what pipewright needs)',
         ...merged.kept.map((k) => `  kept your ${k}`),
@@ -141,11 +148,17 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
     const exists = existsSync(destination);
     if (exists && !flags.force) {
       lines.push(`  kept      ${to} (it exists; --force replaces it)`);
+      files.push({ file: to, action: 'kept' });
       continue;
     }
     await mkdir(dirname(destination), { recursive: true });
     await writeFile(destination, text);
     lines.push(`  ${exists ? 'overwrote' : 'created  '} ${to}`);
+    files.push({ file: to, action: exists ? 'overwrote' : 'created' });
+  }
+  if (flags.json) {
+    printEnvelope('init', true, [], { dir: shownDir, packageName, files });
+    return EXIT.ok;
   }
   process.stdout.write(
     `${userPackage === undefined ? 'scaffolded' : 'added pipewright to'} ${packageName} in ${shownDir}:\n${lines.join('\n')}\n\nnext:\n` +

@@ -6,7 +6,9 @@ import { registerInit } from './init-command.js';
 import { registerPublish } from './publish-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
-import { EXIT, reportError, useColor } from './errors.js';
+import { DiagnosticError } from '../compile/diagnostics.js';
+import { EXIT, exitCodeOf, fileSystemProblem, reportError, useColor } from './errors.js';
+import { printEnvelope } from './json-envelope.js';
 import { version } from './version.js';
 
 /** The commander program; each command loads its implementation only when it runs. */
@@ -39,6 +41,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(program.helpInformation());
     return EXIT.usage;
   }
+  // With --json, a command that fails before its work still answers in its envelope on stdout.
+  const command = argv.find((arg) => !arg.startsWith('-'));
+  const json = argv.includes('--json') && program.commands.some((c) => c.name() === command) ? command : undefined;
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
@@ -46,8 +51,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help')
         return EXIT.ok;
+      // commander has printed the message on stderr already.
+      if (json) printEnvelope(json, false, DiagnosticError.of('usage', error.message.replace(/^error: /, '')).diagnostics);
       return EXIT.usage;
     }
-    return reportError(error, { debug: argv.includes('--debug'), color: useColor(process.stderr) });
+    const debug = argv.includes('--debug');
+    const problem = fileSystemProblem(error) ?? error;
+    if (json && problem instanceof DiagnosticError) {
+      printEnvelope(json, false, problem.diagnostics);
+      if (debug) process.stderr.write(`${problem.cause instanceof Error ? problem.cause.stack : problem.stack}\n`);
+      return exitCodeOf(problem);
+    }
+    const code = reportError(error, { debug, color: useColor(process.stderr) });
+    if (json) printEnvelope(json, false, DiagnosticError.of('unexpected-error', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, 'run again with --debug and report the stack trace').diagnostics);
+    return code;
   }
 }

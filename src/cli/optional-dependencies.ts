@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { UserError } from './errors.js';
+import { DiagnosticError } from '../compile/diagnostics.js';
 import { ownPackage } from './version.js';
 
 /**
@@ -20,7 +20,8 @@ export function requireOptional(names: readonly string[], purpose: string): void
   if (missing.length === 0) return;
   const { peerDependencies = {} } = ownPackage();
   const specs = missing.map((name) => (peerDependencies[name] ? `${name}@${peerDependencies[name]}` : name));
-  throw new UserError(
+  throw DiagnosticError.of(
+    'missing-dependency',
     `${purpose} needs ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed`,
     `install ${missing.length === 1 ? 'it' : 'them'} beside pipewright: npm install --save-dev ${specs.join(' ')}`,
   );

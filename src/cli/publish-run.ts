@@ -11,7 +11,9 @@ import { jsonReport, resultLines, summaryTable } from '../publish/report-text.js
 import type { RetryEvent } from '../publish/retry.js';
 import { authAdvice, expandFilePath, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
 import type { Probe } from '../publish/transport.js';
-import { EXIT, UserError } from './errors.js';
+import { DiagnosticError, diagnosticOf } from '../compile/diagnostics.js';
+import { EXIT } from './errors.js';
+import { printEnvelope } from './json-envelope.js';
 
 export interface PublishFlags {
   readonly baseUrl?: string;
@@ -41,11 +43,20 @@ const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], s
   'bare-404': 'something answers there, but not the platform\'s API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api',
 };
 
-/** Settings problems are the user's to fix: printed as one message and a hint, no stack. */
+/** Settings problems are the user's to fix: a diagnostic of their code, printed without a stack. */
 export function asUserError(error: unknown): unknown {
-  if (error instanceof SettingsError || error instanceof BaseUrlError) return new UserError(error.message, error.hint);
+  if (error instanceof SettingsError) return DiagnosticError.of(error.code, error.message, error.hint);
+  if (error instanceof BaseUrlError) return DiagnosticError.of('invalid-setting', error.message, error.hint);
   return error;
 }
+
+/** A document the platform did not take, as a diagnostic of the --json envelope (the report has the details). */
+const publishDiagnostics = (report: PublishReport) =>
+  report.results.flatMap((result) =>
+    result.outcome === 'failed' && result.error
+      ? [diagnosticOf('publish-failed', 'error', { message: result.error.message, path: [], at: result.file, subject: `${result.kind} "${result.id.identifier}"` })]
+      : [],
+  );
 
 /** Retries are logged only with --debug: in CI a flaky minute would otherwise bury the per-document lines. */
 const retryLogger = (debug: boolean) =>
@@ -79,7 +90,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     // One request first: a wrong address fails once, at once, instead of once per document after every retry.
     if (items.length > 0) {
       const found = await client.probe(items[0]!.document.id);
-      if (!found.ok) throw new UserError(`no platform at ${client.baseUrl}: ${found.detail}`, PREFLIGHT_HINT[found.problem]);
+      if (!found.ok) throw DiagnosticError.of('no-platform', `no platform at ${client.baseUrl}: ${found.detail}`, PREFLIGHT_HINT[found.problem]);
     }
     context = { baseUrl: client.baseUrl, accountId: client.accountId, dir, edited, keySource: connection.keySource };
     for (const file of edited)
@@ -124,7 +135,10 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     throw asUserError(error);
   }
   bar?.clear();
-  if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context), null, 2)}\n`);
+  if (flags.json) {
+    const { ok, ...fields } = jsonReport(report, context);
+    printEnvelope('publish', ok, publishDiagnostics(report), fields);
+  }
   else {
     // On a terminal the bar replaced the per-document lines; what needs reading afterwards is the diff and the failures.
     if (tty)

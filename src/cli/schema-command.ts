@@ -8,6 +8,7 @@ export function registerSchema(program: Command): void {
     .command('schema')
     .description('write pipeline, connector and project JSON Schemas for editors (yaml-language-server)')
     .option('-o, --out <dir>', 'folder to write the .schema.json files to', DEFAULT_SCHEMA_DIR)
+    .option('--json', 'print the files written as JSON on stdout')
     .addHelpText(
       'after',
       ['', 'Examples:', '  $ pipewright schema                 # writes schemas/pipeline.schema.json and friends', '  $ pipewright schema -o .vscode/schemas'].join('\n'),

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { formatDiagnostic, hasErrors } from '../compile/diagnostics.js';
+import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors } from '../compile/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
 import { validateFiles } from '../validate/validate-files.js';
-import { EXIT, UserError, useColor } from './errors.js';
+import { EXIT, useColor } from './errors.js';
+import { printEnvelope } from './json-envelope.js';
 
 export interface ValidateFlags {
   readonly json?: boolean;
@@ -19,19 +19,16 @@ const GLOB = /[*?[\]{}]/;
 async function resolveFiles(args: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const arg of args) {
-    const found = await stat(arg).catch(() => undefined);
-    if (found?.isDirectory()) {
-      const { glob } = await import('tinyglobby');
-      const matches = (await glob('**/*.{yaml,yml}', { cwd: arg, onlyFiles: true })).sort().map((file) => join(arg, file));
-      if (matches.length === 0) throw new UserError(`${arg} is a folder with no .yaml or .yml files`, 'pass YAML files or a folder that holds some, e.g. pipewright validate pipelines/');
-      files.push(...matches);
-    } else if (found) files.push(arg);
+    const info = await stat(arg).catch(() => undefined);
+    if (info?.isDirectory())
+      throw DiagnosticError.of('usage', `${arg} is a folder`, `pass YAML files or a glob, e.g. pipewright validate "${arg.replace(/\/+$/, '')}/**/*.yaml"`);
+    if (info) files.push(arg);
     else if (GLOB.test(arg)) {
       const { glob } = await import('tinyglobby');
       const matches = (await glob(arg, { onlyFiles: true, expandDirectories: false })).sort();
-      if (matches.length === 0) throw new UserError(`no files match ${JSON.stringify(arg)}`, 'check the pattern, e.g. "pipelines/**/*.yaml"');
+      if (matches.length === 0) throw DiagnosticError.of('no-entries', `no files match ${JSON.stringify(arg)}`, 'check the pattern, e.g. "pipelines/**/*.yaml"');
       files.push(...matches);
-    } else throw new UserError(`cannot read ${arg}: no such file`, 'pass YAML files that exist, e.g. pipewright validate pipelines/*.yaml');
+    } else throw DiagnosticError.of('file-not-found', `cannot read ${arg}: no such file`, 'pass YAML files that exist, e.g. pipewright validate pipelines/*.yaml');
   }
   return [...new Set(files)];
 }
@@ -42,17 +39,15 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
   const diagnostics = results.flatMap((result) => result.diagnostics);
   const failed = hasErrors(diagnostics);
   if (flags.json) {
-    const shown = diagnostics.map(({ file, line, column, code, severity, message, subject, hint, path }) => ({
-      file, line, column, code, severity, message, ...(subject ? { subject } : {}), ...(hint ? { hint } : {}), path,
-    }));
-    process.stdout.write(`${JSON.stringify({ ok: !failed, files: results.map((r) => ({ file: r.file, documents: r.documents })), diagnostics: shown }, null, 2)}\n`);
+    printEnvelope('validate', !failed, diagnostics, { files: results.map((r) => ({ file: r.file, documents: r.documents })) });
     return failed ? EXIT.failed : EXIT.ok;
   }
   const color = useColor(process.stderr);
   for (const result of results) {
     // The text again, only for a file with something to show: validating keeps no file's text.
     const source = result.diagnostics.length ? readFileSync(result.file, 'utf8') : '';
-    for (const diagnostic of result.diagnostics)
+    // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
+    for (const diagnostic of groupDiagnostics(result.diagnostics) as typeof result.diagnostics)
       process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.line, diagnostic.column)}\n\n`);
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;

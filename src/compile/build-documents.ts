@@ -75,18 +75,14 @@ export function buildEach(found: readonly FoundResource[]): BuildResult {
 }
 
 /**
- * Options a builder was given wrong, at the builder's call. A shared step used in many pipelines made one
- * mistake, at one line: it is reported once, not once per document that uses it.
+ * Options a builder was given wrong, at the builder's call, once per use: a shared step used in many pipelines
+ * made one mistake at one line, which `groupDiagnostics` reports once, with the number of uses and a few of them.
  */
 function optionIssues(documents: readonly BuiltDocument[]): Diagnostic[] {
-  const seen = new Set<string>();
   const found: Diagnostic[] = [];
   for (const built of documents)
     for (const issue of built.context.issues) {
       const at = issue.site.location ?? built.file;
-      const key = `${at}\0${issue.message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
       const { subject } = describePath(built.document, issue.path);
       found.push({ code: issue.code, severity: 'error', message: issue.message, path: issue.path, subject, at, ...(issue.hint ? { hint: issue.hint } : {}) });
     }

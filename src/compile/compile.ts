@@ -5,7 +5,7 @@ import { buildAndValidate, type BuiltDocument } from './build-documents.js';
 import { entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type Reusable } from './compile-cache.js';
 import { collectResources } from './collect.js';
 import { recordEnvironment } from './environment-reads.js';
-import { DiagnosticError, hasErrors, type Diagnostic } from './diagnostics.js';
+import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from './diagnostics.js';
 import type { ResourceKey } from './validate.js';
 import { keyString } from './validate.js';
 import { readFile } from 'node:fs/promises';
@@ -119,7 +119,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // resources: compile everything again, which reports it in full.
   const taken = new Set(reusedKeys.map(keyString));
   if (reused.size > 0 && documents.some((built) => taken.has(keyString(built.key)))) return compile({ ...options, cache: false });
-  if (hasErrors(diagnostics)) throw new DiagnosticError(diagnostics);
+  if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, string>();
   const entries: ManifestEntry[] = [];
   const produced = new Map<string, ManifestEntry[]>();
@@ -162,7 +162,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     }
     await writeCache(options.outDir, print, record);
   }
-  return { documents: all, manifest, changes, diagnostics, notes };
+  return { documents: all, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes };
 }
 
 /** Every fresh entry in this thread, checked as a whole. */

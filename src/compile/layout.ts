@@ -1,29 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ResourceKind } from '../schema/index.js';
+import { outputPathOf, publishRank, type ResourceKind } from '../catalog/kinds.js';
 import type { ResourceKey } from './validate.js';
 
-/** Output folder of each kind, in publish order. */
-export const KIND_FOLDERS: Readonly<Record<ResourceKind, string>> = {
-  project: 'projects',
-  connector: 'connectors',
-  pipeline: 'pipelines',
-};
-
-/**
- * Where a resource's YAML goes inside the output folder:
- * `projects/<org>/<id>.yaml`, `connectors/<org or _>/<project or _>/<id>.yaml`, `pipelines/<org>/<project>/<id>.yaml`.
- */
-export function outputPath(key: ResourceKey): string {
-  const org = key.org ?? '_';
-  switch (key.kind) {
-    case 'project':
-      return `projects/${org}/${key.identifier}.yaml`;
-    case 'connector':
-      return `connectors/${org}/${key.project ?? '_'}/${key.identifier}.yaml`;
-    case 'pipeline':
-      return `pipelines/${org}/${key.project ?? '_'}/${key.identifier}.yaml`;
-  }
-}
+/** Where a resource's YAML goes inside the output folder: the table of kinds says (`outputPathOf`). */
+export const outputPath = (key: ResourceKey): string => outputPathOf(key);
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -48,12 +28,10 @@ export interface Manifest {
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-const KIND_ORDER: readonly ResourceKind[] = ['project', 'connector', 'pipeline'];
-
 /** Manifest entries in publish order (projects, connectors, pipelines), then by path. */
 export function createManifest(entries: readonly ManifestEntry[]): Manifest {
   const files = [...entries].sort(
-    (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+    (a, b) => publishRank(a.kind) - publishRank(b.kind) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
   );
   return { generator: 'pipewright', version: 1, files };
 }

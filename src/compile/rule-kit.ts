@@ -1,5 +1,6 @@
 import type { DocPath } from '../dsl/build-context.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { CodeWith } from './diagnostic-codes.js';
+import { diagnosticOf, type Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
 
 /** Small helpers shared by the document rules. */
@@ -7,23 +8,15 @@ export type Node = Record<string, unknown>;
 export const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-export const ruleError = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
-  code,
-  severity: 'error',
-  message,
-  path,
-  subject: describePath(document, path).subject,
-  ...(hint ? { hint } : {}),
-});
+export const ruleError = (document: unknown, path: DocPath, code: CodeWith<'error'>, message: string, hint?: string): Diagnostic =>
+  diagnosticOf(code, 'error', { message, path, subject: describePath(document, path).subject, ...(hint ? { hint } : {}) });
 
 /**
  * A problem the platform saves without complaint but that fails (or misbehaves) at run time: an unresolvable
  * expression, a reference to a stage or step that is not there. A warning, so a valid document is never refused.
  */
-export const ruleWarning = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
-  ...ruleError(document, path, code, message, hint),
-  severity: 'warning',
-});
+export const ruleWarning = (document: unknown, path: DocPath, code: CodeWith<'warning'>, message: string, hint?: string): Diagnostic =>
+  diagnosticOf(code, 'warning', { message, path, subject: describePath(document, path).subject, ...(hint ? { hint } : {}) });
 
 /**
  * Every string in a value, with its path, depth first. Built eagerly on one shared path stack (copied only

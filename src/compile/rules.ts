@@ -8,7 +8,7 @@ import { keyTypos } from './key-typos.js';
 import { stepPlacement } from './rules-placement.js';
 import { expressionReferences, stageNameReferences } from './rules-references.js';
 import { runtimeInputs } from './rules-inputs.js';
-import { scanExpressions, stringsOf } from './rule-kit.js';
+import { ruleError, ruleWarning, scanExpressions, stringsOf } from './rule-kit.js';
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -54,19 +54,8 @@ export function* stageSteps(stage: Located<Node>): Generator<Located<Node> & { k
   yield* stepsOf(execution.rollbackSteps, [...base, 'rollbackSteps']);
 }
 
-const error = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
-  code,
-  severity: 'error',
-  message,
-  path,
-  subject: describePath(document, path).subject,
-  ...(hint ? { hint } : {}),
-});
-
-const warning = (document: unknown, path: DocPath, code: string, message: string, hint?: string): Diagnostic => ({
-  ...error(document, path, code, message, hint),
-  severity: 'warning',
-});
+const error = ruleError;
+const warning = ruleWarning;
 
 /** `steps[2].parallel[0]`: where an element sits in its list, for naming both places of a duplicate. */
 const placeIn = (base: DocPath, path: DocPath): string =>

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Diagnostic } from './diagnostics.js';
+import type { CodeWith } from './diagnostic-codes.js';
+import { diagnosticOf, type Diagnostic } from './diagnostics.js';
 import { describePath, valueAt } from './document-path.js';
 import { closest } from './suggest.js';
 
@@ -13,7 +14,7 @@ const kindOfValue = (value: unknown): string =>
         : // String() for numbers: JSON would print NaN (YAML 1.1 reads a bare "." as one) as null.
           `${typeof value} ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`;
 
-const CODES: Record<string, string> = {
+const CODES: Record<string, CodeWith<'error'>> = {
   invalid_type: 'invalid-type',
   invalid_value: 'invalid-value',
   invalid_format: 'invalid-format',
@@ -58,7 +59,7 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     const value = valueAt(document, path);
     let message = issue.message;
     let hint: string | undefined;
-    let code = CODES[issue.code] ?? 'invalid-value';
+    let code: CodeWith<'error'> = CODES[issue.code] ?? 'invalid-value';
     if (issue.code === 'invalid_type' && value === undefined) {
       message = `${field || 'value'} is required (expected ${issue.expected})`;
       code = 'missing-field';
@@ -97,7 +98,7 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     } else if (field && !message.includes(field.split('.').pop()!)) {
       message = `${field}: ${message}`;
     }
-    return [{ code, severity: 'error' as const, message, path, subject, ...(hint ? { hint } : {}) }];
+    return [diagnosticOf(code, 'error', { message, path, subject, ...(hint ? { hint } : {}) })];
   });
 }
 

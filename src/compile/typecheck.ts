@@ -100,7 +100,7 @@ function toDiagnostic(ts: typeof TS, d: TS.Diagnostic, cwd: string): Diagnostic 
   } else if (d.file) at = shown(d.file.fileName, cwd);
   return {
     code: 'type-error',
-    severity: d.category === ts.DiagnosticCategory.Warning ? 'warning' : 'error',
+    severity: 'error',
     message,
     path: [],
     ...(at ? { at } : {}),

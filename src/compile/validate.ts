@@ -1,4 +1,5 @@
-import { documentSchemas, type ResourceKind } from '../schema/index.js';
+import { kindOfDocument, kindRow, type KindKey, type ResourceKind } from '../catalog/kinds.js';
+import { documentSchemas } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { MAX_NESTING, nestingDepth } from '../dsl/nesting.js';
 import { pathKey } from './document-path.js';
@@ -9,12 +10,8 @@ import { scopeWarnings } from './rules-scope.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { secretWarnings } from './secret-scan.js';
 
-/** The kind of a document is its root key; undefined when it has none of the three. */
-export function documentKind(document: unknown): ResourceKind | undefined {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
-  const keys = Object.keys(document);
-  return (['pipeline', 'connector', 'project'] as const).find((kind) => keys.includes(kind));
-}
+/** The kind of a document is its root key (the table of kinds); undefined when it has none. */
+export const documentKind = (document: unknown): ResourceKind | undefined => kindOfDocument(document);
 
 /** Schema and per-document rules; locations are added by the caller (builder sites or YAML ranges). */
 export function validateDocument(kind: ResourceKind, document: unknown): Diagnostic[] {
@@ -52,28 +49,35 @@ function withoutEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.filter((d) => d.code !== 'missing-field' || !typoTargets.has(JSON.stringify(d.path)));
 }
 
-export interface ResourceKey {
-  readonly kind: ResourceKind;
-  readonly org?: string;
-  readonly project?: string;
-  readonly identifier: string;
-}
+export type ResourceKey = KindKey;
 
-/** The identity of a resource on the platform: kind, scope and identifier. */
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** A dotted path inside a record: `pipeline.identifier`. */
+const fieldAt = (body: Record<string, unknown>, dotted: string): unknown =>
+  dotted.split('.').reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), body);
+
+/** The identity of a resource on the platform: kind, scope, owner, version and identifier (the table of kinds says which). */
 export function resourceKey(kind: ResourceKind, document: unknown): ResourceKey | undefined {
-  const body = (document as Record<string, Record<string, unknown>> | undefined)?.[kind];
-  if (!body || typeof body.identifier !== 'string') return undefined;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const row = kindRow(kind);
+  const body = isRecord(document) ? document[row.rootKey] : undefined;
+  if (!isRecord(body) || typeof body.identifier !== 'string') return undefined;
   const org = text(body.orgIdentifier);
+  const project = row.scopes.includes('project') ? text(body.projectIdentifier) : undefined;
+  const parent = row.parent ? text(fieldAt(body, row.parent)) : undefined;
+  const version = row.version ? text(fieldAt(body, row.version)) : undefined;
   return {
     kind,
     identifier: body.identifier,
     ...(org ? { org } : {}),
-    ...(kind !== 'project' && text(body.projectIdentifier) ? { project: text(body.projectIdentifier) } : {}),
+    ...(project ? { project } : {}),
+    ...(parent ? { parent } : {}),
+    ...(version ? { version } : {}),
   };
 }
 
 export const describeKey = (key: ResourceKey): string =>
-  `${key.kind} "${key.identifier}" in ${key.project ? `project ${key.org}/${key.project}` : key.org ? `org ${key.org}` : 'the account'}`;
+  `${kindRow(key.kind).label} "${key.identifier}"${key.version ? ` (version ${key.version})` : ''}${key.parent ? ` of "${key.parent}"` : ''} in ${key.project ? `project ${key.org}/${key.project}` : key.org ? `org ${key.org}` : 'the account'}`;
 
-export const keyString = (key: ResourceKey): string => [key.kind, key.org ?? '', key.project ?? '', key.identifier].join('/');
+export const keyString = (key: ResourceKey): string =>
+  [key.kind, key.org ?? '', key.project ?? '', key.parent ?? '', key.identifier, key.version ?? ''].join('/');

@@ -1,4 +1,4 @@
-import type { ResourceKind } from '../schema/index.js';
+import { RESOURCE_KINDS, type ResourceKind } from '../catalog/kinds.js';
 import type { BuildContext } from './build-context.js';
 import type { SourceSite } from './call-site.js';
 
@@ -28,6 +28,6 @@ export type AnyResource = Resource<ResourceKind, unknown>;
 export const isResource = (value: unknown): value is AnyResource =>
   typeof value === 'object' &&
   value !== null &&
-  ['project', 'connector', 'pipeline'].includes((value as Record<symbol, unknown>)[RESOURCE_BRAND] as string);
+  (RESOURCE_KINDS as readonly string[]).includes((value as Record<symbol, unknown>)[RESOURCE_BRAND] as string);
 
 export const kindOf = (resource: AnyResource): ResourceKind => resource[RESOURCE_BRAND];

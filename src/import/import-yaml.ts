@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { rootKeyList } from '../catalog/kinds.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,7 +122,7 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
         severity: 'error',
         message: 'no documents to import',
         path: [],
-        hint: 'pass YAML files with pipeline, connector or project documents',
+        hint: `pass YAML files with ${rootKeyList()} documents`,
       },
     ]);
   const paths = modulePaths(documents, options.mode);

@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import type { Diagnostic } from '../compile/diagnostics.js';
+import { rootKeyList } from '../catalog/kinds.js';
 import { documentKind } from '../compile/validate.js';
 import type { ResourceKind } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
@@ -92,10 +93,10 @@ export function readDocuments(text: string, file: string): ReadResult {
       diagnostics.push({
         code: 'not-a-platform-document',
         severity: 'error',
-        message: `not a platform document: the root key must be pipeline, connector or project (found ${found})`,
+        message: `not a platform document: the root key must be ${rootKeyList()} (found ${found})`,
         path: [],
         at: `${file}:${line}:${col}`,
-        hint: 'import reads pipeline, connector and project YAML documents',
+        hint: `import reads documents with a root key ${rootKeyList()}`,
       });
       continue;
     }

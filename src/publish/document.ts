@@ -1,7 +1,9 @@
 import { readYaml } from '../yaml/read-yaml.js';
 
-export type PublishKind = 'project' | 'connector' | 'pipeline';
-export const PUBLISH_ORDER: readonly PublishKind[] = ['project', 'connector', 'pipeline'];
+import { kindOfDocument, kindRow, RESOURCE_KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
+
+export type PublishKind = ResourceKind;
+export const PUBLISH_ORDER: readonly PublishKind[] = RESOURCE_KINDS;
 
 /** Where a resource lives: its kind and scope. Connectors may be account- or org-level. */
 export interface ResourceId {
@@ -44,16 +46,16 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export function resourceIdOf(value: unknown): ResourceId {
   const root = asRecord(value);
   const keys = root ? Object.keys(root) : [];
-  const kind = keys[0] as PublishKind | undefined;
-  if (!root || keys.length !== 1 || !kind || !PUBLISH_ORDER.includes(kind))
-    throw new DocumentError(`expected one root key, project, connector or pipeline; found ${keys.length ? keys.join(', ') : 'no mapping'}`);
-  const body = asRecord(root[kind]);
+  const kind = keys.length === 1 ? kindOfDocument(root) : undefined;
+  if (!root || !kind) throw new DocumentError(`expected one root key, ${rootKeyList()}; found ${keys.length ? keys.join(', ') : 'no mapping'}`);
+  const body = asRecord(root[kindRow(kind).rootKey]);
   const identifier = text(body?.identifier);
   if (!body || !identifier) throw new DocumentError(`${kind} has no identifier`);
   const org = text(body.orgIdentifier);
-  const project = kind === 'project' ? undefined : text(body.projectIdentifier);
-  if (kind !== 'connector' && !org) throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
-  if (kind === 'pipeline' && !project) throw new DocumentError(`pipeline ${identifier} has no projectIdentifier`);
+  const { scopes } = kindRow(kind);
+  const project = scopes.includes('project') ? text(body.projectIdentifier) : undefined;
+  if (!scopes.includes('account') && !org) throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
+  if (scopes.length === 1 && scopes[0] === 'project' && !project) throw new DocumentError(`${kind} ${identifier} has no projectIdentifier`);
   return { kind, identifier, ...(org ? { org } : {}), ...(project ? { project } : {}) };
 }
 

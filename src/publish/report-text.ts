@@ -1,4 +1,5 @@
-import { PUBLISH_ORDER, type PublishKind } from './document.js';
+import { kindRow } from '../catalog/kinds.js';
+import { PUBLISH_ORDER } from './document.js';
 import { countOutcomes, type DocumentResult, type Outcome, type PublishReport } from './publish.js';
 import { formatChanges } from './semantic-diff.js';
 import { authAdvice } from './settings.js';
@@ -29,8 +30,6 @@ export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
   return [head];
 }
 
-const PLURAL: Readonly<Record<PublishKind, string>> = { project: 'projects', connector: 'connectors', pipeline: 'pipelines' };
-
 /** The table at the end: counts per kind and outcome, then every failure with its correlationId. */
 export function summaryTable(report: PublishReport): string {
   const outcomes: Outcome[] = ['created', 'updated', 'unchanged', 'failed'];
@@ -38,7 +37,7 @@ export function summaryTable(report: PublishReport): string {
   const rows = [header];
   for (const kind of PUBLISH_ORDER) {
     const counts = countOutcomes(report.results.filter((r) => r.kind === kind));
-    rows.push([PLURAL[kind], ...outcomes.map((o) => String(counts[o]))]);
+    rows.push([kindRow(kind).plural, ...outcomes.map((o) => String(counts[o]))]);
   }
   const total = countOutcomes(report.results);
   rows.push(['total', ...outcomes.map((o) => String(total[o]))]);

@@ -1,14 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import type { PipewrightConfig } from '../config.js';
+import type { CodeWith } from '../compile/diagnostic-codes.js';
 import type { RetryOptions } from './retry.js';
 
-/** A setting that is missing or wrong, with what to do about it; the CLI prints it without a stack. */
+/** A setting that is missing or wrong, with what to do about it; the CLI prints it as a diagnostic of its code. */
 export class SettingsError extends Error {
   readonly hint: string;
-  constructor(message: string, hint: string) {
+  readonly code: CodeWith<'error'>;
+  constructor(message: string, hint: string, code: CodeWith<'error'> = 'invalid-setting') {
     super(message);
     this.name = 'SettingsError';
     this.hint = hint;
+    this.code = code;
   }
 }
 
@@ -46,9 +49,9 @@ export async function resolveConnection(flags: ConnectionFlags, config: Pipewrig
     if (!(error instanceof SettingsError) || missing.length === 0) throw error;
     missing.push({ what: error.message, how: error.hint });
   }
-  if (missing.length === 1) throw new SettingsError(missing[0]!.what, missing[0]!.how);
+  if (missing.length === 1) throw new SettingsError(missing[0]!.what, missing[0]!.how, 'missing-setting');
   if (missing.length > 1)
-    throw new SettingsError(`${missing.length} settings are missing: ${missing.map((m) => m.what).join('; ')}`, missing.map((m) => m.how).join('\n  hint: '));
+    throw new SettingsError(`${missing.length} settings are missing: ${missing.map((m) => m.what).join('; ')}`, missing.map((m) => m.how).join('\n    hint: '), 'missing-setting');
   return { baseUrl: baseUrl!, accountId: accountId!, ...key! };
 }
 
@@ -83,6 +86,7 @@ export function resolveGit(flags: GitFlags, config: PipewrightConfig): GitResolv
     throw new SettingsError(
       `--store remote needs ${missing.join(', ')}`,
       'name the Git connector the platform uses, the repository and the branch, as flags or in pipewright.config.ts: git: { connector, repo, branch }',
+      'missing-setting',
     );
   const filePath = config.git?.filePath;
   return { store, git: { connectorRef: connectorRef!, repoName: repoName!, branch: branch!, ...(filePath ? { filePath } : {}) } };
@@ -100,16 +104,16 @@ async function readApiKey(file: string | undefined, env: Env): Promise<{ apiKey:
       text = await readFile(file, 'utf8');
     } catch (error) {
       const code = (error as { code?: string }).code;
-      throw new SettingsError(`cannot read the API key file ${file}${code ? ` (${code})` : ''}`, 'check the path given to --api-key-file');
+      throw new SettingsError(`cannot read the API key file ${file}${code ? ` (${code})` : ''}`, 'check the path given to --api-key-file', 'file-not-found');
     }
     const apiKey = text.trim();
-    if (!apiKey) throw new SettingsError(`the API key file ${file} is empty`, 'write the token into it, alone on one line');
+    if (!apiKey) throw new SettingsError(`the API key file ${file} is empty`, 'write the token into it, alone on one line', 'missing-setting');
     checkKeyShape(apiKey, `the API key file ${file}`);
     return { apiKey, keySource: `--api-key-file ${file}` };
   }
   const apiKey = fromEnv(env, 'HARNESS_API_KEY');
   if (!apiKey)
-    throw new SettingsError('no API key: HARNESS_API_KEY is not set', 'set HARNESS_API_KEY to a personal access token or service-account token (in CI, from a secret), or pass --api-key-file <file>');
+    throw new SettingsError('no API key: HARNESS_API_KEY is not set', 'set HARNESS_API_KEY to a personal access token or service-account token (in CI, from a secret), or pass --api-key-file <file>', 'missing-setting');
   checkKeyShape(apiKey, 'HARNESS_API_KEY');
   return { apiKey, keySource: 'HARNESS_API_KEY' };
 }

@@ -15,8 +15,7 @@ export * from './steps.js';
 export * from './strategy.js';
 export * from './template-ref.js';
 
-export const RESOURCE_KINDS = ['project', 'connector', 'pipeline'] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+export { RESOURCE_KINDS, type ResourceKind } from '../catalog/kinds.js';
 
 /** The document schema of each kind; the root key of a document is its kind. */
 export const documentSchemas = {

@@ -3,17 +3,17 @@ import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
-import { RESOURCE_KINDS } from '../schema/index.js';
+import { KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
 
 /** A diagnostic with its place in a YAML file. */
-export interface LocatedDiagnostic extends Diagnostic {
+export type LocatedDiagnostic = Diagnostic & {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-}
+};
 
 export interface FileResult {
   readonly file: string;
@@ -94,22 +94,22 @@ export function validateBatch(files: readonly string[]): ValidatedBatch {
       resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(data, [kind]).subject, path, file, line, column });
     }
     if (result.documents === 0 && result.diagnostics.length === 0)
-      add({ code: 'empty-file', severity: 'error', message: 'has no YAML documents', path: [], hint: 'a file holds one or more pipeline, connector or project documents' }, { line: 1, column: 1 });
+      add({ code: 'no-documents', severity: 'error', message: 'has no YAML documents', path: [], hint: `a file holds one or more documents with a root key ${rootKeyList()}` }, { line: 1, column: 1 });
   }
   return { results, resources };
 }
 
 function unknownKind(data: unknown): Diagnostic {
   const keys = typeof data === 'object' && data !== null && !Array.isArray(data) ? Object.keys(data) : [];
-  const suggestion = keys.map((key) => closest(key, RESOURCE_KINDS)).find(Boolean);
+  const suggestion = keys.map((key) => closest(key, KINDS.map((row) => row.rootKey))).find(Boolean);
   return {
-    code: 'unknown-kind',
+    code: 'not-a-platform-document',
     severity: 'error',
     message: keys.length
-      ? `document has no pipeline, connector or project root key (found ${keys.map((key) => JSON.stringify(key)).join(', ')})`
-      : 'document is not a map with a pipeline, connector or project root key',
+      ? `document has no ${rootKeyList()} root key (found ${keys.map((key) => JSON.stringify(key)).join(', ')})`
+      : `document is not a map with a ${rootKeyList()} root key`,
     path: [],
-    hint: suggestion ? `did you mean "${suggestion}"?` : 'start the document with pipeline:, connector: or project:',
+    hint: suggestion ? `did you mean "${suggestion}"?` : `start the document with one of ${rootKeyList(':, ', ': or ')}:`,
   };
 }
 

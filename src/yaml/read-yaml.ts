@@ -1,5 +1,5 @@
 import YAML, { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node } from 'yaml';
-import type { Diagnostic } from '../compile/diagnostics.js';
+import type { Diagnostic, DiagnosticWithout } from '../compile/diagnostics.js';
 import { MAX_NESTING } from '../dsl/nesting.js';
 import { MalformedNumber, platformPlain, platformTagged } from './platform-scalars.js';
 
@@ -19,10 +19,10 @@ const MAX_FLOW_BRACKETS = 1000;
 const MAX_REPEATED = 3;
 
 /** A problem found while reading, with its place in the text. */
-export interface ReadProblem extends Diagnostic {
+export type ReadProblem = Diagnostic & {
   readonly line: number;
   readonly column: number;
-}
+};
 
 export interface ReadDocument {
   /** The document as the platform's JSON tree (aliases as their anchor's name, `<<` as a plain key). */
@@ -80,8 +80,8 @@ export function readYaml(text: string, file: string): ReadResult {
     const { line, col } = lines.linePos(offset);
     return { line, column: col, at: `${file}:${line}:${col}` };
   };
-  const report = (offset: number, diagnostic: Omit<Diagnostic, 'path'> & { path?: Diagnostic['path'] }) =>
-    diagnostics.push({ path: [], ...diagnostic, ...place(offset) });
+  const report = (offset: number, diagnostic: DiagnosticWithout<'path'> & { path?: Diagnostic['path'] }) =>
+    diagnostics.push({ path: [], ...diagnostic, ...place(offset) } as ReadProblem);
 
   if (flowBracketDepth(text) > MAX_FLOW_BRACKETS) {
     lines.addNewLine(0);
@@ -126,7 +126,7 @@ export function readYaml(text: string, file: string): ReadResult {
     const problems: ReadProblem[] = [];
     let value: unknown;
     try {
-      value = new TreeBuilder(doc, (offset, diagnostic) => problems.push({ path: [], ...diagnostic, ...place(offset) }), place).build();
+      value = new TreeBuilder(doc, (offset, diagnostic) => problems.push({ path: [], ...diagnostic, ...place(offset) } as ReadProblem), place).build();
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
       report(start, tooDeep());
@@ -138,7 +138,7 @@ export function readYaml(text: string, file: string): ReadResult {
   return { documents, diagnostics, lines };
 }
 
-const tooDeep = (): Omit<Diagnostic, 'path'> => ({
+const tooDeep = (): DiagnosticWithout<'path'> => ({
   code: 'too-deep',
   severity: 'error',
   message: `the document nests more than ${MAX_NESTING} levels deep`,
@@ -151,7 +151,7 @@ const syntaxMessage = (text: string) => text.split('\n')[0]!.replace(/ at line \
 const syntaxHint = (code: string): string | undefined =>
   code === 'TAB_AS_INDENT' ? 'indent with spaces: the platform refuses a tab used as indentation (tabs inside values are fine)' : undefined;
 
-type Report = (offset: number, diagnostic: Omit<Diagnostic, 'path'>) => void;
+type Report = (offset: number, diagnostic: DiagnosticWithout<'path'>) => void;
 
 /** Builds the platform's tree of one parsed document, reporting what the platform would read differently. */
 class TreeBuilder {

@@ -1,0 +1,96 @@
+/**
+ * The one table of resource kinds: each kind of document pipewright compiles, validates, imports and
+ * publishes is one row. Everything that differs by kind and is plain data lives here (root key, output folder,
+ * publish order, scopes, identity fields); schemas, builders and endpoints look their kind up by `kind`.
+ */
+
+/** Where a kind may live: at account level (neither org nor project), in an org, or in a project. */
+export type ScopeLevel = 'account' | 'org' | 'project';
+
+export interface KindRow {
+  /** The kind's name in pipewright (manifest entries, diagnostics, `Resource` brands). */
+  readonly kind: string;
+  /** The document's root key on the platform (`pipeline:`, `infrastructureDefinition:`). */
+  readonly rootKey: string;
+  /** How messages name one of them, and several. */
+  readonly label: string;
+  readonly plural: string;
+  /** The folder of the compiled output; the table's order is the publish order. */
+  readonly folder: string;
+  /** The scopes the platform accepts for it (the first is what a bare builder gets). */
+  readonly scopes: readonly ScopeLevel[];
+  /**
+   * A field of the body naming the resource this one belongs to, part of its identity on the platform
+   * (an input set's pipeline, an infrastructure's environment): a dotted path inside the root key's object.
+   */
+  readonly parent?: string;
+  /** A field of the body that versions it (a template's `versionLabel`): part of its identity too. */
+  readonly version?: string;
+}
+
+export const KINDS = [
+  { kind: 'project', rootKey: 'project', label: 'project', plural: 'projects', folder: 'projects', scopes: ['org'] },
+  {
+    kind: 'connector',
+    rootKey: 'connector',
+    label: 'connector',
+    plural: 'connectors',
+    folder: 'connectors',
+    scopes: ['account', 'org', 'project'],
+  },
+  { kind: 'pipeline', rootKey: 'pipeline', label: 'pipeline', plural: 'pipelines', folder: 'pipelines', scopes: ['project'] },
+] as const satisfies readonly KindRow[];
+
+export type ResourceKind = (typeof KINDS)[number]['kind'];
+
+/** Every kind, in publish order. */
+export const RESOURCE_KINDS: readonly ResourceKind[] = KINDS.map((row) => row.kind);
+
+const BY_KIND = new Map<string, KindRow>(KINDS.map((row) => [row.kind, row]));
+const BY_ROOT = new Map<string, KindRow>(KINDS.map((row) => [row.rootKey, row]));
+
+export const kindRow = (kind: ResourceKind): KindRow => BY_KIND.get(kind)!;
+
+/** The row whose root key a document has; undefined for anything else. */
+export function kindOfDocument(document: unknown): ResourceKind | undefined {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
+  for (const key of Object.keys(document)) {
+    const row = BY_ROOT.get(key);
+    if (row) return row.kind as ResourceKind;
+  }
+  return undefined;
+}
+
+/** `pipeline:, connector: or project:`: the root keys, for messages. */
+export const rootKeyList = (separator = ', ', last = ' or '): string => {
+  const keys = KINDS.map((row) => row.rootKey);
+  return `${keys.slice(0, -1).join(separator)}${last}${keys.at(-1)}`;
+};
+
+/** Publish rank of a kind: earlier kinds are written first (a pipeline needs its connectors). */
+export const publishRank = (kind: ResourceKind): number => RESOURCE_KINDS.indexOf(kind);
+
+/** The identity of one resource on the platform. */
+export interface KindKey {
+  readonly kind: ResourceKind;
+  readonly org?: string;
+  readonly project?: string;
+  /** The owning resource's identifier, for kinds with a `parent`. */
+  readonly parent?: string;
+  /** The version, for kinds with a `version`. */
+  readonly version?: string;
+  readonly identifier: string;
+}
+
+/**
+ * Where a resource's YAML goes inside the output folder: `<folder>/<org or _>/<project or _>/[<parent>/]<id>[/<version>].yaml`,
+ * without the project segment for kinds that cannot live in a project (projects themselves).
+ */
+export function outputPathOf(key: KindKey): string {
+  const row = kindRow(key.kind);
+  const segments = [row.folder, key.org ?? '_'];
+  if (row.scopes.includes('project')) segments.push(key.project ?? '_');
+  if (row.parent) segments.push(key.parent ?? '_');
+  segments.push(row.version ? `${key.identifier}/${key.version ?? '_'}` : key.identifier);
+  return `${segments.join('/')}.yaml`;
+}

@@ -1,0 +1,121 @@
+/**
+ * Every diagnostic code pipewright emits, declared once: its severity and a one-line summary. Each code has an
+ * entry `### \`code\`` in docs/troubleshooting.md (its anchor is the code itself; a test checks both ways).
+ * `Diagnostic` is typed from this table, so a code that is not here, or a severity the table does not give
+ * it, does not compile.
+ */
+export type Severity = 'error' | 'warning';
+
+interface CodeEntry {
+  /** One severity, or both where the same problem is refused in one place and only risky in another. */
+  readonly severity: Severity | readonly [Severity, Severity];
+  readonly summary: string;
+}
+
+export const DIAGNOSTIC_CODES = {
+  // Running the CLI
+  usage: { severity: 'error', summary: 'the command line is not one pipewright can run (exit 2)' },
+  'file-not-found': { severity: 'error', summary: 'a file or folder named on the command line does not exist or cannot be read' },
+  'cannot-write': { severity: 'error', summary: 'an output file or folder cannot be written (a file in the way, no permission)' },
+  'not-utf8': { severity: 'error', summary: 'an input file is not UTF-8 text' },
+  'missing-dependency': { severity: 'error', summary: 'an optional peer dependency the command needs is not installed' },
+  'unexpected-error': { severity: 'error', summary: 'pipewright failed in a way it did not anticipate: a bug to report' },
+  // Loading the definitions
+  'no-entries': { severity: 'error', summary: 'nothing to read: no entries given, none configured, or a glob matches no file' },
+  'no-resources': { severity: 'error', summary: 'the definition files export no project, connector or pipeline' },
+  'plain-document-export': { severity: 'error', summary: 'a file exports a plain document object instead of a builder' },
+  'syntax-error': { severity: 'error', summary: 'a definition file is not valid TypeScript' },
+  'unresolved-import': { severity: 'error', summary: 'a definition file imports a file that does not exist' },
+  'definition-threw': { severity: 'error', summary: 'a definition file threw while it was loaded' },
+  'definition-exited': { severity: 'error', summary: 'a definition file called process.exit() in a worker thread' },
+  'invalid-setting': { severity: 'error', summary: 'a setting (environment variable, option or config field) has a value pipewright cannot use' },
+  'missing-setting': { severity: 'error', summary: 'a setting publish or graphql needs (address, account, API key) is not given' },
+  'type-error': { severity: 'error', summary: 'compile --typecheck: the TypeScript checker found an error' },
+  // Builder options
+  'unknown-option': { severity: 'error', summary: 'a builder was given an option it does not have' },
+  'missing-option': { severity: 'error', summary: 'a builder was called without an option it needs' },
+  // Document validation
+  'missing-field': { severity: 'error', summary: 'a field the platform requires is not set' },
+  'invalid-type': { severity: 'error', summary: 'a field has the wrong kind of value' },
+  'invalid-value': { severity: 'error', summary: 'a value is not one the platform accepts' },
+  'invalid-format': { severity: 'error', summary: 'a string does not have the shape the platform requires' },
+  'too-small': { severity: 'error', summary: 'a list has too few items, or a string is empty' },
+  'too-big': { severity: 'error', summary: 'a value is longer or larger than the platform allows' },
+  'too-deep': { severity: 'error', summary: 'a document nests deeper than the limit' },
+  'unknown-type': { severity: 'error', summary: 'a stage or step type is a near miss of a known type' },
+  'unknown-key': { severity: 'error', summary: 'a key is a near miss of a key the platform models' },
+  'duplicate-identifier': { severity: 'error', summary: 'two stages, or two steps of one list, have the same identifier' },
+  'unbalanced-expression': { severity: 'warning', summary: 'a <+...> expression is not closed, empty, or has an open quote' },
+  'invalid-runtime-input': { severity: 'warning', summary: 'a <+input> value has a malformed method chain' },
+  'unknown-reference': { severity: 'warning', summary: 'an expression refers to a stage or step that does not exist' },
+  'unknown-barrier': { severity: 'error', summary: 'a Barrier step names no barrier of the pipeline' },
+  'step-not-allowed': { severity: 'error', summary: 'a step type cannot run in the stage it is in' },
+  'unsubstituted-placeholder': {
+    severity: ['error', 'warning'],
+    summary: 'a template placeholder was not filled in (an error where the schema refuses it, a warning elsewhere)',
+  },
+  'invalid-scope': { severity: 'warning', summary: "a document's orgIdentifier or projectIdentifier cannot be an identifier" },
+  'clone-without-codebase': { severity: 'warning', summary: 'a CI stage clones the codebase but the pipeline has none' },
+  'possible-secret': { severity: 'warning', summary: 'a value looks like a real credential in plain text' },
+  // Between resources
+  'duplicate-resource': { severity: 'error', summary: 'two documents are the same resource (kind, scope, identifier)' },
+  'unresolved-reference': { severity: 'error', summary: 'a resource refers to another that is not compiled with it' },
+  'out-of-scope-reference': { severity: 'error', summary: 'a document uses a connector outside its scope' },
+  // The output folder
+  'foreign-manifest': { severity: 'error', summary: 'the output folder holds a manifest.json pipewright did not write' },
+  'unsafe-out-dir': { severity: 'error', summary: 'the output folder contains the working directory or the definitions' },
+  // Reading YAML
+  'no-documents': { severity: 'error', summary: 'the input holds no YAML documents' },
+  'not-a-platform-document': { severity: 'error', summary: 'a YAML document is not a pipeline, connector or project' },
+  'yaml-syntax': { severity: 'error', summary: 'a file is not valid YAML' },
+  'yaml-duplicate-key': { severity: 'error', summary: 'a key appears twice in one map' },
+  'yaml-number': { severity: 'error', summary: 'a value reads as a number the platform cannot read' },
+  'yaml-alias': { severity: 'warning', summary: 'an alias, which the platform does not expand' },
+  'yaml-merge-key': { severity: 'warning', summary: 'a merge key, which the platform does not merge' },
+  'yaml-multiple-documents': { severity: 'warning', summary: 'a file holds several documents; the platform reads the first' },
+  'yaml-too-large': { severity: 'error', summary: 'a document is over the platform reader\'s size limit' },
+  // Import
+  'generated-code-type-error': { severity: 'error', summary: 'code generated by import does not type-check: a bug to report' },
+  // Publish and graphql
+  'not-compiled-output': { severity: 'error', summary: 'publish was given a folder that is not (or no longer) compile output' },
+  'no-platform': { severity: 'error', summary: 'nothing at the address answers as the platform\'s API' },
+  'request-failed': { severity: 'error', summary: 'a request to the platform failed (refused, unauthorized, or an error answer)' },
+  'publish-failed': { severity: 'error', summary: 'the platform did not take a document (the report says why)' },
+  'empty-query': { severity: 'error', summary: 'graphql was given an empty query' },
+  'graphql-errors': { severity: 'error', summary: 'the GraphQL answer holds errors' },
+  // init
+  'not-a-folder': { severity: 'error', summary: 'init was given a path that exists and is not a folder' },
+  'invalid-package-json': { severity: 'error', summary: 'the existing package.json is not a JSON object' },
+} as const satisfies Record<string, CodeEntry>;
+
+type Table = typeof DIAGNOSTIC_CODES;
+export type DiagnosticCode = keyof Table;
+
+/** The severities the table allows a code. */
+export type SeverityOf<C extends DiagnosticCode> = Table[C]['severity'] extends infer S
+  ? S extends readonly Severity[]
+    ? S[number]
+    : S
+  : never;
+
+/** The codes that may be reported with a severity: `CodeWith<'warning'>` for a warning rule. */
+export type CodeWith<S extends Severity> = { [C in DiagnosticCode]: S extends SeverityOf<C> ? C : never }[DiagnosticCode];
+
+export const isDiagnosticCode = (code: string): code is DiagnosticCode => Object.hasOwn(DIAGNOSTIC_CODES, code);
+
+const severities = (code: DiagnosticCode): readonly Severity[] => {
+  const { severity } = DIAGNOSTIC_CODES[code] as CodeEntry;
+  return typeof severity === 'string' ? [severity] : severity;
+};
+
+/** The severity of a code; for a code with two, the one asked for, which the table must allow. */
+export function severityOf(code: DiagnosticCode, wanted?: Severity): Severity {
+  const allowed = severities(code);
+  const chosen = wanted ?? allowed[0]!;
+  // Data from a worker thread or a plugin is not type-checked: refuse what the table does not allow.
+  if (!allowed.includes(chosen)) throw new Error(`diagnostic code ${code} is never a${chosen === 'error' ? 'n' : ''} ${chosen}`);
+  return chosen;
+}
+
+/** Where a code is explained: its anchor in docs/troubleshooting.md. */
+export const docsAnchor = (code: DiagnosticCode): string => `docs/troubleshooting.md#${code}`;
