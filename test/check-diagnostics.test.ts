@@ -73,7 +73,9 @@ describe('diagnostics output', () => {
     const [duplicate] = JSON.parse(result.stdout).diagnostics;
     expect(duplicate).toMatchObject({
       code: 'duplicate-identifier',
-      at: 'defs/p.ts:5:4',
+      file: 'defs/p.ts',
+      line: 5,
+      column: 4,
       message: 'step identifier "check" is used twice in execution.steps: steps[0] and steps[1]',
     });
     expect(duplicate.hint).toContain('the step is defined at lib/steps.ts:2:22');

@@ -35,7 +35,9 @@ const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => {
   if (diagnostic.code !== 'duplicate-identifier') return { ...diagnostic, at: defined };
   // A duplicate is a problem of where the step is used (the second `.step(check)`), not of its definition.
   const used = siteFor({ sites: built.context.uses }, diagnostic.path);
-  if (!used || used === defined) return { ...diagnostic, at: defined };
+  // `.step(shell({...}))` defines the step where it uses it: the definition's column says it already.
+  const line = (site: string) => site.replace(/:\d+$/, '');
+  if (!used || line(used) === line(defined)) return { ...diagnostic, at: defined };
   return { ...diagnostic, at: used, hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${defined}` };
 };
 
