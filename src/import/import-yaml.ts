@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
-import { generateModule } from './generate-module.js';
+import { generateModule, type GeneratedModule } from './generate-module.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
+import { createTypeChecker } from './type-check.js';
+import type { Demotions } from './verify.js';
 
 export interface ImportInput {
   /** Name shown in messages and the header comment (a path, or `<stdin>`). */
@@ -47,54 +47,6 @@ function modulePaths(documents: readonly YamlDocument[], mode: ImportOptions['mo
   });
 }
 
-/** The types of the running pipewright, so generated code is checked against the builders it will use. */
-function ownTypes(): string {
-  const declarations = fileURLToPath(new URL('../index.d.ts', import.meta.url));
-  return existsSync(declarations) ? declarations : fileURLToPath(new URL('../index.ts', import.meta.url));
-}
-
-/** Type-checks generated modules in memory; any error is a bug in import, reported loudly. */
-async function typeCheck(
-  modules: ReadonlyArray<{ path: string; text: string }>,
-  outDir: string,
-): Promise<Diagnostic[]> {
-  const { Project, ts } = await import('ts-morph');
-  const project = new Project({
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      skipLibCheck: true,
-      types: [],
-      paths: { pipewright: [ownTypes()] },
-    },
-    skipAddingFilesFromTsConfig: true,
-  });
-  const files = modules.map((m) =>
-    project.createSourceFile(join(resolve(outDir), m.path), m.text, {
-      overwrite: true,
-    }),
-  );
-  return project.getPreEmitDiagnostics().flatMap((d) => {
-    const file = d.getSourceFile();
-    if (!file || !files.includes(file)) return [];
-    const { line, column } = file.getLineAndColumnAtPos(d.getStart() ?? 0);
-    const message = ts.flattenDiagnosticMessageText(d.getMessageText() as never, '\n');
-    return [
-      {
-        code: 'generated-code-type-error',
-        severity: 'error' as const,
-        message: `generated code does not type-check: ${message}`,
-        path: [],
-        at: `${modules[files.indexOf(file)]!.path}:${line}:${column}`,
-        hint: 'this is a bug in pipewright import; please report it with the YAML document',
-      },
-    ];
-  });
-}
-
 const CONFIG = `import { defineConfig } from 'pipewright';
 
 export default defineConfig({
@@ -102,6 +54,42 @@ export default defineConfig({
   outDir: 'out',
 });
 `;
+
+/**
+ * Generates each document's module and type-checks it. Code that the builders reproduce at run time but whose
+ * types refuse it (a field the published schema lacks, say) falls back, node by node, to a more general builder
+ * (typed -> `step()`/`stage()` -> `raw.*`) and is checked again, until every module type-checks.
+ */
+function typeCheckedModules(
+  documents: readonly YamlDocument[],
+  paths: readonly string[],
+  outDir: string,
+): Array<{ path: string; text: string }> {
+  const check = createTypeChecker(outDir);
+  const demotions: Demotions[] = documents.map(() => new WeakMap());
+  const generated: GeneratedModule[] = documents.map((doc) => generateModule(doc));
+  const failures: Diagnostic[] = [];
+  let pending = documents.map((_, index) => index);
+  while (pending.length) {
+    const problems = check(pending.map((index) => ({ path: paths[index]!, marked: generated[index]!.marked })));
+    const next: number[] = [];
+    pending.forEach((index, at) => {
+      if (!problems[at]!.length) return;
+      const origins = new Set(problems[at]!.flatMap((p) => (p.origin && !p.origin.last ? [p.origin] : [])));
+      // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
+      if (!origins.size) {
+        failures.push(...problems[at]!.map((p) => p.diagnostic));
+        return;
+      }
+      for (const origin of origins) for (const node of origin.nodes) demotions[index]!.set(node, origin.level + 1);
+      generated[index] = generateModule(documents[index]!, demotions[index]);
+      next.push(index);
+    });
+    pending = next;
+  }
+  if (failures.length) throw new DiagnosticError(failures);
+  return generated.map((module, index) => ({ path: paths[index]!, text: module.text }));
+}
 
 /** YAML documents -> formatted, type-checked TypeScript modules; nothing is written if anything fails. */
 export async function importYaml(options: ImportOptions): Promise<ImportResult> {
@@ -125,12 +113,7 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
       },
     ]);
   const paths = modulePaths(documents, options.mode);
-  const modules = documents.map((doc, index) => ({
-    path: paths[index]!,
-    text: generateModule(doc).text,
-  }));
-  const typeErrors = await typeCheck(modules, options.outDir);
-  if (typeErrors.length) throw new DiagnosticError(typeErrors);
+  const modules = typeCheckedModules(documents, paths, options.outDir);
   const prettier = await import('prettier');
   const formatted = await Promise.all(
     modules.map(async (m) => ({
