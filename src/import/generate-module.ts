@@ -112,11 +112,12 @@ export function generateModule(
   demoted: Demotions = new WeakMap(),
 ): GeneratedModule {
   const body = (document[kind] ?? {}) as Record<string, unknown>;
-  const exportName = variableName(String(body.identifier ?? kind), kind);
-  const { code, consts } = hoistSharedSteps(CODE_OF[kind](document, { comments, demoted }), new Set([exportName]));
-  const names = new Set<string>();
-  for (const c of consts) usedNames(c.value, names);
-  usedNames(code, names);
+  const built = CODE_OF[kind](document, { comments, demoted });
+  // Names imported from pipewright are taken: a pipeline called `ci` must not shadow the `ci` builder.
+  const names = usedNames(built);
+  let exportName = variableName(String(body.identifier ?? kind), kind);
+  while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+  const { code, consts } = hoistSharedSteps(built, new Set([exportName, ...names]));
   const importDecl = f.createImportDeclaration(
     undefined,
     f.createImportClause(
