@@ -146,5 +146,13 @@ export function generateModule(
   const header = [`Imported by pipewright from ${source}.`, ...(comment ? comment.split('\n') : [])];
   ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);
   const origins: Origin[] = [];
-  return { exportName, text: print(), marked: { text: print(origins), origins } };
+  const marked = { text: print(origins), origins };
+  // The plain text is printed only for the code that is finally written, not for each fallback round.
+  return {
+    exportName,
+    marked,
+    get text() {
+      return print();
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
 import { generateModule, type GeneratedModule } from './generate-module.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
-import { createTypeChecker } from './type-check.js';
+import { createTypeChecker, type TypeChecker } from './type-check.js';
 import type { Demotions } from './verify.js';
 
 export interface ImportInput {
@@ -61,11 +61,10 @@ export default defineConfig({
  * (typed -> `step()`/`stage()` -> `raw.*`) and is checked again, until every module type-checks.
  */
 function typeCheckedModules(
+  check: TypeChecker,
   documents: readonly YamlDocument[],
   paths: readonly string[],
-  outDir: string,
-): Array<{ path: string; text: string }> {
-  const check = createTypeChecker(outDir);
+): { modules: Array<{ path: string; text: string }>; failures: Diagnostic[] } {
   const demotions: Demotions[] = documents.map(() => new WeakMap());
   const generated: GeneratedModule[] = documents.map((doc) => generateModule(doc));
   const failures: Diagnostic[] = [];
@@ -87,9 +86,14 @@ function typeCheckedModules(
     });
     pending = next;
   }
-  if (failures.length) throw new DiagnosticError(failures);
-  return generated.map((module, index) => ({ path: paths[index]!, text: module.text }));
+  return { modules: generated.map((module, index) => ({ path: paths[index]!, text: module.text })), failures };
 }
+
+/** Documents generated, checked and formatted per batch: memory stays bounded however many are imported. */
+const BATCH = 50;
+
+const format = async (prettier: typeof import('prettier'), text: string) =>
+  prettier.format(text, { parser: 'typescript', singleQuote: true, printWidth: 110, trailingComma: 'all' });
 
 /** YAML documents -> formatted, type-checked TypeScript modules; nothing is written if anything fails. */
 export async function importYaml(options: ImportOptions): Promise<ImportResult> {
@@ -113,19 +117,17 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
       },
     ]);
   const paths = modulePaths(documents, options.mode);
-  const modules = typeCheckedModules(documents, paths, options.outDir);
+  const check = createTypeChecker(options.outDir);
   const prettier = await import('prettier');
-  const formatted = await Promise.all(
-    modules.map(async (m) => ({
-      path: m.path,
-      text: await prettier.format(m.text, {
-        parser: 'typescript',
-        singleQuote: true,
-        printWidth: 110,
-        trailingComma: 'all',
-      }),
-    })),
-  );
+  const formatted: Array<{ path: string; text: string }> = [];
+  const failures: Diagnostic[] = [];
+  for (let start = 0; start < documents.length; start += BATCH) {
+    const batch = typeCheckedModules(check, documents.slice(start, start + BATCH), paths.slice(start, start + BATCH));
+    failures.push(...batch.failures);
+    if (failures.length) continue;
+    for (const module of batch.modules) formatted.push({ path: module.path, text: await format(prettier, module.text) });
+  }
+  if (failures.length) throw new DiagnosticError(failures);
   if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: CONFIG });
   // Write every file beside its target first, then rename: a failure leaves no half-written module.
   const staged: Array<{ temp: string; target: string }> = [];

@@ -41,12 +41,16 @@ function originAt(file: SourceFile, position: number, origins: readonly Origin[]
  * Type-checks generated modules in memory against pipewright's own types. One checker is kept for the whole
  * import, so the library's declarations are read once however often modules are checked again after a fallback.
  */
-export function createTypeChecker(outDir: string): (modules: readonly CheckedModule[]) => TypeProblem[][] {
+export type TypeChecker = (modules: readonly CheckedModule[]) => TypeProblem[][];
+
+export function createTypeChecker(outDir: string): TypeChecker {
   const project = new Project({
     compilerOptions: {
       strict: true,
       noEmit: true,
       target: ts.ScriptTarget.ES2022,
+      // Builders need no DOM types; leaving them out spares parsing and binding them.
+      lib: ['lib.es2022.d.ts'],
       module: ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       skipLibCheck: true,
