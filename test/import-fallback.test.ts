@@ -75,59 +75,49 @@ describe('import falls back part by part', () => {
   }, 120_000);
 });
 
-/** A pipeline of `stages` Custom stages with two shell steps each, the last script `scriptBytes` long. */
+/** A Custom stage whose first step is a shell script (`script`: YAML text after `script:`), then `more` steps. */
+const shellStage = (id: string, script: string, more = '') => `    - stage:
+        name: ${id}
+        identifier: ${id}
+        type: Custom
+        spec:
+          execution:
+            steps:
+              - step:
+                  type: ShellScript
+                  name: ${id} script
+                  identifier: ${id}_script
+                  spec:
+                    shell: Bash
+                    onDelegate: true
+                    source:
+                      type: Inline
+                      spec:
+                        script: ${script}
+                  timeout: 10m
+${more}`;
+
+/** A pipeline of `stages` Custom stages with a shell and a wait step each, then a script `scriptBytes` long. */
 function longPipeline(stages: number, scriptBytes: number): string {
   const line = 'echo "${TARGET:-all}" | tr a-z A-Z # `quoted` \\ and <+pipeline.sequenceId>\n';
   const script = line.repeat(Math.ceil(scriptBytes / line.length)).slice(0, scriptBytes).replace(/\n?$/, '\n');
   const block = script.replace(/^(?=.)/gm, '                          ');
   const parts = [`pipeline:\n  name: long\n  identifier: long\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n`];
   for (let s = 0; s < stages; s++)
-    parts.push(`    - stage:
-        name: stage ${s}
-        identifier: stage_${s}
-        type: Custom
-        spec:
-          execution:
-            steps:
-              - step:
-                  type: ShellScript
-                  name: step ${s} a
-                  identifier: step_${s}_a
-                  spec:
-                    shell: Bash
-                    onDelegate: true
-                    source:
-                      type: Inline
-                      spec:
-                        script: echo ${s}
-                  timeout: 10m
-              - step:
+    parts.push(
+      shellStage(
+        `stage_${s}`,
+        `echo ${s}`,
+        `              - step:
                   type: Wait
-                  name: step ${s} b
-                  identifier: step_${s}_b
+                  name: wait ${s}
+                  identifier: wait_${s}
                   spec:
                     duration: ${s + 1}m
-`);
-  parts.push(`    - stage:
-        name: long script
-        identifier: long_script
-        type: Custom
-        spec:
-          execution:
-            steps:
-              - step:
-                  type: ShellScript
-                  name: long script
-                  identifier: long_script
-                  spec:
-                    shell: Bash
-                    onDelegate: true
-                    source:
-                      type: Inline
-                      spec:
-                        script: |
-${block}                  timeout: 10m
-`);
+`,
+      ),
+    );
+  parts.push(shellStage('long', `|\n${block.replace(/\n$/, '')}`));
   return parts.join('');
 }
 
