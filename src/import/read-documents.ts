@@ -60,6 +60,7 @@ const NOT_IMPORTED_YET = new Set([
   'service',
   'environment',
   'infrastructureDefinition',
+  'overrides',
   'secret',
   'variable',
   'user',
