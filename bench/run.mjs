@@ -2,7 +2,7 @@
 // incremental compile, and CLI start-up against `node -e 0`. Every measurement is a whole child process
 // timed from spawn to exit, so compile and floor pay the same Node start-up.
 //
-//   node bench/run.mjs [--n 100,1000,5000] [--reps 5] [--only compile,incremental,startup,typecheck,validate] [--json FILE]
+//   node bench/run.mjs [--n 100,1000,5000] [--reps 5] [--only compile,incremental,startup,typecheck,validate,import] [--json FILE]
 //   PIPEWRIGHT_BENCH_DIST=/other/checkout/dist measures the type-check against another build's types.
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generate, pipelineSource } from './generate.mjs';
+import { generateYaml } from './generate-yaml.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'pipewright.js');
@@ -20,7 +21,7 @@ const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '100,1000,5000' },
     reps: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'compile,incremental,startup,typecheck,validate' },
+    only: { type: 'string', default: 'compile,incremental,startup,typecheck,validate,import' },
     json: { type: 'string' },
     work: { type: 'string', default: join(tmpdir(), 'pipewright-bench') },
   },
@@ -172,6 +173,18 @@ if (only.has('typecheck')) {
   await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   record('tsc --noEmit (1000 pipeline files)', await repeat(Math.min(reps, 3), () => timed([tsc, '-p', dir], { cwd: dir, rss: true })));
+}
+
+if (only.has('import')) {
+  // Migration: 1000 pipeline documents shaped like real ones (bench/generate-yaml.mjs) into a ready project.
+  console.error('import --mode project, 1000 documents');
+  const yaml = await generateYaml(join(work, 'import-yaml-1000'), 1000);
+  const out = join(work, 'import-out-1000');
+  const args = [BIN, 'import', '--mode', 'project', yaml, '-o', out];
+  record(
+    'import --mode project (1000 pipeline documents)',
+    await repeat(Math.min(reps, 3), () => timed(args, { rss: true }), () => rm(out, { recursive: true, force: true })),
+  );
 }
 
 if (only.has('startup')) {

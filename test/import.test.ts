@@ -125,6 +125,18 @@ echo two\`,
     expect(await readdir(dir)).toEqual(['x.yaml']);
   });
 
+  it('names a platform kind it does not import yet (a template), with a code and no crash', async () => {
+    await write('t.yaml', 'template:\n  name: shell\n  identifier: shell\n  versionLabel: v1\n  type: Step\n  spec: {}\n');
+    const result = await importCli('t.yaml', '-o', 'ts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      't.yaml:1:1  template documents are not imported yet: import reads project, connector and pipeline documents [error not-a-platform-document]',
+    );
+    expect(result.stderr).toContain('hint: leave the template files out of this import');
+    expect(result.stderr).not.toContain('unexpected error');
+    expect(await readdir(dir)).toEqual(['t.yaml']);
+  });
+
   it('locates YAML syntax errors', async () => {
     await write('bad.yaml', 'pipeline:\n  name: [unclosed\n  identifier: x\n');
     const result = await importCli('bad.yaml', '-o', 'ts');

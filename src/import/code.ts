@@ -26,6 +26,21 @@ export type Code =
   | { readonly kind: 'template'; readonly parts: ReadonlyArray<string | Code> }
   | { readonly kind: 'const'; readonly name: string; readonly value: Code };
 
+/**
+ * Which YAML nodes a piece of code was chosen for, and at which fallback level (0 = the most specific
+ * candidate). Kept under a symbol, so it is invisible to `JSON.stringify` (shared-step hoisting compares
+ * code that way) yet carried along by object spread.
+ */
+export const ORIGIN: unique symbol = Symbol('pipewright.import.origin');
+export interface Origin {
+  readonly nodes: readonly object[];
+  readonly level: number;
+  /** The last level (`raw.*`): nothing more general to fall back to. */
+  readonly last?: boolean;
+}
+export const originOf = (code: Code): Origin | undefined => (code as { [ORIGIN]?: Origin })[ORIGIN];
+export const withOrigin = (code: Code, origin: Origin): Code => ({ ...code, [ORIGIN]: origin }) as unknown as Code;
+
 export interface MethodCall {
   readonly method: string;
   readonly args: readonly Code[];

@@ -1,5 +1,6 @@
 import { expr, isExpr } from '../dsl/index.js';
 import { call, lit, member, type Code, type MethodCall } from './code.js';
+import { evaluate } from './evaluate.js';
 
 /** `<+pipeline.sequenceId>` -> `expr.pipeline.sequenceId`, read off the `expr` helper itself. */
 const KNOWN: ReadonlyMap<string, string> = (() => {
@@ -24,8 +25,21 @@ const INPUT_METHODS = new Set([
 const INPUT = /^<\+input>((?:\.[a-zA-Z]+\([^()]*\))*)$/;
 const METHOD = /\.([a-zA-Z]+)\(([^()]*)\)/g;
 
-/** `<+input>.default(dev).allowedValues(dev,prod)` -> `input().default('dev').allowedValues('dev', 'prod')`. */
+/**
+ * `<+input>.default(dev).allowedValues(dev,prod)` -> `input().default('dev').allowedValues('dev', 'prod')`, when
+ * `input()` writes exactly that text back (it refuses a default with a comma, which the platform keeps).
+ */
 export function runtimeInputCode(text: string): Code | undefined {
+  const code = inputChain(text);
+  if (!code) return undefined;
+  try {
+    return String(evaluate(code)) === text ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function inputChain(text: string): Code | undefined {
   const match = INPUT.exec(text);
   if (!match) return undefined;
   const chain: MethodCall[] = [];

@@ -1,7 +1,7 @@
 import { stepEntry, stepSpecKeys } from '../catalog/catalog.js';
 import { STEP_COMMON_KEYS } from '../dsl/step.js';
 import * as dsl from './builders.js';
-import { call, chained, commented, lit, obj, type Code } from './code.js';
+import { call, chained, commented, lit, obj, originOf, type Code } from './code.js';
 import {
   attempt,
   failureStrategiesOption,
@@ -14,7 +14,14 @@ import {
   wire,
 } from './options.js';
 import type { Comments } from './read-documents.js';
-import { asDocument, asStageElement, asStepElement, firstExact } from './verify.js';
+import { asDocument, asStageElement, asStepElement, choose, type Candidate, type Demotions } from './verify.js';
+
+/** What code generation reads beside the document: its comments, and the nodes demoted after a type error. */
+export interface ImportContext {
+  readonly comments: Comments;
+  readonly demoted: Demotions;
+}
+export const newContext = (): ImportContext => ({ comments: new WeakMap(), demoted: new WeakMap() });
 
 type Node = Record<string, unknown>;
 const node = (value: unknown): Node => (isNode(value) ? value : {});
@@ -82,27 +89,27 @@ function shellCode(step: Node): Code | undefined {
   ]);
 }
 
-/** Candidates for a `{ step: ... }` element, most specific first. */
-function stepCandidates(step: Node): Array<Code | undefined> {
+/** Candidates for a `{ step: ... }` element, most specific first (the fallback levels of a step). */
+function stepCandidates(step: Node): Candidate[] {
   const type = typeof step.type === 'string' ? step.type : undefined;
   const template = isNode(step.template) ? step.template : undefined;
   const builder = type && type !== 'ShellScript' ? typedStepBuilder(type) : undefined;
   return [
-    template &&
-      attempt(() => call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })])),
-    type === 'ShellScript' ? attempt(() => shellCode(step)) : undefined,
-    builder
-      ? attempt(() => call(builder, [obj({ ...stepHead(step), ...catalogSpecOptions(type!, step.spec), ...stepTail(step) })]))
-      : undefined,
-    type !== undefined
-      ? attempt(() =>
-          call('step', [obj({ ...stepHead(step), type: lit(type), spec: optional(step.spec), ...stepTail(step) })]),
-        )
-      : undefined,
+    () =>
+      template && call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })]),
+    () => (type === 'ShellScript' ? shellCode(step) : undefined),
+    () =>
+      builder === undefined
+        ? undefined
+        : call(builder, [obj({ ...stepHead(step), ...catalogSpecOptions(type!, step.spec), ...stepTail(step) })]),
+    () =>
+      type === undefined
+        ? undefined
+        : call('step', [obj({ ...stepHead(step), type: lit(type), spec: optional(step.spec), ...stepTail(step) })]),
   ];
 }
 
-function stepGroupCode(group: Node, comments: Comments): Code | undefined {
+function stepGroupCode(group: Node, context: ImportContext): Code | undefined {
   const infra = isNode(group.stepGroupInfra) ? group.stepGroupInfra : undefined;
   const infraSpec = node(infra?.spec);
   return call('stepGroup', [
@@ -110,7 +117,7 @@ function stepGroupCode(group: Node, comments: Comments): Code | undefined {
       identifier: lit(group.identifier as string),
       name: nameOption(group),
       steps: Array.isArray(group.steps)
-        ? { kind: 'array', items: (group.steps as Node[]).map((s) => stepElementCode(s, comments)) }
+        ? { kind: 'array', items: (group.steps as Node[]).map((s) => stepElementCode(s, context)) }
         : undefined,
       containerInfra:
         infra &&
@@ -131,24 +138,20 @@ function stepGroupCode(group: Node, comments: Comments): Code | undefined {
 }
 
 /** A step list element as code: a typed builder, `stepGroup()`, `parallel()`, `step()` or `raw.step()`, whichever is exact. */
-export function stepElementCode(element: Node, comments: Comments): Code {
+export function stepElementCode(element: Node, context: ImportContext): Code {
+  const { comments } = context;
   const only = Object.keys(element).length === 1;
   const step = only && isNode(element.step) ? element.step : undefined;
   const group = only && isNode(element.stepGroup) ? element.stepGroup : undefined;
   const parallel = only && Array.isArray(element.parallel) ? (element.parallel as Node[]) : undefined;
-  const candidates = step
+  const candidates: Candidate[] = step
     ? stepCandidates(step)
     : group
-      ? [attempt(() => stepGroupCode(group, comments))]
+      ? [() => stepGroupCode(group, context)]
       : parallel && parallel.length > 0
-        ? [
-            call(
-              'parallel',
-              parallel.map((entry) => stepElementCode(node(entry), comments)),
-            ),
-          ]
+        ? [() => call('parallel', parallel.map((entry) => stepElementCode(node(entry), context)))]
         : [];
-  const code = firstExact(candidates, element, asStepElement) ?? call('raw.step', [wire(element)]);
+  const code = choose(element, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
   return commented(code, comments.get(element) ?? (step && comments.get(step)) ?? (group && comments.get(group)));
 }
 
@@ -187,17 +190,17 @@ function executionOf(stage: Node): Execution | undefined {
   };
 }
 
-const withRollback = (code: Code, exec: Execution, comments: Comments): Code =>
+const withRollback = (code: Code, exec: Execution, context: ImportContext): Code =>
   exec.rollbackSteps.length
-    ? chained(code, [{ method: 'rollbackStep', args: exec.rollbackSteps.map((s) => stepElementCode(s, comments)) }])
+    ? chained(code, [{ method: 'rollbackStep', args: exec.rollbackSteps.map((s) => stepElementCode(s, context)) }])
     : code;
 
 /** Typed stage builders; steps are added by the caller. */
 const STAGE_IMPORTERS: Record<
   string,
-  (stage: Node, exec: Execution | undefined, comments: Comments) => Code | undefined
+  (stage: Node, exec: Execution | undefined, context: ImportContext) => Code | undefined
 > = {
-  Deployment(stage, exec, comments) {
+  Deployment(stage, exec, context) {
     const spec = node(stage.spec);
     if (!exec || Object.keys(exec.rest).length) return undefined;
     if (isNode(spec.serviceConfig)) {
@@ -226,7 +229,7 @@ const STAGE_IMPORTERS: Record<
           ...stageTail(stage),
         }),
       ]);
-      return withRollback(code, exec, comments);
+      return withRollback(code, exec, context);
     }
     const service = node(spec.service);
     const environment = node(spec.environment);
@@ -253,7 +256,7 @@ const STAGE_IMPORTERS: Record<
         ...stageTail(stage),
       }),
     ]);
-    return withRollback(code, exec, comments);
+    return withRollback(code, exec, context);
   },
   CI(stage, exec) {
     if (!exec || exec.rollbackSteps.length || exec.hasRollbackKey || Object.keys(exec.rest).length) return undefined;
@@ -273,18 +276,18 @@ const STAGE_IMPORTERS: Record<
       }),
     ]);
   },
-  Approval(stage, exec, comments) {
+  Approval(stage, exec, context) {
     const spec = node(stage.spec);
     if (!exec || Object.keys(spec).length !== 1 || Object.keys(exec.rest).length) return undefined;
-    return withRollback(call('approval', [obj({ ...stageHead(stage), ...stageTail(stage) })]), exec, comments);
+    return withRollback(call('approval', [obj({ ...stageHead(stage), ...stageTail(stage) })]), exec, context);
   },
-  Custom(stage, exec, comments) {
+  Custom(stage, exec, context) {
     const { execution: _execution, environment, ...rest } = node(stage.spec);
     if (!exec || Object.keys(rest).length || Object.keys(exec.rest).length) return undefined;
     return withRollback(
       call('custom', [obj({ ...stageHead(stage), environment: optional(environment), ...stageTail(stage) })]),
       exec,
-      comments,
+      context,
     );
   },
   Pipeline(stage) {
@@ -311,75 +314,93 @@ interface StageCode {
   readonly steps: readonly Code[];
 }
 
-function stageCode(stage: Node, element: Node, comments: Comments): StageCode {
+/** Splits the `.step()` calls verified on a stage off it, to be written after the stage on the pipeline. */
+function splitSteps(code: Code, count: number): StageCode {
+  if (code.kind !== 'call' || count === 0) return { stage: code, steps: [] };
+  const chain = code.chain ?? [];
+  return {
+    stage: { ...code, chain: chain.slice(0, chain.length - count) },
+    steps: chain.slice(chain.length - count).map((c) => c.args[0]!),
+  };
+}
+
+function stageCode(stage: Node, element: Node, context: ImportContext): StageCode {
   const exec = executionOf(stage);
-  const steps = (exec?.steps ?? []).map((s) => stepElementCode(s, comments));
+  const steps = (exec?.steps ?? []).map((s) => stepElementCode(s, context));
   const withSteps = (code: Code | undefined) =>
     code &&
     chained(
       code,
       steps.map((s) => ({ method: 'step', args: [s] })),
     );
-  const exact = (code: Code | undefined, stepsToo = true) =>
-    code && firstExact([stepsToo ? withSteps(code) : code], element, asStageElement) ? code : undefined;
-  const template = isNode(stage.template) ? stage.template : undefined;
-  if (template) {
-    const code = attempt(() =>
-      call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
-    );
-    if (exact(code, false)) return { stage: code!, steps: [] };
-  }
   const type = typeof stage.type === 'string' ? stage.type : undefined;
-  const typed = attempt(() => (type ? STAGE_IMPORTERS[type]?.(stage, exec, comments) : undefined));
-  if (typed && exact(typed, type !== 'Pipeline')) return { stage: typed, steps: type === 'Pipeline' ? [] : steps };
-  if (exec) {
-    const { execution: _execution, ...specRest } = node(stage.spec);
-    const execution = {
-      ...exec.rest,
-      ...(exec.hasRollbackKey && exec.rollbackSteps.length === 0 ? { rollbackSteps: [] } : {}),
-    };
-    const genericSpec = { ...specRest, ...(Object.keys(execution).length ? { execution } : {}) };
-    const generic = attempt(() =>
-      withRollback(
-        call('stage', [
-          obj({
-            ...stageHead(stage),
-            type: lit(String(type)),
-            spec: Object.keys(genericSpec).length === 0 ? undefined : wire(genericSpec),
-            ...stageTail(stage),
-          }),
-        ]),
-        exec,
-        comments,
-      ),
-    );
-    if (exact(generic)) return { stage: generic!, steps };
-  }
-  const whole = attempt(() =>
-    call('stage', [
-      obj({ ...stageHead(stage), type: lit(String(type)), spec: optional(stage.spec), ...stageTail(stage) }),
-    ]),
-  );
-  if (exact(whole, false)) return { stage: whole!, steps: [] };
-  return { stage: call('raw.stage', [wire(element)]), steps: [] };
+  const template = isNode(stage.template) ? stage.template : undefined;
+  // The fallback levels of a stage: template, typed builder, generic stage() with its steps, generic stage()
+  // with the spec as it is, raw.stage(); the ones that take steps get them chained, as the pipeline writes them.
+  const candidates: Candidate[] = [
+    () =>
+      template &&
+      call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
+    () => {
+      const typed = type ? STAGE_IMPORTERS[type]?.(stage, exec, context) : undefined;
+      return type === 'Pipeline' ? typed : withSteps(typed);
+    },
+    () => {
+      if (!exec) return undefined;
+      const { execution: _execution, ...specRest } = node(stage.spec);
+      const execution = {
+        ...exec.rest,
+        ...(exec.hasRollbackKey && exec.rollbackSteps.length === 0 ? { rollbackSteps: [] } : {}),
+      };
+      const genericSpec = { ...specRest, ...(Object.keys(execution).length ? { execution } : {}) };
+      return withSteps(
+        withRollback(
+          call('stage', [
+            obj({
+              ...stageHead(stage),
+              type: lit(String(type)),
+              spec: Object.keys(genericSpec).length === 0 ? undefined : wire(genericSpec),
+              ...stageTail(stage),
+            }),
+          ]),
+          exec,
+          context,
+        ),
+      );
+    },
+    () =>
+      call('stage', [
+        obj({ ...stageHead(stage), type: lit(String(type)), spec: optional(stage.spec), ...stageTail(stage) }),
+      ]),
+  ];
+  const code = choose(element, candidates, element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted);
+  const level = originOf(code)!.level;
+  const stepsChained = (level === 1 && type !== 'Pipeline') || level === 2;
+  return splitSteps(code, stepsChained ? steps.length : 0);
 }
 
 /** A `stages` element as code: a stage (steps split out) or `parallel(...)` stages with their steps on them. */
-export function stageElementCode(element: Node, comments: Comments): StageCode {
+export function stageElementCode(element: Node, context: ImportContext): StageCode {
   const only = Object.keys(element).length === 1;
-  if (only && isNode(element.stage)) return stageCode(element.stage, element, comments);
-  if (only && Array.isArray(element.parallel) && element.parallel.length > 0) {
-    const stages = (element.parallel as Node[]).map((entry) => {
-      const inner = stageCode(node(node(entry).stage), node(entry), comments);
-      return chained(
-        inner.stage,
-        inner.steps.map((s) => ({ method: 'step', args: [s] })),
-      );
-    });
-    const code = call('parallel', stages);
-    if (firstExact([code], element, asStageElement)) return { stage: code, steps: [] };
-  }
-  return { stage: call('raw.stage', [wire(element)]), steps: [] };
+  if (only && isNode(element.stage)) return stageCode(element.stage, element, context);
+  const parallel = only && Array.isArray(element.parallel) && element.parallel.length > 0 ? (element.parallel as Node[]) : [];
+  const candidates: Candidate[] = parallel.length
+    ? [
+        () =>
+          call(
+            'parallel',
+            parallel.map((entry) => {
+              const inner = stageCode(node(node(entry).stage), node(entry), context);
+              return chained(
+                inner.stage,
+                inner.steps.map((s) => ({ method: 'step', args: [s] })),
+              );
+            }),
+          ),
+      ]
+    : [];
+  const code = choose(element, candidates, element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted);
+  return { stage: code, steps: [] };
 }
 
 /** Barriers written as names when name and identifier agree. */
@@ -394,10 +415,11 @@ const barriersOption = (raw: unknown): Code | undefined =>
     : optional(raw);
 
 /** A whole pipeline document as a builder chain, or `raw.pipeline()` when no builder reproduces it. */
-export function pipelineCode(document: Node, comments: Comments = new WeakMap()): Code {
+export function pipelineCode(document: Node, context: ImportContext = newContext()): Code {
+  const { comments } = context;
   const body = node(document.pipeline);
   const chain = (Array.isArray(body.stages) ? (body.stages as Node[]) : []).flatMap((element) => {
-    const { stage, steps } = stageElementCode(element, comments);
+    const { stage, steps } = stageElementCode(element, context);
     const comment = comments.get(element) ?? (isNode(element.stage) ? comments.get(element.stage) : undefined);
     return [
       { method: 'stage', args: [commented(stage, comment)] },
@@ -427,13 +449,13 @@ export function pipelineCode(document: Node, comments: Comments = new WeakMap())
       variables: variablesOption(body.variables),
       notificationRules: optional(body.notificationRules),
     });
-  const candidates = [true, false].map((shortcuts) => attempt(() => call('pipeline', [options(shortcuts)], chain)));
-  return firstExact(candidates, document, asDocument) ?? call('raw.pipeline', [wire(document)]);
+  const candidates = [true, false].map((shortcuts) => () => call('pipeline', [options(shortcuts)], chain));
+  return choose(document, candidates, document, asDocument, () => call('raw.pipeline', [wire(document)]), context.demoted);
 }
 
-export function projectCode(document: Node): Code {
+export function projectCode(document: Node, context: ImportContext = newContext()): Code {
   const body = node(document.project);
-  const code = attempt(() =>
+  const code = () =>
     call('project', [
       obj({
         identifier: lit(body.identifier as string),
@@ -444,12 +466,11 @@ export function projectCode(document: Node): Code {
         tags: optional(body.tags),
         modules: optional(body.modules),
       }),
-    ]),
-  );
-  return firstExact([code], document, asDocument) ?? call('raw.project', [wire(document)]);
+    ]);
+  return choose(document, [code], document, asDocument, () => call('raw.project', [wire(document)]), context.demoted);
 }
 
-export function connectorCode(document: Node): Code {
+export function connectorCode(document: Node, context: ImportContext = newContext()): Code {
   const body = node(document.connector);
   const spec = node(body.spec);
   const common = () => ({
@@ -463,7 +484,7 @@ export function connectorCode(document: Node): Code {
   });
   const auth = node(spec.auth);
   const authSpec = node(auth.spec);
-  const docker = attempt(() =>
+  const docker = () =>
     body.type === 'DockerRegistry'
       ? call('connectors.dockerRegistry', [
           obj({
@@ -478,10 +499,7 @@ export function connectorCode(document: Node): Code {
             delegateSelectors: optional(spec.delegateSelectors),
           }),
         ])
-      : undefined,
-  );
-  const generic = attempt(() =>
-    call('connector', [obj({ ...common(), type: lit(String(body.type)), spec: wire(spec) })]),
-  );
-  return firstExact([docker, generic], document, asDocument) ?? call('raw.connector', [wire(document)]);
+      : undefined;
+  const generic = () => call('connector', [obj({ ...common(), type: lit(String(body.type)), spec: wire(spec) })]);
+  return choose(document, [docker, generic], document, asDocument, () => call('raw.connector', [wire(document)]), context.demoted);
 }

@@ -1,9 +1,10 @@
 import { ts } from 'ts-morph';
 import type { ResourceKind } from '../schema/index.js';
-import { usedNames, type Code } from './code.js';
-import { connectorCode, pipelineCode, projectCode } from './from-document.js';
+import { originOf, usedNames, withOrigin, type Code, type Origin } from './code.js';
+import { connectorCode, pipelineCode, projectCode, type ImportContext } from './from-document.js';
 import { printStatements, toExpression } from './print.js';
 import type { Comments } from './read-documents.js';
+import type { Demotions } from './verify.js';
 
 const f = ts.factory;
 
@@ -37,12 +38,17 @@ function hoistSharedSteps(
   taken: Set<string>,
 ): { code: Code; consts: Array<{ name: string; value: Code }> } {
   const counts = new Map<string, number>();
+  // The YAML nodes behind each shared step: a type error in the const demotes all of them.
+  const nodes = new Map<string, object[]>();
   const visit = (node: Code): void => {
     if (node.kind !== 'call') return;
     for (const { args } of node.chain ?? [])
       for (const arg of args) {
-        if (arg.kind === 'call' && STEP_CALLEES.has(arg.callee))
-          counts.set(JSON.stringify(arg), (counts.get(JSON.stringify(arg)) ?? 0) + 1);
+        if (arg.kind === 'call' && STEP_CALLEES.has(arg.callee)) {
+          const key = JSON.stringify(arg);
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+          nodes.set(key, [...(nodes.get(key) ?? []), ...(originOf(arg)?.nodes ?? [])]);
+        }
         visit(arg);
       }
   };
@@ -60,10 +66,11 @@ function hoistSharedSteps(
           let name = variableName(stepIdentifier(arg) ?? 'step', 'step');
           while (taken.has(name)) name = `${name}Step`;
           taken.add(name);
-          entry = { name, value: arg };
+          const origin = originOf(arg);
+          entry = { name, value: origin ? withOrigin(arg, { nodes: nodes.get(key)!, level: origin.level }) : arg };
           consts.set(key, entry);
         }
-        return { kind: 'const', name: entry.name, value: arg } as Code;
+        return { kind: 'const', name: entry.name, value: entry.value } as Code;
       }),
     }));
     return { ...node, ...(chain ? { chain } : {}) };
@@ -82,23 +89,35 @@ export interface ModuleInput {
   readonly comments?: Comments;
 }
 
-const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, comments: Comments) => Code> = {
+const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, context: ImportContext) => Code> = {
   pipeline: pipelineCode,
   project: projectCode,
   connector: connectorCode,
 };
 
-/** The module's source text before formatting: imports, shared steps, then the exported resource. */
-export function generateModule({ kind, document, source, comment, comments = new WeakMap() }: ModuleInput): {
-  text: string;
-  exportName: string;
-} {
+export interface GeneratedModule {
+  readonly exportName: string;
+  /** The source text before formatting. */
+  readonly text: string;
+  /** The same code with each node's code marked (`print.ts`), and the origins the marks index. */
+  readonly marked: { readonly text: string; readonly origins: readonly Origin[] };
+}
+
+/**
+ * The module's source text before formatting: imports, shared steps, then the exported resource. `demoted`
+ * names the YAML nodes whose code must fall back to a more general builder (after a type error).
+ */
+export function generateModule(
+  { kind, document, source, comment, comments = new WeakMap() }: ModuleInput,
+  demoted: Demotions = new WeakMap(),
+): GeneratedModule {
   const body = (document[kind] ?? {}) as Record<string, unknown>;
-  const exportName = variableName(String(body.identifier ?? kind), kind);
-  const { code, consts } = hoistSharedSteps(CODE_OF[kind](document, comments), new Set([exportName]));
-  const names = new Set<string>();
-  for (const c of consts) usedNames(c.value, names);
-  usedNames(code, names);
+  const built = CODE_OF[kind](document, { comments, demoted });
+  // Names imported from pipewright are taken: a pipeline called `ci` must not shadow the `ci` builder.
+  const names = usedNames(built);
+  let exportName = variableName(String(body.identifier ?? kind), kind);
+  while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+  const { code, consts } = hoistSharedSteps(built, new Set([exportName, ...names]));
   const importDecl = f.createImportDeclaration(
     undefined,
     f.createImportClause(
@@ -110,19 +129,30 @@ export function generateModule({ kind, document, source, comment, comments = new
     ),
     f.createStringLiteral('pipewright', true),
   );
-  const declare = (name: string, value: Code, exported: boolean) =>
-    f.createVariableStatement(
-      exported ? [f.createModifier(ts.SyntaxKind.ExportKeyword)] : undefined,
-      f.createVariableDeclarationList(
-        [f.createVariableDeclaration(name, undefined, undefined, toExpression(value))],
-        ts.NodeFlags.Const,
-      ),
-    );
+  const print = (marks?: Origin[]) => {
+    const declare = (name: string, value: Code, exported: boolean) =>
+      f.createVariableStatement(
+        exported ? [f.createModifier(ts.SyntaxKind.ExportKeyword)] : undefined,
+        f.createVariableDeclarationList(
+          [f.createVariableDeclaration(name, undefined, undefined, toExpression(value, marks))],
+          ts.NodeFlags.Const,
+        ),
+      );
+    const main = declare(exportName, code, true);
+    for (const line of header.slice(1))
+      ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
+    return printStatements([importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main]);
+  };
   const header = [`Imported by pipewright from ${source}.`, ...(comment ? comment.split('\n') : [])];
   ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);
-  const main = declare(exportName, code, true);
-  for (const line of header.slice(1))
-    ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
-  const statements = [importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main];
-  return { text: printStatements(statements), exportName };
+  const origins: Origin[] = [];
+  const marked = { text: print(origins), origins };
+  // The plain text is printed only for the code that is finally written, not for each fallback round.
+  return {
+    exportName,
+    marked,
+    get text() {
+      return print();
+    },
+  };
 }

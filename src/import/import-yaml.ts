@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
 import { rootKeyList } from '../catalog/kinds.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
-import { generateModule } from './generate-module.js';
+import { generateModule, type GeneratedModule } from './generate-module.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
+import { createTypeChecker, type TypeChecker } from './type-check.js';
+import type { Demotions } from './verify.js';
 
 export interface ImportInput {
   /** Name shown in messages and the header comment (a path, or `<stdin>`). */
@@ -48,54 +48,6 @@ function modulePaths(documents: readonly YamlDocument[], mode: ImportOptions['mo
   });
 }
 
-/** The types of the running pipewright, so generated code is checked against the builders it will use. */
-function ownTypes(): string {
-  const declarations = fileURLToPath(new URL('../index.d.ts', import.meta.url));
-  return existsSync(declarations) ? declarations : fileURLToPath(new URL('../index.ts', import.meta.url));
-}
-
-/** Type-checks generated modules in memory; any error is a bug in import, reported loudly. */
-async function typeCheck(
-  modules: ReadonlyArray<{ path: string; text: string }>,
-  outDir: string,
-): Promise<Diagnostic[]> {
-  const { Project, ts } = await import('ts-morph');
-  const project = new Project({
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      skipLibCheck: true,
-      types: [],
-      paths: { pipewright: [ownTypes()] },
-    },
-    skipAddingFilesFromTsConfig: true,
-  });
-  const files = modules.map((m) =>
-    project.createSourceFile(join(resolve(outDir), m.path), m.text, {
-      overwrite: true,
-    }),
-  );
-  return project.getPreEmitDiagnostics().flatMap((d) => {
-    const file = d.getSourceFile();
-    if (!file || !files.includes(file)) return [];
-    const { line, column } = file.getLineAndColumnAtPos(d.getStart() ?? 0);
-    const message = ts.flattenDiagnosticMessageText(d.getMessageText() as never, '\n');
-    return [
-      {
-        code: 'generated-code-type-error',
-        severity: 'error' as const,
-        message: `generated code does not type-check: ${message}`,
-        path: [],
-        at: `${modules[files.indexOf(file)]!.path}:${line}:${column}`,
-        hint: 'this is a bug in pipewright import; please report it with the YAML document',
-      },
-    ];
-  });
-}
-
 const CONFIG = `import { defineConfig } from 'pipewright';
 
 export default defineConfig({
@@ -103,6 +55,46 @@ export default defineConfig({
   outDir: 'out',
 });
 `;
+
+/**
+ * Generates each document's module and type-checks it. Code that the builders reproduce at run time but whose
+ * types refuse it (a field the published schema lacks, say) falls back, node by node, to a more general builder
+ * (typed -> `step()`/`stage()` -> `raw.*`) and is checked again, until every module type-checks.
+ */
+function typeCheckedModules(
+  check: TypeChecker,
+  documents: readonly YamlDocument[],
+  paths: readonly string[],
+): { modules: Array<{ path: string; text: string }>; failures: Diagnostic[] } {
+  const demotions: Demotions[] = documents.map(() => new WeakMap());
+  const generated: GeneratedModule[] = documents.map((doc) => generateModule(doc));
+  const failures: Diagnostic[] = [];
+  let pending = documents.map((_, index) => index);
+  while (pending.length) {
+    const problems = check(pending.map((index) => ({ path: paths[index]!, marked: generated[index]!.marked })));
+    const next: number[] = [];
+    pending.forEach((index, at) => {
+      if (!problems[at]!.length) return;
+      const origins = new Set(problems[at]!.flatMap((p) => (p.origin && !p.origin.last ? [p.origin] : [])));
+      // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
+      if (!origins.size) {
+        failures.push(...problems[at]!.map((p) => p.diagnostic));
+        return;
+      }
+      for (const origin of origins) for (const node of origin.nodes) demotions[index]!.set(node, origin.level + 1);
+      generated[index] = generateModule(documents[index]!, demotions[index]);
+      next.push(index);
+    });
+    pending = next;
+  }
+  return { modules: generated.map((module, index) => ({ path: paths[index]!, text: module.text })), failures };
+}
+
+/** Documents generated, checked and formatted per batch: memory stays bounded however many are imported. */
+const BATCH = 50;
+
+const format = async (prettier: typeof import('prettier'), text: string) =>
+  prettier.format(text, { parser: 'typescript', singleQuote: true, printWidth: 110, trailingComma: 'all' });
 
 /** YAML documents -> formatted, type-checked TypeScript modules; nothing is written if anything fails. */
 export async function importYaml(options: ImportOptions): Promise<ImportResult> {
@@ -126,24 +118,17 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
       },
     ]);
   const paths = modulePaths(documents, options.mode);
-  const modules = documents.map((doc, index) => ({
-    path: paths[index]!,
-    text: generateModule(doc).text,
-  }));
-  const typeErrors = await typeCheck(modules, options.outDir);
-  if (typeErrors.length) throw new DiagnosticError(typeErrors);
+  const check = createTypeChecker(options.outDir);
   const prettier = await import('prettier');
-  const formatted = await Promise.all(
-    modules.map(async (m) => ({
-      path: m.path,
-      text: await prettier.format(m.text, {
-        parser: 'typescript',
-        singleQuote: true,
-        printWidth: 110,
-        trailingComma: 'all',
-      }),
-    })),
-  );
+  const formatted: Array<{ path: string; text: string }> = [];
+  const failures: Diagnostic[] = [];
+  for (let start = 0; start < documents.length; start += BATCH) {
+    const batch = typeCheckedModules(check, documents.slice(start, start + BATCH), paths.slice(start, start + BATCH));
+    failures.push(...batch.failures);
+    if (failures.length) continue;
+    for (const module of batch.modules) formatted.push({ path: module.path, text: await format(prettier, module.text) });
+  }
+  if (failures.length) throw new DiagnosticError(failures);
   if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: CONFIG });
   // Write every file beside its target first, then rename: a failure leaves no half-written module.
   const staged: Array<{ temp: string; target: string }> = [];

@@ -1,5 +1,5 @@
 import { ts } from 'ts-morph';
-import type { Code } from './code.js';
+import { originOf, type Code, type Origin } from './code.js';
 
 const f = ts.factory;
 
@@ -40,7 +40,7 @@ function literalNode(value: string | number | boolean | null): ts.Expression {
   return stringNode(value);
 }
 
-function templateNode(parts: ReadonlyArray<string | Code>): ts.Expression {
+function templateNode(parts: ReadonlyArray<string | Code>, marks: Origin[] | undefined): ts.Expression {
   const strings = parts.filter((_, i) => i % 2 === 0) as string[];
   const values = parts.filter((_, i) => i % 2 === 1) as Code[];
   const head = f.createTemplateHead(strings[0]!, templateRaw(strings[0]!));
@@ -50,7 +50,7 @@ function templateNode(parts: ReadonlyArray<string | Code>): ts.Expression {
     const literal = last
       ? f.createTemplateTail(text, templateRaw(text))
       : f.createTemplateMiddle(text, templateRaw(text));
-    return f.createTemplateSpan(toExpression(value), literal);
+    return f.createTemplateSpan(toExpression(value, marks), literal);
   });
   return f.createTaggedTemplateExpression(
     f.createIdentifier('expr'),
@@ -59,41 +59,55 @@ function templateNode(parts: ReadonlyArray<string | Code>): ts.Expression {
   );
 }
 
-/** The TypeScript expression for a piece of code. */
-export function toExpression(code: Code): ts.Expression {
+/** Comment text that marks the code chosen for a YAML node; its number indexes the marks list. */
+export const MARK_PREFIX = '@pipewright-origin ';
+
+/** Marks an expression with its code's origin (when `marks` is given): a type error inside it names the node. */
+function marked(expression: ts.Expression, code: Code, marks: Origin[] | undefined): ts.Expression {
+  const origin = marks && originOf(code);
+  if (origin) ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.MultiLineCommentTrivia, `${MARK_PREFIX}${marks.push(origin) - 1}`);
+  return expression;
+}
+
+/**
+ * The TypeScript expression for a piece of code. With `marks`, each call chosen for a YAML node gets a
+ * `/*@pipewright-origin N*\/` comment (N indexes `marks`), for the type check only.
+ */
+export function toExpression(code: Code, marks?: Origin[]): ts.Expression {
+  const inner = (c: Code) => toExpression(c, marks);
   switch (code.kind) {
     case 'literal':
       return literalNode(code.value);
     case 'member':
       return path(code.path);
     case 'const':
-      return f.createIdentifier(code.name);
+      return marked(f.createIdentifier(code.name), code.value, marks);
     case 'template':
-      return templateNode(code.parts);
+      return templateNode(code.parts, marks);
     case 'array':
-      return f.createArrayLiteralExpression(code.items.map(toExpression), code.items.length > 1);
+      return f.createArrayLiteralExpression(code.items.map(inner), code.items.length > 1);
     case 'object':
       return f.createObjectLiteralExpression(
         code.entries.map(([key, value]) =>
           f.createPropertyAssignment(
             IDENTIFIER_NAME.test(key) ? f.createIdentifier(key) : f.createStringLiteral(key, true),
-            toExpression(value),
+            inner(value),
           ),
         ),
         code.entries.length > 1,
       );
     case 'call': {
-      let expression: ts.Expression = f.createCallExpression(path(code.callee), undefined, code.args.map(toExpression));
+      let expression: ts.Expression = f.createCallExpression(path(code.callee), undefined, code.args.map(inner));
       for (const { method, args } of code.chain ?? [])
         expression = f.createCallExpression(
           f.createPropertyAccessExpression(expression, method),
           undefined,
-          args.map(toExpression),
+          args.map(inner),
         );
       if (code.comment)
         for (const line of code.comment.split('\n'))
           ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
-      return expression;
+      return marked(expression, code, marks);
     }
   }
 }

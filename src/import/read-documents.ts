@@ -52,6 +52,28 @@ function ownComment(text: string | null | undefined): string | undefined {
   return lines.some((line) => line.trim()) ? lines.join('\n') : undefined;
 }
 
+/** Platform kinds import does not turn into code yet: named as such, not as strangers. */
+const NOT_IMPORTED_YET = new Set([
+  'template',
+  'trigger',
+  'inputSet',
+  'overlayInputSet',
+  'service',
+  'environment',
+  'infrastructureDefinition',
+  'overrides',
+  'secret',
+  'variable',
+  'user',
+  'userGroup',
+  'serviceAccount',
+  'policy',
+  'monitoredService',
+  'featureFlag',
+]);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 export interface ReadResult {
   readonly documents: YamlDocument[];
   readonly diagnostics: Diagnostic[];
@@ -90,13 +112,18 @@ export function readDocuments(text: string, file: string): ReadResult {
           ? Object.keys(value).join(', ') || 'nothing'
           : typeof value;
       const { line, col } = read.lines.linePos(doc.contents?.range?.[0] ?? 0);
+      const other = isObject(value) ? Object.keys(value).find((key) => NOT_IMPORTED_YET.has(key)) : undefined;
       diagnostics.push({
         code: 'not-a-platform-document',
         severity: 'error',
-        message: `not a platform document: the root key must be ${rootKeyList()} (found ${found})`,
+        message: other
+          ? `${other} documents are not imported yet: import reads ${rootKeyList(', ', ' and ')} documents`
+          : `not a platform document: the root key must be ${rootKeyList()} (found ${found})`,
         path: [],
         at: `${file}:${line}:${col}`,
-        hint: `import reads documents with a root key ${rootKeyList()}`,
+        hint: other
+          ? `leave the ${other} files out of this import; pipewright does not write code for them yet`
+          : `import reads documents with a root key ${rootKeyList()}`,
       });
       continue;
     }

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { newBuildContext } from '../dsl/index.js';
-import type { Code } from './code.js';
+import { withOrigin, type Code } from './code.js';
 import { evaluate } from './evaluate.js';
+import { attempt } from './options.js';
 
 type Produce = (built: unknown) => unknown;
 
@@ -10,6 +11,16 @@ export const asStepElement: Produce = (built) =>
 export const asStageElement = asStepElement;
 export const asDocument: Produce = (built) =>
   (built as { toDocument: (c: unknown) => unknown }).toDocument(newBuildContext());
+
+/** Whether evaluating the candidate reproduces `expected` exactly (as data; key order aside). */
+export function isExact(candidate: Code, expected: unknown, produce: Produce): boolean {
+  try {
+    return isDeepStrictEqual(produce(evaluate(candidate)), expected);
+  } catch {
+    // Not reproducible with this builder: the caller tries the next, more general one.
+    return false;
+  }
+}
 
 /**
  * The first candidate whose evaluation reproduces `expected` exactly (as data; key order aside).
@@ -20,13 +31,33 @@ export function firstExact(
   expected: unknown,
   produce: Produce,
 ): Code | undefined {
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    try {
-      if (isDeepStrictEqual(produce(evaluate(candidate)), expected)) return candidate;
-    } catch {
-      // Not reproducible with this builder: try the next, more general one.
-    }
+  return candidates.find((candidate) => candidate !== undefined && isExact(candidate, expected, produce));
+}
+
+/**
+ * YAML nodes whose code must start at a later fallback level, because the code chosen at an earlier level
+ * did not type-check (the builders accept at run time what their types refuse, e.g. a field the schema lacks).
+ */
+export type Demotions = WeakMap<object, number>;
+
+/** A candidate built on demand; undefined when the builder cannot express the node. */
+export type Candidate = () => Code | undefined;
+
+/**
+ * The code for one YAML node: the first exact candidate from the node's fallback level on, else `last` (raw
+ * data, always exact). The result records the node and its level, so a type error in it can demote the node.
+ */
+export function choose(
+  node: object,
+  candidates: readonly Candidate[],
+  expected: unknown,
+  produce: Produce,
+  last: () => Code,
+  demoted: Demotions,
+): Code {
+  for (let level = demoted.get(node) ?? 0; level < candidates.length; level++) {
+    const candidate = attempt(candidates[level]!);
+    if (candidate && isExact(candidate, expected, produce)) return withOrigin(candidate, { nodes: [node], level });
   }
-  return undefined;
+  return withOrigin(last(), { nodes: [node], level: candidates.length, last: true });
 }

@@ -1,0 +1,142 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readYaml } from '../src/yaml/read-yaml.js';
+import { ROOT, runCli, tempDir, writeIn } from './support/cli.js';
+
+/**
+ * Import never gives up on a valid document: code the builders reproduce at run time but whose types refuse it
+ * falls back part by part (typed -> step()/stage() -> raw.*), and real files (comments, CRLF, long pipelines,
+ * long scripts) import to code that type-checks and compiles back to the same data.
+ */
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => cleanup());
+
+const fixture = (name: string) => readFile(join(ROOT, 'test/fixtures/import', name), 'utf8');
+const data = (text: string) => readYaml(text, 'test').documents.map((d) => d.value);
+
+/** Imports the files, compiles the code, and returns the code and the compiled documents by identifier. */
+async function roundTrip(files: Record<string, string>) {
+  for (const [name, text] of Object.entries(files)) await writeIn(dir, `yaml/${name}`, text);
+  const imported = await runCli(['import', ...Object.keys(files).map((f) => `yaml/${f}`), '-o', 'ts'], { cwd: dir });
+  expect(imported.stderr).toBe('');
+  expect(imported.code).toBe(0);
+  const modules = (await readdir(join(dir, 'ts'))).filter((f) => f.endsWith('.ts'));
+  const code = Object.fromEntries(await Promise.all(modules.map(async (m) => [m, await readFile(join(dir, 'ts', m), 'utf8')])));
+  const compiled = await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir });
+  expect(compiled.stderr).toBe('');
+  expect(compiled.code).toBe(0);
+  const back = async (org: string, project: string, id: string) =>
+    data(await readFile(join(dir, 'out/pipelines', org, project, `${id}.yaml`), 'utf8'))[0];
+  return { code: code as Record<string, string>, back };
+}
+
+describe('import falls back part by part', () => {
+  it('demotes only the parts whose code does not type-check, and keeps the fields the types refuse', async () => {
+    const yaml = await fixture('fields-the-types-refuse.yaml');
+    const { code, back } = await roundTrip({ 'refused.yaml': yaml });
+    const text = code['fields_the_types_refuse.ts']!;
+    // codebase.sparseCheckout: the pipeline writes properties as they are instead of the codebase shortcut.
+    expect(text).toMatch(/properties: \{\n\s+ci: \{\n\s+codebase: \{/);
+    expect(text).toContain('sparseCheckout: []');
+    // cache override: the CI stage is a generic stage(); its Run step keeps its typed builder.
+    expect(text).toMatch(/stage\(\{\n\s+identifier: 'build',\n\s+type: 'CI'/);
+    expect(text).toContain('override: false');
+    expect(text).toMatch(/run\(\{\n\s+identifier: 'test'/);
+    // A spec field named `type` on a Policy step: generic step(); the stage around it stays custom().
+    expect(text).toContain("custom({ identifier: 'govern' })");
+    expect(text).toMatch(/step\(\{\n\s+identifier: 'policy',\n\s+type: 'Policy'/);
+    expect(await back('default', 'web', 'fields_the_types_refuse')).toEqual(data(yaml)[0]);
+  }, 120_000);
+
+  it('keeps the typed builders where the types accept every field', async () => {
+    const yaml = (await fixture('fields-the-types-refuse.yaml'))
+      .replace(/\n\s+sparseCheckout: \[\]/, '')
+      .replace(/\n\s+override: false/, '')
+      .replace(/\n\s+slsa_provenance:\n\s+enabled: false/, '');
+    const { code, back } = await roundTrip({ 'accepted.yaml': yaml });
+    const text = code['fields_the_types_refuse.ts']!;
+    expect(text).toMatch(/codebase: \{\n\s+connectorRef: 'github'/);
+    expect(text).not.toContain('properties:');
+    expect(text).toMatch(/ci\(\{\n\s+identifier: 'build'/);
+    expect(await back('default', 'web', 'fields_the_types_refuse')).toEqual(data(yaml)[0]);
+  }, 120_000);
+
+  it('never shadows a builder it imports: a pipeline called ci, a shared step called shell', async () => {
+    const yaml = await fixture('names-the-builders-use.yaml');
+    const { code, back } = await roundTrip({ 'names.yaml': yaml });
+    const text = code['ci.ts']!;
+    expect(text).toMatch(/import \{ ci, custom, pipeline, run, shell \} from 'pipewright';/);
+    expect(text).toContain('export const ciPipeline = pipeline(');
+    expect(text).toContain('const shellStep = shell(');
+    expect(await back('default', 'web', 'ci')).toEqual(data(yaml)[0]);
+  }, 120_000);
+});
+
+/** A Custom stage whose first step is a shell script (`script`: YAML text after `script:`), then `more` steps. */
+const shellStage = (id: string, script: string, more = '') => `    - stage:
+        name: ${id}
+        identifier: ${id}
+        type: Custom
+        spec:
+          execution:
+            steps:
+              - step:
+                  type: ShellScript
+                  name: ${id} script
+                  identifier: ${id}_script
+                  spec:
+                    shell: Bash
+                    onDelegate: true
+                    source:
+                      type: Inline
+                      spec:
+                        script: ${script}
+                  timeout: 10m
+${more}`;
+
+/** A pipeline of `stages` Custom stages with a shell and a wait step each, then a script `scriptBytes` long. */
+function longPipeline(stages: number, scriptBytes: number): string {
+  const line = 'echo "${TARGET:-all}" | tr a-z A-Z # `quoted` \\ and <+pipeline.sequenceId>\n';
+  const script = line.repeat(Math.ceil(scriptBytes / line.length)).slice(0, scriptBytes).replace(/\n?$/, '\n');
+  const block = script.replace(/^(?=.)/gm, '                          ');
+  const parts = [`pipeline:\n  name: long\n  identifier: long\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n`];
+  for (let s = 0; s < stages; s++)
+    parts.push(
+      shellStage(
+        `stage_${s}`,
+        `echo ${s}`,
+        `              - step:
+                  type: Wait
+                  name: wait ${s}
+                  identifier: wait_${s}
+                  spec:
+                    duration: ${s + 1}m
+`,
+      ),
+    );
+  parts.push(shellStage('long', `|\n${block.replace(/\n$/, '')}`));
+  return parts.join('');
+}
+
+describe('import reads real files cleanly', () => {
+  it('comments, CRLF line ends, a 600-line pipeline and a 34 KB script', async () => {
+    const comments = await fixture('comments-everywhere.yaml');
+    const crlf = comments.replace(/\n/g, '\r\n').replace('identifier: comments_everywhere', 'identifier: comments_crlf');
+    const long = longPipeline(24, 34 * 1024);
+    expect(long.split('\n').length).toBeGreaterThan(600);
+    const { code, back } = await roundTrip({ 'comments.yaml': comments, 'crlf.yaml': crlf, 'long.yaml': long });
+    expect(await back('default', 'web', 'comments_everywhere')).toEqual(data(comments)[0]);
+    expect(await back('default', 'web', 'comments_crlf')).toEqual(data(crlf)[0]);
+    expect(await back('default', 'web', 'long')).toEqual(data(long)[0]);
+    // Comments above stages and steps survive as // lines, with or without CR; no CR leaks into the code.
+    for (const file of ['comments_everywhere.ts', 'comments_crlf.ts']) {
+      expect(code[file]).toContain('// first, build');
+      expect(code[file]).toContain('//     type: ShellScript');
+      expect(code[file]).not.toContain('\r');
+    }
+    expect(code['long.ts']).toMatch(/shell\(\{\n\s+identifier: 'long_script'/);
+  }, 180_000);
+});
