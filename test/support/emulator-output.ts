@@ -8,7 +8,8 @@ import { stringify } from 'yaml';
  * `pipewright compile` lays it out, for publish tests that need more documents than examples/ has.
  */
 
-export type Doc = { project: Record<string, unknown> } | { connector: Record<string, unknown> } | { pipeline: Record<string, unknown> };
+/** One document: its root key (`pipeline`, `infrastructureDefinition`, ...) and body. */
+export type Doc = Readonly<Record<string, Record<string, unknown>>>;
 
 export const projectDoc = (identifier: string, extra: Record<string, unknown> = {}): Doc => ({
   project: { name: `Project ${identifier}`, identifier, orgIdentifier: 'default', color: '#0063F7', description: '', tags: {}, modules: [], ...extra },
@@ -76,6 +77,80 @@ export const pipelineDoc = (identifier: string, project: string, script = `echo 
         },
       },
     ],
+  },
+});
+
+const inShop = (identifier: string, project: string, label: string) => ({
+  name: `${label} ${identifier}`,
+  identifier,
+  orgIdentifier: 'default',
+  projectIdentifier: project,
+  tags: {},
+});
+
+export const serviceDoc = (identifier: string, project: string, replicas = '2'): Doc => ({
+  service: {
+    ...inShop(identifier, project, 'Service'),
+    serviceDefinition: { type: 'Kubernetes', spec: { variables: [{ name: 'replicas', type: 'String', value: replicas }] } },
+  },
+});
+
+export const environmentDoc = (identifier: string, project: string, type = 'PreProduction'): Doc => ({
+  environment: { ...inShop(identifier, project, 'Environment'), type, variables: [] },
+});
+
+export const infrastructureDoc = (identifier: string, project: string, environmentRef: string, namespace = 'shop'): Doc => ({
+  infrastructureDefinition: {
+    ...inShop(identifier, project, 'Cluster'),
+    environmentRef,
+    deploymentType: 'Kubernetes',
+    type: 'KubernetesDirect',
+    spec: { connectorRef: 'account.k8s', namespace, releaseName: 'release-<+INFRA_KEY>' },
+    allowSimultaneousDeployments: false,
+  },
+});
+
+/** A stage template running one script. */
+export const templateDoc = (identifier: string, project: string, versionLabel: string, script = 'make test'): Doc => ({
+  template: {
+    ...inShop(identifier, project, 'Template'),
+    versionLabel,
+    type: 'Stage',
+    spec: {
+      type: 'Custom',
+      spec: {
+        execution: {
+          steps: [{ step: { type: 'ShellScript', name: 'run', identifier: 'run', spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script } } }, timeout: '10m' } }],
+        },
+      },
+    },
+  },
+});
+
+/** A pipeline whose one stage is a template, with a runtime input `target`. */
+export const templatedPipelineDoc = (identifier: string, project: string, templateRef: string, versionLabel: string): Doc => ({
+  pipeline: {
+    ...inShop(identifier, project, 'Pipeline'),
+    variables: [{ name: 'target', type: 'String', value: '<+input>' }],
+    stages: [{ stage: { name: 'checks', identifier: 'checks', template: { templateRef, versionLabel } } }],
+  },
+});
+
+export const inputSetDoc = (identifier: string, project: string, pipeline: string, target = 'eu'): Doc => ({
+  inputSet: { ...inShop(identifier, project, 'Inputs'), pipeline: { identifier: pipeline, variables: [{ name: 'target', type: 'String', value: target }] } },
+});
+
+export const overlayInputSetDoc = (identifier: string, project: string, pipeline: string, inputSetReferences: readonly string[]): Doc => ({
+  overlayInputSet: { ...inShop(identifier, project, 'Overlay'), pipelineIdentifier: pipeline, inputSetReferences: [...inputSetReferences] },
+});
+
+export const triggerDoc = (identifier: string, project: string, pipeline: string, expression = '0 4 * * *', inputSetRefs: readonly string[] = []): Doc => ({
+  trigger: {
+    ...inShop(identifier, project, 'Trigger'),
+    enabled: true,
+    pipelineIdentifier: pipeline,
+    source: { type: 'Scheduled', spec: { type: 'Cron', spec: { expression } } },
+    ...(inputSetRefs.length ? { inputSetRefs: [...inputSetRefs] } : {}),
   },
 });
 
