@@ -194,7 +194,8 @@ export function handleRest(store: Store, req: RestRequest): Answer {
     return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId } };
   }
   if (behaviour.withoutEntity.includes(identifier)) return { status: 200, body: { status: 'SUCCESS', data: null, metaData: null, correlationId } };
-  // A template's first version is its stable one; `setDefaultTemplate=true` makes a new version the stable one.
+  // A template's first version is its stable one (the emulator's reading: the facts file names only
+  // setDefaultTemplate and updateStableTemplate); `setDefaultTemplate=true` makes a new version the stable one.
   const stable = route.kind === 'template' ? (existing?.stable ?? (query.get('setDefaultTemplate') === 'true' || store.versions(org, project, identifier).length === 0)) : undefined;
   if (stable && route.op === 'create') for (const other of store.versions(org, project, identifier)) other.stable = false;
   const stored = store.put(
