@@ -1,7 +1,8 @@
 import { ts } from 'ts-morph';
-import type { ResourceKind } from '../schema/index.js';
-import { usedNames, type Code } from './code.js';
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { call, usedNames, type Code } from './code.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
+import { wire } from './options.js';
 import { printStatements, toExpression } from './print.js';
 import type { Comments } from './read-documents.js';
 
@@ -82,10 +83,20 @@ export interface ModuleInput {
   readonly comments?: Comments;
 }
 
+/** `raw.<kind>(document)`: the whole document verbatim, for kinds no builder reproduces. */
+const rawCode = (kind: ResourceKind) => (document: Record<string, unknown>) => call(`raw.${kind}`, [wire(document)]);
+
 const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, comments: Comments) => Code> = {
   pipeline: pipelineCode,
   project: projectCode,
   connector: connectorCode,
+  service: rawCode('service'),
+  environment: rawCode('environment'),
+  infrastructure: rawCode('infrastructure'),
+  template: rawCode('template'),
+  inputSet: rawCode('inputSet'),
+  overlayInputSet: rawCode('overlayInputSet'),
+  trigger: rawCode('trigger'),
 };
 
 /** The module's source text before formatting: imports, shared steps, then the exported resource. */
@@ -93,7 +104,7 @@ export function generateModule({ kind, document, source, comment, comments = new
   text: string;
   exportName: string;
 } {
-  const body = (document[kind] ?? {}) as Record<string, unknown>;
+  const body = (document[kindRow(kind).rootKey] ?? {}) as Record<string, unknown>;
   const exportName = variableName(String(body.identifier ?? kind), kind);
   const { code, consts } = hoistSharedSteps(CODE_OF[kind](document, comments), new Set([exportName]));
   const names = new Set<string>();

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
-import { KINDS, rootKeyList } from '../catalog/kinds.js';
+import { kindRow, KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
 
@@ -84,7 +84,7 @@ function duplicateResources(parsed: ReadonlyArray<ParsedDocument & { lines: Line
     const kind = documentKind(entry.data)!;
     const key = resourceKey(kind, entry.data);
     if (!key) continue;
-    const path = [kind, 'identifier'];
+    const path = [kindRow(kind).rootKey, 'identifier'];
     const position = locate(entry.document, path, entry.lines);
     const here = `${entry.file}:${position.line}:${position.column}`;
     const first = seen.get(keyString(key));
@@ -97,7 +97,7 @@ function duplicateResources(parsed: ReadonlyArray<ParsedDocument & { lines: Line
       severity: 'error',
       message: `${describeKey(key)} is defined twice`,
       path,
-      subject: describePath(entry.data, [kind]).subject,
+      subject: describePath(entry.data, [kindRow(kind).rootKey]).subject,
       hint: `the other one is at ${first}; rename one identifier`,
       file: entry.file,
       line: position.line,

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { identifier, tags } from './common.js';
+
+/** An input set (facts 2 §6): values for a pipeline's runtime inputs, shaped like the pipeline itself. */
+export const inputSetBody = z
+  .looseObject({
+    name: z.string().min(1),
+    identifier,
+    orgIdentifier: identifier.optional(),
+    projectIdentifier: identifier.optional(),
+    description: z.string().nullish(),
+    tags: tags.nullish(),
+    pipeline: z.looseObject({ identifier }),
+  })
+  .meta({ title: 'Input set' });
+
+export const inputSetDocument = z.looseObject({ inputSet: inputSetBody }).meta({
+  title: 'pipewright input set document',
+  description: 'An input set, as sent to POST /pipeline/api/inputSets.',
+});
+
+/** An overlay input set: other input sets of the same pipeline, applied in order. */
+export const overlayInputSetBody = z
+  .looseObject({
+    name: z.string().min(1),
+    identifier,
+    orgIdentifier: identifier.optional(),
+    projectIdentifier: identifier.optional(),
+    pipelineIdentifier: identifier,
+    description: z.string().nullish(),
+    tags: tags.nullish(),
+    inputSetReferences: z.array(z.string()),
+  })
+  .meta({ title: 'Overlay input set' });
+
+export const overlayInputSetDocument = z.looseObject({ overlayInputSet: overlayInputSetBody }).meta({
+  title: 'pipewright overlay input set document',
+  description: 'An overlay input set: input sets of one pipeline applied in order.',
+});
+
+export type InputSetBody = z.infer<typeof inputSetBody>;
+export type InputSetDocument = z.infer<typeof inputSetDocument>;
+export type OverlayInputSetBody = z.infer<typeof overlayInputSetBody>;
+export type OverlayInputSetDocument = z.infer<typeof overlayInputSetDocument>;
