@@ -2,10 +2,8 @@ import { readYaml } from '../yaml/read-yaml.js';
 
 import { kindOfDocument, kindRow, RESOURCE_KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 
-/** The kinds publish has endpoints for; the others are compiled and validated but not sent yet. */
-export type PublishKind = Extract<ResourceKind, 'project' | 'connector' | 'pipeline'>;
-const isPublished = (kind: ResourceKind): kind is PublishKind => kind === 'project' || kind === 'connector' || kind === 'pipeline';
-export const PUBLISH_ORDER: readonly PublishKind[] = RESOURCE_KINDS.filter(isPublished);
+export type PublishKind = ResourceKind;
+export const PUBLISH_ORDER: readonly PublishKind[] = RESOURCE_KINDS;
 
 /**
  * Where a resource lives: its kind and scope (connectors, services, ... may be account- or org-level), and for some
@@ -58,7 +56,6 @@ export function resourceIdOf(value: unknown): ResourceId {
   const keys = root ? Object.keys(root) : [];
   const kind = keys.length === 1 ? kindOfDocument(root) : undefined;
   if (!root || !kind) throw new DocumentError(`expected one root key, ${rootKeyList()}; found ${keys.length ? keys.join(', ') : 'no mapping'}`);
-  if (!isPublished(kind)) throw new DocumentError(`publishing ${kindRow(kind).plural} comes in a later change`);
   const body = asRecord(root[kindRow(kind).rootKey]);
   const identifier = text(body?.identifier);
   if (!body || !identifier) throw new DocumentError(`${kind} has no identifier`);
