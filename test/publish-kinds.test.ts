@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from './support/cli.js';
+import { runCli, tempDir } from './support/cli.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from './support/emulator.js';
 import {
   environmentDoc,
@@ -261,5 +261,43 @@ describe('how each kind answers', () => {
     expect(qa).toMatchObject({ outcome: 'failed', error: { reason: 'drift' } });
     expect(qa.drift!.map((c) => c.path)).toEqual(['environment.description']);
     expect(em.resource('environment', 'default', 'shop', 'qa')!.body.type).toBe('PreProduction');
+  });
+});
+
+describe('the delivery example', () => {
+  it('publishes everything in order against the emulator, and a second run writes nothing', async () => {
+    const out = join(work, 'delivery');
+    const compiledExample = await runCli(['compile', 'examples/delivery/*.ts', '-o', out]);
+    expect(compiledExample.stderr).toBe('');
+    expect(compiledExample.code).toBe(0);
+    const em = await emulate();
+    const first = await publishWith({ emulator: em, args: [out, '--json'] });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const documents = report(first.stdout).documents;
+    expect(documents.every((d) => d.outcome === 'created')).toBe(true);
+    // The creates reached the platform kind by kind, in the table's order.
+    const kindOfPath: Record<string, string> = {
+      '/gateway/ng/api/projects': 'project',
+      '/gateway/ng/api/servicesV2': 'service',
+      '/gateway/ng/api/environmentsV2': 'environment',
+      '/gateway/ng/api/infrastructures': 'infrastructure',
+      '/gateway/template/api/templates': 'template',
+      '/gateway/pipeline/api/pipelines': 'pipeline',
+      '/gateway/pipeline/api/inputSets': 'inputSet',
+      '/gateway/pipeline/api/triggers': 'trigger',
+    };
+    const created = writes(em).map((w) => kindOfPath[w.replace(/^POST /, '')]);
+    expect([...new Set(created)]).toEqual(['project', 'service', 'environment', 'infrastructure', 'template', 'pipeline', 'inputSet', 'trigger']);
+    expect(created).toHaveLength(10);
+    // Three pipelines use the one template version.
+    for (const id of ['checkout_api', 'checkout_web', 'checkout_worker'])
+      expect((em.resource('pipeline', 'default', 'delivery', id)!.body.stages as any[])[0].stage.template).toEqual({ templateRef: 'quality_gate', versionLabel: 'v1' });
+    expect(em.resource('trigger', 'default', 'delivery', 'nightly', { parent: 'checkout_api' })!.body.inputSetRefs).toEqual(['nightly']);
+    const before = em.totalWrites();
+    const second = await publishWith({ emulator: em, args: [out, '--json'] });
+    expect(second.code).toBe(0);
+    expect(report(second.stdout).counts).toEqual({ created: 0, updated: 0, unchanged: 10, failed: 0 });
+    expect(em.totalWrites()).toBe(before);
   });
 });
