@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
-import { startEmulator, type Emulator, type EmulatorOptions } from './support/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './support/cli.js';
+import type { Emulator } from './support/emulator.js';
 import {
   environmentDoc,
   infrastructureDoc,
@@ -17,7 +17,7 @@ import {
   type Doc,
 } from './support/emulator-output.js';
 import type { NotFoundForm } from './support/emulator-rest.js';
-import { publishWith } from './support/emulator-run.js';
+import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 
 /**
  * publish of services, environments, infrastructures, templates, input sets, overlay input sets and triggers
@@ -25,31 +25,8 @@ import { publishWith } from './support/emulator-run.js';
  * document whose environment, template, pipeline or input sets are not there yet (platform-facts-2.md §6).
  */
 
-let work: string;
-let cleanup: () => Promise<void>;
-const emulators: Emulator[] = [];
-
-beforeEach(async () => {
-  ({ dir: work, cleanup } = await tempDir('pipewright-kinds-'));
-});
-afterEach(async () => {
-  for (const em of emulators.splice(0)) {
-    expect(em.violations).toEqual([]);
-    await em.stop();
-  }
-  await cleanup();
-});
-
-const emulate = async (options: EmulatorOptions = {}) => {
-  const em = await startEmulator(options);
-  emulators.push(em);
-  return em;
-};
-const compiled = async (docs: readonly Doc[], name = 'out') => {
-  const out = join(work, name);
-  await writeOutputFolder(out, docs);
-  return out;
-};
+const session = emulatorsPerTest('pipewright-kinds-');
+const { emulate, compiled } = session;
 
 type JsonDocument = { file: string; kind: string; identifier: string; parent?: string; version?: string; outcome: string; changes?: { path: string }[]; drift?: { path: string }[]; error?: { message: string; reason?: string } };
 const report = (stdout: string) => JSON.parse(stdout) as { ok: boolean; counts: Record<string, number>; documents: JsonDocument[] };
@@ -266,7 +243,7 @@ describe('how each kind answers', () => {
 
 describe('the delivery example', () => {
   it('publishes everything in order against the emulator, and a second run writes nothing', async () => {
-    const out = join(work, 'delivery');
+    const out = join(session.work, 'delivery');
     const compiledExample = await runCli(['compile', 'examples/delivery/*.ts', '-o', out]);
     expect(compiledExample.stderr).toBe('');
     expect(compiledExample.code).toBe(0);
