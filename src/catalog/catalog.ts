@@ -58,6 +58,12 @@ export const stepSpecRegistry = lazyRegistry(data.steps);
 export const stageSpecRegistry = lazyRegistry(data.stages);
 /** The wire `spec` schema of each connector type, by `type`. */
 export const connectorSpecRegistry = lazyRegistry(data.connectors);
+/** The `spec` schema of the template types that hold no pipeline part (SecretManager, Workspace, ...), by `type`. */
+export const templateSpecRegistry = lazyRegistry(Object.fromEntries(Object.entries(data.templateSpecs).map(([type, spec]) => [type, { spec }])));
+/** A template's own fields, as the published schema has them (its spec is checked by type). */
+export const templateFieldsSchema = (): z.ZodType => compiler.compile(data.documents.template);
+/** A trigger, as the published schema has it. */
+export const triggerFieldsSchema = (): z.ZodType => compiler.compile(data.documents.trigger);
 
 const keyCache = new Map<string, readonly string[] | undefined>();
 const cachedKeys = (cacheKey: string, shape: Shape | undefined) => {

@@ -53,4 +53,8 @@ export interface CatalogData {
   readonly steps: Readonly<Record<string, StepEntryData>>;
   readonly stages: Readonly<Record<string, StageEntryData>>;
   readonly connectors: Readonly<Record<string, ConnectorEntryData>>;
+  /** Documents beside pipelines with a published schema: a template's own fields (not its spec), a trigger. */
+  readonly documents: { readonly template: Shape; readonly trigger: Shape };
+  /** The `spec` of the template types that are not a step, stage, step group or pipeline, by `type`. */
+  readonly templateSpecs: Readonly<Record<string, Shape>>;
 }
