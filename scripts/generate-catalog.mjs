@@ -280,6 +280,10 @@ function readCatalog() {
     connectors[type] = { builder: builderName(type), spec: connectorConvert.refShape(specRef) };
   }
   const documents = readDocuments();
+  // A service's definition and an infrastructure definition's type and spec: the same classes a Deployment
+  // stage defines inline, so the pipeline schema describes them.
+  documents.documents.serviceDefinition = refShape('#/definitions/pipeline/stages/cd/ServiceDefinition');
+  documents.documents.infrastructure = refShape('#/definitions/pipeline/stages/cd/InfrastructureDef');
   return {
     defs: sortKeys({ ...defs, ...connectorConvert.defs, ...documents.defs }),
     steps,

@@ -74,3 +74,54 @@ describe('template stubs', () => {
     expect(codes('template', template({ type: 'Stage', spec: {} })).map((d) => d.path.join('.'))).toEqual(['template.spec.type']);
   });
 });
+
+describe('service, environment and infrastructure documents', () => {
+  it('takes a service with any spec, and refuses a deployment type the platform does not have', () => {
+    const service = (type: string) => ({ service: { name: 'api', identifier: 'api', ...scope, serviceDefinition: { type, spec: { manifests: [], anything: 1 } } } });
+    expect(codes('service', service('Kubernetes'))).toEqual([]);
+    expect(codes('service', service('Kubernetess')).map((d) => d.path.join('.'))).toEqual(['service.serviceDefinition.type']);
+  });
+
+  it('requires an environment type of Production or PreProduction', () => {
+    const environment = (type?: string) => ({ environment: { name: 'prod', identifier: 'prod', ...(type ? { type } : {}), ...scope } });
+    expect(codes('environment', environment('PreProduction'))).toEqual([]);
+    expect(codes('environment', environment('Staging')).map((d) => d.code)).toEqual(['invalid-value']);
+    expect(codes('environment', environment()).map((d) => d.code)).toEqual(['missing-field']);
+  });
+
+  it('checks an infrastructure spec by its type, as a Deployment stage would inline', () => {
+    const infrastructure = (spec: Record<string, unknown>) => ({
+      infrastructureDefinition: { name: 'k8s', identifier: 'k8s', environmentRef: 'prod', deploymentType: 'Kubernetes', type: 'KubernetesDirect', spec, ...scope },
+    });
+    expect(codes('infrastructure', infrastructure({ connectorRef: 'cluster', namespace: 'web', releaseName: 'r' }))).toEqual([]);
+    expect(codes('infrastructure', infrastructure({ namespace: 'web', releaseName: 'r' })).map((d) => d.path.join('.'))).toEqual([
+      'infrastructureDefinition.spec.connectorRef',
+    ]);
+  });
+
+  it('requires what the platform requires of an infrastructure: its environment, deployment type, type and spec', () => {
+    const found = codes('infrastructure', { infrastructureDefinition: { name: 'k8s', identifier: 'k8s' } }).map((d) => d.path.at(-1));
+    expect(found.sort()).toEqual(['deploymentType', 'environmentRef', 'spec', 'type']);
+  });
+});
+
+describe('input set documents', () => {
+  it('takes an input set naming its pipeline, and an overlay naming input sets', () => {
+    expect(codes('inputSet', { inputSet: { name: 'prod', identifier: 'prod', ...scope, pipeline: { identifier: 'deploy', variables: [] } } })).toEqual([]);
+    expect(codes('overlayInputSet', { overlayInputSet: { name: 'o', identifier: 'o', ...scope, pipelineIdentifier: 'deploy', inputSetReferences: ['a', 'b'] } })).toEqual([]);
+  });
+
+  it('refuses an input set without its pipeline, and an overlay without input sets', () => {
+    expect(codes('inputSet', { inputSet: { name: 'prod', identifier: 'prod', ...scope } }).map((d) => d.path.join('.'))).toEqual(['inputSet.pipeline']);
+    expect(codes('overlayInputSet', { overlayInputSet: { name: 'o', identifier: 'o', ...scope, pipelineIdentifier: 'deploy' } }).map((d) => d.path.join('.'))).toEqual([
+      'overlayInputSet.inputSetReferences',
+    ]);
+  });
+});
+
+describe('a missing field whose values are a fixed list', () => {
+  it('is reported as missing, with the values it takes (never as "undefined is not one of")', () => {
+    const [problem] = codes('environment', { environment: { name: 'prod', identifier: 'prod', ...scope } });
+    expect(problem).toMatchObject({ code: 'missing-field', message: 'environment.type is required (one of Production, PreProduction)' });
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { templateFieldsSchema, templateSpecRegistry } from '../catalog/catalog.js';
+import { documentPartSchema, templateSpecRegistry } from '../catalog/catalog.js';
 import { checkSpecByType, identifier, typedBy } from './common.js';
 import { step, stepGroup } from './pipeline-elements.js';
 import { pipelineBody, stage } from './pipeline.js';
@@ -63,14 +63,16 @@ let pipelineTemplateSpec: z.ZodType | undefined;
  * the published schema's; which version is the stable one is not in the YAML (a separate call sets it).
  */
 export const templateBody = typedBy(
-  (templateFieldsSchema() as z.ZodObject)
+  (documentPartSchema('template') as z.ZodObject)
     .safeExtend({
       orgIdentifier: identifier.optional(),
       projectIdentifier: identifier.optional(),
       spec: z.looseObject({}).optional(),
     })
     // A template saved without a spec (a stub) is still a template the platform stores.
-    .superRefine((value, ctx) => value.spec !== undefined && checkSpecByType(templateSpecs, value.type, value.spec, ctx))
+    .superRefine((value, ctx) => {
+      if (value.spec !== undefined) checkSpecByType(templateSpecs, value.type, value.spec, ctx);
+    })
     .meta({ title: 'Template' }),
   templateSpecs,
 );
