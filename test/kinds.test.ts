@@ -54,7 +54,9 @@ const NEW_KINDS = {
       projectIdentifier: 'web',
     },
   },
-  template: { template: { name: 'echo', identifier: 'echo', versionLabel: 'v1', type: 'Step', orgIdentifier: 'default', projectIdentifier: 'web', spec: {} } },
+  template: {
+    template: { name: 'echo', identifier: 'echo', versionLabel: 'v1', type: 'Step', orgIdentifier: 'default', projectIdentifier: 'web', spec: { type: 'Wait', spec: { duration: '1m' } } },
+  },
   inputSet: { inputSet: { name: 'prod', identifier: 'prod', orgIdentifier: 'default', projectIdentifier: 'web', pipeline: { identifier: 'deploy' } } },
   overlayInputSet: {
     overlayInputSet: { name: 'all', identifier: 'all', orgIdentifier: 'default', projectIdentifier: 'web', pipelineIdentifier: 'deploy', inputSetReferences: ['prod'] },

@@ -66,6 +66,9 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
       const expected = unionTypes(issue);
       message = `${field || 'value'} is required${expected ? ` (expected ${expected})` : ''}`;
       code = 'missing-field';
+    } else if (issue.code === 'invalid_value' && 'values' in issue && value === undefined) {
+      message = `${field || 'value'} is required (one of ${issue.values.map(String).join(', ')})`;
+      code = 'missing-field';
     } else if (issue.code === 'invalid_type') {
       message = `${field || 'value'} must be ${issue.expected}, found ${kindOfValue(value)}`;
     } else if (issue.code === 'invalid_value' && 'values' in issue) {

@@ -1,14 +1,20 @@
 import { z } from 'zod';
-import { identifier, tags } from './common.js';
+import { documentPartSchema } from '../catalog/catalog.js';
+import { identifier, tags, variantSchemas } from './common.js';
 
-/** An infrastructure definition (facts 2 §6, `InfrastructureDefinitionConfig`): one target inside an environment. */
-export const infrastructureBody = z
-  .looseObject({
+const definition = documentPartSchema('infrastructure') as z.ZodObject;
+
+/**
+ * An infrastructure definition (facts 2 §6, `InfrastructureDefinitionConfig`): one target inside an
+ * environment. Its `type` and `spec` are the class a Deployment stage can hold inline, checked by type with the
+ * pipeline schema's structure.
+ */
+export const infrastructureBody = definition
+  .safeExtend({
     name: z.string().min(1),
     identifier,
     environmentRef: z.string().min(1),
     deploymentType: z.string().min(1),
-    type: z.string().min(1),
     spec: z.looseObject({}),
     orgIdentifier: identifier.optional(),
     projectIdentifier: identifier.optional(),
@@ -18,6 +24,9 @@ export const infrastructureBody = z
     scopedServices: z.array(z.string()).optional(),
   })
   .meta({ title: 'Infrastructure definition' });
+// The spec's fields come from the variant its type picks: the key-typo check asks the same question.
+const variants = variantSchemas.get(definition);
+if (variants) variantSchemas.set(infrastructureBody, variants);
 
 export const infrastructureDocument = z.looseObject({ infrastructureDefinition: infrastructureBody }).meta({
   title: 'pipewright infrastructure definition document',

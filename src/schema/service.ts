@@ -1,5 +1,14 @@
 import { z } from 'zod';
+import { documentPartSchema } from '../catalog/catalog.js';
 import { identifier, tags } from './common.js';
+
+/**
+ * The deployment types a service definition may have: its class is the one a Deployment stage can hold inline,
+ * so the pipeline schema names them. Its spec is left open: real services use store types, manifest types and
+ * fields the published schema does not have yet (ArtifactBundle stores, `files` in Git stores), and the
+ * platform takes them.
+ */
+const definitionType = (documentPartSchema('serviceDefinition') as z.ZodObject).shape.type as z.ZodType;
 
 /** A service (facts 2 §6, `NGServiceV2InfoConfig`): what is deployed, and how it is defined. */
 export const serviceBody = z
@@ -11,7 +20,7 @@ export const serviceBody = z
     description: z.string().nullish(),
     tags: tags.nullish(),
     gitOpsEnabled: z.boolean().optional(),
-    serviceDefinition: z.looseObject({ type: z.string(), spec: z.looseObject({}) }).optional(),
+    serviceDefinition: z.looseObject({ type: definitionType, spec: z.looseObject({}) }).optional(),
   })
   .meta({ title: 'Service' });
 
