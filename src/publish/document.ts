@@ -48,7 +48,8 @@ export function stripLeadingComments(text: string): string {
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-const fieldAt = (body: Record<string, unknown>, path: string): unknown => path.split('.').reduce<unknown>((at, key) => asRecord(at)?.[key], body);
+/** The value at a dotted path (`pipeline.identifier`, `service.yaml`); `''` is the value itself. */
+export const valueAt = (value: unknown, path: string): unknown => (path === '' ? value : path.split('.').reduce<unknown>((at, key) => asRecord(at)?.[key], value));
 
 /** The identity a document declares in its own fields. */
 export function resourceIdOf(value: unknown): ResourceId {
@@ -65,7 +66,7 @@ export function resourceIdOf(value: unknown): ResourceId {
   if (!scopes.includes('account') && !org) throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
   if (scopes.length === 1 && scopes[0] === 'project' && !project) throw new DocumentError(`${kind} ${identifier} has no projectIdentifier`);
   const { parent: parentField, version: versionField } = kindRow(kind);
-  const parent = parentField ? text(fieldAt(body, parentField)) : undefined;
+  const parent = parentField ? text(valueAt(body, parentField)) : undefined;
   if (parentField && !parent) throw new DocumentError(`${kind} ${identifier} has no ${parentField}`);
   // A version label may be written as a number (`versionLabel: 1`); the platform reads it as text.
   const rawVersion = versionField ? body[versionField] : undefined;

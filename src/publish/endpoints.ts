@@ -1,5 +1,5 @@
 import { kindRow } from '../catalog/kinds.js';
-import { readPlatformYaml, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
+import { readPlatformYaml, valueAt, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
 export interface Endpoint {
@@ -306,9 +306,6 @@ export function storageOf(data: unknown): Storage {
   };
 }
 
-/** The value at a dotted path (`service.yaml`); `''` is the value itself. */
-export const valueAt = (value: unknown, path: string): unknown => (path === '' ? value : path.split('.').reduce<unknown>((at, key) => asRecord(at)?.[key], value));
-
 /**
  * The document a GET returned, in the request's shape `{ <root key>: {...} }`: projects and connectors come as
  * objects under `data.<kind>`, the others as YAML text (`data.yamlPipeline`, `data.service.yaml`, `data.yaml`, ...).
@@ -333,7 +330,7 @@ export function remoteDocument(kind: PublishKind, data: unknown): Record<string,
     return invalid;
   }
   if (!parsed || !asRecord(parsed[rootKey])) {
-    if (asRecord(data)?.entityValidityDetails && asRecord(asRecord(data)?.entityValidityDetails)?.valid === false) return invalid;
+    if (valueAt(data, 'entityValidityDetails.valid') === false) return invalid;
     throw new Error(`data.${answer.yaml} is not a ${kindRow(kind).label} document`);
   }
   return { [rootKey]: parsed[rootKey] };

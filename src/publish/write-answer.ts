@@ -1,6 +1,6 @@
 import { kindRow } from '../catalog/kinds.js';
-import type { PublishKind } from './document.js';
-import { kindApi, valueAt } from './endpoints.js';
+import { valueAt, type PublishKind } from './document.js';
+import { kindApi } from './endpoints.js';
 import { ApiError, type Envelope } from './envelope.js';
 
 /**
