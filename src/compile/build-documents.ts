@@ -1,4 +1,5 @@
 import { newBuildContext, type BuildContext, type DocPath, type ResourceReference } from '../dsl/build-context.js';
+import { kindRow } from '../catalog/kinds.js';
 import { kindOf, type AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -108,7 +109,11 @@ function referenceResolver(documents: readonly BuiltDocument[], otherKeys: reado
     const kind = kindOf(target);
     const { org, project } = target.scope;
     const here = referrer.key;
-    const key: ResourceKey = { kind, identifier: target.identifier, ...target.scope };
+    const row = kindRow(kind);
+    // A kind whose identity includes its parent or version (an infrastructure's environment, a template's
+    // version) is keyed by its document, as compiled.
+    const key: ResourceKey =
+      (row.parent || row.version ? resourceKey(kind, target.toDocument(newBuildContext())) : undefined) ?? { kind, identifier: target.identifier, ...target.scope };
     return {
       key,
       resolved: built.has(target) || keys.has(keyString(key)),
@@ -152,8 +157,8 @@ function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
         code: 'duplicate-resource',
         severity: 'error',
         message: `${describeKey(built.key)} is defined twice`,
-        path: [built.kind, 'identifier'],
-        subject: describePath(built.document, [built.kind]).subject,
+        path: [kindRow(built.kind).rootKey, 'identifier'],
+        subject: describePath(built.document, [kindRow(built.kind).rootKey]).subject,
         hint: `the other one is export "${first.exportName}" at ${first.resource.site.location ?? first.file}; rename one identifier`,
       }),
     );

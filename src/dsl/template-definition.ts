@@ -1,0 +1,77 @@
+import type { BuildContext } from './build-context.js';
+import { captureSite } from './call-site.js';
+import { checkOptions } from './option-check.js';
+import type { PipelineBuilder } from './pipeline.js';
+import { wireValue } from './references.js';
+import { isResource, RESOURCE_BRAND } from './resource.js';
+import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { isStageBuilder, type StageBuilder } from './stage.js';
+import type { StepGroupBuilder } from './step-group.js';
+import { isStepNode, type StepNode } from './step.js';
+
+/** The template types pipewright builds: the parts of a pipeline. */
+export type TemplateKind = 'Step' | 'Stage' | 'StepGroup' | 'Pipeline';
+
+/** What a template holds: a builder of that part (its identity is dropped: each use gives its own), or the wire `spec`. */
+type PartOf<T extends TemplateKind> = T extends 'Step'
+  ? StepNode
+  : T extends 'Stage'
+    ? StageBuilder
+    : T extends 'StepGroup'
+      ? StepGroupBuilder
+      : PipelineBuilder<string, string>;
+
+export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends ScopedOptions {
+  /** This version's label (`v1`, `1.2.0`); which version is the stable one is set on the platform, not here. */
+  readonly versionLabel: string;
+  /** The part itself: a builder, or the wire `spec` (the part without identifier and name). */
+  readonly spec: PartOf<T> | { readonly [key: string]: unknown };
+  readonly icon?: string;
+  readonly variables?: ReadonlyArray<{ readonly [key: string]: unknown }>;
+}
+
+/** Identity fields a use of the template supplies: a template's part has none of its own. */
+const IDENTITY = new Set(['identifier', 'name', 'orgIdentifier', 'projectIdentifier']);
+const withoutIdentity = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !IDENTITY.has(key)));
+
+export class TemplateBuilder<T extends TemplateKind = TemplateKind> extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }> {
+  get [RESOURCE_BRAND]() {
+    return 'template' as const;
+  }
+  get versionLabel(): string {
+    return this.props.versionLabel;
+  }
+  get templateType(): T {
+    return this.props.type;
+  }
+  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+    const { versionLabel, type, spec, icon, variables } = this.props;
+    const path = [root, 'spec'];
+    let body: unknown;
+    if (isResource(spec)) body = withoutIdentity(Object.values(spec.toDocument(context) as Record<string, Record<string, unknown>>)[0] ?? {});
+    else if (isStepNode(spec) || isStageBuilder(spec))
+      body = withoutIdentity(Object.values(spec.toElement(context, path) as unknown as Record<string, Record<string, unknown>>)[0] ?? {});
+    else body = wireValue(spec, context, path, this.site);
+    return { versionLabel, type, icon, variables: variables && wireValue(variables, context, [root, 'variables'], this.site), spec: body };
+  }
+}
+
+const TEMPLATE_KEYS = [...SCOPED_KEYS, 'versionLabel', 'spec', 'icon', 'variables'];
+
+const templateOf = <T extends TemplateKind>(type: T, name: string) =>
+  function build(options: TemplateOptions<T>): TemplateBuilder<T> {
+    const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel', 'spec']);
+    return new TemplateBuilder<T>({ ...options, type, issues }, captureSite(build));
+  };
+
+/**
+ * Templates, one version per builder: `template.step({ identifier, versionLabel, spec: shell({...}) })`, and
+ * `template.stage`, `template.stepGroup`, `template.pipeline`. Use one with `stepTemplate()`/`stageTemplate()`,
+ * passing the builder as `templateRef`.
+ */
+export const template = Object.freeze({
+  step: templateOf('Step', 'template.step'),
+  stage: templateOf('Stage', 'template.stage'),
+  stepGroup: templateOf('StepGroup', 'template.stepGroup'),
+  pipeline: templateOf('Pipeline', 'template.pipeline'),
+});
