@@ -104,3 +104,9 @@ describe('builders of the kinds beside pipelines', () => {
     expect(Object.isFrozen(api)).toBe(true);
   });
 });
+
+describe('template stubs', () => {
+  it('a template without a spec is a stub the platform stores: no spec key', () => {
+    expect(doc(template.stage({ identifier: 'stub', project: 'web', versionLabel: 'v1' })).template).not.toHaveProperty('spec');
+  });
+});

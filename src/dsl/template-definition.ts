@@ -24,8 +24,8 @@ type PartOf<T extends TemplateKind> = T extends 'Step'
 export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends ScopedOptions {
   /** This version's label (`v1`, `1.2.0`); which version is the stable one is set on the platform, not here. */
   readonly versionLabel: string;
-  /** The part itself: a builder, or the wire `spec` (the part without identifier and name). */
-  readonly spec: PartOf<T> | { readonly [key: string]: unknown };
+  /** The part itself: a builder, or the wire `spec` (the part without identifier and name); absent in a stub. */
+  readonly spec?: PartOf<T> | { readonly [key: string]: unknown };
   readonly icon?: string;
   readonly variables?: ReadonlyArray<{ readonly [key: string]: unknown }>;
 }
@@ -51,7 +51,7 @@ export class TemplateBuilder<T extends TemplateKind = TemplateKind> extends Scop
     if (isResource(spec)) body = withoutIdentity(Object.values(spec.toDocument(context) as Record<string, Record<string, unknown>>)[0] ?? {});
     else if (isStepNode(spec) || isStageBuilder(spec))
       body = withoutIdentity(Object.values(spec.toElement(context, path) as unknown as Record<string, Record<string, unknown>>)[0] ?? {});
-    else body = wireValue(spec, context, path, this.site);
+    else if (spec !== undefined) body = wireValue(spec, context, path, this.site);
     return { versionLabel, type, icon, variables: variables && wireValue(variables, context, [root, 'variables'], this.site), spec: body };
   }
 }
@@ -60,7 +60,7 @@ const TEMPLATE_KEYS = [...SCOPED_KEYS, 'versionLabel', 'spec', 'icon', 'variable
 
 const templateOf = <T extends TemplateKind>(type: T, name: string) =>
   function build(options: TemplateOptions<T>): TemplateBuilder<T> {
-    const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel', 'spec']);
+    const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel']);
     return new TemplateBuilder<T>({ ...options, type, issues }, captureSite(build));
   };
 

@@ -44,6 +44,7 @@ expectTypeOf(echo).toEqualTypeOf<TemplateBuilder<'Step'>>();
 template.stage({ identifier: 'build', versionLabel: 'v1', spec: { type: 'Custom', spec: {} } });
 // @ts-expect-error: a version label is required
 template.step({ identifier: 'echo', spec: {} });
+template.stage({ identifier: 'stub', versionLabel: 'v1' });
 stepTemplate({ identifier: 'say', templateRef: echo });
 stepTemplate({ identifier: 'say', templateRef: 'account.echo', versionLabel: 'v2' });
 // @ts-expect-error: a template reference is a template builder or its identifier, not a service
