@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { newBuildContext } from '../src/dsl/build-context.js';
 import {
+  deployment,
   environment,
   infrastructure,
   inputSet,
@@ -108,5 +109,27 @@ describe('builders of the kinds beside pipelines', () => {
 describe('template stubs', () => {
   it('a template without a spec is a stub the platform stores: no spec key', () => {
     expect(doc(template.stage({ identifier: 'stub', project: 'web', versionLabel: 'v1' })).template).not.toHaveProperty('spec');
+  });
+});
+
+describe('a Deployment stage naming a service, environment and infrastructures by builder', () => {
+  const api = service({ identifier: 'api', org: 'platform', deploymentType: 'Kubernetes', spec: {} });
+  const prod = environment({ identifier: 'prod', project: web, type: 'Production' });
+  const k8s = infrastructure({ identifier: 'k8s', environment: prod, deploymentType: 'Kubernetes', type: 'KubernetesDirect', spec: { connectorRef: 'c', namespace: 'n', releaseName: 'r' } });
+  const release = pipeline({ identifier: 'release', project: web }).stage(
+    deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, environment: prod, infrastructureDefinitions: [k8s] }).step(shell({ identifier: 'hi', script: 'echo' })),
+  );
+
+  it('writes their scoped identifiers', () => {
+    const spec = (doc(release).pipeline!.stages as never as Array<{ stage: { spec: Record<string, Record<string, unknown>> } }>)[0]!.stage.spec;
+    expect(spec.service).toEqual({ serviceRef: 'org.api' });
+    expect(spec.environment).toEqual({ environmentRef: 'prod', infrastructureDefinitions: [{ identifier: 'k8s' }] });
+  });
+
+  it('resolves when they are compiled, and reports each one that is not', () => {
+    expect(compileAll(web, api, prod, k8s, release).diagnostics).toEqual([]);
+    const missing = compileAll(web, release).diagnostics;
+    expect(missing.map((d) => d.code)).toEqual(['unresolved-reference', 'unresolved-reference', 'unresolved-reference']);
+    expect(missing.map((d) => d.path.slice(-2).join('.')).sort()).toEqual(['0.identifier', 'environment.environmentRef', 'service.serviceRef']);
   });
 });

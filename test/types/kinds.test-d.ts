@@ -4,6 +4,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import {
+  deployment,
   environment,
   infrastructure,
   inputSet,
@@ -67,3 +68,7 @@ trigger({ identifier: 'custom', pipeline: deploy, source: { type: 'Webhook', spe
 trigger.cron({ identifier: 'nightly', pipeline: deploy });
 // @ts-expect-error: not a trigger source type of the platform
 trigger({ identifier: 'mail', pipeline: deploy, source: { type: 'Email' } });
+
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, environment: prod, infrastructureDefinitions: [k8s, 'other'] });
+// @ts-expect-error: a service builder is not an environment
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, environment: api });
