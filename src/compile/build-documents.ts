@@ -4,6 +4,7 @@ import { kindOf, type AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
+import { inputSetFit } from './rules-input-sets.js';
 import { describeKey, keyString, resourceKey, validateDocument, type ResourceKey } from './validate.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
@@ -47,7 +48,7 @@ export interface BuildResult {
  */
 export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = []): BuildResult {
   const { documents, diagnostics } = buildEach(found);
-  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys));
+  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents));
   return { documents, diagnostics };
 }
 
@@ -140,6 +141,17 @@ export function referenceSummaries(documents: readonly BuiltDocument[]): Referen
       return { target: keyString(key), resolved, visible };
     }),
   );
+}
+
+/** Each input set against its pipeline, when that is compiled too (same project, same identifier). */
+function inputSetsAgainstPipelines(documents: readonly BuiltDocument[]): Diagnostic[] {
+  const pipelines = new Map(documents.filter((d) => d.kind === 'pipeline').map((d) => [keyString({ ...d.key, kind: 'pipeline' }), d]));
+  return documents
+    .filter((d) => d.kind === 'inputSet' && d.key.parent)
+    .flatMap((built) => {
+      const pipeline = pipelines.get(keyString({ kind: 'pipeline', org: built.key.org, project: built.key.project, identifier: built.key.parent! }));
+      return pipeline ? inputSetFit(built.document, pipeline.document).map((diagnostic) => locate(built, diagnostic)) : [];
+    });
 }
 
 function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
