@@ -133,3 +133,11 @@ describe('a Deployment stage naming a service, environment and infrastructures b
     expect(missing.map((d) => d.path.slice(-2).join('.')).sort()).toEqual(['0.identifier', 'environment.environmentRef', 'service.serviceRef']);
   });
 });
+
+describe('templates in use', () => {
+  it('stepTemplate() with a template builder writes the inputs given, under the template reference', () => {
+    const greet = template.step({ identifier: 'greet', project: 'web', versionLabel: 'v3', spec: { type: 'ShellScript', timeout: '<+input>', spec: {} } });
+    const element = stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { type: 'ShellScript', timeout: '5m' } }).toElement(newBuildContext(), []) as { step: { template: unknown } };
+    expect(element.step.template).toEqual({ templateRef: 'greet', versionLabel: 'v3', templateInputs: { type: 'ShellScript', timeout: '5m' } });
+  });
+});

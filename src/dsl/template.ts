@@ -9,7 +9,7 @@ import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import { STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
-import type { TemplateBuilder } from './template-definition.js';
+import type { TemplateBuilder, TemplateInputsOf, TemplateKind } from './template-definition.js';
 import { isResource, kindOf } from './resource.js';
 import type { Expressible } from './wire-types.js';
 
@@ -68,7 +68,21 @@ export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements
   }
 }
 
+/**
+ * Options naming the template by its builder: `templateInputs` is typed by the template's runtime inputs.
+ * `templateRef` given as text keeps the wire form (any `templateInputs`).
+ */
+export type WithTemplateBuilder<O extends TemplateRefOption, K extends TemplateKind, S> = Omit<O, 'templateRef' | 'templateInputs'> & {
+  readonly templateRef: TemplateBuilder<K, S>;
+  readonly templateInputs?: TemplateInputsOf<S>;
+};
+export type WithTemplateText<O extends TemplateRefOption> = Omit<O, 'templateRef'> & {
+  readonly templateRef: Expressible<z.input<typeof templateRef>>['templateRef'];
+};
+
 /** A step made from a step template: `templateRef`, a `versionLabel`, and values for its `templateInputs`. */
+export function stepTemplate<S>(options: WithTemplateBuilder<StepTemplateOptions, 'Step', S>): StepTemplateBuilder;
+export function stepTemplate(options: WithTemplateText<StepTemplateOptions>): StepTemplateBuilder;
 export function stepTemplate(options: StepTemplateOptions): StepTemplateBuilder {
   return new StepTemplateBuilder(options, captureSite(stepTemplate));
 }

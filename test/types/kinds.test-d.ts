@@ -7,6 +7,8 @@ import {
   deployment,
   environment,
   infrastructure,
+  input,
+  stageTemplate,
   inputSet,
   overlayInputSet,
   pipeline,
@@ -41,7 +43,8 @@ infrastructure({ identifier: 'k8s', environment: api, deploymentType: 'Kubernete
 infrastructure({ identifier: 'k8s', environment: prod, deploymentType: 'Kubernetes', type: 'Kubernetes', spec: {} });
 
 const echo = template.step({ identifier: 'echo', versionLabel: 'v1', spec: shell({ identifier: 'echo', script: 'echo hi' }) });
-expectTypeOf(echo).toEqualTypeOf<TemplateBuilder<'Step'>>();
+expectTypeOf(echo.templateType).toEqualTypeOf<'Step'>();
+expectTypeOf(echo).toExtend<TemplateBuilder<'Step', unknown>>();
 template.stage({ identifier: 'build', versionLabel: 'v1', spec: { type: 'Custom', spec: {} } });
 // @ts-expect-error: a version label is required
 template.step({ identifier: 'echo', spec: {} });
@@ -72,3 +75,21 @@ trigger({ identifier: 'mail', pipeline: deploy, source: { type: 'Email' } });
 deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, environment: prod, infrastructureDefinitions: [k8s, 'other'] });
 // @ts-expect-error: a service builder is not an environment
 deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, environment: api });
+
+// A template's runtime inputs type the templateInputs of its uses: a misspelt field is a type error.
+const greet = template.step({
+  identifier: 'greet',
+  versionLabel: 'v1',
+  spec: { type: 'ShellScript', timeout: '<+input>', spec: { shell: 'Bash', source: { type: 'Inline', spec: { script: input() } } } },
+});
+stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { type: 'ShellScript', timeout: '5m', spec: { source: { spec: { script: 'echo hi' } } } } });
+// @ts-expect-error: "scirpt" is not a runtime input of the template
+stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { spec: { source: { spec: { scirpt: 'echo hi' } } } } });
+// @ts-expect-error: the shell is fixed in the template, not an input
+stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { spec: { shell: 'PowerShell' } } });
+// Text references keep the wire form: any inputs.
+stepTemplate({ identifier: 'hi', templateRef: 'greet', versionLabel: 'v1', templateInputs: { anything: 1 } });
+const build = template.stage({ identifier: 'build', versionLabel: 'v1', spec: { type: 'Custom', variables: [{ name: 'env', type: 'String', value: '<+input>' }] } });
+stageTemplate({ identifier: 'b', templateRef: build, templateInputs: { type: 'Custom', variables: [{ name: 'env', type: 'String', value: 'prod' }] } });
+// @ts-expect-error: a stage template's inputs are typed the same way
+stageTemplate({ identifier: 'b', templateRef: build, templateInputs: { type: 'Custom', varaibles: [] } });
