@@ -5,6 +5,7 @@ import {
   deployment,
   environment,
   infrastructure,
+  input,
   inputSet,
   overlayInputSet,
   pipeline,
@@ -23,7 +24,7 @@ const compileAll = (...resources: AnyResource[]) =>
   buildAndValidate(resources.map((resource, index) => ({ resource, file: 'x.ts', exportName: `r${index}` })));
 
 const web = project({ identifier: 'web' });
-const deploy = pipeline({ identifier: 'deploy', project: web }).stage(stage({ identifier: 's', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo hi' })));
+const deploy = pipeline({ identifier: 'deploy', project: web, variables: { env: input() } }).stage(stage({ identifier: 's', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo hi' })));
 
 describe('builders of the kinds beside pipelines', () => {
   it('service, environment and infrastructure: the documents the platform takes, the infrastructure in its environment', () => {
