@@ -49,7 +49,7 @@ const NEW_KINDS = {
       environmentRef: 'prod',
       deploymentType: 'Kubernetes',
       type: 'KubernetesDirect',
-      spec: { connectorRef: 'cluster', namespace: 'web' },
+      spec: { connectorRef: 'cluster', namespace: 'web', releaseName: 'release-<+INFRA_KEY>' },
       orgIdentifier: 'default',
       projectIdentifier: 'web',
     },
@@ -86,9 +86,11 @@ describe('the kinds beyond pipelines', () => {
     expect(codes).toContain('missing-field');
   });
 
-  it.each(Object.entries(NEW_KINDS))('%s: import writes code that builds the same document', (kind, document) => {
+  it.each(Object.entries(NEW_KINDS))('%s: import writes the builder call that builds the same document', (kind, document) => {
     const { text } = generateModule({ kind: kind as ResourceKind, document: structuredClone(document) as Record<string, unknown>, source: 'x.yaml' });
-    expect(text).toContain(`raw.${kind}(`);
+    const builder = { template: 'template.step', infrastructure: 'infrastructure' }[kind as string] ?? kind;
+    expect(text).toContain(`${builder}({`);
+    expect(text).not.toContain('raw.');
     expect(text).toContain(`export const ${document[kindRow(kind as ResourceKind).rootKey as keyof typeof document]['identifier']}`);
   });
 

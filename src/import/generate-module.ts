@@ -1,8 +1,8 @@
 import { ts } from 'ts-morph';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { call, usedNames, type Code } from './code.js';
+import { usedNames, type Code } from './code.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
-import { wire } from './options.js';
+import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
 import { printStatements, toExpression } from './print.js';
 import type { Comments } from './read-documents.js';
 
@@ -83,20 +83,17 @@ export interface ModuleInput {
   readonly comments?: Comments;
 }
 
-/** `raw.<kind>(document)`: the whole document verbatim, for kinds no builder reproduces. */
-const rawCode = (kind: ResourceKind) => (document: Record<string, unknown>) => call(`raw.${kind}`, [wire(document)]);
-
 const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, comments: Comments) => Code> = {
   pipeline: pipelineCode,
   project: projectCode,
   connector: connectorCode,
-  service: rawCode('service'),
-  environment: rawCode('environment'),
-  infrastructure: rawCode('infrastructure'),
-  template: rawCode('template'),
-  inputSet: rawCode('inputSet'),
-  overlayInputSet: rawCode('overlayInputSet'),
-  trigger: rawCode('trigger'),
+  service: serviceCode,
+  environment: environmentCode,
+  infrastructure: infrastructureCode,
+  template: templateCode,
+  inputSet: inputSetCode,
+  overlayInputSet: overlayInputSetCode,
+  trigger: triggerCode,
 };
 
 /** The module's source text before formatting: imports, shared steps, then the exported resource. */
