@@ -1,8 +1,9 @@
 import { deployment, input, pipeline, shell, stageTemplate } from 'pipewright';
-import { delivery } from './platform.js';
+import { checkout, delivery, staging, stagingCluster } from './platform.js';
+import { qualityGate } from './quality-gate.js';
 
-/** The quality gate, as each pipeline's first stage: the template's v1. */
-const gate = () => stageTemplate({ identifier: 'quality_gate', name: 'Quality gate', templateRef: 'quality_gate', versionLabel: 'v1' });
+/** The quality gate, as each pipeline's first stage: the template builder, so its version comes with it. */
+const gate = () => stageTemplate({ identifier: 'quality_gate', name: 'Quality gate', templateRef: qualityGate });
 
 const rollout = shell({ identifier: 'rollout', name: 'Roll out', script: 'kubectl rollout status deploy/checkout', timeout: '10m' });
 
@@ -18,9 +19,9 @@ export const checkoutApi = pipeline({
       identifier: 'deploy',
       name: 'Deploy',
       deploymentType: 'Kubernetes',
-      service: 'checkout',
-      environment: 'staging',
-      infrastructureDefinitions: ['staging_k8s'],
+      service: checkout,
+      environment: staging,
+      infrastructureDefinitions: [stagingCluster],
     }).step(rollout),
   );
 
