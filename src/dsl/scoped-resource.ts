@@ -22,6 +22,14 @@ export interface ScopedOptions {
   readonly account?: boolean;
 }
 
+/** The scope options name: none with `account`, else the org (the project's, else `default`) and the project. */
+export function scopeOf({ org, project, account }: ScopedOptions): Scope {
+  if (account) return {};
+  const projectId = typeof project === 'string' ? project : project?.identifier;
+  const projectOrg = typeof project === 'object' ? project.org : undefined;
+  return defined({ org: org ?? projectOrg ?? 'default', project: projectId });
+}
+
 export const SCOPED_KEYS: readonly string[] = ['identifier', 'name', 'description', 'tags', 'org', 'project', 'account'];
 
 /**
@@ -38,11 +46,7 @@ export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOpt
     return this.props.identifier;
   }
   get scope(): Scope {
-    const { org, project, account } = this.props;
-    if (account) return {};
-    const projectId = typeof project === 'string' ? project : project?.identifier;
-    const projectOrg = typeof project === 'object' ? project.org : undefined;
-    return defined({ org: org ?? projectOrg ?? 'default', project: projectId });
+    return scopeOf(this.props);
   }
 
   /** The kind's own fields, after name, identifier, description, tags and scope. */

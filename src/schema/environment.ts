@@ -1,18 +1,14 @@
 import { z } from 'zod';
-import { identifier, tags, variable } from './common.js';
+import { variable } from './common.js';
+import { resourceFields } from './resource-fields.js';
 
 export const ENVIRONMENT_TYPES = ['Production', 'PreProduction'] as const;
 
 /** An environment (facts 2 §6, `NGEnvironmentInfoConfig`): where services are deployed. */
 export const environmentBody = z
   .looseObject({
-    name: z.string().min(1),
-    identifier,
+    ...resourceFields,
     type: z.enum(ENVIRONMENT_TYPES),
-    orgIdentifier: identifier.optional(),
-    projectIdentifier: identifier.optional(),
-    description: z.string().nullish(),
-    tags: tags.nullish(),
     variables: z.array(variable).optional(),
     overrides: z.looseObject({}).optional(),
   })

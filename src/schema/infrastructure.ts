@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { documentPartSchema } from '../catalog/catalog.js';
-import { identifier, tags, variantSchemas } from './common.js';
+import { variantSchemas } from './common.js';
+import { resourceFields } from './resource-fields.js';
 
 const definition = documentPartSchema('infrastructure') as z.ZodObject;
 
@@ -11,15 +12,10 @@ const definition = documentPartSchema('infrastructure') as z.ZodObject;
  */
 export const infrastructureBody = definition
   .safeExtend({
-    name: z.string().min(1),
-    identifier,
+    ...resourceFields,
     environmentRef: z.string().min(1),
     deploymentType: z.string().min(1),
     spec: z.looseObject({}),
-    orgIdentifier: identifier.optional(),
-    projectIdentifier: identifier.optional(),
-    description: z.string().nullish(),
-    tags: tags.nullish(),
     allowSimultaneousDeployments: z.boolean().optional(),
     scopedServices: z.array(z.string()).optional(),
   })

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { identifier, tags } from './common.js';
+import { identifier } from './common.js';
+import { resourceFields } from './resource-fields.js';
 
 /** An input set (facts 2 §6): values for a pipeline's runtime inputs, shaped like the pipeline itself. */
 export const inputSetBody = z
   .looseObject({
-    name: z.string().min(1),
-    identifier,
-    orgIdentifier: identifier.optional(),
-    projectIdentifier: identifier.optional(),
-    description: z.string().nullish(),
-    tags: tags.nullish(),
+    ...resourceFields,
     pipeline: z.looseObject({ identifier }),
   })
   .meta({ title: 'Input set' });
@@ -22,13 +18,8 @@ export const inputSetDocument = z.looseObject({ inputSet: inputSetBody }).meta({
 /** An overlay input set: other input sets of the same pipeline, applied in order. */
 export const overlayInputSetBody = z
   .looseObject({
-    name: z.string().min(1),
-    identifier,
-    orgIdentifier: identifier.optional(),
-    projectIdentifier: identifier.optional(),
+    ...resourceFields,
     pipelineIdentifier: identifier,
-    description: z.string().nullish(),
-    tags: tags.nullish(),
     inputSetReferences: z.array(z.string()),
   })
   .meta({ title: 'Overlay input set' });

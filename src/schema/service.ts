@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { documentPartSchema } from '../catalog/catalog.js';
-import { identifier, tags } from './common.js';
+import { resourceFields } from './resource-fields.js';
 
 /**
  * The deployment types a service definition may have: its class is the one a Deployment stage can hold inline,
@@ -13,12 +13,7 @@ const definitionType = (documentPartSchema('serviceDefinition') as z.ZodObject).
 /** A service (facts 2 §6, `NGServiceV2InfoConfig`): what is deployed, and how it is defined. */
 export const serviceBody = z
   .looseObject({
-    name: z.string().min(1),
-    identifier,
-    orgIdentifier: identifier.optional(),
-    projectIdentifier: identifier.optional(),
-    description: z.string().nullish(),
-    tags: tags.nullish(),
+    ...resourceFields,
     gitOpsEnabled: z.boolean().optional(),
     serviceDefinition: z.looseObject({ type: definitionType, spec: z.looseObject({}) }).optional(),
   })
