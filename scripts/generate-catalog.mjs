@@ -279,12 +279,48 @@ function readCatalog() {
     if (!type || !specRef) continue;
     connectors[type] = { builder: builderName(type), spec: connectorConvert.refShape(specRef) };
   }
+  const documents = readDocuments();
+  // A service's definition and an infrastructure definition's type and spec: the same classes a Deployment
+  // stage defines inline, so the pipeline schema describes them.
+  documents.documents.serviceDefinition = refShape('#/definitions/pipeline/stages/cd/ServiceDefinition');
+  documents.documents.infrastructure = refShape('#/definitions/pipeline/stages/cd/InfrastructureDef');
   return {
-    defs: sortKeys({ ...defs, ...connectorConvert.defs }),
+    defs: sortKeys({ ...defs, ...connectorConvert.defs, ...documents.defs }),
     steps,
     stages: sortKeys(stages),
     connectors: sortKeys(connectors),
+    documents: documents.documents,
+    templateSpecs: documents.templateSpecs,
   };
+}
+
+/** Template types whose `spec` is a step, stage, pipeline or step group: pipewright's own schemas check those. */
+const TEMPLATES_OF_PIPELINE_PARTS = new Set(['Step', 'Stage', 'StepGroup', 'Pipeline']);
+
+/**
+ * The documents beside pipelines that have a published schema: a trigger whole, and a template's own fields
+ * (every template type shares them) with the `spec` of each template type that is not a pipeline part.
+ */
+function readDocuments() {
+  const templateRoot = JSON.parse(readFileSync(join(REFERENCE, 'template.v0.json'), 'utf8'));
+  const triggerRoot = JSON.parse(readFileSync(join(REFERENCE, 'trigger.v0.json'), 'utf8'));
+  const triggers = shapeConverter(triggerRoot, 'Trigger_');
+  const trigger = triggers.refShape('#/definitions/trigger/trigger');
+  const templates = shapeConverter(templateRoot, 'Template_');
+  const templateSpecs = {};
+  const types = [];
+  for (const entry of Object.values(templateRoot.definitions.template)) {
+    const node = entry.template;
+    const type = node.properties.type.enum[0];
+    types.push(type);
+    if (!TEMPLATES_OF_PIPELINE_PARTS.has(type)) templateSpecs[type] = templates.convert(node.properties.spec);
+  }
+  // The fields of a Step template are those every type has (a few types leave out icon or variables).
+  const common = JSON.parse(JSON.stringify(templateRoot.definitions.template.step.template));
+  delete common.properties.spec;
+  common.properties.type = { type: 'string', enum: types.sort() };
+  const template = templates.convert(common);
+  return { defs: { ...triggers.defs, ...templates.defs }, documents: { template, trigger }, templateSpecs: sortKeys(templateSpecs) };
 }
 
 /** The `$ref` of a stage config's `execution`, through allOf parts. */
@@ -404,7 +440,9 @@ function writeTypes(catalog) {
   for (const [type, entry] of Object.entries(catalog.connectors)) out.push(`  readonly ${entry.builder}: ${JSON.stringify(type)};`);
   out.push('}', '', '/** The `spec` of each connector type, by its wire `type`. */', 'export interface ConnectorSpecs {');
   for (const [type, entry] of Object.entries(catalog.connectors)) out.push(`  readonly ${typeName(type)}: ${specTypeText(entry.spec)};`);
-  out.push('}', '');
+  out.push('}', '', '/** A template\'s own fields (the published schema\'s, for every template type). */');
+  out.push(`export type TemplateFields = ${specTypeText(catalog.documents.template)};`, '', '/** A trigger, as the published schema describes it. */');
+  out.push(`export type TriggerFields = ${specTypeText(catalog.documents.trigger)};`, '');
   return out.join('\n');
 }
 
@@ -465,7 +503,14 @@ const stepDoc = (type) =>
   STEP_DOCS[type] ?? `A \`${type}\` step; options are its wire \`spec\` fields, flat, beside the common step options.`;
 
 function writeData(catalog) {
-  const data = { defs: catalog.defs, steps: catalog.steps, stages: catalog.stages, connectors: catalog.connectors };
+  const data = {
+    defs: catalog.defs,
+    steps: catalog.steps,
+    stages: catalog.stages,
+    connectors: catalog.connectors,
+    documents: catalog.documents,
+    templateSpecs: catalog.templateSpecs,
+  };
   return [
     HEADER,
     "import type { CatalogData } from '../shape.js';",

@@ -138,6 +138,6 @@ describe('import survives hostile input', () => {
     await write('hello.yaml', 'hello\n');
     const result = await importCli('hello.yaml');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('hello.yaml:1:1  not a platform document: the root key must be project, connector or pipeline (found string)');
+    expect(result.stderr).toContain('hello.yaml:1:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found string)');
   });
 });

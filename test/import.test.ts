@@ -121,7 +121,7 @@ echo two\`,
     await write('x.yaml', `${SEED}---\nworkflow:\n  jobs: {}\n`);
     const result = await importCli('x.yaml', '-o', 'ts');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('x.yaml:51:1  not a platform document: the root key must be project, connector or pipeline (found workflow)');
+    expect(result.stderr).toContain('x.yaml:51:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found workflow)');
     expect(await readdir(dir)).toEqual(['x.yaml']);
   });
 

@@ -1,7 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, startEmulator, type Emulator, type EmulatorOptions } from './support/emulator.js';
-import { connectorDoc, pipelineDoc, projectDoc } from './support/emulator-output.js';
+import {
+  connectorDoc,
+  environmentDoc,
+  infrastructureDoc,
+  inputSetDoc,
+  overlayInputSetDoc,
+  pipelineDoc,
+  projectDoc,
+  serviceDoc,
+  templateDoc,
+  templatedPipelineDoc,
+  triggerDoc,
+  type Doc,
+} from './support/emulator-output.js';
 
 /**
  * The emulator itself: the publish tests assert "no violations", which only means something if the emulator
@@ -249,5 +262,245 @@ describe('platform emulator: the answers of platform-facts-2.md', () => {
       expect(limited.headers.get('retry-after')).toBeNull();
       expect(limited.json).toBeUndefined();
     });
+  });
+});
+
+describe('platform emulator: services, environments, infrastructures, templates, input sets and triggers (platform-facts-2.md §6)', () => {
+  let em: Emulator;
+  beforeEach(async () => {
+    em = await startEmulator();
+    await call('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, { body: stringify(projectDoc('shop')), type: 'application/yaml', on: em });
+    await call('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(pipelineDoc('deploy', 'shop')), type: 'application/yaml', on: em });
+  });
+  afterEach(() => em.stop());
+
+  const scope = `${q}&orgIdentifier=default&projectIdentifier=shop`;
+  const on = (method: string, path: string, options: { body?: string; type?: string } = {}) => call(method, path, { ...options, on: em });
+  /** Services, environments and infrastructures: JSON naming the entity, with the YAML text in `yaml`. */
+  const jsonBody = (doc: Doc, fields: readonly string[]) => {
+    const body = Object.values(doc)[0]!;
+    return JSON.stringify({ ...Object.fromEntries(fields.filter((f) => body[f] !== undefined).map((f) => [f, body[f]])), yaml: stringify(doc) });
+  };
+  const NG = ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'tags'];
+
+  interface Case {
+    readonly kind: 'service' | 'environment' | 'infrastructure' | 'template' | 'inputSet' | 'overlayInputSet' | 'trigger';
+    /** What has to be there first. */
+    readonly before?: () => Promise<unknown>;
+    readonly doc: (variant: number) => Doc;
+    readonly create: string;
+    readonly update: string;
+    readonly read: string;
+    readonly missing: string;
+    readonly type: string;
+    readonly body: (doc: Doc) => string;
+    readonly yamlOf: (data: any) => string;
+    readonly entity: (data: any) => unknown;
+    readonly notFound: readonly [number, string, string];
+    readonly at?: { parent?: string; versionLabel?: string };
+  }
+  const cases: Case[] = [
+    {
+      kind: 'service',
+      doc: (v) => serviceDoc('web', 'shop', String(v)),
+      create: `/gateway/ng/api/servicesV2?${q}`,
+      update: `/gateway/ng/api/servicesV2?${q}`,
+      read: `/gateway/ng/api/servicesV2/web?${scope}`,
+      missing: `/gateway/ng/api/servicesV2/none?${scope}`,
+      type: 'application/json',
+      body: (doc) => jsonBody(doc, NG),
+      yamlOf: (data) => data.service.yaml,
+      entity: (data) => data.service.identifier,
+      notFound: [400, 'FAILURE', 'RESOURCE_NOT_FOUND_EXCEPTION'],
+    },
+    {
+      kind: 'environment',
+      doc: (v) => environmentDoc('qa', 'shop', v === 1 ? 'PreProduction' : 'Production'),
+      create: `/gateway/ng/api/environmentsV2?${q}`,
+      update: `/gateway/ng/api/environmentsV2?${q}`,
+      read: `/gateway/ng/api/environmentsV2/qa?${scope}`,
+      missing: `/gateway/ng/api/environmentsV2/none?${scope}`,
+      type: 'application/json',
+      body: (doc) => jsonBody(doc, [...NG, 'type']),
+      yamlOf: (data) => data.environment.yaml,
+      entity: (data) => data.environment.identifier,
+      notFound: [400, 'FAILURE', 'RESOURCE_NOT_FOUND_EXCEPTION'],
+    },
+    {
+      kind: 'infrastructure',
+      before: () => on('POST', `/gateway/ng/api/environmentsV2?${q}`, { body: jsonBody(environmentDoc('qa', 'shop'), [...NG, 'type']), type: 'application/json' }),
+      doc: (v) => infrastructureDoc('k8s', 'shop', 'qa', `ns${v}`),
+      create: `/gateway/ng/api/infrastructures?${q}`,
+      update: `/gateway/ng/api/infrastructures?${q}`,
+      read: `/gateway/ng/api/infrastructures/k8s?${scope}&environmentIdentifier=qa`,
+      missing: `/gateway/ng/api/infrastructures/k8s?${scope}&environmentIdentifier=prod`,
+      type: 'application/json',
+      body: (doc) => jsonBody(doc, [...NG, 'environmentRef', 'type']),
+      yamlOf: (data) => data.infrastructure.yaml,
+      entity: (data) => data.infrastructure.identifier,
+      notFound: [400, 'FAILURE', 'RESOURCE_NOT_FOUND_EXCEPTION'],
+      at: { parent: 'qa' },
+    },
+    {
+      kind: 'template',
+      doc: (v) => templateDoc('checks', 'shop', 'v1', `make test ${v}`),
+      create: `/gateway/template/api/templates?${scope}`,
+      update: `/gateway/template/api/templates/update/checks/v1?${scope}`,
+      read: `/gateway/template/api/templates/checks?${scope}&versionLabel=v1`,
+      missing: `/gateway/template/api/templates/checks?${scope}&versionLabel=v9`,
+      type: 'application/yaml',
+      body: stringify,
+      yamlOf: (data) => data.yaml,
+      entity: (data) => data.templateResponseDTO.identifier,
+      notFound: [400, 'FAILURE', 'RESOURCE_NOT_FOUND_EXCEPTION'],
+      at: { versionLabel: 'v1' },
+    },
+    {
+      kind: 'inputSet',
+      doc: (v) => inputSetDoc('nightly', 'shop', 'deploy', `eu${v}`),
+      create: `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=deploy`,
+      update: `/gateway/pipeline/api/inputSets/nightly?${scope}&pipelineIdentifier=deploy`,
+      read: `/gateway/pipeline/api/inputSets/nightly?${scope}&pipelineIdentifier=deploy`,
+      missing: `/gateway/pipeline/api/inputSets/none?${scope}&pipelineIdentifier=deploy`,
+      type: 'application/yaml',
+      body: stringify,
+      yamlOf: (data) => data.inputSetYaml,
+      entity: (data) => data.identifier,
+      notFound: [400, 'ERROR', 'INVALID_REQUEST'],
+      at: { parent: 'deploy' },
+    },
+    {
+      kind: 'overlayInputSet',
+      before: () => on('POST', `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=deploy`, { body: stringify(inputSetDoc('nightly', 'shop', 'deploy')), type: 'application/yaml' }),
+      doc: (v) => overlayInputSetDoc('all', 'shop', 'deploy', v === 1 ? ['nightly'] : ['nightly', 'nightly']),
+      create: `/gateway/pipeline/api/inputSets/overlay?${scope}&pipelineIdentifier=deploy`,
+      update: `/gateway/pipeline/api/inputSets/overlay/all?${scope}&pipelineIdentifier=deploy`,
+      read: `/gateway/pipeline/api/inputSets/overlay/all?${scope}&pipelineIdentifier=deploy`,
+      missing: `/gateway/pipeline/api/inputSets/overlay/none?${scope}&pipelineIdentifier=deploy`,
+      type: 'application/yaml',
+      body: stringify,
+      yamlOf: (data) => data.overlayInputSetYaml,
+      entity: (data) => data.identifier,
+      notFound: [400, 'ERROR', 'INVALID_REQUEST'],
+      at: { parent: 'deploy' },
+    },
+    {
+      kind: 'trigger',
+      doc: (v) => triggerDoc('nightly', 'shop', 'deploy', `0 ${v} * * *`),
+      create: `/gateway/pipeline/api/triggers?${scope}&targetIdentifier=deploy`,
+      update: `/gateway/pipeline/api/triggers/nightly?${scope}&targetIdentifier=deploy`,
+      read: `/gateway/pipeline/api/triggers/nightly?${scope}&targetIdentifier=deploy`,
+      missing: `/gateway/pipeline/api/triggers/none?${scope}&targetIdentifier=deploy`,
+      type: 'application/yaml',
+      body: stringify,
+      yamlOf: (data) => data.yaml,
+      entity: (data) => data.identifier,
+      notFound: [404, 'ERROR', 'ENTITY_NOT_FOUND'],
+      at: { parent: 'deploy' },
+    },
+  ];
+
+  it.each(cases)('$kind: creates, says it exists, updates, serves the YAML as sent, and answers a missing one in its form', async (c) => {
+    await c.before?.();
+    const created = await on('POST', c.create, { body: c.body(c.doc(1)), type: c.type });
+    expect([created.status, created.json.status]).toEqual([200, 'SUCCESS']);
+    expect(c.entity(created.json.data)).toBe(Object.values(c.doc(1))[0]!.identifier);
+    const again = await on('POST', c.create, { body: c.body(c.doc(1)), type: c.type });
+    expect(again.status).toBe(400);
+    expect(again.json.message).toMatch(/already (exists|present)/);
+    expect((await on('PUT', c.update, { body: c.body(c.doc(2)), type: c.type })).status).toBe(200);
+    const read = await on('GET', c.read);
+    expect(read.status).toBe(200);
+    expect(c.yamlOf(read.json.data)).toBe(stringify(c.doc(2)));
+    const missing = await on('GET', c.missing);
+    expect([missing.status, missing.json.status, missing.json.code]).toEqual(c.notFound);
+    const [org, project, identifier] = ['default', 'shop', Object.values(c.doc(1))[0]!.identifier as string];
+    expect(em.writes(c.kind, org, project, identifier, c.at)).toEqual({ creates: 1, updates: 1 });
+    expect(em.violations).toEqual([]);
+  });
+
+  it.each(cases)('$kind: an update of a missing one is 400 INVALID_REQUEST, and a write in the wrong content type breaks the contract', async (c) => {
+    await c.before?.();
+    const update = await on('PUT', c.update, { body: c.body(c.doc(1)), type: c.type });
+    expect([update.status, update.json.code]).toEqual([400, 'INVALID_REQUEST']);
+    expect(em.violations).toEqual([]);
+    await on('POST', c.create, { body: c.body(c.doc(1)), type: c.type === 'application/json' ? 'application/yaml' : 'application/json' });
+    expect(em.violations).toHaveLength(1);
+  });
+
+  it.each([
+    ['a JSON body whose identifier differs from its YAML', () => on('POST', `/gateway/ng/api/servicesV2?${q}`, { body: JSON.stringify({ identifier: 'api', orgIdentifier: 'default', projectIdentifier: 'shop', name: 'Service web', yaml: stringify(serviceDoc('web', 'shop')) }), type: 'application/json' })],
+    ['a JSON body without the scope its YAML has', () => on('POST', `/gateway/ng/api/servicesV2?${q}`, { body: JSON.stringify({ identifier: 'web', name: 'Service web', yaml: stringify(serviceDoc('web', 'shop')) }), type: 'application/json' })],
+    ['a service sent as raw YAML', () => on('POST', `/gateway/ng/api/servicesV2?${q}`, { body: stringify(serviceDoc('web', 'shop')), type: 'application/json' })],
+    ['an input set whose pipelineIdentifier differs from its YAML', () => on('POST', `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=other`, { body: stringify(inputSetDoc('n', 'shop', 'deploy')), type: 'application/yaml' })],
+    ['a trigger without targetIdentifier', () => on('POST', `/gateway/pipeline/api/triggers?${scope}`, { body: stringify(triggerDoc('n', 'shop', 'deploy')), type: 'application/yaml' })],
+    ['an infrastructure read without environmentIdentifier', () => on('GET', `/gateway/ng/api/infrastructures/k8s?${scope}`)],
+    ['a template update whose path names another version', () => on('PUT', `/gateway/template/api/templates/update/checks/v2?${scope}`, { body: stringify(templateDoc('checks', 'shop', 'v1')), type: 'application/yaml' })],
+    ['a template without the scope of its YAML in the query', () => on('POST', `/gateway/template/api/templates?${q}`, { body: stringify(templateDoc('checks', 'shop', 'v1')), type: 'application/yaml' })],
+  ] as const)('records %s as a contract violation', async (_name, request) => {
+    expect((await request()).status).toBe(400);
+    expect(em.violations).toHaveLength(1);
+  });
+
+  it('refuses what refers to something missing (400, not a violation): an infrastructure before its environment, a pipeline before its template, an input set or trigger before its pipeline, an overlay before its input sets', async () => {
+    const refused = async (answer: Promise<{ status: number; json: any }>, words: RegExp) => {
+      const { status, json } = await answer;
+      expect([status, json.code]).toEqual([400, 'INVALID_REQUEST']);
+      expect(json.message).toMatch(words);
+    };
+    await refused(on('POST', `/gateway/ng/api/infrastructures?${q}`, { body: jsonBody(infrastructureDoc('k8s', 'shop', 'qa'), [...NG, 'environmentRef', 'type']), type: 'application/json' }), /environment \[qa\]/);
+    await refused(on('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(templatedPipelineDoc('ci', 'shop', 'checks', 'v1')), type: 'application/yaml' }), /Template reference \[checks, versionLabel v1\]/);
+    await refused(on('POST', `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=ci`, { body: stringify(inputSetDoc('n', 'shop', 'ci')), type: 'application/yaml' }), /pipeline \[ci\]/);
+    await refused(on('POST', `/gateway/pipeline/api/triggers?${scope}&targetIdentifier=ci`, { body: stringify(triggerDoc('n', 'shop', 'ci')), type: 'application/yaml' }), /pipeline \[ci\]/);
+    await refused(on('POST', `/gateway/pipeline/api/inputSets/overlay?${scope}&pipelineIdentifier=deploy`, { body: stringify(overlayInputSetDoc('all', 'shop', 'deploy', ['nightly'])), type: 'application/yaml' }), /input set \[nightly\]/);
+    // In order, each is accepted.
+    expect((await on('POST', `/gateway/template/api/templates?${scope}`, { body: stringify(templateDoc('checks', 'shop', 'v1')), type: 'application/yaml' })).status).toBe(200);
+    expect((await on('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(templatedPipelineDoc('ci', 'shop', 'checks', 'v1')), type: 'application/yaml' })).status).toBe(200);
+    expect((await on('POST', `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=ci`, { body: stringify(inputSetDoc('n', 'shop', 'ci')), type: 'application/yaml' })).status).toBe(200);
+    expect(em.totalWrites()).toBe(5);
+    expect(em.violations).toEqual([]);
+  });
+
+  it('keeps template versions apart: the first is stable, setDefaultTemplate or updateStableTemplate moves it, a GET without versionLabel answers the stable one', async () => {
+    const create = (version: string, extra = '') => on('POST', `/gateway/template/api/templates?${scope}${extra}`, { body: stringify(templateDoc('checks', 'shop', version, version)), type: 'application/yaml' });
+    const stable = async () => (await on('GET', `/gateway/template/api/templates/checks?${scope}`)).json.data.versionLabel;
+    await create('v1');
+    await create('v2');
+    expect(await stable()).toBe('v1');
+    await create('v3', '&setDefaultTemplate=true');
+    expect(await stable()).toBe('v3');
+    expect((await on('PUT', `/gateway/template/api/templates/updateStableTemplate/checks/v2?${scope}`)).status).toBe(200);
+    expect(await stable()).toBe('v2');
+    const v1 = await on('GET', `/gateway/template/api/templates/checks?${scope}&versionLabel=v1`);
+    expect(v1.json.data).toMatchObject({ versionLabel: 'v1', stableTemplate: false, yaml: stringify(templateDoc('checks', 'shop', 'v1', 'v1')) });
+    expect(em.violations).toEqual([]);
+  });
+
+  it('denies a service, an environment, an infrastructure, a template and an input set with 200 SUCCESS and no entity', async () => {
+    const denied = await startEmulator({ deny: (['service', 'environment', 'infrastructure', 'template', 'inputSet'] as const).map((kind) => ({ kind, identifier: 'x', message: 'not allowed' })) });
+    try {
+      const send = (method: string, path: string, body: string, type: string) => call(method, path, { body, type, on: denied });
+      await send('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, stringify(projectDoc('shop')), 'application/yaml');
+      await send('POST', `/gateway/pipeline/api/pipelines?${scope}`, stringify(pipelineDoc('deploy', 'shop')), 'application/yaml');
+      await send('POST', `/gateway/ng/api/environmentsV2?${q}`, jsonBody(environmentDoc('qa', 'shop'), [...NG, 'type']), 'application/json');
+      const answers = [
+        await send('POST', `/gateway/ng/api/servicesV2?${q}`, jsonBody(serviceDoc('x', 'shop'), NG), 'application/json'),
+        await send('POST', `/gateway/ng/api/environmentsV2?${q}`, jsonBody(environmentDoc('x', 'shop'), [...NG, 'type']), 'application/json'),
+        await send('POST', `/gateway/ng/api/infrastructures?${q}`, jsonBody(infrastructureDoc('x', 'shop', 'qa'), [...NG, 'environmentRef', 'type']), 'application/json'),
+        await send('POST', `/gateway/template/api/templates?${scope}`, stringify(templateDoc('x', 'shop', 'v1')), 'application/yaml'),
+        await send('POST', `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=deploy`, stringify(inputSetDoc('x', 'shop', 'deploy')), 'application/yaml'),
+      ];
+      // The entity's place in `data` is null (or, for input sets, there is no identifier).
+      const entities = ['service', 'environment', 'infrastructure', 'templateResponseDTO', 'identifier'];
+      answers.forEach((answer, i) => {
+        expect([answer.status, answer.json.status, answer.json.data.governanceMetadata.deny]).toEqual([200, 'SUCCESS', true]);
+        expect(answer.json.data[entities[i]!] ?? null).toBeNull();
+      });
+      // Only the project, the pipeline and environment qa were stored.
+      expect(denied.totalWrites()).toBe(3);
+      expect(denied.violations).toEqual([]);
+    } finally {
+      await denied.stop();
+    }
   });
 });

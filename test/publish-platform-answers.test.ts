@@ -2,12 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from './support/cli.js';
-import { startEmulator, type Emulator, type EmulatorOptions } from './support/emulator.js';
-import { connectorDoc, pipelineDoc, projectDoc, writeOutputFolder, type Doc } from './support/emulator-output.js';
+import { describe, expect, it } from 'vitest';
+import { connectorDoc, pipelineDoc, projectDoc, writeOutputFolder } from './support/emulator-output.js';
 import type { NotFoundForm } from './support/emulator-rest.js';
-import { publishWith } from './support/emulator-run.js';
+import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 
 /**
  * publish through the real binary against the emulator answering as the platform does (platform-facts-2.md):
@@ -15,33 +13,8 @@ import { publishWith } from './support/emulator-run.js';
  * drift and the preflight. Whatever happens, nothing is reported as stored that is not.
  */
 
-let work: string;
-let cleanup: () => Promise<void>;
-const emulators: Emulator[] = [];
-
-beforeEach(async () => {
-  ({ dir: work, cleanup } = await tempDir('pipewright-answers-'));
-});
-afterEach(async () => {
-  for (const em of emulators.splice(0)) {
-    expect(em.violations).toEqual([]);
-    await em.stop();
-  }
-  await cleanup();
-});
-
-const emulate = async (options: EmulatorOptions = {}) => {
-  const em = await startEmulator(options);
-  emulators.push(em);
-  return em;
-};
-
-/** Writes `docs` as a compiled folder `out` in the test's folder (its record lands beside it, in the same folder). */
-const compiled = async (docs: readonly Doc[], name = 'out') => {
-  const out = join(work, name);
-  await writeOutputFolder(out, docs);
-  return out;
-};
+const session = emulatorsPerTest('pipewright-answers-');
+const { emulate, compiled } = session;
 
 type JsonDocument = { file: string; kind: string; identifier: string; outcome: string; drift?: { path: string }[]; error?: { message: string; reason?: string; status?: number; code?: string } };
 const report = (stdout: string) => JSON.parse(stdout) as { ok: boolean; counts: Record<string, number>; documents: JsonDocument[] };
@@ -225,12 +198,12 @@ describe('Git-stored (remote) pipelines', () => {
 
   it('takes the Git settings from pipewright.config.ts (flags win), with a filePath template', async () => {
     const em = await emulate();
-    await writeOutputFolder(join(work, 'compiled'), SHOP);
+    await writeOutputFolder(join(session.work, 'compiled'), SHOP);
     await writeFile(
-      join(work, 'pipewright.config.ts'),
+      join(session.work, 'pipewright.config.ts'),
       `export default { outDir: 'compiled', store: 'remote', git: { connector: 'gitlab', repo: 'from-config', branch: 'main', filePath: 'ci/{project}/{identifier}.yaml' } };\n`,
     );
-    const result = await publishWith({ emulator: em, cwd: work, args: ['--repo', 'from-flag'] });
+    const result = await publishWith({ emulator: em, cwd: session.work, args: ['--repo', 'from-flag'] });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(em.resource(...PIPE)!.git).toMatchObject({ connectorRef: 'gitlab', repoName: 'from-flag', filePath: 'ci/shop/deploy.yaml' });
@@ -294,7 +267,7 @@ describe('--fail-on-drift', () => {
     const em = await emulate();
     const out = await compiled(SHOP);
     expect((await publishWith({ emulator: em, args: [out] })).code).toBe(0);
-    expect(JSON.parse(await readFile(join(work, 'out.published.json'), 'utf8')).documents).toHaveProperty(['pipelines/default/shop/deploy.yaml']);
+    expect(JSON.parse(await readFile(join(session.work, 'out.published.json'), 'utf8')).documents).toHaveProperty(['pipelines/default/shop/deploy.yaml']);
     em.edit(...PIPE, (b) => (b.description = 'edited in the UI'));
     const dry = await publishWith({ emulator: em, args: [out, '--dry-run', '--fail-on-drift'] });
     expect(dry.code).toBe(1);
@@ -311,8 +284,8 @@ describe('--fail-on-drift', () => {
   it('lets our own change through: the platform still holds what was last published', async () => {
     const em = await emulate();
     await publishWith({ emulator: em, args: [await compiled(SHOP)] });
-    await writeOutputFolder(join(work, 'out'), [projectDoc('shop'), connectorDoc('hub', 'shop'), pipelineDoc('deploy', 'shop', 'echo two')]);
-    const result = await publishWith({ emulator: em, args: [join(work, 'out'), '--fail-on-drift'] });
+    await writeOutputFolder(join(session.work, 'out'), [projectDoc('shop'), connectorDoc('hub', 'shop'), pipelineDoc('deploy', 'shop', 'echo two')]);
+    const result = await publishWith({ emulator: em, args: [join(session.work, 'out'), '--fail-on-drift'] });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^updated\s+pipeline\s+default\/shop\/deploy/m);
@@ -321,11 +294,11 @@ describe('--fail-on-drift', () => {
   it('publishes even when the record cannot be written, and says so', async () => {
     const em = await emulate();
     const out = await compiled(SHOP);
-    await mkdir(join(work, 'out.published.json.tmp'));
+    await mkdir(join(session.work, 'out.published.json.tmp'));
     const result = await publishWith({ emulator: em, args: [out] });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^total\s+3\s+0\s+0\s+0$/m);
-    expect(result.stderr).toContain(`warning: could not write ${join(work, 'out.published.json')} (EISDIR)`);
+    expect(result.stderr).toContain(`warning: could not write ${join(session.work, 'out.published.json')} (EISDIR)`);
   });
 
   it('warns when there is no record of an earlier publish to compare with', async () => {

@@ -121,7 +121,7 @@ describe('pipewright publish against the emulator', () => {
       await writeOutputFolder(d, [projectDoc('shop', { description: 'the shop' }), pipelineDoc('deploy', 'shop', 'echo two')]);
       const dry = await publishWith({ emulator, args: [d, '--dry-run'] });
       expect(dry.code).toBe(0);
-      expect(dry.stdout).toContain('would update pipeline  default/shop/deploy');
+      expect(dry.stdout).toMatch(/^would update pipeline\s+default\/shop\/deploy  pipelines\/default\/shop\/deploy\.yaml$/m);
       expect(dry.stdout).toContain('    ~ pipeline.stages[0].stage.spec.execution.steps[0].step.spec.source.spec.script: "echo one" -> "echo two"');
       expect(dry.stdout).toContain('    + project.description: "the shop"');
       // The modules the server filled in are not a difference.

@@ -82,10 +82,10 @@ describe('pipewright validate', () => {
   });
 
   it('names the document kinds it knows when the root key is none of them', async () => {
-    const cwd = await project({ 'x.yaml': 'inputSet:\n  name: x\n' });
+    const cwd = await project({ 'x.yaml': 'inputSets:\n  name: x\n' });
     const result = await runCli(['validate', 'x.yaml'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('x.yaml:1:1  document has no project, connector or pipeline root key (found "inputSet") [error not-a-platform-document]');
+    expect(result.stderr).toContain('x.yaml:1:1  document has no project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger root key (found "inputSets") [error not-a-platform-document]');
   });
 
   it('prints JSON with --json, with positions, and exits 1 on errors', async () => {

@@ -58,6 +58,14 @@ export const stepSpecRegistry = lazyRegistry(data.steps);
 export const stageSpecRegistry = lazyRegistry(data.stages);
 /** The wire `spec` schema of each connector type, by `type`. */
 export const connectorSpecRegistry = lazyRegistry(data.connectors);
+/** The `spec` schema of the template types that hold no pipeline part (SecretManager, Workspace, ...), by `type`. */
+export const templateSpecRegistry = lazyRegistry(Object.fromEntries(Object.entries(data.templateSpecs).map(([type, spec]) => [type, { spec }])));
+/** A part of a document beside pipelines, as the published schema has it (`CatalogData.documents` says which). */
+export function documentPartSchema(part: keyof CatalogData['documents']): z.ZodType {
+  const shape = data.documents[part];
+  // The named definition itself, not a lazy reference to it: callers extend the object.
+  return typeof shape !== 'string' && shape[0] === 'ref' ? compiler.def(shape[1]) : compiler.compile(shape);
+}
 
 const keyCache = new Map<string, readonly string[] | undefined>();
 const cachedKeys = (cacheKey: string, shape: Shape | undefined) => {

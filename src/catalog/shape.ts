@@ -53,4 +53,11 @@ export interface CatalogData {
   readonly steps: Readonly<Record<string, StepEntryData>>;
   readonly stages: Readonly<Record<string, StageEntryData>>;
   readonly connectors: Readonly<Record<string, ConnectorEntryData>>;
+  /**
+   * Parts of the documents beside pipelines that a published schema describes: a template's own fields (not its
+   * spec), a trigger, a service's `serviceDefinition`, an infrastructure definition's `type` and `spec`.
+   */
+  readonly documents: { readonly template: Shape; readonly trigger: Shape; readonly serviceDefinition: Shape; readonly infrastructure: Shape };
+  /** The `spec` of the template types that are not a step, stage, step group or pipeline, by `type`. */
+  readonly templateSpecs: Readonly<Record<string, Shape>>;
 }

@@ -12,7 +12,7 @@ export const positiveInt = (name: string) => (value: string): number => {
 export function registerPublish(program: Command): void {
   program
     .command('publish')
-    .description('publish a compiled folder to the platform: projects, then connectors, then pipelines (create or update)')
+    .description('publish a compiled folder to the platform, each kind in dependency order (create or update)')
     .argument('[dir]', `compiled output folder (default: outDir from config, else "${DEFAULT_OUT_DIR}")`)
     .option('--base-url <url>', 'platform address, e.g. https://app.harness.io (default: HARNESS_BASE_URL, then config baseUrl)')
     .option('--account <id>', 'account identifier (default: HARNESS_ACCOUNT_ID, then config accountId)')

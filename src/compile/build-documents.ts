@@ -1,8 +1,10 @@
 import { newBuildContext, type BuildContext, type DocPath, type ResourceReference } from '../dsl/build-context.js';
+import { kindRow } from '../catalog/kinds.js';
 import { kindOf, type AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
+import { inputSetFit } from './rules-input-sets.js';
 import { describeKey, keyString, resourceKey, validateDocument, type ResourceKey } from './validate.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
@@ -52,7 +54,7 @@ export interface BuildResult {
  */
 export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = []): BuildResult {
   const { documents, diagnostics } = buildEach(found);
-  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys));
+  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents));
   return { documents, diagnostics };
 }
 
@@ -110,7 +112,11 @@ function referenceResolver(documents: readonly BuiltDocument[], otherKeys: reado
     const kind = kindOf(target);
     const { org, project } = target.scope;
     const here = referrer.key;
-    const key: ResourceKey = { kind, identifier: target.identifier, ...target.scope };
+    const row = kindRow(kind);
+    // A kind whose identity includes its parent or version (an infrastructure's environment, a template's
+    // version) is keyed by its document, as compiled.
+    const key: ResourceKey =
+      (row.parent || row.version ? resourceKey(kind, target.toDocument(newBuildContext())) : undefined) ?? { kind, identifier: target.identifier, ...target.scope };
     return {
       key,
       resolved: built.has(target) || keys.has(keyString(key)),
@@ -139,6 +145,17 @@ export function referenceSummaries(documents: readonly BuiltDocument[]): Referen
   );
 }
 
+/** Each input set against its pipeline, when that is compiled too (same project, same identifier). */
+function inputSetsAgainstPipelines(documents: readonly BuiltDocument[]): Diagnostic[] {
+  const pipelines = new Map(documents.filter((d) => d.kind === 'pipeline').map((d) => [keyString({ ...d.key, kind: 'pipeline' }), d]));
+  return documents
+    .filter((d) => d.kind === 'inputSet' && d.key.parent)
+    .flatMap((built) => {
+      const pipeline = pipelines.get(keyString({ kind: 'pipeline', org: built.key.org, project: built.key.project, identifier: built.key.parent! }));
+      return pipeline ? inputSetFit(built.document, pipeline.document).map((diagnostic) => locate(built, diagnostic)) : [];
+    });
+}
+
 function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
   const seen = new Map<string, BuiltDocument>();
   const found: Diagnostic[] = [];
@@ -154,8 +171,8 @@ function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
         code: 'duplicate-resource',
         severity: 'error',
         message: `${describeKey(built.key)} is defined twice`,
-        path: [built.kind, 'identifier'],
-        subject: describePath(built.document, [built.kind]).subject,
+        path: [kindRow(built.kind).rootKey, 'identifier'],
+        subject: describePath(built.document, [kindRow(built.kind).rootKey]).subject,
         hint: `the other one is export "${first.exportName}" at ${first.resource.site.location ?? first.file}; rename one identifier`,
       }),
     );

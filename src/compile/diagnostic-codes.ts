@@ -61,6 +61,8 @@ export const DIAGNOSTIC_CODES = {
   'duplicate-resource': { severity: 'error', summary: 'two documents are the same resource (kind, scope, identifier)' },
   'unresolved-reference': { severity: 'error', summary: 'a resource refers to another that is not compiled with it' },
   'out-of-scope-reference': { severity: 'error', summary: 'a document uses a connector outside its scope' },
+  'input-set-not-an-input': { severity: 'error', summary: 'an input set sets a field its pipeline fixes instead of taking it as <+input>' },
+  'input-set-missing-input': { severity: 'warning', summary: 'an input set leaves unset a runtime input of its pipeline that has no default' },
   // The output folder
   'foreign-manifest': { severity: 'error', summary: 'the output folder holds a manifest.json pipewright did not write' },
   'unsafe-out-dir': { severity: 'error', summary: 'the output folder contains the working directory or the definitions' },

@@ -21,8 +21,8 @@ export function validateDocument(kind: ResourceKind, document: unknown): Diagnos
         code: 'too-deep',
         severity: 'error',
         message: `the document nests more than ${MAX_NESTING} levels deep`,
-        path: [kind],
-        subject: kind,
+        path: [kindRow(kind).rootKey],
+        subject: kindRow(kind).label,
         hint: 'flatten the step groups; real pipelines nest a few levels at most',
       },
     ];

@@ -3,24 +3,14 @@ import type { BuildContext } from './build-context.js';
 import { Builder } from './builder.js';
 import { catalogConnectors, type CatalogConnectors } from '../catalog/catalog-connector.js';
 import { captureSite } from './call-site.js';
-import { defined, tagsDocument, type TagsOption } from './common-options.js';
+import { defined, tagsDocument } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
 import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
+import { SCOPED_KEYS, scopeOf, type ScopedOptions } from './scoped-resource.js';
 
-export interface ConnectorCommonOptions {
-  readonly identifier: string;
-  /** Display name; defaults to the identifier. */
-  readonly name?: string;
-  readonly description?: string;
-  readonly tags?: TagsOption;
-  /** Owning org; defaults to the project's org, or `default` for a project given by identifier. */
-  readonly org?: string;
-  /** Owning project (a builder or an identifier); leave out for an org- or account-level connector. */
-  readonly project?: ProjectBuilder | string;
-  /** With no project and no org: an account-level connector. */
-  readonly account?: boolean;
-}
+/** Identity, display fields and where it lives: a project, an org, or the account. */
+export type ConnectorCommonOptions = ScopedOptions;
 
 export interface ConnectorOptions extends ConnectorCommonOptions {
   /** Connector kind on the wire, e.g. `Github`, `K8sCluster`. */
@@ -36,11 +26,7 @@ export class ConnectorBuilder extends Builder<ConnectorOptions & WithIssues> imp
     return this.props.identifier;
   }
   get scope(): Scope {
-    const { org, project, account } = this.props;
-    if (account) return {};
-    const projectId = typeof project === 'string' ? project : project?.identifier;
-    const projectOrg = typeof project === 'object' ? project.org : undefined;
-    return defined({ org: org ?? projectOrg ?? 'default', project: projectId });
+    return scopeOf(this.props);
   }
   /** The project builder this connector belongs to, when given as one. */
   get projectBuilder(): ProjectBuilder | undefined {
@@ -66,7 +52,7 @@ export class ConnectorBuilder extends Builder<ConnectorOptions & WithIssues> imp
   }
 }
 
-export const CONNECTOR_COMMON_KEYS: readonly string[] = ['identifier', 'name', 'description', 'tags', 'org', 'project', 'account'];
+export const CONNECTOR_COMMON_KEYS: readonly string[] = SCOPED_KEYS;
 
 /** Any connector kind, given its wire `type` and `spec`. */
 export function connector(options: ConnectorOptions): ConnectorBuilder {

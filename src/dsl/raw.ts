@@ -2,7 +2,7 @@ import type { StepElementShape } from '../schema/pipeline-elements.js';
 import type { BuildContext, DocPath } from './build-context.js';
 import { captureSite, type SourceSite } from './call-site.js';
 import { plain } from './plain.js';
-import type { ResourceKind } from '../schema/index.js';
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { StageBuilder } from './stage.js';
 import { STEP_BRAND, type StepNode } from './step.js';
@@ -53,7 +53,7 @@ class RawResource<K extends ResourceKind> implements Resource<K, Record<string, 
     return this.#kind;
   }
   get #body(): Record<string, unknown> {
-    return (this.#document[this.#kind] ?? {}) as Record<string, unknown>;
+    return (this.#document[kindRow(this.#kind).rootKey] ?? {}) as Record<string, unknown>;
   }
   get identifier(): string {
     return String(this.#body.identifier ?? '');
@@ -61,11 +61,11 @@ class RawResource<K extends ResourceKind> implements Resource<K, Record<string, 
   get scope(): Scope {
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
     const org = text(this.#body.orgIdentifier);
-    const project = this.#kind === 'project' ? undefined : text(this.#body.projectIdentifier);
+    const project = kindRow(this.#kind).scopes.includes('project') ? text(this.#body.projectIdentifier) : undefined;
     return { ...(org ? { org } : {}), ...(project ? { project } : {}) };
   }
   toDocument(context: BuildContext): Record<string, unknown> {
-    context.sites.push({ path: [this.#kind], site: this.site });
+    context.sites.push({ path: [kindRow(this.#kind).rootKey], site: this.site });
     return copy(this.#document);
   }
 }
@@ -92,8 +92,8 @@ const rawResource = <K extends ResourceKind>(kind: K) =>
   };
 
 /**
- * `raw.step({ step: {...} })`, `raw.stage({ stage: {...} })`, and `raw.pipeline/project/connector({ <kind>: {...} })`:
- * verbatim wire data.
+ * `raw.step({ step: {...} })`, `raw.stage({ stage: {...} })`, and `raw.<kind>({ <root key>: {...} })` for each
+ * kind of the table (`raw.infrastructure({ infrastructureDefinition: {...} })`): verbatim wire data.
  */
 export const raw = {
   step: rawStep,
@@ -101,4 +101,11 @@ export const raw = {
   pipeline: rawResource('pipeline'),
   project: rawResource('project'),
   connector: rawResource('connector'),
+  service: rawResource('service'),
+  environment: rawResource('environment'),
+  infrastructure: rawResource('infrastructure'),
+  template: rawResource('template'),
+  inputSet: rawResource('inputSet'),
+  overlayInputSet: rawResource('overlayInputSet'),
+  trigger: rawResource('trigger'),
 };

@@ -15,7 +15,10 @@ import {
 import { Expr, optionalText, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue, wireValue } from './references.js';
-import type { AnyResource } from './resource.js';
+import { isResource, type AnyResource } from './resource.js';
+import type { EnvironmentBuilder } from './environment.js';
+import type { InfrastructureBuilder } from './infrastructure.js';
+import type { ServiceBuilder } from './service.js';
 import { isStepNode, type StepBuilder, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 import type { PlacementCheck } from '../catalog/placement-types.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
@@ -222,19 +225,25 @@ export interface DeploymentOptions extends StageCommonOptions {
   readonly allowSimultaneousDeployments?: boolean;
 }
 
-/** An infrastructure of the environment, by identifier, or with values for its runtime inputs. */
-export type InfrastructureDefinitionOption = string | { readonly identifier: string; readonly inputs?: Readonly<Record<string, unknown>> };
+/** An infrastructure of the environment: its builder, its identifier, or with values for its runtime inputs. */
+export type InfrastructureDefinitionOption =
+  | string
+  | InfrastructureBuilder
+  | { readonly identifier: string; readonly inputs?: Readonly<Record<string, unknown>> };
 
 /** The newer form: a service and an environment defined on their own, referenced by identifier. */
 export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions {
   /** `deploymentType`, e.g. Kubernetes, NativeHelm, Ssh, ECS. */
   readonly deploymentType: string;
-  /** `service.serviceRef` (an identifier or `input()`), or `{ useFromStage }` to deploy an earlier stage's service. */
-  readonly service: Value | { readonly useFromStage: string };
+  /**
+   * `service.serviceRef`: the service's builder (checked to be compiled too), an identifier or `input()`; or
+   * `{ useFromStage }` to deploy an earlier stage's service.
+   */
+  readonly service: Value | ServiceBuilder | { readonly useFromStage: string };
   /** `service.serviceInputs`: values for the service's runtime inputs (or `input()`). */
   readonly serviceInputs?: unknown;
-  /** `environment.environmentRef`: an identifier or `input()`. */
-  readonly environment: Value;
+  /** `environment.environmentRef`: the environment's builder (checked to be compiled too), an identifier or `input()`. */
+  readonly environment: Value | EnvironmentBuilder;
   readonly environmentInputs?: unknown;
   /** Deploy to every infrastructure of the environment. */
   readonly deployToAll?: boolean | Value;
@@ -251,17 +260,24 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
     const infrastructures =
       infrastructureDefinitions === undefined || typeof infrastructureDefinitions === 'string' || !Array.isArray(infrastructureDefinitions)
         ? (infrastructureDefinitions as Value | undefined)
-        : (infrastructureDefinitions as readonly InfrastructureDefinitionOption[]).map((entry) =>
-            typeof entry === 'string' ? { identifier: entry } : entry,
-          );
+        : (infrastructureDefinitions as readonly InfrastructureDefinitionOption[]).map((entry, index) => {
+            if (typeof entry === 'string') return { identifier: entry };
+            if (!isResource(entry)) return entry;
+            const path = [...specPath, 'environment', 'infrastructureDefinitions', index, 'identifier'];
+            context.references.push({ path, target: entry, site });
+            return { identifier: entry.identifier };
+          });
     return {
       deploymentType,
       service:
         typeof service === 'object' && 'useFromStage' in service
           ? { useFromStage: { stage: service.useFromStage } }
-          : defined({ serviceRef: optionalText(service as Value | undefined), serviceInputs: wire(serviceInputs, 'service', 'serviceInputs') }),
+          : defined({
+              serviceRef: refValue(service as Value | ServiceBuilder, context, [...specPath, 'service', 'serviceRef'], site),
+              serviceInputs: wire(serviceInputs, 'service', 'serviceInputs'),
+            }),
       environment: defined({
-        environmentRef: optionalText(environment),
+        environmentRef: refValue(environment, context, [...specPath, 'environment', 'environmentRef'], site),
         deployToAll: wire(deployToAll, 'environment', 'deployToAll'),
         environmentInputs: wire(environmentInputs, 'environment', 'environmentInputs'),
         infrastructureDefinitions: wire(infrastructures, 'environment', 'infrastructureDefinitions'),

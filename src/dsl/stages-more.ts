@@ -10,7 +10,7 @@ import { checkOptions, reportIssues } from './option-check.js';
 import type { StrategyOption, WhenOption } from './step.js';
 import { STAGE_COMMON_KEYS, StageBuilder, type StageCommonOptions, type StageProps } from './stage.js';
 import type { PipelineBuilder } from './pipeline.js';
-import type { StepTemplateOptions } from './template.js';
+import type { StepTemplateOptions, WithTemplateBuilder, WithTemplateText } from './template.js';
 import type { Expressible } from './wire-types.js';
 
 type Execution = { steps: unknown[]; rollbackSteps: unknown[] } | undefined;
@@ -127,6 +127,8 @@ export type StageTemplateOptions = Omit<StepTemplateOptions, 'timeout' | 'when' 
   Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>;
 
 /** A stage made from a stage template: `templateRef`, `versionLabel`, and values for its `templateInputs`. */
+export function stageTemplate<S>(options: WithTemplateBuilder<StageTemplateOptions, 'Stage', S>): StageBuilder;
+export function stageTemplate(options: WithTemplateText<StageTemplateOptions>): StageBuilder;
 export function stageTemplate(options: StageTemplateOptions): StageBuilder {
   const issues = checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']);
   const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;

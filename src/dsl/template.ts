@@ -9,10 +9,18 @@ import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import { STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import type { TemplateBuilder, TemplateInputsOf, TemplateKind } from './template-definition.js';
+import { isResource, kindOf } from './resource.js';
 import type { Expressible } from './wire-types.js';
 
-/** `templateRef`, `versionLabel` and `templateInputs` as on the wire. */
-export type TemplateRefOption = Expressible<z.input<typeof templateRef>>;
+/**
+ * `templateRef`, `versionLabel` and `templateInputs` as on the wire; `templateRef` may be the template's builder
+ * (`template.step(...)`): its scoped identifier is written, its version is the default `versionLabel`, and
+ * compile checks that it is compiled too.
+ */
+export type TemplateRefOption = Omit<Expressible<z.input<typeof templateRef>>, 'templateRef'> & {
+  readonly templateRef: Expressible<z.input<typeof templateRef>>['templateRef'] | TemplateBuilder;
+};
 
 export interface StepTemplateOptions extends TemplateRefOption {
   readonly identifier: string;
@@ -28,8 +36,12 @@ export interface StepTemplateOptions extends TemplateRefOption {
 const TEMPLATE_KEYS = ['templateRef', 'versionLabel', 'gitBranch', 'templateInputs'] as const;
 
 /** The `template:` block of a stage or step made from a template. */
-export const templateBlock = (options: TemplateRefOption, context: BuildContext, path: DocPath, site: Builder<object>['site']) =>
-  wireValue(Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, options[key]])), context, path, site) as Record<string, unknown>;
+export function templateBlock(options: TemplateRefOption, context: BuildContext, path: DocPath, site: Builder<object>['site']): Record<string, unknown> {
+  const fields: Record<string, unknown> = Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, options[key]]));
+  const ref = options.templateRef;
+  if (isResource(ref) && kindOf(ref) === 'template' && fields.versionLabel === undefined) fields.versionLabel = (ref as TemplateBuilder).versionLabel;
+  return wireValue(fields, context, path, site) as Record<string, unknown>;
+}
 
 export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements StepNode {
   get [STEP_BRAND](): true {
@@ -56,7 +68,21 @@ export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements
   }
 }
 
+/**
+ * Options naming the template by its builder: `templateInputs` is typed by the template's runtime inputs.
+ * `templateRef` given as text keeps the wire form (any `templateInputs`).
+ */
+export type WithTemplateBuilder<O extends TemplateRefOption, K extends TemplateKind, S> = Omit<O, 'templateRef' | 'templateInputs'> & {
+  readonly templateRef: TemplateBuilder<K, S>;
+  readonly templateInputs?: TemplateInputsOf<S>;
+};
+export type WithTemplateText<O extends TemplateRefOption> = Omit<O, 'templateRef'> & {
+  readonly templateRef: Expressible<z.input<typeof templateRef>>['templateRef'];
+};
+
 /** A step made from a step template: `templateRef`, a `versionLabel`, and values for its `templateInputs`. */
+export function stepTemplate<S>(options: WithTemplateBuilder<StepTemplateOptions, 'Step', S>): StepTemplateBuilder;
+export function stepTemplate(options: WithTemplateText<StepTemplateOptions>): StepTemplateBuilder;
 export function stepTemplate(options: StepTemplateOptions): StepTemplateBuilder {
   return new StepTemplateBuilder(options, captureSite(stepTemplate));
 }

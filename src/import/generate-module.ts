@@ -1,7 +1,8 @@
 import { ts } from 'ts-morph';
-import type { ResourceKind } from '../schema/index.js';
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { originOf, usedNames, withOrigin, type Code, type Origin } from './code.js';
 import { connectorCode, pipelineCode, projectCode, type ImportContext } from './from-document.js';
+import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
 import { printStatements, toExpression } from './print.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
@@ -93,6 +94,13 @@ const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, context:
   pipeline: pipelineCode,
   project: projectCode,
   connector: connectorCode,
+  service: serviceCode,
+  environment: environmentCode,
+  infrastructure: infrastructureCode,
+  template: templateCode,
+  inputSet: inputSetCode,
+  overlayInputSet: overlayInputSetCode,
+  trigger: triggerCode,
 };
 
 export interface GeneratedModule {
@@ -111,7 +119,7 @@ export function generateModule(
   { kind, document, source, comment, comments = new WeakMap() }: ModuleInput,
   demoted: Demotions = new WeakMap(),
 ): GeneratedModule {
-  const body = (document[kind] ?? {}) as Record<string, unknown>;
+  const body = (document[kindRow(kind).rootKey] ?? {}) as Record<string, unknown>;
   const built = CODE_OF[kind](document, { comments, demoted });
   // Names imported from pipewright are taken: a pipeline called `ci` must not shadow the `ci` builder.
   const names = usedNames(built);

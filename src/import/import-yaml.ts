@@ -1,4 +1,4 @@
-import { rootKeyList } from '../catalog/kinds.js';
+import { kindRow, rootKeyList } from '../catalog/kinds.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
@@ -32,13 +32,14 @@ export interface ImportResult {
 function modulePaths(documents: readonly YamlDocument[], mode: ImportOptions['mode']): string[] {
   const taken = new Set<string>();
   return documents.map(({ kind, document }) => {
-    const body = (document[kind] ?? {}) as Record<string, string | undefined>;
+    const row = kindRow(kind);
+    const body = (document[row.rootKey] ?? {}) as Record<string, string | undefined>;
     const id = String(body.identifier ?? kind).replace(/[^\w.-]/g, '_');
     const base =
       mode === 'project'
         ? kind === 'project'
           ? `projects/${body.orgIdentifier ?? '_'}/${id}`
-          : `${kind}s/${body.orgIdentifier ?? '_'}/${body.projectIdentifier ?? '_'}/${id}`
+          : `${row.folder}/${body.orgIdentifier ?? '_'}/${body.projectIdentifier ?? '_'}/${id}`
         : id;
     let path = `${base}.ts`;
     if (taken.has(path)) path = `${base}_${kind}.ts`;

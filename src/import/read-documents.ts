@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import type { Diagnostic } from '../compile/diagnostics.js';
-import { rootKeyList } from '../catalog/kinds.js';
+import { kindRow, rootKeyList } from '../catalog/kinds.js';
 import { documentKind } from '../compile/validate.js';
 import type { ResourceKind } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
@@ -93,16 +93,17 @@ export function readDocuments(text: string, file: string): ReadResult {
     if (refused || value === null || value === undefined) continue;
     const source = several ? `${file}#${index + 1}` : file;
     const kind = documentKind(value);
-    const body = kind ? (value as Record<string, unknown>)[kind] : undefined;
+    const root = kind ? kindRow(kind).rootKey : undefined;
+    const body = root ? (value as Record<string, unknown>)[root] : undefined;
     if (kind && (body === null || typeof body !== 'object' || Array.isArray(body))) {
       const { line, col } = read.lines.linePos(doc.contents?.range?.[0] ?? 0);
       diagnostics.push({
         code: 'not-a-platform-document',
         severity: 'error',
-        message: `not a platform document: ${kind} holds ${Array.isArray(body) ? 'a list' : body === null ? 'nothing' : `the ${typeof body} ${JSON.stringify(body)}`}, not a map of fields`,
-        path: [kind],
+        message: `not a platform document: ${root} holds ${Array.isArray(body) ? 'a list' : body === null ? 'nothing' : `the ${typeof body} ${JSON.stringify(body)}`}, not a map of fields`,
+        path: [root!],
         at: `${file}:${line}:${col}`,
-        hint: `write the ${kind}'s fields under ${kind}:`,
+        hint: `write the ${kindRow(kind).label}'s fields under ${root}:`,
       });
       continue;
     }

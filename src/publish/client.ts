@@ -7,6 +7,7 @@ import {
   readEndpoint,
   readRemotePipelineEndpoint,
   remoteDocument,
+  requestBody,
   storageOf,
   updateEndpoint,
   updateRemotePipelineEndpoint,
@@ -132,7 +133,7 @@ export function createClient(options: ClientOptions): Client {
   };
   /** A write, checked: a 200 that stored nothing (a policy denial) rejects like any other failure. */
   const write = async (endpoint: Endpoint, document: PublishDocument): Promise<Envelope> => {
-    const envelope = await send(endpoint, document.yaml);
+    const envelope = await send(endpoint, requestBody(document));
     checkWritten(document.id.kind, envelope, `${endpoint.method} ${endpoint.path}`);
     return envelope;
   };

@@ -5,12 +5,19 @@ import { kindOfDocument, kindRow, RESOURCE_KINDS, rootKeyList, type ResourceKind
 export type PublishKind = ResourceKind;
 export const PUBLISH_ORDER: readonly PublishKind[] = RESOURCE_KINDS;
 
-/** Where a resource lives: its kind and scope. Connectors may be account- or org-level. */
+/**
+ * Where a resource lives: its kind and scope (connectors, services, ... may be account- or org-level), and for some
+ * kinds what it belongs to (an input set's pipeline, an infrastructure's environment) and its version (templates).
+ */
 export interface ResourceId {
   readonly kind: PublishKind;
   readonly org?: string;
   readonly project?: string;
   readonly identifier: string;
+  /** The owning resource's identifier, for kinds with a `parent` field. */
+  readonly parent?: string;
+  /** The version, for kinds with a `version` field (a template's `versionLabel`). */
+  readonly version?: string;
 }
 
 /** A document ready to send: the YAML text without pipewright's comments, and its parsed value. */
@@ -41,6 +48,8 @@ export function stripLeadingComments(text: string): string {
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+/** The value at a dotted path (`pipeline.identifier`, `service.yaml`); `''` is the value itself. */
+export const valueAt = (value: unknown, path: string): unknown => (path === '' ? value : path.split('.').reduce<unknown>((at, key) => asRecord(at)?.[key], value));
 
 /** The identity a document declares in its own fields. */
 export function resourceIdOf(value: unknown): ResourceId {
@@ -56,7 +65,14 @@ export function resourceIdOf(value: unknown): ResourceId {
   const project = scopes.includes('project') ? text(body.projectIdentifier) : undefined;
   if (!scopes.includes('account') && !org) throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
   if (scopes.length === 1 && scopes[0] === 'project' && !project) throw new DocumentError(`${kind} ${identifier} has no projectIdentifier`);
-  return { kind, identifier, ...(org ? { org } : {}), ...(project ? { project } : {}) };
+  const { parent: parentField, version: versionField } = kindRow(kind);
+  const parent = parentField ? text(valueAt(body, parentField)) : undefined;
+  if (parentField && !parent) throw new DocumentError(`${kind} ${identifier} has no ${parentField}`);
+  // A version label may be written as a number (`versionLabel: 1`); the platform reads it as text.
+  const rawVersion = versionField ? body[versionField] : undefined;
+  const version = typeof rawVersion === 'number' ? String(rawVersion) : text(rawVersion);
+  if (versionField && !version) throw new DocumentError(`${kind} ${identifier} has no ${versionField}`);
+  return { kind, identifier, ...(org ? { org } : {}), ...(project ? { project } : {}), ...(parent ? { parent } : {}), ...(version ? { version } : {}) };
 }
 
 /** A document from YAML text (a compiled file, or any single YAML document of the three kinds). */
@@ -76,6 +92,11 @@ export function readPlatformYaml(yaml: string): unknown {
   return documents[0]?.value ?? null;
 }
 
-/** `org/project/identifier`, with `_` for a missing scope: how reports name a resource. */
-export const resourceName = (id: ResourceId): string =>
-  id.kind === 'project' ? `${id.org}/${id.identifier}` : `${id.org ?? '_'}/${id.project ?? '_'}/${id.identifier}`;
+/**
+ * `org/project/identifier`, with `_` for a missing scope, the parent before the identifier and the version after
+ * it (`default/shop/deploy/nightly`, `default/shop/checks@v1`): how reports name a resource.
+ */
+export function resourceName(id: ResourceId): string {
+  const own = `${id.parent ? `${id.parent}/` : ''}${id.identifier}${id.version ? `@${id.version}` : ''}`;
+  return id.kind === 'project' ? `${id.org}/${own}` : `${id.org ?? '_'}/${id.project ?? '_'}/${own}`;
+}

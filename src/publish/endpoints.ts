@@ -1,4 +1,5 @@
-import { readPlatformYaml, type PublishKind, type ResourceId } from './document.js';
+import { kindRow } from '../catalog/kinds.js';
+import { readPlatformYaml, valueAt, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
 export interface Endpoint {
@@ -26,38 +27,193 @@ export interface GitVersion {
 
 const id = encodeURIComponent;
 
-/** Query parameters naming the scope; the account is always there. */
-function scopeQuery(kind: PublishKind, res: ResourceId, account: string): Record<string, string | undefined> {
-  switch (kind) {
-    case 'project':
-      return { accountIdentifier: account, orgIdentifier: res.org };
-    case 'connector':
-      return { accountIdentifier: account };
-    case 'pipeline':
-      return { accountIdentifier: account, orgIdentifier: res.org, projectIdentifier: res.project };
-  }
+type Call = 'create' | 'update' | 'read';
+
+/**
+ * How one kind is written and read: plain data, one row per kind (the spec's endpoints, DESIGN.md "Publish
+ * rules", platform-facts-2.md §6). Paths are relative to `/gateway` and may hold `{id}` and `{version}`.
+ */
+export interface KindApi {
+  readonly create: string;
+  readonly update: string;
+  readonly read: string;
+  /** The content type of writes. */
+  readonly contentType: string;
+  /**
+   * How a write carries the document: its YAML text as the body, or JSON naming the entity with these fields of
+   * the document (copied as they are) and the YAML text in `yaml`.
+   */
+  readonly body: 'yaml' | { readonly json: readonly string[] };
+  /** Whether writes name the scope in the query (`orgIdentifier`, `projectIdentifier`) or leave it to the body. */
+  readonly writeScope: 'query' | 'body';
+  /** The query parameter naming the parent (an input set's pipeline), and the calls that need it. */
+  readonly parentQuery?: { readonly name: string; readonly on: readonly Call[] };
+  /** The query parameter naming the version on a read (templates: the stable one without it). */
+  readonly versionQuery?: string;
+  /** Where a GET's `data` holds the document: an object under a key, or YAML text at a dotted path. */
+  readonly answer: { readonly object: string } | { readonly yaml: string };
+  /**
+   * Where a write's `data` holds what was stored (dotted paths, `''` for `data` itself): an object, or the
+   * identifier as text. A 200 without it stored nothing (platform-facts-2.md §4.2).
+   */
+  readonly written: readonly string[];
+  /**
+   * A field through which documents of this kind use each other (a stage template's `templateRef` to a step
+   * template): those referred to are sent first, as the platform refuses a reference to something missing.
+   */
+  readonly refersToOwnKind?: string;
 }
 
-/** Content types differ by service: connectors are `text/yaml`, the others `application/yaml`. */
-const CONTENT_TYPE: Readonly<Record<PublishKind, string>> = {
-  project: 'application/yaml',
-  connector: 'text/yaml',
-  pipeline: 'application/yaml',
+const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
+  project: {
+    create: '/ng/api/projects',
+    update: '/ng/api/projects/{id}',
+    read: '/ng/api/projects/{id}',
+    contentType: 'application/yaml',
+    body: 'yaml',
+    writeScope: 'query',
+    answer: { object: 'project' },
+    written: ['project'],
+  },
+  connector: {
+    create: '/ng/api/connectors',
+    // The connector service takes the identifier from the body.
+    update: '/ng/api/connectors',
+    read: '/ng/api/connectors/{id}',
+    contentType: 'text/yaml',
+    body: 'yaml',
+    writeScope: 'body',
+    answer: { object: 'connector' },
+    written: ['connector'],
+  },
+  service: {
+    create: '/ng/api/servicesV2',
+    // The identifier travels in the body, as for connectors.
+    update: '/ng/api/servicesV2',
+    read: '/ng/api/servicesV2/{id}',
+    contentType: 'application/json',
+    body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'tags'] },
+    writeScope: 'body',
+    answer: { yaml: 'service.yaml' },
+    written: ['service'],
+  },
+  environment: {
+    create: '/ng/api/environmentsV2',
+    update: '/ng/api/environmentsV2',
+    read: '/ng/api/environmentsV2/{id}',
+    contentType: 'application/json',
+    body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'color', 'type', 'tags'] },
+    writeScope: 'body',
+    answer: { yaml: 'environment.yaml' },
+    written: ['environment'],
+  },
+  infrastructure: {
+    create: '/ng/api/infrastructures',
+    update: '/ng/api/infrastructures',
+    read: '/ng/api/infrastructures/{id}',
+    contentType: 'application/json',
+    body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'environmentRef', 'name', 'description', 'tags', 'type'] },
+    writeScope: 'body',
+    // Writes name the environment in the body; the GET needs it in the query.
+    parentQuery: { name: 'environmentIdentifier', on: ['read'] },
+    answer: { yaml: 'infrastructure.yaml' },
+    written: ['infrastructure'],
+  },
+  template: {
+    create: '/template/api/templates',
+    update: '/template/api/templates/update/{id}/{version}',
+    read: '/template/api/templates/{id}',
+    contentType: 'application/yaml',
+    body: 'yaml',
+    writeScope: 'query',
+    // Without it, the GET answers the stable version, which may be another one.
+    versionQuery: 'versionLabel',
+    answer: { yaml: 'yaml' },
+    // Create and update answer a TemplateWrapperResponse around the entity.
+    written: ['templateResponseDTO'],
+    refersToOwnKind: 'templateRef',
+  },
+  pipeline: {
+    create: '/pipeline/api/pipelines',
+    update: '/pipeline/api/pipelines/{id}',
+    read: '/pipeline/api/pipelines/{id}',
+    contentType: 'application/yaml',
+    body: 'yaml',
+    writeScope: 'query',
+    answer: { yaml: 'yamlPipeline' },
+    // The identifier, as text (v1) or in an object (v2, Git).
+    written: ['', 'identifier'],
+  },
+  inputSet: {
+    create: '/pipeline/api/inputSets',
+    update: '/pipeline/api/inputSets/{id}',
+    read: '/pipeline/api/inputSets/{id}',
+    contentType: 'application/yaml',
+    body: 'yaml',
+    writeScope: 'query',
+    parentQuery: { name: 'pipelineIdentifier', on: ['create', 'update', 'read'] },
+    answer: { yaml: 'inputSetYaml' },
+    written: ['identifier'],
+  },
+  overlayInputSet: {
+    create: '/pipeline/api/inputSets/overlay',
+    update: '/pipeline/api/inputSets/overlay/{id}',
+    read: '/pipeline/api/inputSets/overlay/{id}',
+    contentType: 'application/yaml',
+    body: 'yaml',
+    writeScope: 'query',
+    parentQuery: { name: 'pipelineIdentifier', on: ['create', 'update', 'read'] },
+    answer: { yaml: 'overlayInputSetYaml' },
+    written: ['identifier'],
+  },
+  trigger: {
+    create: '/pipeline/api/triggers',
+    update: '/pipeline/api/triggers/{id}',
+    read: '/pipeline/api/triggers/{id}',
+    contentType: 'application/yaml',
+    body: 'yaml',
+    writeScope: 'query',
+    // The trigger's pipeline is its "target".
+    parentQuery: { name: 'targetIdentifier', on: ['create', 'update', 'read'] },
+    answer: { yaml: 'yaml' },
+    written: ['identifier'],
+  },
 };
 
-export function createEndpoint(res: ResourceId, account: string): Endpoint {
-  const path = { project: '/gateway/ng/api/projects', connector: '/gateway/ng/api/connectors', pipeline: '/gateway/pipeline/api/pipelines' }[res.kind];
-  return { method: 'POST', path, query: scopeQuery(res.kind, res, account), contentType: CONTENT_TYPE[res.kind] };
+export const kindApi = (kind: PublishKind): KindApi => ENDPOINTS[kind];
+
+/** The query of a call: the account always, the scope when the call takes it there, the parent and version when needed. */
+function queryOf(call: Call, res: ResourceId, account: string): Record<string, string | undefined> {
+  const api = ENDPOINTS[res.kind];
+  const scoped = call === 'read' || api.writeScope === 'query';
+  return {
+    accountIdentifier: account,
+    ...(scoped ? { orgIdentifier: res.org, projectIdentifier: res.project } : {}),
+    ...(api.parentQuery?.on.includes(call) ? { [api.parentQuery.name]: res.parent } : {}),
+    ...(call === 'read' && api.versionQuery ? { [api.versionQuery]: res.version } : {}),
+  };
 }
 
-export function updateEndpoint(res: ResourceId, account: string): Endpoint {
-  const path = {
-    project: `/gateway/ng/api/projects/${id(res.identifier)}`,
-    // The connector service takes the identifier from the body.
-    connector: '/gateway/ng/api/connectors',
-    pipeline: `/gateway/pipeline/api/pipelines/${id(res.identifier)}`,
-  }[res.kind];
-  return { method: 'PUT', path, query: scopeQuery(res.kind, res, account), contentType: CONTENT_TYPE[res.kind] };
+const pathOf = (template: string, res: ResourceId): string =>
+  `/gateway${template.replace('{id}', id(res.identifier)).replace('{version}', id(res.version ?? ''))}`;
+
+function endpoint(call: Call, res: ResourceId, account: string): Endpoint {
+  const api = ENDPOINTS[res.kind];
+  const method = call === 'create' ? 'POST' : call === 'update' ? 'PUT' : 'GET';
+  return { method, path: pathOf(api[call], res), query: queryOf(call, res, account), ...(call === 'read' ? {} : { contentType: api.contentType }) };
+}
+
+export const createEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('create', res, account);
+export const updateEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('update', res, account);
+export const readEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('read', res, account);
+
+/** The body of a write: the YAML text, or JSON with the entity's fields and the YAML text in `yaml`. */
+export function requestBody(document: PublishDocument): string {
+  const { body } = ENDPOINTS[document.id.kind];
+  if (body === 'yaml') return document.yaml;
+  const fields = asRecord(document.value[kindRow(document.id.kind).rootKey]) ?? {};
+  const named = body.json.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]);
+  return JSON.stringify({ ...Object.fromEntries(named), yaml: document.yaml });
 }
 
 /** POST `/pipeline/api/pipelines/v2` with the Git query parameters: the platform commits the file, then records it. */
@@ -66,7 +222,7 @@ export function createRemotePipelineEndpoint(res: ResourceId, account: string, g
     method: 'POST',
     path: '/gateway/pipeline/api/pipelines/v2',
     query: {
-      ...scopeQuery('pipeline', res, account),
+      ...queryOf('create', res, account),
       storeType: 'REMOTE',
       connectorRef: git.connectorRef,
       repoName: git.repoName,
@@ -75,7 +231,7 @@ export function createRemotePipelineEndpoint(res: ResourceId, account: string, g
       commitMsg: git.commitMsg,
       isNewBranch: 'false',
     },
-    contentType: CONTENT_TYPE.pipeline,
+    contentType: ENDPOINTS.pipeline.contentType,
   };
 }
 
@@ -89,7 +245,7 @@ export function updateRemotePipelineEndpoint(res: ResourceId, account: string, g
     method: 'PUT',
     path: `/gateway/pipeline/api/pipelines/v2/${id(res.identifier)}`,
     query: {
-      ...scopeQuery('pipeline', res, account),
+      ...queryOf('update', res, account),
       connectorRef: git.connectorRef,
       branch: git.branch,
       filePath: git.filePath,
@@ -98,7 +254,7 @@ export function updateRemotePipelineEndpoint(res: ResourceId, account: string, g
       lastObjectId: version.objectId,
       lastCommitId: version.commitId,
     },
-    contentType: CONTENT_TYPE.pipeline,
+    contentType: ENDPOINTS.pipeline.contentType,
   };
 }
 
@@ -112,20 +268,6 @@ export function withIfMatch(endpoint: Endpoint, etag: string | undefined): Endpo
 export function readRemotePipelineEndpoint(res: ResourceId, account: string, branch: string): Endpoint {
   const endpoint = readEndpoint(res, account);
   return { ...endpoint, query: { ...endpoint.query, branch }, headers: { 'load-from-cache': 'false' } };
-}
-
-export function readEndpoint(res: ResourceId, account: string): Endpoint {
-  const path = {
-    project: `/gateway/ng/api/projects/${id(res.identifier)}`,
-    connector: `/gateway/ng/api/connectors/${id(res.identifier)}`,
-    pipeline: `/gateway/pipeline/api/pipelines/${id(res.identifier)}`,
-  }[res.kind];
-  // A connector is found by its scope: org and project go in the query when it has them.
-  const query =
-    res.kind === 'connector'
-      ? { accountIdentifier: account, orgIdentifier: res.org, projectIdentifier: res.project }
-      : scopeQuery(res.kind, res, account);
-  return { method: 'GET', path, query };
 }
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
@@ -165,28 +307,31 @@ export function storageOf(data: unknown): Storage {
 }
 
 /**
- * The document a GET returned, in the request's shape `{ <kind>: {...} }`: projects and connectors come as
- * objects under `data.<kind>`, pipelines as YAML text in `data.yamlPipeline`.
+ * The document a GET returned, in the request's shape `{ <root key>: {...} }`: projects and connectors come as
+ * objects under `data.<kind>`, the others as YAML text (`data.yamlPipeline`, `data.service.yaml`, `data.yaml`, ...).
  */
 export function remoteDocument(kind: PublishKind, data: unknown): Record<string, unknown> {
-  const record = asRecord(data);
-  if (kind === 'pipeline') {
-    const yamlText = record?.yamlPipeline;
-    if (typeof yamlText !== 'string') throw new Error('the pipeline GET response has no data.yamlPipeline text');
-    let parsed: Record<string, unknown> | undefined;
-    try {
-      parsed = asRecord(readPlatformYaml(yamlText));
-    } catch {
-      // An invalid stored pipeline (entityValidityDetails.valid false) still exists: it is updated, not created.
-      return { pipeline: {} };
-    }
-    if (!parsed || !asRecord(parsed.pipeline)) {
-      if (asRecord(record?.entityValidityDetails)?.valid === false) return { pipeline: {} };
-      throw new Error('data.yamlPipeline is not a pipeline document');
-    }
-    return { pipeline: parsed.pipeline };
+  const { rootKey } = kindRow(kind);
+  const { answer } = ENDPOINTS[kind];
+  if ('object' in answer) {
+    const body = asRecord(valueAt(data, answer.object));
+    if (!body) throw new Error(`the ${kind} GET response has no data.${answer.object}`);
+    return { [rootKey]: body };
   }
-  const body = asRecord(record?.[kind]);
-  if (!body) throw new Error(`the ${kind} GET response has no data.${kind}`);
-  return { [kind]: body };
+  const yamlText = valueAt(data, answer.yaml);
+  if (typeof yamlText !== 'string') throw new Error(`the ${kind} GET response has no data.${answer.yaml} text`);
+  // A stored document that no longer parses or validates (entityValidityDetails.valid false) still exists: it is
+  // updated, not created.
+  const invalid = { [rootKey]: {} };
+  let parsed: Record<string, unknown> | undefined;
+  try {
+    parsed = asRecord(readPlatformYaml(yamlText));
+  } catch {
+    return invalid;
+  }
+  if (!parsed || !asRecord(parsed[rootKey])) {
+    if (valueAt(data, 'entityValidityDetails.valid') === false) return invalid;
+    throw new Error(`data.${answer.yaml} is not a ${kindRow(kind).label} document`);
+  }
+  return { [rootKey]: parsed[rootKey] };
 }

@@ -1,6 +1,7 @@
 /**
- * The platform client: REST upsert of projects, connectors and pipelines, and GraphQL. Web-standard APIs only
- * (fetch, Headers, FormData, AbortController): it runs in Node >= 20 and in browsers.
+ * The platform client: REST upsert of every kind of the table of kinds (projects, connectors, services, ...,
+ * triggers), and GraphQL. Web-standard APIs only (fetch, Headers, FormData, AbortController): it runs in Node >= 20
+ * and in browsers.
  */
 export { createClient, DEFAULT_RATE_LIMIT, type Client, type ClientOptions, type RemoteResource, type WriteResult } from './client.js';
 export { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict, type Envelope, type FailureKind } from './envelope.js';

@@ -1,8 +1,9 @@
 import type { Client, RemoteResource } from './client.js';
-import { PUBLISH_ORDER, resourceName, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
+import { resourceName, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
 import type { GitTarget } from './endpoints.js';
 import { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict } from './envelope.js';
 import { runPool } from './pool.js';
+import { publishWaves } from './publish-order.js';
 import { semanticDiff, type Change } from './semantic-diff.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'failed';
@@ -268,8 +269,9 @@ async function publishOne(client: Client, item: PublishItem, options: PublishOpt
 const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable']);
 
 /**
- * Publishes projects, then connectors, then pipelines (a connector or pipeline needs its project), a few at a
- * time within a kind. Every document ends in the report. A 401, 403 or untrusted certificate stops the run:
+ * Publishes kind after kind in the table's order (what a document needs is there before it: its project, the
+ * environment of an infrastructure, the templates of a pipeline, the pipeline of an input set), a few at a time
+ * within a kind (see publish-order.ts). Every document ends in the report. A 401, 403 or untrusted certificate stops the run:
  * the rest would fail the same way, and hammering the platform with a bad key helps no one.
  */
 export async function publishDocuments(client: Client, items: readonly PublishItem[], options: PublishOptions = {}): Promise<PublishReport> {
@@ -283,8 +285,7 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
     results.push(result);
     options.onResult?.(result);
   };
-  for (const kind of PUBLISH_ORDER) {
-    const batch = items.filter((item) => item.document.id.kind === kind);
+  for (const batch of publishWaves(items)) {
     await runPool(
       batch,
       options.concurrency ?? 4,

@@ -8,6 +8,8 @@ const VERB: Readonly<Record<Outcome, string>> = { created: 'created', updated: '
 const DRY_VERB: Readonly<Record<Outcome, string>> = { created: 'would create', updated: 'would update', unchanged: 'unchanged', failed: 'FAILED' };
 
 const correlation = (id: string | undefined) => (id ? ` (correlationId ${id})` : '');
+/** Kind names line up in a column as wide as the longest. */
+const KIND_WIDTH = Math.max(...PUBLISH_ORDER.map((kind) => kind.length));
 
 /** `reason: message`, the words a reader scans for first, unless the message already starts with them. */
 const failureText = (error: DocumentResult['error']): string => {
@@ -18,7 +20,7 @@ const failureText = (error: DocumentResult['error']): string => {
 /** One line per document for CI logs; with dry-run, the semantic diff of an update under it. */
 export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
   const verb = (dryRun ? DRY_VERB : VERB)[result.outcome].padEnd(dryRun ? 12 : 9);
-  const head = `${verb} ${result.kind.padEnd(9)} ${result.name}  ${result.file}`;
+  const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  ${result.file}`;
   if (result.outcome === 'failed')
     return [
       `${head}\n    ${failureText(result.error)}${correlation(result.error?.correlationId)}`,
@@ -30,13 +32,18 @@ export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
   return [head];
 }
 
-/** The table at the end: counts per kind and outcome, then every failure with its correlationId. */
+/**
+ * The table at the end: counts per kind and outcome (a row for each kind the run had documents of), then every
+ * failure with its correlationId.
+ */
 export function summaryTable(report: PublishReport): string {
   const outcomes: Outcome[] = ['created', 'updated', 'unchanged', 'failed'];
   const header = report.dryRun ? ['', 'would create', 'would update', 'unchanged', 'failed'] : ['', ...outcomes];
   const rows = [header];
   for (const kind of PUBLISH_ORDER) {
-    const counts = countOutcomes(report.results.filter((r) => r.kind === kind));
+    const ofKind = report.results.filter((r) => r.kind === kind);
+    if (ofKind.length === 0) continue;
+    const counts = countOutcomes(ofKind);
     rows.push([kindRow(kind).plural, ...outcomes.map((o) => String(counts[o]))]);
   }
   const total = countOutcomes(report.results);
@@ -71,6 +78,8 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
       org: r.id.org ?? null,
       project: r.id.project ?? null,
       identifier: r.id.identifier,
+      ...(r.id.parent ? { parent: r.id.parent } : {}),
+      ...(r.id.version ? { version: r.id.version } : {}),
       outcome: r.outcome,
       ...(r.correlationId ? { correlationId: r.correlationId } : {}),
       ...(r.changes && r.outcome === 'updated' ? { changes: r.changes } : {}),

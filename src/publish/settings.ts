@@ -160,7 +160,7 @@ export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certi
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
     case 'forbidden':
-      return `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on projects, connectors and pipelines in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
+      return `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on the kinds published (projects, connectors, pipelines, ...) in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
     case 'untrusted-certificate':
       return 'the TLS certificate of the platform is not trusted: if it is signed by a private CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
     case 'unreachable':

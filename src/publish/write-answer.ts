@@ -1,4 +1,6 @@
-import type { PublishKind } from './document.js';
+import { kindRow } from '../catalog/kinds.js';
+import { valueAt, type PublishKind } from './document.js';
+import { kindApi } from './endpoints.js';
 import { ApiError, type Envelope } from './envelope.js';
 
 /**
@@ -34,10 +36,18 @@ export function describeDenial(governance: Json): { message: string; policySets:
   return { message: messages.length ? messages.join('; ') : 'the answer gives no reason', policySets: sets };
 }
 
-/** Whether `data` holds the written entity: `data.<kind>` for projects and connectors, the identifier for pipelines. */
+/** Whether `data` holds the written entity where the kind's answer keeps it (an object, or the identifier). */
 function hasEntity(kind: PublishKind, data: unknown): boolean {
-  if (kind === 'pipeline') return asText(data) !== undefined || asText(asObject(data)?.identifier) !== undefined;
-  return asObject(asObject(data)?.[kind]) !== undefined;
+  return kindApi(kind).written.some((path) => {
+    const value = valueAt(data, path);
+    return asObject(value) !== undefined || asText(value) !== undefined;
+  });
+}
+
+/** `data.connector`, `an identifier`: what a write's answer should have held, for the message. */
+function expected(kind: PublishKind): string {
+  const objects = kindApi(kind).written.filter((path) => path !== '' && path !== 'identifier');
+  return objects.length ? objects.map((path) => `data.${path}`).join(' or ') : 'an identifier';
 }
 
 /** Throws unless the SUCCESS answer to a write holds the entity and no policy denied it. */
@@ -51,9 +61,8 @@ export function checkWritten(kind: PublishKind, envelope: Envelope, request: str
     throw new ApiError(`denied by policy: ${message}${sets}; nothing was stored`, { kind: 'denied', status: 200, ...details });
   }
   if (!hasEntity(kind, envelope.data)) {
-    const where = kind === 'pipeline' ? 'an identifier' : `data.${kind}`;
     const got = envelope.data === null || envelope.data === undefined ? 'no data' : `data with ${Object.keys(data ?? {}).sort().join(', ') || 'nothing in it'}`;
-    throw new ApiError(`the platform answered 200 SUCCESS without the ${kind} (${where} expected, ${got}): it is not counted as stored`, {
+    throw new ApiError(`the platform answered 200 SUCCESS without the ${kindRow(kind).label} (${expected(kind)} expected, ${got}): it is not counted as stored`, {
       kind: 'rejected',
       status: 200,
       ...details,

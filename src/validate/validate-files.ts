@@ -3,7 +3,7 @@ import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
-import { KINDS, rootKeyList } from '../catalog/kinds.js';
+import { kindRow, KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
@@ -89,9 +89,10 @@ export function validateBatch(files: readonly string[]): ValidatedBatch {
         add(diagnostic, locate(document, diagnostic.path, lines, KEY_CODES.has(diagnostic.code)));
       const key = resourceKey(kind, data);
       if (!key) continue;
-      const path = [kind, 'identifier'];
+      const { rootKey } = kindRow(kind);
+      const path = [rootKey, 'identifier'];
       const { line, column } = locate(document, path, lines);
-      resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(data, [kind]).subject, path, file, line, column });
+      resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(data, [rootKey]).subject, path, file, line, column });
     }
     if (result.documents === 0 && result.diagnostics.length === 0)
       add({ code: 'no-documents', severity: 'error', message: 'has no YAML documents', path: [], hint: `a file holds one or more documents with a root key ${rootKeyList()}` }, { line: 1, column: 1 });

@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
+import { kindOfDocument, outputPathOf, publishRank, type ResourceKind } from '../../src/catalog/kinds.js';
+import { resourceKey } from '../../src/compile/validate.js';
 
 /**
  * Writes a compiled output folder (YAML files with pipewright's header, plus manifest.json) the way
  * `pipewright compile` lays it out, for publish tests that need more documents than examples/ has.
  */
 
-export type Doc = { project: Record<string, unknown> } | { connector: Record<string, unknown> } | { pipeline: Record<string, unknown> };
+/** One document: its root key (`pipeline`, `infrastructureDefinition`, ...) and body. */
+export type Doc = Readonly<Record<string, Record<string, unknown>>>;
 
 export const projectDoc = (identifier: string, extra: Record<string, unknown> = {}): Doc => ({
   project: { name: `Project ${identifier}`, identifier, orgIdentifier: 'default', color: '#0063F7', description: '', tags: {}, modules: [], ...extra },
@@ -79,31 +82,101 @@ export const pipelineDoc = (identifier: string, project: string, script = `echo 
   },
 });
 
-const kindOf = (doc: Doc) => Object.keys(doc)[0] as 'project' | 'connector' | 'pipeline';
+const inShop = (identifier: string, project: string, label: string) => ({
+  name: `${label} ${identifier}`,
+  identifier,
+  orgIdentifier: 'default',
+  projectIdentifier: project,
+  tags: {},
+});
+
+export const serviceDoc = (identifier: string, project: string, replicas = '2'): Doc => ({
+  service: {
+    ...inShop(identifier, project, 'Service'),
+    serviceDefinition: { type: 'Kubernetes', spec: { variables: [{ name: 'replicas', type: 'String', value: replicas }] } },
+  },
+});
+
+export const environmentDoc = (identifier: string, project: string, type = 'PreProduction'): Doc => ({
+  environment: { ...inShop(identifier, project, 'Environment'), type, variables: [] },
+});
+
+export const infrastructureDoc = (identifier: string, project: string, environmentRef: string, namespace = 'shop'): Doc => ({
+  infrastructureDefinition: {
+    ...inShop(identifier, project, 'Cluster'),
+    environmentRef,
+    deploymentType: 'Kubernetes',
+    type: 'KubernetesDirect',
+    spec: { connectorRef: 'account.k8s', namespace, releaseName: 'release-<+INFRA_KEY>' },
+    allowSimultaneousDeployments: false,
+  },
+});
+
+/** A stage template running one script. */
+export const templateDoc = (identifier: string, project: string, versionLabel: string, script = 'make test'): Doc => ({
+  template: {
+    ...inShop(identifier, project, 'Template'),
+    versionLabel,
+    type: 'Stage',
+    spec: {
+      type: 'Custom',
+      spec: {
+        execution: {
+          steps: [{ step: { type: 'ShellScript', name: 'run', identifier: 'run', spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script } } }, timeout: '10m' } }],
+        },
+      },
+    },
+  },
+});
+
+/** A pipeline whose one stage is a template, with a runtime input `target`. */
+export const templatedPipelineDoc = (identifier: string, project: string, templateRef: string, versionLabel: string): Doc => ({
+  pipeline: {
+    ...inShop(identifier, project, 'Pipeline'),
+    variables: [{ name: 'target', type: 'String', value: '<+input>' }],
+    stages: [{ stage: { name: 'checks', identifier: 'checks', template: { templateRef, versionLabel } } }],
+  },
+});
+
+export const inputSetDoc = (identifier: string, project: string, pipeline: string, target = 'eu'): Doc => ({
+  inputSet: { ...inShop(identifier, project, 'Inputs'), pipeline: { identifier: pipeline, variables: [{ name: 'target', type: 'String', value: target }] } },
+});
+
+export const overlayInputSetDoc = (identifier: string, project: string, pipeline: string, inputSetReferences: readonly string[]): Doc => ({
+  overlayInputSet: { ...inShop(identifier, project, 'Overlay'), pipelineIdentifier: pipeline, inputSetReferences: [...inputSetReferences] },
+});
+
+export const triggerDoc = (identifier: string, project: string, pipeline: string, expression = '0 4 * * *', inputSetRefs: readonly string[] = []): Doc => ({
+  trigger: {
+    ...inShop(identifier, project, 'Trigger'),
+    enabled: true,
+    pipelineIdentifier: pipeline,
+    source: { type: 'Scheduled', spec: { type: 'Cron', spec: { expression } } },
+    ...(inputSetRefs.length ? { inputSetRefs: [...inputSetRefs] } : {}),
+  },
+});
+
+/** The document's kind, from its root key (the table of kinds). */
+const kindOf = (doc: Doc): ResourceKind => kindOfDocument(doc)!;
 const bodyOf = (doc: Doc) => Object.values(doc)[0] as Record<string, string>;
 
-/** Where compile would put the document, and its manifest entry. */
+/** Where compile would put the document (the table of kinds' layout), and its manifest entry. */
 function entryOf(doc: Doc, yaml: string) {
   const kind = kindOf(doc);
-  const body = bodyOf(doc);
-  const org = body.orgIdentifier;
-  const project = kind === 'project' ? undefined : body.projectIdentifier;
-  const file =
-    kind === 'project' ? `projects/${org}/${body.identifier}.yaml` : `${kind}s/${org ?? '_'}/${project ?? '_'}/${body.identifier}.yaml`;
+  const key = resourceKey(kind, doc)!;
   return {
-    file,
+    file: outputPathOf(key),
     kind,
-    ...(org ? { org } : {}),
-    ...(project ? { project } : {}),
-    identifier: body.identifier!,
-    source: `defs/${body.identifier}.ts`,
+    ...(key.org ? { org: key.org } : {}),
+    ...(key.project ? { project: key.project } : {}),
+    identifier: key.identifier,
+    source: `defs/${key.identifier}.ts`,
     sha256: createHash('sha256').update(yaml).digest('hex'),
   };
 }
 
 /** Writes `docs` into `dir` (manifest in publish order); returns the manifest entries. */
 export async function writeOutputFolder(dir: string, docs: readonly Doc[]) {
-  const order = { project: 0, connector: 1, pipeline: 2 };
   const entries = [];
   for (const doc of docs) {
     const yaml = `# Generated by pipewright from defs/${bodyOf(doc).identifier}.ts. Do not edit: change the source and run pipewright compile.\n${stringify(doc)}`;
@@ -112,7 +185,7 @@ export async function writeOutputFolder(dir: string, docs: readonly Doc[]) {
     await writeFile(join(dir, entry.file), yaml);
     entries.push(entry);
   }
-  entries.sort((a, b) => order[a.kind] - order[b.kind] || (a.file < b.file ? -1 : 1));
+  entries.sort((a, b) => publishRank(a.kind) - publishRank(b.kind) || (a.file < b.file ? -1 : 1));
   await writeFile(join(dir, 'manifest.json'), `${JSON.stringify({ generator: 'pipewright', version: 1, files: entries }, null, 2)}\n`);
   return entries;
 }

@@ -1,6 +1,10 @@
 import { parse } from 'yaml';
-import { commitTo, CREATE_GIT_PARAMS, missingFile, newFile, staleBlob, UPDATE_GIT_PARAMS, type Commit } from './emulator-git.js';
-import { connectorData, pipelineData, projectData, type Kind, type Store, type StoredResource } from './emulator-store.js';
+import { commitTo, missingFile, newFile, staleBlob, type Commit } from './emulator-git.js';
+import { DEFAULT_NOT_FOUND, KIND_FACTS, matchRoute, type KindFacts, type NotFoundForm, type Route } from './emulator-kinds.js';
+import { fieldAt, findTemplate, missingReference } from './emulator-references.js';
+import type { Kind, Placement, Store, StoredResource } from './emulator-store.js';
+
+export { DEFAULT_NOT_FOUND, matchRoute, type NotFoundForm };
 
 /** An answer of the emulator: status and JSON body (the envelope, or the platform's error shape). */
 export interface Answer {
@@ -12,21 +16,6 @@ export interface Answer {
   readonly wrote?: boolean;
   readonly headers?: Record<string, string>;
 }
-
-/** The forms "not there" takes on the platform (platform-facts-2.md §3). */
-export type NotFoundForm =
-  | '404 ENTITY_NOT_FOUND'
-  | '404 RESOURCE_NOT_FOUND'
-  | '404 RESOURCE_NOT_FOUND_EXCEPTION'
-  | '400 RESOURCE_NOT_FOUND_EXCEPTION'
-  | '400 INVALID_REQUEST';
-
-/** What the facts file says each kind answers today: projects and pipelines 404, connectors 400 (CORE 2023-12). */
-export const DEFAULT_NOT_FOUND: Readonly<Record<Kind, NotFoundForm>> = {
-  project: '404 ENTITY_NOT_FOUND',
-  connector: '400 RESOURCE_NOT_FOUND_EXCEPTION',
-  pipeline: '404 ENTITY_NOT_FOUND',
-};
 
 /** A governance (OPA) policy set that denies writes of one resource. */
 export interface PolicyDeny {
@@ -59,56 +48,13 @@ export const errorBody = (code: string, message: string, correlationId: string) 
 });
 
 const IDENTIFIER = /^[a-zA-Z_][0-9a-zA-Z_]{0,127}$/;
-
-interface Route {
-  readonly method: string;
-  readonly kind: Kind;
-  readonly op: 'create' | 'update' | 'read';
-  /** Identifier from the path, when the path has one. */
-  readonly id?: string;
-  /** Query parameters: required ones and optional ones; anything else is a violation. */
-  readonly required: readonly string[];
-  readonly optional: readonly string[];
-  readonly contentType?: string;
-  /** `/pipelines/v2`: Git parameters accepted, data `{ identifier, governanceMetadata }`. */
-  readonly v2?: boolean;
-}
-
-/** The spec's REST endpoints (and the update/read ones of DESIGN.md, and the Git ones of the facts), relative to /gateway. */
-export function matchRoute(method: string, path: string): Route | undefined {
-  const account = ['accountIdentifier'];
-  const pipelineQuery = ['accountIdentifier', 'orgIdentifier', 'projectIdentifier'];
-  let m: RegExpMatchArray | null;
-  if (path === '/ng/api/projects' && method === 'POST')
-    return { method, kind: 'project', op: 'create', required: [...account, 'orgIdentifier'], optional: [], contentType: 'application/yaml' };
-  if ((m = path.match(/^\/ng\/api\/projects\/([^/]+)$/)) && (method === 'PUT' || method === 'GET'))
-    return { method, kind: 'project', op: method === 'PUT' ? 'update' : 'read', id: decodeURIComponent(m[1]!), required: [...account, 'orgIdentifier'], optional: [], ...(method === 'PUT' ? { contentType: 'application/yaml' } : {}) };
-  if (path === '/ng/api/connectors' && (method === 'POST' || method === 'PUT'))
-    return { method, kind: 'connector', op: method === 'POST' ? 'create' : 'update', required: account, optional: [], contentType: 'text/yaml' };
-  if ((m = path.match(/^\/ng\/api\/connectors\/([^/]+)$/)) && method === 'GET')
-    return { method, kind: 'connector', op: 'read', id: decodeURIComponent(m[1]!), required: account, optional: ['orgIdentifier', 'projectIdentifier'] };
-  if (path === '/pipeline/api/pipelines' && method === 'POST')
-    return { method, kind: 'pipeline', op: 'create', required: pipelineQuery, optional: [], contentType: 'application/yaml' };
-  if (path === '/pipeline/api/pipelines/v2' && method === 'POST')
-    return { method, kind: 'pipeline', op: 'create', v2: true, required: pipelineQuery, optional: CREATE_GIT_PARAMS, contentType: 'application/yaml' };
-  if ((m = path.match(/^\/pipeline\/api\/pipelines\/v2\/([^/]+)$/)) && method === 'PUT')
-    return { method, kind: 'pipeline', op: 'update', v2: true, id: decodeURIComponent(m[1]!), required: pipelineQuery, optional: UPDATE_GIT_PARAMS, contentType: 'application/yaml' };
-  if ((m = path.match(/^\/pipeline\/api\/pipelines\/([^/]+)$/)) && (method === 'PUT' || method === 'GET'))
-    return {
-      method,
-      kind: 'pipeline',
-      op: method === 'PUT' ? 'update' : 'read',
-      id: decodeURIComponent(m[1]!),
-      required: pipelineQuery,
-      optional: method === 'GET' ? ['branch', 'loadFromFallbackBranch'] : [],
-      ...(method === 'PUT' ? { contentType: 'application/yaml' } : {}),
-    };
-  return undefined;
-}
+/** A template's versionLabel (platform-facts-2.md §6). */
+const VERSION_LABEL = /^[0-9a-zA-Z][^\s/&]{0,127}$/;
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (asRecord(value) !== undefined && Object.keys(asRecord(value)!).length === 0);
 
 export interface RestRequest {
   readonly route: Route;
@@ -123,10 +69,51 @@ export interface RestRequest {
   readonly behaviour: Behaviour;
 }
 
+/** The document a write carries: its body (under the root key) and its YAML text, or what is wrong with it. */
+type Decoded = { readonly body: Record<string, unknown>; readonly yaml: string } | { readonly problem: string };
+
+/**
+ * The document of a write: the YAML body itself, or (services, environments, infrastructures) the `yaml` field of
+ * a JSON body whose other fields must say the same as the YAML (the platform keeps the body's name, description
+ * and tags when they are set: platform-facts-2.md §6).
+ */
+function decode(facts: KindFacts, text: string): Decoded {
+  let yaml = text;
+  let json: Record<string, unknown> | undefined;
+  if (facts.body === 'json') {
+    try {
+      json = asRecord(JSON.parse(text));
+    } catch {
+      return { problem: `the ${facts.label} body must be JSON with the YAML in its yaml field` };
+    }
+    if (!json || typeof json.yaml !== 'string') return { problem: `the ${facts.label} body has no yaml field` };
+    yaml = json.yaml;
+  }
+  let doc: unknown;
+  try {
+    doc = parse(yaml, { uniqueKeys: true });
+  } catch (error) {
+    return { problem: `Invalid yaml: ${(error as Error).message.split('\n')[0]}` };
+  }
+  const root = asRecord(doc);
+  const body = asRecord(root?.[facts.rootKey]);
+  if (!root || Object.keys(root).length !== 1 || !body) return { problem: `the ${facts.body === 'json' ? 'yaml field' : 'body'} must be a YAML document with the single root key ${facts.rootKey}` };
+  for (const field of facts.jsonFields ?? []) {
+    const inJson = json![field];
+    const inYaml = body[field];
+    if (isEmpty(inJson) && isEmpty(inYaml)) continue;
+    if (JSON.stringify(inJson) !== JSON.stringify(inYaml))
+      return { problem: `${field} in the JSON body (${JSON.stringify(inJson)}) differs from the YAML's (${JSON.stringify(inYaml)})` };
+  }
+  return { body, yaml };
+}
+
 /** Validates and executes one REST call against the store. */
 export function handleRest(store: Store, req: RestRequest): Answer {
   const { route, query, correlationId } = req;
+  const facts = KIND_FACTS[route.kind];
   const bad = (message: string): Answer => ({ status: 400, body: errorBody('INVALID_REQUEST', message, correlationId), violation: message });
+  const refused = (message: string): Answer => ({ status: 400, body: errorBody('INVALID_REQUEST', message, correlationId) });
   for (const name of query.keys())
     if (!route.required.includes(name) && !route.optional.includes(name)) return bad(`unexpected query parameter ${name}`);
   for (const name of route.required) if (!query.get(name)) return bad(`query parameter ${name} is required`);
@@ -136,60 +123,59 @@ export function handleRest(store: Store, req: RestRequest): Answer {
   if (route.op === 'read') return read(store, route, query, correlationId, req.behaviour);
   if (!req.canWrite)
     return { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission core_${route.kind}_edit on ${route.kind}`, correlationId) };
+  if (route.op === 'stable') return makeStable(store, route, query, correlationId);
   const mime = req.contentType?.split(';')[0]!.trim().toLowerCase();
   if (mime !== route.contentType)
     return { status: 415, body: errorBody('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${req.contentType ?? '(none)'} is not supported; use ${route.contentType}`, correlationId), violation: `content type ${req.contentType} on ${route.method} ${route.kind}` };
-  let doc: unknown;
-  try {
-    doc = parse(req.body, { uniqueKeys: true });
-  } catch (error) {
-    return bad(`Invalid yaml: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const root = asRecord(doc);
-  if (!root || Object.keys(root).length !== 1 || !asRecord(root[route.kind])) return bad(`the body must be a YAML document with the single root key ${route.kind}`);
-  const body = root[route.kind] as Record<string, unknown>;
+  const decoded = decode(facts, req.body);
+  if ('problem' in decoded) return bad(decoded.problem);
+  const { body, yaml } = decoded;
   const identifier = str(body.identifier);
   if (!identifier || !IDENTIFIER.test(identifier)) return bad(`${route.kind} identifier ${JSON.stringify(body.identifier)} is not valid`);
   if (!str(body.name)) return bad(`${route.kind} name is required`);
   if (route.id !== undefined && route.id !== identifier) return bad(`identifier ${identifier} in the body differs from ${route.id} in the path`);
+  const versionLabel = facts.versioned ? str(body.versionLabel) : undefined;
+  if (facts.versioned && (!versionLabel || !VERSION_LABEL.test(versionLabel))) return bad(`${route.kind} versionLabel ${JSON.stringify(body.versionLabel)} is not valid`);
+  if (route.versionLabel !== undefined && route.versionLabel !== versionLabel) return bad(`versionLabel ${versionLabel} in the body differs from ${route.versionLabel} in the path`);
   const org = str(body.orgIdentifier);
   const project = route.kind === 'project' ? undefined : str(body.projectIdentifier);
-  if (route.kind !== 'connector' && !org) return bad(`${route.kind} orgIdentifier is required`);
-  if (route.kind === 'pipeline' && !project) return bad('pipeline projectIdentifier is required');
-  if (project && !org) return bad('a connector with projectIdentifier needs orgIdentifier');
-  if (query.has('orgIdentifier') && query.get('orgIdentifier') !== org) return bad(`orgIdentifier ${query.get('orgIdentifier')} in the query differs from ${org} in the body`);
-  if (query.has('projectIdentifier') && query.get('projectIdentifier') !== project) return bad(`projectIdentifier ${query.get('projectIdentifier')} in the query differs from ${project} in the body`);
+  if (facts.needs.org && !org) return bad(`${route.kind} orgIdentifier is required`);
+  if (facts.needs.project && !project) return bad(`${route.kind} projectIdentifier is required`);
+  if (project && !org) return bad(`a ${facts.label} with projectIdentifier needs orgIdentifier`);
+  for (const [name, value] of [['orgIdentifier', org], ['projectIdentifier', project]] as const) {
+    // Where the service takes the scope from the query, the query and the document must say the same.
+    const inQuery = query.get(name) ?? undefined;
+    if (inQuery !== undefined ? inQuery !== value : facts.scopeFrom === 'query' && value !== undefined && route.kind !== 'project')
+      return bad(`${name} ${inQuery ?? '(none)'} in the query differs from ${value ?? '(none)'} in the body`);
+  }
+  const parent = facts.parent ? fieldAt(body, facts.parent.field) : undefined;
+  if (facts.parent && !parent) return bad(`${facts.label} ${facts.parent.field} is required`);
+  if (facts.parent?.on.includes(route.op) && query.get(facts.parent.query) !== parent)
+    return bad(`${facts.parent.query} ${query.get(facts.parent.query)} in the query differs from ${facts.parent.field} ${parent} in the body`);
   if (route.kind === 'connector' && (!str(body.type) || !asRecord(body.spec))) return bad('connector type and spec are required');
-  if (route.kind === 'pipeline' && !Array.isArray(body.stages)) return bad('pipeline stages are required');
+  if (route.kind === 'pipeline' && !Array.isArray(body.stages) && !asRecord(body.template)) return bad('pipeline stages are required');
+  if (route.kind === 'template' && !str(body.type)) return bad('template type is required');
+  if (route.kind === 'overlayInputSet' && !(Array.isArray(body.inputSetReferences) && body.inputSetReferences.length > 0)) return refused("Input Set References can't be empty");
   // Semantic checks, not contract violations: the platform refuses documents whose scope does not exist.
   if (org && !store.orgs.has(org))
     return { status: 400, body: errorBody('INVALID_REQUEST', `Organization [${org}] does not exist`, correlationId) };
   if (project && !store.hasProject(org!, project))
     return { status: 400, body: errorBody('INVALID_REQUEST', `Project [${project}] in Organization [${org}] does not exist`, correlationId) };
-
-  const existing = store.get(route.kind, org, project, identifier);
+  const at: Placement = { ...(parent ? { parent } : {}), ...(versionLabel ? { versionLabel } : {}) };
+  const scope = { ...(org ? { org } : {}), ...(project ? { project } : {}) };
+  const existing = store.get(route.kind, org, project, identifier, at);
   if (route.op === 'create' && existing) {
-    // The services word "exists" differently; pipewright must understand both.
-    return route.kind === 'pipeline'
-      ? { status: 400, body: errorBody('INVALID_REQUEST', `Pipeline [${identifier}] under Project[${project}], Organization [${org}] already exists`, correlationId) }
-      : { status: 400, body: errorBody('DUPLICATE_FIELD', `${route.kind === 'project' ? 'A project' : 'A connector'} with identifier [${identifier}] is already present`, correlationId) };
+    const { code, message } = facts.exists(identifier, scope, versionLabel);
+    return { status: 400, body: errorBody(code, message, correlationId) };
   }
   // Updates of a missing id: each service words it its own way, all 400 INVALID_REQUEST (platform-facts-2.md §4.1).
-  if (route.op === 'update' && !existing) {
-    const message = {
-      project: `Project with identifier [${identifier}] and orgIdentifier [${org}] not found`,
-      connector: `No connector exists with the  Identifier ${identifier}`,
-      pipeline: `Error while updating pipeline [${identifier}]: Pipeline [${identifier}] under Project[${project}], Organization [${org}] couldn't be updated or doesn't exist.`,
-    }[route.kind];
-    return { status: 400, body: errorBody('INVALID_REQUEST', message, correlationId) };
-  }
+  if (route.op === 'update' && !existing) return refused(facts.updateMissing(identifier, scope));
+  const missing = missingReference(store, route.kind, facts, body, scope, parent);
+  if (missing) return refused(missing);
   const { behaviour } = req;
   const limit = behaviour.limits[route.kind];
   if (route.op === 'create' && limit !== undefined && store.count(route.kind) >= limit)
-    return {
-      status: 400,
-      body: errorBody('INVALID_REQUEST', `Maximum limit has reached for ${route.kind === 'connector' ? 'MULTIPLE_CONNECTORS' : route.kind.toUpperCase()}: the plan allows ${limit}`, correlationId),
-    };
+    return refused(`Maximum limit has reached for ${route.kind === 'connector' ? 'MULTIPLE_CONNECTORS' : route.kind.toUpperCase()}: the plan allows ${limit}`);
   if (route.kind === 'project' && route.op === 'update' && req.ifMatch !== undefined) {
     const asked = req.ifMatch.replace(/^W\//, '').replace(/^"|"$/g, '');
     if (asked !== String(existing!.version))
@@ -204,32 +190,49 @@ export function handleRest(store: Store, req: RestRequest): Answer {
   const deny = behaviour.deny.find((d) => d.kind === route.kind && d.identifier === identifier);
   if (deny) {
     const governanceMetadata = denialMetadata(deny, req.accountId);
-    const data = route.kind === 'pipeline' ? { governanceMetadata } : { [route.kind]: null, governanceMetadata };
+    const data = facts.entityKey ? { [facts.entityKey]: null, governanceMetadata } : { governanceMetadata };
     return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId } };
   }
   if (behaviour.withoutEntity.includes(identifier)) return { status: 200, body: { status: 'SUCCESS', data: null, metaData: null, correlationId } };
+  // A template's first version is its stable one (the emulator's reading: the facts file names only
+  // setDefaultTemplate and updateStableTemplate); `setDefaultTemplate=true` makes a new version the stable one.
+  const stable = route.kind === 'template' ? (existing?.stable ?? (query.get('setDefaultTemplate') === 'true' || store.versions(org, project, identifier).length === 0)) : undefined;
+  if (stable && route.op === 'create') for (const other of store.versions(org, project, identifier)) other.stable = false;
   const stored = store.put(
     {
       kind: route.kind,
       identifier,
       body,
-      raw: req.body,
+      raw: yaml,
       ...(org ? { org } : {}),
       ...(project ? { project } : {}),
+      ...at,
+      ...(stable !== undefined ? { stable } : {}),
       ...(git.file ? { git: git.file } : {}),
     },
     route.op,
   );
   if (git.file) behaviour.commits.push({ repoName: git.file.repoName, branch: git.file.branch, filePath: git.file.filePath, message: query.get('commitMsg') ?? '', objectId: git.file.objectId });
   const data =
-    route.kind === 'project'
-      ? projectData(stored)
-      : route.kind === 'connector'
-        ? connectorData(stored)
-        : route.v2
-          ? { identifier, governanceMetadata: { deny: false, status: 'pass', details: [] } }
-          : identifier;
+    route.kind === 'pipeline'
+      ? route.v2
+        ? { identifier, governanceMetadata: { deny: false, status: 'pass', details: [] } }
+        : identifier
+      : (facts.written ?? facts.data)(stored);
   return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId }, wrote: true };
+}
+
+/** PUT `updateStableTemplate/{id}/{versionLabel}`: that version becomes the one used without a label. */
+function makeStable(store: Store, route: Route, query: URLSearchParams, correlationId: string): Answer {
+  const org = query.get('orgIdentifier') ?? undefined;
+  const project = query.get('projectIdentifier') ?? undefined;
+  const target = store.get('template', org, project, route.id!, { versionLabel: route.versionLabel! });
+  if (!target) {
+    const message = KIND_FACTS.template.notFoundMessage(route.id!, { ...(org ? { org } : {}), ...(project ? { project } : {}) }, route.versionLabel);
+    return { status: 400, body: { status: 'FAILURE', code: 'RESOURCE_NOT_FOUND_EXCEPTION', message, correlationId, errors: null } };
+  }
+  for (const version of store.versions(org, project, route.id!)) version.stable = version === target;
+  return { status: 200, body: { status: 'SUCCESS', data: route.versionLabel, metaData: null, correlationId }, wrote: true };
 }
 
 /**
@@ -259,38 +262,42 @@ function gitWrite(route: Route, query: URLSearchParams, existing: StoredResource
   return { file: commitTo(existing!, content) };
 }
 
-/** "Not there" in the form configured for the kind, with the platform's wording. */
-export function notFoundAnswer(form: NotFoundForm, kind: Kind, identifier: string, scope: { org?: string; project?: string }, correlationId: string): Answer {
+
+/** "Not there" in the form configured for the kind, with the platform's wording for it. */
+export function notFoundAnswer(form: NotFoundForm, kind: Kind, identifier: string, scope: { org?: string; project?: string }, correlationId: string, versionLabel?: string): Answer {
   const [status, code] = form.split(' ') as [string, string];
-  const message =
-    kind === 'project'
-      ? `Project with orgIdentifier [${scope.org}] and identifier [${identifier}] not found`
-      : kind === 'connector'
-        ? `Connector with identifier [${identifier}] not found in project [${scope.project}] and org [${scope.org}].`
-        : code === 'INVALID_REQUEST'
-          ? `Pipeline with the given ID: ${identifier} does not exist or has been deleted`
-          : `Pipeline [${identifier}] under Project[${scope.project}], Organization [${scope.org}] doesn't exist or has been deleted.`;
+  const message = KIND_FACTS[kind].notFoundMessage(identifier, scope, versionLabel);
   // NotFoundExceptionMapper answers the FailureDTO shape; WingsExceptionMapperV2 the ErrorDTO one.
   const body = code === 'RESOURCE_NOT_FOUND_EXCEPTION' ? { status: 'FAILURE', code, message, correlationId, errors: null } : errorBody(code, message, correlationId);
   return { status: Number(status), body };
 }
 
-function read(store: Store, route: Route, query: URLSearchParams, correlationId: string, behaviour: Behaviour): Answer {
+/** Where a GET looks: the scope and placement (parent, template version) its query names. */
+export function readTarget(route: Route, query: URLSearchParams): { org?: string; project?: string; at: Placement } {
+  const facts = KIND_FACTS[route.kind];
   const org = query.get('orgIdentifier') ?? undefined;
-  const project = query.get('projectIdentifier') ?? undefined;
+  const project = route.kind === 'project' ? undefined : (query.get('projectIdentifier') ?? undefined);
+  const parent = facts.parent ? (query.get(facts.parent.query) ?? undefined) : undefined;
+  const versionLabel = facts.versioned ? (query.get('versionLabel') ?? undefined) : undefined;
+  return { ...(org ? { org } : {}), ...(project ? { project } : {}), at: { ...(parent ? { parent } : {}), ...(versionLabel ? { versionLabel } : {}) } };
+}
+
+function read(store: Store, route: Route, query: URLSearchParams, correlationId: string, behaviour: Behaviour): Answer {
+  const { org, project, at } = readTarget(route, query);
   if (project && !org)
     return { status: 400, body: errorBody('INVALID_REQUEST', 'projectIdentifier needs orgIdentifier', correlationId), violation: 'projectIdentifier without orgIdentifier' };
-  const found = store.get(route.kind, org, route.kind === 'project' ? undefined : project, route.id!);
-  if (!found) return notFoundAnswer(behaviour.notFound[route.kind], route.kind, route.id!, { ...(org ? { org } : {}), ...(project ? { project } : {}) }, correlationId);
+  const scope = { ...(org ? { org } : {}), ...(project ? { project } : {}) };
+  // A template GET without versionLabel answers the stable version.
+  const found = route.kind === 'template' && !at.versionLabel ? findTemplate(store, scope, route.id!, undefined) : store.get(route.kind, org, project, route.id!, at);
+  if (!found) return notFoundAnswer(behaviour.notFound[route.kind], route.kind, route.id!, scope, correlationId, at.versionLabel);
   if (found.git) {
     const branch = query.get('branch');
     if (branch && branch !== found.git.branch) return { status: 400, body: missingFile({ ...found.git, branch }, correlationId) };
     if (found.git.missing) return { status: 400, body: missingFile(found.git, correlationId) };
   }
-  const data = route.kind === 'project' ? projectData(found) : route.kind === 'connector' ? connectorData(found) : pipelineData(found);
   return {
     status: 200,
-    body: { status: 'SUCCESS', data, metaData: null, correlationId },
+    body: { status: 'SUCCESS', data: KIND_FACTS[route.kind].data(found), metaData: null, correlationId },
     // ng-manager's EtagFilter: projects carry their version.
     ...(route.kind === 'project' ? { headers: { etag: `W/"${found.version}"` } } : {}),
   };
@@ -301,7 +308,7 @@ export function denialMetadata(deny: PolicyDeny, accountId: string) {
   return {
     id: `gov_${deny.identifier}`,
     deny: true,
-    message: `Pipeline ${deny.identifier} could not be saved due to policy violations`,
+    message: `${KIND_FACTS[deny.kind].label[0]!.toUpperCase()}${KIND_FACTS[deny.kind].label.slice(1)} ${deny.identifier} could not be saved due to policy violations`,
     status: 'error',
     accountId,
     entity: deny.identifier,

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
-import { BIN, ROOT, type CliOptions, type CliResult } from './cli.js';
-import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, type Emulator } from './emulator.js';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { BIN, ROOT, tempDir, type CliOptions, type CliResult } from './cli.js';
+import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, startEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
+import { writeOutputFolder, type Doc } from './emulator-output.js';
 
 /**
  * `pipewright ...args` as a child process, like runCli, but with stdin closed from the start: a run that exits
@@ -57,4 +60,41 @@ export async function publishWith({ emulator, args = [], env = {}, cwd, key = AD
   });
   assertNoKey(result);
   return result;
+}
+
+/**
+ * A temporary folder per test, and emulators started in it that are checked for contract violations and stopped
+ * after the test. Call at the top of a test file.
+ */
+export function emulatorsPerTest(prefix: string) {
+  let work = '';
+  let cleanup = async () => {};
+  const emulators: Emulator[] = [];
+  beforeEach(async () => {
+    ({ dir: work, cleanup } = await tempDir(prefix));
+  });
+  afterEach(async () => {
+    for (const em of emulators.splice(0)) {
+      expect(em.violations).toEqual([]);
+      await em.stop();
+    }
+    await cleanup();
+  });
+  return {
+    /** The test's folder. */
+    get work() {
+      return work;
+    },
+    async emulate(options: EmulatorOptions = {}): Promise<Emulator> {
+      const em = await startEmulator(options);
+      emulators.push(em);
+      return em;
+    },
+    /** Writes `docs` as a compiled folder `name` in the test's folder (its record lands beside it, in the same folder). */
+    async compiled(docs: readonly Doc[], name = 'out'): Promise<string> {
+      const out = join(work, name);
+      await writeOutputFolder(out, docs);
+      return out;
+    },
+  };
 }

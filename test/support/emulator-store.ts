@@ -1,15 +1,28 @@
 import { stringify } from 'yaml';
 
-export type Kind = 'project' | 'connector' | 'pipeline';
+export type Kind = 'project' | 'connector' | 'pipeline' | 'service' | 'environment' | 'infrastructure' | 'template' | 'inputSet' | 'overlayInputSet' | 'trigger';
+
+/**
+ * Where a resource hangs below its scope, when that is part of its identity: an infrastructure's environment, an
+ * input set's or trigger's pipeline (`parent`), and a template's version.
+ */
+export interface Placement {
+  readonly parent?: string;
+  readonly versionLabel?: string;
+}
 
 export interface StoredResource {
   readonly kind: Kind;
   readonly org?: string;
   readonly project?: string;
   readonly identifier: string;
+  readonly parent?: string;
+  readonly versionLabel?: string;
+  /** Templates: the stable version, the one a GET without versionLabel (and a reference without one) gets. */
+  stable?: boolean;
   /** The document's body (what is under its root key), as the last write sent it. */
   body: Record<string, unknown>;
-  /** The raw request body of the last write. */
+  /** The document's YAML text as the last write sent it (the request body, or its `yaml` field for JSON bodies). */
   raw: string;
   readonly createdAt: number;
   lastModifiedAt: number;
@@ -37,8 +50,8 @@ export interface WriteCount {
   updates: number;
 }
 
-export const resourceKey = (kind: Kind, org: string | undefined, project: string | undefined, identifier: string): string =>
-  `${kind}:${org ?? '_'}/${project ?? '_'}/${identifier}`;
+export const resourceKey = (kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): string =>
+  `${kind}:${org ?? '_'}/${project ?? '_'}/${at.parent ? `${at.parent}/` : ''}${identifier}${at.versionLabel ? `@${at.versionLabel}` : ''}`;
 
 /** The emulator's state: resources by scope, and how often each was written. */
 export class Store {
@@ -50,8 +63,13 @@ export class Store {
     this.orgs = new Set(orgs);
   }
 
-  get(kind: Kind, org: string | undefined, project: string | undefined, identifier: string): StoredResource | undefined {
-    return this.resources.get(resourceKey(kind, org, project, identifier));
+  get(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): StoredResource | undefined {
+    return this.resources.get(resourceKey(kind, org, project, identifier, at));
+  }
+
+  /** Every version of a template. */
+  versions(org: string | undefined, project: string | undefined, identifier: string): StoredResource[] {
+    return [...this.resources.values()].filter((r) => r.kind === 'template' && r.org === org && r.project === project && r.identifier === identifier);
   }
 
   hasProject(org: string, project: string): boolean {
@@ -59,7 +77,7 @@ export class Store {
   }
 
   put(resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt' | 'version'>, op: 'create' | 'update'): StoredResource {
-    const key = resourceKey(resource.kind, resource.org, resource.project, resource.identifier);
+    const key = resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource);
     const now = Date.now();
     const existing = this.resources.get(key);
     const stored: StoredResource = { ...resource, createdAt: existing?.createdAt ?? now, lastModifiedAt: now, version: (existing?.version ?? 0) + 1 };
@@ -142,4 +160,55 @@ export function pipelineData(r: StoredResource) {
         }
       : {}),
   };
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** The fields every NG entity answer carries beside its YAML. */
+const entityFields = (r: StoredResource) => ({
+  identifier: r.identifier,
+  orgIdentifier: r.org,
+  projectIdentifier: r.project,
+  name: text(r.body.name),
+  description: text(r.body.description) ?? '',
+  tags: r.body.tags ?? {},
+});
+
+/**
+ * `data` of a service, environment or infrastructure answer: the entity's fields, and the YAML text as it was
+ * sent in the request's `yaml` field (platform-facts-2.md §2: stored as given), under `data.<entity>`.
+ */
+export function yamlEntityData(r: StoredResource) {
+  const entity =
+    r.kind === 'service'
+      ? { ...entityFields(r), deleted: false, yaml: r.raw }
+      : r.kind === 'environment'
+        ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml: r.raw }
+        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml: r.raw, storeType: 'INLINE' };
+  return { [r.kind]: entity, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
+}
+
+/** `data` of a template GET (TemplateResponseDTO): the YAML as sent, its version and whether it is the stable one. */
+export function templateData(r: StoredResource) {
+  return {
+    ...entityFields(r),
+    yaml: r.raw,
+    versionLabel: r.versionLabel,
+    templateEntityType: text(r.body.type),
+    templateScope: r.project ? 'project' : r.org ? 'org' : 'account',
+    stableTemplate: r.stable ?? false,
+    lastUpdatedAt: r.lastModifiedAt,
+    storeType: 'INLINE',
+  };
+}
+
+/** `data` of an input set, overlay input set or trigger answer: the YAML as sent, in the kind's own field. */
+export function pipelineChildData(r: StoredResource) {
+  if (r.kind === 'trigger') {
+    const source = (r.body.source ?? {}) as Record<string, unknown>;
+    return { ...entityFields(r), type: text(source.type), targetIdentifier: r.parent, yaml: r.raw, enabled: r.body.enabled !== false };
+  }
+  const common = { ...entityFields(r), pipelineIdentifier: r.parent, isOutdated: false, entityValidityDetails: { valid: true, invalidYaml: null }, storeType: 'INLINE' };
+  return r.kind === 'overlayInputSet'
+    ? { ...common, overlayInputSetYaml: r.raw, inputSetReferences: r.body.inputSetReferences ?? [] }
+    : { ...common, inputSetYaml: r.raw };
 }

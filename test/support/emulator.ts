@@ -4,9 +4,11 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { FaultInjector, type FaultKind, type FaultPlan } from './emulator-faults.js';
 import { readGraphqlRequest, runQuery, type GraphqlCall } from './emulator-graphql.js';
+import { stringify } from 'yaml';
 import { commitTo, type Commit } from './emulator-git.js';
-import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
-import { resourceKey, Store, type GitFile, type Kind, type StoredResource, type WriteCount } from './emulator-store.js';
+import { KIND_FACTS } from './emulator-kinds.js';
+import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, readTarget, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
+import { resourceKey, Store, type GitFile, type Kind, type Placement, type StoredResource, type WriteCount } from './emulator-store.js';
 
 /**
  * An emulator of the delivery platform's API (spec/delivery-platform-api.md) for end-to-end tests: node:http or
@@ -136,12 +138,13 @@ export class Emulator {
     return this.#faults?.injected ?? new Map();
   }
 
-  resource(kind: Kind, org: string | undefined, project: string | undefined, identifier: string): StoredResource | undefined {
-    return this.store.get(kind, org, project, identifier);
+  /** `at`: the parent (an input set's pipeline, an infrastructure's environment) and a template's version. */
+  resource(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): StoredResource | undefined {
+    return this.store.get(kind, org, project, identifier, at);
   }
 
-  writes(kind: Kind, org: string | undefined, project: string | undefined, identifier: string): WriteCount {
-    return this.store.writes.get(resourceKey(kind, org, project, identifier)) ?? { creates: 0, updates: 0 };
+  writes(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): WriteCount {
+    return this.store.writes.get(resourceKey(kind, org, project, identifier, at)) ?? { creates: 0, updates: 0 };
   }
 
   totalWrites(): number {
@@ -152,23 +155,25 @@ export class Emulator {
    * Someone edits a resource outside pipewright (the UI, or a push for a Git-stored pipeline): its body changes,
    * its version moves on, and a Git file gets a new blob and commit. Not counted as a write of pipewright's.
    */
-  edit(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, change: (body: Record<string, unknown>) => void): void {
-    const found = this.store.get(kind, org, project, identifier);
+  edit(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, change: (body: Record<string, unknown>) => void, at: Placement = {}): void {
+    const found = this.store.get(kind, org, project, identifier, at);
     if (!found) throw new Error(`edit: no ${kind} ${identifier}`);
     const body = structuredClone(found.body);
     change(body);
     found.body = body;
+    // Kinds served as YAML text serve the edit too.
+    found.raw = stringify({ [KIND_FACTS[kind].rootKey]: body });
     found.version++;
     found.lastModifiedAt = Date.now();
     if (found.git) found.git = commitTo(found, JSON.stringify(body));
   }
 
   /** Stores a resource as if made in the UI (a Git-stored pipeline, an invalid one); not counted as a write. */
-  seed(resource: { kind: Kind; org?: string; project?: string; identifier: string; body: Record<string, unknown>; raw?: string; git?: GitFile; invalid?: boolean }): void {
+  seed(resource: { kind: Kind; org?: string; project?: string; identifier: string; parent?: string; versionLabel?: string; stable?: boolean; body: Record<string, unknown>; raw?: string; git?: GitFile; invalid?: boolean }): void {
     const now = Date.now();
-    this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier), {
+    this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource), {
       ...resource,
-      raw: resource.raw ?? JSON.stringify(resource.body),
+      raw: resource.raw ?? stringify({ [KIND_FACTS[resource.kind].rootKey]: resource.body }),
       createdAt: now,
       lastModifiedAt: now,
       version: 1,
@@ -183,8 +188,8 @@ export class Emulator {
   }
 
   /** Runs `hook` once, right after the next GET of this resource is answered. */
-  afterNextRead(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, hook: () => void): void {
-    this.#afterRead.set(resourceKey(kind, org, project, identifier), hook);
+  afterNextRead(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, hook: () => void, at: Placement = {}): void {
+    this.#afterRead.set(resourceKey(kind, org, project, identifier, at), hook);
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -309,8 +314,8 @@ export class Emulator {
       behaviour: this.#behaviour,
     });
     if (route.op === 'read') {
-      const org = query.get('orgIdentifier') ?? undefined;
-      const key = resourceKey(route.kind, org, route.kind === 'project' ? undefined : (query.get('projectIdentifier') ?? undefined), route.id!);
+      const { org, project, at } = readTarget(route, query);
+      const key = resourceKey(route.kind, org, project, route.id!, at);
       const hook = this.#afterRead.get(key);
       if (hook) {
         this.#afterRead.delete(key);

@@ -8790,6 +8790,665 @@ export interface TemplateLinkConfig {
   readonly versionLabel?: Value;
 }
 
+export interface Template_AMIArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly filters?: Expressive<ReadonlyArray<Template_AMIFilter>>;
+  readonly region: Value;
+  readonly tags?: Expressive<ReadonlyArray<Template_AMITag>>;
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Template_AMIFilter {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export interface Template_AMITag {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export interface Template_AcrArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly registry: Value;
+  readonly repository: Value;
+  readonly subscriptionId: Value;
+  readonly tag?: Value;
+  readonly tagRegex?: Value;
+}
+
+export interface Template_AmazonS3ArtifactConfig {
+  readonly bucketName: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly fileFilter?: Value;
+  readonly filePath?: Value;
+  readonly filePathRegex?: Value;
+  readonly region?: Value;
+}
+
+export type Template_ArtifactSource_template = ({
+  readonly metadata?: Value;
+} & (({ readonly type: "Acr" } & {
+  readonly spec?: Template_AcrArtifactConfig;
+}) | ({ readonly type: "AmazonMachineImage" } & {
+  readonly spec?: Template_AMIArtifactConfig;
+}) | ({ readonly type: "AmazonS3" } & {
+  readonly spec?: Template_AmazonS3ArtifactConfig;
+}) | ({ readonly type: "ArtifactoryRegistry" } & {
+  readonly spec?: Template_ArtifactoryRegistryArtifactConfig;
+}) | ({ readonly type: "AzureArtifacts" } & {
+  readonly spec?: Template_AzureArtifactsConfig;
+}) | ({ readonly type: "Bamboo" } & {
+  readonly spec?: Template_BambooArtifactConfig;
+}) | ({ readonly type: "CustomArtifact" } & {
+  readonly spec?: Template_CustomArtifactConfig;
+}) | ({ readonly type: "DockerRegistry" } & {
+  readonly spec?: Template_DockerHubArtifactConfig;
+}) | ({ readonly type: "Ecr" } & {
+  readonly spec?: Template_EcrArtifactConfig;
+}) | ({ readonly type: "GceImage" } & {
+  readonly spec?: Template_GCEImageArtifactConfig;
+}) | ({ readonly type: "Gcr" } & {
+  readonly spec?: Template_GcrArtifactConfig;
+}) | ({ readonly type: "GithubPackageRegistry" } & {
+  readonly spec?: Template_GithubPackagesArtifactConfig;
+}) | ({ readonly type: "GoogleArtifactRegistry" } & {
+  readonly spec?: Template_GoogleArtifactRegistryConfig;
+}) | ({ readonly type: "GoogleCloudSource" } & {
+  readonly spec?: Template_GoogleCloudSourceArtifactConfig;
+}) | ({ readonly type: "GoogleCloudStorage" } & {
+  readonly spec?: Template_GoogleCloudStorageArtifactConfig;
+}) | ({ readonly type: "Jenkins" } & {
+  readonly spec?: Template_JenkinsArtifactConfig;
+}) | ({ readonly type: "Nexus2Registry" } & {
+  readonly spec?: Template_Nexus2RegistryArtifactConfig;
+}) | ({ readonly type: "Nexus3Registry" } & {
+  readonly spec?: Template_NexusRegistryArtifactConfig;
+}) | ({ readonly type: "SalesforceDxProject" } & {
+  readonly spec?: Template_SalesforceDxProjectArtifactConfig;
+}) | ({ readonly type: "SalesforceOrg" } & {
+  readonly spec?: Template_SalesforceOrgArtifactConfig;
+}) | ({ readonly type: "SalesforcePackage" } & {
+  readonly spec?: Template_SalesforcePackageArtifactConfig;
+})));
+
+export interface Template_ArtifactoryRegistryArtifactConfig {
+  readonly artifactDirectory?: Value;
+  readonly artifactFilter?: Value;
+  readonly artifactPath?: Value;
+  readonly artifactPathFilter?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly repository: Value;
+  readonly repositoryFormat: "docker" | "generic";
+  readonly repositoryUrl?: Value;
+  readonly tag?: Value;
+  readonly tagRegex?: Value;
+}
+
+export interface Template_ArtifactoryStoreConfig {
+  readonly artifactPaths?: Expressive<ReadonlyArray<Value>>;
+  readonly connectorRef: Value | AnyResource;
+  readonly metadata?: Value;
+  readonly repositoryName: Value;
+}
+
+export interface Template_AzureArtifactsConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly feed: Value;
+  readonly package: Value;
+  readonly packageType: "maven" | "nuget" | "upack";
+  readonly project?: Value;
+  readonly scope: "project" | "org";
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Template_AzureRepoStore {
+  readonly branch?: Value;
+  readonly commitId?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly gitFetchType: "Branch" | "Commit";
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+  readonly repoName?: Value;
+}
+
+export interface Template_BambooArtifactConfig {
+  readonly artifactPaths?: Expressive<ReadonlyArray<Value>>;
+  readonly build?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly planKey: Value;
+}
+
+export interface Template_BitbucketStore {
+  readonly branch?: Value;
+  readonly commitId?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly gitFetchType: "Branch" | "Commit";
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+  readonly repoName?: Value;
+}
+
+export interface Template_CustomArtifactConfig {
+  readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
+  readonly inputs?: ReadonlyArray<Template_NumberNGVariable | Template_SecretNGVariable | Template_StringNGVariable>;
+  readonly metadata?: Value;
+  readonly scripts?: Template_CustomArtifactScripts;
+  readonly timeout?: Value;
+  readonly version: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Template_CustomArtifactScriptInfo {
+  readonly shell: "Bash" | "PowerShell";
+  readonly source: Template_CustomArtifactScriptSourceWrapper;
+}
+
+export type Template_CustomArtifactScriptSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+  readonly spec?: Template_CustomScriptInlineSource;
+})));
+
+export interface Template_CustomArtifactScripts {
+  readonly fetchAllArtifacts: Template_FetchAllArtifacts;
+}
+
+export interface Template_CustomDeploymentConfig_template {
+  readonly execution: Template_CustomDeploymentExecutionConfig;
+  readonly infrastructure: Template_CustomDeploymentInfraConfig;
+  readonly metadata?: Value;
+}
+
+export interface Template_CustomDeploymentConnectorNGVariable {
+  readonly description?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Connector";
+  readonly value: Value;
+}
+
+export interface Template_CustomDeploymentExecutionConfig {
+  readonly stepTemplateRefs?: ReadonlyArray<Value>;
+}
+
+export interface Template_CustomDeploymentFetchInstancesScriptConfig {
+  readonly metadata?: Value;
+  readonly store: Template_StoreConfigWrapper;
+}
+
+export interface Template_CustomDeploymentInfraConfig {
+  readonly fetchInstancesScript: Template_CustomDeploymentFetchInstancesScriptConfig;
+  readonly instanceAttributes: ReadonlyArray<Template_CustomDeploymentInstanceAttributes>;
+  readonly instancesListPath: Value;
+  readonly variables?: ReadonlyArray<Template_CustomDeploymentConnectorNGVariable | Template_CustomDeploymentNumberNGVariable | Template_CustomDeploymentSecretNGVariable | Template_CustomDeploymentStringNGVariable>;
+}
+
+export interface Template_CustomDeploymentInstanceAttributes {
+  readonly description?: Value;
+  readonly jsonPath: Value;
+  readonly name: Value;
+}
+
+export interface Template_CustomDeploymentNumberNGVariable {
+  readonly description?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Number";
+  readonly value: Expressive<number>;
+}
+
+export interface Template_CustomDeploymentSecretNGVariable {
+  readonly description?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Secret";
+  readonly value: Value;
+}
+
+export interface Template_CustomDeploymentStringNGVariable {
+  readonly description?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "String";
+  readonly value: Value;
+}
+
+export interface Template_CustomRemoteStoreConfig {
+  readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
+  readonly extractionScript: Value;
+  readonly filePath: Value;
+}
+
+export interface Template_CustomScriptInlineSource {
+  readonly script?: Value;
+  readonly type?: Value;
+}
+
+export interface Template_DockerHubArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly imagePath: Value;
+  readonly tag?: Value;
+  readonly tagRegex?: Value;
+}
+
+export interface Template_EcrArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly imagePath: Value;
+  readonly metadata?: Value;
+  readonly region: Value;
+  readonly registryId?: Value;
+  readonly tag?: Value;
+  readonly tagRegex?: Value;
+}
+
+export interface Template_FetchAllArtifacts {
+  readonly artifactsArrayPath?: Template_ParameterFieldString | Value;
+  readonly attributes?: ReadonlyArray<Template_NumberNGVariable | Template_SecretNGVariable | Template_StringNGVariable>;
+  readonly spec: Template_CustomArtifactScriptInfo;
+  readonly versionPath?: Template_ParameterFieldString | Value;
+}
+
+export interface Template_GCEImageArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly filters?: Expressive<ReadonlyArray<Template_GCEImageFilter>>;
+  readonly labels?: Expressive<ReadonlyArray<Template_GCEImageLabel>>;
+  readonly project: Value;
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Template_GCEImageFilter {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export interface Template_GCEImageLabel {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export interface Template_GcrArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly imagePath: Value;
+  readonly registryHostname: Value;
+  readonly tag?: Value;
+  readonly tagRegex?: Value;
+}
+
+export interface Template_GcsStoreConfig {
+  readonly bucketName?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly manifestPath?: Value;
+  readonly metadata?: Value;
+}
+
+export interface Template_GitLabStore {
+  readonly branch?: Value;
+  readonly commitId?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly gitFetchType: "Branch" | "Commit";
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+  readonly repoName?: Value;
+}
+
+export interface Template_GitStore {
+  readonly branch?: Value;
+  readonly commitId?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly gitFetchType: "Branch" | "Commit";
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+  readonly repoName?: Value;
+}
+
+export interface Template_GithubPackagesArtifactConfig {
+  readonly artifactId?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly extension?: Value;
+  readonly groupId?: Value;
+  readonly org?: Value;
+  readonly packageName: Value;
+  readonly packageType: "npm" | "maven" | "rubygems" | "nuget" | "container";
+  readonly user?: Value;
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Template_GithubStore {
+  readonly branch?: Value;
+  readonly commitId?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly gitFetchType: "Branch" | "Commit";
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+  readonly repoName?: Value;
+}
+
+export interface Template_GoogleArtifactRegistryConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly metadata?: Value;
+  readonly package: Value;
+  readonly project: Value;
+  readonly region: Value;
+  readonly repositoryName: Value;
+  readonly repositoryType: "docker";
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Template_GoogleCloudSourceArtifactConfig {
+  readonly branch?: Value;
+  readonly commitId?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly fetchType: "Branch" | "Commit" | "Tag";
+  readonly project: Value;
+  readonly repository: Value;
+  readonly sourceDirectory: Value;
+  readonly tag?: Value;
+}
+
+export interface Template_GoogleCloudStorageArtifactConfig {
+  readonly artifactPath: Value;
+  readonly bucket: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly project: Value;
+}
+
+export interface Template_HarnessCodeStore {
+  readonly branch?: Value;
+  readonly commitId?: Value;
+  readonly folderPath?: Value;
+  readonly gitFetchType: "Branch" | "Commit";
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+  readonly repoName: Value;
+}
+
+export interface Template_HarnessStore {
+  readonly file?: Value;
+}
+
+export interface Template_HttpStoreConfig {
+  readonly connectorRef?: Value | AnyResource;
+  readonly metadata?: Value;
+}
+
+export interface Template_InheritFromManifestStoreConfig {
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+}
+
+export interface Template_InlineStoreConfig {
+  readonly content: Value;
+}
+
+export interface Template_JenkinsArtifactConfig {
+  readonly artifactPath?: Value;
+  readonly build?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly jobName: Value;
+}
+
+export type Template_Nexus2RegistryArtifactConfig = ({
+  readonly connectorRef: Value | AnyResource;
+  readonly metadata?: Value;
+  readonly repository: Value;
+  readonly tag?: Value;
+  readonly tagRegex?: Value;
+} & (({ readonly repositoryFormat: "docker" } & {
+  readonly spec?: Template_NexusRegistryDockerConfig;
+}) | ({ readonly repositoryFormat: "maven" } & {
+  readonly spec?: Template_NexusRegistryMavenConfig;
+}) | ({ readonly repositoryFormat: "npm" } & {
+  readonly spec?: Template_NexusRegistryNpmConfig;
+}) | ({ readonly repositoryFormat: "nuget" } & {
+  readonly spec?: Template_NexusRegistryNugetConfig;
+}) | ({ readonly repositoryFormat: "raw" } & {
+  readonly spec?: Template_NexusRegistryRawConfig;
+})));
+
+export type Template_NexusRegistryArtifactConfig = ({
+  readonly artifactPath?: Value;
+  readonly connectorRef: Value | AnyResource;
+  readonly digest?: Value;
+  readonly metadata?: Value;
+  readonly repository: Value;
+  readonly repositoryPort?: Value | number;
+  readonly repositoryUrl?: Value;
+  readonly tag?: Value;
+  readonly tagRegex?: Value;
+} & (({ readonly repositoryFormat: "docker" } & {
+  readonly spec?: Template_NexusRegistryDockerConfig;
+}) | ({ readonly repositoryFormat: "maven" } & {
+  readonly spec?: Template_NexusRegistryMavenConfig;
+}) | ({ readonly repositoryFormat: "npm" } & {
+  readonly spec?: Template_NexusRegistryNpmConfig;
+}) | ({ readonly repositoryFormat: "nuget" } & {
+  readonly spec?: Template_NexusRegistryNugetConfig;
+}) | ({ readonly repositoryFormat: "raw" } & {
+  readonly spec?: Template_NexusRegistryRawConfig;
+})));
+
+export interface Template_NexusRegistryDockerConfig {
+  readonly artifactPath: Value;
+  readonly repositoryPort?: Value | number;
+  readonly repositoryUrl?: Value;
+}
+
+export interface Template_NexusRegistryMavenConfig {
+  readonly artifactId: Value;
+  readonly classifier?: Value;
+  readonly extension?: Value;
+  readonly groupId: Value;
+}
+
+export interface Template_NexusRegistryNpmConfig {
+  readonly packageName: Value;
+}
+
+export interface Template_NexusRegistryNugetConfig {
+  readonly packageName: Value;
+}
+
+export interface Template_NexusRegistryRawConfig {
+  readonly group: Value;
+}
+
+export interface Template_NumberNGVariable {
+  readonly default?: number;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Number";
+  readonly value: Expressive<number | Value>;
+}
+
+export interface Template_OciHelmChartConfig {
+  readonly basePath?: Value;
+  readonly config?: Template_OciHelmChartStoreConfigWrapper;
+  readonly metadata?: Value;
+}
+
+export type Template_OciHelmChartStoreConfigWrapper = ({
+  readonly metadata?: Value;
+} & (({ readonly type: "ECR" } & {
+  readonly spec?: Template_OciHelmChartStoreEcrConfig;
+}) | ({ readonly type: "GAR" } & {
+  readonly spec?: Template_OciHelmChartStoreGarConfig;
+}) | ({ readonly type: "Generic" } & {
+  readonly spec?: Template_OciHelmChartStoreGenericConfig;
+})));
+
+export interface Template_OciHelmChartStoreEcrConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly metadata?: Value;
+  readonly region: Value;
+  readonly registryId?: Value;
+}
+
+export interface Template_OciHelmChartStoreGarConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly metadata?: Value;
+  readonly project: Value;
+  readonly region: Value;
+  readonly repositoryName: Value;
+}
+
+export interface Template_OciHelmChartStoreGenericConfig {
+  readonly connectorRef?: Template_ParameterFieldString | Value | AnyResource;
+  readonly metadata?: Value;
+}
+
+export type Template_ParameterFieldString = Value;
+
+export interface Template_S3StoreConfig {
+  readonly bucketName?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly metadata?: Value;
+  readonly paths?: Expressive<ReadonlyArray<Value>>;
+  readonly region?: Value;
+}
+
+export interface Template_S3UrlStoreConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly metadata?: Value;
+  readonly region: Value;
+  readonly urls: Expressive<ReadonlyArray<Value>>;
+}
+
+export interface Template_SalesforceDxProjectArtifactConfig {
+  readonly destructiveChangesPath?: Value;
+  readonly manifestPath?: Value;
+  readonly metadataConfigurationType: Value;
+  readonly metadataStore: Template_StoreConfigWrapper;
+  readonly metadatas?: ReadonlyArray<Value>;
+  readonly sourcePaths?: ReadonlyArray<Value>;
+}
+
+export interface Template_SalesforceOrgArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly manifestStore?: Template_StoreConfigWrapper;
+  readonly metadataConfigurationType: Value;
+  readonly metadatas?: ReadonlyArray<Value>;
+  readonly sourcePaths?: ReadonlyArray<Value>;
+}
+
+export interface Template_SalesforcePackageArtifactConfig {
+  readonly connectorRef: Value | AnyResource;
+  readonly installationKeyRef?: Value;
+  readonly packageId?: Value;
+  readonly packageVersionId?: Value;
+}
+
+export interface Template_SecretNGVariable {
+  readonly default?: Value;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Secret";
+  readonly value: Value;
+}
+
+export type Template_StoreConfigWrapper = ({
+  readonly metadata?: Value;
+} & (({ readonly type: "Artifactory" } & {
+  readonly spec?: Template_ArtifactoryStoreConfig;
+}) | ({ readonly type: "AzureRepo" } & {
+  readonly spec?: Template_AzureRepoStore;
+}) | ({ readonly type: "Bitbucket" } & {
+  readonly spec?: Template_BitbucketStore;
+}) | ({ readonly type: "CustomRemote" } & {
+  readonly spec?: Template_CustomRemoteStoreConfig;
+}) | ({ readonly type: "Gcs" } & {
+  readonly spec?: Template_GcsStoreConfig;
+}) | ({ readonly type: "Git" } & {
+  readonly spec?: Template_GitStore;
+}) | ({ readonly type: "GitLab" } & {
+  readonly spec?: Template_GitLabStore;
+}) | ({ readonly type: "Github" } & {
+  readonly spec?: Template_GithubStore;
+}) | ({ readonly type: "Harness" } & {
+  readonly spec?: Template_HarnessStore;
+}) | ({ readonly type: "HarnessCode" } & {
+  readonly spec?: Template_HarnessCodeStore;
+}) | ({ readonly type: "Http" } & {
+  readonly spec?: Template_HttpStoreConfig;
+}) | ({ readonly type: "InheritFromManifest" } & {
+  readonly spec?: Template_InheritFromManifestStoreConfig;
+}) | ({ readonly type: "Inline" } & {
+  readonly spec?: Template_InlineStoreConfig;
+}) | ({ readonly type: "OciHelmChart" } & {
+  readonly spec?: Template_OciHelmChartConfig;
+}) | ({ readonly type: "S3" } & {
+  readonly spec?: Template_S3StoreConfig;
+}) | ({ readonly type: "S3Url" } & {
+  readonly spec?: Template_S3UrlStoreConfig;
+})));
+
+export interface Template_StringNGVariable {
+  readonly default?: Value;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "String";
+  readonly value: Value;
+}
+
+export interface Template_monitoredservice { readonly [key: string]: unknown }
+
+export interface Template_notificationBody {
+  readonly content: Value;
+  readonly type: "JSON" | "YAML" | "STRING" | "HTML";
+}
+
+export interface Template_notificationSpec {
+  readonly body: Template_notificationBody;
+}
+
+export interface Template_numberVariable {
+  readonly default?: number;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Number";
+  readonly value: Expressive<number>;
+}
+
+export interface Template_secretVariable {
+  readonly default?: Value;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Secret";
+  readonly value: Value;
+}
+
+export interface Template_secretmanager { readonly [key: string]: unknown }
+
+export interface Template_stringVariable {
+  readonly default?: Value;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "String";
+  readonly value: Value;
+}
+
 export interface TenableStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
   readonly baseImageConnectorRefs?: ParameterFieldListString;
@@ -9167,6 +9826,761 @@ export interface TransitionTo {
   readonly status: Value;
   readonly transitionName?: Value;
 }
+
+export interface Trigger_acr_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly registry?: Value;
+  readonly repository?: Value;
+  readonly subscriptionId?: Value;
+  readonly tag?: Value;
+}
+
+export interface Trigger_amazon_s3_registry {
+  readonly bucketName?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly filePathRegex?: Value;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly region?: Value;
+}
+
+export interface Trigger_ami_filter {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export interface Trigger_ami_registry_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly filters?: ReadonlyArray<Trigger_ami_filter>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly region?: Value;
+  readonly tags?: ReadonlyArray<Trigger_ami_tag>;
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Trigger_ami_tag {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export type Trigger_artifact_trigger = ({
+  readonly artifactRef?: Value;
+  readonly stageIdentifier?: Value;
+} & (({ readonly type: "Acr" } & {
+  readonly spec?: Trigger_acr_spec;
+}) | ({ readonly type: "AmazonMachineImage" } & {
+  readonly spec?: Trigger_ami_registry_spec;
+}) | ({ readonly type: "AmazonS3" } & {
+  readonly spec?: Trigger_amazon_s3_registry;
+}) | ({ readonly type: "ArtifactoryRegistry" } & {
+  readonly spec?: Trigger_artifactory_registry;
+}) | ({ readonly type: "AzureArtifacts" } & {
+  readonly spec?: Trigger_azure_artifact;
+}) | ({ readonly type: "Bamboo" } & {
+  readonly spec?: Trigger_bamboo;
+}) | ({ readonly type: "CustomArtifact" } & {
+  readonly spec?: Trigger_custom_artifact;
+}) | ({ readonly type: "DockerRegistry" } & {
+  readonly spec?: Trigger_docker_registry;
+}) | ({ readonly type: "Ecr" } & {
+  readonly spec?: Trigger_ecr;
+}) | ({ readonly type: "GceImage" } & {
+  readonly spec?: Trigger_gce_image_registry_spec;
+}) | ({ readonly type: "Gcr" } & {
+  readonly spec?: Trigger_gcr;
+}) | ({ readonly type: "GithubPackageRegistry" } & {
+  readonly spec?: Trigger_github_packages;
+}) | ({ readonly type: "GoogleArtifactRegistry" } & {
+  readonly spec?: Trigger_gar_spec;
+}) | ({ readonly type: "GoogleCloudStorage" } & {
+  readonly spec?: Trigger_google_cloud;
+}) | ({ readonly type: "Jenkins" } & {
+  readonly spec?: Trigger_jenkins_registry;
+}) | ({ readonly type: "Nexus2Registry" } & {
+  readonly spec?: Trigger_nexus;
+}) | ({ readonly type: "Nexus3Registry" } & {
+  readonly spec?: Trigger_nexus_registry;
+})));
+
+export type Trigger_artifact_type_spec_wrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Acr" } & {
+  readonly spec?: Trigger_acr_spec;
+}) | ({ readonly type: "AmazonMachineImage" } & {
+  readonly spec?: Trigger_ami_registry_spec;
+}) | ({ readonly type: "AmazonS3" } & {
+  readonly spec?: Trigger_amazon_s3_registry;
+}) | ({ readonly type: "ArtifactoryRegistry" } & {
+  readonly spec?: Trigger_artifactory_registry;
+}) | ({ readonly type: "AzureArtifacts" } & {
+  readonly spec?: Trigger_azure_artifact;
+}) | ({ readonly type: "Bamboo" } & {
+  readonly spec?: Trigger_bamboo;
+}) | ({ readonly type: "CustomArtifact" } & {
+  readonly spec?: Trigger_custom_artifact;
+}) | ({ readonly type: "DockerRegistry" } & {
+  readonly spec?: Trigger_docker_registry;
+}) | ({ readonly type: "Ecr" } & {
+  readonly spec?: Trigger_ecr;
+}) | ({ readonly type: "Gcr" } & {
+  readonly spec?: Trigger_gcr;
+}) | ({ readonly type: "GithubPackageRegistry" } & {
+  readonly spec?: Trigger_github_packages;
+}) | ({ readonly type: "GoogleArtifactRegistry" } & {
+  readonly spec?: Trigger_gar_spec;
+}) | ({ readonly type: "GoogleCloudStorage" } & {
+  readonly spec?: Trigger_google_cloud;
+}) | ({ readonly type: "Jenkins" } & {
+  readonly spec?: Trigger_jenkins_registry;
+}) | ({ readonly type: "Nexus2Registry" } & {
+  readonly spec?: Trigger_nexus;
+}) | ({ readonly type: "Nexus3Registry" } & {
+  readonly spec?: Trigger_nexus_registry;
+})));
+
+export interface Trigger_artifactory_registry {
+  readonly artifactDirectory?: Value;
+  readonly artifactFilter?: Value;
+  readonly artifactPath?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repository?: Value;
+  readonly repositoryFormat?: Value;
+  readonly repositoryUrl?: Value;
+}
+
+export interface Trigger_aws_commit_push_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export type Trigger_aws_commit_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Push" } & {
+  readonly spec?: Trigger_aws_commit_push_spec;
+})));
+
+export interface Trigger_azure_artifact {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly feed?: Value;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly packageName?: Value;
+  readonly packageType?: Value;
+  readonly project?: Value;
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Trigger_azure_issue_comment_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Edit" | "Delete">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_azure_repo_pr_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Update" | "Merge">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_azure_repo_push_spec {
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export type Trigger_azure_repo_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "IssueComment" } & {
+  readonly spec?: Trigger_azure_issue_comment_spec;
+}) | ({ readonly type: "PullRequest" } & {
+  readonly spec?: Trigger_azure_repo_pr_spec;
+}) | ({ readonly type: "Push" } & {
+  readonly spec?: Trigger_azure_repo_push_spec;
+})));
+
+export interface Trigger_bamboo {
+  readonly artifactPaths?: ReadonlyArray<Value>;
+  readonly build?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly planKey?: Value;
+}
+
+export interface Trigger_bitbucket_pr_comment_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Edit" | "Delete">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_bitbucket_pr_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Update" | "Merge" | "Decline">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_bitbucket_push_spec {
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export type Trigger_bitbucket_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "PRComment" } & {
+  readonly spec?: Trigger_bitbucket_pr_comment_spec;
+}) | ({ readonly type: "PullRequest" } & {
+  readonly spec?: Trigger_bitbucket_pr_spec;
+}) | ({ readonly type: "Push" } & {
+  readonly spec?: Trigger_bitbucket_push_spec;
+})));
+
+export type Trigger_build_store = ({ readonly [key: string]: unknown } & (({ readonly type: "Gcs" } & {
+  readonly spec?: Trigger_gcs_build_store_spec;
+}) | ({ readonly type: "Http" } & {
+  readonly spec?: Trigger_http_build_store_spec;
+}) | ({ readonly type: "S3" } & {
+  readonly spec?: Trigger_s3_build_store_spec;
+})));
+
+export interface Trigger_cron_trigger_spec {
+  readonly expression?: Value;
+  readonly timezone?: Value;
+  readonly type?: Value;
+}
+
+export interface Trigger_custom_artifact {
+  readonly artifactsArrayPath?: Value;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly inputs?: ReadonlyArray<Trigger_numberVariable | Trigger_secretVariable | Trigger_stringVariable>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly metadata?: { readonly [key: string]: Value };
+  readonly script?: Value;
+  readonly version?: Value;
+  readonly versionPath?: Value;
+}
+
+export interface Trigger_custom_trigger_spec {
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+}
+
+export interface Trigger_docker_registry {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly imagePath?: Value;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly tag?: Value;
+}
+
+export interface Trigger_ecr {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly imagePath?: Value;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly region?: Value;
+  readonly registryId?: Value;
+  readonly tag?: Value;
+}
+
+export interface Trigger_gar_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly pkg?: Value;
+  readonly project?: Value;
+  readonly region?: Value;
+  readonly repositoryName?: Value;
+  readonly version?: Value;
+}
+
+export interface Trigger_gce_image_filter {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export interface Trigger_gce_image_label {
+  readonly name?: Value;
+  readonly value?: Value;
+}
+
+export interface Trigger_gce_image_registry_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly filters?: ReadonlyArray<Trigger_gce_image_filter>;
+  readonly jexlCondition?: Value;
+  readonly labels?: ReadonlyArray<Trigger_gce_image_label>;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly project?: Value;
+  readonly version?: Value;
+  readonly versionRegex?: Value;
+}
+
+export interface Trigger_gcr {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly imagePath?: Value;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly registryHostname?: Value;
+  readonly tag?: Value;
+}
+
+export interface Trigger_gcs_build_store_spec {
+  readonly bucketName?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly folderPath?: Value;
+}
+
+export interface Trigger_github_create_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_github_delete_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_github_issue_comment_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Edit" | "Delete">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_github_merge_queue_spec {
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_github_packages {
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly org?: Value;
+  readonly packageName?: Value;
+  readonly packageType?: Value;
+}
+
+export interface Trigger_github_pr_review_spec {
+  readonly actions?: ReadonlyArray<"Submitted" | "Edited" | "Dismissed">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_github_pr_spec {
+  readonly actions?: ReadonlyArray<"Close" | "Edit" | "Open" | "Reopen" | "Label" | "Unlabel" | "Synchronize" | "ReadyForReview">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_github_push_spec {
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_github_release_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Edit" | "Delete" | "Prerelease" | "Publish" | "Release" | "Unpublish">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export type Trigger_github_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Create" } & {
+  readonly spec?: Trigger_github_create_spec;
+}) | ({ readonly type: "Delete" } & {
+  readonly spec?: Trigger_github_delete_spec;
+}) | ({ readonly type: "IssueComment" } & {
+  readonly spec?: Trigger_github_issue_comment_spec;
+}) | ({ readonly type: "MergeQueue" } & {
+  readonly spec?: Trigger_github_merge_queue_spec;
+}) | ({ readonly type: "PullRequest" } & {
+  readonly spec?: Trigger_github_pr_spec;
+}) | ({ readonly type: "PullRequestReview" } & {
+  readonly spec?: Trigger_github_pr_review_spec;
+}) | ({ readonly type: "Push" } & {
+  readonly spec?: Trigger_github_push_spec;
+}) | ({ readonly type: "Release" } & {
+  readonly spec?: Trigger_github_release_spec;
+})));
+
+export interface Trigger_gitlab_mr_comment_spec {
+  readonly actions?: ReadonlyArray<"Create">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_gitlab_pipeline_hook_spec {
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_gitlab_pr_spec {
+  readonly actions?: ReadonlyArray<"Open" | "Close" | "Reopen" | "Merge" | "Update" | "Sync">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_gitlab_push_spec {
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export type Trigger_gitlab_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "MRComment" } & {
+  readonly spec?: Trigger_gitlab_mr_comment_spec;
+}) | ({ readonly type: "MergeRequest" } & {
+  readonly spec?: Trigger_gitlab_pr_spec;
+}) | ({ readonly type: "PipelineHook" } & {
+  readonly spec?: Trigger_gitlab_pipeline_hook_spec;
+}) | ({ readonly type: "Push" } & {
+  readonly spec?: Trigger_gitlab_push_spec;
+}) | ({ readonly type: "Tag" } & {
+  readonly spec?: Trigger_gitlab_tag_spec;
+})));
+
+export interface Trigger_gitlab_tag_spec {
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly connectorRef?: Value | AnyResource;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_google_cloud {
+  readonly artifactPath?: Value;
+  readonly bucket?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly project?: Value;
+}
+
+export interface Trigger_har_artifact_spec {
+  readonly actions?: ReadonlyArray<"ArtifactCreation" | "ArtifactDeletion">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly registryName: Value;
+}
+
+export type Trigger_harness_artifact_registry_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Artifact" } & {
+  readonly spec?: Trigger_har_artifact_spec;
+})));
+
+export interface Trigger_harness_branch_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Delete">;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_harness_merge_queue_spec {
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_harness_pr_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Update" | "Reopen" | "Merge" | "Comment">;
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_harness_push_spec {
+  readonly autoAbortPreviousExecutions?: boolean;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export type Trigger_harness_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Branch" } & {
+  readonly spec?: Trigger_harness_branch_spec;
+}) | ({ readonly type: "MergeQueue" } & {
+  readonly spec?: Trigger_harness_merge_queue_spec;
+}) | ({ readonly type: "PullRequest" } & {
+  readonly spec?: Trigger_harness_pr_spec;
+}) | ({ readonly type: "Push" } & {
+  readonly spec?: Trigger_harness_push_spec;
+}) | ({ readonly type: "Tag" } & {
+  readonly spec?: Trigger_harness_tag_spec;
+})));
+
+export interface Trigger_harness_tag_spec {
+  readonly actions?: ReadonlyArray<"Create" | "Delete">;
+  readonly headerConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly repoName?: Value;
+}
+
+export interface Trigger_helm_spec {
+  readonly chartName?: Value;
+  readonly chartVersion?: Value;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly helmVersion?: "V2" | "V3" | "V380" | "V4";
+  readonly store?: Trigger_build_store;
+}
+
+export interface Trigger_http_build_store_spec {
+  readonly connectorRef?: Value | AnyResource;
+}
+
+export interface Trigger_jenkins_registry {
+  readonly artifactPath?: Value;
+  readonly build?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly jobName?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+}
+
+export type Trigger_manifest_trigger = ({
+  readonly manifestRef?: Value;
+  readonly stageIdentifier?: Value;
+} & (({ readonly type: "HelmChart" } & {
+  readonly spec?: Trigger_helm_spec;
+})));
+
+export interface Trigger_multi_region_trigger {
+  readonly artifactRef?: Value;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly sources?: ReadonlyArray<Trigger_artifact_type_spec_wrapper>;
+  readonly stageIdentifier?: Value;
+  readonly type?: "Gcr" | "Ecr" | "DockerRegistry" | "Nexus3Registry" | "Nexus2Registry" | "ArtifactoryRegistry" | "Acr" | "AmazonS3" | "Jenkins" | "CustomArtifact" | "GoogleArtifactRegistry" | "GithubPackageRegistry" | "AzureArtifacts" | "AmazonMachineImage" | "GoogleCloudStorage" | "Bamboo";
+}
+
+export interface Trigger_nexus {
+  readonly artifactId?: Value;
+  readonly classifier?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly extension?: Value;
+  readonly groupId?: Value;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly packageName?: Value;
+  readonly repositoryFormat?: Value;
+  readonly repositoryName?: Value;
+  readonly repositoryUrl?: Value;
+  readonly tag?: Value;
+}
+
+export interface Trigger_nexus_registry {
+  readonly artifactId?: Value;
+  readonly classifier?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly eventConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly extension?: Value;
+  readonly group?: Value;
+  readonly groupId?: Value;
+  readonly imagePath?: Value;
+  readonly jexlCondition?: Value;
+  readonly metaDataConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+  readonly packageName?: Value;
+  readonly repository?: Value;
+  readonly repositoryFormat?: Value;
+  readonly repositoryUrl?: Value;
+  readonly tag?: Value;
+}
+
+export interface Trigger_numberVariable {
+  readonly default?: number;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Number";
+  readonly value: Expressive<number>;
+}
+
+export interface Trigger_pipeline_system_event_spec {
+  readonly eventType: "PipelineSuccess" | "PipelineFailure";
+  readonly payloadConditions?: ReadonlyArray<Trigger_trigger_event_data>;
+}
+
+export interface Trigger_s3_build_store_spec {
+  readonly bucketName?: Value;
+  readonly connectorRef?: Value | AnyResource;
+  readonly folderPath?: Value;
+  readonly region?: Value;
+}
+
+export type Trigger_scheduled_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "Cron" } & {
+  readonly spec?: Trigger_cron_trigger_spec;
+})));
+
+export interface Trigger_secretVariable {
+  readonly default?: Value;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "Secret";
+  readonly value: Value;
+}
+
+export interface Trigger_stringVariable {
+  readonly default?: Value;
+  readonly description?: Value;
+  readonly metadata?: Value;
+  readonly name?: Value;
+  readonly required?: boolean;
+  readonly type?: "String";
+  readonly value: Value;
+}
+
+export type Trigger_system_event_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "Pipeline" } & {
+  readonly spec?: Trigger_pipeline_system_event_spec;
+})));
+
+export interface Trigger_trigger {
+  readonly description?: Value;
+  readonly enabled?: boolean;
+  readonly encryptedWebhookSecretIdentifier?: Value;
+  readonly identifier: Value;
+  readonly inputSetRefs?: Expressive<ReadonlyArray<Value>>;
+  readonly inputYaml?: Value;
+  readonly name?: Value;
+  readonly orgIdentifier: Value;
+  readonly pipelineBranchName?: Value;
+  readonly pipelineIdentifier?: Value;
+  readonly projectIdentifier: Value;
+  readonly source?: Trigger_trigger_source;
+  readonly stagesToExecute?: Expressive<ReadonlyArray<Value>>;
+  readonly tags?: { readonly [key: string]: Value };
+}
+
+export interface Trigger_trigger_event_data {
+  readonly key?: Value;
+  readonly operator?: "In" | "Equals" | "NotEquals" | "NotIn" | "Regex" | "EndsWith" | "StartsWith" | "Contains" | "DoesNotContain";
+  readonly value?: Value;
+}
+
+export type Trigger_trigger_source = ({
+  readonly pollInterval?: Value;
+  readonly webhookId?: Value;
+} & (({ readonly type: "Artifact" } & {
+  readonly spec?: Trigger_artifact_trigger;
+}) | ({ readonly type: "Manifest" } & {
+  readonly spec?: Trigger_manifest_trigger;
+}) | ({ readonly type: "MultiRegionArtifact" } & {
+  readonly spec?: Trigger_multi_region_trigger;
+}) | ({ readonly type: "Scheduled" } & {
+  readonly spec?: Trigger_scheduled_trigger;
+}) | ({ readonly type: "SystemEvent" } & {
+  readonly spec?: Trigger_system_event_trigger;
+}) | ({ readonly type: "Webhook" } & {
+  readonly spec?: Trigger_webhook_trigger;
+})));
+
+export type Trigger_webhook_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "AwsCodeCommit" } & {
+  readonly spec?: Trigger_aws_commit_spec;
+}) | ({ readonly type: "AzureRepo" } & {
+  readonly spec?: Trigger_azure_repo_spec;
+}) | ({ readonly type: "Bitbucket" } & {
+  readonly spec?: Trigger_bitbucket_spec;
+}) | ({ readonly type: "Custom" } & {
+  readonly spec?: Trigger_custom_trigger_spec;
+}) | ({ readonly type: "Github" } & {
+  readonly spec?: Trigger_github_spec;
+}) | ({ readonly type: "Gitlab" } & {
+  readonly spec?: Trigger_gitlab_spec;
+}) | ({ readonly type: "Harness" } & {
+  readonly spec?: Trigger_harness_spec;
+}) | ({ readonly type: "HarnessArtifactRegistry" } & {
+  readonly spec?: Trigger_harness_artifact_registry_spec;
+})));
 
 export type UnitTestReport = ({ readonly [key: string]: unknown } & (({ readonly type: "JUnit" } & {
   readonly spec?: JUnitTestReport;
@@ -10393,3 +11807,18 @@ export interface ConnectorSpecs {
   readonly XMatters: Connector_XMattersConnectorDTO;
   readonly Zoom: Connector_ZoomConnector;
 }
+
+/** A template's own fields (the published schema's, for every template type). */
+export type TemplateFields = {
+    readonly description?: Value;
+    readonly icon?: Value;
+    readonly identifier: Value;
+    readonly name: Value;
+    readonly tags?: { readonly [key: string]: Value };
+    readonly type: "ArtifactSource" | "CustomDeployment" | "MonitoredService" | "Notification" | "Pipeline" | "SecretManager" | "Stage" | "Step" | "StepGroup" | "Workspace";
+    readonly variables?: ReadonlyArray<Template_numberVariable | Template_secretVariable | Template_stringVariable>;
+    readonly versionLabel: Value;
+  };
+
+/** A trigger, as the published schema describes it. */
+export type TriggerFields = Trigger_trigger;

@@ -1,0 +1,36 @@
+import type { BuildContext } from './build-context.js';
+import { captureSite } from './call-site.js';
+import { variablesDocument, type VariableOption } from './common-options.js';
+import { checkOptions } from './option-check.js';
+import { wireValue } from './references.js';
+import { RESOURCE_BRAND } from './resource.js';
+import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+
+export interface EnvironmentOptions extends ScopedOptions {
+  /** Production or PreProduction: the platform requires one. */
+  readonly type: 'Production' | 'PreProduction';
+  /** `{ region: 'eu' }` becomes the platform's list of typed variables. */
+  readonly variables?: Readonly<Record<string, VariableOption>>;
+  /** `overrides` as on the wire (manifests, config files, variables for every service deployed here). */
+  readonly overrides?: { readonly [key: string]: unknown };
+}
+
+export class EnvironmentBuilder extends ScopedResource<'environment', EnvironmentOptions> {
+  get [RESOURCE_BRAND]() {
+    return 'environment' as const;
+  }
+  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+    const { type, variables, overrides } = this.props;
+    return {
+      type,
+      variables: variables && variablesDocument(variables),
+      overrides: overrides && wireValue(overrides, context, [root, 'overrides'], this.site),
+    };
+  }
+}
+
+/** An environment: where services are deployed; its infrastructure definitions name it as their parent. */
+export function environment(options: EnvironmentOptions): EnvironmentBuilder {
+  const issues = checkOptions('environment', options, [...SCOPED_KEYS, 'type', 'variables', 'overrides'], ['identifier', 'type']);
+  return new EnvironmentBuilder({ ...options, issues }, captureSite(environment));
+}

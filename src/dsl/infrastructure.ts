@@ -1,0 +1,57 @@
+import type { BuildContext } from './build-context.js';
+import { captureSite } from './call-site.js';
+import type { EnvironmentBuilder } from './environment.js';
+import { checkOptions } from './option-check.js';
+import { wireValue } from './references.js';
+import { RESOURCE_BRAND, type Scope } from './resource.js';
+import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import type { InfrastructureType, ServiceDeploymentType } from './service.js';
+
+export interface InfrastructureOptions extends ScopedOptions {
+  /** The environment it belongs to: a builder (checked to be compiled too, and giving the scope) or its identifier. */
+  readonly environment: EnvironmentBuilder | string;
+  /** The deployment type it serves (`Kubernetes`, `Ssh`, ...), as the services deployed to it. */
+  readonly deploymentType: ServiceDeploymentType;
+  /** Its own type (`KubernetesDirect`, `KubernetesGcp`, `Pdc`, ...). */
+  readonly type: InfrastructureType;
+  /** `spec` as on the wire; a connector builder may stand for `connectorRef`. */
+  readonly spec: { readonly [key: string]: unknown };
+  readonly allowSimultaneousDeployments?: boolean;
+  readonly scopedServices?: readonly string[];
+}
+
+export class InfrastructureBuilder extends ScopedResource<'infrastructure', InfrastructureOptions> {
+  get [RESOURCE_BRAND]() {
+    return 'infrastructure' as const;
+  }
+  /** Where it lives: given, else its environment builder's scope. */
+  override get scope(): Scope {
+    const { environment, org, project, account } = this.props;
+    if (typeof environment === 'object' && org === undefined && project === undefined && !account) return environment.scope;
+    return super.scope;
+  }
+  /** The identifier of its environment (its parent on the platform). */
+  get environmentRef(): string {
+    const { environment } = this.props;
+    return typeof environment === 'object' ? environment.identifier : environment;
+  }
+  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+    const { environment, deploymentType, type, spec, allowSimultaneousDeployments, scopedServices } = this.props;
+    if (typeof environment === 'object') context.references.push({ path: [root, 'environmentRef'], target: environment, site: this.site });
+    return {
+      environmentRef: this.environmentRef,
+      deploymentType,
+      type,
+      spec: wireValue(spec, context, [root, 'spec'], this.site),
+      allowSimultaneousDeployments,
+      scopedServices: scopedServices && [...scopedServices],
+    };
+  }
+}
+
+/** An infrastructure definition: one target (a cluster and namespace, a set of hosts) inside an environment. */
+export function infrastructure(options: InfrastructureOptions): InfrastructureBuilder {
+  const known = [...SCOPED_KEYS, 'environment', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices'];
+  const issues = checkOptions('infrastructure', options, known, ['identifier', 'environment', 'deploymentType', 'type', 'spec']);
+  return new InfrastructureBuilder({ ...options, issues }, captureSite(infrastructure));
+}

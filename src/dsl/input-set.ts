@@ -1,0 +1,94 @@
+import type { BuildContext } from './build-context.js';
+import { captureSite } from './call-site.js';
+import { checkOptions } from './option-check.js';
+import type { PipelineBuilder } from './pipeline.js';
+import { wireValue } from './references.js';
+import { RESOURCE_BRAND, type AnyResource, type Scope } from './resource.js';
+import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+
+/** A pipeline an input set or trigger belongs to: a builder (checked to be compiled too) or its identifier. */
+export type PipelineOption = PipelineBuilder<string, string> | string;
+
+const pipelineId = (pipeline: PipelineOption): string => (typeof pipeline === 'object' ? pipeline.identifier : pipeline);
+
+/** A pipeline-owned resource lives in its pipeline's project unless told otherwise. */
+function ownedScope(pipeline: PipelineOption, options: ScopedOptions, own: Scope): Scope {
+  if (typeof pipeline === 'object' && options.org === undefined && options.project === undefined) return pipeline.scope;
+  return own;
+}
+
+/** Records a builder given for `pipeline` as a reference at `path`. */
+function pipelineReference(pipeline: PipelineOption, context: BuildContext, path: readonly (string | number)[], site: ScopedResource<never, never>['site']): string {
+  if (typeof pipeline === 'object') context.references.push({ path, target: pipeline as AnyResource, site });
+  return pipelineId(pipeline);
+}
+
+export interface InputSetOptions extends ScopedOptions {
+  readonly pipeline: PipelineOption;
+  /** Values for the pipeline's runtime inputs, shaped like the pipeline (`stages`, `variables`, `properties`). */
+  readonly values?: { readonly [key: string]: unknown };
+}
+
+export class InputSetBuilder extends ScopedResource<'inputSet', InputSetOptions> {
+  get [RESOURCE_BRAND]() {
+    return 'inputSet' as const;
+  }
+  override get scope(): Scope {
+    return ownedScope(this.props.pipeline, this.props, super.scope);
+  }
+  /** The identifier of the pipeline it fills. */
+  get pipelineIdentifier(): string {
+    return pipelineId(this.props.pipeline);
+  }
+  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+    const identifier = pipelineReference(this.props.pipeline, context, [root, 'pipeline', 'identifier'], this.site);
+    const values = wireValue(this.props.values ?? {}, context, [root, 'pipeline'], this.site) as Record<string, unknown>;
+    return { pipeline: { identifier, ...values } };
+  }
+}
+
+/** An input set: values for a pipeline's runtime inputs, kept under a name so runs and triggers can pick them. */
+export function inputSet(options: InputSetOptions): InputSetBuilder {
+  const issues = checkOptions('inputSet', options, [...SCOPED_KEYS, 'pipeline', 'values'], ['identifier', 'pipeline']);
+  return new InputSetBuilder({ ...options, issues }, captureSite(inputSet));
+}
+
+/** Input sets by builder (checked to be compiled too) or identifier. */
+export type InputSetsOption = ReadonlyArray<InputSetBuilder | string>;
+
+/** `inputSetReferences`: identifiers, with each builder recorded as a reference. */
+export function inputSetRefs(inputSets: InputSetsOption, context: BuildContext, path: readonly (string | number)[], site: InputSetBuilder['site']): string[] {
+  return inputSets.map((entry, index) => {
+    if (typeof entry === 'object') context.references.push({ path: [...path, index], target: entry, site });
+    return typeof entry === 'object' ? entry.identifier : entry;
+  });
+}
+
+export interface OverlayInputSetOptions extends ScopedOptions {
+  readonly pipeline: PipelineOption;
+  /** The input sets it applies, in order (later ones win). */
+  readonly inputSets: InputSetsOption;
+}
+
+export class OverlayInputSetBuilder extends ScopedResource<'overlayInputSet', OverlayInputSetOptions> {
+  get [RESOURCE_BRAND]() {
+    return 'overlayInputSet' as const;
+  }
+  override get scope(): Scope {
+    return ownedScope(this.props.pipeline, this.props, super.scope);
+  }
+  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+    return {
+      pipelineIdentifier: pipelineReference(this.props.pipeline, context, [root, 'pipelineIdentifier'], this.site),
+      inputSetReferences: inputSetRefs(this.props.inputSets, context, [root, 'inputSetReferences'], this.site),
+    };
+  }
+}
+
+/** An overlay input set: several input sets of one pipeline applied in order. */
+export function overlayInputSet(options: OverlayInputSetOptions): OverlayInputSetBuilder {
+  const issues = checkOptions('overlayInputSet', options, [...SCOPED_KEYS, 'pipeline', 'inputSets'], ['identifier', 'pipeline', 'inputSets']);
+  return new OverlayInputSetBuilder({ ...options, issues }, captureSite(overlayInputSet));
+}
+
+export { ownedScope, pipelineReference };

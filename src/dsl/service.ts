@@ -1,0 +1,46 @@
+import type { InfrastructureDef, ServiceDefinition } from '../catalog/generated/types.js';
+import type { BuildContext } from './build-context.js';
+import { captureSite } from './call-site.js';
+import { checkOptions } from './option-check.js';
+import { wireValue } from './references.js';
+import { RESOURCE_BRAND } from './resource.js';
+import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+
+/** A service's deployment type, as the platform names them (`Kubernetes`, `NativeHelm`, `ECS`, ...). */
+export type ServiceDeploymentType = ServiceDefinition extends infer D ? (D extends { readonly type: infer T } ? T & string : never) : never;
+
+export interface ServiceOptions extends ScopedOptions {
+  /** `serviceDefinition.type`: how the service is deployed. */
+  readonly deploymentType?: ServiceDeploymentType;
+  /** `serviceDefinition.spec`: manifests, artifacts, variables, as on the wire (connector builders allowed). */
+  readonly spec?: { readonly [key: string]: unknown };
+  readonly gitOpsEnabled?: boolean;
+}
+
+export class ServiceBuilder extends ScopedResource<'service', ServiceOptions> {
+  get [RESOURCE_BRAND]() {
+    return 'service' as const;
+  }
+  /** The deployment type, for the stages that deploy it. */
+  get deploymentType(): ServiceDeploymentType | undefined {
+    return this.props.deploymentType;
+  }
+  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+    const { deploymentType, spec, gitOpsEnabled } = this.props;
+    return {
+      gitOpsEnabled,
+      serviceDefinition:
+        deploymentType === undefined && spec === undefined
+          ? undefined
+          : { type: deploymentType, spec: wireValue(spec ?? {}, context, [root, 'serviceDefinition', 'spec'], this.site) },
+    };
+  }
+}
+
+/** A service: what a Deployment stage deploys (`service.serviceRef` may name it, or take the builder). */
+export function service(options: ServiceOptions): ServiceBuilder {
+  const issues = checkOptions('service', options, [...SCOPED_KEYS, 'deploymentType', 'spec', 'gitOpsEnabled'], ['identifier']);
+  return new ServiceBuilder({ ...options, issues }, captureSite(service));
+}
+
+export type InfrastructureType = InfrastructureDef extends infer D ? (D extends { readonly type: infer T } ? T & string : never) : never;

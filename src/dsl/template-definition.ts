@@ -1,0 +1,106 @@
+import type { BuildContext } from './build-context.js';
+import { captureSite } from './call-site.js';
+import { checkOptions } from './option-check.js';
+import type { PipelineBuilder } from './pipeline.js';
+import { wireValue } from './references.js';
+import type { Value } from './expr.js';
+import type { RuntimeInput } from './input.js';
+import { isResource, RESOURCE_BRAND, type AnyResource } from './resource.js';
+import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { isStageBuilder, type StageBuilder } from './stage.js';
+import type { StepGroupBuilder } from './step-group.js';
+import { isStepNode, type StepNode } from './step.js';
+
+/** The template types pipewright builds: the parts of a pipeline. */
+export type TemplateKind = 'Step' | 'Stage' | 'StepGroup' | 'Pipeline';
+
+/** What a template holds: a builder of that part (its identity is dropped: each use gives its own), or the wire `spec`. */
+type PartOf<T extends TemplateKind> = T extends 'Step'
+  ? StepNode
+  : T extends 'Stage'
+    ? StageBuilder
+    : T extends 'StepGroup'
+      ? StepGroupBuilder
+      : PipelineBuilder<string, string>;
+
+export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends ScopedOptions {
+  /** This version's label (`v1`, `1.2.0`); which version is the stable one is set on the platform, not here. */
+  readonly versionLabel: string;
+  /** The part itself: a builder, or the wire `spec` (the part without identifier and name); absent in a stub. */
+  readonly spec?: PartOf<T> | { readonly [key: string]: unknown };
+  readonly icon?: string;
+  readonly variables?: ReadonlyArray<{ readonly [key: string]: unknown }>;
+}
+
+/** Identity fields a use of the template supplies: a template's part has none of its own. */
+const IDENTITY = new Set(['identifier', 'name', 'orgIdentifier', 'projectIdentifier']);
+const withoutIdentity = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !IDENTITY.has(key)));
+
+/** A leaf the template leaves to each use: `input()` or `'<+input>...'` text. */
+type IsInput<V> = V extends RuntimeInput ? true : V extends `<+input>${string}` ? true : false;
+/** Whether a runtime input appears anywhere inside `V`. */
+type HasInput<V> = IsInput<V> extends true ? true : V extends readonly (infer U)[] ? HasInput<U> : V extends object ? true extends { [K in keyof V]: HasInput<V[K]> }[keyof V] ? true : false : false;
+
+/**
+ * The `templateInputs` a use of a template may give, from the template's spec: only the fields that are runtime
+ * inputs there (and the `type`, `identifier` and `name` fields that say where they are), so a misspelt field is a type
+ * error. A template whose spec is a builder, or unknown, takes any values.
+ */
+export type TemplateInputsOf<S> = unknown extends S
+  ? { readonly [key: string]: unknown }
+  : S extends StepNode | StageBuilder | AnyResource
+    ? { readonly [key: string]: unknown }
+    : InputsShape<S>;
+/** Fields kept beside the inputs: they say which stage, step or variable a value is for. */
+type IdentityKey = 'type' | 'identifier' | 'name';
+type InputsShape<S> = IsInput<S> extends true
+  ? Value
+  : S extends readonly (infer U)[]
+    ? ReadonlyArray<InputsShape<U>>
+    : S extends object
+      ? { readonly [K in keyof S as K extends IdentityKey ? K : HasInput<S[K]> extends true ? K : never]?: K extends IdentityKey ? S[K] : InputsShape<S[K]> }
+      : never;
+
+export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown> extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }> {
+  /** Never set: carries the spec's type, for `templateInputs`. */
+  declare readonly specType?: S;
+  get [RESOURCE_BRAND]() {
+    return 'template' as const;
+  }
+  get versionLabel(): string {
+    return this.props.versionLabel;
+  }
+  get templateType(): T {
+    return this.props.type;
+  }
+  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+    const { versionLabel, type, spec, icon, variables } = this.props;
+    const path = [root, 'spec'];
+    let body: unknown;
+    if (isResource(spec)) body = withoutIdentity(Object.values(spec.toDocument(context) as Record<string, Record<string, unknown>>)[0] ?? {});
+    else if (isStepNode(spec) || isStageBuilder(spec))
+      body = withoutIdentity(Object.values(spec.toElement(context, path) as unknown as Record<string, Record<string, unknown>>)[0] ?? {});
+    else if (spec !== undefined) body = wireValue(spec, context, path, this.site);
+    return { versionLabel, type, icon, variables: variables && wireValue(variables, context, [root, 'variables'], this.site), spec: body };
+  }
+}
+
+const TEMPLATE_KEYS = [...SCOPED_KEYS, 'versionLabel', 'spec', 'icon', 'variables'];
+
+const templateOf = <T extends TemplateKind>(type: T, name: string) =>
+  function build<const S extends TemplateOptions<T>['spec'] = undefined>(options: TemplateOptions<T> & { readonly spec?: S }): TemplateBuilder<T, S> {
+    const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel']);
+    return new TemplateBuilder<T, S>({ ...options, type, issues }, captureSite(build));
+  };
+
+/**
+ * Templates, one version per builder: `template.step({ identifier, versionLabel, spec: shell({...}) })`, and
+ * `template.stage`, `template.stepGroup`, `template.pipeline`. Use one with `stepTemplate()`/`stageTemplate()`,
+ * passing the builder as `templateRef`.
+ */
+export const template = Object.freeze({
+  step: templateOf('Step', 'template.step'),
+  stage: templateOf('Stage', 'template.stage'),
+  stepGroup: templateOf('StepGroup', 'template.stepGroup'),
+  pipeline: templateOf('Pipeline', 'template.pipeline'),
+});

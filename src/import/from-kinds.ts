@@ -1,0 +1,146 @@
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { call, lit, obj, type Code } from './code.js';
+import { attempt, isNode, nameOption, optional, tagsOption, variablesOption, wire } from './options.js';
+import { asDocument, firstExact } from './verify.js';
+
+/**
+ * The kinds beside pipelines as builder calls (`service()`, `template.stage()`, `trigger.cron()`, ...), each
+ * kept only when it reproduces the document exactly, else `raw.<kind>()`.
+ */
+type Node = Record<string, unknown>;
+const node = (value: unknown): Node => (isNode(value) ? value : {});
+
+/** Identity, display fields and scope, as every builder of these kinds takes them. */
+function scoped(body: Node): Record<string, Code | undefined> {
+  return {
+    identifier: lit(body.identifier as string),
+    name: nameOption(body),
+    description: optional(body.description),
+    tags: tagsOption(body.tags),
+    org: optional(body.orgIdentifier),
+    project: optional(body.projectIdentifier),
+    account: body.orgIdentifier === undefined && body.projectIdentifier === undefined ? lit(true) : undefined,
+  };
+}
+
+/** The first candidate that reproduces the document, else the document verbatim. */
+const exactOr = (kind: ResourceKind, document: Node, candidates: ReadonlyArray<() => Code | undefined>): Code =>
+  firstExact(candidates.map(attempt), document, asDocument) ?? call(`raw.${kind}`, [wire(document)]);
+
+const bodyOf = (kind: ResourceKind, document: Node): Node => node(document[kindRow(kind).rootKey]);
+
+export function serviceCode(document: Node): Code {
+  const body = bodyOf('service', document);
+  const definition = node(body.serviceDefinition);
+  return exactOr('service', document, [
+    () =>
+      call('service', [
+        obj({
+          ...scoped(body),
+          deploymentType: optional(definition.type),
+          spec: optional(definition.spec),
+          gitOpsEnabled: optional(body.gitOpsEnabled),
+        }),
+      ]),
+  ]);
+}
+
+export function environmentCode(document: Node): Code {
+  const body = bodyOf('environment', document);
+  return exactOr('environment', document, [
+    () => call('environment', [obj({ ...scoped(body), type: optional(body.type), variables: variablesOption(body.variables), overrides: optional(body.overrides) })]),
+  ]);
+}
+
+export function infrastructureCode(document: Node): Code {
+  const body = bodyOf('infrastructure', document);
+  return exactOr('infrastructure', document, [
+    () =>
+      call('infrastructure', [
+        obj({
+          ...scoped(body),
+          environment: optional(body.environmentRef),
+          deploymentType: optional(body.deploymentType),
+          type: optional(body.type),
+          spec: optional(body.spec),
+          allowSimultaneousDeployments: optional(body.allowSimultaneousDeployments),
+          scopedServices: optional(body.scopedServices),
+        }),
+      ]),
+  ]);
+}
+
+const TEMPLATE_BUILDERS: Record<string, string> = { Step: 'template.step', Stage: 'template.stage', StepGroup: 'template.stepGroup', Pipeline: 'template.pipeline' };
+
+export function templateCode(document: Node): Code {
+  const body = bodyOf('template', document);
+  const builder = TEMPLATE_BUILDERS[String(body.type)];
+  return exactOr('template', document, [
+    () =>
+      builder
+        ? call(builder, [
+            obj({
+              ...scoped(body),
+              versionLabel: optional(body.versionLabel),
+              spec: optional(body.spec),
+              icon: optional(body.icon),
+              variables: optional(body.variables),
+            }),
+          ])
+        : undefined,
+  ]);
+}
+
+/** A pipeline-owned kind names its project and org as such: it always lives in a project. */
+const owned = (body: Node) => ({ ...scoped(body), account: undefined });
+
+export function inputSetCode(document: Node): Code {
+  const body = bodyOf('inputSet', document);
+  const { identifier, ...values } = node(body.pipeline);
+  return exactOr('inputSet', document, [
+    () =>
+      call('inputSet', [
+        obj({ ...owned(body), pipeline: optional(identifier), values: Object.keys(values).length ? wire(values) : undefined }),
+      ]),
+  ]);
+}
+
+export function overlayInputSetCode(document: Node): Code {
+  const body = bodyOf('overlayInputSet', document);
+  return exactOr('overlayInputSet', document, [
+    () => call('overlayInputSet', [obj({ ...owned(body), pipeline: optional(body.pipelineIdentifier), inputSets: optional(body.inputSetReferences) })]),
+  ]);
+}
+
+export function triggerCode(document: Node): Code {
+  const body = bodyOf('trigger', document);
+  const source = node(body.source);
+  const spec = node(source.spec);
+  const inner = node(spec.spec);
+  const common = () => ({
+    ...owned(body),
+    pipeline: optional(body.pipelineIdentifier),
+    enabled: optional(body.enabled),
+    inputYaml: optional(body.inputYaml),
+    inputSets: optional(body.inputSetRefs),
+    pipelineBranchName: optional(body.pipelineBranchName),
+    stagesToExecute: optional(body.stagesToExecute),
+  });
+  return exactOr('trigger', document, [
+    () =>
+      source.type === 'Scheduled' && spec.type === 'Cron'
+        ? call('trigger.cron', [obj({ ...common(), expression: optional(inner.expression), cronType: optional(inner.type), timezone: optional(inner.timezone) })])
+        : undefined,
+    () =>
+      source.type === 'Webhook'
+        ? call('trigger.webhook', [
+            obj({ ...common(), provider: optional(spec.type), event: optional(inner.type), spec: inner.type === undefined ? optional(spec.spec) : optional(inner.spec) }),
+          ])
+        : undefined,
+    () =>
+      source.type === 'Artifact'
+        ? call('trigger.artifact', [obj({ ...common(), artifactType: optional(spec.type), spec: optional(spec.spec) })])
+        : undefined,
+    () => call('trigger', [obj({ ...common(), source: optional(body.source) })]),
+  ]);
+}

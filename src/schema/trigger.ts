@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { documentPartSchema } from '../catalog/catalog.js';
+import type { TriggerFields } from '../catalog/generated/types.js';
+
+/**
+ * A trigger (facts 2 §6): what starts a pipeline (a webhook, a new artifact or manifest, a schedule) and with
+ * which inputs (`inputYaml`, or `inputSetRefs`). Its structure is the published schema's.
+ */
+export const triggerBody = documentPartSchema('trigger').meta({ title: 'Trigger' });
+
+export const triggerDocument = z.looseObject({ trigger: triggerBody }).meta({
+  title: 'pipewright trigger document',
+  description: 'A trigger, as sent to POST /pipeline/api/triggers.',
+});
+
+export type TriggerBody = TriggerFields;
+export type TriggerDocument = { trigger: TriggerFields };
