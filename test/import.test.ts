@@ -125,14 +125,14 @@ echo two\`,
     expect(await readdir(dir)).toEqual(['x.yaml']);
   });
 
-  it('names a platform kind it does not import yet (a template), with a code and no crash', async () => {
-    await write('t.yaml', 'template:\n  name: shell\n  identifier: shell\n  versionLabel: v1\n  type: Step\n  spec: {}\n');
+  it('names a platform kind it does not import yet (service overrides), with a code and no crash', async () => {
+    await write('t.yaml', 'overrides:\n  identifier: prod_overrides\n  environmentRef: prod\n  type: ENV_GLOBAL_OVERRIDE\n');
     const result = await importCli('t.yaml', '-o', 'ts');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      't.yaml:1:1  template documents are not imported yet: import reads project, connector and pipeline documents [error not-a-platform-document]',
+      't.yaml:1:1  overrides documents are not imported yet: import reads project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet and trigger documents [error not-a-platform-document]',
     );
-    expect(result.stderr).toContain('hint: leave the template files out of this import');
+    expect(result.stderr).toContain('hint: leave the overrides files out of this import');
     expect(result.stderr).not.toContain('unexpected error');
     expect(await readdir(dir)).toEqual(['t.yaml']);
   });

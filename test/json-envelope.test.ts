@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { RESOURCE_KINDS } from '../src/catalog/kinds.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeIn, type CliResult } from './support/cli.js';
@@ -122,7 +123,7 @@ describe('--json on every command', () => {
     expect(schema.code).toBe(0);
     const schemas = envelopeOf(schema, 'schema');
     expect(schemas).toMatchObject({ ok: true, outDir: 'schemas' });
-    expect([...(schemas.written as string[])].sort()).toEqual(['schemas/connector.schema.json', 'schemas/pipeline.schema.json', 'schemas/project.schema.json']);
+    expect([...(schemas.written as string[])].sort()).toEqual(RESOURCE_KINDS.map((kind) => `schemas/${kind}.schema.json`).sort());
 
     const init = await run(['init', 'fresh', '--json']);
     expect(init.code).toBe(0);

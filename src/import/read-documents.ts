@@ -54,13 +54,6 @@ function ownComment(text: string | null | undefined): string | undefined {
 
 /** Platform kinds import does not turn into code yet: named as such, not as strangers. */
 const NOT_IMPORTED_YET = new Set([
-  'template',
-  'trigger',
-  'inputSet',
-  'overlayInputSet',
-  'service',
-  'environment',
-  'infrastructureDefinition',
   'overrides',
   'secret',
   'variable',
