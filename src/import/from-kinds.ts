@@ -10,6 +10,14 @@ import { asDocument, firstExact } from './verify.js';
 type Node = Record<string, unknown>;
 const node = (value: unknown): Node => (isNode(value) ? value : {});
 
+const COMMON_FIELDS = ['identifier', 'name', 'description', 'tags', 'orgIdentifier', 'projectIdentifier'];
+
+/** The body's fields no option of the builder names, for its `otherFields`. */
+function otherFields(body: Node, named: readonly string[]): Code | undefined {
+  const rest = Object.entries(body).filter(([key]) => !COMMON_FIELDS.includes(key) && !named.includes(key));
+  return rest.length ? wire(Object.fromEntries(rest)) : undefined;
+}
+
 /** Identity, display fields and scope, as every builder of these kinds takes them. */
 function scoped(body: Node): Record<string, Code | undefined> {
   return {
@@ -40,6 +48,7 @@ export function serviceCode(document: Node): Code {
           deploymentType: optional(definition.type),
           spec: optional(definition.spec),
           gitOpsEnabled: optional(body.gitOpsEnabled),
+          otherFields: otherFields(body, ['serviceDefinition', 'gitOpsEnabled']),
         }),
       ]),
   ]);
@@ -48,7 +57,7 @@ export function serviceCode(document: Node): Code {
 export function environmentCode(document: Node): Code {
   const body = bodyOf('environment', document);
   return exactOr('environment', document, [
-    () => call('environment', [obj({ ...scoped(body), type: optional(body.type), variables: variablesOption(body.variables), overrides: optional(body.overrides) })]),
+    () => call('environment', [obj({ ...scoped(body), type: optional(body.type), variables: variablesOption(body.variables), overrides: optional(body.overrides), otherFields: otherFields(body, ['type', 'variables', 'overrides']) })]),
   ]);
 }
 
@@ -65,6 +74,7 @@ export function infrastructureCode(document: Node): Code {
           spec: optional(body.spec),
           allowSimultaneousDeployments: optional(body.allowSimultaneousDeployments),
           scopedServices: optional(body.scopedServices),
+          otherFields: otherFields(body, ['environmentRef', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices']),
         }),
       ]),
   ]);
@@ -85,6 +95,7 @@ export function templateCode(document: Node): Code {
               spec: optional(body.spec),
               icon: optional(body.icon),
               variables: optional(body.variables),
+              otherFields: otherFields(body, ['versionLabel', 'type', 'spec', 'icon', 'variables']),
             }),
           ])
         : undefined,
@@ -100,7 +111,7 @@ export function inputSetCode(document: Node): Code {
   return exactOr('inputSet', document, [
     () =>
       call('inputSet', [
-        obj({ ...owned(body), pipeline: optional(identifier), values: Object.keys(values).length ? wire(values) : undefined }),
+        obj({ ...owned(body), pipeline: optional(identifier), values: Object.keys(values).length ? wire(values) : undefined, otherFields: otherFields(body, ['pipeline']) }),
       ]),
   ]);
 }
@@ -108,7 +119,7 @@ export function inputSetCode(document: Node): Code {
 export function overlayInputSetCode(document: Node): Code {
   const body = bodyOf('overlayInputSet', document);
   return exactOr('overlayInputSet', document, [
-    () => call('overlayInputSet', [obj({ ...owned(body), pipeline: optional(body.pipelineIdentifier), inputSets: optional(body.inputSetReferences) })]),
+    () => call('overlayInputSet', [obj({ ...owned(body), pipeline: optional(body.pipelineIdentifier), inputSets: optional(body.inputSetReferences), otherFields: otherFields(body, ['pipelineIdentifier', 'inputSetReferences']) })]),
   ]);
 }
 
@@ -125,6 +136,7 @@ export function triggerCode(document: Node): Code {
     inputSets: optional(body.inputSetRefs),
     pipelineBranchName: optional(body.pipelineBranchName),
     stagesToExecute: optional(body.stagesToExecute),
+    otherFields: otherFields(body, ['pipelineIdentifier', 'enabled', 'inputYaml', 'inputSetRefs', 'pipelineBranchName', 'stagesToExecute', 'source']),
   });
   return exactOr('trigger', document, [
     () =>
