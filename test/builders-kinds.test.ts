@@ -142,3 +142,17 @@ describe('templates in use', () => {
     expect(element.step.template).toEqual({ templateRef: 'greet', versionLabel: 'v3', templateInputs: { type: 'ShellScript', timeout: '5m' } });
   });
 });
+
+describe('fields no option names', () => {
+  it('otherFields are written as given, after the named ones, and never replace them', () => {
+    const pr = trigger.webhook({
+      identifier: 'pr',
+      pipeline: deploy,
+      provider: 'Github',
+      event: 'Push',
+      spec: { connectorRef: 'gh' },
+      otherFields: { encryptedWebhookSecretIdentifier: '', pipelineIdentifier: 'other' },
+    });
+    expect(doc(pr).trigger).toMatchObject({ encryptedWebhookSecretIdentifier: '', pipelineIdentifier: 'deploy' });
+  });
+});

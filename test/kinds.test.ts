@@ -100,3 +100,14 @@ describe('the kinds beyond pipelines', () => {
     expect(id).toEqual({ kind, org: key.org, project: key.project, identifier: key.identifier, ...(key.parent ? { parent: key.parent } : {}), ...(key.version ? { version: key.version } : {}) });
   });
 });
+
+describe('import of a value a typed option does not take', () => {
+  it('keeps to raw.<kind>, so the generated code still type-checks', () => {
+    const text = (type: string) => generateModule({ kind: 'environment', document: { environment: { name: 'a', identifier: 'a', type } }, source: 'x.yaml' }).text;
+    expect(text('Pre-Production')).toContain('raw.environment(');
+    expect(text('PreProduction')).toContain('environment({');
+    const service = (type: string) => generateModule({ kind: 'service', document: { service: { name: 'a', identifier: 'a', serviceDefinition: { type, spec: {} } } }, source: 'x.yaml' }).text;
+    expect(service('Kubernetes')).toContain('service({');
+    expect(service('Kubernetess')).toContain('raw.service(');
+  });
+});

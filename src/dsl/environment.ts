@@ -4,9 +4,9 @@ import { variablesDocument, type VariableOption } from './common-options.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { RESOURCE_BRAND } from './resource.js';
-import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 
-export interface EnvironmentOptions extends ScopedOptions {
+export interface EnvironmentOptions extends ScopedOptions, OtherFieldsOption {
   /** Production or PreProduction: the platform requires one. */
   readonly type: 'Production' | 'PreProduction';
   /** `{ region: 'eu' }` becomes the platform's list of typed variables. */
@@ -31,6 +31,6 @@ export class EnvironmentBuilder extends ScopedResource<'environment', Environmen
 
 /** An environment: where services are deployed; its infrastructure definitions name it as their parent. */
 export function environment(options: EnvironmentOptions): EnvironmentBuilder {
-  const issues = checkOptions('environment', options, [...SCOPED_KEYS, 'type', 'variables', 'overrides'], ['identifier', 'type']);
+  const issues = checkOptions('environment', options, [...SCOPED_KEYS, 'otherFields', 'type', 'variables', 'overrides'], ['identifier', 'type']);
   return new EnvironmentBuilder({ ...options, issues }, captureSite(environment));
 }

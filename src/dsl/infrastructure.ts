@@ -4,10 +4,10 @@ import type { EnvironmentBuilder } from './environment.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { RESOURCE_BRAND, type Scope } from './resource.js';
-import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 import type { InfrastructureType, ServiceDeploymentType } from './service.js';
 
-export interface InfrastructureOptions extends ScopedOptions {
+export interface InfrastructureOptions extends ScopedOptions, OtherFieldsOption {
   /** The environment it belongs to: a builder (checked to be compiled too, and giving the scope) or its identifier. */
   readonly environment: EnvironmentBuilder | string;
   /** The deployment type it serves (`Kubernetes`, `Ssh`, ...), as the services deployed to it. */
@@ -51,7 +51,7 @@ export class InfrastructureBuilder extends ScopedResource<'infrastructure', Infr
 
 /** An infrastructure definition: one target (a cluster and namespace, a set of hosts) inside an environment. */
 export function infrastructure(options: InfrastructureOptions): InfrastructureBuilder {
-  const known = [...SCOPED_KEYS, 'environment', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices'];
+  const known = [...SCOPED_KEYS, 'otherFields', 'environment', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices'];
   const issues = checkOptions('infrastructure', options, known, ['identifier', 'environment', 'deploymentType', 'type', 'spec']);
   return new InfrastructureBuilder({ ...options, issues }, captureSite(infrastructure));
 }

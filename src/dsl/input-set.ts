@@ -4,7 +4,7 @@ import { checkOptions } from './option-check.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
 import { RESOURCE_BRAND, type AnyResource, type Scope } from './resource.js';
-import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 
 /** A pipeline an input set or trigger belongs to: a builder (checked to be compiled too) or its identifier. */
 export type PipelineOption = PipelineBuilder<string, string> | string;
@@ -23,7 +23,7 @@ function pipelineReference(pipeline: PipelineOption, context: BuildContext, path
   return pipelineId(pipeline);
 }
 
-export interface InputSetOptions extends ScopedOptions {
+export interface InputSetOptions extends ScopedOptions, OtherFieldsOption {
   readonly pipeline: PipelineOption;
   /** Values for the pipeline's runtime inputs, shaped like the pipeline (`stages`, `variables`, `properties`). */
   readonly values?: { readonly [key: string]: unknown };
@@ -49,7 +49,7 @@ export class InputSetBuilder extends ScopedResource<'inputSet', InputSetOptions>
 
 /** An input set: values for a pipeline's runtime inputs, kept under a name so runs and triggers can pick them. */
 export function inputSet(options: InputSetOptions): InputSetBuilder {
-  const issues = checkOptions('inputSet', options, [...SCOPED_KEYS, 'pipeline', 'values'], ['identifier', 'pipeline']);
+  const issues = checkOptions('inputSet', options, [...SCOPED_KEYS, 'otherFields', 'pipeline', 'values'], ['identifier', 'pipeline']);
   return new InputSetBuilder({ ...options, issues }, captureSite(inputSet));
 }
 
@@ -64,7 +64,7 @@ export function inputSetRefs(inputSets: InputSetsOption, context: BuildContext, 
   });
 }
 
-export interface OverlayInputSetOptions extends ScopedOptions {
+export interface OverlayInputSetOptions extends ScopedOptions, OtherFieldsOption {
   readonly pipeline: PipelineOption;
   /** The input sets it applies, in order (later ones win). */
   readonly inputSets: InputSetsOption;
@@ -87,7 +87,7 @@ export class OverlayInputSetBuilder extends ScopedResource<'overlayInputSet', Ov
 
 /** An overlay input set: several input sets of one pipeline applied in order. */
 export function overlayInputSet(options: OverlayInputSetOptions): OverlayInputSetBuilder {
-  const issues = checkOptions('overlayInputSet', options, [...SCOPED_KEYS, 'pipeline', 'inputSets'], ['identifier', 'pipeline', 'inputSets']);
+  const issues = checkOptions('overlayInputSet', options, [...SCOPED_KEYS, 'otherFields', 'pipeline', 'inputSets'], ['identifier', 'pipeline', 'inputSets']);
   return new OverlayInputSetBuilder({ ...options, issues }, captureSite(overlayInputSet));
 }
 

@@ -4,7 +4,7 @@ import { Builder } from './builder.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import { reportIssues, type WithIssues } from './option-check.js';
 import type { ProjectBuilder } from './project.js';
-import { ordered } from './references.js';
+import { ordered, wireValue } from './references.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 
 /** What every resource beside pipelines has: identity, display fields, and where it lives. */
@@ -30,13 +30,18 @@ export function scopeOf({ org, project, account }: ScopedOptions): Scope {
   return defined({ org: org ?? projectOrg ?? 'default', project: projectId });
 }
 
+/** Fields of the document no option names (newer or rarer ones), written as given after the others. */
+export interface OtherFieldsOption {
+  readonly otherFields?: { readonly [key: string]: unknown };
+}
+
 export const SCOPED_KEYS: readonly string[] = ['identifier', 'name', 'description', 'tags', 'org', 'project', 'account'];
 
 /**
  * A resource of one kind of the table, written as `{ <root key>: { name, identifier, scope, ...fields } }`.
  * Subclasses give the kind and the fields after the common ones.
  */
-export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOptions>
+export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOptions & OtherFieldsOption>
   extends Builder<P & WithIssues>
   implements Resource<K, Record<string, Record<string, unknown>>>
 {
@@ -60,6 +65,10 @@ export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOpt
     reportIssues(context, this.props.issues, [root], this.site);
     if (typeof project === 'object') context.references.push({ path: [root, 'projectIdentifier'], target: project, site: this.site });
     const common = { name: name ?? identifier, identifier, description, tags: tagsDocument(tags), orgIdentifier: org, projectIdentifier: projectId };
-    return { [root]: ordered({ ...common, ...this.fields(context, root) }, Object.keys(common)) };
+    const own = { ...common, ...this.fields(context, root) };
+    const other = this.props.otherFields ?? {};
+    for (const [key, value] of Object.entries(other))
+      if (own[key as keyof typeof own] === undefined) (own as Record<string, unknown>)[key] = wireValue(value, context, [root, key], this.site);
+    return { [root]: ordered(own, Object.keys(common)) };
   }
 }

@@ -4,12 +4,12 @@ import { captureSite } from './call-site.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { RESOURCE_BRAND } from './resource.js';
-import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 
 /** A service's deployment type, as the platform names them (`Kubernetes`, `NativeHelm`, `ECS`, ...). */
 export type ServiceDeploymentType = ServiceDefinition extends infer D ? (D extends { readonly type: infer T } ? T & string : never) : never;
 
-export interface ServiceOptions extends ScopedOptions {
+export interface ServiceOptions extends ScopedOptions, OtherFieldsOption {
   /** `serviceDefinition.type`: how the service is deployed. */
   readonly deploymentType?: ServiceDeploymentType;
   /** `serviceDefinition.spec`: manifests, artifacts, variables, as on the wire (connector builders allowed). */
@@ -39,7 +39,7 @@ export class ServiceBuilder extends ScopedResource<'service', ServiceOptions> {
 
 /** A service: what a Deployment stage deploys (`service.serviceRef` may name it, or take the builder). */
 export function service(options: ServiceOptions): ServiceBuilder {
-  const issues = checkOptions('service', options, [...SCOPED_KEYS, 'deploymentType', 'spec', 'gitOpsEnabled'], ['identifier']);
+  const issues = checkOptions('service', options, [...SCOPED_KEYS, 'otherFields', 'deploymentType', 'spec', 'gitOpsEnabled'], ['identifier']);
   return new ServiceBuilder({ ...options, issues }, captureSite(service));
 }
 

@@ -6,7 +6,7 @@ import { wireValue } from './references.js';
 import type { Value } from './expr.js';
 import type { RuntimeInput } from './input.js';
 import { isResource, RESOURCE_BRAND, type AnyResource } from './resource.js';
-import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import type { StepGroupBuilder } from './step-group.js';
 import { isStepNode, type StepNode } from './step.js';
@@ -23,7 +23,7 @@ type PartOf<T extends TemplateKind> = T extends 'Step'
       ? StepGroupBuilder
       : PipelineBuilder<string, string>;
 
-export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends ScopedOptions {
+export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends ScopedOptions, OtherFieldsOption {
   /** This version's label (`v1`, `1.2.0`); which version is the stable one is set on the platform, not here. */
   readonly versionLabel: string;
   /** The part itself: a builder, or the wire `spec` (the part without identifier and name); absent in a stub. */
@@ -85,7 +85,7 @@ export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
   }
 }
 
-const TEMPLATE_KEYS = [...SCOPED_KEYS, 'versionLabel', 'spec', 'icon', 'variables'];
+const TEMPLATE_KEYS = [...SCOPED_KEYS, 'otherFields', 'versionLabel', 'spec', 'icon', 'variables'];
 
 const templateOf = <T extends TemplateKind>(type: T, name: string) =>
   function build<const S extends TemplateOptions<T>['spec'] = undefined>(options: TemplateOptions<T> & { readonly spec?: S }): TemplateBuilder<T, S> {

@@ -5,9 +5,9 @@ import { inputSetRefs, ownedScope, pipelineReference, type InputSetsOption, type
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { RESOURCE_BRAND, type Scope } from './resource.js';
-import { SCOPED_KEYS, ScopedResource, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 
-export interface TriggerCommonOptions extends ScopedOptions {
+export interface TriggerCommonOptions extends ScopedOptions, OtherFieldsOption {
   /** The pipeline it runs: a builder (checked to be compiled too, and giving the scope) or its identifier. */
   readonly pipeline: PipelineOption;
   readonly enabled?: boolean;
@@ -45,7 +45,7 @@ export class TriggerBuilder extends ScopedResource<'trigger', TriggerOptions> {
   }
 }
 
-const COMMON_KEYS = [...SCOPED_KEYS, 'pipeline', 'enabled', 'inputYaml', 'inputSets', 'pipelineBranchName', 'stagesToExecute'];
+const COMMON_KEYS = [...SCOPED_KEYS, 'otherFields', 'pipeline', 'enabled', 'inputYaml', 'inputSets', 'pipelineBranchName', 'stagesToExecute'];
 
 function make(name: string, options: TriggerCommonOptions, extra: readonly string[], required: readonly string[], source: TriggerOptions['source'], caller: (...args: never[]) => unknown): TriggerBuilder {
   const issues = checkOptions(name, options, [...COMMON_KEYS, ...extra], ['identifier', 'pipeline', ...required]);

@@ -1,6 +1,9 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { call, lit, obj, type Code } from './code.js';
-import { attempt, isNode, nameOption, optional, tagsOption, variablesOption, wire } from './options.js';
+import type { z } from 'zod';
+import { documentPartSchema } from '../catalog/catalog.js';
+import { ENVIRONMENT_TYPES } from '../schema/environment.js';
+import { attempt, isNode, nameOption, NotExpressible, optional, tagsOption, variablesOption, wire } from './options.js';
 import { asDocument, firstExact } from './verify.js';
 
 /**
@@ -9,6 +12,24 @@ import { asDocument, firstExact } from './verify.js';
  */
 type Node = Record<string, unknown>;
 const node = (value: unknown): Node => (isNode(value) ? value : {});
+
+/** The values a typed option takes (an enum of the schema): a document outside them keeps to `raw`, which type-checks. */
+const enumValues = (schema: z.ZodType): readonly unknown[] => (schema as unknown as { options?: readonly unknown[] }).options ?? [];
+const SERVICE_TYPES = enumValues((documentPartSchema('serviceDefinition') as z.ZodObject).shape.type as z.ZodType);
+const INFRASTRUCTURE_TYPES = enumValues((documentPartSchema('infrastructure') as z.ZodObject).shape.type as z.ZodType);
+/** A typed option's value: absent, or one the option's type allows. */
+const typedAs = (raw: unknown, allowed: readonly unknown[]): Code | undefined => {
+  if (raw !== undefined && !allowed.includes(raw)) throw new NotExpressible('not a value the typed option takes');
+  return optional(raw);
+};
+
+const COMMON_FIELDS = ['identifier', 'name', 'description', 'tags', 'orgIdentifier', 'projectIdentifier'];
+
+/** The body's fields no option of the builder names, for its `otherFields`. */
+function otherFields(body: Node, named: readonly string[]): Code | undefined {
+  const rest = Object.entries(body).filter(([key]) => !COMMON_FIELDS.includes(key) && !named.includes(key));
+  return rest.length ? wire(Object.fromEntries(rest)) : undefined;
+}
 
 /** Identity, display fields and scope, as every builder of these kinds takes them. */
 function scoped(body: Node): Record<string, Code | undefined> {
@@ -37,9 +58,10 @@ export function serviceCode(document: Node): Code {
       call('service', [
         obj({
           ...scoped(body),
-          deploymentType: optional(definition.type),
+          deploymentType: typedAs(definition.type, SERVICE_TYPES),
           spec: optional(definition.spec),
           gitOpsEnabled: optional(body.gitOpsEnabled),
+          otherFields: otherFields(body, ['serviceDefinition', 'gitOpsEnabled']),
         }),
       ]),
   ]);
@@ -48,7 +70,7 @@ export function serviceCode(document: Node): Code {
 export function environmentCode(document: Node): Code {
   const body = bodyOf('environment', document);
   return exactOr('environment', document, [
-    () => call('environment', [obj({ ...scoped(body), type: optional(body.type), variables: variablesOption(body.variables), overrides: optional(body.overrides) })]),
+    () => call('environment', [obj({ ...scoped(body), type: typedAs(body.type, ENVIRONMENT_TYPES), variables: variablesOption(body.variables), overrides: optional(body.overrides), otherFields: otherFields(body, ['type', 'variables', 'overrides']) })]),
   ]);
 }
 
@@ -60,11 +82,12 @@ export function infrastructureCode(document: Node): Code {
         obj({
           ...scoped(body),
           environment: optional(body.environmentRef),
-          deploymentType: optional(body.deploymentType),
-          type: optional(body.type),
+          deploymentType: typedAs(body.deploymentType, SERVICE_TYPES),
+          type: typedAs(body.type, INFRASTRUCTURE_TYPES),
           spec: optional(body.spec),
           allowSimultaneousDeployments: optional(body.allowSimultaneousDeployments),
           scopedServices: optional(body.scopedServices),
+          otherFields: otherFields(body, ['environmentRef', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices']),
         }),
       ]),
   ]);
@@ -85,6 +108,7 @@ export function templateCode(document: Node): Code {
               spec: optional(body.spec),
               icon: optional(body.icon),
               variables: optional(body.variables),
+              otherFields: otherFields(body, ['versionLabel', 'type', 'spec', 'icon', 'variables']),
             }),
           ])
         : undefined,
@@ -100,7 +124,7 @@ export function inputSetCode(document: Node): Code {
   return exactOr('inputSet', document, [
     () =>
       call('inputSet', [
-        obj({ ...owned(body), pipeline: optional(identifier), values: Object.keys(values).length ? wire(values) : undefined }),
+        obj({ ...owned(body), pipeline: optional(identifier), values: Object.keys(values).length ? wire(values) : undefined, otherFields: otherFields(body, ['pipeline']) }),
       ]),
   ]);
 }
@@ -108,7 +132,7 @@ export function inputSetCode(document: Node): Code {
 export function overlayInputSetCode(document: Node): Code {
   const body = bodyOf('overlayInputSet', document);
   return exactOr('overlayInputSet', document, [
-    () => call('overlayInputSet', [obj({ ...owned(body), pipeline: optional(body.pipelineIdentifier), inputSets: optional(body.inputSetReferences) })]),
+    () => call('overlayInputSet', [obj({ ...owned(body), pipeline: optional(body.pipelineIdentifier), inputSets: optional(body.inputSetReferences), otherFields: otherFields(body, ['pipelineIdentifier', 'inputSetReferences']) })]),
   ]);
 }
 
@@ -125,6 +149,7 @@ export function triggerCode(document: Node): Code {
     inputSets: optional(body.inputSetRefs),
     pipelineBranchName: optional(body.pipelineBranchName),
     stagesToExecute: optional(body.stagesToExecute),
+    otherFields: otherFields(body, ['pipelineIdentifier', 'enabled', 'inputYaml', 'inputSetRefs', 'pipelineBranchName', 'stagesToExecute', 'source']),
   });
   return exactOr('trigger', document, [
     () =>
