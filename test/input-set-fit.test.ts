@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, writeIn } from './support/cli.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { input, inputSet, pipeline, shell, stage, type AnyResource } from '../src/index.js';
 
@@ -36,5 +37,78 @@ describe('input sets against their pipeline', () => {
 
   it('checks nothing when the pipeline is not compiled (it exists on the platform)', () => {
     expect(compileAll(inputSet({ identifier: 'prod', pipeline: 'deploy', project: 'web', values: { anything: 1 } }))).toEqual([]);
+  });
+});
+
+describe('validate: input sets against their pipeline among the files', () => {
+  const pipelineYaml = [
+    'pipeline:',
+    '  identifier: deploy',
+    '  name: deploy',
+    '  orgIdentifier: default',
+    '  projectIdentifier: web',
+    '  variables:',
+    '    - name: env',
+    '      type: String',
+    '      value: <+input>',
+    '    - name: team',
+    '      type: String',
+    '      value: core',
+    '  stages:',
+    '    - stage:',
+    '        identifier: build',
+    '        name: build',
+    '        type: Custom',
+    '        spec:',
+    '          execution:',
+    '            steps:',
+    '              - step:',
+    '                  identifier: hi',
+    '                  name: hi',
+    '                  type: ShellScript',
+    '                  timeout: 10m',
+    '                  spec:',
+    '                    shell: Bash',
+    '                    onDelegate: true',
+    '                    source:',
+    '                      type: Inline',
+    '                      spec:',
+    '                        script: echo hi',
+    '',
+  ].join('\n');
+  const inputSetYaml = (team: boolean) =>
+    [
+      'inputSet:',
+      '  identifier: prod',
+      '  name: prod',
+      '  orgIdentifier: default',
+      '  projectIdentifier: web',
+      '  pipeline:',
+      '    identifier: deploy',
+      '    variables:',
+      '      - name: env',
+      '        type: String',
+      '        value: prod',
+      ...(team ? ['      - name: team', '        type: String', '        value: other'] : []),
+      '',
+    ].join('\n');
+
+  it('refuses, at its line, a value for a field the pipeline fixes; accepts one that fills only runtime inputs', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeIn(dir, 'deploy.yaml', pipelineYaml);
+      await writeIn(dir, 'prod.yaml', inputSetYaml(true));
+      await writeIn(dir, 'ok.yaml', inputSetYaml(false).replace('identifier: prod', 'identifier: ok'));
+      const result = await runCli(['validate', 'deploy.yaml', 'prod.yaml', 'ok.yaml'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('prod.yaml:14:16  ');
+      expect(result.stderr).toContain('variables.1.value is not a runtime input of pipeline "deploy" [error input-set-not-an-input]');
+      expect(result.stderr).not.toContain('ok.yaml:');
+      // Without its pipeline among the files, the input set is not checked against it (the pipeline is on the platform).
+      const alone = await runCli(['validate', 'prod.yaml'], { cwd: dir });
+      expect(alone.code, alone.stderr).toBe(0);
+    } finally {
+      await cleanup();
+    }
   });
 });

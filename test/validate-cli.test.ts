@@ -73,6 +73,31 @@ describe('pipewright validate', () => {
     expect(result.stderr).toContain('3 documents in 2 files: 1 error');
   });
 
+  it('finds the same infrastructure definition in two plain files (its root key is not its kind name)', async () => {
+    const infra = [
+      'infrastructureDefinition:',
+      '  identifier: cluster',
+      '  name: cluster',
+      '  orgIdentifier: default',
+      '  projectIdentifier: web',
+      '  environmentRef: staging',
+      '  deploymentType: Kubernetes',
+      '  type: KubernetesDirect',
+      '  spec:',
+      '    connectorRef: k8s',
+      '    namespace: web',
+      '    releaseName: release-<+INFRA_KEY>',
+      '',
+    ].join('\n');
+    const cwd = await project({ 'a.yaml': infra, 'b.yaml': infra });
+    const result = await runCli(['validate', 'a.yaml', 'b.yaml'], { cwd });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain('b.yaml:2:15');
+    expect(result.stderr).toContain('is defined twice [error duplicate-resource]');
+    const one = await runCli(['validate', 'a.yaml'], { cwd });
+    expect(one.code, one.stderr).toBe(0);
+  });
+
   it('locates YAML syntax errors', async () => {
     const cwd = await project({ 'bad.yaml': 'pipeline:\n  name: x\n   identifier: y\n' });
     const result = await runCli(['validate', 'bad.yaml'], { cwd });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
-import { describeKey, documentKind, keyString, resourceKey, validateDocument } from '../compile/validate.js';
+import { inputSetFit } from '../compile/rules-input-sets.js';
+import { describeKey, documentKind, keyString, resourceKey, validateDocument, type ResourceKey } from '../compile/validate.js';
 import { kindRow, KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
@@ -37,6 +38,14 @@ export interface ResourcePlace {
 export interface ValidatedBatch {
   readonly results: FileResult[];
   readonly resources: ResourcePlace[];
+  /** Input sets, kept whole (they are few and small) to be checked against their pipelines. */
+  readonly inputSets: InputSetPlace[];
+}
+
+export interface InputSetPlace {
+  readonly key: ResourceKey;
+  readonly value: unknown;
+  readonly file: string;
 }
 
 /** Diagnostics that are about a key rather than its value. */
@@ -47,9 +56,10 @@ const KEY_CODES = new Set(['unknown-key']);
  * the fast reader, worker threads cost more than they saved, even at 5000 files (docs/performance.md, issue 13).
  */
 export async function validateFiles(files: readonly string[]): Promise<FileResult[]> {
-  const { results, resources } = validateBatch(files);
+  const { results, resources, inputSets } = validateBatch(files);
   const byFile = new Map(results.map((result) => [result.file, result]));
   for (const duplicate of duplicateResources(resources)) byFile.get(duplicate.file)!.diagnostics.push(duplicate);
+  for (const misfit of inputSetsAgainstPipelines(inputSets, resources)) byFile.get(misfit.file)!.diagnostics.push(misfit);
   for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
   return results;
 }
@@ -58,6 +68,7 @@ export async function validateFiles(files: readonly string[]): Promise<FileResul
 export function validateBatch(files: readonly string[]): ValidatedBatch {
   const results: FileResult[] = [];
   const resources: ResourcePlace[] = [];
+  const inputSets: InputSetPlace[] = [];
   for (const file of files) {
     const source = readFileSync(file, 'utf8');
     const result: FileResult = { file, documents: 0, diagnostics: [] };
@@ -69,9 +80,11 @@ export function validateBatch(files: readonly string[]): ValidatedBatch {
     if (plain && plainKind && validateDocument(plainKind, plain.value).length === 0) {
       result.documents = 1;
       const key = resourceKey(plainKind, plain.value);
-      const place = plain.positions.get([plainKind, 'identifier']);
+      const { rootKey } = kindRow(plainKind);
+      const place = plain.positions.get([rootKey, 'identifier']);
       if (key && place)
-        resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(plain.value, [plainKind]).subject, path: [plainKind, 'identifier'], file, ...place });
+        resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(plain.value, [rootKey]).subject, path: [rootKey, 'identifier'], file, ...place });
+      if (key && plainKind === 'inputSet') inputSets.push({ key, value: plain.value, file });
       continue;
     }
     const { documents, diagnostics, lines } = readYaml(source, file);
@@ -93,11 +106,12 @@ export function validateBatch(files: readonly string[]): ValidatedBatch {
       const path = [rootKey, 'identifier'];
       const { line, column } = locate(document, path, lines);
       resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(data, [rootKey]).subject, path, file, line, column });
+      if (kind === 'inputSet') inputSets.push({ key, value: data, file });
     }
     if (result.documents === 0 && result.diagnostics.length === 0)
       add({ code: 'no-documents', severity: 'error', message: 'has no YAML documents', path: [], hint: `a file holds one or more documents with a root key ${rootKeyList()}` }, { line: 1, column: 1 });
   }
-  return { results, resources };
+  return { results, resources, inputSets };
 }
 
 function unknownKind(data: unknown): Diagnostic {
@@ -139,4 +153,37 @@ function duplicateResources(places: readonly ResourcePlace[]): LocatedDiagnostic
     });
   }
   return found;
+}
+
+/** The first document of `file` whose identity is `key`, read (again) with the exact reader, to locate in it. */
+function documentWithKey(file: string, key: string) {
+  const read = readYaml(readFileSync(file, 'utf8'), file);
+  for (const document of read.documents) {
+    const kind = documentKind(document.value);
+    const found = kind && resourceKey(kind, document.value);
+    if (found && keyString(found) === key) return { ...document, lines: read.lines };
+  }
+  return undefined;
+}
+
+/**
+ * Each input set against its pipeline when both are among the files (as compile does for builders): the
+ * pipeline is read again only then, so validate keeps no pipeline in memory for a check most runs never need.
+ */
+function inputSetsAgainstPipelines(inputSets: readonly InputSetPlace[], resources: readonly ResourcePlace[]): LocatedDiagnostic[] {
+  if (inputSets.length === 0) return [];
+  const fileOf = new Map(resources.map((place) => [place.key, place.file]));
+  return inputSets.flatMap(({ key, value, file }) => {
+    const pipelineKey = keyString({ kind: 'pipeline', org: key.org, project: key.project, identifier: key.parent ?? '' });
+    const pipelineFile = key.parent ? fileOf.get(pipelineKey) : undefined;
+    const pipeline = pipelineFile && documentWithKey(pipelineFile, pipelineKey);
+    if (!pipeline) return [];
+    const misfits = inputSetFit(value, pipeline.value);
+    const inputSet = misfits.length ? documentWithKey(file, keyString(key)) : undefined;
+    if (!inputSet) return [];
+    return misfits.map((diagnostic) => {
+      const { line, column } = locate(inputSet.node, diagnostic.path, inputSet.lines);
+      return { ...diagnostic, file, line, column, at: `${file}:${line}:${column}` };
+    });
+  });
 }
