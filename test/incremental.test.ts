@@ -213,3 +213,32 @@ async function fromScratchWith(env: Record<string, string>): Promise<Record<stri
   await rm(join(dir, 'scratch'), { recursive: true, force: true });
   return files;
 }
+
+describe('incremental compile of kinds with a version or a parent', () => {
+  it('resolves a reference to a reused template version (its manifest entry keeps the version)', async () => {
+    const template = `import { shell, stage, template } from 'pipewright';
+export const gate = template.stage({
+  identifier: 'gate',
+  versionLabel: 'v2',
+  org: 'default',
+  project: 'web',
+  spec: stage({ identifier: 'gate', type: 'Custom' }).step(shell({ identifier: 'check', script: 'echo ok', timeout: '5m' })),
+});
+`;
+    const pipeline = (name: string) => `import { pipeline, stageTemplate } from 'pipewright';
+import { gate } from './gate.js';
+export const ci = pipeline({ identifier: 'ci', name: '${name}', org: 'default', project: 'web' }).stage(stageTemplate({ identifier: 'gate', templateRef: gate }));
+`;
+    await write('defs/gate.ts', template);
+    await write('defs/ci.ts', pipeline('ci'));
+    const first = await compile();
+    expect(first.code, first.stderr).toBe(0);
+    // Only the pipeline changes: the template's output is reused from the cache, and the reference must still resolve.
+    await write('defs/ci.ts', pipeline('ci two'));
+    const second = await compile();
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(': 2 written'); // the pipeline and the manifest: the template was reused
+    expect(await tree('out')).toEqual(await fromScratch());
+  });
+});

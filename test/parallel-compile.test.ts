@@ -110,6 +110,22 @@ describe('compile in worker threads', () => {
     expect(many.stderr).toMatch(/the other one is export "p1" at defs\/p1\.ts:\d+:\d+/);
   });
 
+  it('checks an input set against its pipeline built in another batch, as one thread does', async () => {
+    // p1 takes its variable as a runtime input; z-values.ts (the last batch) fills it, and then also a fixed field.
+    await write('defs/p1.ts', pipelineFile('p1').replace("project: web })", "project: web, variables: { env: input(), team: 'core' } })").replace('import { pipeline, stage }', 'import { input, pipeline, stage }'));
+    const values = (extra: string) => `import { inputSet } from 'pipewright';
+import { p1 } from './p1.js';
+export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { variables: [{ name: 'env', type: 'String', value: 'prod' }${extra}] } });
+`;
+    await write('defs/z-values.ts', values(''));
+    const fits = await bothWays();
+    expect(fits.many.code, fits.many.stderr).toBe(0);
+    await write('defs/z-values.ts', values(", { name: 'team', type: 'String', value: 'other' }"));
+    const { many } = await bothWays();
+    expect(many.code).toBe(1);
+    expect(many.stderr).toMatch(/defs\/z-values\.ts:\d+:\d+ .*is not a runtime input of pipeline "p1" \[error input-set-not-an-input\]/);
+  });
+
   it('counts a resource re-exported by an entry of another batch once', async () => {
     await write('defs/z-index.ts', "export { p1 } from './p1.js';\n");
     const { many } = await bothWays();

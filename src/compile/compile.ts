@@ -13,6 +13,8 @@ import { createManifest, MANIFEST_FILE, manifestText, type Manifest, type Manife
 import { loadModules } from './load-modules.js';
 import { renderDocument, type RenderedDocument, type RenderOptions } from './render-output.js';
 import { planBatches, runBatches } from './worker-pool.js';
+import { inputSetFit } from './rules-input-sets.js';
+import { readYaml } from '../yaml/read-yaml.js';
 import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
 
 export interface CompileOptions {
@@ -189,6 +191,7 @@ async function buildInWorkers(batches: string[][], render: RenderOptions, reused
   const known = new Set(keys);
   const references = results.flatMap((r) => r.references);
   if (known.size !== keys.length || references.some((r) => !r.visible || (!r.resolved && !known.has(r.target)))) return undefined;
+  if (inputSetMisfits(results.flatMap((r) => r.rendered))) return undefined;
   return {
     documents,
     rendered: results.flatMap((r) => r.rendered),
@@ -213,4 +216,22 @@ const manifestKey = (entry: ManifestEntry): ResourceKey => ({
   identifier: entry.identifier,
   ...(entry.org ? { org: entry.org } : {}),
   ...(entry.project ? { project: entry.project } : {}),
+  ...(entry.parent ? { parent: entry.parent } : {}),
+  ...(entry.version ? { version: entry.version } : {}),
 });
+
+/**
+ * Whether an input set built in a worker does not fit its pipeline built in this compile (each batch checks only
+ * itself). Read back from the rendered YAML only when both are here; a misfit sends the compile to one thread,
+ * whose diagnostics point at the builder calls.
+ */
+function inputSetMisfits(rendered: readonly RenderedDocument[]): boolean {
+  const inputSets = rendered.filter((r) => r.entry.kind === 'inputSet' && r.entry.parent);
+  if (inputSets.length === 0) return false;
+  const pipelines = new Map(rendered.filter((r) => r.entry.kind === 'pipeline').map((r) => [keyString(manifestKey(r.entry)), r]));
+  return inputSets.some((inputSet) => {
+    const { org, project, parent } = inputSet.entry;
+    const pipeline = pipelines.get(keyString({ kind: 'pipeline', ...(org ? { org } : {}), ...(project ? { project } : {}), identifier: parent! }));
+    return pipeline !== undefined && inputSetFit(readYaml(inputSet.text, inputSet.file).documents[0]?.value, readYaml(pipeline.text, pipeline.file).documents[0]?.value).length > 0;
+  });
+}

@@ -13,6 +13,10 @@ export interface ManifestEntry {
   readonly kind: ResourceKind;
   readonly org?: string;
   readonly project?: string;
+  /** The resource it belongs to (an input set's pipeline, an infrastructure's environment), for kinds that have one. */
+  readonly parent?: string;
+  /** A template's `versionLabel`. */
+  readonly version?: string;
   readonly identifier: string;
   /** The TypeScript file that defined it, relative to the working directory. */
   readonly source: string;

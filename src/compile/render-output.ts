@@ -38,7 +38,17 @@ export function renderDocument(
     ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
     : '';
   const text = modeline + generatedFile(built.document, built.file);
-  const { kind, org, project, identifier } = built.key;
-  const entry = { file, kind, ...(org ? { org } : {}), ...(project ? { project } : {}), identifier, source: built.file, sha256: sha256(text) };
+  const { kind, org, project, parent, version, identifier } = built.key;
+  const entry = {
+    file,
+    kind,
+    ...(org ? { org } : {}),
+    ...(project ? { project } : {}),
+    ...(parent ? { parent } : {}),
+    ...(version ? { version } : {}),
+    identifier,
+    source: built.file,
+    sha256: sha256(text),
+  };
   return { file, text, entry };
 }
