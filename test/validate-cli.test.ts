@@ -98,6 +98,18 @@ describe('pipewright validate', () => {
     expect(one.code, one.stderr).toBe(0);
   });
 
+  it('takes a placeholder scope of an environment as a warning, as for pipelines; a placeholder identifier stays an error', async () => {
+    const environment = (identifier: string) =>
+      ['environment:', `  identifier: ${identifier}`, '  name: staging', '  orgIdentifier: <YOUR_ORG_IDENTIFIER>', '  projectIdentifier: web', '  type: PreProduction', ''].join('\n');
+    const cwd = await project({ 'env.yaml': environment('staging'), 'bad.yaml': environment('${ENV_ID}') });
+    const ok = await runCli(['validate', 'env.yaml'], { cwd });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('[warning unsubstituted-placeholder]');
+    const bad = await runCli(['validate', 'bad.yaml'], { cwd });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('[error unsubstituted-placeholder]');
+  });
+
   it('locates YAML syntax errors', async () => {
     const cwd = await project({ 'bad.yaml': 'pipeline:\n  name: x\n   identifier: y\n' });
     const result = await runCli(['validate', 'bad.yaml'], { cwd });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, tags } from './common.js';
+import { identifier, scopeIdentifier, tags } from './common.js';
 
 /**
  * The fields every resource beside pipelines shares (facts 2 §6): name and identifier required, scope,
@@ -8,8 +8,10 @@ import { identifier, tags } from './common.js';
 export const resourceFields = {
   name: z.string().min(1),
   identifier,
-  orgIdentifier: identifier.optional(),
-  projectIdentifier: identifier.optional(),
+  // As for pipelines and connectors: the platform takes the scope from the request, so a scope that is not an
+  // identifier is the invalid-scope warning, not a refusal (docs/troubleshooting.md, invalid-scope).
+  orgIdentifier: scopeIdentifier.optional(),
+  projectIdentifier: scopeIdentifier.optional(),
   description: z.string().nullish(),
   tags: tags.nullish(),
 };
