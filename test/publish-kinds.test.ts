@@ -1,6 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './support/cli.js';
+import { runCli, writeIn } from './support/cli.js';
 import type { Emulator } from './support/emulator.js';
 import {
   environmentDoc,
@@ -276,5 +277,53 @@ describe('the delivery example', () => {
     expect(second.code).toBe(0);
     expect(report(second.stdout).counts).toEqual({ created: 0, updated: 0, unchanged: 10, failed: 0 });
     expect(em.totalWrites()).toBe(before);
+  });
+});
+
+describe('stable template versions', () => {
+  it('makes a version marked stable the stable one with its own call, once; a version not marked leaves it', async () => {
+    const dir = join(session.work, 'stable');
+    const definition = (version: string, stable: boolean) => `import { project, shell, stage, template } from 'pipewright';
+export const shop = project({ identifier: 'shop', org: 'default' });
+export const checks = template.stage({
+  identifier: 'checks',
+  project: shop,
+  versionLabel: '${version}',${stable ? '\n  stable: true,' : ''}
+  spec: stage({ identifier: 'checks', type: 'Custom' }).step(shell({ identifier: 'lint', script: 'make lint ${version}', timeout: '5m' })),
+});
+`;
+    const compileVersion = async (version: string, stable = false) => {
+      await writeIn(dir, `${version}/defs.ts`, definition(version, stable));
+      const result = await runCli(['compile', `${version}/defs.ts`, '-o', `${version}/out`], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      return join(dir, version, 'out');
+    };
+    const stableOf = (em: Emulator, version: string) => em.resource('template', 'default', 'shop', 'checks', { versionLabel: version })?.stable ?? false;
+    const em = await emulate();
+    expect((await publishWith({ emulator: em, args: [await compileVersion('v1')] })).code).toBe(0);
+    expect((await publishWith({ emulator: em, args: [await compileVersion('v2')] })).code).toBe(0);
+    expect([stableOf(em, 'v1'), stableOf(em, 'v2')]).toEqual([true, false]);
+
+    const v3 = await compileVersion('v3', true);
+    // The YAML is the platform's (no such field); the manifest tells publish.
+    expect(await readFile(join(v3, 'templates/default/shop/checks/v3.yaml'), 'utf8')).not.toContain('stable');
+    const manifest = JSON.parse(await readFile(join(v3, 'manifest.json'), 'utf8')) as { files: Array<Record<string, unknown>> };
+    expect(manifest.files.find((entry) => entry.kind === 'template')).toMatchObject({ version: 'v3', stable: true });
+
+    const dry = await publishWith({ emulator: em, args: [v3, '--dry-run', '--json'] });
+    expect(report(dry.stdout).documents.find((d) => d.kind === 'template')).toMatchObject({ outcome: 'created', changes: [{ path: 'stable version' }] });
+    expect(stableOf(em, 'v1')).toBe(true);
+
+    const requests = em.requests.length;
+    const first = await publishWith({ emulator: em, args: [v3] });
+    expect(first.code, first.stderr).toBe(0);
+    expect(em.requests.slice(requests).filter((r) => r.method === 'PUT').map((r) => r.path.split('?')[0])).toEqual([
+      '/gateway/template/api/templates/updateStableTemplate/checks/v3',
+    ]);
+    expect([stableOf(em, 'v1'), stableOf(em, 'v3')]).toEqual([false, true]);
+
+    const again = await publishWith({ emulator: em, args: [v3, '--json'] });
+    expect(report(again.stdout).counts).toEqual({ created: 0, updated: 0, unchanged: 2, failed: 0 });
+    expect(em.requests.slice(requests).filter((r) => r.method !== 'GET')).toHaveLength(2);
   });
 });

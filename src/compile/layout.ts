@@ -17,6 +17,8 @@ export interface ManifestEntry {
   readonly parent?: string;
   /** A template's `versionLabel`. */
   readonly version?: string;
+  /** Publish makes this template version the stable one (not in the YAML). */
+  readonly stable?: true;
   readonly identifier: string;
   /** The TypeScript file that defined it, relative to the working directory. */
   readonly source: string;

@@ -1,4 +1,5 @@
 import { dirname, join, relative, sep } from 'node:path';
+import type { AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import { generatedFile } from './emit-yaml.js';
 import { outputPath, sha256, type ManifestEntry } from './layout.js';
@@ -30,7 +31,7 @@ function schemaLocation(base: true | string, kind: string, outDir: string, file:
 
 /** A validated document as the file compile writes. `source` is the definition file, relative to the working directory. */
 export function renderDocument(
-  built: { readonly kind: ResourceKind; readonly key: ResourceKey; readonly document: unknown; readonly file: string },
+  built: { readonly kind: ResourceKind; readonly key: ResourceKey; readonly document: unknown; readonly file: string; readonly resource?: AnyResource },
   options: RenderOptions,
 ): RenderedDocument {
   const file = outputPath(built.key);
@@ -46,6 +47,7 @@ export function renderDocument(
     ...(project ? { project } : {}),
     ...(parent ? { parent } : {}),
     ...(version ? { version } : {}),
+    ...(built.resource?.publishFlags?.stable ? { stable: true as const } : {}),
     identifier,
     source: built.file,
     sha256: sha256(text),

@@ -21,6 +21,13 @@ export interface Resource<K extends ResourceKind = ResourceKind, Doc = unknown> 
   readonly site: SourceSite;
   /** The wire document, recording source sites and references into `context`. */
   toDocument(context: BuildContext): Doc;
+  /** What publish must do beyond sending the document, kept in the manifest (a template version made the stable one). */
+  readonly publishFlags?: PublishFlags;
+}
+
+/** Settings of a resource on the platform that are not in its YAML (platform-facts-2.md §6: a template's stable version). */
+export interface PublishFlags {
+  readonly stable?: true;
 }
 
 export type AnyResource = Resource<ResourceKind, unknown>;

@@ -5,7 +5,7 @@ import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
 import type { Value } from './expr.js';
 import type { RuntimeInput } from './input.js';
-import { isResource, RESOURCE_BRAND, type AnyResource } from './resource.js';
+import { isResource, RESOURCE_BRAND, type AnyResource, type PublishFlags } from './resource.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import type { StepGroupBuilder } from './step-group.js';
@@ -24,8 +24,13 @@ type PartOf<T extends TemplateKind> = T extends 'Step'
       : PipelineBuilder<string, string>;
 
 export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends ScopedOptions, OtherFieldsOption {
-  /** This version's label (`v1`, `1.2.0`); which version is the stable one is set on the platform, not here. */
+  /** This version's label (`v1`, `1.2.0`). */
   readonly versionLabel: string;
+  /**
+   * Make this version the stable one (what uses without a `versionLabel` get) when it is published: not part of the
+   * YAML, publish sets it with the platform's own call. Without it, publish leaves the stable version as it is.
+   */
+  readonly stable?: boolean;
   /** The part itself: a builder, or the wire `spec` (the part without identifier and name); absent in a stub. */
   readonly spec?: PartOf<T> | { readonly [key: string]: unknown };
   readonly icon?: string;
@@ -73,6 +78,9 @@ export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
   get templateType(): T {
     return this.props.type;
   }
+  get publishFlags(): PublishFlags | undefined {
+    return this.props.stable ? { stable: true } : undefined;
+  }
   protected fields(context: BuildContext, root: string): Record<string, unknown> {
     const { versionLabel, type, spec, icon, variables } = this.props;
     const path = [root, 'spec'];
@@ -85,7 +93,7 @@ export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
   }
 }
 
-const TEMPLATE_KEYS = [...SCOPED_KEYS, 'otherFields', 'versionLabel', 'spec', 'icon', 'variables'];
+const TEMPLATE_KEYS = [...SCOPED_KEYS, 'otherFields', 'versionLabel', 'stable', 'spec', 'icon', 'variables'];
 
 const templateOf = <T extends TemplateKind>(type: T, name: string) =>
   function build<const S extends TemplateOptions<T>['spec'] = undefined>(options: TemplateOptions<T> & { readonly spec?: S }): TemplateBuilder<T, S> {

@@ -8,6 +8,7 @@ import {
   readRemotePipelineEndpoint,
   remoteDocument,
   requestBody,
+  stableEndpoint,
   storageOf,
   updateEndpoint,
   updateRemotePipelineEndpoint,
@@ -82,6 +83,8 @@ export interface Client {
   /** Resolves only when the platform stored it: a policy denial or an answer without the entity rejects. */
   create(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
+  /** Makes a template version the stable one. */
+  makeStable(id: ResourceId): Promise<Envelope>;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
   upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
@@ -171,6 +174,7 @@ export function createClient(options: ClientOptions): Client {
         : withIfMatch(updateEndpoint(document.id, accountId), document.id.kind === 'project' ? writeOptions.etag : undefined);
       return write(endpoint, document);
     },
+    makeStable: (id) => send(stableEndpoint(id, accountId)),
     probe: (id) => probe(httpRequest(readEndpoint(id, accountId)), transport),
     async upsert(input, writeOptions = {}) {
       const document = typeof input === 'string' ? publishDocument(input) : input;

@@ -62,6 +62,8 @@ export interface KindApi {
    * template): those referred to are sent first, as the platform refuses a reference to something missing.
    */
   readonly refersToOwnKind?: string;
+  /** The call that makes a version the stable one (templates: it is not in the YAML). */
+  readonly stable?: string;
 }
 
 const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
@@ -132,6 +134,7 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     // Create and update answer a TemplateWrapperResponse around the entity.
     written: ['templateResponseDTO'],
     refersToOwnKind: 'templateRef',
+    stable: '/template/api/templates/updateStableTemplate/{id}/{version}',
   },
   pipeline: {
     create: '/pipeline/api/pipelines',
@@ -206,6 +209,13 @@ function endpoint(call: Call, res: ResourceId, account: string): Endpoint {
 export const createEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('create', res, account);
 export const updateEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('update', res, account);
 export const readEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('read', res, account);
+
+/** PUT that makes `res.version` the stable version (platform-facts-2.md §6, `updateStableTemplate`); no body. */
+export function stableEndpoint(res: ResourceId, account: string): Endpoint {
+  const path = ENDPOINTS[res.kind].stable;
+  if (!path) throw new TypeError(`${res.kind} has no stable version`);
+  return { method: 'PUT', path: pathOf(path, res), query: { accountIdentifier: account, orgIdentifier: res.org, projectIdentifier: res.project } };
+}
 
 /** The body of a write: the YAML text, or JSON with the entity's fields and the YAML text in `yaml`. */
 export function requestBody(document: PublishDocument): string {

@@ -14,6 +14,8 @@ export interface PublishItem {
   readonly document: PublishDocument;
   /** The TypeScript file compile built it from (manifest `source`), for Git commit messages. */
   readonly source?: string;
+  /** A template version to make the stable one (manifest `stable`). */
+  readonly stable?: true;
 }
 
 /** Why a document failed, in words a CI job can match on (`--json` `error.reason`). */
@@ -266,6 +268,28 @@ async function publishOne(client: Client, item: PublishItem, options: PublishOpt
   return createOrUpdate(client, item);
 }
 
+/**
+ * A template version marked stable: after its document, the platform's stable version is read (a GET without
+ * `versionLabel` answers it) and, when it is another one, this one is made stable with its own call. Already
+ * stable: nothing is written, so a re-publish stays a no-op.
+ */
+async function withStable(client: Client, item: PublishItem, rest: Rest, dryRun: boolean): Promise<Rest> {
+  const { version, ...unversioned } = item.document.id;
+  if (!item.stable || !version) return rest;
+  const current = await client.read(unversioned);
+  const body = current?.document.template as Record<string, unknown> | undefined;
+  const stableNow = body?.versionLabel === undefined ? undefined : String(body.versionLabel);
+  if (stableNow === version) return rest;
+  const change: Change = { path: 'stable version', op: 'changed', local: version, remote: stableNow ?? null };
+  const made = dryRun ? undefined : await client.makeStable(item.document.id);
+  return {
+    ...rest,
+    outcome: rest.outcome === 'unchanged' ? 'updated' : rest.outcome,
+    changes: [...(rest.changes ?? []), change],
+    ...(rest.correlationId ? {} : withCorrelation(made?.correlationId)),
+  };
+}
+
 const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable']);
 
 /**
@@ -292,7 +316,7 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
       async (item) => {
         options.onStart?.(item);
         try {
-          finish(item, await publishOne(client, item, options));
+          finish(item, await withStable(client, item, await publishOne(client, item, options), dryRun));
         } catch (error) {
           if (error instanceof ApiError && STOPPING.has(error.kind) && !stopped)
             stopped = { kind: error.kind as StopReason['kind'], message: error.message };

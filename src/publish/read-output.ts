@@ -47,7 +47,12 @@ export async function readOutputFolder(dir: string): Promise<OutputFolder> {
       const mismatch =
         id.kind !== entry.kind || id.identifier !== entry.identifier || (entry.org ?? undefined) !== id.org || (entry.project ?? undefined) !== id.project;
       if (mismatch) throw new DocumentError(`it declares ${id.kind} ${id.identifier}, the manifest says ${entry.kind} ${entry.identifier}`);
-      items.push({ file: entry.file, document, ...(typeof entry.source === 'string' && entry.source ? { source: entry.source } : {}) });
+      items.push({
+        file: entry.file,
+        document,
+        ...(typeof entry.source === 'string' && entry.source ? { source: entry.source } : {}),
+        ...(entry.stable === true && id.kind === 'template' ? { stable: true as const } : {}),
+      });
     } catch (error) {
       if (error instanceof DocumentError) throw new SettingsError(`${path}: ${error.message}`, `run pipewright compile -o ${dir} again (or pipewright validate ${path})`, 'not-compiled-output');
       throw error;

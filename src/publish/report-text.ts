@@ -28,7 +28,7 @@ export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
       ...(result.error?.reason === 'drift' && result.changes ? formatChanges(result.changes, '      ') : []),
     ];
   if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes)];
-  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`];
+  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`, ...(result.changes ? formatChanges(result.changes) : [])];
   return [head];
 }
 
@@ -82,7 +82,7 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
       ...(r.id.version ? { version: r.id.version } : {}),
       outcome: r.outcome,
       ...(r.correlationId ? { correlationId: r.correlationId } : {}),
-      ...(r.changes && r.outcome === 'updated' ? { changes: r.changes } : {}),
+      ...(r.changes && (r.outcome === 'updated' || r.outcome === 'created') ? { changes: r.changes } : {}),
       ...(r.changes && r.error?.reason === 'drift' ? { drift: r.changes } : {}),
       ...(r.error ? { error: r.error } : {}),
     })),

@@ -49,6 +49,9 @@ template.stage({ identifier: 'build', versionLabel: 'v1', spec: { type: 'Custom'
 // @ts-expect-error: a version label is required
 template.step({ identifier: 'echo', spec: {} });
 template.stage({ identifier: 'stub', versionLabel: 'v1' });
+template.stage({ identifier: 'stub', versionLabel: 'v2', stable: true });
+// @ts-expect-error: only a template version can be the stable one
+service({ identifier: 'web', deploymentType: 'Kubernetes', stable: true });
 stepTemplate({ identifier: 'say', templateRef: echo });
 stepTemplate({ identifier: 'say', templateRef: 'account.echo', versionLabel: 'v2' });
 // @ts-expect-error: a template reference is a template builder or its identifier, not a service
