@@ -242,3 +242,29 @@ export const ci = pipeline({ identifier: 'ci', name: '${name}', org: 'default', 
     expect(await tree('out')).toEqual(await fromScratch());
   });
 });
+
+describe('incremental compile of an input set and its pipeline', () => {
+  it('checks a changed input set against its reused pipeline, as a compile from nothing does', async () => {
+    await write(
+      'defs/deploy.ts',
+      `import { input, pipeline, shell, stage } from 'pipewright';
+export const deploy = pipeline({ identifier: 'deploy', org: 'default', project: 'web', variables: { env: input(), team: 'core' } })
+  .stage(stage({ identifier: 's', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo hi', timeout: '5m' })));
+`,
+    );
+    const values = (extra: string) => `import { inputSet } from 'pipewright';
+import { deploy } from './deploy.js';
+export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { variables: [{ name: 'env', type: 'String', value: 'prod' }${extra}] } });
+`;
+    await write('defs/prod.ts', values(''));
+    const first = await compile();
+    expect(first.code, first.stderr).toBe(0);
+    // Only the input set changes, to set a field the pipeline fixes: the pipeline's output is reused.
+    await write('defs/prod.ts', values(", { name: 'team', type: 'String', value: 'other' }"));
+    const second = await compile();
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/defs\/prod\.ts:\d+:\d+ .*is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/);
+    const scratch = await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1' });
+    expect(second.stderr).toBe(scratch.stderr);
+  });
+});

@@ -121,6 +121,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // resources: compile everything again, which reports it in full.
   const taken = new Set(reusedKeys.map(keyString));
   if (reused.size > 0 && documents.some((built) => taken.has(keyString(built.key)))) return compile({ ...options, cache: false });
+  // So does an input set that no longer fits its pipeline when one of the two was reused: the one-thread build
+  // of everything locates the problem at the builder call.
+  if (reused.size > 0 && built.rendered.length > 0 && inputSetMisfits([...built.rendered, ...reusedOutputs(reused)])) return compile({ ...options, cache: false });
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, string>();
   const entries: ManifestEntry[] = [];
@@ -219,6 +222,15 @@ const manifestKey = (entry: ManifestEntry): ResourceKey => ({
   ...(entry.parent ? { parent: entry.parent } : {}),
   ...(entry.version ? { version: entry.version } : {}),
 });
+
+/** The reused outputs as rendered documents: their text (checked against the manifest) and entry. */
+const reusedOutputs = (reused: ReadonlyMap<string, Reusable>): RenderedDocument[] =>
+  [...reused.values()].flatMap(({ entry, texts }) =>
+    entry.outputs.flatMap((output) => {
+      const text = texts.get(output.file);
+      return text === undefined ? [] : [{ file: output.file, text, entry: output }];
+    }),
+  );
 
 /**
  * Whether an input set built in a worker does not fit its pipeline built in this compile (each batch checks only
