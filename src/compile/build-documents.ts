@@ -4,7 +4,7 @@ import { kindOf, type AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
-import { inputSetFit } from './rules-input-sets.js';
+import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
 import { describeKey, keyString, resourceKey, validateDocument, type ResourceKey } from './validate.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
@@ -151,7 +151,7 @@ function inputSetsAgainstPipelines(documents: readonly BuiltDocument[]): Diagnos
   return documents
     .filter((d) => d.kind === 'inputSet' && d.key.parent)
     .flatMap((built) => {
-      const pipeline = pipelines.get(keyString({ kind: 'pipeline', org: built.key.org, project: built.key.project, identifier: built.key.parent! }));
+      const pipeline = pipelines.get(pipelineKeyOf(built.key)!);
       return pipeline ? inputSetFit(built.document, pipeline.document).map((diagnostic) => locate(built, diagnostic)) : [];
     });
 }

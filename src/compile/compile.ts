@@ -13,7 +13,7 @@ import { createManifest, MANIFEST_FILE, manifestText, type Manifest, type Manife
 import { loadModules } from './load-modules.js';
 import { renderDocument, type RenderedDocument, type RenderOptions } from './render-output.js';
 import { planBatches, runBatches } from './worker-pool.js';
-import { inputSetFit } from './rules-input-sets.js';
+import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
 
@@ -241,9 +241,14 @@ function inputSetMisfits(rendered: readonly RenderedDocument[]): boolean {
   const inputSets = rendered.filter((r) => r.entry.kind === 'inputSet' && r.entry.parent);
   if (inputSets.length === 0) return false;
   const pipelines = new Map(rendered.filter((r) => r.entry.kind === 'pipeline').map((r) => [keyString(manifestKey(r.entry)), r]));
+  // A pipeline that several input sets fill is read once.
+  const read = new Map<RenderedDocument, unknown>();
+  const valueOf = (r: RenderedDocument) => {
+    if (!read.has(r)) read.set(r, readYaml(r.text, r.file).documents[0]?.value);
+    return read.get(r);
+  };
   return inputSets.some((inputSet) => {
-    const { org, project, parent } = inputSet.entry;
-    const pipeline = pipelines.get(keyString({ kind: 'pipeline', ...(org ? { org } : {}), ...(project ? { project } : {}), identifier: parent! }));
-    return pipeline !== undefined && inputSetFit(readYaml(inputSet.text, inputSet.file).documents[0]?.value, readYaml(pipeline.text, pipeline.file).documents[0]?.value).length > 0;
+    const pipeline = pipelines.get(pipelineKeyOf(manifestKey(inputSet.entry))!);
+    return pipeline !== undefined && inputSetFit(valueOf(inputSet), valueOf(pipeline)).length > 0;
   });
 }

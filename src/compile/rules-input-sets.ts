@@ -1,6 +1,7 @@
 import type { DocPath } from '../dsl/build-context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isNode, ruleError, ruleWarning } from './rule-kit.js';
+import { keyString, type ResourceKey } from './validate.js';
 
 /**
  * An input set against the pipeline it fills, when both are compiled: the platform refuses an input set that
@@ -36,6 +37,10 @@ function leaves(value: unknown, path: DocPath, key: string, into: Leaf[]): Leaf[
 /** Fields an input set repeats only to say which stage or step it means. */
 const IDENTITY_FIELDS = new Set(['identifier', 'type', 'name']);
 const isRuntimeInput = (value: unknown) => typeof value === 'string' && value.trim().startsWith('<+input>');
+
+/** The key (`keyString`) of the pipeline an input set fills: same org and project, its parent's identifier. */
+export const pipelineKeyOf = (inputSet: ResourceKey): string | undefined =>
+  inputSet.parent === undefined ? undefined : keyString({ kind: 'pipeline', org: inputSet.org, project: inputSet.project, identifier: inputSet.parent });
 
 export function inputSetFit(inputSetDocument: unknown, pipelineDocument: unknown): Diagnostic[] {
   const inputSet = isNode(inputSetDocument) && isNode(inputSetDocument.inputSet) ? inputSetDocument.inputSet : undefined;

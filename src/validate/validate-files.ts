@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
-import { inputSetFit } from '../compile/rules-input-sets.js';
+import { inputSetFit, pipelineKeyOf } from '../compile/rules-input-sets.js';
 import { describeKey, documentKind, keyString, resourceKey, validateDocument, type ResourceKey } from '../compile/validate.js';
 import { kindRow, KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
@@ -174,8 +174,8 @@ function inputSetsAgainstPipelines(inputSets: readonly InputSetPlace[], resource
   if (inputSets.length === 0) return [];
   const fileOf = new Map(resources.map((place) => [place.key, place.file]));
   return inputSets.flatMap(({ key, value, file }) => {
-    const pipelineKey = keyString({ kind: 'pipeline', org: key.org, project: key.project, identifier: key.parent ?? '' });
-    const pipelineFile = key.parent ? fileOf.get(pipelineKey) : undefined;
+    const pipelineKey = pipelineKeyOf(key);
+    const pipelineFile = pipelineKey && fileOf.get(pipelineKey);
     const pipeline = pipelineFile && documentWithKey(pipelineFile, pipelineKey);
     if (!pipeline) return [];
     const misfits = inputSetFit(value, pipeline.value);
