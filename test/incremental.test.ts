@@ -116,6 +116,17 @@ describe('a second compile', () => {
     expect(result.stderr).toMatch(/defs\/(build|again)\.ts/);
   });
 
+  it('loads again only the entries a duplicate involves, not every entry', async () => {
+    // defs/build.ts is reused and not involved: under the trip wire, loading it again would fail the compile.
+    await write('defs/again.ts', pipelineFile('deploy').replace('export const deploy', 'export const again'));
+    const result = await compile('out', TRIP);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('loaded again');
+    // As a compile from nothing says it: defs/again.ts comes first, so the second definition is defs/deploy.ts's.
+    expect(result.stderr).toMatch(/defs\/deploy\.ts:\d+:\d+ .*pipeline "deploy".* is defined twice/);
+    expect(result.stderr).toMatch(/the other one is export "again" at defs\/again\.ts:\d+:\d+/);
+  });
+
   it('still resolves references from a changed pipeline to a reused project', async () => {
     await write('defs/deploy.ts', pipelineFile('deploy', 'other'));
     const result = await compile('out', TRIP);

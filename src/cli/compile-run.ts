@@ -99,11 +99,13 @@ export function checkSummary(outDir: string, result: CompileResult): string {
 }
 
 /** One compile of resolved inputs, printed; errors are thrown (DiagnosticError) for the caller to print. */
-export async function compileInputs(inputs: CompileInputs, flags: CompileFlags): Promise<number> {
+export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, onInputs?: (files: readonly string[]) => void): Promise<number> {
   const typeWarnings = await maybeTypecheck(inputs, flags);
   const result = await compile({
     entries: inputs.entries,
+    files: inputs.files,
     outDir: inputs.outDir,
+    ...(onInputs ? { onInputs } : {}),
     check: flags.check ?? false,
     schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
   });

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ManifestEntry } from './layout.js';
+import type { EntryDocument, EntryResult } from './build-batch.js';
 import { cacheDir } from './load-modules.js';
 
 /**
- * The incremental-compile cache: for each entry file, the content hashes of every local file it imports
- * (itself included) and the manifest entries of what it produced. An entry whose files all hash the same,
+ * The incremental-compile cache: for each entry file, its EntryResult as the last compile made it, with the
+ * content hashes of every local file it imports (itself included). An entry whose files all hash the same,
  * and whose outputs are still in the output folder with the recorded sha256, is not loaded, built,
  * validated or emitted again: its output text is read back from the folder. The environment variables its
  * files read are part of the key too (environment-reads.ts). Anything unknown (a package or node: import,
@@ -19,7 +19,8 @@ export interface CachedEntry {
   readonly dependencies: Readonly<Record<string, string>>;
   /** Environment variables the entry's files read (through process.env) -> value, null when unset. */
   readonly environment?: Readonly<Record<string, string | null>>;
-  readonly outputs: readonly ManifestEntry[];
+  /** Its documents, without their text: the output folder has it. */
+  readonly documents: ReadonlyArray<Omit<EntryDocument, 'text'>>;
 }
 
 interface CacheFile {
@@ -72,12 +73,6 @@ export class FileHashes {
   }
 }
 
-export interface Reusable {
-  readonly entry: CachedEntry;
-  /** Output path -> text, read back from the output folder and checked against the recorded sha256. */
-  readonly texts: ReadonlyMap<string, string>;
-}
-
 /** The previous compile's record, when it was made by this build with these options. */
 export async function readCache(outDir: string, print: string): Promise<Record<string, CachedEntry>> {
   try {
@@ -88,17 +83,30 @@ export async function readCache(outDir: string, print: string): Promise<Record<s
   }
 }
 
-/** The cached entry's outputs, if its files are unchanged and its outputs are intact; else undefined. */
-export function reusable(entry: CachedEntry, outDir: string, hashes: FileHashes): Reusable | undefined {
-  for (const [file, hash] of Object.entries(entry.dependencies)) if (hashes.get(file) !== hash) return undefined;
+/** The cached entry as an EntryResult, if its files are unchanged and its outputs are intact; else undefined. */
+export function reusable(file: string, entry: CachedEntry, outDir: string, hashes: FileHashes): EntryResult | undefined {
+  for (const [dependency, hash] of Object.entries(entry.dependencies)) if (hashes.get(dependency) !== hash) return undefined;
   for (const [name, value] of Object.entries(entry.environment ?? {})) if ((process.env[name] ?? null) !== value) return undefined;
-  const texts = new Map<string, string>();
-  for (const output of entry.outputs) {
-    const text = readSmall(join(outDir, output.file))?.toString('utf8');
-    if (text === undefined || sha256(text) !== output.sha256) return undefined;
-    texts.set(output.file, text);
+  const documents: EntryDocument[] = [];
+  for (const document of entry.documents) {
+    const text = readSmall(join(outDir, document.output.file))?.toString('utf8');
+    if (text === undefined || sha256(text) !== document.output.sha256) return undefined;
+    documents.push({ ...document, text });
   }
-  return { entry, texts };
+  const environment = entry.environment ? { environment: entry.environment } : {};
+  return { file, documents, diagnostics: [], dependencies: Object.keys(entry.dependencies), ...environment };
+}
+
+/** What the cache keeps of an entry: undefined when it cannot be kept (a file it imports is gone, or unreadable). */
+export function cachedEntry(result: EntryResult, hashes: FileHashes): CachedEntry | undefined {
+  const dependencies: Record<string, string> = {};
+  for (const dependency of result.dependencies) {
+    const hash = hashes.get(dependency);
+    if (hash === undefined) return undefined;
+    dependencies[dependency] = hash;
+  }
+  const documents = result.documents.map(({ text: _text, ...document }) => document);
+  return { dependencies, ...(result.environment && Object.keys(result.environment).length > 0 ? { environment: result.environment } : {}), documents };
 }
 
 /** Records what this compile produced; written beside the bundle cache, replaced atomically. */
