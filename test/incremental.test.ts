@@ -279,3 +279,49 @@ export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { v
     expect(second.stderr).toBe(scratch.stderr);
   });
 });
+
+describe('a watch session (what compile --watch keeps between compiles)', () => {
+  // The built library, as the CLI runs it: definitions import `pipewright`, which resolves to dist/ (npm test builds first).
+  const built = async () => {
+    const cache = (await import(`${'../dist/compile/compile-cache.js'}`)) as typeof import('../src/compile/compile-cache.js');
+    const { compile } = (await import(`${'../dist/compile/compile.js'}`)) as typeof import('../src/compile/compile.js');
+    return { CompileSession: cache.CompileSession, compileLibrary: compile };
+  };
+
+  it('reads a file again when it changed, even to the same size, and not while it is unchanged', async () => {
+    const { CompileSession } = await built();
+    const session = new CompileSession();
+    const file = join(dir, 'note.txt');
+    await writeFile(file, 'one');
+    expect(session.read(file)?.text).toBe('one');
+    await writeFile(file, 'two');
+    expect(session.read(file)?.text).toBe('two');
+    expect(session.read(file)?.sha256).toBe(session.read(file)?.sha256);
+    await rm(file);
+    expect(session.read(file)).toBeUndefined();
+  });
+
+  it('compiles again what changed, restores an output edited by hand, and agrees with a compile from nothing', async () => {
+    const { CompileSession, compileLibrary } = await built();
+    const session = new CompileSession();
+    const here = process.cwd();
+    process.chdir(dir);
+    try {
+      const run = () => compileLibrary({ entries: ['defs/*.ts'], outDir: 'out', session });
+      expect((await run()).changes.written).toEqual([]);
+      await write('defs/deploy.ts', pipelineFile('deploy', 'renamed'));
+      const renamed = await run();
+      expect(renamed.changes.changed).toEqual(['manifest.json', 'pipelines/default/web/deploy.yaml']);
+      expect(renamed.documents.filter((d) => !d.reused).map((d) => d.file)).toEqual(['defs/deploy.ts']);
+      // The same number of bytes, other content: the session must not take its remembered text for it.
+      const edited = (await tree('out'))['pipelines/default/web/build.yaml']!.replace('build', 'bUild');
+      await writeFile(join(dir, 'out/pipelines/default/web/build.yaml'), edited);
+      const restored = await run();
+      expect(restored.changes.changed).toEqual(['pipelines/default/web/build.yaml']);
+      expect(restored.inputs).toContain(join(dir, 'lib/steps.ts'));
+    } finally {
+      process.chdir(here);
+    }
+    expect(await tree('out')).toEqual(await fromScratch());
+  });
+});

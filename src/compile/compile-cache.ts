@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,69 @@ export class FileHashes {
   }
 }
 
+/** A file's text and the sha256 of it, or undefined when it cannot be read. */
+export type TextReader = (path: string) => { readonly text: string; readonly sha256: string } | undefined;
+
+export const readText: TextReader = (path) => {
+  const text = readSmall(path)?.toString('utf8');
+  return text === undefined ? undefined : { text, sha256: sha256(text) };
+};
+
+/** What tells a file changed without reading it: size, inode and modification time (nanoseconds on most file systems). */
+const statKey = (stats: Stats | undefined): string | undefined => stats && `${stats.size}:${stats.ino}:${stats.mtimeMs}`;
+const statOf = (path: string): Stats | undefined => statSync(path, { throwIfNoEntry: false });
+
+/**
+ * What a long-running process (`compile --watch`) keeps from one compile to the next, so that a compile after
+ * one saved file does not read and hash every definition and output file again: hashes and texts of the
+ * files it read, each trusted while the file's size, inode and modification time are unchanged; the cache
+ * record it wrote; the fingerprint of its own build (the running code cannot change).
+ */
+export class CompileSession {
+  readonly #files = new Map<string, { key: string; value: ReturnType<TextReader> }>();
+  readonly #prints = new Map<string, string>();
+  #record: { file: string; key: string | undefined; print: string; entries: Record<string, CachedEntry> } | undefined;
+
+  /** `readText`, remembered while the file's stat is unchanged. */
+  readonly read: TextReader = (path) => {
+    const key = statKey(statOf(path));
+    if (key === undefined) return undefined;
+    const known = this.#files.get(path);
+    if (known?.key === key) return known.value;
+    const value = readText(path);
+    this.#files.set(path, { key, value });
+    return value;
+  };
+
+  /** Hashes of definition files, by `read`. */
+  hashes(): FileHashes {
+    const read = this.read;
+    return new (class extends FileHashes {
+      override get(file: string): string | undefined {
+        return read(file)?.sha256;
+      }
+    })();
+  }
+
+  async fingerprint(outDir: string, options: unknown): Promise<string> {
+    const id = JSON.stringify([resolve(outDir), options]);
+    if (!this.#prints.has(id)) this.#prints.set(id, await fingerprint(outDir, options));
+    return this.#prints.get(id)!;
+  }
+
+  /** The record this session wrote last, while the cache file is as it left it. */
+  cached(outDir: string, print: string): Record<string, CachedEntry> | undefined {
+    const record = this.#record;
+    const file = cacheFile(outDir);
+    return record && record.file === file && record.print === print && record.key === statKey(statOf(file)) ? record.entries : undefined;
+  }
+
+  remember(outDir: string, print: string, entries: Record<string, CachedEntry>): void {
+    const file = cacheFile(outDir);
+    this.#record = { file, key: statKey(statOf(file)), print, entries };
+  }
+}
+
 /** The previous compile's record, when it was made by this build with these options. */
 export async function readCache(outDir: string, print: string): Promise<Record<string, CachedEntry>> {
   try {
@@ -84,14 +147,14 @@ export async function readCache(outDir: string, print: string): Promise<Record<s
 }
 
 /** The cached entry as an EntryResult, if its files are unchanged and its outputs are intact; else undefined. */
-export function reusable(file: string, entry: CachedEntry, outDir: string, hashes: FileHashes): EntryResult | undefined {
+export function reusable(file: string, entry: CachedEntry, outDir: string, hashes: FileHashes, read: TextReader = readText): EntryResult | undefined {
   for (const [dependency, hash] of Object.entries(entry.dependencies)) if (hashes.get(dependency) !== hash) return undefined;
   for (const [name, value] of Object.entries(entry.environment ?? {})) if ((process.env[name] ?? null) !== value) return undefined;
   const documents: EntryDocument[] = [];
   for (const document of entry.documents) {
-    const text = readSmall(join(outDir, document.output.file))?.toString('utf8');
-    if (text === undefined || sha256(text) !== document.output.sha256) return undefined;
-    documents.push({ ...document, text });
+    const found = read(join(outDir, document.output.file));
+    if (found === undefined || found.sha256 !== document.output.sha256) return undefined;
+    documents.push({ ...document, text: found.text });
   }
   const environment = entry.environment ? { environment: entry.environment } : {};
   return { file, documents, diagnostics: [], dependencies: Object.keys(entry.dependencies), ...environment };

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { glob } from 'tinyglobby';
 import { buildEntries, rebuildTogether, type EntryDocument, type EntryResult } from './build-batch.js';
-import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry } from './compile-cache.js';
+import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type CompileSession } from './compile-cache.js';
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from './diagnostics.js';
 import { createManifest, MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
 import type { RenderOptions } from './render-output.js';
@@ -35,6 +35,8 @@ export interface CompileOptions {
    * loaded, before the checks: also when the compile then fails on a diagnostic. `compile --watch` watches them.
    */
   readonly onInputs?: (files: readonly string[]) => void;
+  /** Kept by a long-running caller (`compile --watch`) across compiles: see CompileSession. */
+  readonly session?: CompileSession;
 }
 
 /** A document of the output: its identity, where it came from and where it goes. */
@@ -89,16 +91,18 @@ export async function resolveEntries(entries: readonly string[]): Promise<string
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const files = options.files ?? (await resolveEntries(options.entries));
   const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
-  const print = useCache ? await fingerprint(options.outDir, { schemaModeline: options.schemaModeline ?? false }) : '';
-  const hashes = new FileHashes();
+  const { session } = options;
+  const printed = { schemaModeline: options.schemaModeline ?? false };
+  const print = useCache ? await (session ? session.fingerprint(options.outDir, printed) : fingerprint(options.outDir, printed)) : '';
+  const hashes = session ? session.hashes() : new FileHashes();
   const render: RenderOptions = { outDir: options.outDir, ...(options.schemaModeline ? { schemaModeline: options.schemaModeline } : {}) };
   // Entries whose files and outputs are unchanged since the last compile are not loaded again.
   const results = new Map<string, EntryResult>();
   if (useCache) {
-    const cached = await readCache(options.outDir, print);
+    const cached = session?.cached(options.outDir, print) ?? (await readCache(options.outDir, print));
     for (const file of files) {
       const entry = cached[entryKey(file)];
-      const found = entry && reusable(entryKey(file), entry, options.outDir, hashes);
+      const found = entry && reusable(entryKey(file), entry, options.outDir, hashes, session?.read);
       if (found) results.set(entryKey(file), found);
     }
   }
@@ -138,7 +142,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const manifest = createManifest(all.flatMap((result) => result.documents.map((d) => d.output)));
   const changes =
     (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
-    (options.check ? await planOutput(options.outDir, outputs, manifest) : await writeOutput(options.outDir, outputs, manifest));
+    (options.check ? await planOutput(options.outDir, outputs, manifest, session?.read) : await writeOutput(options.outDir, outputs, manifest, session?.read));
   const notes: string[] = [];
   // Warnings are not kept in the cache, so a compile that had some leaves none: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
@@ -152,6 +156,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       if (entry) record[result.file] = entry;
     }
     await writeCache(options.outDir, print, record);
+    session?.remember(options.outDir, print, record);
   }
   const documents = all.flatMap((result) => result.documents.map((d) => compiledDocument(result, d, reused.has(result.file))));
   return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };

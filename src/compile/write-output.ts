@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { DiagnosticError } from './diagnostics.js';
+import type { TextReader } from './compile-cache.js';
 import { MANIFEST_FILE, manifestText, parseManifest, type Manifest } from './layout.js';
 
 export interface OutputChanges {
@@ -76,7 +77,7 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
 }
 
 /** What writing `files` would change in `outDir`, without writing. */
-export async function planOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest): Promise<OutputChanges> {
+export async function planOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
   const old = await readManifest(outDir);
   const written: string[] = [];
   const added: string[] = [];
@@ -84,7 +85,7 @@ export async function planOutput(outDir: string, files: ReadonlyMap<string, stri
   const unchanged: string[] = [];
   const all = new Map(files).set(MANIFEST_FILE, manifestText(manifest));
   for (const [file, content] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const existing = readText(join(outDir, file));
+    const existing = read ? read(join(outDir, file))?.text : readText(join(outDir, file));
     if (existing === content) unchanged.push(file);
     else {
       written.push(file);
@@ -101,8 +102,8 @@ export async function planOutput(outDir: string, files: ReadonlyMap<string, stri
  * stay), files the old manifest did not list are carried over untouched, and orphans (listed in the old
  * manifest, no longer produced) are left behind, which removes them.
  */
-export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest): Promise<OutputChanges> {
-  const changes = await planOutput(outDir, files, manifest);
+export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
+  const changes = await planOutput(outDir, files, manifest, read);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(dirname(outDir), `.${basename(outDir)}.pipewright-new-${suffix}`);
   const backup = join(dirname(outDir), `.${basename(outDir)}.pipewright-old-${suffix}`);
