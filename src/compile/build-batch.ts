@@ -46,15 +46,27 @@ function foundByFile(modules: readonly LoadedModule[]): Map<string, FoundResourc
   return byFile;
 }
 
-function entryResult(module: LoadedModule, documents: readonly BuiltDocument[], diagnostics: readonly Diagnostic[], reads: EnvironmentReads, render: RenderOptions): EntryResult {
-  const { file, dependencies, impure, uncacheable } = module;
+/** A built entry with its documents rendered: the document objects and their build records can be collected. */
+interface RenderedEntry {
+  readonly module: LoadedModule;
+  readonly documents: EntryDocument[];
+  readonly diagnostics: Diagnostic[];
+}
+
+function renderEntry(module: LoadedModule, { documents, diagnostics }: { documents: BuiltDocument[]; diagnostics: Diagnostic[] }, render: RenderOptions): RenderedEntry {
   const failed = hasErrors(diagnostics);
-  const entryDocuments = documents.map((built): EntryDocument => {
+  const rendered = documents.map((built): EntryDocument => {
     const { text, entry } = failed ? unrenderedDocument(built) : renderDocument(built, render);
     return { kind: built.kind, key: built.key, exportName: built.exportName, output: entry, text, references: referenceSummaries([built]) };
   });
+  return { module, documents: rendered, diagnostics };
+}
+
+/** The entry's result, once every entry has loaded and built: a library's environment reads count for all that import it. */
+function entryResult({ module, documents, diagnostics }: RenderedEntry, reads: EnvironmentReads): EntryResult {
+  const { file, dependencies, impure, uncacheable } = module;
   const cache = impure ? { uncacheable: uncacheable ?? 'it imports something the cache cannot see into' } : entryEnvironment(reads, dependencies);
-  return { file, documents: entryDocuments, diagnostics, dependencies, ...cache };
+  return { file, documents, diagnostics, dependencies, ...cache };
 }
 
 /**
@@ -76,9 +88,12 @@ async function build(files: readonly string[], render: RenderOptions, otherKeys?
   const { result, reads } = await recordEnvironment(async () => {
     const modules = await loadModules(files);
     const byFile = foundByFile(modules);
-    const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!) }));
-    return { built, across: otherKeys ? checkAcross(built.flatMap((b) => b.documents), otherKeys) : [] };
+    // The checks across entries need the built documents; otherwise each entry is rendered as soon as it is built.
+    if (otherKeys) {
+      const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!) }));
+      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys) };
+    }
+    return { entries: modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!), render)), across: [] };
   });
-  const results = result.built.map(({ module, documents, diagnostics }) => entryResult(module, documents, diagnostics, reads, render));
-  return { results, across: result.across };
+  return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
 }
