@@ -288,16 +288,21 @@ describe('a watch session (what compile --watch keeps between compiles)', () => 
     return { CompileSession: cache.CompileSession, compileLibrary: compile };
   };
 
-  it('reads a file again when it changed, even to the same size, and not while it is unchanged', async () => {
+  it('reads a file again in the next compile when it changed, even to the same size, and once within a compile', async () => {
     const { CompileSession } = await built();
     const session = new CompileSession();
     const file = join(dir, 'note.txt');
     await writeFile(file, 'one');
+    session.begin();
     expect(session.read(file)?.text).toBe('one');
     await writeFile(file, 'two');
+    // Within one compile a file is read once (a compile reads each output twice: to reuse it, then to compare).
+    expect(session.read(file)?.text).toBe('one');
+    session.begin();
     expect(session.read(file)?.text).toBe('two');
-    expect(session.read(file)?.sha256).toBe(session.read(file)?.sha256);
+    expect(session.read(file)?.sha256).toMatch(/^[0-9a-f]{64}$/);
     await rm(file);
+    session.begin();
     expect(session.read(file)).toBeUndefined();
   });
 

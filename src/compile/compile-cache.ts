@@ -92,20 +92,27 @@ const statOf = (path: string): Stats | undefined => statSync(path, { throwIfNoEn
  * record it wrote; the fingerprint of its own build (the running code cannot change).
  */
 export class CompileSession {
-  readonly #files = new Map<string, { key: string; value: ReturnType<TextReader> }>();
+  readonly #files = new Map<string, { key: string; value: ReturnType<TextReader>; compile: number }>();
+  /** Which compile this is: a file checked once in a compile is not checked again in it (its outputs are read twice). */
+  #compile = 0;
   readonly #prints = new Map<string, string>();
   #record: { file: string; key: string | undefined; print: string; entries: Record<string, CachedEntry> } | undefined;
 
   /** `readText`, remembered while the file's stat is unchanged. */
   readonly read: TextReader = (path) => {
+    const known = this.#files.get(path);
+    if (known?.compile === this.#compile) return known.value;
     const key = statKey(statOf(path));
     if (key === undefined) return undefined;
-    const known = this.#files.get(path);
-    if (known?.key === key) return known.value;
-    const value = readText(path);
-    this.#files.set(path, { key, value });
+    const value = known?.key === key ? known.value : readText(path);
+    this.#files.set(path, { key, value, compile: this.#compile });
     return value;
   };
+
+  /** A new compile starts: every file is checked again (once). */
+  begin(): void {
+    this.#compile++;
+  }
 
   /** Hashes of definition files, by `read`. */
   hashes(): FileHashes {

@@ -78,7 +78,10 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
 
 /** What writing `files` would change in `outDir`, without writing. */
 export async function planOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
-  const old = await readManifest(outDir);
+  return plan(outDir, files, manifest, await readManifest(outDir), read);
+}
+
+function plan(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, old: Manifest | undefined, read?: TextReader): OutputChanges {
   const written: string[] = [];
   const added: string[] = [];
   const changed: string[] = [];
@@ -103,11 +106,11 @@ export async function planOutput(outDir: string, files: ReadonlyMap<string, stri
  * manifest, no longer produced) are left behind, which removes them.
  */
 export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
-  const changes = await planOutput(outDir, files, manifest, read);
+  const old = await readManifest(outDir);
+  const changes = plan(outDir, files, manifest, old, read);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(dirname(outDir), `.${basename(outDir)}.pipewright-new-${suffix}`);
   const backup = join(dirname(outDir), `.${basename(outDir)}.pipewright-old-${suffix}`);
-  const old = await readManifest(outDir);
   const managed = new Set([MANIFEST_FILE, ...(old?.files ?? []).map((e) => e.file)]);
   const unchanged = new Set(changes.unchanged);
   try {
