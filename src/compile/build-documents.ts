@@ -54,8 +54,16 @@ export interface BuildResult {
  */
 export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = []): BuildResult {
   const { documents, diagnostics } = buildEach(found);
-  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents));
+  diagnostics.push(...checkAcross(documents, otherKeys));
   return { documents, diagnostics };
+}
+
+/**
+ * What spans documents, located at the builder calls: identities built twice, builder references that do not
+ * resolve (among `documents` and `otherKeys`) or are out of scope, input sets that do not fit their pipeline.
+ */
+export function checkAcross(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = []): Diagnostic[] {
+  return [...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents)];
 }
 
 /** Builds and validates each document on its own: everything but the checks that span documents. */
