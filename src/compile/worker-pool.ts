@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../util/worker-script.js';
 import type { EntryResult } from './build-batch.js';
 import { DiagnosticError, type Diagnostic } from './diagnostics.js';
 import type { RenderOptions } from './render-output.js';
@@ -65,18 +63,6 @@ function batchSizeSetting(value: string | undefined): number | undefined {
 const threads = () => Math.max(1, Math.min(availableParallelism(), 8));
 
 /**
- * The worker's compiled file. Under the tests the compiler runs from src/ (TypeScript), which a worker
- * cannot load, so it uses the built copy in dist/ (`npm test` builds first).
- */
-function workerFile(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return join(dirname(here), 'compile-worker.js');
-  const built = join(dirname(dirname(dirname(here))), 'dist', 'compile', 'compile-worker.js');
-  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build`);
-  return built;
-}
-
-/**
  * One batch in a new worker thread. Settles when the thread has exited, not when it answers: the lane's next
  * worker starts only once this one's heap is gone, so at most one heap per lane is alive.
  */
@@ -114,7 +100,7 @@ const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message,
  * met by every batch, once).
  */
 export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions): Promise<EntryResult[]> {
-  const file = workerFile();
+  const file = workerScript(import.meta.url, 'compile-worker');
   const answers: WorkerAnswer[] = [];
   let next = 0;
   let failed = false;

@@ -1,22 +1,8 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../util/worker-script.js';
 import { formatModules, type ModuleChecker, type ModuleOutcome } from './check-modules.js';
 import type { MarkedModule } from './type-check.js';
 import type { WorkerAnswer, WorkerRequest } from './check-worker.js';
-
-/**
- * The worker's compiled file. Under the tests the importer runs from src/ (TypeScript), which a worker cannot
- * load, so it uses the built copy in dist/ (`npm test` builds first).
- */
-function workerFile(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return join(dirname(here), 'check-worker.js');
-  const built = join(dirname(dirname(dirname(here))), 'dist', 'import', 'check-worker.js');
-  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build`);
-  return built;
-}
 
 /**
  * The checker's old-generation heap, in MiB. Its programs are bounded (`import-yaml.ts` bounds a group's
@@ -31,7 +17,7 @@ type Request = { readonly check: readonly MarkedModule[] } | { readonly format: 
 
 /** One worker thread and the requests it has not answered yet; a dead lane's requests fail. */
 function lane(outDir: string, heapMb: number) {
-  const worker = new Worker(workerFile(), {
+  const worker = new Worker(workerScript(import.meta.url, 'check-worker'), {
     workerData: { outDir },
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   });
