@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createImportPool } from '../src/import/check-pool.js';
 import { localChecker, type ModuleChecker } from '../src/import/check-modules.js';
+import { nativeChecker, nativeCompiler } from '../src/import/native-check.js';
 import { createTypeChecker, withoutMarks } from '../src/import/type-check.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { runCli, tempDir, writeIn } from './support/cli.js';
@@ -103,26 +104,30 @@ const pipelineYaml = (index: number) => `pipeline:
                     command: npm test -- --shard=${index}
 `;
 
+/** Two marked modules: the first type-checks, the second has an option the builder's type refuses. */
+const moduleThatChecksAndOneThatDoesNot = (okPath: string) => [
+  {
+    path: okPath,
+    text: "import { custom } from 'pipewright';\nexport const s = /*@pipewright-origin 0*/ custom({identifier:'s'});\n",
+  },
+  {
+    path: 'bad.ts',
+    text: "import { custom } from 'pipewright';\nexport const s = /*@pipewright-origin 0*/ custom({ identifier: 's', nope: 1 });\n",
+  },
+];
+
 describe('the workers of a large import', () => {
   /** What a pool (or this thread standing in for it) answers for one module that type-checks and one that does not. */
   const expectChecksAndFormats = async (pool: ReturnType<typeof createImportPool>) => {
     const [ok, bad] = await pool.check(modules);
-    expect(ok).toEqual({ text: "import { custom } from 'pipewright';\nexport const s = custom({identifier:'s'});\n" });
-    expect(bad && 'problems' in bad && bad.problems.map((problem) => problem.mark)).toEqual([0]);
-    expect(await pool.format(['export const s = custom({identifier:"s"})'])).toEqual([
-      "export const s = custom({ identifier: 's' });\n",
-    ]);
+    expect(ok).toEqual([]);
+    expect(bad!.map((problem) => problem.mark)).toEqual([0]);
+    // Formatting removes the marks too (only real comments: the look-alike in the string stays).
+    expect(
+      await pool.format(['export const s = /*@pipewright-origin 3*/ custom({identifier:"/*@pipewright-origin 1*/"})']),
+    ).toEqual(["export const s = custom({ identifier: '/*@pipewright-origin 1*/' });\n"]);
   };
-  const modules = [
-    {
-      path: 'ok.ts',
-      text: "import { custom } from 'pipewright';\nexport const s = /*@pipewright-origin 0*/ custom({identifier:'s'});\n",
-    },
-    {
-      path: 'bad.ts',
-      text: "import { custom } from 'pipewright';\nexport const s = /*@pipewright-origin 0*/ custom({ identifier: 's', nope: 1 });\n",
-    },
-  ];
+  const modules = moduleThatChecksAndOneThatDoesNot('ok.ts');
 
   it('check in one worker and format in another: marks gone, code formatted, problems traced to their mark', async () => {
     const pool = createImportPool('/tmp/pipewright-pool-test', () => Promise.reject(new Error('no fallback expected')));
@@ -138,10 +143,43 @@ describe('the workers of a large import', () => {
     const calls: string[][] = [];
     const fallback: ModuleChecker = (group) => (calls.push(group.map((module) => module.path)), here(group));
     // A heap far too small for TypeScript's library files, or for prettier: both workers die at their first task.
-    const pool = createImportPool('/tmp/pipewright-pool-test', fallback, { checker: 4, formatter: 4 });
+    const pool = createImportPool('/tmp/pipewright-pool-test', fallback, { heapMb: { checker: 4, formatter: 4 } });
     try {
       await expectChecksAndFormats(pool);
       expect(calls).toEqual([['ok.ts', 'bad.ts']]);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
+describe("TypeScript 7's native compiler", () => {
+  const modules = moduleThatChecksAndOneThatDoesNot('sub/ok.ts');
+
+  it('is found (a dev dependency here), and checks as the in-process check does: errors traced to their mark', async () => {
+    const compiler = nativeCompiler();
+    expect(compiler).toMatch(/(tsgo|tsc)$/);
+    const [ok, bad] = await nativeChecker(compiler!)(modules);
+    expect(ok).toEqual([]);
+    expect(bad!.map((problem) => problem.mark)).toEqual([0]);
+    expect(bad![0]!.diagnostic).toMatchObject({ at: 'bad.ts:2:69' });
+    expect(bad![0]!.diagnostic.message).toContain("'nope' does not exist");
+    const [inProcess] = createTypeChecker('/tmp/pipewright-native-test')([modules[1]!]);
+    expect(inProcess!.problems.map((problem) => problem.diagnostic.at)).toEqual(['bad.ts:2:69']);
+  }, 60_000);
+
+  it('a compiler that does not run leaves the check to this thread', async () => {
+    const here = localChecker('/tmp/pipewright-pool-test');
+    const calls: string[][] = [];
+    const fallback: ModuleChecker = (group) => (calls.push(group.map((module) => module.path)), here(group));
+    const pool = createImportPool('/tmp/pipewright-pool-test', fallback, {
+      native: nativeChecker(join(dir, 'no-such-compiler.js')),
+    });
+    try {
+      const [ok, bad] = await pool.check(modules);
+      expect(calls).toEqual([['sub/ok.ts', 'bad.ts']]);
+      expect(ok).toEqual([]);
+      expect(bad!.map((problem) => problem.mark)).toEqual([0]);
     } finally {
       await pool.close();
     }

@@ -1,31 +1,36 @@
-import { createTypeChecker, withoutMarks, type MarkedModule, type TypeProblem } from './type-check.js';
+import { createTypeChecker, removeMarks, type MarkedModule, type TypeProblem } from './type-check.js';
 
-/** A checked module: its text without origin marks when it type-checks, else its problems. */
-export type ModuleOutcome = { readonly text: string } | { readonly problems: readonly TypeProblem[] };
+/** The type errors of each module of a group (none: it type-checks). */
+export type ModuleProblems = ReadonlyArray<readonly TypeProblem[]>;
 
-/** Type-checks a group of modules: one unit of work, in a worker or in this thread. */
-export type ModuleChecker = (modules: readonly MarkedModule[]) => Promise<ModuleOutcome[]>;
+/** Type-checks a group of modules: one unit of work, in a worker, in TypeScript 7's compiler or in this thread. */
+export type ModuleChecker = (modules: readonly MarkedModule[]) => Promise<ModuleProblems>;
 
 /** A checker that works in this thread; the library's declarations are read once for all its calls. */
 export function localChecker(outDir: string): ModuleChecker {
   const check = createTypeChecker(outDir);
-  return async (modules) =>
-    check(modules).map(({ problems, file }) => (problems.length ? { problems } : { text: withoutMarks(file) }));
+  return async (modules) => check(modules).map(({ problems }) => problems);
 }
 
 type Prettier = typeof import('prettier');
 let prettier: Promise<Prettier> | undefined;
 
 /**
- * Formats modules one at a time (all at once would hold every module's syntax tree together). The generated
- * code is plain JavaScript (no type annotations), which babel parses faster than typescript, to the same text.
+ * Removes the origin marks of generated modules and formats them, one at a time (all at once would hold every
+ * module's syntax tree together). The code is plain JavaScript (no type annotations), which babel parses faster
+ * than typescript, to the same text.
  */
-export async function formatModules(texts: readonly string[]): Promise<string[]> {
+export async function formatModules(marked: readonly string[]): Promise<string[]> {
   const loaded = await (prettier ??= import('prettier'));
   const formatted: string[] = [];
-  for (const text of texts)
+  for (const text of marked)
     formatted.push(
-      await loaded.format(text, { parser: 'babel', singleQuote: true, printWidth: 110, trailingComma: 'all' }),
+      await loaded.format(removeMarks(text), {
+        parser: 'babel',
+        singleQuote: true,
+        printWidth: 110,
+        trailingComma: 'all',
+      }),
     );
   return formatted;
 }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../util/worker-script.js';
-import { formatModules, type ModuleChecker, type ModuleOutcome } from './check-modules.js';
+import { formatModules, type ModuleChecker, type ModuleProblems } from './check-modules.js';
 import type { MarkedModule } from './type-check.js';
 import type { WorkerAnswer, WorkerRequest } from './check-worker.js';
 
@@ -61,29 +61,33 @@ export interface ImportPool {
 
 /**
  * Two worker threads beside this one, which generates the modules: one type-checks groups, the other formats
- * the modules that passed. The three steps cost about the same, so on two cores neither core waits long.
- * Work a worker could not do (it ran out of memory, say) is done in this thread instead.
+ * the modules that passed. The three steps cost about the same, so on two cores neither core waits long. With
+ * `native` (TypeScript 7's compiler, in a process of its own) there is no checking worker. Work a worker or the
+ * native compiler could not do (out of memory, say) is done in this thread instead.
  */
 export function createImportPool(
   outDir: string,
   fallback: ModuleChecker,
-  heapMb = { checker: CHECKER_HEAP_MB, formatter: FORMATTER_HEAP_MB },
+  {
+    heapMb = { checker: CHECKER_HEAP_MB, formatter: FORMATTER_HEAP_MB },
+    native,
+  }: { heapMb?: { checker: number; formatter: number }; native?: ModuleChecker } = {},
 ): ImportPool {
-  const checker = lane(outDir, heapMb.checker);
+  const checker = native ? undefined : lane(outDir, heapMb.checker);
   const formatter = lane(outDir, heapMb.formatter);
+  const check: ModuleChecker =
+    native ??
+    ((modules) =>
+      checker!.send({ check: modules }).then((answer) => (answer as { problems: ModuleProblems }).problems));
   return {
-    check: (modules) =>
-      checker.send({ check: modules }).then(
-        (answer) => (answer as { outcomes: ModuleOutcome[] }).outcomes,
-        () => fallback(modules),
-      ),
+    check: (modules) => check(modules).catch(() => fallback(modules)),
     format: (texts) =>
       formatter.send({ format: texts }).then(
         (answer) => (answer as { formatted: string[] }).formatted,
         () => formatModules(texts),
       ),
     close: async () => {
-      await Promise.all([checker.close(), formatter.close()]);
+      await Promise.all([checker?.close(), formatter.close()]);
     },
   };
 }

@@ -1,14 +1,14 @@
 // A worker thread of a large import: it type-checks groups of generated modules, or formats checked ones, one
 // request at a time, for as long as the import runs (the library's declarations stay parsed between groups).
 import { parentPort, workerData } from 'node:worker_threads';
-import { formatModules, localChecker, type ModuleOutcome } from './check-modules.js';
+import { formatModules, localChecker, type ModuleProblems } from './check-modules.js';
 import type { MarkedModule } from './type-check.js';
 
 export type WorkerRequest =
   | { readonly id: number; readonly check: readonly MarkedModule[] }
   | { readonly id: number; readonly format: readonly string[] };
 export type WorkerAnswer =
-  | { readonly id: number; readonly outcomes: ModuleOutcome[] }
+  | { readonly id: number; readonly problems: ModuleProblems }
   | { readonly id: number; readonly formatted: string[] }
   | { readonly id: number; readonly failure: string; readonly stack?: string | undefined };
 
@@ -16,7 +16,7 @@ const { outDir } = workerData as { outDir: string };
 let check: ReturnType<typeof localChecker> | undefined;
 
 const work = async (request: WorkerRequest): Promise<WorkerAnswer> => {
-  if ('check' in request) return { id: request.id, outcomes: await (check ??= localChecker(outDir))(request.check) };
+  if ('check' in request) return { id: request.id, problems: await (check ??= localChecker(outDir))(request.check) };
   return { id: request.id, formatted: await formatModules(request.format) };
 };
 

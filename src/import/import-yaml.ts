@@ -1,26 +1,24 @@
-import { kindRow, rootKeyList } from '../catalog/kinds.js';
+import { rootKeyList } from '../catalog/kinds.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
-import { formatModules, localChecker, type ModuleChecker, type ModuleOutcome } from './check-modules.js';
+import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
+import type { TypeProblem } from './type-check.js';
 import { createImportPool } from './check-pool.js';
+import { nativeChecker, nativeCompiler } from './native-check.js';
 import type { Origin } from './code.js';
 import type { MarkedModule } from './type-check.js';
 import { generateModule } from './generate-module.js';
-import { readDocuments, type YamlDocument } from './read-documents.js';
-import type { Demotions } from './verify.js';
+import { DocumentSource, type ImportInput, type ImportMode } from './document-source.js';
 
-export interface ImportInput {
-  /** Name shown in messages and the header comment (a path, or `<stdin>`). */
-  readonly file: string;
-  readonly text: string;
-}
+export type { ImportInput } from './document-source.js';
+import type { Demotions } from './verify.js';
 
 export interface ImportOptions {
   readonly inputs: readonly ImportInput[];
   readonly outDir: string;
   /** `files`: one module per document in outDir. `project`: a ready project (config + kind folders). */
-  readonly mode: 'files' | 'project';
+  readonly mode: ImportMode;
 }
 
 export interface ImportResult {
@@ -29,27 +27,6 @@ export interface ImportResult {
   readonly documents: number;
   /** What the platform would read differently from how it looks (aliases, a second document): printed, not fatal. */
   readonly warnings: Diagnostic[];
-}
-
-/** Where each document's module goes; names never collide. */
-function modulePaths(documents: readonly YamlDocument[], mode: ImportOptions['mode']): string[] {
-  const taken = new Set<string>();
-  return documents.map(({ kind, document }) => {
-    const row = kindRow(kind);
-    const body = (document[row.rootKey] ?? {}) as Record<string, string | undefined>;
-    const id = String(body.identifier ?? kind).replace(/[^\w.-]/g, '_');
-    const base =
-      mode === 'project'
-        ? kind === 'project'
-          ? `projects/${body.orgIdentifier ?? '_'}/${id}`
-          : `${row.folder}/${body.orgIdentifier ?? '_'}/${body.projectIdentifier ?? '_'}/${id}`
-        : id;
-    let path = `${base}.ts`;
-    if (taken.has(path)) path = `${base}_${kind}.ts`;
-    for (let n = 2; taken.has(path); n++) path = `${base}_${n}.ts`;
-    taken.add(path);
-    return path;
-  });
 }
 
 const CONFIG = `import { defineConfig } from 'pipewright';
@@ -82,32 +59,29 @@ type Formatter = (texts: readonly string[], idle: boolean) => Promise<string[]>;
  */
 async function checkedModules(
   { check, format }: { check: ModuleChecker; format: Formatter },
-  documents: readonly YamlDocument[],
-  paths: readonly string[],
+  source: DocumentSource,
 ): Promise<{ texts: string[]; failures: Diagnostic[][] }> {
-  const demotions: Demotions[] = documents.map(() => new WeakMap());
+  const { documents, paths } = source;
+  const demotions: Demotions[] = [];
   const texts: string[] = [];
   const failures: Diagnostic[][] = [];
   const origins: Array<readonly Origin[]> = [];
   const generate = (index: number): MarkedModule => {
-    const { marked } = generateModule(documents[index]!, demotions[index]);
+    const { marked } = generateModule(documents[index]!, (demotions[index] ??= new WeakMap()));
     origins[index] = marked.origins;
     return { path: paths[index]!, text: marked.text };
   };
   const again: number[] = [];
-  const passed: Array<{ index: number; text: string }> = [];
-  const settle = (index: number, outcome: ModuleOutcome): void => {
-    if ('text' in outcome) {
-      passed.push({ index, text: outcome.text });
+  const settle = (index: number, problems: readonly TypeProblem[], formatted: string): void => {
+    if (!problems.length) {
+      texts[index] = formatted;
       return;
     }
-    const chosen = outcome.problems.map((problem) =>
-      problem.mark === undefined ? undefined : origins[index]![problem.mark],
-    );
+    const chosen = problems.map((problem) => (problem.mark === undefined ? undefined : origins[index]![problem.mark]));
     const fallbacks = new Set(chosen.filter((origin): origin is Origin => origin !== undefined && !origin.last));
     // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
     if (!fallbacks.size) {
-      failures[index] = outcome.problems.map((problem) => problem.diagnostic);
+      failures[index] = problems.map((problem) => problem.diagnostic);
       return;
     }
     for (const origin of fallbacks) for (const node of origin.nodes) demotions[index]!.set(node, origin.level + 1);
@@ -115,30 +89,33 @@ async function checkedModules(
   };
   const running = new Set<Promise<void>>();
   let broken: { error: unknown } | undefined;
-  for (let next = 0; !broken && (next < documents.length || again.length || running.size);) {
-    if (next === documents.length && !again.length) {
+  // Outside the loop: the answers' callbacks read it to learn whether generation is over.
+  let next = 0;
+  while (!broken && (source.has(next) || again.length || running.size)) {
+    if (!source.has(next) && !again.length) {
       await Promise.race(running);
       continue;
     }
     const indexes: number[] = [];
     const modules: MarkedModule[] = [];
     for (let characters = 0; indexes.length < GROUP.modules && characters < GROUP.characters;) {
-      const index = again.length ? again.shift()! : next < documents.length ? next++ : undefined;
+      const index = again.length ? again.shift()! : source.has(next) ? next++ : undefined;
       if (index === undefined) break;
       const module = generate(index);
       indexes.push(index);
       modules.push(module);
       characters += module.text.length;
     }
-    const group: Promise<void> = check(modules)
-      .then((outcomes) => {
-        outcomes.forEach((outcome, at) => settle(indexes[at]!, outcome));
-        const ready = passed.splice(0);
-        return format(
-          ready.map(({ text }) => text),
-          next === documents.length && !again.length,
-        ).then((formatted) => ready.forEach(({ index }, at) => (texts[index] = formatted[at]!)));
-      })
+    // Formatted while the check runs: most modules pass, and those that do not are generated again anyway.
+    const idle = !source.has(next) && !again.length;
+    const group: Promise<void> = Promise.all([
+      check(modules),
+      format(
+        modules.map((module) => module.text),
+        idle,
+      ),
+    ])
+      .then(([problems, formatted]) => problems.forEach((found, at) => settle(indexes[at]!, found, formatted[at]!)))
       .catch((error: unknown) => void (broken ??= { error }))
       .finally(() => running.delete(group));
     running.add(group);
@@ -151,16 +128,14 @@ async function checkedModules(
 
 /** YAML documents -> formatted, type-checked TypeScript modules; nothing is written if anything fails. */
 export async function importYaml(options: ImportOptions): Promise<ImportResult> {
-  const documents: YamlDocument[] = [];
-  const problems: Diagnostic[] = [];
-  for (const input of options.inputs) {
-    const { documents: found, diagnostics } = readDocuments(input.text, input.file);
-    documents.push(...found);
-    problems.push(...diagnostics);
-  }
-  const warnings = problems.filter((problem) => problem.severity !== 'error');
-  if (hasErrors(problems)) throw new DiagnosticError(problems);
-  if (documents.length === 0)
+  const source = new DocumentSource(options.inputs, options.mode);
+  const stopIfRefused = () => {
+    if (!hasErrors(source.problems)) return;
+    source.readAll();
+    throw new DiagnosticError(source.problems);
+  };
+  if (!source.has(0)) {
+    stopIfRefused();
     throw new DiagnosticError([
       {
         code: 'no-documents',
@@ -170,22 +145,33 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
         hint: `pass YAML files with ${rootKeyList()} documents`,
       },
     ]);
-  const paths = modulePaths(documents, options.mode);
+  }
   // This thread's checker is made only if it is needed: reading the library's declarations takes a while.
   let local: ModuleChecker | undefined;
   const here: ModuleChecker = (modules) => (local ??= localChecker(options.outDir))(modules);
-  const pool = documents.length >= MIN_DOCUMENTS_FOR_WORKERS ? createImportPool(options.outDir, here) : undefined;
-  // Once this thread has generated every module it formats too, beside the formatting worker.
-  const format: Formatter = (texts, idle) => (pool && !idle ? pool.format(texts) : formatModules(texts));
+  const large = source.has(MIN_DOCUMENTS_FOR_WORKERS - 1);
+  const compiler = large ? nativeCompiler() : undefined;
+  const pool = large
+    ? createImportPool(options.outDir, here, { native: compiler ? nativeChecker(compiler) : undefined })
+    : undefined;
+  // Once this thread has generated every module it formats half of each group, beside the formatting worker.
+  const format: Formatter = async (texts, idle) => {
+    if (!pool) return formatModules(texts);
+    if (!idle) return pool.format(texts);
+    const half = Math.ceil(texts.length / 2);
+    const [first, second] = await Promise.all([pool.format(texts.slice(0, half)), formatModules(texts.slice(half))]);
+    return [...first, ...second];
+  };
   let checked: Awaited<ReturnType<typeof checkedModules>>;
   try {
-    checked = await checkedModules({ check: pool?.check ?? here, format }, documents, paths);
+    checked = await checkedModules({ check: pool?.check ?? here, format }, source);
   } finally {
     await pool?.close();
   }
+  stopIfRefused();
   const failures = checked.failures.flatMap((found) => found ?? []);
   if (failures.length) throw new DiagnosticError(failures);
-  const formatted = paths.map((path, index) => ({ path, text: checked.texts[index]! }));
+  const formatted = source.paths.map((path, index) => ({ path, text: checked.texts[index]! }));
   if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: CONFIG });
   // Write every file beside its target first, then rename: a failure leaves no half-written module.
   const staged: Array<{ temp: string; target: string }> = [];
@@ -201,5 +187,6 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   } finally {
     await Promise.all(staged.map(({ temp }) => rm(temp, { force: true })));
   }
-  return { written: formatted.map((f) => f.path), documents: documents.length, warnings };
+  const warnings = source.problems.filter((problem) => problem.severity !== 'error');
+  return { written: formatted.map((f) => f.path), documents: source.documents.length, warnings };
 }

@@ -6,10 +6,17 @@ import { ts } from 'ts-morph';
 import type { Diagnostic } from '../compile/diagnostics.js';
 import { MARK_PREFIX } from './print.js';
 
-/** The types of the running pipewright, so generated code is checked against the builders it will use. */
+/**
+ * The types of the running pipewright, so generated code is checked against the builders it will use. Under the
+ * tests the code runs from src/, and the built declarations in dist/ are those types (`npm test` builds first):
+ * checking against the sources would check them too, with Node's types absent.
+ */
 function ownTypes(): string {
-  const declarations = fileURLToPath(new URL('../index.d.ts', import.meta.url));
-  return existsSync(declarations) ? declarations : fileURLToPath(new URL('../index.ts', import.meta.url));
+  for (const candidate of ['../index.d.ts', '../../dist/index.d.ts']) {
+    const declarations = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(declarations)) return declarations;
+  }
+  return fileURLToPath(new URL('../index.ts', import.meta.url));
 }
 
 /**
@@ -105,22 +112,47 @@ export function withoutMarks(file: ts.SourceFile): string {
   return plain + text.slice(from);
 }
 
-const OPTIONS: ts.CompilerOptions = {
+/**
+ * The compiler options generated code is checked with, as a tsconfig.json writes them (the native compiler
+ * reads them from one), with `pipewright` resolved to the running copy's types.
+ */
+export const checkOptions = () => ({
   strict: true,
   noEmit: true,
-  target: ts.ScriptTarget.ES2022,
+  target: 'ES2022',
   // Builders need no DOM types; leaving them out spares parsing and binding them.
-  lib: ['lib.es2022.d.ts'],
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  lib: ['ES2022'],
+  module: 'ESNext',
+  moduleResolution: 'Bundler',
   skipLibCheck: true,
   types: [],
-};
+  paths: { pipewright: [ownTypes()] },
+});
 
 export interface CheckedModule {
   readonly problems: TypeProblem[];
   /** The parsed module, for `withoutMarks`. */
   readonly file: ts.SourceFile;
+}
+
+/** A module's text without its origin marks, parsing it to find them. */
+export const removeMarks = (text: string): string =>
+  withoutMarks(ts.createSourceFile('module.ts', text, ts.ScriptTarget.ES2022, true));
+
+/** A type error in a generated module at `start`, with the origin mark around it. */
+export function typeProblem(file: ts.SourceFile, path: string, start: number, message: string): TypeProblem {
+  const { line, character } = file.getLineAndCharacterOfPosition(start);
+  return {
+    mark: markAt(file, start),
+    diagnostic: {
+      code: 'generated-code-type-error',
+      severity: 'error',
+      message: `generated code does not type-check: ${message}`,
+      path: [],
+      at: `${path}:${line + 1}:${character + 1}`,
+      hint: 'this is a bug in pipewright import; please report it with the YAML document',
+    },
+  };
 }
 
 /**
@@ -131,7 +163,7 @@ export interface CheckedModule {
 export type TypeChecker = (modules: readonly MarkedModule[]) => CheckedModule[];
 
 export function createTypeChecker(outDir: string): TypeChecker {
-  const options = { ...OPTIONS, paths: { pipewright: [ownTypes()] } };
+  const options = ts.convertCompilerOptionsFromJson(checkOptions(), resolve(outDir)).options;
   const host = ts.createCompilerHost(options, true);
   const { folder, files } = tsMorphLibraries();
   const libraries = new Map(files.map((lib) => [`${folder}/${lib.fileName}`, lib.text]));
@@ -159,22 +191,9 @@ export function createTypeChecker(outDir: string): TypeChecker {
     return names.map((name, index) => {
       const file = program.getSourceFile(name)!;
       const diagnostics = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
-      const problems = diagnostics.map((d) => {
-        const start = d.start ?? 0;
-        const { line, character } = file.getLineAndCharacterOfPosition(start);
-        const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
-        return {
-          mark: markAt(file, start),
-          diagnostic: {
-            code: 'generated-code-type-error' as const,
-            severity: 'error' as const,
-            message: `generated code does not type-check: ${message}`,
-            path: [],
-            at: `${checked[index]!.path}:${line + 1}:${character + 1}`,
-            hint: 'this is a bug in pipewright import; please report it with the YAML document',
-          },
-        };
-      });
+      const problems = diagnostics.map((d) =>
+        typeProblem(file, checked[index]!.path, d.start ?? 0, ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+      );
       return { problems, file };
     });
   };

@@ -1,0 +1,74 @@
+import { kindRow } from '../catalog/kinds.js';
+import { hasErrors, type Diagnostic } from '../compile/diagnostics.js';
+import { readDocuments, type YamlDocument } from './read-documents.js';
+
+export interface ImportInput {
+  /** Name shown in messages and the header comment (a path, or `<stdin>`). */
+  readonly file: string;
+  readonly text: string;
+}
+
+export type ImportMode = 'files' | 'project';
+
+/** Where each document's module goes, in reading order; names never collide. */
+function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
+  const taken = new Set<string>();
+  return ({ kind, document }) => {
+    const row = kindRow(kind);
+    const body = (document[row.rootKey] ?? {}) as Record<string, string | undefined>;
+    const id = String(body.identifier ?? kind).replace(/[^\w.-]/g, '_');
+    const base =
+      mode === 'project'
+        ? kind === 'project'
+          ? `projects/${body.orgIdentifier ?? '_'}/${id}`
+          : `${row.folder}/${body.orgIdentifier ?? '_'}/${body.projectIdentifier ?? '_'}/${id}`
+        : id;
+    let path = `${base}.ts`;
+    if (taken.has(path)) path = `${base}_${kind}.ts`;
+    for (let n = 2; taken.has(path); n++) path = `${base}_${n}.ts`;
+    taken.add(path);
+    return path;
+  };
+}
+
+/**
+ * The documents of the inputs with their module paths, read one input at a time as generation asks for them:
+ * the first modules are checked while later files are still unread. After a file with an error nothing more is
+ * handed out, and `readAll` reads the rest for their problems, so every error is reported as before.
+ */
+export class DocumentSource {
+  readonly documents: YamlDocument[] = [];
+  readonly paths: string[] = [];
+  readonly problems: Diagnostic[] = [];
+  #read = 0;
+  readonly #name: (found: YamlDocument) => string;
+
+  constructor(
+    private readonly inputs: readonly ImportInput[],
+    mode: ImportMode,
+  ) {
+    this.#name = moduleNamer(mode);
+  }
+
+  /** Whether document `index` exists (reading inputs up to it) and nothing read so far is in error. */
+  has(index: number): boolean {
+    while (this.documents.length <= index && this.#read < this.inputs.length && !hasErrors(this.problems))
+      this.#readNext();
+    return index < this.documents.length && !hasErrors(this.problems);
+  }
+
+  /** Reads every input not read yet. */
+  readAll(): void {
+    while (this.#read < this.inputs.length) this.#readNext();
+  }
+
+  #readNext(): void {
+    const input = this.inputs[this.#read++]!;
+    const { documents, diagnostics } = readDocuments(input.text, input.file);
+    this.problems.push(...diagnostics);
+    for (const found of documents) {
+      this.documents.push(found);
+      this.paths.push(this.#name(found));
+    }
+  }
+}
