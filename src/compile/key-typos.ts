@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 import { typedSpecRegistries, variantSchemas } from '../schema/common.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';

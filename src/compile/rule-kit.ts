@@ -1,4 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 import type { CodeWith } from './diagnostic-codes.js';
 import { diagnosticOf, type Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';

@@ -1,4 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
 import { ruleWarning, stringsOf, type Node } from './rule-kit.js';

@@ -1,4 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 import { STAGE_TYPES, stagesForStep } from '../catalog/catalog.js';
 import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DEPLOY_STEP_TYPES } from '../schema/step-categories.js';
 import type { Diagnostic } from './diagnostics.js';

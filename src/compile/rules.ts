@@ -1,4 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 import { KNOWN_STAGE_TYPES, KNOWN_STEP_TYPES, stageSpecs, stepSpecs, type ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
