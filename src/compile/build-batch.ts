@@ -46,7 +46,7 @@ export interface BatchResult {
 export async function buildBatch(files: readonly string[], options: RenderOptions): Promise<BatchResult> {
   const { result, reads } = await recordEnvironment(async () => {
     const modules = await loadModules(files);
-    const { documents, diagnostics } = buildEach(collectResources(modules));
+    const { documents, diagnostics } = buildEach(collectResources(modules), options.rules);
     const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, options));
     return { modules, documents, diagnostics, rendered };
   });

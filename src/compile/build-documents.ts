@@ -7,7 +7,8 @@ import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
 import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
-import { describeKey, keyString, validateDocument, type ResourceKey } from './validate.js';
+import { applyRuleSettings, type RuleSettings } from './rule-settings.js';
+import { checkDocument, describeKey, keyString, type ResourceKey } from './validate.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
 export interface FoundResource {
@@ -56,16 +57,18 @@ export interface BuildResult {
 
 /**
  * Builds every resource, validates each document, and checks what spans documents. `otherKeys` are
- * resources compiled too but not rebuilt (the incremental cache): references to them resolve.
+ * resources compiled too but not rebuilt (the incremental cache): references to them resolve. `settings` are the
+ * project's rule settings (`rules` in pipewright.config.ts).
  */
-export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = []): BuildResult {
-  const { documents, diagnostics } = buildEach(found);
-  diagnostics.push(...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents));
+export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): BuildResult {
+  const { documents, diagnostics } = buildEach(found, settings);
+  const across = [...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents)];
+  diagnostics.push(...applyRuleSettings(across, settings));
   return { documents, diagnostics };
 }
 
 /** Builds and validates each document on its own: everything but the checks that span documents. */
-export function buildEach(found: readonly FoundResource[]): BuildResult {
+export function buildEach(found: readonly FoundResource[], settings?: RuleSettings): BuildResult {
   const documents: BuiltDocument[] = found.map((entry) => {
     const node = entry.resource.toNode();
     const kind = kindOf(entry.resource);
@@ -76,7 +79,7 @@ export function buildEach(found: readonly FoundResource[]): BuildResult {
   for (const built of documents) {
     // A builder told of a missing option already said what the wire check would find missing below it.
     const missing = nodeFindings(built.node).issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
-    for (const diagnostic of validateDocument(built.kind, built.document))
+    for (const diagnostic of checkDocument(built.kind, built.node, built.document, settings))
       if (diagnostic.code !== 'missing-field' || !missing.some((path) => path.every((key, index) => diagnostic.path[index] === key)))
         diagnostics.push(locate(built, diagnostic));
   }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { moduleInfo, type BatchDocument, type ModuleInfo } from './build-batch.js';
 import { buildAndValidate, type BuiltDocument } from './build-documents.js';
+import type { RuleSettings } from './rule-settings.js';
 import { entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type Reusable } from './compile-cache.js';
 import { collectResources } from './collect.js';
 import { recordEnvironment } from './environment-reads.js';
@@ -33,6 +34,8 @@ export interface CompileOptions {
    * (default true; the environment variable PIPEWRIGHT_NO_CACHE=1 turns it off).
    */
   readonly cache?: boolean;
+  /** The project's rule settings (`rules` in pipewright.config.ts): rules switched off or at another severity. */
+  readonly rules?: RuleSettings;
 }
 
 /** A document this compile did not rebuild: its entry file and imports are unchanged since the last one. */
@@ -89,7 +92,7 @@ interface FreshOutput {
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const files = await resolveEntries(options.entries);
   const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
-  const print = useCache ? await fingerprint(options.outDir, { schemaModeline: options.schemaModeline ?? false }) : '';
+  const print = useCache ? await fingerprint(options.outDir, { schemaModeline: options.schemaModeline ?? false, rules: options.rules ?? {} }) : '';
   const hashes = new FileHashes();
   // Entries whose files and outputs are unchanged since the last compile are not loaded again.
   const reused = new Map<string, Reusable>();
@@ -103,7 +106,11 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
   const fresh = files.filter((file) => !reused.has(entryKey(file)));
   const reusedKeys = [...reused.values()].flatMap((r) => r.entry.outputs.map(manifestKey));
-  const render: RenderOptions = { outDir: options.outDir, ...(options.schemaModeline ? { schemaModeline: options.schemaModeline } : {}) };
+  const render: RenderOptions = {
+    outDir: options.outDir,
+    ...(options.schemaModeline ? { schemaModeline: options.schemaModeline } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+  };
   const batches = planBatches(fresh);
   const built = (batches && (await buildInWorkers(batches, render, reusedKeys))) || (await buildHere(fresh, render, reusedKeys));
   const { documents, diagnostics } = built;
@@ -174,7 +181,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 async function buildHere(fresh: readonly string[], render: RenderOptions, reusedKeys: readonly ResourceKey[]): Promise<FreshOutput> {
   const { result, reads } = await recordEnvironment(async () => {
     const modules = fresh.length > 0 ? await loadModules(fresh) : [];
-    const { documents, diagnostics } = buildAndValidate(collectResources(modules), reusedKeys);
+    const { documents, diagnostics } = buildAndValidate(collectResources(modules), reusedKeys, render.rules);
     const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, render));
     return { documents, rendered, diagnostics, modules };
   });

@@ -65,19 +65,9 @@ export interface IrNode {
   readonly key?: ResourceKey;
 }
 
-export interface NodeInit {
-  readonly kind: NodeKind;
-  readonly wrapper?: string;
-  readonly identifier?: string;
-  readonly type?: string;
-  readonly site?: SourceSite;
-  readonly body: unknown;
-  readonly children?: readonly Child[];
-  readonly references?: readonly Reference[];
-  readonly issues?: readonly OptionIssue[];
-  readonly resourceKind?: ResourceKind;
-  readonly key?: ResourceKey;
-}
+/** What makes a node: its fields, the lists optional (empty when left out). */
+export type NodeInit = Omit<IrNode, typeof IR_BRAND | 'children' | 'references' | 'issues'> &
+  Partial<Pick<IrNode, 'children' | 'references' | 'issues'>>;
 
 const NONE: readonly never[] = Object.freeze([]);
 
