@@ -39,14 +39,23 @@ const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => {
   return { ...diagnostic, at: used, hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${defined}` };
 };
 
-/** What the nodes of a document carry: option mistakes and references, at their paths in the document. */
-function nodeFindings(node: IrNode) {
+type Findings = {
+  issues: Array<IrNode['issues'][number] & { path: DocPath; node: IrNode }>;
+  references: Array<IrNode['references'][number] & { path: DocPath; node: IrNode }>;
+};
+const findings = new WeakMap<IrNode, Findings>();
+
+/** What the nodes of a document carry: option mistakes and references, at their paths in the document (once per document). */
+function nodeFindings(node: IrNode): Findings {
+  const known = findings.get(node);
+  if (known) return known;
   const issues: Array<IrNode['issues'][number] & { path: DocPath; node: IrNode }> = [];
   const references: Array<IrNode['references'][number] & { path: DocPath; node: IrNode }> = [];
   eachNode(node, ({ node: at, body }) => {
     for (const issue of at.issues) issues.push({ ...issue, path: body, node: at });
     for (const reference of at.references) references.push({ ...reference, path: [...body, ...reference.path], node: at });
   });
+  findings.set(node, { issues, references });
   return { issues, references };
 }
 

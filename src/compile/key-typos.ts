@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { DocPath } from '../ir/node.js';
 import { typedSpecRegistries, variantSchemas } from '../schema/common.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
@@ -29,7 +28,9 @@ const MIN_KEY_LENGTH = 4;
  */
 export function keyTypos(schema: z.ZodType, document: unknown): Diagnostic[] {
   const found: Diagnostic[] = [];
-  const walk = (current: z.ZodType, value: unknown, path: DocPath, depth: number): void => {
+  // One shared path, copied only for a finding: a new array per key and item was most of this walk's garbage.
+  const path: Array<string | number> = [];
+  const walk = (current: z.ZodType, value: unknown, depth: number): void => {
     if (depth > 200 || value === undefined || value === null) return;
     const def = defOf(current);
     switch (def.type) {
@@ -37,13 +38,18 @@ export function keyTypos(schema: z.ZodType, document: unknown): Diagnostic[] {
       case 'nullable':
       case 'default':
       case 'readonly':
-        return walk(def.innerType!, value, path, depth + 1);
+        return walk(def.innerType!, value, depth + 1);
       case 'pipe':
-        return walk(def.in!, value, path, depth + 1);
+        return walk(def.in!, value, depth + 1);
       case 'lazy':
-        return walk(def.getter!(), value, path, depth + 1);
+        return walk(def.getter!(), value, depth + 1);
       case 'array':
-        if (Array.isArray(value)) value.forEach((item, index) => walk(def.element!, item, [...path, index], depth + 1));
+        if (Array.isArray(value))
+          for (let index = 0; index < value.length; index++) {
+            path.push(index);
+            walk(def.element!, value[index], depth + 1);
+            path.pop();
+          }
         return;
       case 'union': {
         const options = def.options ?? [];
@@ -54,7 +60,7 @@ export function keyTypos(schema: z.ZodType, document: unknown): Diagnostic[] {
           byShape.length === 1
             ? byShape[0]
             : (options.find((option) => option.safeParse(value).success) ?? byShape[0]);
-        if (fitting) walk(fitting, value, path, depth + 1);
+        if (fitting) walk(fitting, value, depth + 1);
         return;
       }
       case 'object': {
@@ -66,8 +72,11 @@ export function keyTypos(schema: z.ZodType, document: unknown): Diagnostic[] {
         const loose = !def.catchall || defOf(def.catchall).type === 'unknown';
         for (const key in value) {
           const item = value[key];
-          if (Object.hasOwn(shape, key)) walk(shape[key]!, item, [...path, key], depth + 1);
-          else if (loose && key.length >= MIN_KEY_LENGTH) {
+          if (Object.hasOwn(shape, key)) {
+            path.push(key);
+            walk(shape[key]!, item, depth + 1);
+            path.pop();
+          } else if (loose && key.length >= MIN_KEY_LENGTH) {
             const suggestion = closest(key, Object.keys(shape));
             if (suggestion) {
               const { field } = describePath(document, path);
@@ -79,15 +88,18 @@ export function keyTypos(schema: z.ZodType, document: unknown): Diagnostic[] {
         }
         const registry = typedSpecRegistries.get(current);
         const type = value.type;
-        if (registry && typeof type === 'string' && Object.hasOwn(registry, type))
-          walk(registry[type]!, value.spec, [...path, 'spec'], depth + 1);
+        if (registry && typeof type === 'string' && Object.hasOwn(registry, type)) {
+          path.push('spec');
+          walk(registry[type]!, value.spec, depth + 1);
+          path.pop();
+        }
         return;
       }
       default:
         return;
     }
   };
-  walk(schema, document, [], 0);
+  walk(schema, document, 0);
   return found;
 }
 

@@ -53,14 +53,14 @@ export const expressionReferences: Rule<References> = {
   string(text, at, state) {
     if (!text.includes('<+')) return;
     const stage = at.stage;
+    const path = at.path;
     // Strings under a Pipeline stage's `spec.inputs` and `spec.outputs` belong to the child pipeline, whose ids are not here.
     if (stage && stage.node.type === 'Pipeline') {
-      const path = at.path;
       const after = path[stage.path.length + 1];
       if (path[stage.path.length] === 'spec' && (after === 'inputs' || after === 'outputs')) return;
     }
     const home = stage && typeof stage.node.identifier === 'string' ? state.byStage.get(stage.node.identifier) : undefined;
-    state.strings.push({ text, path: at.path, home: home && home.path.every((key, index) => at.path[index] === key) ? home : undefined });
+    state.strings.push({ text, path, home: home && home.path.every((key, index) => path[index] === key) ? home : undefined });
   },
   end(at, { byStage, strings }) {
     const { document } = at;

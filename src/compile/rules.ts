@@ -108,13 +108,15 @@ const balancedExpressions: Rule = {
   },
 };
 
+const pipelineBody = (document: unknown) => (isNode(document) && isNode(document.pipeline) ? document.pipeline : {});
+
 /** A Barrier step waits at a barrier the pipeline declares in flowControl.barriers. */
 const barrierReferences: Rule<Set<unknown>> = {
   code: 'unknown-barrier',
   kinds: ['pipeline'],
   init: () => new Set(),
-  document(root, _at, declared) {
-    const body = isNode(root.body) ? root.body : {};
+  document(_root, at, declared) {
+    const body = pipelineBody(at.document);
     for (const barrier of list(isNode(body.flowControl) ? body.flowControl.barriers : undefined)) if (isNode(barrier)) declared.add(barrier.identifier);
   },
   step(step, at, declared) {
@@ -134,8 +136,8 @@ const codebaseForCloning: Rule<{ hasCodebase: boolean }> = {
   code: 'clone-without-codebase',
   kinds: ['pipeline'],
   init: () => ({ hasCodebase: false }),
-  document(root, _at, state) {
-    const body = isNode(root.body) ? root.body : {};
+  document(_root, at, state) {
+    const body = pipelineBody(at.document);
     const properties = isNode(body.properties) ? body.properties : {};
     state.hasCodebase = isNode(properties.ci) && properties.ci.codebase !== undefined;
   },

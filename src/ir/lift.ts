@@ -30,7 +30,15 @@ export function lift(kind: ResourceKind, document: unknown, site?: SourceSite): 
   const body = isRec(document) ? document[rootKey] : undefined;
   const key = keyOfBody(kind, body);
   const identity = { resourceKind: kind, ...(key ? { key } : {}), identifier: isRec(body) ? str(body.identifier) : undefined };
-  if (!isRec(document) || Object.keys(document).length !== 1 || body === undefined) return irNode({ kind: 'raw', site, body: document, ...identity });
+  if (!isRec(document) || body === undefined) return irNode({ kind: 'raw', site, body: document, ...identity });
+  const root = liftRoot(kind, body, site, identity);
+  if (Object.keys(document).length === 1) return root;
+  // Keys beside the root key stay data around it, so lowering gives the document back as it was.
+  return irNode({ kind: 'raw', site, body: { ...document, [rootKey]: root }, children: [{ at: [rootKey], node: root, unwrap: true }], ...identity });
+}
+
+function liftRoot(kind: ResourceKind, body: unknown, site: SourceSite | undefined, identity: Pick<IrNode, 'resourceKind' | 'key' | 'identifier'>): IrNode {
+  const { rootKey } = kindRow(kind);
   if (kind !== 'pipeline' || !isRec(body) || !Array.isArray(body.stages))
     return irNode({ kind: kind === 'pipeline' ? 'pipeline' : 'resource', wrapper: rootKey, site, body, ...identity });
   const stages = liftList(body.stages, ['stages'], liftStage, site);
