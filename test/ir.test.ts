@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { custom, pipeline, shell, stepGroup } from 'pipewright';
+import { custom, pipeline, shell, step as anyStep, stepGroup } from 'pipewright';
+import { unknownKeys } from '../src/compile/key-typos.js';
 import { checkDocument, validateDocument } from '../src/compile/validate.js';
 import { lift } from '../src/ir/lift.js';
 import { lower } from '../src/ir/lower.js';
@@ -148,5 +149,20 @@ describe('the one walk', () => {
       .step(stepGroup({ identifier: 'g' }).step(shell({ identifier: 'x', script: 'echo' }), shell({ identifier: 'x', script: 'echo' })));
     const node = built.toNode();
     expect(checkDocument('pipeline', node, lower(node)).map((d) => d.code)).toContain('duplicate-identifier');
+  });
+
+  it('follows the schema through built nodes: a misspelt key deep in a step group is found where it is written', () => {
+    const misspelt = anyStep({ identifier: 'x', type: 'ShellScript', timeout: '1m', spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { scipt: 'echo' } } } });
+    const node = pipeline({ identifier: 'p', project: 'web' })
+      .stage(custom({ identifier: 's' }))
+      .step(stepGroup({ identifier: 'g' }).step(misspelt))
+      .toNode();
+    const typos = checkDocument('pipeline', node, lower(node)).filter((d) => d.code === 'unknown-key');
+    expect(typos.map((d) => [d.path.join('.'), d.hint])).toEqual([
+      ['pipeline.stages.0.stage.spec.execution.steps.0.stepGroup.steps.0.step.spec.source.spec.scipt', 'did you mean "script"?'],
+    ]);
+    // Without the schema to follow, the walk has no fields to compare keys with.
+    const walked = walk(node, lower(node), 'pipeline', [unknownKeys]);
+    expect(walked.found[0]).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import type { DocPath, IrNode } from '../ir/node.js';
 import type { AnyRule, Rule } from '../ir/walk.js';
-import { documentSchemas, KNOWN_STAGE_TYPES, KNOWN_STEP_TYPES, stageSpecs, stepSpecs } from '../schema/index.js';
+import { KNOWN_STAGE_TYPES, KNOWN_STEP_TYPES, stageSpecs, stepSpecs } from '../schema/index.js';
 import { describePath } from './document-path.js';
-import { keyTypos } from './key-typos.js';
+import { unknownKeys } from './key-typos.js';
 import { stepPlacement } from './rules-placement.js';
 import { placeholders } from './rules-placeholders.js';
 import { expressionReferences, stageNameReferences } from './rules-references.js';
@@ -148,14 +148,6 @@ const codebaseForCloning: Rule<{ hasCodebase: boolean }> = {
       ruleWarning(at.document, [...at.path, 'spec', 'cloneCodebase'], 'clone-without-codebase', 'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
         'add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false'),
     );
-  },
-};
-
-/** Near misses of modelled keys, found along the document's own zod schema (a pass of its own, after the walk). */
-const unknownKeys: Rule = {
-  code: 'unknown-key',
-  end(at) {
-    for (const diagnostic of keyTypos(documentSchemas[at.kind], at.document)) at.report(diagnostic);
   },
 };
 

@@ -25,7 +25,7 @@ const rulesFor = (settings: RuleSettings | undefined) => (settings ? RULES.filte
 export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings): Diagnostic[] {
   let walked;
   try {
-    walked = walk(node, document, kind, rulesFor(settings));
+    walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind]);
   } catch (error) {
     if (error !== TOO_DEEP) throw error;
     return [

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { ResourceKind } from '../catalog/kinds.js';
+import { fieldSchema, schemaAt, type Fields } from '../compile/key-typos.js';
 import type { DiagnosticCode } from '../compile/diagnostic-codes.js';
 import type { Diagnostic } from '../compile/diagnostics.js';
 import { MAX_NESTING } from '../dsl/nesting.js';
@@ -67,6 +69,8 @@ export interface Rule<S = unknown> {
   stepGroup?(node: IrNode, at: Cursor, state: S): void;
   step?(node: IrNode, at: Cursor, state: S): void;
   string?(text: string, at: Cursor, state: S): void;
+  /** A key of a map (at `at.path`) whose loose object schema does not model it: `fields` are those it does. */
+  unmodelledKey?(key: string, fields: Fields, at: Cursor, state: S): void;
   end?(at: Finish, state: S): void;
 }
 
@@ -85,18 +89,21 @@ export interface Walked {
 /**
  * One traversal of a document's IR: every node, then every string of its body (child nodes in place, so strings
  * come in document order), calling each rule's visitors with the enclosing stage, list, containerisation and
- * looping. Throws TOO_DEEP past MAX_NESTING levels, before any recursion could overflow.
+ * looping. Given the document's zod schema, it follows it along (when a rule asks for unmodelled keys). Throws
+ * TOO_DEEP past MAX_NESTING levels, before any recursion could overflow.
  */
-export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules: readonly AnyRule[]): Walked {
+export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules: readonly AnyRule[], schema?: z.ZodType): Walked {
   const states = rules.map((rule) => rule.init?.());
   const found: Diagnostic[][] = rules.map(() => []);
   const structural = rules.map((rule) => !rule.kinds || rule.kinds.includes(kind));
-  const withMethod = (method: 'document' | 'stage' | 'stepGroup' | 'step' | 'string') =>
+  const withMethod = (method: 'document' | 'stage' | 'stepGroup' | 'step' | 'string' | 'unmodelledKey') =>
     rules.flatMap((rule, index) => (rule[method] && (method === 'string' || method === 'document' || structural[index]) ? [index] : []));
   const onStage = withMethod('stage');
   const onGroup = withMethod('stepGroup');
   const onStep = withMethod('step');
   const onString = withMethod('string');
+  const onUnmodelled = withMethod('unmodelledKey');
+  const guided = schema !== undefined && onUnmodelled.length > 0;
   const stack: Array<string | number> = [];
   let bucket: Diagnostic[] = [];
   let stageCount = 0;
@@ -116,6 +123,12 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
     looping: false,
     report: (diagnostic: Diagnostic) => bucket.push(diagnostic),
   };
+  /** The value at the walk's place as the wire document has it (for a union only parsing tells apart). */
+  const written = (): unknown => {
+    let at: unknown = document;
+    for (const key of stack) at = (at as Record<string | number, unknown> | undefined)?.[key];
+    return at;
+  };
   const call = (indexes: readonly number[], visit: (rule: AnyRule, state: unknown) => void) => {
     for (const index of indexes) {
       bucket = found[index]!;
@@ -123,7 +136,7 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
     }
   };
 
-  const value = (data: unknown, owner: IrNode, unwrapped: ReadonlySet<IrNode> | undefined): void => {
+  const value = (data: unknown, owner: IrNode, unwrapped: ReadonlySet<IrNode> | undefined, schema: z.ZodType | undefined): void => {
     if (typeof data === 'string') {
       if (onString.length) {
         cursor.node = owner;
@@ -132,25 +145,39 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
       return;
     }
     if (typeof data !== 'object' || data === null) return;
-    if (isIrNode(data)) return node(data, owner, unwrapped?.has(data) ?? false);
+    if (isIrNode(data)) return node(data, owner, unwrapped?.has(data) ?? false, schema);
     if (stack.length + 1 > MAX_NESTING) throw TOO_DEEP;
-    if (Array.isArray(data))
+    const at = schema && schemaAt(schema, data, written);
+    if (Array.isArray(data)) {
+      const element = at && 'element' in at ? at.element : undefined;
       for (let i = 0; i < data.length; i++) {
         stack.push(i);
-        value(data[i], owner, unwrapped);
+        value(data[i], owner, unwrapped, element);
         stack.pop();
       }
-    else
-      for (const key in data) {
-        stack.push(key);
-        value((data as Rec)[key], owner, unwrapped);
-        stack.pop();
+      return;
+    }
+    const fields = at && 'fields' in at ? at.fields : undefined;
+    for (const key in data) {
+      if (fields?.loose && !Object.hasOwn(fields.shape, key)) {
+        cursor.node = owner;
+        call(onUnmodelled, (rule, state) => rule.unmodelledKey!(key, fields, cursor, state));
       }
+      stack.push(key);
+      value((data as Rec)[key], owner, unwrapped, fields && fieldSchema(fields, key));
+      stack.pop();
+    }
   };
 
-  const node = (at: IrNode, parent: IrNode | undefined, unwrap: boolean): void => {
+  const node = (at: IrNode, parent: IrNode | undefined, unwrap: boolean, schema: z.ZodType | undefined): void => {
     const saved = { stage: cursor.stage, list: cursor.list, containerised: cursor.containerised, looping: cursor.looping };
     const wrapped = at.wrapper !== undefined && !unwrap;
+    let bodySchema = schema;
+    if (schema && wrapped) {
+      // The element is `{ [wrapper]: body }`: its schema's field under the wrapper is the body's.
+      const element = schemaAt(schema, { [at.wrapper!]: at.body }, written);
+      bodySchema = element && 'fields' in element ? fieldSchema(element.fields, at.wrapper!) : undefined;
+    }
     if (wrapped) stack.push(at.wrapper!);
     const body = isRec(at.body) ? at.body : undefined;
     if (body?.strategy !== undefined) cursor.looping = true;
@@ -173,13 +200,13 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
       if (isRec(body?.stepGroupInfra)) cursor.containerised = true;
     } else if (at.kind === 'step') call(onStep, (rule, state) => rule.step!(at, cursor, state));
     const unwrapped = at.children.some((child) => child.unwrap) ? new Set(at.children.filter((c) => c.unwrap).map((c) => c.node)) : undefined;
-    value(at.body, at, unwrapped);
+    value(at.body, at, unwrapped, bodySchema);
     if (wrapped) stack.pop();
     Object.assign(cursor, saved);
   };
 
   call(withMethod('document'), (rule, state) => rule.document!(root, cursor, state));
-  node(root, undefined, false);
+  node(root, undefined, false, guided ? schema : undefined);
   return {
     found,
     finish(refused) {
