@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeIn } from './support/cli.js';
@@ -134,6 +134,16 @@ export default projects[0];
     expect(result.stderr).not.toMatch(/\n\s+at /);
     const debug = await runCli(['--debug', 'compile', 'defs/throws.ts', '-o', 'out'], { cwd: dir });
     expect(debug.stderr).toMatch(/\n\s+at .*throws\.ts:3:7/);
+  });
+
+  it('locates definitions by their own path when the node_modules above them is a symlink', async () => {
+    await mkdir(join(dir, 'elsewhere', 'node_modules'), { recursive: true });
+    await mkdir(join(dir, 'repo'));
+    await symlink(join(dir, 'elsewhere', 'node_modules'), join(dir, 'repo', 'node_modules'));
+    await write('repo/defs/throws.ts', `import { project } from 'pipewright';\n\nthrow new Error('no config for region');\n`);
+    const result = await runCli(['compile', 'defs/throws.ts', '-o', 'out'], { cwd: join(dir, 'repo') });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^defs\/throws\.ts:3:7  loading the definitions threw: no config for region/);
   });
 
   it('locates misuse of a builder at the user line', async () => {

@@ -116,6 +116,17 @@ describe('a second compile', () => {
     expect(result.stderr).toMatch(/defs\/(build|again)\.ts/);
   });
 
+  it('loads again only the entries a duplicate involves, not every entry', async () => {
+    // defs/build.ts is reused and not involved: under the trip wire, loading it again would fail the compile.
+    await write('defs/again.ts', pipelineFile('deploy').replace('export const deploy', 'export const again'));
+    const result = await compile('out', TRIP);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('loaded again');
+    // As a compile from nothing says it: defs/again.ts comes first, so the second definition is defs/deploy.ts's.
+    expect(result.stderr).toMatch(/defs\/deploy\.ts:\d+:\d+ .*pipeline "deploy".* is defined twice/);
+    expect(result.stderr).toMatch(/the other one is export "again" at defs\/again\.ts:\d+:\d+/);
+  });
+
   it('still resolves references from a changed pipeline to a reused project', async () => {
     await write('defs/deploy.ts', pipelineFile('deploy', 'other'));
     const result = await compile('out', TRIP);
@@ -266,5 +277,56 @@ export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { v
     expect(second.stderr).toMatch(/defs\/prod\.ts:\d+:\d+ .*is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/);
     const scratch = await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1' });
     expect(second.stderr).toBe(scratch.stderr);
+  });
+});
+
+describe('a watch session (what compile --watch keeps between compiles)', () => {
+  // The built library, as the CLI runs it: definitions import `pipewright`, which resolves to dist/ (npm test builds first).
+  const built = async () => {
+    const cache = (await import(`${'../dist/compile/compile-cache.js'}`)) as typeof import('../src/compile/compile-cache.js');
+    const { compile } = (await import(`${'../dist/compile/compile.js'}`)) as typeof import('../src/compile/compile.js');
+    return { CompileSession: cache.CompileSession, compileLibrary: compile };
+  };
+
+  it('reads a file again in the next compile when it changed, even to the same size, and once within a compile', async () => {
+    const { CompileSession } = await built();
+    const session = new CompileSession();
+    const file = join(dir, 'note.txt');
+    await writeFile(file, 'one');
+    session.begin();
+    expect(session.read(file)?.text).toBe('one');
+    await writeFile(file, 'two');
+    // Within one compile a file is read once (a compile reads each output twice: to reuse it, then to compare).
+    expect(session.read(file)?.text).toBe('one');
+    session.begin();
+    expect(session.read(file)?.text).toBe('two');
+    expect(session.read(file)?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    await rm(file);
+    session.begin();
+    expect(session.read(file)).toBeUndefined();
+  });
+
+  it('compiles again what changed, restores an output edited by hand, and agrees with a compile from nothing', async () => {
+    const { CompileSession, compileLibrary } = await built();
+    const session = new CompileSession();
+    const here = process.cwd();
+    process.chdir(dir);
+    try {
+      const run = () => compileLibrary({ entries: ['defs/*.ts'], outDir: 'out', session });
+      expect((await run()).changes.written).toEqual([]);
+      await write('defs/deploy.ts', pipelineFile('deploy', 'renamed'));
+      const renamed = await run();
+      expect(renamed.changes.changed).toEqual(['manifest.json', 'pipelines/default/web/deploy.yaml']);
+      expect(renamed.documents.filter((d) => !d.reused).map((d) => d.file)).toEqual(['defs/deploy.ts']);
+      // The same number of bytes, other content: the session must not take its remembered text for it.
+      const edited = (await tree('out'))['pipelines/default/web/build.yaml']!.replace('build', 'bUild');
+      await writeFile(join(dir, 'out/pipelines/default/web/build.yaml'), edited);
+      const restored = await run();
+      expect(restored.changes.changed).toEqual(['pipelines/default/web/build.yaml']);
+      expect(restored.inputs).toContain(join(dir, 'lib/steps.ts'));
+    } finally {
+      process.chdir(here);
+    }
+    expect(await tree('out')).toEqual(await fromScratch());
   });
 });

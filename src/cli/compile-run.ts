@@ -1,5 +1,5 @@
 import { resolve, sep } from 'node:path';
-import { compile, resolveEntries, type CompileResult } from '../compile/compile.js';
+import { compile, resolveEntries, type CompileOptions, type CompileResult } from '../compile/compile.js';
 import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../compile/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../config.js';
@@ -99,11 +99,13 @@ export function checkSummary(outDir: string, result: CompileResult): string {
 }
 
 /** One compile of resolved inputs, printed; errors are thrown (DiagnosticError) for the caller to print. */
-export async function compileInputs(inputs: CompileInputs, flags: CompileFlags): Promise<number> {
+export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, watching: Pick<CompileOptions, 'onInputs' | 'session'> = {}): Promise<number> {
   const typeWarnings = await maybeTypecheck(inputs, flags);
   const result = await compile({
     entries: inputs.entries,
+    files: inputs.files,
     outDir: inputs.outDir,
+    ...watching,
     check: flags.check ?? false,
     schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
     ...(inputs.config.rules ? { rules: inputs.config.rules } : {}),

@@ -1,13 +1,16 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { CompileSession } from '../compile/compile-cache.js';
 import { DiagnosticError } from '../compile/diagnostics.js';
 import { CONFIG_FILES } from '../config.js';
 import { compileInputs, resolveInputs, type CompileFlags, type CompileInputs } from './compile-run.js';
 import { EXIT, reportError, useColor } from './errors.js';
-import { bundledInputs } from './watch-inputs.js';
 
-/** Editors save in bursts (write, rename, chmod): one compile per burst. */
-const SETTLE_MS = 80;
+/**
+ * Editors save in bursts (write, rename, chmod), a few milliseconds apart: one compile per burst. Part of the
+ * time from a save to its output (docs/performance.md), so no longer than that needs.
+ */
+const SETTLE_MS = 25;
 
 /** A new file with one of these extensions in a watched folder may be a new entry (include globs). */
 const SOURCE_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
@@ -38,6 +41,8 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
   let running = false;
   let again: string | undefined;
   let timer: NodeJS.Timeout | undefined;
+  // What one compile read and hashed, for the next: after a save, only the saved file is read again.
+  const session = new CompileSession();
 
   const fixed = () => [
     ...CONFIG_FILES.map((name) => join(cwd, name)),
@@ -103,17 +108,19 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
     let inputs: CompileInputs | undefined;
     let ok = false;
     let located: string[] = [];
+    // The files compile loaded: its bundle's import graph, told as soon as the definitions are loaded, so also
+    // when the compile then fails on a diagnostic.
+    let graph: readonly string[] | undefined;
     try {
       inputs = await resolveInputs(entries, flags);
       outDir = resolve(inputs.outDir);
-      ok = (await compileInputs(inputs, flags)) === EXIT.ok;
+      ok = (await compileInputs(inputs, flags, { session, onInputs: (loaded) => (graph = loaded) })) === EXIT.ok;
     } catch (error) {
       reportError(error, { debug, color: useColor(process.stderr) });
       located = filesNamedIn(error);
     }
-    const graph = inputs ? await bundledInputs(inputs.files) : undefined;
-    // When the import graph cannot be read (a syntax error, a missing import), keep watching what was watched,
-    // the entries, and the files the errors point at, so saving the fix is seen wherever it is.
+    // When the definitions could not be loaded (a syntax error, a missing import), keep watching what was
+    // watched, the entries, and the files the errors point at, so saving the fix is seen wherever it is.
     files = new Set([...fixed(), ...(graph ?? [...files, ...(inputs?.files ?? []).map((f) => resolve(f))]), ...located]);
     rewatch();
     const count = [...files].filter((f) => !fixed().includes(f)).length;

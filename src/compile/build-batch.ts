@@ -1,61 +1,99 @@
-import { buildEach, referenceSummaries, type ReferenceSummary } from './build-documents.js';
+import { buildEach, checkAcross, referenceSummaries, type BuiltDocument, type FoundResource, type ReferenceSummary } from './build-documents.js';
 import { collectResources } from './collect.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
+import type { ManifestEntry } from './layout.js';
 import { loadModules, type LoadedModule } from './load-modules.js';
-import { renderDocument, type RenderedDocument, type RenderOptions } from './render-output.js';
+import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
 import type { ResourceKey } from './validate.js';
 import type { ResourceKind } from '../schema/index.js';
 
-/** A document built in a batch, known by its identity: the builder and its document stay behind. */
-export interface BatchDocument {
+/** One document of an entry file, as plain data: what the checks across entries, the output and the cache need. */
+export interface EntryDocument {
   readonly kind: ResourceKind;
   readonly key: ResourceKey;
-  /** Source file, relative to the working directory. */
-  readonly file: string;
   readonly exportName: string;
+  /** Its manifest entry: output path, identity, source file, sha256 of `text`. */
+  readonly output: ManifestEntry;
+  /** The YAML file; empty when the entry has errors (nothing of a compile with errors is written). */
+  readonly text: string;
+  /** Its builder references, by target key (see `referenceSummaries`). */
+  readonly references: readonly ReferenceSummary[];
 }
 
 /**
- * What the compile cache needs to know of a loaded entry file: its files, and the environment variables it and
- * they read (name -> value, null when unset), or why it cannot be cached.
+ * The one unit of work of compile: an entry file's documents and its own diagnostics (everything but the checks
+ * across entries), and what the cache keys it by. Made the same way in this thread and in a worker thread, and
+ * read back from the cache (compile-cache.ts), which stores exactly this (texts stay in the output folder).
  */
-export type ModuleInfo = Omit<LoadedModule, 'exports'> & { readonly environment?: Readonly<Record<string, string | null>> };
-
-/** Each module's cache information, the environment reads made while loading and building it included. */
-export function moduleInfo(modules: readonly LoadedModule[], reads: EnvironmentReads): ModuleInfo[] {
-  return modules.map(({ file, dependencies, impure, uncacheable }) => {
-    if (impure) return { file, dependencies, impure, ...(uncacheable ? { uncacheable } : {}) };
-    const found = entryEnvironment(reads, dependencies);
-    return 'uncacheable' in found ? { file, dependencies, impure: true, uncacheable: found.uncacheable } : { file, dependencies, impure, environment: found.environment };
-  });
+export interface EntryResult {
+  /** The entry file, relative to the working directory, with `/`. */
+  readonly file: string;
+  readonly documents: readonly EntryDocument[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** Absolute paths of the local files it imports, itself included, transitively. */
+  readonly dependencies: readonly string[];
+  /** Environment variables it and its files read while loading and building: name -> value, null when unset. */
+  readonly environment?: Readonly<Record<string, string | null>>;
+  /** Why it cannot be cached (it imports a package or a builtin, enumerates the environment, ...). */
+  readonly uncacheable?: string;
 }
 
-/** A batch's results as plain data, so they can cross from a worker thread. */
-export interface BatchResult {
-  readonly documents: BatchDocument[];
-  /** Empty when a document of the batch has an error: nothing of it will be written. */
-  readonly rendered: RenderedDocument[];
-  /** Per-document findings; what spans documents is checked by the caller from `documents` and `references`. */
+/** The resources each module exports, by file: a builder exported by several entries counts at its first. */
+function foundByFile(modules: readonly LoadedModule[]): Map<string, FoundResource[]> {
+  const byFile = new Map<string, FoundResource[]>(modules.map((m) => [m.file, []]));
+  for (const found of collectResources(modules)) byFile.get(found.file)!.push(found);
+  return byFile;
+}
+
+/** A built entry with its documents rendered: the document objects and their build records can be collected. */
+interface RenderedEntry {
+  readonly module: LoadedModule;
+  readonly documents: EntryDocument[];
   readonly diagnostics: Diagnostic[];
-  readonly references: ReferenceSummary[];
-  readonly modules: ModuleInfo[];
 }
 
-/** Loads, builds, validates and renders some entry files; throws a DiagnosticError when they cannot be loaded. */
-export async function buildBatch(files: readonly string[], options: RenderOptions): Promise<BatchResult> {
+function renderEntry(module: LoadedModule, { documents, diagnostics }: { documents: BuiltDocument[]; diagnostics: Diagnostic[] }, render: RenderOptions): RenderedEntry {
+  const failed = hasErrors(diagnostics);
+  const rendered = documents.map((built): EntryDocument => {
+    const { text, entry } = failed ? unrenderedDocument(built) : renderDocument(built, render);
+    return { kind: built.kind, key: built.key, exportName: built.exportName, output: entry, text, references: referenceSummaries([built]) };
+  });
+  return { module, documents: rendered, diagnostics };
+}
+
+/** The entry's result, once every entry has loaded and built: a library's environment reads count for all that import it. */
+function entryResult({ module, documents, diagnostics }: RenderedEntry, reads: EnvironmentReads): EntryResult {
+  const { file, dependencies, impure, uncacheable } = module;
+  const cache = impure ? { uncacheable: uncacheable ?? 'it imports something the cache cannot see into' } : entryEnvironment(reads, dependencies);
+  return { file, documents, diagnostics, dependencies, ...cache };
+}
+
+/**
+ * Loads some entry files in one bundle and makes each one's EntryResult; throws a DiagnosticError when they
+ * cannot be loaded. Environment reads are recorded while they load and build (in whatever thread runs this).
+ */
+export async function buildEntries(files: readonly string[], render: RenderOptions): Promise<EntryResult[]> {
+  return (await build(files, render)).results;
+}
+
+/**
+ * The entries a problem across entries involves, loaded again together in this thread: their results, and the
+ * checks across their documents located at the builder calls (`otherKeys`: the identities of every other
+ * entry, for references). One bundle, so a builder that two of them export is one resource, counted once.
+ */
+export const rebuildTogether = (files: readonly string[], render: RenderOptions, otherKeys: readonly ResourceKey[]) => build(files, render, otherKeys);
+
+async function build(files: readonly string[], render: RenderOptions, otherKeys?: readonly ResourceKey[]): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
   const { result, reads } = await recordEnvironment(async () => {
     const modules = await loadModules(files);
-    const { documents, diagnostics } = buildEach(collectResources(modules), options.rules);
-    const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, options));
-    return { modules, documents, diagnostics, rendered };
+    const byFile = foundByFile(modules);
+    // The checks across entries need the built documents; otherwise each entry is rendered as soon as it is built.
+    if (otherKeys) {
+      const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
+      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
+    }
+    return { entries: modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render)), across: [] };
   });
-  const { modules, documents, diagnostics, rendered } = result;
-  return {
-    documents: documents.map(({ kind, key, file, exportName }) => ({ kind, key, file, exportName })),
-    rendered,
-    diagnostics,
-    references: referenceSummaries(documents),
-    modules: moduleInfo(modules, reads),
-  };
+  return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
 }

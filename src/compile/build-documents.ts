@@ -71,9 +71,18 @@ export interface BuildResult {
  */
 export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): BuildResult {
   const { documents, diagnostics } = buildEach(found, settings);
-  const across = [...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents)];
-  diagnostics.push(...applyRuleSettings(across, settings));
+  diagnostics.push(...checkAcross(documents, otherKeys, settings));
   return { documents, diagnostics };
+}
+
+/**
+ * What spans documents, located at the builder calls: identities built twice, builder references that do not
+ * resolve (among `documents` and `otherKeys`) or are out of scope, input sets that do not fit their pipeline;
+ * as the project's rule `settings` want them.
+ */
+export function checkAcross(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): Diagnostic[] {
+  const across = [...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents)];
+  return applyRuleSettings(across, settings);
 }
 
 /** Builds and validates each document on its own: everything but the checks that span documents. */

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ManifestEntry } from './layout.js';
+import type { EntryDocument, EntryResult } from './build-batch.js';
 import { cacheDir } from './load-modules.js';
 
 /**
- * The incremental-compile cache: for each entry file, the content hashes of every local file it imports
- * (itself included) and the manifest entries of what it produced. An entry whose files all hash the same,
+ * The incremental-compile cache: for each entry file, its EntryResult as the last compile made it, with the
+ * content hashes of every local file it imports (itself included). An entry whose files all hash the same,
  * and whose outputs are still in the output folder with the recorded sha256, is not loaded, built,
  * validated or emitted again: its output text is read back from the folder. The environment variables its
  * files read are part of the key too (environment-reads.ts). Anything unknown (a package or node: import,
@@ -19,7 +19,8 @@ export interface CachedEntry {
   readonly dependencies: Readonly<Record<string, string>>;
   /** Environment variables the entry's files read (through process.env) -> value, null when unset. */
   readonly environment?: Readonly<Record<string, string | null>>;
-  readonly outputs: readonly ManifestEntry[];
+  /** Its documents, without their text: the output folder has it. */
+  readonly documents: ReadonlyArray<Omit<EntryDocument, 'text'>>;
 }
 
 interface CacheFile {
@@ -72,10 +73,74 @@ export class FileHashes {
   }
 }
 
-export interface Reusable {
-  readonly entry: CachedEntry;
-  /** Output path -> text, read back from the output folder and checked against the recorded sha256. */
-  readonly texts: ReadonlyMap<string, string>;
+/** A file's text and the sha256 of it, or undefined when it cannot be read. */
+export type TextReader = (path: string) => { readonly text: string; readonly sha256: string } | undefined;
+
+export const readText: TextReader = (path) => {
+  const text = readSmall(path)?.toString('utf8');
+  return text === undefined ? undefined : { text, sha256: sha256(text) };
+};
+
+/** What tells a file changed without reading it: size, inode and modification time (nanoseconds on most file systems). */
+const statKey = (stats: Stats | undefined): string | undefined => stats && `${stats.size}:${stats.ino}:${stats.mtimeMs}`;
+const statOf = (path: string): Stats | undefined => statSync(path, { throwIfNoEntry: false });
+
+/**
+ * What a long-running process (`compile --watch`) keeps from one compile to the next, so that a compile after
+ * one saved file does not read and hash every definition and output file again: hashes and texts of the
+ * files it read, each trusted while the file's size, inode and modification time are unchanged; the cache
+ * record it wrote; the fingerprint of its own build (the running code cannot change).
+ */
+export class CompileSession {
+  readonly #files = new Map<string, { key: string; value: ReturnType<TextReader>; compile: number }>();
+  /** Which compile this is: a file checked once in a compile is not checked again in it (its outputs are read twice). */
+  #compile = 0;
+  readonly #prints = new Map<string, string>();
+  #record: { file: string; key: string | undefined; print: string; entries: Record<string, CachedEntry> } | undefined;
+
+  /** `readText`, remembered while the file's stat is unchanged. */
+  readonly read: TextReader = (path) => {
+    const known = this.#files.get(path);
+    if (known?.compile === this.#compile) return known.value;
+    const key = statKey(statOf(path));
+    if (key === undefined) return undefined;
+    const value = known?.key === key ? known.value : readText(path);
+    this.#files.set(path, { key, value, compile: this.#compile });
+    return value;
+  };
+
+  /** A new compile starts: every file is checked again (once). */
+  begin(): void {
+    this.#compile++;
+  }
+
+  /** Hashes of definition files, by `read`. */
+  hashes(): FileHashes {
+    const read = this.read;
+    return new (class extends FileHashes {
+      override get(file: string): string | undefined {
+        return read(file)?.sha256;
+      }
+    })();
+  }
+
+  async fingerprint(outDir: string, options: unknown): Promise<string> {
+    const id = JSON.stringify([resolve(outDir), options]);
+    if (!this.#prints.has(id)) this.#prints.set(id, await fingerprint(outDir, options));
+    return this.#prints.get(id)!;
+  }
+
+  /** The record this session wrote last, while the cache file is as it left it. */
+  cached(outDir: string, print: string): Record<string, CachedEntry> | undefined {
+    const record = this.#record;
+    const file = cacheFile(outDir);
+    return record && record.file === file && record.print === print && record.key === statKey(statOf(file)) ? record.entries : undefined;
+  }
+
+  remember(outDir: string, print: string, entries: Record<string, CachedEntry>): void {
+    const file = cacheFile(outDir);
+    this.#record = { file, key: statKey(statOf(file)), print, entries };
+  }
 }
 
 /** The previous compile's record, when it was made by this build with these options. */
@@ -88,17 +153,30 @@ export async function readCache(outDir: string, print: string): Promise<Record<s
   }
 }
 
-/** The cached entry's outputs, if its files are unchanged and its outputs are intact; else undefined. */
-export function reusable(entry: CachedEntry, outDir: string, hashes: FileHashes): Reusable | undefined {
-  for (const [file, hash] of Object.entries(entry.dependencies)) if (hashes.get(file) !== hash) return undefined;
+/** The cached entry as an EntryResult, if its files are unchanged and its outputs are intact; else undefined. */
+export function reusable(file: string, entry: CachedEntry, outDir: string, hashes: FileHashes, read: TextReader = readText): EntryResult | undefined {
+  for (const [dependency, hash] of Object.entries(entry.dependencies)) if (hashes.get(dependency) !== hash) return undefined;
   for (const [name, value] of Object.entries(entry.environment ?? {})) if ((process.env[name] ?? null) !== value) return undefined;
-  const texts = new Map<string, string>();
-  for (const output of entry.outputs) {
-    const text = readSmall(join(outDir, output.file))?.toString('utf8');
-    if (text === undefined || sha256(text) !== output.sha256) return undefined;
-    texts.set(output.file, text);
+  const documents: EntryDocument[] = [];
+  for (const document of entry.documents) {
+    const found = read(join(outDir, document.output.file));
+    if (found === undefined || found.sha256 !== document.output.sha256) return undefined;
+    documents.push({ ...document, text: found.text });
   }
-  return { entry, texts };
+  const environment = entry.environment ? { environment: entry.environment } : {};
+  return { file, documents, diagnostics: [], dependencies: Object.keys(entry.dependencies), ...environment };
+}
+
+/** What the cache keeps of an entry: undefined when it cannot be kept (a file it imports is gone, or unreadable). */
+export function cachedEntry(result: EntryResult, hashes: FileHashes): CachedEntry | undefined {
+  const dependencies: Record<string, string> = {};
+  for (const dependency of result.dependencies) {
+    const hash = hashes.get(dependency);
+    if (hash === undefined) return undefined;
+    dependencies[dependency] = hash;
+  }
+  const documents = result.documents.map(({ text: _text, ...document }) => document);
+  return { dependencies, ...(result.environment && Object.keys(result.environment).length > 0 ? { environment: result.environment } : {}), documents };
 }
 
 /** Records what this compile produced; written beside the bundle cache, replaced atomically. */

@@ -1,26 +1,23 @@
 import { join } from 'node:path';
-import { glob } from 'tinyglobby';
-import { moduleInfo, type BatchDocument, type ModuleInfo } from './build-batch.js';
-import { buildAndValidate, type BuiltDocument } from './build-documents.js';
-import type { RuleSettings } from './rule-settings.js';
-import { entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type Reusable } from './compile-cache.js';
-import { collectResources } from './collect.js';
-import { recordEnvironment } from './environment-reads.js';
-import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from './diagnostics.js';
-import type { ResourceKey } from './validate.js';
-import { keyString } from './validate.js';
 import { readFile } from 'node:fs/promises';
-import { createManifest, MANIFEST_FILE, manifestText, type Manifest, type ManifestEntry } from './layout.js';
-import { loadModules } from './load-modules.js';
-import { renderDocument, type RenderedDocument, type RenderOptions } from './render-output.js';
-import { planBatches, runBatches } from './worker-pool.js';
+import { glob } from 'tinyglobby';
+import { buildEntries, rebuildTogether, type EntryDocument, type EntryResult } from './build-batch.js';
+import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type CompileSession } from './compile-cache.js';
+import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from './diagnostics.js';
+import { createManifest, MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
+import type { RenderOptions } from './render-output.js';
+import type { RuleSettings } from './rule-settings.js';
 import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
+import { keyString, type ResourceKey } from './validate.js';
+import { planBatches, runBatches } from './worker-pool.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
 
 export interface CompileOptions {
   /** Files or globs of TypeScript definition files. */
   readonly entries: readonly string[];
+  /** The entry files `resolveEntries` already found for `entries`: they are not globbed again. */
+  readonly files?: readonly string[];
   readonly outDir: string;
   /** Compare only: report what would change, write nothing. */
   readonly check?: boolean;
@@ -36,22 +33,28 @@ export interface CompileOptions {
   readonly cache?: boolean;
   /** The project's rule settings (`rules` in pipewright.config.ts): rules switched off or at another severity. */
   readonly rules?: RuleSettings;
+  /**
+   * Told every file the definitions were made of (entries and their local imports, absolute) once they are
+   * loaded, before the checks: also when the compile then fails on a diagnostic. `compile --watch` watches them.
+   */
+  readonly onInputs?: (files: readonly string[]) => void;
+  /** Kept by a long-running caller (`compile --watch`) across compiles: see CompileSession. */
+  readonly session?: CompileSession;
 }
 
-/** A document this compile did not rebuild: its entry file and imports are unchanged since the last one. */
-export interface ReusedDocument {
-  readonly reused: true;
+/** A document of the output: its identity, where it came from and where it goes. */
+export interface CompiledDocument {
   readonly kind: ResourceKey['kind'];
   readonly key: ResourceKey;
   /** Source file, relative to the working directory. */
   readonly file: string;
+  readonly exportName: string;
+  /** Its path inside the output folder. */
+  readonly output: string;
+  readonly sha256: string;
+  /** Not built again: its entry file and imports are unchanged since the last compile. */
+  readonly reused: boolean;
 }
-
-/**
- * A document of the output: built in this thread (with its builder and document), built in a worker thread
- * (its identity only), or reused unchanged from the last compile.
- */
-export type CompiledDocument = BuiltDocument | BatchDocument | ReusedDocument;
 
 export interface CompileResult {
   /** Every document of the output, in the order of their entry files. */
@@ -62,6 +65,8 @@ export interface CompileResult {
   readonly diagnostics: readonly Diagnostic[];
   /** What `--debug` shows: entries the cache cannot keep, and why. */
   readonly notes: readonly string[];
+  /** Every file the definitions were made of, absolute (see `onInputs`). */
+  readonly inputs: readonly string[];
 }
 
 /** The entry files, from paths and globs, sorted and without duplicates. */
@@ -80,41 +85,44 @@ export async function resolveEntries(entries: readonly string[]): Promise<string
   return [...new Set(files)].sort();
 }
 
-/** What this compile built (as opposed to reused), ready to write. */
-interface FreshOutput {
-  readonly documents: ReadonlyArray<BuiltDocument | BatchDocument>;
-  readonly rendered: readonly RenderedDocument[];
-  readonly diagnostics: readonly Diagnostic[];
-  readonly modules: readonly ModuleInfo[];
-}
-
-/** Loads, validates and emits: nothing is written unless every document is valid. */
+/**
+ * Loads, validates and emits: nothing is written unless every document is valid. Each entry file gives one
+ * EntryResult, made in this thread, in a worker thread, or read from the cache; then one check across entries,
+ * by key. When that finds a problem, only the entries it involves are built again, together in this thread,
+ * so that its diagnostics name the builder calls on both sides.
+ */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
-  const files = await resolveEntries(options.entries);
+  const files = options.files ?? (await resolveEntries(options.entries));
   const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
-  const print = useCache ? await fingerprint(options.outDir, { schemaModeline: options.schemaModeline ?? false, rules: options.rules ?? {} }) : '';
-  const hashes = new FileHashes();
-  // Entries whose files and outputs are unchanged since the last compile are not loaded again.
-  const reused = new Map<string, Reusable>();
-  if (useCache) {
-    const cached = await readCache(options.outDir, print);
-    for (const file of files) {
-      const entry = cached[entryKey(file)];
-      const found = entry && reusable(entry, options.outDir, hashes);
-      if (found) reused.set(entryKey(file), found);
-    }
-  }
-  const fresh = files.filter((file) => !reused.has(entryKey(file)));
-  const reusedKeys = [...reused.values()].flatMap((r) => r.entry.outputs.map(manifestKey));
+  const { session } = options;
+  session?.begin();
+  const printed = { schemaModeline: options.schemaModeline ?? false, rules: options.rules ?? {} };
+  const print = useCache ? await (session ? session.fingerprint(options.outDir, printed) : fingerprint(options.outDir, printed)) : '';
+  const hashes = session ? session.hashes() : new FileHashes();
   const render: RenderOptions = {
     outDir: options.outDir,
     ...(options.schemaModeline ? { schemaModeline: options.schemaModeline } : {}),
     ...(options.rules ? { rules: options.rules } : {}),
   };
-  const batches = planBatches(fresh);
-  const built = (batches && (await buildInWorkers(batches, render, reusedKeys))) || (await buildHere(fresh, render, reusedKeys));
-  const { documents, diagnostics } = built;
-  if (documents.length === 0 && [...reused.values()].every((r) => r.entry.outputs.length === 0))
+  // Entries whose files and outputs are unchanged since the last compile are not loaded again.
+  const results = new Map<string, EntryResult>();
+  // Each entry's cache key (its path made relative, with `/`), worked out once: 1000 files cost 50 ms a time.
+  const keys = new Map(files.map((file) => [file, entryKey(file)]));
+  if (useCache) {
+    const cached = session?.cached(options.outDir, print) ?? (await readCache(options.outDir, print));
+    for (const file of files) {
+      const entry = cached[keys.get(file)!];
+      const found = entry && reusable(keys.get(file)!, entry, options.outDir, hashes, session?.read);
+      if (found) results.set(keys.get(file)!, found);
+    }
+  }
+  const reused = new Set(results.keys());
+  const fresh = files.filter((file) => !reused.has(keys.get(file)!));
+  if (fresh.length > 0) for (const result of await buildFresh(fresh, render)) results.set(result.file, result);
+  const ordered = () => [...keys.values()].flatMap((key) => results.get(key) ?? []);
+  const inputs = inputFiles(ordered());
+  options.onInputs?.(inputs);
+  if (ordered().every((result) => result.documents.length === 0))
     throw new DiagnosticError([
       {
         code: 'no-resources',
@@ -124,90 +132,102 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
         hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
       },
     ]);
-  // A rebuilt document taking the identity of a reused one is an error whose message needs both
-  // resources: compile everything again, which reports it in full.
-  const taken = new Set(reusedKeys.map(keyString));
-  if (reused.size > 0 && documents.some((built) => taken.has(keyString(built.key)))) return compile({ ...options, cache: false });
-  // So does an input set that no longer fits its pipeline when one of the two was reused: the one-thread build
-  // of everything locates the problem at the builder call.
-  if (reused.size > 0 && built.rendered.length > 0 && inputSetMisfits([...built.rendered, ...reusedOutputs(reused)])) return compile({ ...options, cache: false });
+  const involved = involvedAcross(ordered(), reused);
+  let across: Diagnostic[] = [];
+  if (involved.size > 0) {
+    const otherKeys = ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key)));
+    // In the order of the entry files, as a compile from nothing meets them (the first of a duplicate is "the other one").
+    const rebuilt = await rebuildTogether([...keys.values()].filter((file) => involved.has(file)), render, otherKeys);
+    for (const result of rebuilt.results) {
+      results.set(result.file, result);
+      reused.delete(result.file);
+    }
+    across = rebuilt.across;
+  }
+  const all = ordered();
+  const diagnostics = [...all.flatMap((result) => result.diagnostics), ...across];
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, string>();
-  const entries: ManifestEntry[] = [];
-  const produced = new Map<string, ManifestEntry[]>();
-  for (const { file, text, entry } of built.rendered) {
-    outputs.set(file, text);
-    entries.push(entry);
-    produced.set(entry.source, [...(produced.get(entry.source) ?? []), entry]);
-  }
-  const all: CompiledDocument[] = [...documents];
-  for (const { entry, texts } of reused.values()) {
-    for (const [file, text] of texts) outputs.set(file, text);
-    for (const output of entry.outputs) {
-      entries.push(output);
-      all.push({ reused: true, kind: output.kind, key: manifestKey(output), file: output.source });
-    }
-  }
-  const manifest = createManifest(entries);
+  for (const result of all) for (const document of result.documents) outputs.set(document.output.file, document.text);
+  const manifest = createManifest(all.flatMap((result) => result.documents.map((d) => d.output)));
   const changes =
-    (fresh.length === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
-    (options.check ? await planOutput(options.outDir, outputs, manifest) : await writeOutput(options.outDir, outputs, manifest));
+    (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
+    (options.check ? await planOutput(options.outDir, outputs, manifest, session?.read) : await writeOutput(options.outDir, outputs, manifest, session?.read));
   const notes: string[] = [];
-  // Warnings are not recorded per entry, so a compile that had some leaves no cache: the next one repeats them.
+  // Warnings are not kept in the cache, so a compile that had some leaves none: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
     const record: Record<string, CachedEntry> = {};
-    for (const [key, { entry }] of reused) record[key] = entry;
-    for (const module of built.modules) {
-      if (module.impure) {
-        notes.push(`not cached: ${module.file}, compiled every time: ${module.uncacheable ?? 'it imports something not tracked'}`);
+    for (const result of all) {
+      if (result.uncacheable) {
+        notes.push(`not cached: ${result.file}, compiled every time: ${result.uncacheable}`);
         continue;
       }
-      const dependencies: Record<string, string> = {};
-      for (const dependency of module.dependencies) {
-        const hash = hashes.get(dependency);
-        if (hash === undefined) break;
-        dependencies[dependency] = hash;
-      }
-      if (Object.keys(dependencies).length !== module.dependencies.length) continue;
-      const environment = module.environment ?? {};
-      record[module.file] = { dependencies, ...(Object.keys(environment).length > 0 ? { environment } : {}), outputs: produced.get(module.file) ?? [] };
+      const entry = cachedEntry(result, hashes);
+      if (entry) record[result.file] = entry;
     }
     await writeCache(options.outDir, print, record);
+    session?.remember(options.outDir, print, record);
   }
-  return { documents: all, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes };
+  const documents = all.flatMap((result) => result.documents.map((d) => compiledDocument(result, d, reused.has(result.file))));
+  return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };
 }
 
-/** Every fresh entry in this thread, checked as a whole. */
-async function buildHere(fresh: readonly string[], render: RenderOptions, reusedKeys: readonly ResourceKey[]): Promise<FreshOutput> {
-  const { result, reads } = await recordEnvironment(async () => {
-    const modules = fresh.length > 0 ? await loadModules(fresh) : [];
-    const { documents, diagnostics } = buildAndValidate(collectResources(modules), reusedKeys, render.rules);
-    const rendered = hasErrors(diagnostics) ? [] : documents.map((built) => renderDocument(built, render));
-    return { documents, rendered, diagnostics, modules };
-  });
-  return { ...result, modules: moduleInfo(result.modules, reads) };
+/** The fresh entries' results: in worker-thread batches from 1000 files (worker-pool.ts), else in this thread. */
+async function buildFresh(fresh: readonly string[], render: RenderOptions): Promise<EntryResult[]> {
+  const batches = planBatches(fresh);
+  return batches ? runBatches(batches, render) : buildEntries(fresh, render);
+}
+
+const compiledDocument = (result: EntryResult, d: EntryDocument, reused: boolean): CompiledDocument => ({
+  kind: d.kind,
+  key: d.key,
+  file: result.file,
+  exportName: d.exportName,
+  output: d.output.file,
+  sha256: d.output.sha256,
+  reused,
+});
+
+/** The entry files and every local file they import, absolute, sorted. */
+function inputFiles(results: readonly EntryResult[]): string[] {
+  const files = new Set<string>();
+  for (const result of results) for (const file of result.dependencies) files.add(file);
+  return [...files].sort();
 }
 
 /**
- * The fresh entries in worker-thread batches. What spans documents is checked here by key; when anything
- * of it is off (a duplicate, a reference to a resource that is not found or not visible), undefined: the
- * caller builds in this thread, whose diagnostics name both sides, and which also tells a resource
- * re-exported by entries of two batches (one builder) from two builders with one identity.
+ * The check across entries, by key: the entries whose documents share an identity, whose builder references
+ * do not resolve among all documents or are out of scope, or whose input set does not fit its pipeline (read
+ * back from the YAML when either of the two was built in this compile). Empty when all is well.
  */
-async function buildInWorkers(batches: string[][], render: RenderOptions, reusedKeys: readonly ResourceKey[]): Promise<FreshOutput | undefined> {
-  const results = await runBatches(batches, render);
-  const documents = results.flatMap((r) => r.documents);
-  const keys = [...documents.map((d) => d.key), ...reusedKeys].map(keyString);
-  const known = new Set(keys);
-  const references = results.flatMap((r) => r.references);
-  if (known.size !== keys.length || references.some((r) => !r.visible || (!r.resolved && !known.has(r.target)))) return undefined;
-  if (inputSetMisfits(results.flatMap((r) => r.rendered))) return undefined;
-  return {
-    documents,
-    rendered: results.flatMap((r) => r.rendered),
-    diagnostics: results.flatMap((r) => r.diagnostics),
-    modules: results.flatMap((r) => r.modules),
+function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<string>): Set<string> {
+  const involved = new Set<string>();
+  const owners = new Map<string, Array<{ result: EntryResult; document: EntryDocument }>>();
+  for (const result of results)
+    for (const document of result.documents) {
+      const key = keyString(document.key);
+      owners.set(key, [...(owners.get(key) ?? []), { result, document }]);
+    }
+  for (const found of owners.values()) if (found.length > 1) for (const { result } of found) involved.add(result.file);
+  for (const result of results)
+    for (const document of result.documents)
+      if (document.references.some((r) => !r.visible || (!r.resolved && !owners.has(r.target)))) involved.add(result.file);
+  // A pipeline that several input sets fill is read once.
+  const read = new Map<EntryDocument, unknown>();
+  const valueOf = (d: EntryDocument) => {
+    if (!read.has(d)) read.set(d, readYaml(d.text, d.output.file).documents[0]?.value);
+    return read.get(d);
   };
+  for (const result of results)
+    for (const inputSet of result.documents) {
+      if (inputSet.kind !== 'inputSet' || !inputSet.key.parent) continue;
+      const pipeline = owners.get(pipelineKeyOf(inputSet.key)!);
+      if (pipeline?.length !== 1) continue;
+      const [{ result: owner, document }] = pipeline as [{ result: EntryResult; document: EntryDocument }];
+      if ((reused.has(owner.file) && reused.has(result.file)) || !inputSet.text || !document.text) continue;
+      if (inputSetFit(valueOf(inputSet), valueOf(document)).length > 0) involved.add(result.file).add(owner.file);
+    }
+  return involved;
 }
 
 /**
@@ -219,43 +239,4 @@ async function unchangedOutput(outDir: string, outputs: ReadonlyMap<string, stri
   if (existing !== manifestText(manifest)) return undefined;
   const unchanged = [...outputs.keys(), MANIFEST_FILE].sort((a, b) => (a < b ? -1 : 1));
   return { written: [], added: [], changed: [], unchanged, removed: [] };
-}
-
-const manifestKey = (entry: ManifestEntry): ResourceKey => ({
-  kind: entry.kind,
-  identifier: entry.identifier,
-  ...(entry.org ? { org: entry.org } : {}),
-  ...(entry.project ? { project: entry.project } : {}),
-  ...(entry.parent ? { parent: entry.parent } : {}),
-  ...(entry.version ? { version: entry.version } : {}),
-});
-
-/** The reused outputs as rendered documents: their text (checked against the manifest) and entry. */
-const reusedOutputs = (reused: ReadonlyMap<string, Reusable>): RenderedDocument[] =>
-  [...reused.values()].flatMap(({ entry, texts }) =>
-    entry.outputs.flatMap((output) => {
-      const text = texts.get(output.file);
-      return text === undefined ? [] : [{ file: output.file, text, entry: output }];
-    }),
-  );
-
-/**
- * Whether an input set built in a worker does not fit its pipeline built in this compile (each batch checks only
- * itself). Read back from the rendered YAML only when both are here; a misfit sends the compile to one thread,
- * whose diagnostics point at the builder calls.
- */
-function inputSetMisfits(rendered: readonly RenderedDocument[]): boolean {
-  const inputSets = rendered.filter((r) => r.entry.kind === 'inputSet' && r.entry.parent);
-  if (inputSets.length === 0) return false;
-  const pipelines = new Map(rendered.filter((r) => r.entry.kind === 'pipeline').map((r) => [keyString(manifestKey(r.entry)), r]));
-  // A pipeline that several input sets fill is read once.
-  const read = new Map<RenderedDocument, unknown>();
-  const valueOf = (r: RenderedDocument) => {
-    if (!read.has(r)) read.set(r, readYaml(r.text, r.file).documents[0]?.value);
-    return read.get(r);
-  };
-  return inputSets.some((inputSet) => {
-    const pipeline = pipelines.get(pipelineKeyOf(manifestKey(inputSet.entry))!);
-    return pipeline !== undefined && inputSetFit(valueOf(inputSet), valueOf(pipeline)).length > 0;
-  });
 }

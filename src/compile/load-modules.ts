@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,7 +42,11 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
   const entry =
     absolute.map((file, index) => `import * as m${index} from ${JSON.stringify(file)};`).join('\n') +
     `\nexport default [${absolute.map((_, index) => `m${index}`).join(', ')}];\n`;
-  const outDir = cacheDir(process.cwd());
+  // Node imports the bundle by its real path and resolves the source map's relative paths from there: the folder
+  // is taken by its real path too, or a symlinked node_modules above the project would misplace every location.
+  const cache = cacheDir(process.cwd());
+  await mkdir(cache, { recursive: true });
+  const outDir = await realpath(cache);
   const outfile = join(outDir, `bundle-${process.pid}-${Date.now()}.mjs`);
   let code: string;
   let metafile: Metafile;
@@ -74,7 +78,6 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));
   }
-  await mkdir(outDir, { recursive: true });
   await writeFile(outfile, code);
   process.setSourceMapsEnabled(true);
   try {

@@ -42,8 +42,20 @@ export function renderDocument(
     ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
     : '';
   const text = modeline + generatedFile(built.document, built.file);
+  return { file, text, entry: manifestEntry(built, file, sha256(text)) };
+}
+
+/** A document of an entry with errors: its place and identity, no text (nothing of such a compile is written). */
+export function unrenderedDocument(built: Pick<RenderedSource, 'key' | 'file' | 'resource'>): RenderedDocument {
+  const file = outputPath(built.key);
+  return { file, text: '', entry: manifestEntry(built, file, '') };
+}
+
+type RenderedSource = Parameters<typeof renderDocument>[0];
+
+function manifestEntry(built: Pick<RenderedSource, 'key' | 'file' | 'resource'>, file: string, hash: string): ManifestEntry {
   const { kind, org, project, parent, version, identifier } = built.key;
-  const entry = {
+  return {
     file,
     kind,
     ...(org ? { org } : {}),
@@ -53,7 +65,6 @@ export function renderDocument(
     ...(built.resource?.publishFlags?.stable ? { stable: true as const } : {}),
     identifier,
     source: built.file,
-    sha256: sha256(text),
+    sha256: hash,
   };
-  return { file, text, entry };
 }

@@ -3,13 +3,13 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { BatchResult } from './build-batch.js';
+import type { EntryResult } from './build-batch.js';
 import { DiagnosticError, type Diagnostic } from './diagnostics.js';
 import type { RenderOptions } from './render-output.js';
 
 /** A worker's one message: its batch's results, the diagnostics that stopped it, or an unexpected failure. */
 export type WorkerAnswer =
-  | { readonly ok: BatchResult }
+  | { readonly ok: EntryResult[] }
   | { readonly diagnostics: readonly Diagnostic[]; readonly stack?: string | undefined }
   | { readonly failure: string; readonly stack?: string | undefined };
 
@@ -109,11 +109,11 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
 const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message, d.path]);
 
 /**
- * Builds batches in worker threads, a few at a time, results in batch order. After the first batch that
+ * Builds batches in worker threads, a few at a time; the entries' results in batch order. After the first batch that
  * fails no new one starts; the failures of those that ran are reported together (a shared file's error,
  * met by every batch, once).
  */
-export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions): Promise<BatchResult[]> {
+export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions): Promise<EntryResult[]> {
   const file = workerFile();
   const answers: WorkerAnswer[] = [];
   let next = 0;
@@ -136,5 +136,5 @@ export async function runBatches(batches: readonly (readonly string[])[], option
     const stack = problems.map((answer) => ('stack' in answer ? answer.stack : undefined)).find(Boolean);
     throw new DiagnosticError([...seen.values()], stack ? { cause: Object.assign(new Error('in a worker thread'), { stack }) } : undefined);
   }
-  return answers.map((answer) => (answer as { ok: BatchResult }).ok);
+  return answers.flatMap((answer) => (answer as { ok: EntryResult[] }).ok);
 }

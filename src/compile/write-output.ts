@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { DiagnosticError } from './diagnostics.js';
+import type { TextReader } from './compile-cache.js';
 import { MANIFEST_FILE, manifestText, parseManifest, type Manifest } from './layout.js';
 
 export interface OutputChanges {
@@ -76,15 +77,18 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
 }
 
 /** What writing `files` would change in `outDir`, without writing. */
-export async function planOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest): Promise<OutputChanges> {
-  const old = await readManifest(outDir);
+export async function planOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
+  return plan(outDir, files, manifest, await readManifest(outDir), read);
+}
+
+function plan(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, old: Manifest | undefined, read?: TextReader): OutputChanges {
   const written: string[] = [];
   const added: string[] = [];
   const changed: string[] = [];
   const unchanged: string[] = [];
   const all = new Map(files).set(MANIFEST_FILE, manifestText(manifest));
   for (const [file, content] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const existing = readText(join(outDir, file));
+    const existing = read ? read(join(outDir, file))?.text : readText(join(outDir, file));
     if (existing === content) unchanged.push(file);
     else {
       written.push(file);
@@ -101,12 +105,12 @@ export async function planOutput(outDir: string, files: ReadonlyMap<string, stri
  * stay), files the old manifest did not list are carried over untouched, and orphans (listed in the old
  * manifest, no longer produced) are left behind, which removes them.
  */
-export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest): Promise<OutputChanges> {
-  const changes = await planOutput(outDir, files, manifest);
+export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
+  const old = await readManifest(outDir);
+  const changes = plan(outDir, files, manifest, old, read);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(dirname(outDir), `.${basename(outDir)}.pipewright-new-${suffix}`);
   const backup = join(dirname(outDir), `.${basename(outDir)}.pipewright-old-${suffix}`);
-  const old = await readManifest(outDir);
   const managed = new Set([MANIFEST_FILE, ...(old?.files ?? []).map((e) => e.file)]);
   const unchanged = new Set(changes.unchanged);
   try {

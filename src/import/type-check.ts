@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Project, ts, type SourceFile } from 'ts-morph';
+import { createRequire } from 'node:module';
+import { ts } from 'ts-morph';
 import type { Diagnostic } from '../compile/diagnostics.js';
-import type { Origin } from './code.js';
 import { MARK_PREFIX } from './print.js';
 
 /** The types of the running pipewright, so generated code is checked against the builders it will use. */
@@ -12,78 +12,170 @@ function ownTypes(): string {
   return existsSync(declarations) ? declarations : fileURLToPath(new URL('../index.ts', import.meta.url));
 }
 
-export interface CheckedModule {
+/**
+ * ts-morph's copy of TypeScript keeps its lib files (`lib.es2022.d.ts`, ...) in memory, in its companion
+ * package, under a folder that is not on disk. That package is found from ts-morph, which depends on it.
+ */
+function tsMorphLibraries(): { folder: string; files: ReadonlyArray<{ fileName: string; text: string }> } {
+  const fromTsMorph = createRequire(createRequire(import.meta.url).resolve('ts-morph'));
+  const common = fromTsMorph('@ts-morph/common') as typeof import('@ts-morph/common');
+  return { folder: common.libFolderInMemoryPath, files: common.getLibFiles() };
+}
+
+/** A generated module as printed with origin marks (`print.ts`). */
+export interface MarkedModule {
+  /** Where it will be written, relative to the output folder. */
   readonly path: string;
-  /** The module's text with origin marks (`print.ts`), and the origins they index. */
-  readonly marked: { readonly text: string; readonly origins: readonly Origin[] };
+  readonly text: string;
 }
 
 export interface TypeProblem {
   readonly diagnostic: Diagnostic;
-  /** The code the error is in (the innermost marked call around it), if any. */
-  readonly origin: Origin | undefined;
+  /** The number of the innermost origin mark around the error (it indexes the module's origins), if any. */
+  readonly mark: number | undefined;
 }
 
-const MARK = new RegExp(`/\\*${MARK_PREFIX}(\\d+)\\*/`);
+const MARK = new RegExp(`^/\\*${MARK_PREFIX}(\\d+)\\*/$`);
 
-/** The origin mark written just before `position`'s node or one of its ancestors, innermost first. */
-function originAt(file: SourceFile, position: number, origins: readonly Origin[]): Origin | undefined {
+/**
+ * The comments between the token before `position` and the next one (`position` being a node's full start).
+ * TypeScript calls those on the previous token's line trailing and the rest leading; here they are all one.
+ */
+const commentsAt = (text: string, position: number): ts.CommentRange[] => [
+  ...(ts.getTrailingCommentRanges(text, position) ?? []),
+  ...(ts.getLeadingCommentRanges(text, position) ?? []),
+];
+
+/** Every comment of a parsed file, by position: comments live in the trivia before a node or its tokens. */
+function commentRanges(file: ts.SourceFile): ts.CommentRange[] {
   const text = file.getFullText();
-  for (let node = file.getDescendantAtPos(position); node; node = node.getParent()) {
-    // The trivia before a node holds only blanks and comments, so a mark there is a comment, never a string.
-    const mark = MARK.exec(text.slice(node.getPos(), node.getStart()));
-    if (mark) return origins[Number(mark[1])];
+  const found = new Map<number, ts.CommentRange>();
+  const visit = (node: ts.Node): void => {
+    for (const range of commentsAt(text, node.getFullStart())) found.set(range.pos, range);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return [...found.values()].sort((a, b) => a.pos - b.pos);
+}
+
+const markOf = (text: string, range: ts.CommentRange): number | undefined => {
+  const match = MARK.exec(text.slice(range.pos, range.end));
+  return match ? Number(match[1]) : undefined;
+};
+
+/** The innermost node around `position` and its ancestors, innermost first. */
+function ancestorsAt(file: ts.SourceFile, position: number): ts.Node[] {
+  const chain: ts.Node[] = [file];
+  for (let node: ts.Node | undefined = file; node;) {
+    const parent: ts.Node = node;
+    node = ts.forEachChild(parent, (child) =>
+      child.getFullStart() <= position && position < child.getEnd() ? child : undefined,
+    );
+    if (node) chain.push(node);
+  }
+  return chain.reverse();
+}
+
+/** The origin mark written just before the node at `position` or one of its ancestors, innermost first. */
+function markAt(file: ts.SourceFile, position: number): number | undefined {
+  const text = file.getFullText();
+  for (const node of ancestorsAt(file, position)) {
+    // The trivia before a node holds only blanks and comments, so a mark found there is a comment, never a string.
+    for (const range of commentsAt(text, node.getFullStart())) {
+      const mark = markOf(text, range);
+      if (mark !== undefined) return mark;
+    }
   }
   return undefined;
 }
 
 /**
- * Type-checks generated modules in memory against pipewright's own types. One checker is kept for the whole
- * import, so the library's declarations are read once however often modules are checked again after a fallback.
+ * The module's text without its origin marks (and the blank printed after each): what is written. Marks are
+ * found as comments of the parsed file, so text that merely looks like one inside a string stays.
  */
-export type TypeChecker = (modules: readonly CheckedModule[]) => TypeProblem[][];
+export function withoutMarks(file: ts.SourceFile): string {
+  const text = file.getFullText();
+  let plain = '';
+  let from = 0;
+  for (const range of commentRanges(file)) {
+    if (markOf(text, range) === undefined) continue;
+    plain += text.slice(from, range.pos);
+    from = text[range.end] === ' ' ? range.end + 1 : range.end;
+  }
+  return plain + text.slice(from);
+}
+
+const OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  // Builders need no DOM types; leaving them out spares parsing and binding them.
+  lib: ['lib.es2022.d.ts'],
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  skipLibCheck: true,
+  types: [],
+};
+
+export interface CheckedModule {
+  readonly problems: TypeProblem[];
+  /** The parsed module, for `withoutMarks`. */
+  readonly file: ts.SourceFile;
+}
+
+/**
+ * Type-checks generated modules in memory against pipewright's own types, one program per call. The library's
+ * declaration files are parsed once and shared by every later program, so a call costs its modules (and the
+ * checker's look at the builders they use), not the library again.
+ */
+export type TypeChecker = (modules: readonly MarkedModule[]) => CheckedModule[];
 
 export function createTypeChecker(outDir: string): TypeChecker {
-  const project = new Project({
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      // Builders need no DOM types; leaving them out spares parsing and binding them.
-      lib: ['lib.es2022.d.ts'],
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      skipLibCheck: true,
-      types: [],
-      paths: { pipewright: [ownTypes()] },
-    },
-    skipAddingFilesFromTsConfig: true,
-  });
-  let previous: SourceFile[] = [];
-  return (modules) => {
-    for (const file of previous) project.removeSourceFile(file);
-    const files = modules.map((m) => project.createSourceFile(join(resolve(outDir), m.path), m.marked.text, { overwrite: true }));
-    previous = files;
-    const program = project.getProgram().compilerObject;
-    return files.map((file, index) => {
-      const own = program.getSourceFile(file.getFilePath())!;
-      const diagnostics = [...program.getSyntacticDiagnostics(own), ...program.getSemanticDiagnostics(own)];
-      return diagnostics.map((d) => {
+  const options = { ...OPTIONS, paths: { pipewright: [ownTypes()] } };
+  const host = ts.createCompilerHost(options, true);
+  const { folder, files } = tsMorphLibraries();
+  const libraries = new Map(files.map((lib) => [`${folder}/${lib.fileName}`, lib.text]));
+  host.getDefaultLibLocation = () => folder;
+  host.getDefaultLibFileName = (settings) => `${folder}/${ts.getDefaultLibFileName(settings)}`;
+  const shared = new Map<string, ts.SourceFile | undefined>();
+  let modules = new Map<string, string>();
+  const readLibrary = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  const readFile = host.readFile.bind(host);
+  host.fileExists = (name) => modules.has(name) || libraries.has(name) || fileExists(name);
+  host.readFile = (name) => modules.get(name) ?? libraries.get(name) ?? readFile(name);
+  host.getSourceFile = (name, version, onError) => {
+    const text = modules.get(name);
+    if (text !== undefined) return ts.createSourceFile(name, text, version, true);
+    const library = libraries.get(name);
+    if (library !== undefined && !shared.has(name)) shared.set(name, ts.createSourceFile(name, library, version));
+    if (!shared.has(name)) shared.set(name, readLibrary(name, version, onError));
+    return shared.get(name);
+  };
+  return (checked) => {
+    const names = checked.map((module) => join(resolve(outDir), module.path));
+    modules = new Map(names.map((name, index) => [name, checked[index]!.text]));
+    const program = ts.createProgram({ rootNames: names, options, host });
+    return names.map((name, index) => {
+      const file = program.getSourceFile(name)!;
+      const diagnostics = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+      const problems = diagnostics.map((d) => {
         const start = d.start ?? 0;
-        const { line, column } = file.getLineAndColumnAtPos(start);
+        const { line, character } = file.getLineAndCharacterOfPosition(start);
         const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
         return {
-          origin: originAt(file, start, modules[index]!.marked.origins),
+          mark: markAt(file, start),
           diagnostic: {
-            code: 'generated-code-type-error',
+            code: 'generated-code-type-error' as const,
             severity: 'error' as const,
             message: `generated code does not type-check: ${message}`,
             path: [],
-            at: `${modules[index]!.path}:${line}:${column}`,
+            at: `${checked[index]!.path}:${line + 1}:${character + 1}`,
             hint: 'this is a bug in pipewright import; please report it with the YAML document',
           },
         };
       });
+      return { problems, file };
     });
   };
 }

@@ -21,6 +21,13 @@ export const codebase = z
     prCloneStrategy: orExpression(z.enum(['MergeCommit', 'SourceBranch'])).optional(),
     submoduleStrategy: z.string().optional(),
     resources: z.looseObject({}).optional(),
+    lfs: orExpression(z.boolean()).optional(),
+    debug: orExpression(z.boolean()).optional(),
+    fetchTags: orExpression(z.boolean()).optional(),
+    sparseCheckout: orExpression(z.array(z.string())).optional(),
+    cloneDirectory: z.string().optional(),
+    preFetchCommand: z.string().optional(),
+    persistCredentials: orExpression(z.boolean()).optional(),
   })
   .meta({ title: 'Codebase' });
 
@@ -31,7 +38,15 @@ export const pipelineProperties = z
 export const ciSpec = z
   .looseObject({
     cloneCodebase: orExpression(z.boolean()).optional().meta({ description: 'Clone properties.ci.codebase first.' }),
-    caching: z.looseObject({ enabled: orExpression(z.boolean()).optional(), paths: z.array(z.string()).optional(), key: z.string().optional() }).optional(),
+    caching: z
+      .looseObject({
+        enabled: orExpression(z.boolean()).optional(),
+        paths: orExpression(z.array(z.string())).optional(),
+        key: z.string().optional(),
+        override: orExpression(z.boolean()).optional(),
+        policy: orExpression(z.enum(['pull', 'push', 'pull-push'])).optional(),
+      })
+      .optional(),
     buildIntelligence: z.looseObject({ enabled: orExpression(z.boolean()).optional() }).optional(),
     platform: z
       .looseObject({

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { formatModules, type ModuleChecker, type ModuleOutcome } from './check-modules.js';
+import type { MarkedModule } from './type-check.js';
+import type { WorkerAnswer, WorkerRequest } from './check-worker.js';
+
+/**
+ * The worker's compiled file. Under the tests the importer runs from src/ (TypeScript), which a worker cannot
+ * load, so it uses the built copy in dist/ (`npm test` builds first).
+ */
+function workerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return join(dirname(here), 'check-worker.js');
+  const built = join(dirname(dirname(dirname(here))), 'dist', 'import', 'check-worker.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build`);
+  return built;
+}
+
+/**
+ * The checker's old-generation heap, in MiB. Its programs are bounded (`import-yaml.ts` bounds a group's
+ * text), and V8 lets a heap grow to its limit before collecting hard, so the limit bounds the import's memory.
+ */
+const CHECKER_HEAP_MB = 256;
+/** Formatting holds one module at a time. */
+const FORMATTER_HEAP_MB = 96;
+
+type Settle = { resolve: (answer: WorkerAnswer) => void; reject: (error: Error) => void };
+type Request = { readonly check: readonly MarkedModule[] } | { readonly format: readonly string[] };
+
+/** One worker thread and the requests it has not answered yet; a dead lane's requests fail. */
+function lane(outDir: string, heapMb: number) {
+  const worker = new Worker(workerFile(), {
+    workerData: { outDir },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  });
+  const waiting = new Map<number, Settle>();
+  let next = 0;
+  let dead: Error | undefined;
+  const fail = (error: Error) => {
+    dead ??= error;
+    for (const job of waiting.values()) job.reject(error);
+    waiting.clear();
+  };
+  worker.on('message', (answer: WorkerAnswer) => {
+    const job = waiting.get(answer.id)!;
+    waiting.delete(answer.id);
+    if ('failure' in answer)
+      job.reject(Object.assign(new Error(answer.failure), answer.stack ? { stack: answer.stack } : {}));
+    else job.resolve(answer);
+  });
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('an import worker exited')));
+  return {
+    send: (request: Request): Promise<WorkerAnswer> =>
+      new Promise((resolve, reject) => {
+        if (dead) return reject(dead);
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        worker.postMessage({ id, ...request } as WorkerRequest);
+      }),
+    close: async () => {
+      dead ??= new Error('the import is over');
+      await worker.terminate();
+    },
+  };
+}
+
+export interface ImportPool {
+  readonly check: ModuleChecker;
+  readonly format: (texts: readonly string[]) => Promise<string[]>;
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Two worker threads beside this one, which generates the modules: one type-checks groups, the other formats
+ * the modules that passed. The three steps cost about the same, so on two cores neither core waits long.
+ * Work a worker could not do (it ran out of memory, say) is done in this thread instead.
+ */
+export function createImportPool(
+  outDir: string,
+  fallback: ModuleChecker,
+  heapMb = { checker: CHECKER_HEAP_MB, formatter: FORMATTER_HEAP_MB },
+): ImportPool {
+  const checker = lane(outDir, heapMb.checker);
+  const formatter = lane(outDir, heapMb.formatter);
+  return {
+    check: (modules) =>
+      checker.send({ check: modules }).then(
+        (answer) => (answer as { outcomes: ModuleOutcome[] }).outcomes,
+        () => fallback(modules),
+      ),
+    format: (texts) =>
+      formatter.send({ format: texts }).then(
+        (answer) => (answer as { formatted: string[] }).formatted,
+        () => formatModules(texts),
+      ),
+    close: async () => {
+      await Promise.all([checker.close(), formatter.close()]);
+    },
+  };
+}
