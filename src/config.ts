@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONFIGURABLE_CODES, type RuleSettings } from './compile/rule-settings.js';
 
 export const configSchema = z.strictObject({
   /** Globs of definition files compiled when `pipewright compile` gets no entries. */
@@ -23,9 +24,15 @@ export const configSchema = z.strictObject({
     .optional(),
   /** Add a `# yaml-language-server: $schema=` line to compiled files. */
   schemaModeline: z.boolean().optional(),
+  /**
+   * Switch a rule off, or report it at another severity, in compile and validate: `{ 'possible-secret': 'off',
+   * 'unknown-reference': 'error' }`. Only pipewright's own judgements are configurable (docs/troubleshooting.md
+   * lists them); what the platform refuses is not.
+   */
+  rules: z.partialRecord(z.enum(CONFIGURABLE_CODES), z.enum(['off', 'warning', 'error'])).optional(),
 });
 
-export type PipewrightConfig = z.infer<typeof configSchema>;
+export type PipewrightConfig = Omit<z.infer<typeof configSchema>, 'rules'> & { readonly rules?: RuleSettings };
 
 /** Typed configuration for `pipewright.config.ts`: `export default defineConfig({ include: [...] })`. */
 export const defineConfig = (config: PipewrightConfig): PipewrightConfig => config;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { buildAndValidate } from '../src/compile/build-documents.js';
-import { newBuildContext } from '../src/dsl/build-context.js';
 import {
   deployment,
   environment,
@@ -17,9 +16,10 @@ import {
   template,
   trigger,
   type AnyResource,
+  lower,
 } from '../src/index.js';
 
-const doc = (resource: AnyResource) => resource.toDocument(newBuildContext()) as Record<string, Record<string, unknown>>;
+const doc = (resource: AnyResource) => resource.toDocument() as Record<string, Record<string, unknown>>;
 const compileAll = (...resources: AnyResource[]) =>
   buildAndValidate(resources.map((resource, index) => ({ resource, file: 'x.ts', exportName: `r${index}` })));
 
@@ -65,7 +65,7 @@ describe('builders of the kinds beside pipelines', () => {
   it('an org-level template is referenced as org.<id>', () => {
     const echo = template.step({ identifier: 'echo', org: 'platform', versionLabel: 'v2', spec: { type: 'Wait', spec: { duration: '1m' } } });
     const use = stepTemplate({ identifier: 'say', templateRef: echo });
-    const element = use.toElement(newBuildContext(), []) as { step: { template: unknown } };
+    const element = lower(use.toNode()) as { step: { template: unknown } };
     expect(element.step.template).toEqual({ templateRef: 'org.echo', versionLabel: 'v2' });
   });
 
@@ -138,7 +138,7 @@ describe('a Deployment stage naming a service, environment and infrastructures b
 describe('templates in use', () => {
   it('stepTemplate() with a template builder writes the inputs given, under the template reference', () => {
     const greet = template.step({ identifier: 'greet', project: 'web', versionLabel: 'v3', spec: { type: 'ShellScript', timeout: '<+input>', spec: {} } });
-    const element = stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { type: 'ShellScript', timeout: '5m' } }).toElement(newBuildContext(), []) as { step: { template: unknown } };
+    const element = lower(stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { type: 'ShellScript', timeout: '5m' } }).toNode()) as { step: { template: unknown } };
     expect(element.step.template).toEqual({ templateRef: 'greet', versionLabel: 'v3', templateInputs: { type: 'ShellScript', timeout: '5m' } });
   });
 });

@@ -4,17 +4,16 @@ import {
   deployment,
   expr,
   input,
-  newBuildContext,
   pipeline,
   project,
   shell,
   stage,
   step,
+  lower,
   type StepBuilder,
 } from 'pipewright';
 
-const build = (resource: { toDocument(c: ReturnType<typeof newBuildContext>): unknown }) =>
-  resource.toDocument(newBuildContext());
+const build = (resource: { toDocument(): unknown }) => resource.toDocument();
 
 const k8s = () =>
   deployment({
@@ -112,7 +111,7 @@ describe('immutability', () => {
     const base = k8s();
     const withStep = base.step(shell({ identifier: 'a', script: 'a' }));
     expect(withStep).not.toBe(base);
-    expect((base.toElement(newBuildContext(), []).stage as any).spec.execution.steps).toHaveLength(0);
+    expect(((lower(base.toNode()) as any).stage as any).spec.execution.steps).toHaveLength(0);
     expect(Object.isFrozen(base)).toBe(true);
   });
 
@@ -139,14 +138,14 @@ describe('$if and $call', () => {
   it('applies $if only when the condition holds', () => {
     const extra = shell({ identifier: 'extra', script: 'x' });
     const count = (prod: boolean) =>
-      ((k8s().$if(prod, (s) => s.step(extra)).toElement(newBuildContext(), []).stage as any).spec.execution.steps as unknown[]).length;
+      (((lower(k8s().$if(prod, (s) => s.step(extra)).toNode()) as any).stage as any).spec.execution.steps as unknown[]).length;
     expect(count(true)).toBe(1);
     expect(count(false)).toBe(0);
   });
 
   it('passes the builder through $call', () => {
     const withSmoke = <T extends { step(...s: StepBuilder[]): T }>(b: T) => b.step(shell({ identifier: 'smoke', script: 'x' }));
-    const stageDoc = k8s().$call(withSmoke).toElement(newBuildContext(), []).stage as any;
+    const stageDoc = (lower(k8s().$call(withSmoke).toNode()) as any).stage as any;
     expect(stageDoc.spec.execution.steps[0].step.identifier).toBe('smoke');
   });
 });
@@ -154,7 +153,7 @@ describe('$if and $call', () => {
 describe('shell()', () => {
   it('maps env and outputs to typed variable lists', () => {
     const s = shell({ identifier: 's', script: 'x', env: { HOST: expr.pipeline.name }, outputs: ['VERSION'] });
-    const spec = (s.toElement(newBuildContext(), []) as any).step.spec;
+    const spec = (lower(s.toNode()) as any).step.spec;
     expect(spec.environmentVariables).toEqual([{ name: 'HOST', type: 'String', value: '<+pipeline.name>' }]);
     expect(spec.outputVariables).toEqual([{ name: 'VERSION', type: 'String', value: 'VERSION' }]);
   });
@@ -178,8 +177,8 @@ describe('project() and connectors', () => {
   it('scopes a connector to its project builder and records the reference', () => {
     const p = project({ identifier: 'p', org: 'eng' });
     const c = connectors.dockerRegistry({ identifier: 'hub', project: p });
-    const context = newBuildContext();
-    const doc = c.toDocument(context) as any;
+    const node = c.toNode();
+    const doc = lower(node) as any;
     expect(doc.connector.orgIdentifier).toBe('eng');
     expect(doc.connector.projectIdentifier).toBe('p');
     expect(doc.connector.spec).toEqual({
@@ -187,17 +186,14 @@ describe('project() and connectors', () => {
       providerType: 'DockerHub',
       auth: { type: 'Anonymous' },
     });
-    expect(context.references.map((r) => r.target)).toEqual([p]);
+    expect(node.references.map((r) => r.target)).toEqual([p]);
   });
 
   it('writes a scoped connectorRef for connector builders', () => {
     const orgLevel = connectors.dockerRegistry({ identifier: 'hub', org: 'default' });
     const accountLevel = connectors.dockerRegistry({ identifier: 'acct', account: true });
     const ref = (c: typeof orgLevel) =>
-      (deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: c, namespace: 'n' } }).toElement(
-        newBuildContext(),
-        [],
-      ).stage as any).spec.infrastructure.infrastructureDefinition.spec.connectorRef;
+      ((lower(deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: c, namespace: 'n' } }).toNode()) as any).stage as any).spec.infrastructure.infrastructureDefinition.spec.connectorRef;
     expect(ref(orgLevel)).toBe('org.hub');
     expect(ref(accountLevel)).toBe('account.acct');
     expect(ref(connectors.dockerRegistry({ identifier: 'local', project: 'web' }))).toBe('local');

@@ -13,7 +13,6 @@ import {
   shell,
   stepGroup,
   terraformPlan,
-  newBuildContext,
   type AnyResource,
 } from 'pipewright';
 import { buildAndValidate, type FoundResource } from '../src/compile/build-documents.js';
@@ -65,7 +64,7 @@ describe('catalogue builders', () => {
   it('write the type and the spec fields given, in the order given', () => {
     const doc = pipeline({ identifier: 'p', project: 'web' })
       .stage(deploy().step(k8sBGSwapServices({ identifier: 'swap', delegateSelectors: ['eu'], timeout: '10m' })))
-      .toDocument(newBuildContext()) as any;
+      .toDocument() as any;
     expect(doc.pipeline.stages[0].stage.spec.execution.steps[0]).toEqual({
       step: { type: 'K8sBGSwapServices', name: 'swap', identifier: 'swap', spec: { delegateSelectors: ['eu'] }, timeout: '10m' },
     });
@@ -95,7 +94,7 @@ describe('builder options are checked at run time too', () => {
   it('never writes undefined as text: deployment({ enviroment }) is an unknown option and a missing one', () => {
     const stage = deployment({ identifier: 'prod', service: 's', enviroment: 'prod', infrastructure: infra } as never);
     const p = pipeline({ identifier: 'p', project: 'web' }).stage(stage.step(k8sRollingDeploy({ identifier: 'r' })));
-    expect(JSON.stringify(p.toDocument(newBuildContext()))).not.toContain('undefined');
+    expect(JSON.stringify(p.toDocument())).not.toContain('undefined');
     expect(problems(p).slice(0, 2)).toEqual([
       'unknown-option: deployment() has no option "enviroment" (did you mean "environment"?)',
       'missing-option: deployment() needs the option "environment" (add environment: ... to the deployment() call)',
@@ -142,7 +141,7 @@ describe('step reuse and groups', () => {
       steps: [k8sRollingDeploy({ identifier: 'deploy' })],
       rollbackSteps: [k8sRollingDeploy({ identifier: 'deploy_back' })],
     });
-    const doc = pipeline({ identifier: 'p', project: 'web' }).stage(deploy().step(group)).toDocument(newBuildContext()) as any;
+    const doc = pipeline({ identifier: 'p', project: 'web' }).stage(deploy().step(group)).toDocument() as any;
     const element = doc.pipeline.stages[0].stage.spec.execution.steps[0].stepGroup;
     expect(element.rollbackSteps.map((s: any) => s.step.identifier)).toEqual(['deploy_back']);
     expect(validateDocument('pipeline', doc)).toEqual([]);
@@ -158,7 +157,7 @@ describe('connector builders from the catalogue', () => {
       url: 'https://github.com/acme',
       authentication: { type: 'Http', spec: { type: 'UsernameToken', spec: { username: 'bot', tokenRef: 'gh_token' } } },
     });
-    const doc = github.toDocument(newBuildContext()) as any;
+    const doc = github.toDocument() as any;
     expect(doc.connector).toMatchObject({ identifier: 'gh', type: 'Github', spec: { type: 'Account', url: 'https://github.com/acme' } });
     expect(problems(github)).toEqual([]);
   });

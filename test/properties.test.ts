@@ -4,7 +4,7 @@ import YAML from 'yaml';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { generatedFile } from '../src/compile/emit-yaml.js';
 import { expressionProblem } from '../src/compile/rules.js';
-import { deployment, input, newBuildContext, pipeline, project, shell, stage } from 'pipewright';
+import { deployment, input, pipeline, project, shell, stage } from 'pipewright';
 
 /** Strings YAML likes to reinterpret, mixed with arbitrary unicode text. */
 const tricky = fc.oneof(
@@ -28,7 +28,7 @@ describe('every string comes back exactly as given', () => {
         const built = pipeline({ identifier: 'p', name: name || 'n', description, project: 'x', tags: { [tagKey]: tagValue }, variables: { v: variable } })
           .stage(stage({ identifier: 's', type: 'Custom', description, spec: { note: variable } }))
           .step(shell({ identifier: 'x', name: name || 'n', script, env: { E: variable } }))
-          .toDocument(newBuildContext());
+          .toDocument();
         expect(roundTrip(built)).toEqual(built);
       }),
       { numRuns: 400 },
@@ -38,7 +38,7 @@ describe('every string comes back exactly as given', () => {
   it('in projects', () => {
     fc.assert(
       fc.property(tricky, tricky, (name, description) => {
-        const built = project({ identifier: 'p', name, description, tags: [description] }).toDocument(newBuildContext());
+        const built = project({ identifier: 'p', name, description, tags: [description] }).toDocument();
         expect(roundTrip(built)).toEqual(built);
       }),
       { numRuns: 200 },

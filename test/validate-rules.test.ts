@@ -9,7 +9,6 @@ import {
   http,
   input,
   k8sRollingDeploy,
-  newBuildContext,
   parallel,
   pipeline,
   pipelineStage,
@@ -27,7 +26,7 @@ import { inputProblem } from '../src/compile/rules-inputs.js';
 
 /** `code: message (hint)` of every diagnostic of a pipeline built from these stages. */
 const diagnosticsOf = (...stages: StageBuilder[]) =>
-  validateDocument('pipeline', pipeline({ identifier: 'p', project: 'web', barriers: ['ready'] }).stage(...stages).toDocument(newBuildContext())).map(
+  validateDocument('pipeline', pipeline({ identifier: 'p', project: 'web', barriers: ['ready'] }).stage(...stages).toDocument()).map(
     (d) => `${d.code}: ${d.message}${d.hint ? ` (${d.hint})` : ''}`,
   );
 
@@ -79,7 +78,7 @@ describe('step placement', () => {
       'step-not-allowed: a HarnessApproval step cannot run in a CI stage (put approvals in an Approval stage (or a Deployment or Custom stage) before or after the build)',
     ]);
     // @ts-expect-error: misplaced on purpose (see above)
-    const iacm = (pipeline({ identifier: 'p', project: 'web' }).stage(custom({ identifier: 'x' }).step(rolling())).toDocument(newBuildContext()) as any);
+    const iacm = (pipeline({ identifier: 'p', project: 'web' }).stage(custom({ identifier: 'x' }).step(rolling())).toDocument() as any);
     iacm.pipeline.stages[0].stage.type = 'AcmeRollout';
     expect(validateDocument('pipeline', iacm)).toEqual([]);
   });
@@ -152,7 +151,7 @@ describe('stage names given as values', () => {
   it('accepts useFromStage naming an earlier stage, and notification forStages naming stages or AllStages', () => {
     const rules = [{ name: 'n', identifier: 'n', pipelineEvents: [{ type: 'StageFailed', forStages: ['deploy', 'AllStages'] }], notificationMethod: { type: 'Slack' as const, spec: { webhookUrl: 'https://hooks.example.com' } } }];
     const document = pipeline({ identifier: 'p', project: 'web', notificationRules: rules }).stage(cd().step(rolling()), reuse('again', 'deploy'));
-    expect(validateDocument('pipeline', document.toDocument(newBuildContext()))).toEqual([]);
+    expect(validateDocument('pipeline', document.toDocument())).toEqual([]);
   });
 
   it('rejects useFromStage naming a later or missing stage', () => {
@@ -166,7 +165,7 @@ describe('stage names given as values', () => {
     const second = ci({ identifier: 'second', infrastructure: { useFromStage: 'frist' } }).step(tests());
     const rules = [{ name: 'n', identifier: 'n', pipelineEvents: [{ type: 'StageFailed', forStages: ['secnd'] }], notificationMethod: { type: 'Slack' as const, spec: {} } }];
     const document = pipeline({ identifier: 'p', project: 'web', notificationRules: rules }).stage(build('first').step(tests()), second);
-    expect(validateDocument('pipeline', document.toDocument(newBuildContext())).map((d) => `${d.message} (${d.hint})`)).toEqual([
+    expect(validateDocument('pipeline', document.toDocument()).map((d) => `${d.message} (${d.hint})`)).toEqual([
       'spec.infrastructure.useFromStage names earlier stage "frist", which does not exist (did you mean "first"?)',
       'notificationRules[0].pipelineEvents[0].forStages[0] names stage "secnd", which does not exist (did you mean "second"?)',
     ]);
@@ -229,7 +228,7 @@ describe('misspelled keys', () => {
   });
 
   it('flags keys of the stage and pipeline too, and follows the spec registry of the stage type', () => {
-    const document = pipeline({ identifier: 'p', project: 'web' }).stage(build().step(tests())).toDocument(newBuildContext()) as any;
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(build().step(tests())).toDocument() as any;
     document.pipeline.tiemout = '1h';
     document.pipeline.stages[0].stage.spec.clonecodebase = true;
     expect(validateDocument('pipeline', document).map((d) => `${d.message} (${d.hint})`)).toEqual([
@@ -249,7 +248,7 @@ describe('codebase', () => {
   it('accepts it with a codebase, and a stage that does not clone without one', () => {
     const cloning = ci({ identifier: 'b', cloneCodebase: true, platform: { os: 'Linux', arch: 'Amd64' }, runtime: 'Cloud' }).step(tests());
     const document = pipeline({ identifier: 'p', project: 'web', codebase: { connectorRef: 'gh', repoName: 'web', build: input() } }).stage(cloning);
-    expect(validateDocument('pipeline', document.toDocument(newBuildContext()))).toEqual([]);
+    expect(validateDocument('pipeline', document.toDocument())).toEqual([]);
     expect(diagnosticsOf(build().step(tests()))).toEqual([]);
   });
 });
@@ -262,13 +261,13 @@ describe('stage specs', () => {
   });
 
   it('requires deploymentType with the service/environment form', () => {
-    const document = pipeline({ identifier: 'p', project: 'web' }).stage(cd().step(rolling())).toDocument(newBuildContext()) as any;
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(cd().step(rolling())).toDocument() as any;
     delete document.pipeline.stages[0].stage.spec.deploymentType;
     expect(validateDocument('pipeline', document).map((d) => d.message)).toEqual(['spec.deploymentType is required (expected string)']);
   });
 
   it('requires a type on a stage or step unless a template supplies it', () => {
-    const document = pipeline({ identifier: 'p', project: 'web' }).stage(custom({ identifier: 's' }).step(wait({ identifier: 'w', duration: '1m' }))).toDocument(newBuildContext()) as any;
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(custom({ identifier: 's' }).step(wait({ identifier: 'w', duration: '1m' }))).toDocument() as any;
     delete document.pipeline.stages[0].stage.spec.execution.steps[0].step.type;
     expect(validateDocument('pipeline', document).map((d) => d.message)).toEqual(['type is required (expected string)']);
   });

@@ -108,6 +108,7 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, 
     ...watching,
     check: flags.check ?? false,
     schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
+    ...(inputs.config.rules ? { rules: inputs.config.rules } : {}),
   });
   const { changes, documents } = result;
   if (process.argv.includes('--debug')) for (const note of result.notes) process.stderr.write(`pipewright: debug: ${note}\n`);

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors } from '../compile/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
+import { CONFIG_FILES } from '../config.js';
+import type { RuleSettings } from '../compile/rule-settings.js';
 import { validateFiles } from '../validate/validate-files.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
@@ -33,9 +35,19 @@ async function resolveFiles(args: readonly string[]): Promise<string[]> {
   return [...new Set(files)];
 }
 
+/**
+ * In a project, its pipewright.config.ts says which rules are off or at another severity, as for compile. The
+ * config loader (and esbuild behind it) is imported only when there is a config to read.
+ */
+async function projectRules(): Promise<RuleSettings | undefined> {
+  if (!CONFIG_FILES.some((name) => existsSync(name))) return undefined;
+  const { loadConfig } = await import('../compile/load-config.js');
+  return (await loadConfig()).config.rules;
+}
+
 /** Validates the files and prints each problem as `file:line:col` with a code frame; 1 on any error. */
 export async function runValidate(files: readonly string[], flags: ValidateFlags): Promise<number> {
-  const results = await validateFiles(await resolveFiles(files));
+  const results = await validateFiles(await resolveFiles(files), await projectRules());
   const diagnostics = results.flatMap((result) => result.diagnostics);
   const failed = hasErrors(diagnostics);
   if (flags.json) {

@@ -90,10 +90,10 @@ async function build(files: readonly string[], render: RenderOptions, otherKeys?
     const byFile = foundByFile(modules);
     // The checks across entries need the built documents; otherwise each entry is rendered as soon as it is built.
     if (otherKeys) {
-      const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!) }));
-      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys) };
+      const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
+      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
     }
-    return { entries: modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!), render)), across: [] };
+    return { entries: modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render)), across: [] };
   });
   return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
 }

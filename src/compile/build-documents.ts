@@ -1,11 +1,14 @@
-import { newBuildContext, type BuildContext, type DocPath, type ResourceReference } from '../dsl/build-context.js';
 import { kindRow } from '../catalog/kinds.js';
+import { eachNode, sourceOf } from '../ir/locate.js';
+import { lower } from '../ir/lower.js';
+import type { DocPath, IrNode } from '../ir/node.js';
 import { kindOf, type AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
 import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
-import { describeKey, keyString, resourceKey, validateDocument, type ResourceKey } from './validate.js';
+import { applyRuleSettings, type RuleSettings } from './rule-settings.js';
+import { checkDocument, describeKey, keyString, type ResourceKey } from './validate.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
 export interface FoundResource {
@@ -19,29 +22,42 @@ export interface BuiltDocument extends FoundResource {
   readonly kind: ResourceKind;
   readonly key: ResourceKey;
   readonly document: unknown;
-  readonly context: BuildContext;
+  /** The resource's IR: call sites, references and option mistakes are on its nodes. */
+  readonly node: IrNode;
 }
 
-/** The most specific recorded site whose path is a prefix of `path`. */
-export function siteFor(context: Pick<BuildContext, 'sites'>, path: DocPath): string | undefined {
-  let best: { length: number; at: string | undefined } = { length: -1, at: undefined };
-  for (const { path: sitePath, site } of context.sites) {
-    if (sitePath.length <= best.length || sitePath.length > path.length) continue;
-    if (sitePath.every((key, index) => path[index] === key)) best = { length: sitePath.length, at: site.location };
-  }
-  return best.at;
-}
-
+/** A diagnostic located at its nearest node's call site; a duplicate step at the `.step()` call that used it. */
 const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => {
-  const defined = diagnostic.at ?? siteFor(built.context, diagnostic.path) ?? built.resource.site.location ?? built.file;
+  const { site, use } = sourceOf(built.node, diagnostic.path);
+  const defined = diagnostic.at ?? site?.location ?? built.resource.site.location ?? built.file;
   if (diagnostic.code !== 'duplicate-identifier') return { ...diagnostic, at: defined };
   // A duplicate is a problem of where the step is used (the second `.step(check)`), not of its definition.
-  const used = siteFor({ sites: built.context.uses }, diagnostic.path);
+  const used = use?.location;
   // `.step(shell({...}))` defines the step where it uses it: the definition's column says it already.
   const line = (site: string) => site.replace(/:\d+$/, '');
   if (!used || line(used) === line(defined)) return { ...diagnostic, at: defined };
   return { ...diagnostic, at: used, hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${defined}` };
 };
+
+type Findings = {
+  issues: Array<IrNode['issues'][number] & { path: DocPath; node: IrNode }>;
+  references: Array<IrNode['references'][number] & { path: DocPath; node: IrNode }>;
+};
+const findings = new WeakMap<IrNode, Findings>();
+
+/** What the nodes of a document carry: option mistakes and references, at their paths in the document (once per document). */
+function nodeFindings(node: IrNode): Findings {
+  const known = findings.get(node);
+  if (known) return known;
+  const issues: Array<IrNode['issues'][number] & { path: DocPath; node: IrNode }> = [];
+  const references: Array<IrNode['references'][number] & { path: DocPath; node: IrNode }> = [];
+  eachNode(node, ({ node: at, body }) => {
+    for (const issue of at.issues) issues.push({ ...issue, path: body, node: at });
+    for (const reference of at.references) references.push({ ...reference, path: [...body, ...reference.path], node: at });
+  });
+  findings.set(node, { issues, references });
+  return { issues, references };
+}
 
 export interface BuildResult {
   readonly documents: BuiltDocument[];
@@ -50,36 +66,38 @@ export interface BuildResult {
 
 /**
  * Builds every resource, validates each document, and checks what spans documents. `otherKeys` are
- * resources compiled too but not rebuilt (the incremental cache): references to them resolve.
+ * resources compiled too but not rebuilt (the incremental cache): references to them resolve. `settings` are the
+ * project's rule settings (`rules` in pipewright.config.ts).
  */
-export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = []): BuildResult {
-  const { documents, diagnostics } = buildEach(found);
-  diagnostics.push(...checkAcross(documents, otherKeys));
+export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): BuildResult {
+  const { documents, diagnostics } = buildEach(found, settings);
+  diagnostics.push(...checkAcross(documents, otherKeys, settings));
   return { documents, diagnostics };
 }
 
 /**
  * What spans documents, located at the builder calls: identities built twice, builder references that do not
- * resolve (among `documents` and `otherKeys`) or are out of scope, input sets that do not fit their pipeline.
+ * resolve (among `documents` and `otherKeys`) or are out of scope, input sets that do not fit their pipeline;
+ * as the project's rule `settings` want them.
  */
-export function checkAcross(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = []): Diagnostic[] {
-  return [...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents)];
+export function checkAcross(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): Diagnostic[] {
+  const across = [...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents)];
+  return applyRuleSettings(across, settings);
 }
 
 /** Builds and validates each document on its own: everything but the checks that span documents. */
-export function buildEach(found: readonly FoundResource[]): BuildResult {
+export function buildEach(found: readonly FoundResource[], settings?: RuleSettings): BuildResult {
   const documents: BuiltDocument[] = found.map((entry) => {
-    const context = newBuildContext();
-    const document = entry.resource.toDocument(context);
+    const node = entry.resource.toNode();
     const kind = kindOf(entry.resource);
-    const key = resourceKey(kind, document) ?? { kind, identifier: entry.resource.identifier };
-    return { ...entry, kind, key, document, context };
+    const key = node.key ?? { kind, identifier: entry.resource.identifier };
+    return { ...entry, kind, key, document: lower(node), node };
   });
   const diagnostics: Diagnostic[] = [...optionIssues(documents)];
   for (const built of documents) {
     // A builder told of a missing option already said what the wire check would find missing below it.
-    const missing = built.context.issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
-    for (const diagnostic of validateDocument(built.kind, built.document))
+    const missing = nodeFindings(built.node).issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
+    for (const diagnostic of checkDocument(built.kind, built.node, built.document, settings))
       if (diagnostic.code !== 'missing-field' || !missing.some((path) => path.every((key, index) => diagnostic.path[index] === key)))
         diagnostics.push(locate(built, diagnostic));
   }
@@ -93,8 +111,8 @@ export function buildEach(found: readonly FoundResource[]): BuildResult {
 function optionIssues(documents: readonly BuiltDocument[]): Diagnostic[] {
   const found: Diagnostic[] = [];
   for (const built of documents)
-    for (const issue of built.context.issues) {
-      const at = issue.site.location ?? built.file;
+    for (const issue of nodeFindings(built.node).issues) {
+      const at = issue.node.site?.location ?? built.file;
       const { subject } = describePath(built.document, issue.path);
       found.push({ code: issue.code, severity: 'error', message: issue.message, path: issue.path, subject, at, ...(issue.hint ? { hint: issue.hint } : {}) });
     }
@@ -116,7 +134,7 @@ interface ResolvedReference {
 function referenceResolver(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = []) {
   const built = new Set(documents.map((d) => d.resource));
   const keys = new Set([...documents.map((d) => d.key), ...otherKeys].map(keyString));
-  return (referrer: BuiltDocument, target: ResourceReference['target']): ResolvedReference => {
+  return (referrer: BuiltDocument, target: AnyResource): ResolvedReference => {
     const kind = kindOf(target);
     const { org, project } = target.scope;
     const here = referrer.key;
@@ -124,7 +142,7 @@ function referenceResolver(documents: readonly BuiltDocument[], otherKeys: reado
     // A kind whose identity includes its parent or version (an infrastructure's environment, a template's
     // version) is keyed by its document, as compiled.
     const key: ResourceKey =
-      (row.parent || row.version ? resourceKey(kind, target.toDocument(newBuildContext())) : undefined) ?? { kind, identifier: target.identifier, ...target.scope };
+      (row.parent || row.version ? target.toNode().key : undefined) ?? { kind, identifier: target.identifier, ...target.scope };
     return {
       key,
       resolved: built.has(target) || keys.has(keyString(key)),
@@ -146,7 +164,7 @@ export interface ReferenceSummary {
 export function referenceSummaries(documents: readonly BuiltDocument[]): ReferenceSummary[] {
   const resolve = referenceResolver(documents);
   return documents.flatMap((document) =>
-    document.context.references.map((reference) => {
+    nodeFindings(document.node).references.map((reference) => {
       const { key, resolved, visible } = resolve(document, reference.target);
       return { target: keyString(key), resolved, visible };
     }),
@@ -193,12 +211,12 @@ function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: re
   const resolve = referenceResolver(documents, otherKeys);
   const found: Diagnostic[] = [];
   for (const built of documents) {
-    for (const reference of built.context.references) {
+    for (const reference of nodeFindings(built.node).references) {
       const { key: targetKey, resolved, visible } = resolve(built, reference.target);
       // Only a diagnostic needs these: formatting a call site reads the bundle's source map, which cost
       // more than the check itself when done for every reference of 1000 pipelines (docs/performance.md).
       const subject = () => describePath(built.document, reference.path).subject;
-      const at = () => reference.site.location ?? built.file;
+      const at = () => reference.node.site?.location ?? built.file;
       if (!resolved) {
         found.push({
           code: 'unresolved-reference',

@@ -6,6 +6,7 @@ import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, wr
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from './diagnostics.js';
 import { createManifest, MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
 import type { RenderOptions } from './render-output.js';
+import type { RuleSettings } from './rule-settings.js';
 import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
 import { keyString, type ResourceKey } from './validate.js';
 import { planBatches, runBatches } from './worker-pool.js';
@@ -30,6 +31,8 @@ export interface CompileOptions {
    * (default true; the environment variable PIPEWRIGHT_NO_CACHE=1 turns it off).
    */
   readonly cache?: boolean;
+  /** The project's rule settings (`rules` in pipewright.config.ts): rules switched off or at another severity. */
+  readonly rules?: RuleSettings;
   /**
    * Told every file the definitions were made of (entries and their local imports, absolute) once they are
    * loaded, before the checks: also when the compile then fails on a diagnostic. `compile --watch` watches them.
@@ -93,10 +96,14 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
   const { session } = options;
   session?.begin();
-  const printed = { schemaModeline: options.schemaModeline ?? false };
+  const printed = { schemaModeline: options.schemaModeline ?? false, rules: options.rules ?? {} };
   const print = useCache ? await (session ? session.fingerprint(options.outDir, printed) : fingerprint(options.outDir, printed)) : '';
   const hashes = session ? session.hashes() : new FileHashes();
-  const render: RenderOptions = { outDir: options.outDir, ...(options.schemaModeline ? { schemaModeline: options.schemaModeline } : {}) };
+  const render: RenderOptions = {
+    outDir: options.outDir,
+    ...(options.schemaModeline ? { schemaModeline: options.schemaModeline } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+  };
   // Entries whose files and outputs are unchanged since the last compile are not loaded again.
   const results = new Map<string, EntryResult>();
   // Each entry's cache key (its path made relative, with `/`), worked out once: 1000 files cost 50 ms a time.

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 
 import { type CodeWith, type DiagnosticCode, type Severity, type SeverityOf } from './diagnostic-codes.js';
 

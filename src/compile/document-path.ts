@@ -1,4 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 
 /** Keys whose value is a node the user names: `stage "prod"`, `step "echo"`. */
 const NAMED_NODES = new Set(['project', 'connector', 'pipeline', 'stage', 'step', 'stepGroup']);

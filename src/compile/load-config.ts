@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_FILES, configSchema, type PipewrightConfig } from '../config.js';
 import { DiagnosticError } from './diagnostics.js';
+import { CONFIGURABLE_CODES } from './rule-settings.js';
 import { loadModules } from './load-modules.js';
 import { schemaDiagnostics } from './schema-issues.js';
 
@@ -24,7 +25,10 @@ export async function loadConfig(dir = process.cwd()): Promise<LoadedConfig> {
         ...d,
         at: loaded!.file,
         subject: 'config',
-        hint: 'export default defineConfig({ include: [...], outDir: "out" })',
+        hint:
+          d.path[0] === 'rules'
+            ? `rules takes 'off', 'warning' or 'error' for the codes ${CONFIGURABLE_CODES.join(', ')}; what the platform refuses cannot be switched off`
+            : 'export default defineConfig({ include: [...], outDir: "out" })',
       })),
     );
   return { config: result.data, file: loaded!.file };

@@ -3,6 +3,7 @@ import type { AnyResource } from '../dsl/resource.js';
 import type { ResourceKind } from '../schema/index.js';
 import { generatedFile } from './emit-yaml.js';
 import { outputPath, sha256, type ManifestEntry } from './layout.js';
+import type { RuleSettings } from './rule-settings.js';
 import type { ResourceKey } from './validate.js';
 
 /** What decides a document's text besides the document itself. */
@@ -10,6 +11,8 @@ export interface RenderOptions {
   readonly outDir: string;
   /** See CompileOptions.schemaModeline. */
   readonly schemaModeline?: boolean | string;
+  /** See CompileOptions.rules: carried with the render options so worker batches check as the main thread does. */
+  readonly rules?: RuleSettings;
 }
 
 /** One output file: where it goes, its text, and its manifest entry. */

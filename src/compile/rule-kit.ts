@@ -1,4 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 import type { CodeWith } from './diagnostic-codes.js';
 import { diagnosticOf, type Diagnostic } from './diagnostics.js';
 import { describePath } from './document-path.js';
@@ -17,33 +17,6 @@ export const ruleError = (document: unknown, path: DocPath, code: CodeWith<'erro
  */
 export const ruleWarning = (document: unknown, path: DocPath, code: CodeWith<'warning'>, message: string, hint?: string): Diagnostic =>
   diagnosticOf(code, 'warning', { message, path, subject: describePath(document, path).subject, ...(hint ? { hint } : {}) });
-
-/**
- * Every string in a value, with its path, depth first. Built eagerly on one shared path stack (copied only
- * at strings): nested generators re-yielded every string once per level, the top item of compile's
- * profile at 1000 pipelines (docs/performance.md).
- */
-export function stringsOf(value: unknown, path: DocPath): Array<{ text: string; path: DocPath }> {
-  const found: Array<{ text: string; path: DocPath }> = [];
-  const stack: Array<string | number> = [...path];
-  const visit = (node: unknown): void => {
-    if (typeof node === 'string') found.push({ text: node, path: [...stack] });
-    else if (Array.isArray(node))
-      for (let index = 0; index < node.length; index++) {
-        stack.push(index);
-        visit(node[index]);
-        stack.pop();
-      }
-    else if (isNode(node))
-      for (const key of Object.keys(node)) {
-        stack.push(key);
-        visit(node[key]);
-        stack.pop();
-      }
-  };
-  visit(value);
-  return found;
-}
 
 /** What one pass over a text finds: its outermost `<+...>` expressions, and how it ends if unbalanced. */
 export interface ExpressionScan {

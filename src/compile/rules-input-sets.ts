@@ -1,4 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isNode, ruleError, ruleWarning } from './rule-kit.js';
 import { keyString, type ResourceKey } from './validate.js';

@@ -1,7 +1,6 @@
-import type { DocPath } from '../dsl/build-context.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Rule } from '../ir/walk.js';
 import { describePath } from './document-path.js';
-import { ruleWarning, stringsOf, type Node } from './rule-kit.js';
+import { ruleWarning } from './rule-kit.js';
 import { closest } from './suggest.js';
 
 export const INPUT_METHODS = ['default', 'allowedValues', 'selectOneFrom', 'selectManyFrom', 'regex', 'executionInput'] as const;
@@ -44,15 +43,13 @@ export function inputProblem(text: string): { message: string; hint?: string } |
 }
 
 /** Every value that starts with `<+input>` has a well-formed method chain. */
-export function runtimeInputs(document: Node): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  for (const { text, path } of stringsOf(document, [] as DocPath)) {
-    if (!text.trimStart().startsWith('<+input>')) continue;
+export const runtimeInputs: Rule = {
+  code: 'invalid-runtime-input',
+  string(text, at) {
+    if (!text.trimStart().startsWith('<+input>')) return;
     const problem = inputProblem(text);
-    if (problem)
-      found.push(
-        ruleWarning(document, path, 'invalid-runtime-input', `${describePath(document, path).field} ${JSON.stringify(text)} ${problem.message}`, problem.hint),
-      );
-  }
-  return found;
-}
+    if (!problem) return;
+    const path = at.path;
+    at.report(ruleWarning(at.document, path, 'invalid-runtime-input', `${describePath(at.document, path).field} ${JSON.stringify(text)} ${problem.message}`, problem.hint));
+  },
+};

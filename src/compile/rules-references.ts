@@ -1,33 +1,16 @@
-import type { DocPath } from '../dsl/build-context.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { DocPath, IrNode } from '../ir/node.js';
+import type { Rule } from '../ir/walk.js';
 import { describePath } from './document-path.js';
-import { expressionsIn, isNode, list, ruleWarning, stringsOf, type Node } from './rule-kit.js';
+import { expressionsIn, isNode, list, ruleWarning } from './rule-kit.js';
 import { closest } from './suggest.js';
-
 /** What one stage makes visible to expressions: its step and step-group identifiers. */
 interface StageIds {
   readonly path: DocPath;
   readonly steps: Set<string>;
   /** True when some of its steps come from a template, so an unknown step id proves nothing. */
-  readonly opaque: boolean;
+  opaque: boolean;
   readonly looped: boolean;
 }
-
-const collectSteps = (steps: unknown, into: Set<string>): boolean => {
-  let opaque = false;
-  for (const element of list(steps)) {
-    if (!isNode(element)) continue;
-    if (isNode(element.step) && typeof element.step.identifier === 'string') into.add(element.step.identifier);
-    if (isNode(element.stepGroup)) {
-      const group = element.stepGroup;
-      if (typeof group.identifier === 'string') into.add(group.identifier);
-      if (group.template !== undefined) opaque = true;
-      opaque = collectSteps(group.steps, into) || opaque;
-    }
-    if (Array.isArray(element.parallel)) opaque = collectSteps(element.parallel, into) || opaque;
-  }
-  return opaque;
-};
 
 /** A looped stage or step runs as ID_0, ID_1, ...: those names are as good as the identifier. */
 const baseOf = (id: string) => id.replace(/(_\d+)+$/, '');
@@ -35,118 +18,146 @@ const baseOf = (id: string) => id.replace(/(_\d+)+$/, '');
 /** `pipeline.stages.X`, `stages.X`, `execution.steps.X`, `steps.X` at the start of a path, not after another name. */
 const REFERENCE = /(?<![\w.])(pipeline\.stages|stages|execution\.steps|steps)\.([A-Za-z_][A-Za-z0-9_]*)(?:\.spec\.execution\.steps\.([A-Za-z_][A-Za-z0-9_]*))?/g;
 
-/**
- * `<+pipeline.stages.X...>`, `<+stages.X...>`, `<+execution.steps.X...>` and `<+steps.X...>` must name a stage
- * or step that exists: a typo there only shows up at run time, as an unresolved expression.
- */
-export function expressionReferences(document: Node, stages: Iterable<{ node: Node; path: DocPath }>): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  const byStage = new Map<string, StageIds>();
-  for (const stage of stages) {
-    const id = stage.node.identifier;
-    if (typeof id !== 'string') continue;
-    const steps = new Set<string>();
-    const spec = isNode(stage.node.spec) ? stage.node.spec : {};
-    const execution = isNode(spec.execution) ? spec.execution : {};
-    const opaque = collectSteps(execution.steps, steps) || collectSteps(execution.rollbackSteps, steps) || stage.node.template !== undefined;
-    byStage.set(id, { path: stage.path, steps, opaque, looped: stage.node.strategy !== undefined });
-  }
-  if (byStage.size === 0) return found;
-  const stageNamed = (name: string) => {
-    const exact = byStage.get(name);
-    if (exact) return exact;
-    const looped = byStage.get(baseOf(name));
-    return looped?.looped ? looped : undefined;
-  };
-  const allSteps = () => {
-    const all = new Set<string>();
-    let opaque = false;
-    for (const ids of byStage.values()) {
-      ids.steps.forEach((s) => all.add(s));
-      opaque ||= ids.opaque;
-    }
-    return { steps: all, opaque };
-  };
-  const stepKnown = (ids: { steps: Set<string> }, name: string) => ids.steps.has(name) || ids.steps.has(baseOf(name));
-
-  for (const { text, path } of stringsOf(document, [])) {
-    if (!text.includes('<+') || insideChildPipelineInputs(document, path)) continue;
-    const home = [...byStage.values()].find((ids) => ids.path.every((key, index) => path[index] === key));
-    for (const expression of expressionsIn(text))
-      for (const match of expression.matchAll(REFERENCE)) {
-        const [, root, name, nestedStep] = match as unknown as [string, string, string, string | undefined];
-        const problem = (what: string, candidates: Iterable<string>) => {
-          const suggestion = closest(name, candidates);
-          found.push(
-            ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which is not a ${what} of this ${what === 'stage' ? 'pipeline' : 'stage'}`,
-              suggestion
-                ? `did you mean "${suggestion}"?`
-                : `the platform resolves <+${match[0]}...> only at run time, and it fails unless a ${what} with that identifier runs in the same execution`),
-          );
-        };
-        if (root === 'pipeline.stages' || root === 'stages') {
-          const target = stageNamed(name);
-          if (!target) problem('stage', byStage.keys());
-          else if (nestedStep && !target.opaque && !stepKnown(target, nestedStep)) {
-            const suggestion = closest(nestedStep, target.steps);
-            found.push(
-              ruleWarning(document, path, 'unknown-reference',
-                `${describePath(document, path).field} refers to step "${nestedStep}" of stage "${name}", which does not exist`,
-                suggestion ? `did you mean "${suggestion}"?` : undefined),
-            );
-          }
-        } else {
-          const scope = home ?? allSteps();
-          if (!scope.opaque && !stepKnown(scope, name)) problem('step', scope.steps);
-        }
-      }
-  }
-  return found;
+interface References {
+  readonly byStage: Map<string, StageIds>;
+  /** The stage being walked, by its node: its ids are collected as its steps are visited. */
+  current?: { node: IrNode; ids: { steps: Set<string>; opaque: boolean } };
+  readonly strings: Array<{ text: string; path: DocPath; home: StageIds | undefined }>;
 }
 
-/** Strings under a Pipeline stage's `spec.inputs` and `spec.outputs` belong to the child pipeline, whose ids are not here. */
-function insideChildPipelineInputs(document: Node, path: DocPath): boolean {
-  let node: unknown = document;
-  for (let i = 0; i < path.length; i++) {
-    if (isNode(node) && path[i] === 'spec' && node.type === 'Pipeline' && (path[i + 1] === 'inputs' || path[i + 1] === 'outputs')) return true;
-    node = isNode(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[path[i]!] : undefined;
-  }
-  return false;
+/**
+ * `<+pipeline.stages.X...>`, `<+stages.X...>`, `<+execution.steps.X...>` and `<+steps.X...>` must name a stage
+ * or step that exists: a typo there only shows up at run time, as an unresolved expression. The walk collects the
+ * identifiers and the expressions; the check runs when every identifier is known.
+ */
+export const expressionReferences: Rule<References> = {
+  code: 'unknown-reference',
+  kinds: ['pipeline'],
+  init: () => ({ byStage: new Map(), strings: [] }),
+  stage(stage, at, state) {
+    const body = isNode(stage.body) ? stage.body : {};
+    const ids = { path: at.path, steps: new Set<string>(), opaque: body.template !== undefined, looped: body.strategy !== undefined };
+    state.current = { node: stage, ids };
+    if (typeof stage.identifier === 'string') state.byStage.set(stage.identifier, ids);
+  },
+  stepGroup(group, at, state) {
+    const ids = at.stage && state.current?.node === at.stage.node ? state.current.ids : undefined;
+    if (!ids) return;
+    if (typeof group.identifier === 'string') ids.steps.add(group.identifier);
+    if (isNode(group.body) && group.body.template !== undefined) ids.opaque = true;
+  },
+  step(step, at, state) {
+    const ids = at.stage && state.current?.node === at.stage.node ? state.current.ids : undefined;
+    if (ids && typeof step.identifier === 'string') ids.steps.add(step.identifier);
+  },
+  string(text, at, state) {
+    if (!text.includes('<+')) return;
+    const stage = at.stage;
+    const path = at.path;
+    // Strings under a Pipeline stage's `spec.inputs` and `spec.outputs` belong to the child pipeline, whose ids are not here.
+    if (stage && stage.node.type === 'Pipeline') {
+      const after = path[stage.path.length + 1];
+      if (path[stage.path.length] === 'spec' && (after === 'inputs' || after === 'outputs')) return;
+    }
+    const home = stage && typeof stage.node.identifier === 'string' ? state.byStage.get(stage.node.identifier) : undefined;
+    state.strings.push({ text, path, home: home && home.path.every((key, index) => path[index] === key) ? home : undefined });
+  },
+  end(at, { byStage, strings }) {
+    const { document } = at;
+    if (byStage.size === 0) return;
+    const stageNamed = (name: string) => {
+      const exact = byStage.get(name);
+      if (exact) return exact;
+      const looped = byStage.get(baseOf(name));
+      return looped?.looped ? looped : undefined;
+    };
+    const allSteps = () => {
+      const all = new Set<string>();
+      let opaque = false;
+      for (const ids of byStage.values()) {
+        ids.steps.forEach((s) => all.add(s));
+        opaque ||= ids.opaque;
+      }
+      return { steps: all, opaque };
+    };
+    const stepKnown = (ids: { steps: Set<string> }, name: string) => ids.steps.has(name) || ids.steps.has(baseOf(name));
+    for (const { text, path, home } of strings)
+      for (const expression of expressionsIn(text))
+        for (const match of expression.matchAll(REFERENCE)) {
+          const [, root, name, nestedStep] = match as unknown as [string, string, string, string | undefined];
+          const problem = (what: string, candidates: Iterable<string>) => {
+            const suggestion = closest(name, candidates);
+            at.report(
+              ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which is not a ${what} of this ${what === 'stage' ? 'pipeline' : 'stage'}`,
+                suggestion
+                  ? `did you mean "${suggestion}"?`
+                  : `the platform resolves <+${match[0]}...> only at run time, and it fails unless a ${what} with that identifier runs in the same execution`),
+            );
+          };
+          if (root === 'pipeline.stages' || root === 'stages') {
+            const target = stageNamed(name);
+            if (!target) problem('stage', byStage.keys());
+            else if (nestedStep && !target.opaque && !stepKnown(target, nestedStep)) {
+              const suggestion = closest(nestedStep, target.steps);
+              at.report(
+                ruleWarning(document, path, 'unknown-reference',
+                  `${describePath(document, path).field} refers to step "${nestedStep}" of stage "${name}", which does not exist`,
+                  suggestion ? `did you mean "${suggestion}"?` : undefined),
+              );
+            }
+          } else {
+            const scope = home ?? allSteps();
+            if (!scope.opaque && !stepKnown(scope, name)) problem('step', scope.steps);
+          }
+        }
+  },
+};
+
+interface StageNames {
+  readonly stages: Array<{ node: IrNode; path: DocPath }>;
 }
 
 /**
  * Stage identifiers written as plain values: `service.useFromStage.stage` and CI `infrastructure.useFromStage`
  * name an earlier stage; a notification rule's `forStages` names stages (or AllStages).
  */
-export function stageNameReferences(document: Node, stages: ReadonlyArray<{ node: Node; path: DocPath }>): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  const ids = stages.map((stage) => stage.node.identifier).filter((id): id is string => typeof id === 'string');
-  const check = (name: unknown, path: DocPath, earlierThan?: number) => {
-    if (typeof name !== 'string' || name.includes('<+')) return;
-    const known = earlierThan === undefined ? ids : ids.slice(0, earlierThan);
-    if (known.includes(name)) return;
-    const what = earlierThan === undefined ? 'stage' : 'earlier stage';
-    const suggestion = closest(name, known);
-    found.push(
-      ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
-        suggestion ? `did you mean "${suggestion}"?` : earlierThan === undefined ? undefined : 'a stage can reuse only what a stage before it set up'),
-    );
-  };
-  stages.forEach((stage, index) => {
-    const spec = isNode(stage.node.spec) ? stage.node.spec : {};
-    const service = isNode(spec.service) ? spec.service : {};
-    if (isNode(service.useFromStage)) check(service.useFromStage.stage, [...stage.path, 'spec', 'service', 'useFromStage', 'stage'], index);
-    const infrastructure = isNode(spec.infrastructure) ? spec.infrastructure : {};
-    if (stage.node.type === 'CI' && infrastructure.useFromStage !== undefined)
-      check(infrastructure.useFromStage, [...stage.path, 'spec', 'infrastructure', 'useFromStage'], index);
-  });
-  const body = isNode(document.pipeline) ? document.pipeline : {};
-  for (const [ruleIndex, rule] of list(body.notificationRules).entries())
-    if (isNode(rule))
-      for (const [eventIndex, event] of list(rule.pipelineEvents).entries())
-        if (isNode(event))
-          for (const [stageIndex, name] of list(event.forStages).entries())
-            if (name !== 'AllStages')
-              check(name, ['pipeline', 'notificationRules', ruleIndex, 'pipelineEvents', eventIndex, 'forStages', stageIndex]);
-  return found;
-}
+export const stageNameReferences: Rule<StageNames> = {
+  code: 'unknown-reference',
+  kinds: ['pipeline'],
+  init: () => ({ stages: [] }),
+  stage(stage, at, state) {
+    state.stages.push({ node: stage, path: at.path });
+  },
+  end(at, { stages }) {
+    const { document } = at;
+    const ids = stages.map((stage) => stage.node.identifier).filter((id): id is string => typeof id === 'string');
+    const check = (name: unknown, path: DocPath, earlierThan?: number) => {
+      if (typeof name !== 'string' || name.includes('<+')) return;
+      const known = earlierThan === undefined ? ids : ids.slice(0, earlierThan);
+      if (known.includes(name)) return;
+      const what = earlierThan === undefined ? 'stage' : 'earlier stage';
+      const suggestion = closest(name, known);
+      at.report(
+        ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
+          suggestion ? `did you mean "${suggestion}"?` : earlierThan === undefined ? undefined : 'a stage can reuse only what a stage before it set up'),
+      );
+    };
+    stages.forEach((stage, index) => {
+      const body = isNode(stage.node.body) ? stage.node.body : {};
+      const spec = isNode(body.spec) ? body.spec : {};
+      const service = isNode(spec.service) ? spec.service : {};
+      if (isNode(service.useFromStage)) check(service.useFromStage.stage, [...stage.path, 'spec', 'service', 'useFromStage', 'stage'], index);
+      const infrastructure = isNode(spec.infrastructure) ? spec.infrastructure : {};
+      if (body.type === 'CI' && infrastructure.useFromStage !== undefined)
+        check(infrastructure.useFromStage, [...stage.path, 'spec', 'infrastructure', 'useFromStage'], index);
+    });
+    const pipeline = isNode(document) && isNode(document.pipeline) ? document.pipeline : {};
+    for (const [ruleIndex, rule] of list(pipeline.notificationRules).entries())
+      if (isNode(rule))
+        for (const [eventIndex, event] of list(rule.pipelineEvents).entries())
+          if (isNode(event))
+            for (const [stageIndex, name] of list(event.forStages).entries())
+              if (name !== 'AllStages')
+                check(name, ['pipeline', 'notificationRules', ruleIndex, 'pipelineEvents', eventIndex, 'forStages', stageIndex]);
+  },
+};

@@ -1,6 +1,6 @@
 import { IDENTIFIER_PATTERN } from '../schema/common.js';
-import type { Diagnostic } from './diagnostics.js';
-import { isNode, ruleWarning, type Node } from './rule-kit.js';
+import type { Rule } from '../ir/walk.js';
+import { isNode, ruleWarning } from './rule-kit.js';
 import { PLACEHOLDER } from './rules-placeholders.js';
 
 /**
@@ -9,18 +9,20 @@ import { PLACEHOLDER } from './rules-placeholders.js';
  * platform's identifier rules, platform-facts-1.md §5), so no scope has this one and publishing to it fails.
  * A warning; placeholders (`<YOUR_PROJECT>`) are said by the placeholder rule instead.
  */
-export function scopeWarnings(document: Node, kind: string): Diagnostic[] {
-  const body = document[kind];
-  if (!isNode(body)) return [];
-  const found: Diagnostic[] = [];
-  for (const key of kind === 'project' ? [] : ['orgIdentifier', 'projectIdentifier']) {
-    const value = body[key];
-    if (typeof value !== 'string' || IDENTIFIER_PATTERN.test(value) || PLACEHOLDER.test(value) || value.includes('<+')) continue;
-    found.push(
-      ruleWarning(document, [kind, key], 'invalid-scope',
-        `${key} ${JSON.stringify(value)} is not an identifier, so no ${key === 'orgIdentifier' ? 'org' : 'project'} can have it: publishing to it would fail`,
-        `use the ${key === 'orgIdentifier' ? 'org' : 'project'}'s identifier (letters, digits and _, starting with a letter or _)`),
-    );
-  }
-  return found;
-}
+export const scopeWarnings: Rule = {
+  code: 'invalid-scope',
+  document(_root, at) {
+    const { document, kind } = at;
+    const body = isNode(document) ? document[kind] : undefined;
+    if (!isNode(body)) return;
+    for (const key of kind === 'project' ? [] : ['orgIdentifier', 'projectIdentifier']) {
+      const value = body[key];
+      if (typeof value !== 'string' || IDENTIFIER_PATTERN.test(value) || PLACEHOLDER.test(value) || value.includes('<+')) continue;
+      at.report(
+        ruleWarning(document, [kind, key], 'invalid-scope',
+          `${key} ${JSON.stringify(value)} is not an identifier, so no ${key === 'orgIdentifier' ? 'org' : 'project'} can have it: publishing to it would fail`,
+          `use the ${key === 'orgIdentifier' ? 'org' : 'project'}'s identifier (letters, digits and _, starting with a letter or _)`),
+      );
+    }
+  },
+};

@@ -1,5 +1,4 @@
-import type { DocPath } from '../dsl/build-context.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Rule } from '../ir/walk.js';
 import { describePath } from './document-path.js';
 
 /** Shapes of real credentials. A match is only a warning: the text might be a placeholder. */
@@ -16,28 +15,23 @@ const TOKEN_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> = [
 const masked = (text: string) => `${text.slice(0, 4)}…`;
 
 /** Warns about literals that look like credentials anywhere in a document (scripts, variables, specs). */
-export function secretWarnings(document: unknown): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  const stack: Array<[unknown, DocPath]> = [[document, []]];
-  while (stack.length) {
-    const [node, path] = stack.pop()!;
-    if (typeof node === 'string') {
-      for (const { name, pattern } of TOKEN_PATTERNS) {
-        const match = pattern.exec(node);
-        if (!match) continue;
-        const { subject, field } = describePath(document, path);
-        found.push({
-          code: 'possible-secret',
-          severity: 'warning',
-          message: `${field || 'value'} contains what looks like ${name} (${masked(match[0])})`,
-          path,
-          subject,
-          hint: 'store it as a platform secret and reference it with expr.secret("name"), i.e. <+secrets.getValue("name")>',
-        });
-        break;
-      }
-    } else if (node !== null && typeof node === 'object')
-      for (const [key, child] of Object.entries(node)) stack.push([child, [...path, Array.isArray(node) ? Number(key) : key]]);
-  }
-  return found.reverse();
-}
+export const secretWarnings: Rule = {
+  code: 'possible-secret',
+  string(text, at) {
+    for (const { name, pattern } of TOKEN_PATTERNS) {
+      const match = pattern.exec(text);
+      if (!match) continue;
+      const path = at.path;
+      const { subject, field } = describePath(at.document, path);
+      at.report({
+        code: 'possible-secret',
+        severity: 'warning',
+        message: `${field || 'value'} contains what looks like ${name} (${masked(match[0])})`,
+        path,
+        subject,
+        hint: 'store it as a platform secret and reference it with expr.secret("name"), i.e. <+secrets.getValue("name")>',
+      });
+      return;
+    }
+  },
+};

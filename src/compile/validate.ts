@@ -1,21 +1,33 @@
-import { kindOfDocument, kindRow, type KindKey, type ResourceKind } from '../catalog/kinds.js';
+import { kindOfDocument, kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { MAX_NESTING } from '../dsl/nesting.js';
+import { keyOfDocument } from '../ir/identity.js';
+import { lift } from '../ir/lift.js';
+import type { IrNode, ResourceKey } from '../ir/node.js';
+import { TOO_DEEP, walk } from '../ir/walk.js';
 import { documentSchemas } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
-import { MAX_NESTING, nestingDepth } from '../dsl/nesting.js';
 import { pathKey } from './document-path.js';
-import { isNode as isRecord } from './rule-kit.js';
-import { documentRules } from './rules.js';
-import { placeholders } from './rules-placeholders.js';
-import { scopeWarnings } from './rules-scope.js';
+import { applyRuleSettings, ruleOff, type RuleSettings } from './rule-settings.js';
+import { RULES } from './rules.js';
 import { schemaDiagnostics } from './schema-issues.js';
-import { secretWarnings } from './secret-scan.js';
 
 /** The kind of a document is its root key (the table of kinds); undefined when it has none. */
 export const documentKind = (document: unknown): ResourceKind | undefined => kindOfDocument(document);
 
-/** Schema and per-document rules; locations are added by the caller (builder sites or YAML ranges). */
-export function validateDocument(kind: ResourceKind, document: unknown): Diagnostic[] {
-  if (nestingDepth(document) > MAX_NESTING)
+/** The rules a project's settings leave on. */
+const rulesFor = (settings: RuleSettings | undefined) => (settings ? RULES.filter((rule) => !ruleOff(rule.code, settings)) : RULES);
+
+/**
+ * Checks one document: one walk of its IR with every rule, the schema on its wire form (`document`, what `lower`
+ * gave or YAML held), then what the rules decide knowing the schema's verdict. Locations are added by the caller
+ * (builder sites or YAML ranges).
+ */
+export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings): Diagnostic[] {
+  let walked;
+  try {
+    walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind]);
+  } catch (error) {
+    if (error !== TOO_DEEP) throw error;
     return [
       {
         code: 'too-deep',
@@ -26,14 +38,18 @@ export function validateDocument(kind: ResourceKind, document: unknown): Diagnos
         hint: 'flatten the step groups; real pipelines nest a few levels at most',
       },
     ];
+  }
   const result = documentSchemas[kind].safeParse(document);
   const schemaFound = result.success ? [] : schemaDiagnostics(document, result.error.issues);
-  const refused = new Set(schemaFound.map((d) => pathKey(d.path)));
-  const unsubstituted = isRecord(document) ? placeholders(document, refused) : { diagnostics: [], identifiers: new Set<string>() };
   // A placeholder the schema refuses (an identifier's pattern): one diagnostic, the one that says why.
-  const schema = schemaFound.filter((d) => !unsubstituted.identifiers.has(pathKey(d.path)));
-  return withoutEchoes([...schema, ...documentRules(kind, document), ...unsubstituted.diagnostics, ...(isRecord(document) ? scopeWarnings(document, kind) : []), ...secretWarnings(document)]);
+  const absorbed = walked.finish(new Set(schemaFound.map((d) => pathKey(d.path))));
+  const schema = absorbed.size ? schemaFound.filter((d) => !absorbed.has(pathKey(d.path))) : schemaFound;
+  return applyRuleSettings(withoutEchoes([...schema, ...walked.found.flat()]), settings);
 }
+
+/** Checks a wire document (read from YAML, or given whole): lifted to the IR, then as `checkDocument`. */
+export const validateDocument = (kind: ResourceKind, document: unknown, settings?: RuleSettings): Diagnostic[] =>
+  checkDocument(kind, lift(kind, document), document, settings);
 
 /**
  * One mistake, one diagnostic: a misspelt required key (`scipt`) is reported as the typo with its
@@ -49,32 +65,10 @@ function withoutEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.filter((d) => d.code !== 'missing-field' || !typoTargets.has(JSON.stringify(d.path)));
 }
 
-export type ResourceKey = KindKey;
+export type { ResourceKey };
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
-/** A dotted path inside a record: `pipeline.identifier`. */
-const fieldAt = (body: Record<string, unknown>, dotted: string): unknown =>
-  dotted.split('.').reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), body);
-
-/** The identity of a resource on the platform: kind, scope, owner, version and identifier (the table of kinds says which). */
-export function resourceKey(kind: ResourceKind, document: unknown): ResourceKey | undefined {
-  const row = kindRow(kind);
-  const body = isRecord(document) ? document[row.rootKey] : undefined;
-  if (!isRecord(body) || typeof body.identifier !== 'string') return undefined;
-  const org = text(body.orgIdentifier);
-  const project = row.scopes.includes('project') ? text(body.projectIdentifier) : undefined;
-  const parent = row.parent ? text(fieldAt(body, row.parent)) : undefined;
-  const version = row.version ? text(fieldAt(body, row.version)) : undefined;
-  return {
-    kind,
-    identifier: body.identifier,
-    ...(org ? { org } : {}),
-    ...(project ? { project } : {}),
-    ...(parent ? { parent } : {}),
-    ...(version ? { version } : {}),
-  };
-}
+/** The identity of a wire document (validate's documents; compile's come from the builders' nodes). */
+export const resourceKey = keyOfDocument;
 
 export const describeKey = (key: ResourceKey): string =>
   `${kindRow(key.kind).label} "${key.identifier}"${key.version ? ` (version ${key.version})` : ''}${key.parent ? ` of "${key.parent}"` : ''} in ${key.project ? `project ${key.org}/${key.project}` : key.org ? `org ${key.org}` : 'the account'}`;

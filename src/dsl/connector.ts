@@ -1,11 +1,13 @@
 import type { ConnectorDocument } from '../schema/connector.js';
-import type { BuildContext } from './build-context.js';
+import { resourceNode } from '../ir/identity.js';
+import { lower } from '../ir/lower.js';
+import type { IrNode, Reference } from '../ir/node.js';
 import { Builder } from './builder.js';
 import { catalogConnectors, type CatalogConnectors } from '../catalog/catalog-connector.js';
 import { captureSite } from './call-site.js';
 import { defined, tagsDocument } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
-import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
+import { checkOptions, type WithIssues } from './option-check.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { SCOPED_KEYS, scopeOf, type ScopedOptions } from './scoped-resource.js';
 
@@ -33,22 +35,21 @@ export class ConnectorBuilder extends Builder<ConnectorOptions & WithIssues> imp
     return typeof this.props.project === 'object' ? this.props.project : undefined;
   }
 
-  toDocument(context: BuildContext): ConnectorDocument {
+  toNode(): IrNode {
     const { identifier, name, description, tags, type, spec } = this.props;
     const { org, project } = this.scope;
-    context.sites.push({ path: ['connector'], site: this.site });
-    reportIssues(context, this.props.issues, ['connector'], this.site);
-    if (this.projectBuilder)
-      context.references.push({ path: ['connector', 'projectIdentifier'], target: this.projectBuilder, site: this.site });
-    return {
-      connector: {
-        name: name ?? identifier,
-        identifier,
-        ...defined({ description, orgIdentifier: org, projectIdentifier: project, tags: tagsDocument(tags) }),
-        type,
-        spec: structuredClone({ ...spec }),
-      },
+    const references: Reference[] = this.projectBuilder ? [{ path: ['projectIdentifier'], target: this.projectBuilder }] : [];
+    const body = {
+      name: name ?? identifier,
+      identifier,
+      ...defined({ description, orgIdentifier: org, projectIdentifier: project, tags: tagsDocument(tags) }),
+      type,
+      spec: structuredClone({ ...spec }),
     };
+    return resourceNode('connector', body, { site: this.site, references, issues: this.props.issues });
+  }
+  toDocument(): ConnectorDocument {
+    return lower(this.toNode()) as ConnectorDocument;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { BuildContext } from './build-context.js';
+import type { Child, DocPath, Reference } from '../ir/node.js';
 import { captureSite } from './call-site.js';
 import { variablesDocument, type VariableOption } from './common-options.js';
 import { checkOptions } from './option-check.js';
@@ -19,12 +19,12 @@ export class EnvironmentBuilder extends ScopedResource<'environment', Environmen
   get [RESOURCE_BRAND]() {
     return 'environment' as const;
   }
-  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+  protected fields(references: Reference[], _children: Child[]): Record<string, unknown> {
     const { type, variables, overrides } = this.props;
     return {
       type,
       variables: variables && variablesDocument(variables),
-      overrides: overrides && wireValue(overrides, context, [root, 'overrides'], this.site),
+      overrides: overrides && wireValue(overrides, references, ['overrides']),
     };
   }
 }

@@ -1,4 +1,4 @@
-import type { BuildContext } from './build-context.js';
+import type { Child, DocPath, Reference } from '../ir/node.js';
 import { captureSite } from './call-site.js';
 import type { EnvironmentBuilder } from './environment.js';
 import { checkOptions } from './option-check.js';
@@ -35,14 +35,14 @@ export class InfrastructureBuilder extends ScopedResource<'infrastructure', Infr
     const { environment } = this.props;
     return typeof environment === 'object' ? environment.identifier : environment;
   }
-  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+  protected fields(references: Reference[], _children: Child[]): Record<string, unknown> {
     const { environment, deploymentType, type, spec, allowSimultaneousDeployments, scopedServices } = this.props;
-    if (typeof environment === 'object') context.references.push({ path: [root, 'environmentRef'], target: environment, site: this.site });
+    if (typeof environment === 'object') references.push({ path: ['environmentRef'], target: environment });
     return {
       environmentRef: this.environmentRef,
       deploymentType,
       type,
-      spec: wireValue(spec, context, [root, 'spec'], this.site),
+      spec: wireValue(spec, references, ['spec']),
       allowSimultaneousDeployments,
       scopedServices: scopedServices && [...scopedServices],
     };

@@ -1,4 +1,4 @@
-import type { BuildContext } from './build-context.js';
+import type { Child, DocPath, Reference } from '../ir/node.js';
 import { captureSite } from './call-site.js';
 import { checkOptions } from './option-check.js';
 import type { PipelineBuilder } from './pipeline.js';
@@ -18,8 +18,8 @@ function ownedScope(pipeline: PipelineOption, options: ScopedOptions, own: Scope
 }
 
 /** Records a builder given for `pipeline` as a reference at `path`. */
-function pipelineReference(pipeline: PipelineOption, context: BuildContext, path: readonly (string | number)[], site: ScopedResource<never, never>['site']): string {
-  if (typeof pipeline === 'object') context.references.push({ path, target: pipeline as AnyResource, site });
+function pipelineReference(pipeline: PipelineOption, references: Reference[], path: DocPath): string {
+  if (typeof pipeline === 'object') references.push({ path, target: pipeline as AnyResource });
   return pipelineId(pipeline);
 }
 
@@ -40,9 +40,9 @@ export class InputSetBuilder extends ScopedResource<'inputSet', InputSetOptions>
   get pipelineIdentifier(): string {
     return pipelineId(this.props.pipeline);
   }
-  protected fields(context: BuildContext, root: string): Record<string, unknown> {
-    const identifier = pipelineReference(this.props.pipeline, context, [root, 'pipeline', 'identifier'], this.site);
-    const values = wireValue(this.props.values ?? {}, context, [root, 'pipeline'], this.site) as Record<string, unknown>;
+  protected fields(references: Reference[], _children: Child[]): Record<string, unknown> {
+    const identifier = pipelineReference(this.props.pipeline, references, ['pipeline', 'identifier']);
+    const values = wireValue(this.props.values ?? {}, references, ['pipeline']) as Record<string, unknown>;
     return { pipeline: { identifier, ...values } };
   }
 }
@@ -57,9 +57,9 @@ export function inputSet(options: InputSetOptions): InputSetBuilder {
 export type InputSetsOption = ReadonlyArray<InputSetBuilder | string>;
 
 /** `inputSetReferences`: identifiers, with each builder recorded as a reference. */
-export function inputSetRefs(inputSets: InputSetsOption, context: BuildContext, path: readonly (string | number)[], site: InputSetBuilder['site']): string[] {
+export function inputSetRefs(inputSets: InputSetsOption, references: Reference[], path: DocPath): string[] {
   return inputSets.map((entry, index) => {
-    if (typeof entry === 'object') context.references.push({ path: [...path, index], target: entry, site });
+    if (typeof entry === 'object') references.push({ path: [...path, index], target: entry });
     return typeof entry === 'object' ? entry.identifier : entry;
   });
 }
@@ -77,10 +77,10 @@ export class OverlayInputSetBuilder extends ScopedResource<'overlayInputSet', Ov
   override get scope(): Scope {
     return ownedScope(this.props.pipeline, this.props, super.scope);
   }
-  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+  protected fields(references: Reference[], _children: Child[]): Record<string, unknown> {
     return {
-      pipelineIdentifier: pipelineReference(this.props.pipeline, context, [root, 'pipelineIdentifier'], this.site),
-      inputSetReferences: inputSetRefs(this.props.inputSets, context, [root, 'inputSetReferences'], this.site),
+      pipelineIdentifier: pipelineReference(this.props.pipeline, references, ['pipelineIdentifier']),
+      inputSetReferences: inputSetRefs(this.props.inputSets, references, ['inputSetReferences']),
     };
   }
 }

@@ -1,6 +1,5 @@
 import { closest } from '../compile/suggest.js';
-import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
-import type { SourceSite } from './call-site.js';
+import type { OptionIssue } from '../ir/node.js';
 
 /**
  * Options a builder does not know. Types catch these in an editor, but definitions compile without a type
@@ -27,11 +26,6 @@ export function missingOptions(builder: string, options: object, required: reado
   return required
     .filter((key) => (options as Record<string, unknown>)[key] === undefined)
     .map((key) => ({ code: 'missing-option' as const, message: `${builder}() needs the option "${key}"`, hint: `add ${key}: ... to the ${builder}() call` }));
-}
-
-/** Records a builder's option issues while building, located at the builder's call. */
-export function reportIssues(context: BuildContext, issues: readonly OptionIssue[] | undefined, path: DocPath, site: SourceSite): void {
-  for (const issue of issues ?? []) context.issues.push({ ...issue, path, site });
 }
 
 /** Builder props that carry option issues (kept off the option types users see). */

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { notificationRule } from '../schema/notification.js';
 import type { PipelineDocument } from '../schema/pipeline.js';
 import type { codebase } from '../schema/stage-ci.js';
-import type { BuildContext } from './build-context.js';
+import { childrenAt, irNode, type IrNode, type Reference } from '../ir/node.js';
+import { lower } from '../ir/lower.js';
 import { Builder } from './builder.js';
 import { captureSite } from './call-site.js';
 import {
@@ -17,7 +18,7 @@ import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
 import type { ProjectBuilder } from './project.js';
-import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
+import { checkOptions, type WithIssues } from './option-check.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import type { StepNode } from './step.js';
@@ -119,38 +120,51 @@ export class PipelineBuilder<LastStage extends string = string, Variables extend
     return this.with({ tags });
   }
 
-  toDocument(context: BuildContext): PipelineDocument {
+  toNode(): IrNode {
     const p = this.props;
     const { org, project } = this.scope;
-    context.sites.push({ path: ['pipeline'], site: this.site });
-    reportIssues(context, this.props.issues, ['pipeline'], this.site);
-    if (typeof p.project === 'object' && p.project !== null)
-      context.references.push({ path: ['pipeline', 'projectIdentifier'], target: p.project, site: this.site });
-    const stages = (p.stages ?? []).map((builder, index) => builder.toElement(context, ['pipeline', 'stages', index]));
+    const references: Reference[] = [];
+    if (typeof p.project === 'object' && p.project !== null) references.push({ path: ['projectIdentifier'], target: p.project });
+    const stages = (p.stages ?? []).map((builder) => builder.toNode());
     const properties =
       p.codebase === undefined
         ? p.properties
         : { ...p.properties, ci: { ...(p.properties?.ci as object | undefined), codebase: p.codebase } };
-    return {
-      pipeline: defined({
-        name: p.name ?? p.identifier,
-        identifier: p.identifier,
-        projectIdentifier: project!,
-        orgIdentifier: org!,
-        description: p.description,
-        tags: tagsDocument(p.tags),
-        properties: properties && (wireValue(properties, context, ['pipeline', 'properties'], this.site) as Record<string, unknown>),
-        allowStageExecutions: p.allowStageExecutions,
-        timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
-        delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
-        variables: p.variables && variablesDocument(p.variables),
-        flowControl: p.barriers && {
-          barriers: p.barriers.map((barrier) => (typeof barrier === 'string' ? { name: barrier, identifier: barrier } : { ...barrier })),
-        },
-        stages: stages as never,
-        notificationRules: p.notificationRules && (plain(p.notificationRules) as never),
-      }),
-    };
+    const body = defined({
+      name: p.name ?? p.identifier,
+      identifier: p.identifier,
+      projectIdentifier: project!,
+      orgIdentifier: org!,
+      description: p.description,
+      tags: tagsDocument(p.tags),
+      properties: properties && (wireValue(properties, references, ['properties']) as Record<string, unknown>),
+      allowStageExecutions: p.allowStageExecutions,
+      timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
+      delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
+      variables: p.variables && variablesDocument(p.variables),
+      flowControl: p.barriers && {
+        barriers: p.barriers.map((barrier) => (typeof barrier === 'string' ? { name: barrier, identifier: barrier } : { ...barrier })),
+      },
+      stages,
+      notificationRules: p.notificationRules && (plain(p.notificationRules) as never),
+    });
+    return irNode({
+      kind: 'pipeline',
+      wrapper: 'pipeline',
+      resourceKind: 'pipeline',
+      key: typeof p.identifier === 'string' ? { kind: 'pipeline', identifier: p.identifier, ...(org ? { org } : {}), ...(project ? { project } : {}) } : undefined,
+      identifier: p.identifier,
+      site: this.site,
+      body,
+      children: childrenAt(['stages'], stages),
+      references,
+      issues: p.issues,
+    });
+  }
+
+  /** The wire document. */
+  toDocument(): PipelineDocument {
+    return lower(this.toNode()) as PipelineDocument;
   }
 }
 

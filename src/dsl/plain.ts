@@ -1,22 +1,29 @@
 import { isExpr } from './expr.js';
-import { MAX_NESTING, nestingDepth } from './nesting.js';
+import { MAX_NESTING } from './nesting.js';
 
 /**
  * Deep copy of user-given data as plain wire values: expressions become their text, `undefined`
  * entries are dropped. Keeps the builder's frozen state out of the emitted document.
  */
 export function plain(value: unknown): unknown {
-  // Checked up front, with a shallow stack, so the error points at the user's call rather than deep in here.
-  if (typeof value === 'object' && value !== null && nestingDepth(value) > MAX_NESTING)
-    throw new TypeError(`a value nests more than ${MAX_NESTING} levels deep; flatten it`);
-  return copy(value);
+  try {
+    return copy(value, 1);
+  } catch (error) {
+    // Thrown again from here, with a shallow stack, so the error points at the user's call rather than deep in here.
+    if (error === TOO_DEEP) throw new TypeError(`a value nests more than ${MAX_NESTING} levels deep; flatten it`);
+    throw error;
+  }
 }
 
-function copy(value: unknown): unknown {
+const TOO_DEEP = Symbol('too deep');
+
+function copy(value: unknown, depth: number): unknown {
   if (isExpr(value)) return value.text;
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copy);
+  // Counted on the way down: hostile nesting stops here long before the stack would.
+  if (depth > MAX_NESTING) throw TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) if (entry !== undefined) out[key] = copy(entry);
+  for (const [key, entry] of Object.entries(value)) if (entry !== undefined) out[key] = copy(entry, depth + 1);
   return out;
 }

@@ -1,9 +1,11 @@
 import type { ProjectDocument } from '../schema/project.js';
-import type { BuildContext } from './build-context.js';
+import { resourceNode } from '../ir/identity.js';
+import { lower } from '../ir/lower.js';
+import type { IrNode } from '../ir/node.js';
 import { Builder } from './builder.js';
 import { captureSite } from './call-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
-import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
+import { checkOptions, type WithIssues } from './option-check.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 
 export interface ProjectOptions {
@@ -40,18 +42,18 @@ export class ProjectBuilder extends Builder<ProjectOptions & WithIssues> impleme
     return this.with({ tags });
   }
 
-  toDocument(context: BuildContext): ProjectDocument {
+  toNode(): IrNode {
     const { identifier, name, color, description, tags, modules } = this.props;
-    context.sites.push({ path: ['project'], site: this.site });
-    reportIssues(context, this.props.issues, ['project'], this.site);
-    return {
-      project: {
-        name: name ?? identifier,
-        identifier,
-        orgIdentifier: this.org,
-        ...defined({ color, description, tags: tagsDocument(tags), modules: modules && [...modules] }),
-      },
+    const body = {
+      name: name ?? identifier,
+      identifier,
+      orgIdentifier: this.org,
+      ...defined({ color, description, tags: tagsDocument(tags), modules: modules && [...modules] }),
     };
+    return resourceNode('project', body, { site: this.site, issues: this.props.issues });
+  }
+  toDocument(): ProjectDocument {
+    return lower(this.toNode()) as ProjectDocument;
   }
 }
 

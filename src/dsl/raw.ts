@@ -1,5 +1,6 @@
-import type { StepElementShape } from '../schema/pipeline-elements.js';
-import type { BuildContext, DocPath } from './build-context.js';
+import { lift, liftStage, liftStep } from '../ir/lift.js';
+import { lower } from '../ir/lower.js';
+import type { IrNode } from '../ir/node.js';
 import { captureSite, type SourceSite } from './call-site.js';
 import { plain } from './plain.js';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
@@ -25,17 +26,15 @@ class RawStep implements StepNode {
   get [STEP_BRAND](): true {
     return true;
   }
-  toElement(context: BuildContext, path: DocPath): StepElementShape {
-    context.sites.push({ path, site: this.site });
-    return copy(this.#element) as StepElementShape;
+  toNode(): IrNode {
+    return liftStep(copy(this.#element), this.site);
   }
 }
 
 /** A stage element (`{ stage: {...} }` or `{ parallel: [...] }`) emitted verbatim. */
 class RawStage extends StageBuilder {
-  override toElement(context: BuildContext, path: DocPath): { stage: Record<string, unknown> } {
-    context.sites.push({ path, site: this.site });
-    return copy((this.props as unknown as { element: { stage: Record<string, unknown> } }).element);
+  override toNode(): IrNode {
+    return liftStage(copy((this.props as unknown as { element: unknown }).element), this.site);
   }
 }
 
@@ -64,9 +63,11 @@ class RawResource<K extends ResourceKind> implements Resource<K, Record<string, 
     const project = kindRow(this.#kind).scopes.includes('project') ? text(this.#body.projectIdentifier) : undefined;
     return { ...(org ? { org } : {}), ...(project ? { project } : {}) };
   }
-  toDocument(context: BuildContext): Record<string, unknown> {
-    context.sites.push({ path: [kindRow(this.#kind).rootKey], site: this.site });
-    return copy(this.#document);
+  toNode(): IrNode {
+    return lift(this.#kind, copy(this.#document), this.site);
+  }
+  toDocument(): Record<string, unknown> {
+    return lower(this.toNode()) as Record<string, unknown>;
   }
 }
 

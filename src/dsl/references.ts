@@ -1,5 +1,4 @@
-import type { BuildContext, DocPath } from './build-context.js';
-import type { SourceSite } from './call-site.js';
+import type { DocPath, Reference } from '../ir/node.js';
 import { isExpr, valueText, type Value } from './expr.js';
 import { isResource, type AnyResource } from './resource.js';
 
@@ -15,15 +14,10 @@ export function scopedRef(target: AnyResource): string {
 }
 
 /** A value that may be a connector builder: records the reference and returns its wire text. */
-export function refValue(
-  value: Value | AnyResource | undefined,
-  context: BuildContext,
-  path: DocPath,
-  site: SourceSite,
-): string | undefined {
+export function refValue(value: Value | AnyResource | undefined, references: Reference[], path: DocPath): string | undefined {
   if (value === undefined) return undefined;
   if (isResource(value)) {
-    context.references.push({ path, target: value, site });
+    references.push({ path, target: value });
     return scopedRef(value);
   }
   return valueText(value);
@@ -31,16 +25,17 @@ export function refValue(
 
 /**
  * Deep copy of user-given wire data: expressions become their text, `undefined` entries are dropped, and a
- * connector (or other resource) builder becomes its scoped reference, recorded so compile can check it.
+ * connector (or other resource) builder becomes its scoped reference, recorded in `references` (paths inside
+ * the node's body) so compile can check it.
  */
-export function wireValue(value: unknown, context: BuildContext, path: DocPath, site: SourceSite): unknown {
+export function wireValue(value: unknown, references: Reference[], path: DocPath): unknown {
   if (isExpr(value)) return value.text;
-  if (isResource(value)) return refValue(value, context, path, site);
-  if (Array.isArray(value)) return value.map((item, index) => wireValue(item, context, [...path, index], site));
+  if (isResource(value)) return refValue(value, references, path);
+  if (Array.isArray(value)) return value.map((item, index) => wireValue(item, references, [...path, index]));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(value))
-      if (entry !== undefined) out[key] = wireValue(entry, context, [...path, key], site);
+      if (entry !== undefined) out[key] = wireValue(entry, references, [...path, key]);
     return out;
   }
   return value;

@@ -1,5 +1,5 @@
 import { RESOURCE_KINDS, type ResourceKind } from '../catalog/kinds.js';
-import type { BuildContext } from './build-context.js';
+import type { IrNode } from '../ir/node.js';
 import type { SourceSite } from './call-site.js';
 
 /**
@@ -19,8 +19,10 @@ export interface Resource<K extends ResourceKind = ResourceKind, Doc = unknown> 
   readonly identifier: string;
   readonly scope: Scope;
   readonly site: SourceSite;
-  /** The wire document, recording source sites and references into `context`. */
-  toDocument(context: BuildContext): Doc;
+  /** Its node in the IR: identity, source site, references, option mistakes, and the wire fields as data. */
+  toNode(): IrNode;
+  /** The wire document (`lower(toNode())`). */
+  toDocument(): Doc;
   /** What publish must do beyond sending the document, kept in the manifest (a template version made the stable one). */
   readonly publishFlags?: PublishFlags;
 }

@@ -1,8 +1,10 @@
-import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import type { BuildContext } from './build-context.js';
+import type { ResourceKind } from '../catalog/kinds.js';
+import { resourceNode } from '../ir/identity.js';
+import { lower } from '../ir/lower.js';
+import type { Child, IrNode, Reference } from '../ir/node.js';
 import { Builder } from './builder.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
-import { reportIssues, type WithIssues } from './option-check.js';
+import type { WithIssues } from './option-check.js';
 import type { ProjectBuilder } from './project.js';
 import { ordered, wireValue } from './references.js';
 import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
@@ -54,21 +56,28 @@ export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOpt
     return scopeOf(this.props);
   }
 
-  /** The kind's own fields, after name, identifier, description, tags and scope. */
-  protected abstract fields(context: BuildContext, root: string): Record<string, unknown>;
+  /**
+   * The kind's own fields, after name, identifier, description, tags and scope: references recorded at paths
+   * from the body, and any builder-made part of the body as a child node.
+   */
+  protected abstract fields(references: Reference[], children: Child[]): Record<string, unknown>;
 
-  toDocument(context: BuildContext): Record<string, Record<string, unknown>> {
-    const root = kindRow(this[RESOURCE_BRAND]).rootKey;
+  toNode(): IrNode {
+    const kind = this[RESOURCE_BRAND];
     const { identifier, name, description, tags, project } = this.props;
     const { org, project: projectId } = this.scope;
-    context.sites.push({ path: [root], site: this.site });
-    reportIssues(context, this.props.issues, [root], this.site);
-    if (typeof project === 'object') context.references.push({ path: [root, 'projectIdentifier'], target: project, site: this.site });
+    const references: Reference[] = [];
+    const children: Child[] = [];
+    if (typeof project === 'object') references.push({ path: ['projectIdentifier'], target: project });
     const common = { name: name ?? identifier, identifier, description, tags: tagsDocument(tags), orgIdentifier: org, projectIdentifier: projectId };
-    const own = { ...common, ...this.fields(context, root) };
+    const own = { ...common, ...this.fields(references, children) };
     const other = this.props.otherFields ?? {};
     for (const [key, value] of Object.entries(other))
-      if (own[key as keyof typeof own] === undefined) (own as Record<string, unknown>)[key] = wireValue(value, context, [root, key], this.site);
-    return { [root]: ordered(own, Object.keys(common)) };
+      if (own[key as keyof typeof own] === undefined) (own as Record<string, unknown>)[key] = wireValue(value, references, [key]);
+    return resourceNode(kind, ordered(own, Object.keys(common)), { site: this.site, references, children, issues: this.props.issues });
+  }
+
+  toDocument(): Record<string, Record<string, unknown>> {
+    return lower(this.toNode()) as Record<string, Record<string, unknown>>;
   }
 }

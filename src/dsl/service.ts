@@ -1,5 +1,5 @@
 import type { InfrastructureDef, ServiceDefinition } from '../catalog/generated/types.js';
-import type { BuildContext } from './build-context.js';
+import type { Child, DocPath, Reference } from '../ir/node.js';
 import { captureSite } from './call-site.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
@@ -25,14 +25,14 @@ export class ServiceBuilder extends ScopedResource<'service', ServiceOptions> {
   get deploymentType(): ServiceDeploymentType | undefined {
     return this.props.deploymentType;
   }
-  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+  protected fields(references: Reference[], _children: Child[]): Record<string, unknown> {
     const { deploymentType, spec, gitOpsEnabled } = this.props;
     return {
       gitOpsEnabled,
       serviceDefinition:
         deploymentType === undefined && spec === undefined
           ? undefined
-          : { type: deploymentType, spec: wireValue(spec ?? {}, context, [root, 'serviceDefinition', 'spec'], this.site) },
+          : { type: deploymentType, spec: wireValue(spec ?? {}, references, ['serviceDefinition', 'spec']) },
     };
   }
 }

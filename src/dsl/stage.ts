@@ -1,8 +1,9 @@
-import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
-import { checkOptions, missingOptions, reportIssues, unknownOptions } from './option-check.js';
+import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue, type Reference } from '../ir/node.js';
+import { liftStepLists } from '../ir/lift.js';
+import { checkOptions, missingOptions, unknownOptions } from './option-check.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
-import { appendUsed, recordUses } from './use-sites.js';
+import { appendUsed, usesOf } from './use-sites.js';
 import {
   defined,
   failureStrategiesDocument,
@@ -44,13 +45,11 @@ export interface StageCommonOptions {
   readonly rollbackSteps?: readonly StepNode[];
 }
 
-/** Builds the stage `spec` around its already-built execution. */
-type SpecFactory = (
-  context: BuildContext,
-  specPath: DocPath,
-  execution: { steps: unknown[]; rollbackSteps: unknown[] } | undefined,
-  site: SourceSite,
-) => Record<string, unknown> | undefined;
+/** The stage's steps as nodes, which the spec places at `execution.steps` and `execution.rollbackSteps`. */
+export type Execution = { steps: IrNode[]; rollbackSteps: IrNode[] };
+
+/** Builds the stage `spec` around its already-built execution; references are recorded at paths from the stage's body. */
+type SpecFactory = (references: Reference[], execution: Execution | undefined) => Record<string, unknown> | undefined;
 
 export interface StageProps extends StageCommonOptions {
   /** Empty for a stage made from a template (the template has the type). */
@@ -125,35 +124,39 @@ export class StageBuilder<Type extends string = string> extends Builder<StagePro
     });
   }
 
-  toElement(context: BuildContext, path: DocPath): { stage: Record<string, unknown> } {
+  /** Its node in the IR (`lower` gives the wire element). */
+  toNode(): IrNode {
     const p = this.props;
-    const stagePath = [...path, 'stage'];
-    context.sites.push({ path: stagePath, site: this.site });
-    reportIssues(context, p.issues, stagePath, this.site);
-    const buildSteps = (steps: readonly StepNode[] | undefined, key: string) => {
-      recordUses(context, steps, (index) => [...stagePath, 'spec', 'execution', key, index]);
-      return (steps ?? []).map((node, index) => node.toElement(context, [...stagePath, 'spec', 'execution', key, index]));
-    };
+    const references: Reference[] = [];
     const execution = p.hasExecution
-      ? { steps: buildSteps(p.steps, 'steps'), rollbackSteps: buildSteps(p.rollbackSteps, 'rollbackSteps') }
+      ? { steps: (p.steps ?? []).map((node) => node.toNode()), rollbackSteps: (p.rollbackSteps ?? []).map((node) => node.toNode()) }
       : undefined;
-    return {
-      stage: defined({
-        name: p.name ?? p.identifier,
-        identifier: p.identifier,
-        description: p.description,
-        type: p.type || undefined,
-        spec: p.buildSpec(context, [...stagePath, 'spec'], execution, this.site),
-        template: p.template && templateBlock(p.template, context, [...stagePath, 'template'], this.site),
-        tags: tagsDocument(p.tags),
-        failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
-        when: p.when && (plain(p.when) as Record<string, unknown>),
-        strategy: p.strategy && (plain(p.strategy) as Record<string, unknown>),
-        variables: p.variables && variablesDocument(p.variables),
-        timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
-        delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
-      }),
-    };
+    const spec = p.buildSpec(references, execution);
+    const body = defined({
+      name: p.name ?? p.identifier,
+      identifier: p.identifier,
+      description: p.description,
+      type: p.type || undefined,
+      spec,
+      template: p.template && templateBlock(p.template, references, ['template']),
+      tags: tagsDocument(p.tags),
+      failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
+      when: p.when && (plain(p.when) as Record<string, unknown>),
+      strategy: p.strategy && (plain(p.strategy) as Record<string, unknown>),
+      variables: p.variables && variablesDocument(p.variables),
+      timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
+      delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
+    });
+    const placed = spec?.execution as Partial<Execution> | undefined;
+    const children: Child[] = [];
+    for (const key of ['steps', 'rollbackSteps'] as const) {
+      const list = placed?.[key];
+      if (!Array.isArray(list)) continue;
+      // Steps given in the spec as data were lifted to nodes too; only the builder's own list has use sites.
+      const uses = list === execution?.[key] ? usesOf(p[key]) : undefined;
+      childrenAt(['spec', 'execution', key], list, uses).forEach((child) => isIrNode(child.node) && children.push(child));
+    }
+    return irNode({ kind: 'stage', wrapper: 'stage', identifier: p.identifier, type: p.type || undefined, site: this.site, body, children, references, issues: p.issues });
   }
 }
 
@@ -189,16 +192,23 @@ export function genericStage<Type extends string>(
 ): StageBuilder<Type> {
   const { spec, ...common } = options;
   const hasExecution = true;
-  const buildSpec: SpecFactory = (context, specPath, execution, site) => {
-    const base = wireValue(spec ?? {}, context, specPath, site) as Record<string, unknown>;
+  const buildSpec: SpecFactory = (references, execution) => {
+    const base = wireValue(spec ?? {}, references, ['spec']) as Record<string, unknown>;
     const hasSteps = execution && (execution.steps.length > 0 || execution.rollbackSteps.length > 0);
-    if (!hasSteps) return spec === undefined ? undefined : base;
+    // Steps written into the spec as data are lifted, so the rules see them as they see built ones.
+    if (!hasSteps) return spec === undefined ? undefined : withLiftedSteps(base, site);
     const existing = (base.execution ?? {}) as Record<string, unknown>;
     // rollbackSteps appears when there are some, or when the given spec lists it (even empty).
     const rollback = execution.rollbackSteps.length > 0 || 'rollbackSteps' in existing ? { rollbackSteps: execution.rollbackSteps } : {};
     return { ...base, execution: { ...existing, steps: execution.steps, ...rollback } };
   };
   return new StageBuilder<Type>({ ...common, type: options.type, buildSpec, hasExecution }, site);
+}
+
+function withLiftedSteps(spec: Record<string, unknown>, site: SourceSite): Record<string, unknown> {
+  const execution = spec.execution;
+  if (typeof execution !== 'object' || execution === null || Array.isArray(execution)) return spec;
+  return { ...spec, execution: liftStepLists(execution as Record<string, unknown>, [], site).body };
 }
 
 export interface KubernetesInfrastructureOption {
@@ -255,16 +265,15 @@ export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions 
 
 function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): SpecFactory {
   const { deploymentType, service, serviceInputs, environment, environmentInputs, deployToAll, infrastructureDefinitions } = options;
-  return (context, specPath, execution, site) => {
-    const wire = (value: unknown, ...path: Array<string | number>) => wireValue(value, context, [...specPath, ...path], site);
+  return (references, execution) => {
+    const wire = (value: unknown, ...path: Array<string | number>) => wireValue(value, references, ['spec', ...path]);
     const infrastructures =
       infrastructureDefinitions === undefined || typeof infrastructureDefinitions === 'string' || !Array.isArray(infrastructureDefinitions)
         ? (infrastructureDefinitions as Value | undefined)
         : (infrastructureDefinitions as readonly InfrastructureDefinitionOption[]).map((entry, index) => {
             if (typeof entry === 'string') return { identifier: entry };
             if (!isResource(entry)) return entry;
-            const path = [...specPath, 'environment', 'infrastructureDefinitions', index, 'identifier'];
-            context.references.push({ path, target: entry, site });
+            references.push({ path: ['spec', 'environment', 'infrastructureDefinitions', index, 'identifier'], target: entry });
             return { identifier: entry.identifier };
           });
     return {
@@ -273,11 +282,11 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
         typeof service === 'object' && 'useFromStage' in service
           ? { useFromStage: { stage: service.useFromStage } }
           : defined({
-              serviceRef: refValue(service as Value | ServiceBuilder, context, [...specPath, 'service', 'serviceRef'], site),
+              serviceRef: refValue(service as Value | ServiceBuilder, references, ['spec', 'service', 'serviceRef']),
               serviceInputs: wire(serviceInputs, 'service', 'serviceInputs'),
             }),
       environment: defined({
-        environmentRef: refValue(environment, context, [...specPath, 'environment', 'environmentRef'], site),
+        environmentRef: refValue(environment, references, ['spec', 'environment', 'environmentRef']),
         deployToAll: wire(deployToAll, 'environment', 'deployToAll'),
         environmentInputs: wire(environmentInputs, 'environment', 'environmentInputs'),
         infrastructureDefinitions: wire(infrastructures, 'environment', 'infrastructureDefinitions'),
@@ -317,7 +326,7 @@ export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploy
 function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): StageBuilder<'Deployment'> {
   const { service, deploymentType, serviceVariables, environment, infrastructure, allowSimultaneousDeployments, ...common } =
     options;
-  const buildSpec: SpecFactory = (context, specPath, execution, site) => ({
+  const buildSpec: SpecFactory = (references, execution) => ({
     serviceConfig: {
       serviceRef: optionalText(service),
       serviceDefinition: {
@@ -330,12 +339,7 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
       infrastructureDefinition: {
         type: infrastructure.type ?? 'KubernetesDirect',
         spec: defined({
-          connectorRef: refValue(
-            infrastructure.connector,
-            context,
-            [...specPath, 'infrastructure', 'infrastructureDefinition', 'spec', 'connectorRef'],
-            site,
-          ),
+          connectorRef: refValue(infrastructure.connector, references, ['spec', 'infrastructure', 'infrastructureDefinition', 'spec', 'connectorRef']),
           namespace: optionalText(infrastructure.namespace),
           // The platform requires a release name; its editor writes this one (unique per infrastructure).
           releaseName: valueText(infrastructure.releaseName ?? 'release-<+INFRA_KEY>'),

@@ -1,22 +1,20 @@
 import type { z } from 'zod';
 import type { ciSpec, pipelineStageSpec } from '../schema/stages.js';
-import type { BuildContext, DocPath } from './build-context.js';
+import { childrenAt, irNode, type IrNode } from '../ir/node.js';
 import { captureSite } from './call-site.js';
 import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';
 import type { FailureStrategyOption, VariableOption } from './common-options.js';
-import { checkOptions, reportIssues } from './option-check.js';
+import { checkOptions } from './option-check.js';
 import type { StrategyOption, WhenOption } from './step.js';
-import { STAGE_COMMON_KEYS, StageBuilder, type StageCommonOptions, type StageProps } from './stage.js';
+import { STAGE_COMMON_KEYS, StageBuilder, type Execution, type StageCommonOptions, type StageProps } from './stage.js';
 import type { PipelineBuilder } from './pipeline.js';
 import type { StepTemplateOptions, WithTemplateBuilder, WithTemplateText } from './template.js';
 import type { Expressible } from './wire-types.js';
 
-type Execution = { steps: unknown[]; rollbackSteps: unknown[] } | undefined;
-
 /** `execution` with rollbackSteps only when there are some: CI, Approval and Custom stages rarely roll back. */
-const stepsOnly = (execution: Execution) =>
+const stepsOnly = (execution: Execution | undefined) =>
   execution && (execution.rollbackSteps.length > 0 ? execution : { steps: execution.steps });
 
 type CiSpecOptions = Omit<Expressible<z.input<typeof ciSpec>>, 'execution' | 'runtime'>;
@@ -46,8 +44,8 @@ export function ci(options: CiOptions): StageBuilder<'CI'> {
       issues,
       type: 'CI',
       hasExecution: true,
-      buildSpec: (context, specPath, execution, site) => ({
-        ...(wireValue(ordered({ ...spec, runtime }, CI_SPEC_KEYS), context, specPath, site) as Record<string, unknown>),
+      buildSpec: (references, execution) => ({
+        ...(wireValue(ordered({ ...spec, runtime }, CI_SPEC_KEYS), references, ['spec']) as Record<string, unknown>),
         execution: execution && { steps: execution.steps },
       }),
     },
@@ -59,7 +57,7 @@ export function ci(options: CiOptions): StageBuilder<'CI'> {
 export function approval(options: StageCommonOptions): StageBuilder<'Approval'> {
   const issues = checkOptions('approval', options, STAGE_COMMON_KEYS, ['identifier']);
   return new StageBuilder<'Approval'>(
-    { ...options, issues, type: 'Approval', hasExecution: true, buildSpec: (_c, _p, execution) => ({ execution: stepsOnly(execution) }) },
+    { ...options, issues, type: 'Approval', hasExecution: true, buildSpec: (_references, execution) => ({ execution: stepsOnly(execution) }) },
     captureSite(approval),
   );
 }
@@ -79,8 +77,8 @@ export function custom(options: CustomOptions): StageBuilder<'Custom'> {
       issues,
       type: 'Custom',
       hasExecution: true,
-      buildSpec: (context, specPath, execution, site) =>
-        defined({ environment: wireValue(environment, context, [...specPath, 'environment'], site), execution: stepsOnly(execution) }),
+      buildSpec: (references, execution) =>
+        defined({ environment: wireValue(environment, references, ['spec', 'environment']), execution: stepsOnly(execution) }),
     },
     captureSite(custom),
   );
@@ -108,15 +106,14 @@ export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipe
       issues,
       type: 'Pipeline',
       hasExecution: false,
-      buildSpec: (context, specPath, _execution, site) =>
+      buildSpec: (references) =>
         wireValue(
           ordered(
             { ...spec, outputs: outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })) },
             ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs'],
           ),
-          context,
-          specPath,
-          site,
+          references,
+          ['spec'],
         ) as Record<string, unknown>,
     },
     captureSite(pipelineStage),
@@ -178,11 +175,9 @@ export class ParallelStages extends StageBuilder<'parallel'> {
     return this.with({ issues: [...(this.props.issues ?? []), issue] } as Partial<StageProps>);
   }
 
-  override toElement(context: BuildContext, path: DocPath): { stage: Record<string, unknown> } {
-    context.sites.push({ path, site: this.site });
-    reportIssues(context, this.props.issues, path, this.site);
-    const stages = this.stages.map((stage, index) => stage.toElement(context, [...path, 'parallel', index]));
-    return { parallel: stages } as never;
+  override toNode(): IrNode {
+    const nodes = this.stages.map((stage) => stage.toNode());
+    return irNode({ kind: 'parallel', wrapper: 'parallel', site: this.site, body: nodes, children: childrenAt([], nodes), issues: this.props.issues });
   }
 }
 

@@ -1,8 +1,7 @@
-import type { StepElementShape } from '../schema/pipeline-elements.js';
-import type { BuildContext, DocPath } from './build-context.js';
+import { childrenAt, irNode, type IrNode, type Reference } from '../ir/node.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
-import { appendUsed, recordUses } from './use-sites.js';
+import { appendUsed, usesOf } from './use-sites.js';
 import { defined, failureStrategiesDocument, variablesDocument, type FailureStrategyOption, type VariableOption } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
@@ -10,7 +9,7 @@ import { refValue } from './references.js';
 import type { AnyResource } from './resource.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 import { isStepNode, STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
-import { checkOptions, reportIssues, type WithIssues } from './option-check.js';
+import { checkOptions, type WithIssues } from './option-check.js';
 
 export interface ContainerInfraOption {
   /** Kubernetes cluster connector: a connector builder, an identifier or `input()`. */
@@ -67,38 +66,35 @@ export class StepGroupBuilder<Types extends string = string> extends Builder<Ste
     return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
   }
 
-  toElement(context: BuildContext, path: DocPath): StepElementShape {
+  toNode(): IrNode {
     const p = this.props;
-    const groupPath = [...path, 'stepGroup'];
-    context.sites.push({ path: groupPath, site: this.site });
-    reportIssues(context, p.issues, groupPath, this.site);
+    const references: Reference[] = [];
     const infra = p.containerInfra;
-    recordUses(context, p.steps, (index) => [...groupPath, 'steps', index]);
-    recordUses(context, p.rollbackSteps, (index) => [...groupPath, 'rollbackSteps', index]);
-    return {
-      stepGroup: defined({
-        name: p.name ?? p.identifier,
-        identifier: p.identifier,
-        steps:
-          p.template && !p.steps ? undefined : (p.steps ?? []).map((node, index) => node.toElement(context, [...groupPath, 'steps', index])),
-        rollbackSteps: p.rollbackSteps?.map((node, index) => node.toElement(context, [...groupPath, 'rollbackSteps', index])),
-        template: p.template && templateBlock(p.template, context, [...groupPath, 'template'], this.site),
-        stepGroupInfra: infra && {
-          type: infra.type ?? 'KubernetesDirect',
-          spec: {
-            connectorRef: refValue(infra.connector, context, [...groupPath, 'stepGroupInfra', 'spec', 'connectorRef'], this.site)!,
-            namespace: valueText(infra.namespace),
-          },
+    const steps = p.template && !p.steps ? undefined : (p.steps ?? []).map((node) => node.toNode());
+    const rollbackSteps = p.rollbackSteps?.map((node) => node.toNode());
+    const body = defined({
+      name: p.name ?? p.identifier,
+      identifier: p.identifier,
+      steps,
+      rollbackSteps,
+      template: p.template && templateBlock(p.template, references, ['template']),
+      stepGroupInfra: infra && {
+        type: infra.type ?? 'KubernetesDirect',
+        spec: {
+          connectorRef: refValue(infra.connector, references, ['stepGroupInfra', 'spec', 'connectorRef'])!,
+          namespace: valueText(infra.namespace),
         },
-        sharedPaths: p.sharedPaths && [...p.sharedPaths],
-        when: p.when && (plain(p.when) as never),
-        failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
-        strategy: p.strategy && (plain(p.strategy) as never),
-        variables: p.variables && variablesDocument(p.variables),
-        timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
-        delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
-      }),
-    };
+      },
+      sharedPaths: p.sharedPaths && [...p.sharedPaths],
+      when: p.when && (plain(p.when) as never),
+      failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
+      strategy: p.strategy && (plain(p.strategy) as never),
+      variables: p.variables && variablesDocument(p.variables),
+      timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
+      delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
+    });
+    const children = [...childrenAt(['steps'], steps ?? [], usesOf(p.steps)), ...childrenAt(['rollbackSteps'], rollbackSteps ?? [], usesOf(p.rollbackSteps))];
+    return irNode({ kind: 'stepGroup', wrapper: 'stepGroup', identifier: p.identifier, site: this.site, body, children, references, issues: p.issues });
   }
 }
 
@@ -139,8 +135,8 @@ export class ParallelSteps<Types extends string = string> implements StepNode<Ty
   get [STEP_BRAND](): true {
     return true;
   }
-  toElement(context: BuildContext, path: DocPath): StepElementShape {
-    context.sites.push({ path, site: this.site });
-    return { parallel: this.#steps.map((node, index) => node.toElement(context, [...path, 'parallel', index])) };
+  toNode(): IrNode {
+    const nodes = this.#steps.map((node) => node.toNode());
+    return irNode({ kind: 'parallel', wrapper: 'parallel', site: this.site, body: nodes, children: childrenAt([], nodes) });
   }
 }

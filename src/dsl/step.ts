@@ -1,12 +1,11 @@
 import type { z } from 'zod';
-import type { StepElementShape } from '../schema/pipeline-elements.js';
 import type { strategy } from '../schema/strategy.js';
-import type { BuildContext, DocPath, OptionIssue } from './build-context.js';
+import { irNode, type IrNode, type OptionIssue, type Reference } from '../ir/node.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from './call-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
-import { missingOptions, reportIssues, unknownOptions } from './option-check.js';
+import { missingOptions, unknownOptions } from './option-check.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
@@ -26,7 +25,8 @@ export interface StepNode<Types extends string = string> {
   /** The step types inside (phantom: for placement checks in the types only). */
   readonly stepTypes?: Types;
   readonly site: SourceSite;
-  toElement(context: BuildContext, path: DocPath): StepElementShape;
+  /** Its node in the IR (`lower` gives the wire element). */
+  toNode(): IrNode;
 }
 
 export const isStepNode = (value: unknown): value is StepNode =>
@@ -110,24 +110,22 @@ export class StepBuilder<Outputs extends string = never, Type extends string = s
     return new Expr(`<+execution.steps.${this.props.identifier}.output.outputVariables.${name}>`);
   }
 
-  toElement(context: BuildContext, path: DocPath): StepElementShape {
+  toNode(): IrNode {
     const { type, identifier, name, description, spec, timeout, when, failureStrategies, strategy, extra, issues } = this.props;
-    context.sites.push({ path: [...path, 'step'], site: this.site });
-    reportIssues(context, issues, [...path, 'step'], this.site);
-    return {
-      step: defined({
-        type,
-        name: name ?? identifier,
-        identifier,
-        description,
-        spec: spec === undefined ? undefined : (wireValue(spec, context, [...path, 'step', 'spec'], this.site) as Record<string, unknown>),
-        timeout: timeout === undefined ? undefined : valueText(timeout),
-        when: when === undefined ? undefined : (plain(when) as never),
-        failureStrategies: failureStrategies && failureStrategiesDocument(failureStrategies),
-        strategy: strategy === undefined ? undefined : (plain(strategy) as never),
-        ...(extra && (plain(extra) as Record<string, unknown>)),
-      }),
-    };
+    const references: Reference[] = [];
+    const body = defined({
+      type,
+      name: name ?? identifier,
+      identifier,
+      description,
+      spec: spec === undefined ? undefined : (wireValue(spec, references, ['spec']) as Record<string, unknown>),
+      timeout: timeout === undefined ? undefined : valueText(timeout),
+      when: when === undefined ? undefined : (plain(when) as never),
+      failureStrategies: failureStrategies && failureStrategiesDocument(failureStrategies),
+      strategy: strategy === undefined ? undefined : (plain(strategy) as never),
+      ...(extra && (plain(extra) as Record<string, unknown>)),
+    });
+    return irNode({ kind: 'step', wrapper: 'step', identifier, type, site: this.site, body, references, issues });
   }
 }
 

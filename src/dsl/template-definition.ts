@@ -1,4 +1,4 @@
-import type { BuildContext } from './build-context.js';
+import { irNode, type Child, type IrNode, type Reference } from '../ir/node.js';
 import { captureSite } from './call-site.js';
 import { checkOptions } from './option-check.js';
 import type { PipelineBuilder } from './pipeline.js';
@@ -81,15 +81,17 @@ export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
   get publishFlags(): PublishFlags | undefined {
     return this.props.stable ? { stable: true } : undefined;
   }
-  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+  protected fields(references: Reference[], children: Child[]): Record<string, unknown> {
     const { versionLabel, type, spec, icon, variables } = this.props;
-    const path = [root, 'spec'];
     let body: unknown;
-    if (isResource(spec)) body = withoutIdentity(Object.values(spec.toDocument(context) as Record<string, Record<string, unknown>>)[0] ?? {});
-    else if (isStepNode(spec) || isStageBuilder(spec))
-      body = withoutIdentity(Object.values(spec.toElement(context, path) as unknown as Record<string, Record<string, unknown>>)[0] ?? {});
-    else if (spec !== undefined) body = wireValue(spec, context, path, this.site);
-    return { versionLabel, type, icon, variables: variables && wireValue(variables, context, [root, 'variables'], this.site), spec: body };
+    if (isResource(spec) || isStepNode(spec) || isStageBuilder(spec)) {
+      // The part is a node of its own (its call site, references and option mistakes stay its own), written
+      // as its body without the identity each use of the template supplies.
+      const { resourceKind: _kind, key: _key, ...part } = spec.toNode();
+      body = irNode({ ...part, body: withoutIdentity(part.body as Record<string, unknown>) });
+      children.push({ at: ['spec'], node: body as IrNode, unwrap: true });
+    } else if (spec !== undefined) body = wireValue(spec, references, ['spec']);
+    return { versionLabel, type, icon, variables: variables && wireValue(variables, references, ['variables']), spec: body };
   }
 }
 

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import type { StepElementShape } from '../schema/pipeline-elements.js';
 import type { templateRef } from '../schema/template-ref.js';
-import type { BuildContext, DocPath } from './build-context.js';
+import { irNode, type DocPath, type IrNode, type Reference } from '../ir/node.js';
 import { Builder } from './builder.js';
 import { captureSite } from './call-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
@@ -36,11 +35,11 @@ export interface StepTemplateOptions extends TemplateRefOption {
 const TEMPLATE_KEYS = ['templateRef', 'versionLabel', 'gitBranch', 'templateInputs'] as const;
 
 /** The `template:` block of a stage or step made from a template. */
-export function templateBlock(options: TemplateRefOption, context: BuildContext, path: DocPath, site: Builder<object>['site']): Record<string, unknown> {
+export function templateBlock(options: TemplateRefOption, references: Reference[], path: DocPath): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, options[key]]));
   const ref = options.templateRef;
   if (isResource(ref) && kindOf(ref) === 'template' && fields.versionLabel === undefined) fields.versionLabel = (ref as TemplateBuilder).versionLabel;
-  return wireValue(fields, context, path, site) as Record<string, unknown>;
+  return wireValue(fields, references, path) as Record<string, unknown>;
 }
 
 export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements StepNode {
@@ -50,21 +49,20 @@ export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements
   get identifier(): string {
     return this.props.identifier;
   }
-  toElement(context: BuildContext, path: DocPath): StepElementShape {
+  toNode(): IrNode {
     const p = this.props;
-    context.sites.push({ path: [...path, 'step'], site: this.site });
-    return {
-      step: defined({
-        name: p.name ?? p.identifier,
-        identifier: p.identifier,
-        description: p.description,
-        template: templateBlock(p, context, [...path, 'step', 'template'], this.site),
-        timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
-        when: p.when && (plain(p.when) as never),
-        failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
-        strategy: p.strategy && (plain(p.strategy) as never),
-      }) as never,
-    };
+    const references: Reference[] = [];
+    const body = defined({
+      name: p.name ?? p.identifier,
+      identifier: p.identifier,
+      description: p.description,
+      template: templateBlock(p, references, ['template']),
+      timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
+      when: p.when && (plain(p.when) as never),
+      failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
+      strategy: p.strategy && (plain(p.strategy) as never),
+    });
+    return irNode({ kind: 'step', wrapper: 'step', identifier: p.identifier, site: this.site, body, references });
   }
 }
 

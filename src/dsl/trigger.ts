@@ -1,5 +1,5 @@
 import type { Trigger_trigger_source } from '../catalog/generated/types.js';
-import type { BuildContext } from './build-context.js';
+import type { Child, DocPath, Reference } from '../ir/node.js';
 import { captureSite } from './call-site.js';
 import { inputSetRefs, ownedScope, pipelineReference, type InputSetsOption, type PipelineOption } from './input-set.js';
 import { checkOptions } from './option-check.js';
@@ -31,14 +31,14 @@ export class TriggerBuilder extends ScopedResource<'trigger', TriggerOptions> {
   override get scope(): Scope {
     return ownedScope(this.props.pipeline, this.props, super.scope);
   }
-  protected fields(context: BuildContext, root: string): Record<string, unknown> {
+  protected fields(references: Reference[], _children: Child[]): Record<string, unknown> {
     const { enabled, source, inputYaml, inputSets, pipelineBranchName, stagesToExecute } = this.props;
     return {
       enabled,
-      pipelineIdentifier: pipelineReference(this.props.pipeline, context, [root, 'pipelineIdentifier'], this.site),
-      source: wireValue(source, context, [root, 'source'], this.site),
+      pipelineIdentifier: pipelineReference(this.props.pipeline, references, ['pipelineIdentifier']),
+      source: wireValue(source, references, ['source']),
       inputYaml,
-      inputSetRefs: inputSets && inputSetRefs(inputSets, context, [root, 'inputSetRefs'], this.site),
+      inputSetRefs: inputSets && inputSetRefs(inputSets, references, ['inputSetRefs']),
       pipelineBranchName,
       stagesToExecute: stagesToExecute && [...stagesToExecute],
     };

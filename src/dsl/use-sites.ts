@@ -1,4 +1,3 @@
-import type { BuildContext, DocPath } from './build-context.js';
 import { captureSite, type SourceSite } from './call-site.js';
 
 /**
@@ -17,10 +16,5 @@ export function appendUsed<T>(list: readonly T[] | undefined, added: readonly T[
   return next;
 }
 
-/** Records in `context` where each entry of `list` was added, at the path `pathOf(index)` gives. */
-export function recordUses(context: BuildContext, list: readonly unknown[] | undefined, pathOf: (index: number) => DocPath): void {
-  const sites = list && useSites.get(list);
-  sites?.forEach((site, index) => {
-    if (site) context.uses.push({ path: pathOf(index), site });
-  });
-}
+/** Where each entry of `list` was added, by index (undefined where it was given in the options). */
+export const usesOf = (list: readonly unknown[] | undefined): ReadonlyArray<SourceSite | undefined> | undefined => list && useSites.get(list);

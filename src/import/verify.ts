@@ -1,16 +1,17 @@
 import { isDeepStrictEqual } from 'node:util';
-import { newBuildContext } from '../dsl/index.js';
+import { lower } from '../ir/lower.js';
+import type { IrNode } from '../ir/node.js';
 import { withOrigin, type Code } from './code.js';
 import { evaluate } from './evaluate.js';
 import { attempt } from './options.js';
 
 type Produce = (built: unknown) => unknown;
 
-export const asStepElement: Produce = (built) =>
-  (built as { toElement: (c: unknown, p: unknown[]) => unknown }).toElement(newBuildContext(), []);
-export const asStageElement = asStepElement;
-export const asDocument: Produce = (built) =>
-  (built as { toDocument: (c: unknown) => unknown }).toDocument(newBuildContext());
+/** What a builder lowers to: its node's wire element (a step, a stage) or document (a resource). */
+const lowered: Produce = (built) => lower((built as { toNode: () => IrNode }).toNode());
+export const asStepElement = lowered;
+export const asStageElement = lowered;
+export const asDocument = lowered;
 
 /** Whether evaluating the candidate reproduces `expected` exactly (as data; key order aside). */
 export function isExact(candidate: Code, expected: unknown, produce: Produce): boolean {

@@ -3,7 +3,9 @@ import type { Diagnostic } from '../compile/diagnostics.js';
 import { describePath } from '../compile/document-path.js';
 import { closest } from '../compile/suggest.js';
 import { inputSetFit, pipelineKeyOf } from '../compile/rules-input-sets.js';
-import { describeKey, documentKind, keyString, resourceKey, validateDocument, type ResourceKey } from '../compile/validate.js';
+import { applyRuleSettings, type RuleSettings } from '../compile/rule-settings.js';
+import { checkDocument, describeKey, documentKind, keyString, resourceKey, type ResourceKey } from '../compile/validate.js';
+import { lift } from '../ir/lift.js';
 import { kindRow, KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
@@ -55,17 +57,17 @@ const KEY_CODES = new Set(['unknown-key']);
  * Parses, validates and locates every document of every file, then checks what spans documents. One thread: with
  * the fast reader, worker threads cost more than they saved, even at 5000 files (docs/performance.md, issue 13).
  */
-export async function validateFiles(files: readonly string[]): Promise<FileResult[]> {
-  const { results, resources, inputSets } = validateBatch(files);
+export async function validateFiles(files: readonly string[], settings?: RuleSettings): Promise<FileResult[]> {
+  const { results, resources, inputSets } = validateBatch(files, settings);
   const byFile = new Map(results.map((result) => [result.file, result]));
   for (const duplicate of duplicateResources(resources)) byFile.get(duplicate.file)!.diagnostics.push(duplicate);
-  for (const misfit of inputSetsAgainstPipelines(inputSets, resources)) byFile.get(misfit.file)!.diagnostics.push(misfit);
+  for (const misfit of applyRuleSettings(inputSetsAgainstPipelines(inputSets, resources), settings)) byFile.get(misfit.file)!.diagnostics.push(misfit);
   for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
   return results;
 }
 
-/** Reads, validates and locates the documents of `files`. */
-export function validateBatch(files: readonly string[]): ValidatedBatch {
+/** Reads, validates (with the project's rule settings) and locates the documents of `files`. */
+export function validateBatch(files: readonly string[], settings?: RuleSettings): ValidatedBatch {
   const results: FileResult[] = [];
   const resources: ResourcePlace[] = [];
   const inputSets: InputSetPlace[] = [];
@@ -77,9 +79,10 @@ export function validateBatch(files: readonly string[]): ValidatedBatch {
     // other file, or any diagnostic, goes through readYaml, which reads and locates everything exactly.
     const plain = readPlainYaml(source);
     const plainKind = plain && documentKind(plain.value);
-    if (plain && plainKind && validateDocument(plainKind, plain.value).length === 0) {
+    const plainNode = plain && plainKind && lift(plainKind, plain.value);
+    if (plain && plainKind && plainNode && checkDocument(plainKind, plainNode, plain.value, settings).length === 0) {
       result.documents = 1;
-      const key = resourceKey(plainKind, plain.value);
+      const key = plainNode.key;
       const { rootKey } = kindRow(plainKind);
       const place = plain.positions.get([rootKey, 'identifier']);
       if (key && place)
@@ -98,9 +101,10 @@ export function validateBatch(files: readonly string[]): ValidatedBatch {
         add(unknownKind(data), locate(document, [], lines));
         continue;
       }
-      for (const diagnostic of validateDocument(kind, data))
+      const node = lift(kind, data);
+      for (const diagnostic of checkDocument(kind, node, data, settings))
         add(diagnostic, locate(document, diagnostic.path, lines, KEY_CODES.has(diagnostic.code)));
-      const key = resourceKey(kind, data);
+      const key = node.key;
       if (!key) continue;
       const { rootKey } = kindRow(kind);
       const path = [rootKey, 'identifier'];

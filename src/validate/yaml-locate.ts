@@ -1,5 +1,5 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
-import type { DocPath } from '../dsl/build-context.js';
+import type { DocPath } from '../ir/node.js';
 
 export interface Position {
   readonly line: number;

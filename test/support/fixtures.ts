@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { newBuildContext, type AnyResource } from 'pipewright';
+import { type AnyResource } from 'pipewright';
 import { toYaml } from '../../src/compile/emit-yaml.js';
 import { validateDocument } from '../../src/compile/validate.js';
 import { ROOT } from './cli.js';
@@ -12,7 +12,7 @@ export const fixture = async (name: string): Promise<unknown> =>
 
 /** builder -> document -> YAML text -> data, failing on any validation diagnostic on the way. */
 export function roundTrip(resource: AnyResource): unknown {
-  const document = resource.toDocument(newBuildContext());
+  const document = resource.toDocument();
   const diagnostics = validateDocument('pipeline', document).map((d) => `${d.subject}: ${d.message}`);
   if (diagnostics.length) throw new Error(`built document is invalid:\n${diagnostics.join('\n')}`);
   return YAML.parse(toYaml(document), { version: '1.1' });

@@ -1,0 +1,90 @@
+import type { KindKey, ResourceKind } from '../catalog/kinds.js';
+import type { SourceSite } from '../dsl/call-site.js';
+import type { AnyResource } from '../dsl/resource.js';
+
+/** A position in a document or a node's body: keys and list indexes. */
+export type DocPath = ReadonlyArray<string | number>;
+
+/** The identity of a resource on the platform: kind, scope, owner, version and identifier (the table of kinds says which). */
+export type ResourceKey = KindKey;
+
+/**
+ * What a node is. A resource document is a `pipeline` or a `resource` (every other kind of the table: its wire
+ * fields stay data); inside a pipeline, `stage`, `stepGroup`, `parallel` and `step`; `raw` is an element lift could
+ * not place (a list entry that is no step, step group or parallel block).
+ */
+export type NodeKind = 'pipeline' | 'resource' | 'stage' | 'stepGroup' | 'parallel' | 'step' | 'raw';
+
+/** A mistake in a builder's options (an unknown or missing option), reported at the builder's call. */
+export interface OptionIssue {
+  readonly code: 'unknown-option' | 'missing-option';
+  readonly message: string;
+  readonly hint?: string;
+}
+
+/** A builder given where another resource is named: checked by compile once all resources are known. */
+export interface Reference {
+  /** Where the reference is written, inside the node's body. */
+  readonly path: DocPath;
+  readonly target: AnyResource;
+}
+
+/** A node inside another: where its element sits in the parent's body, and where the user added it. */
+export interface Child {
+  readonly at: DocPath;
+  readonly node: IrNode;
+  /** The `.step(x)` call that put it in its list, when that is not where it was defined. */
+  readonly use?: SourceSite;
+  /** The child's body stands at `at` without its wrapper key (a template's part is written as its spec). */
+  readonly unwrap?: boolean;
+}
+
+export const IR_BRAND = Symbol.for('pipewright.ir');
+
+/**
+ * One node of the skeleton IR, the tree compile and validate both check. The structure a rule needs (kind,
+ * identifier, type, children) is typed; the wire fields stay opaque data (`body`), with each child node
+ * standing in place of its element, so `lower` has only to swap elements in.
+ */
+export interface IrNode {
+  readonly [IR_BRAND]: true;
+  readonly kind: NodeKind;
+  /** The key the body is written under in its element (`step`, `stage`, `stepGroup`, `parallel`, a root key). */
+  readonly wrapper?: string;
+  readonly identifier?: string;
+  readonly type?: string;
+  /** Where the user's code made it (a builder call); undefined for a node read from YAML. */
+  readonly site?: SourceSite;
+  /** The wire fields, child nodes in place of their elements. */
+  readonly body: unknown;
+  readonly children: readonly Child[];
+  readonly references: readonly Reference[];
+  readonly issues: readonly OptionIssue[];
+  /** A resource document's kind and identity, as the builder (or lift) knew them. */
+  readonly resourceKind?: ResourceKind;
+  readonly key?: ResourceKey;
+}
+
+/** What makes a node: its fields, the lists optional (empty when left out). */
+export type NodeInit = Omit<IrNode, typeof IR_BRAND | 'children' | 'references' | 'issues'> &
+  Partial<Pick<IrNode, 'children' | 'references' | 'issues'>>;
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** A frozen node (the body is the builder's fresh data, not frozen: freezing it deeply would cost a walk). */
+export function irNode(init: NodeInit): IrNode {
+  return Object.freeze({
+    [IR_BRAND]: true as const,
+    ...init,
+    children: init.children ?? NONE,
+    references: init.references ?? NONE,
+    issues: init.issues ?? NONE,
+  });
+}
+
+export const isIrNode = (value: unknown): value is IrNode =>
+  typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[IR_BRAND] === true;
+
+/** Children in a list of the body: `list[i]` for each node, at `[...at, i]`. */
+export const childrenAt = (at: DocPath, nodes: readonly IrNode[], uses?: ReadonlyArray<SourceSite | undefined>): Child[] =>
+  nodes.map((node, index) => (uses?.[index] ? { at: [...at, index], node, use: uses[index] } : { at: [...at, index], node }));
