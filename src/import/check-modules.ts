@@ -9,7 +9,7 @@ export type ModuleChecker = (modules: readonly MarkedModule[]) => Promise<Module
 /** A checker that works in this thread; the library's declarations are read once for all its calls. */
 export function localChecker(outDir: string): ModuleChecker {
   const check = createTypeChecker(outDir);
-  return async (modules) => check(modules).map(({ problems }) => problems);
+  return async (modules) => check(modules);
 }
 
 type Prettier = typeof import('prettier');

@@ -60,8 +60,8 @@ export interface ImportPool {
 }
 
 /**
- * Two worker threads beside this one, which generates the modules: one type-checks groups, the other formats
- * the modules that passed. The three steps cost about the same, so on two cores neither core waits long. With
+ * Two worker threads beside this one, which generates the modules: one type-checks groups, the other removes
+ * their marks and formats them meanwhile. The three steps cost about the same, so on two cores neither core waits long. With
  * `native` (TypeScript 7's compiler, in a process of its own) there is no checking worker. Work a worker or the
  * native compiler could not do (out of memory, say) is done in this thread instead.
  */

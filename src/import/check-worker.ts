@@ -1,7 +1,7 @@
-// A worker thread of a large import: it type-checks groups of generated modules, or formats checked ones, one
+// A worker thread of a large import: it type-checks groups of generated modules, or formats them, one
 // request at a time, for as long as the import runs (the library's declarations stay parsed between groups).
 import { parentPort, workerData } from 'node:worker_threads';
-import { formatModules, localChecker, type ModuleProblems } from './check-modules.js';
+import { formatModules, localChecker, type ModuleChecker, type ModuleProblems } from './check-modules.js';
 import type { MarkedModule } from './type-check.js';
 
 export type WorkerRequest =
@@ -13,7 +13,7 @@ export type WorkerAnswer =
   | { readonly id: number; readonly failure: string; readonly stack?: string | undefined };
 
 const { outDir } = workerData as { outDir: string };
-let check: ReturnType<typeof localChecker> | undefined;
+let check: ModuleChecker | undefined;
 
 const work = async (request: WorkerRequest): Promise<WorkerAnswer> => {
   if ('check' in request) return { id: request.id, problems: await (check ??= localChecker(outDir))(request.check) };

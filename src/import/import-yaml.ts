@@ -1,18 +1,17 @@
-import { rootKeyList } from '../catalog/kinds.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { rootKeyList } from '../catalog/kinds.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
-import type { TypeProblem } from './type-check.js';
 import { createImportPool } from './check-pool.js';
-import { nativeChecker, nativeCompiler } from './native-check.js';
 import type { Origin } from './code.js';
-import type { MarkedModule } from './type-check.js';
-import { generateModule } from './generate-module.js';
 import { DocumentSource, type ImportInput, type ImportMode } from './document-source.js';
+import { generateModule } from './generate-module.js';
+import { nativeChecker, nativeCompiler } from './native-check.js';
+import type { MarkedModule, TypeProblem } from './type-check.js';
+import type { Demotions } from './verify.js';
 
 export type { ImportInput } from './document-source.js';
-import type { Demotions } from './verify.js';
 
 export interface ImportOptions {
   readonly inputs: readonly ImportInput[];
@@ -46,7 +45,7 @@ const MIN_DOCUMENTS_FOR_WORKERS = 100;
  */
 const GROUP = { modules: 250, characters: 2_500_000 };
 
-/** Formats modules that type-check; `idle` says that this thread has nothing left to generate. */
+/** Removes the marks of generated modules and formats them; `idle` says that this thread has nothing left to generate. */
 type Formatter = (texts: readonly string[], idle: boolean) => Promise<string[]>;
 
 /**

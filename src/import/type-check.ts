@@ -97,22 +97,6 @@ function markAt(file: ts.SourceFile, position: number): number | undefined {
 }
 
 /**
- * The module's text without its origin marks (and the blank printed after each): what is written. Marks are
- * found as comments of the parsed file, so text that merely looks like one inside a string stays.
- */
-export function withoutMarks(file: ts.SourceFile): string {
-  const text = file.getFullText();
-  let plain = '';
-  let from = 0;
-  for (const range of commentRanges(file)) {
-    if (markOf(text, range) === undefined) continue;
-    plain += text.slice(from, range.pos);
-    from = text[range.end] === ' ' ? range.end + 1 : range.end;
-  }
-  return plain + text.slice(from);
-}
-
-/**
  * The compiler options generated code is checked with, as a tsconfig.json writes them (the native compiler
  * reads them from one), with `pipewright` resolved to the running copy's types.
  */
@@ -129,15 +113,21 @@ export const checkOptions = () => ({
   paths: { pipewright: [ownTypes()] },
 });
 
-export interface CheckedModule {
-  readonly problems: TypeProblem[];
-  /** The parsed module, for `withoutMarks`. */
-  readonly file: ts.SourceFile;
+/**
+ * The module's text without its origin marks (and the blank printed after each): what is written. Marks are
+ * found as comments of the parsed module, so text that merely looks like one inside a string stays.
+ */
+export function removeMarks(text: string): string {
+  const file = ts.createSourceFile('module.ts', text, ts.ScriptTarget.ES2022, true);
+  let plain = '';
+  let from = 0;
+  for (const range of commentRanges(file)) {
+    if (markOf(text, range) === undefined) continue;
+    plain += text.slice(from, range.pos);
+    from = text[range.end] === ' ' ? range.end + 1 : range.end;
+  }
+  return plain + text.slice(from);
 }
-
-/** A module's text without its origin marks, parsing it to find them. */
-export const removeMarks = (text: string): string =>
-  withoutMarks(ts.createSourceFile('module.ts', text, ts.ScriptTarget.ES2022, true));
 
 /** A type error in a generated module at `start`, with the origin mark around it. */
 export function typeProblem(file: ts.SourceFile, path: string, start: number, message: string): TypeProblem {
@@ -160,7 +150,7 @@ export function typeProblem(file: ts.SourceFile, path: string, start: number, me
  * declaration files are parsed once and shared by every later program, so a call costs its modules (and the
  * checker's look at the builders they use), not the library again.
  */
-export type TypeChecker = (modules: readonly MarkedModule[]) => CheckedModule[];
+export type TypeChecker = (modules: readonly MarkedModule[]) => TypeProblem[][];
 
 export function createTypeChecker(outDir: string): TypeChecker {
   const options = ts.convertCompilerOptionsFromJson(checkOptions(), resolve(outDir)).options;
@@ -191,10 +181,9 @@ export function createTypeChecker(outDir: string): TypeChecker {
     return names.map((name, index) => {
       const file = program.getSourceFile(name)!;
       const diagnostics = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
-      const problems = diagnostics.map((d) =>
+      return diagnostics.map((d) =>
         typeProblem(file, checked[index]!.path, d.start ?? 0, ts.flattenDiagnosticMessageText(d.messageText, '\n')),
       );
-      return { problems, file };
     });
   };
 }
