@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DiagnosticError } from '../src/compile/diagnostics.js';
+import { loadModules } from '../src/compile/load-modules.js';
 import { planBatches } from '../src/compile/worker-pool.js';
 import { readTree, runCli, tempDir, writeIn } from './support/cli.js';
 
@@ -54,6 +55,22 @@ async function bothWays() {
   expect(many.stdout.replaceAll('out-many', 'out-one')).toBe(one.stdout);
   return { one, many };
 }
+
+describe('loading bundles at once in one process', () => {
+  // Worker threads share the process id; two that bundled in the same millisecond once wrote and imported one
+  // file, and the batch of two read the other's three modules (a flaky "to" argument must be a string).
+  it('gives each bundle a file of its own, even when the clock stands still', async () => {
+    const now = vi.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    try {
+      const sets = [['one/a.ts', 'one/b.ts', 'one/c.ts'], ['two/a.ts', 'two/b.ts']];
+      for (const set of sets) for (const file of set) await write(file, `export const from = ${JSON.stringify(file)};\n`);
+      const loaded = await Promise.all(sets.map((set) => loadModules(set.map((file) => join(dir, file)))));
+      expect(loaded.map((modules) => modules.map((m) => m.exports.from))).toEqual(sets);
+    } finally {
+      now.mockRestore();
+    }
+  });
+});
 
 describe('compile in worker threads', () => {
   it('runs each batch in a worker thread of its own and writes exactly what one thread writes', async () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,7 +48,8 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
   const cache = cacheDir(process.cwd());
   await mkdir(cache, { recursive: true });
   const outDir = await realpath(cache);
-  const outfile = join(outDir, `bundle-${process.pid}-${Date.now()}.mjs`);
+  // Worker threads share the process id and may finish bundling in the same millisecond: a name of its own each.
+  const outfile = join(outDir, `bundle-${process.pid}-${randomUUID()}.mjs`);
   let code: string;
   let metafile: Metafile;
   try {
