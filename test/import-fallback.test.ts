@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, lit, obj } from '../src/import/code.js';
+import { asStageElement, isExact } from '../src/import/verify.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir, writeIn } from './support/cli.js';
 
@@ -52,6 +54,15 @@ describe('import falls back part by part', () => {
     expect(text).toMatch(/step\(\{\n\s+identifier: 'policy',\n\s+type: 'Policy'/);
     expect(await back('default', 'web', 'fields_the_types_refuse')).toEqual(data(yaml)[0]);
   }, 120_000);
+
+  it('passes over, while it verifies, a builder call with an option the builder does not know (no type check needed)', () => {
+    const stage = { name: 'build', identifier: 'build', type: 'CI', spec: { cloneCodebase: true, execution: { steps: [] } } };
+    const code = (spec: Record<string, ReturnType<typeof lit>>) => call('ci', [obj({ identifier: lit('build'), ...spec })]);
+    expect(isExact(code({ cloneCodebase: lit(true) }), { stage }, asStageElement)).toBe(true);
+    // ci() has no slsa_provenance option: its types refuse it, so the CI stage is not reproduced by ci().
+    const withSlsa = { stage: { ...stage, spec: { ...stage.spec, slsa_provenance: { enabled: false } } } };
+    expect(isExact(code({ cloneCodebase: lit(true), slsa_provenance: obj({ enabled: lit(false) }) }), withSlsa, asStageElement)).toBe(false);
+  });
 
   it('keeps the typed builders where the types accept every field', async () => {
     const yaml = (await fixture('fields-the-types-refuse.yaml'))

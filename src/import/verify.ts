@@ -7,8 +7,16 @@ import { attempt } from './options.js';
 
 type Produce = (built: unknown) => unknown;
 
-/** What a builder lowers to: its node's wire element (a step, a stage) or document (a resource). */
-const lowered: Produce = (built) => lower((built as { toNode: () => IrNode }).toNode());
+/**
+ * What a builder lowers to: its node's wire element (a step, a stage) or document (a resource). A call with an
+ * option its builder does not know (or without one it needs) is refused here: its types would refuse it too, and
+ * finding that out from the type check costs generating, checking and formatting the module a second time.
+ */
+const lowered: Produce = (built) => {
+  const node = (built as { toNode: () => IrNode }).toNode();
+  if (node.issues.length > 0) throw new Error(node.issues[0]!.message);
+  return lower(node);
+};
 export const asStepElement = lowered;
 export const asStageElement = lowered;
 export const asDocument = lowered;
