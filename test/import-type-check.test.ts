@@ -56,14 +56,27 @@ describe('the type check of generated modules', () => {
       "export const s = /*@pipewright-origin 0*/ shell({ identifier: 's', script: '/*@pipewright-origin 9*/ echo' });",
       'export const t = `/*@pipewright-origin 8*/`; /* another comment */',
     ].join('\n');
-    expect(removeMarks(text)).toBe(
-      [
-        "import { shell } from 'pipewright';",
-        '// a comment of the YAML',
-        "export const s = shell({ identifier: 's', script: '/*@pipewright-origin 9*/ echo' });",
-        'export const t = `/*@pipewright-origin 8*/`; /* another comment */',
-      ].join('\n'),
-    );
+    const plain = [
+      "import { shell } from 'pipewright';",
+      '// a comment of the YAML',
+      "export const s = shell({ identifier: 's', script: '/*@pipewright-origin 9*/ echo' });",
+      'export const t = `/*@pipewright-origin 8*/`; /* another comment */',
+    ].join('\n');
+    expect(removeMarks({ text })).toBe(plain);
+    // Told that the printer wrote one mark, it sees the look-alikes are more than that, and parses all the same.
+    expect(removeMarks({ text, marks: 1 })).toBe(plain);
+  });
+
+  it('cuts the marks out without parsing when they are all the look-alikes there are, to the same text', () => {
+    const text = "export const s = /*@pipewright-origin 1*/ shell({ steps: [/*@pipewright-origin 0*/ a(), b('/* x */')] });";
+    const plain = "export const s = shell({ steps: [a(), b('/* x */')] });";
+    expect(removeMarks({ text, marks: 2 })).toBe(plain);
+    expect(removeMarks({ text })).toBe(plain);
+    // A string holding a look-alike numbered like a mark (a duplicate), or one beyond the count: parsed instead.
+    const forged = text.replace("'/* x */'", "'/*@pipewright-origin 0*/ x'");
+    expect(removeMarks({ text: forged, marks: 2 })).toBe(plain.replace("'/* x */'", "'/*@pipewright-origin 0*/ x'"));
+    const beyond = text.replace("'/* x */'", "'/*@pipewright-origin 2*/'");
+    expect(removeMarks({ text: beyond, marks: 2 })).toBe(plain.replace("'/* x */'", "'/*@pipewright-origin 2*/'"));
   });
 });
 
@@ -119,7 +132,7 @@ describe('the workers of a large import', () => {
     expect(bad!.map((problem) => problem.mark)).toEqual([0]);
     // Formatting removes the marks too (only real comments: the look-alike in the string stays).
     expect(
-      await pool.format(['export const s = /*@pipewright-origin 3*/ custom({identifier:"/*@pipewright-origin 1*/"})']),
+      await pool.format([{ text: 'export const s = /*@pipewright-origin 3*/ custom({identifier:"/*@pipewright-origin 1*/"})' }]),
     ).toEqual(["export const s = custom({ identifier: '/*@pipewright-origin 1*/' });\n"]);
   };
   const modules = moduleThatChecksAndOneThatDoesNot('ok.ts');

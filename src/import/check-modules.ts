@@ -1,4 +1,4 @@
-import { createTypeChecker, removeMarks, type MarkedModule, type TypeProblem } from './type-check.js';
+import { createTypeChecker, removeMarks, type MarkedModule, type MarkedText, type TypeProblem } from './type-check.js';
 
 /** The type errors of each module of a group (none: it type-checks). */
 export type ModuleProblems = ReadonlyArray<readonly TypeProblem[]>;
@@ -20,12 +20,12 @@ let prettier: Promise<Prettier> | undefined;
  * module's syntax tree together). The code is plain JavaScript (no type annotations), which babel parses faster
  * than typescript, to the same text.
  */
-export async function formatModules(marked: readonly string[]): Promise<string[]> {
+export async function formatModules(marked: readonly MarkedText[]): Promise<string[]> {
   const loaded = await (prettier ??= import('prettier'));
   const formatted: string[] = [];
-  for (const text of marked)
+  for (const module of marked)
     formatted.push(
-      await loaded.format(removeMarks(text), {
+      await loaded.format(removeMarks(module), {
         parser: 'babel',
         singleQuote: true,
         printWidth: 110,

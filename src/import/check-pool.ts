@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../util/worker-script.js';
 import { formatModules, type ModuleChecker, type ModuleProblems } from './check-modules.js';
-import type { MarkedModule } from './type-check.js';
+import type { MarkedModule, MarkedText } from './type-check.js';
 import type { WorkerAnswer, WorkerRequest } from './check-worker.js';
 
 /**
@@ -13,7 +13,7 @@ const CHECKER_HEAP_MB = 256;
 const FORMATTER_HEAP_MB = 96;
 
 type Settle = { resolve: (answer: WorkerAnswer) => void; reject: (error: Error) => void };
-type Request = { readonly check: readonly MarkedModule[] } | { readonly format: readonly string[] };
+type Request = { readonly check: readonly MarkedModule[] } | { readonly format: readonly MarkedText[] };
 
 /** One worker thread and the requests it has not answered yet; a dead lane's requests fail. */
 function lane(outDir: string, heapMb: number) {
@@ -55,7 +55,7 @@ function lane(outDir: string, heapMb: number) {
 
 export interface ImportPool {
   readonly check: ModuleChecker;
-  readonly format: (texts: readonly string[]) => Promise<string[]>;
+  readonly format: (modules: readonly MarkedText[]) => Promise<string[]>;
   readonly close: () => Promise<void>;
 }
 
@@ -81,10 +81,10 @@ export function createImportPool(
       checker!.send({ check: modules }).then((answer) => (answer as { problems: ModuleProblems }).problems));
   return {
     check: (modules) => check(modules).catch(() => fallback(modules)),
-    format: (texts) =>
-      formatter.send({ format: texts }).then(
+    format: (modules) =>
+      formatter.send({ format: modules }).then(
         (answer) => (answer as { formatted: string[] }).formatted,
-        () => formatModules(texts),
+        () => formatModules(modules),
       ),
     close: async () => {
       await Promise.all([checker?.close(), formatter.close()]);

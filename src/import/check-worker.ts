@@ -2,11 +2,11 @@
 // request at a time, for as long as the import runs (the library's declarations stay parsed between groups).
 import { parentPort, workerData } from 'node:worker_threads';
 import { formatModules, localChecker, type ModuleChecker, type ModuleProblems } from './check-modules.js';
-import type { MarkedModule } from './type-check.js';
+import type { MarkedModule, MarkedText } from './type-check.js';
 
 export type WorkerRequest =
   | { readonly id: number; readonly check: readonly MarkedModule[] }
-  | { readonly id: number; readonly format: readonly string[] };
+  | { readonly id: number; readonly format: readonly MarkedText[] };
 export type WorkerAnswer =
   | { readonly id: number; readonly problems: ModuleProblems }
   | { readonly id: number; readonly formatted: string[] }

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { rootKeyList } from '../catalog/kinds.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
@@ -8,7 +8,7 @@ import type { Origin } from './code.js';
 import { DocumentSource, type ImportInput, type ImportMode } from './document-source.js';
 import { generateModule } from './generate-module.js';
 import { nativeChecker, nativeCompiler } from './native-check.js';
-import type { MarkedModule, TypeProblem } from './type-check.js';
+import type { MarkedModule, MarkedText, TypeProblem } from './type-check.js';
 import type { Demotions } from './verify.js';
 
 export type { ImportInput } from './document-source.js';
@@ -45,8 +45,11 @@ const MIN_DOCUMENTS_FOR_WORKERS = 100;
  */
 const GROUP = { modules: 250, characters: 2_500_000 };
 
+/** Modules generated between two looks at the event loop (answers of the checker, its process exiting). */
+const YIELD_EVERY = 10;
+
 /** Removes the marks of generated modules and formats them; `idle` says that this thread has nothing left to generate. */
-type Formatter = (texts: readonly string[], idle: boolean) => Promise<string[]>;
+type Formatter = (modules: readonly MarkedText[], idle: boolean) => Promise<string[]>;
 
 /**
  * Generates each document's module, type-checks and formats it (in worker threads for large imports, while
@@ -68,7 +71,7 @@ async function checkedModules(
   const generate = (index: number): MarkedModule => {
     const { marked } = generateModule(documents[index]!, (demotions[index] ??= new WeakMap()));
     origins[index] = marked.origins;
-    return { path: paths[index]!, text: marked.text };
+    return { path: paths[index]!, text: marked.text, marks: marked.origins.length };
   };
   const again: number[] = [];
   const settle = (index: number, problems: readonly TypeProblem[], formatted: string): void => {
@@ -104,15 +107,14 @@ async function checkedModules(
       indexes.push(index);
       modules.push(module);
       characters += module.text.length;
+      // A group takes a second or more to generate: let the compiler's answers and its process's start be seen.
+      if (indexes.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     // Formatted while the check runs: most modules pass, and those that do not are generated again anyway.
     const idle = !source.has(next) && !again.length;
     const group: Promise<void> = Promise.all([
       check(modules),
-      format(
-        modules.map((module) => module.text),
-        idle,
-      ),
+      format(modules, idle),
     ])
       .then(([problems, formatted]) => problems.forEach((found, at) => settle(indexes[at]!, found, formatted[at]!)))
       .catch((error: unknown) => void (broken ??= { error }))
@@ -123,6 +125,30 @@ async function checkedModules(
   }
   if (broken) throw broken.error;
   return { texts, failures };
+}
+
+/**
+ * Writes every file beside its target first, then renames them: a failure leaves no half-written module. In
+ * synchronous calls, as compile writes its output: a thousand awaited writes, renames and removals took a second.
+ */
+function writeAll(outDir: string, files: ReadonlyArray<{ path: string; text: string }>): void {
+  const staged: Array<{ temp: string; target: string }> = [];
+  const made = new Set<string>();
+  let renamed = false;
+  try {
+    for (const { path, text } of files) {
+      const target = join(outDir, path);
+      if (!made.has(dirname(target))) mkdirSync(dirname(target), { recursive: true });
+      made.add(dirname(target));
+      const temp = `${target}.pipewright-${process.pid}.tmp`;
+      writeFileSync(temp, text);
+      staged.push({ temp, target });
+    }
+    for (const { temp, target } of staged) renameSync(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) for (const { temp } of staged) rmSync(temp, { force: true });
+  }
 }
 
 /** YAML documents -> formatted, type-checked TypeScript modules; nothing is written if anything fails. */
@@ -154,11 +180,11 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
     ? createImportPool(options.outDir, here, { native: compiler ? nativeChecker(compiler) : undefined })
     : undefined;
   // Once this thread has generated every module it formats half of each group, beside the formatting worker.
-  const format: Formatter = async (texts, idle) => {
-    if (!pool) return formatModules(texts);
-    if (!idle) return pool.format(texts);
-    const half = Math.ceil(texts.length / 2);
-    const [first, second] = await Promise.all([pool.format(texts.slice(0, half)), formatModules(texts.slice(half))]);
+  const format: Formatter = async (modules, idle) => {
+    if (!pool) return formatModules(modules);
+    if (!idle) return pool.format(modules);
+    const half = Math.ceil(modules.length / 2);
+    const [first, second] = await Promise.all([pool.format(modules.slice(0, half)), formatModules(modules.slice(half))]);
     return [...first, ...second];
   };
   let checked: Awaited<ReturnType<typeof checkedModules>>;
@@ -172,20 +198,7 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   if (failures.length) throw new DiagnosticError(failures);
   const formatted = source.paths.map((path, index) => ({ path, text: checked.texts[index]! }));
   if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: CONFIG });
-  // Write every file beside its target first, then rename: a failure leaves no half-written module.
-  const staged: Array<{ temp: string; target: string }> = [];
-  try {
-    for (const { path, text } of formatted) {
-      const target = join(options.outDir, path);
-      await mkdir(dirname(target), { recursive: true });
-      const temp = `${target}.pipewright-${process.pid}.tmp`;
-      await writeFile(temp, text);
-      staged.push({ temp, target });
-    }
-    for (const { temp, target } of staged) await rename(temp, target);
-  } finally {
-    await Promise.all(staged.map(({ temp }) => rm(temp, { force: true })));
-  }
+  writeAll(options.outDir, formatted);
   const warnings = source.problems.filter((problem) => problem.severity !== 'error');
   return { written: formatted.map((f) => f.path), documents: source.documents.length, warnings };
 }
