@@ -152,6 +152,23 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
     expect(manifest.files.filter((f) => f.identifier === 'p1')).toEqual([expect.objectContaining({ source: 'defs/p1.ts' })]);
   });
 
+  it('loads more entry files than a chunk holds (16) in one thread as batches do: a re-export counted once, a throw at its line', async () => {
+    const more = Array.from({ length: 30 }, (_, i) => `q${String(i).padStart(2, '0')}`);
+    for (const id of more) await write(`defs/${id}.ts`, pipelineFile(id));
+    // defs/z-index.ts comes last, in the second chunk; p1 is in the first.
+    await write('defs/z-index.ts', "export { p1 } from './p1.js';\n");
+    const { many } = await bothWays();
+    expect(many.code, many.stderr).toBe(0);
+    expect(many.stdout).toContain('compiled 40 documents');
+    const manifest = JSON.parse(await readFile(join(dir, 'out-one/manifest.json'), 'utf8')) as { files: Array<{ identifier: string; source: string }> };
+    expect(manifest.files.filter((f) => f.identifier === 'p1')).toEqual([expect.objectContaining({ source: 'defs/p1.ts' })]);
+    await write('defs/q25.ts', pipelineFile('q25', "if (true) throw new Error('no config for q25');\n"));
+    const thrown = await bothWays();
+    expect(thrown.one.code).toBe(1);
+    expect(thrown.one.stderr).toContain('defs/q25.ts:4:');
+    expect(thrown.one.stderr).toContain('no config for q25');
+  });
+
   it('reports a reference to a resource that is not compiled', async () => {
     await write('defs/p4.ts', pipelineFile('p4').replace("from './a-project.js'", "from '../lib/other-project.js'"));
     await write('lib/other-project.ts', PROJECT.replace("'web'", "'elsewhere'"));

@@ -3,7 +3,7 @@ import { collectResources } from './collect.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
 import type { ManifestEntry } from './layout.js';
-import { loadModules, type LoadedModule } from './load-modules.js';
+import { loadInChunks, loadModules, type LoadedModule } from './load-modules.js';
 import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
 import type { ResourceKey } from './validate.js';
 import type { ResourceKind } from '../schema/index.js';
@@ -86,14 +86,20 @@ export const rebuildTogether = (files: readonly string[], render: RenderOptions,
 
 async function build(files: readonly string[], render: RenderOptions, otherKeys?: readonly ResourceKey[]): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
   const { result, reads } = await recordEnvironment(async () => {
-    const modules = await loadModules(files);
-    const byFile = foundByFile(modules);
-    // The checks across entries need the built documents; otherwise each entry is rendered as soon as it is built.
+    // The checks across entries need the built documents of one bundle (a builder two entries export is one resource).
     if (otherKeys) {
+      const modules = await loadModules(files);
+      const byFile = foundByFile(modules);
       const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
       return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
     }
-    return { entries: modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render)), across: [] };
+    // Otherwise chunk by chunk, while esbuild bundles the next; each entry is rendered as soon as it is built.
+    const entries: RenderedEntry[] = [];
+    for await (const modules of loadInChunks(files)) {
+      const byFile = foundByFile(modules);
+      for (const module of modules) entries.push(renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render));
+    }
+    return { entries, across: [] };
   });
   return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
 }

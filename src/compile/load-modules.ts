@@ -33,25 +33,21 @@ export function cacheDir(from: string): string {
   }
 }
 
-/**
- * Loads the user's TypeScript definition files in one esbuild pass and one import: one bundle whose entry
- * imports every file, so shared step libraries are evaluated once and cost grows linearly with the files.
- */
-export async function loadModules(files: readonly string[]): Promise<LoadedModule[]> {
+/** What esbuild made of some entry files: one module whose default export lists each entry's namespace. */
+interface Bundle {
+  readonly files: readonly string[];
+  readonly absolute: readonly string[];
+  readonly code: string;
+  readonly metafile: Metafile;
+}
+
+/** Bundles entry files with esbuild (a process of its own); rejects with a DiagnosticError on their syntax errors. */
+async function bundle(files: readonly string[]): Promise<Bundle> {
   const { build } = await import('esbuild');
   const absolute = files.map((file) => resolve(file));
   const entry =
     absolute.map((file, index) => `import * as m${index} from ${JSON.stringify(file)};`).join('\n') +
     `\nexport default [${absolute.map((_, index) => `m${index}`).join(', ')}];\n`;
-  // Node imports the bundle by its real path and resolves the source map's relative paths from there: the folder
-  // is taken by its real path too, or a symlinked node_modules above the project would misplace every location.
-  const cache = cacheDir(process.cwd());
-  await mkdir(cache, { recursive: true });
-  const outDir = await realpath(cache);
-  // Worker threads share the process id and may finish bundling in the same millisecond: a name of its own each.
-  const outfile = join(outDir, `bundle-${process.pid}-${randomUUID()}.mjs`);
-  let code: string;
-  let metafile: Metafile;
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: '<pipewright entries>', loader: 'js' },
@@ -62,24 +58,39 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
       packages: 'external',
       sourcemap: 'inline',
       sourcesContent: false,
-      outfile,
+      // Where the bundle is written (the source map's paths are relative to it): a folder, the same for every bundle.
+      outfile: join(await bundleFolder(), 'bundle.mjs'),
       write: false,
       metafile: true,
       logLevel: 'silent',
-      plugins: [
-        {
-          name: 'pipewright-self',
-          setup(pluginBuild) {
-            pluginBuild.onResolve({ filter: /^pipewright$/ }, () => ({ path: OWN_ENTRY, external: true }));
-          },
-        },
-      ],
+      // User imports of `pipewright` bind to the running copy, by its URL, left for Node to import. Not a plugin:
+      // esbuild would wait for this thread to answer each file's import, and this thread is busy evaluating.
+      alias: { pipewright: OWN_ENTRY },
+      external: ['file://*'],
     });
-    code = result.outputFiles[0]!.text;
-    metafile = result.metafile;
+    return { files, absolute, code: result.outputFiles[0]!.text, metafile: result.metafile };
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));
   }
+}
+
+let folder: Promise<string> | undefined;
+
+/**
+ * Node imports a bundle by its real path and resolves the source map's relative paths from there: the folder
+ * is taken by its real path too, or a symlinked node_modules above the project would misplace every location.
+ */
+const bundleFolder = () =>
+  (folder ??= (async () => {
+    const cache = cacheDir(process.cwd());
+    await mkdir(cache, { recursive: true });
+    return realpath(cache);
+  })());
+
+/** Writes a bundle and imports it: the entries' modules run (the builders are called) here. */
+async function evaluate({ files, absolute, code, metafile }: Bundle): Promise<LoadedModule[]> {
+  // Worker threads share the process id and may finish bundling in the same millisecond: a name of its own each.
+  const outfile = join(await bundleFolder(), `bundle-${process.pid}-${randomUUID()}.mjs`);
   await writeFile(outfile, code);
   process.setSourceMapsEnabled(true);
   try {
@@ -92,6 +103,78 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
     await rm(outfile, { force: true });
   }
 }
+
+/**
+ * Loads the user's TypeScript definition files in one esbuild pass and one import: one bundle whose entry
+ * imports every file, so shared step libraries are evaluated once and cost grows linearly with the files.
+ */
+export async function loadModules(files: readonly string[]): Promise<LoadedModule[]> {
+  return evaluate(await bundle(files));
+}
+
+/**
+ * Entry files per bundle when many are loaded in a row: a small first one, so that evaluating starts soon,
+ * then larger ones (each bundle costs a file, an import and a source map).
+ */
+const CHUNK_SIZES = [16, 32, 64, 128];
+
+/** `files` cut into consecutive chunks of CHUNK_SIZES (the last size repeating). */
+export function chunksOf<T>(files: readonly T[], sizes: readonly number[] = CHUNK_SIZES): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0, index = 0; start < files.length; index++) {
+    const size = sizes[Math.min(index, sizes.length - 1)]!;
+    chunks.push(files.slice(start, start + size));
+    start += size;
+  }
+  return chunks;
+}
+
+const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message]);
+
+/** The syntax errors of the bundles after a failed one (each once, though every chunk importing a library repeats it). */
+async function syntaxErrors(bundles: readonly Promise<Bundle>[]): Promise<Diagnostic[]> {
+  const found: Diagnostic[] = [];
+  for (const pending of bundles) {
+    try {
+      await pending;
+    } catch (error) {
+      if (error instanceof DiagnosticError) found.push(...error.diagnostics);
+      else throw error;
+    }
+  }
+  return found;
+}
+
+/**
+ * Loads entry files chunk by chunk (chunksOf), in their order: esbuild bundles the first, then all the others at
+ * once in its own process while this thread evaluates one chunk after the other and the caller builds their
+ * documents. Shared libraries are evaluated once per chunk, as in worker batches. Failures are those of one
+ * bundle: syntax errors anywhere win over a definition that throws, each reported once, and nothing after a
+ * failed chunk is yielded.
+ */
+export async function* loadInChunks(files: readonly string[]): AsyncGenerator<LoadedModule[]> {
+  const [first, ...rest] = chunksOf(files);
+  // The first alone, so that evaluating starts as soon as possible; the others as soon as it is done.
+  const head = bundle(first!);
+  const started = head.catch(() => undefined);
+  const bundles = [head, ...rest.map((chunk) => started.then(() => bundle(chunk)))];
+  // Each rejection is looked at in its turn, not reported as unhandled meanwhile.
+  for (const pending of bundles) pending.catch(() => undefined);
+  for (let index = 0; index < bundles.length; index++) {
+    let modules: LoadedModule[];
+    try {
+      modules = await evaluate(await bundles[index]!);
+    } catch (error) {
+      const own = error instanceof DiagnosticError && error.diagnostics.every((d) => d.code !== 'definition-threw') ? error.diagnostics : [];
+      const later = await syntaxErrors(bundles.slice(index + 1));
+      if (own.length || later.length) throw new DiagnosticError(dedupe([...own, ...later]));
+      throw error;
+    }
+    yield modules;
+  }
+}
+
+const dedupe = (diagnostics: readonly Diagnostic[]) => [...new Map(diagnostics.map((d) => [diagnosticId(d), d])).values()];
 
 interface Metafile {
   inputs: Record<string, { imports: Array<{ path: string; external?: boolean }> }>;

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DiagnosticError } from '../src/compile/diagnostics.js';
+import { chunksOf, loadInChunks, loadModules, type LoadedModule } from '../src/compile/load-modules.js';
+import { tempDir, writeIn } from './support/cli.js';
+
+// Compile loads entry files chunk by chunk (src/compile/load-modules.ts): esbuild bundles the next chunks in its
+// own process while this thread evaluates one. What comes out, and what fails, must be what one bundle gives.
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-chunks-')));
+afterEach(async () => cleanup());
+
+const names = (n: number) => Array.from({ length: n }, (_, i) => `defs/e${String(i).padStart(2, '0')}.ts`);
+const entry = (file: string, extra = '') => `import { shared } from '../lib/shared.js';\n${extra}export const name = ${JSON.stringify(file)} + shared;\n`;
+
+async function project(count: number, overrides: Record<string, string> = {}, library = "export const shared = '!';\n") {
+  await writeIn(dir, 'lib/shared.ts', library);
+  for (const file of names(count)) await writeIn(dir, file, overrides[file] ?? entry(file));
+  return names(count).map((file) => join(dir, file));
+}
+
+async function collect(files: readonly string[]): Promise<LoadedModule[]> {
+  const loaded: LoadedModule[] = [];
+  for await (const modules of loadInChunks(files)) loaded.push(...modules);
+  return loaded;
+}
+
+const failure = async (work: Promise<unknown>) => {
+  const error = await work.then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(DiagnosticError);
+  return (error as DiagnosticError).diagnostics;
+};
+
+describe('loading entry files chunk by chunk', () => {
+  it('cuts the files into chunks of 16, 32, 64, then 128, in order', () => {
+    const files = Array.from({ length: 300 }, (_, i) => i);
+    const chunks = chunksOf(files);
+    expect(chunks.map((c) => c.length)).toEqual([16, 32, 64, 128, 60]);
+    expect(chunks.flat()).toEqual(files);
+    expect(chunksOf([1, 2, 3])).toEqual([[1, 2, 3]]);
+  });
+
+  it('gives every module, in the order of the files, as one bundle does', async () => {
+    const files = await project(60);
+    const chunked = await collect(files);
+    const whole = await loadModules(files);
+    expect(chunked.map((m) => [m.file, m.exports.name, m.dependencies.length])).toEqual(whole.map((m) => [m.file, m.exports.name, m.dependencies.length]));
+    expect(chunked[59]!.exports.name).toBe('defs/e59.ts!');
+  });
+
+  it('reports a syntax error in a library that every chunk imports once', async () => {
+    const files = await project(60, {}, "export const shared = '!' +;\n");
+    const found = await failure(collect(files));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ code: 'syntax-error', at: expect.stringMatching(/lib\/shared\.ts:1:\d+$/) });
+  });
+
+  it('reports a syntax error of a later chunk rather than a definition that throws in an earlier one, as one bundle does', async () => {
+    const files = await project(60, {
+      'defs/e02.ts': entry('defs/e02.ts', "if (Date.now() > 0) throw new Error('no config');\n"),
+      'defs/e50.ts': entry('defs/e50.ts', 'const broken = ;\n'),
+    });
+    const expected = await failure(loadModules(files));
+    const found = await failure(collect(files));
+    expect(found).toEqual(expected);
+    expect(found.map((d) => d.code)).toEqual(['syntax-error']);
+    expect(found[0]!.at).toMatch(/defs\/e50\.ts:2:\d+$/);
+  });
+
+  it('reports a definition that throws in a later chunk as one bundle does, when nothing has a syntax error', async () => {
+    const files = await project(60, { 'defs/e40.ts': entry('defs/e40.ts', "if (Date.now() > 0) throw new Error('no config for e40');\n") });
+    const found = await failure(collect(files));
+    // Under the tests the first frame outside the library is this file's: where it is is checked by the CLI's tests.
+    const placeless = (diagnostics: readonly object[]) => diagnostics.map(({ at: _at, ...rest }: { at?: string }) => rest);
+    expect(placeless(found)).toEqual(placeless(await failure(loadModules(files))));
+    expect(found).toHaveLength(1);
+    expect(found[0]!.code).toBe('definition-threw');
+    expect(found[0]!.message).toContain('no config for e40');
+  });
+});
