@@ -132,11 +132,11 @@ export function chunksOf<T>(files: readonly T[], sizes: readonly number[] = CHUN
 const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message]);
 
 /** The syntax errors of the bundles after a failed one (each once, though every chunk importing a library repeats it). */
-async function syntaxErrors(bundles: readonly Promise<Bundle>[]): Promise<Diagnostic[]> {
+async function syntaxErrors(pending: Promise<Bundle> | undefined, later: readonly (readonly string[])[]): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
-  for (const pending of bundles) {
+  for (const next of [pending, ...later.map((files) => bundle(files))]) {
     try {
-      await pending;
+      await next;
     } catch (error) {
       if (error instanceof DiagnosticError) found.push(...error.diagnostics);
       else throw error;
@@ -146,27 +146,26 @@ async function syntaxErrors(bundles: readonly Promise<Bundle>[]): Promise<Diagno
 }
 
 /**
- * Loads entry files chunk by chunk (chunksOf), in their order: esbuild bundles the first, then all the others at
- * once in its own process while this thread evaluates one chunk after the other and the caller builds their
- * documents. Shared libraries are evaluated once per chunk, as in worker batches. Failures are those of one
- * bundle: syntax errors anywhere win over a definition that throws, each reported once, and nothing after a
- * failed chunk is yielded.
+ * Loads entry files chunk by chunk (chunksOf), in their order: while this thread evaluates a chunk (and the
+ * caller builds its documents), esbuild bundles the next one in its own process. One bundle at a time, so that
+ * esbuild's threads leave the cores to this one (and to the other worker threads of a large compile). Shared
+ * libraries are evaluated once per chunk, as in worker batches. Failures are those of one bundle: syntax errors
+ * anywhere win over a definition that throws, each reported once, and nothing after a failed chunk is yielded.
  */
 export async function* loadInChunks(files: readonly string[]): AsyncGenerator<LoadedModule[]> {
-  const [first, ...rest] = chunksOf(files);
-  // The first alone, so that evaluating starts as soon as possible; the others as soon as it is done.
-  const head = bundle(first!);
-  const started = head.catch(() => undefined);
-  const bundles = [head, ...rest.map((chunk) => started.then(() => bundle(chunk)))];
-  // Each rejection is looked at in its turn, not reported as unhandled meanwhile.
-  for (const pending of bundles) pending.catch(() => undefined);
-  for (let index = 0; index < bundles.length; index++) {
+  const chunks = chunksOf(files);
+  let next: Promise<Bundle> | undefined = bundle(chunks[0]!);
+  for (let index = 0; index < chunks.length; index++) {
+    const pending = next!;
+    // Asked for now, looked at in its turn (not reported as an unhandled rejection meanwhile).
+    next = index + 1 < chunks.length ? bundle(chunks[index + 1]!) : undefined;
+    next?.catch(() => undefined);
     let modules: LoadedModule[];
     try {
-      modules = await evaluate(await bundles[index]!);
+      modules = await evaluate(await pending);
     } catch (error) {
       const own = error instanceof DiagnosticError && error.diagnostics.every((d) => d.code !== 'definition-threw') ? error.diagnostics : [];
-      const later = await syntaxErrors(bundles.slice(index + 1));
+      const later = await syntaxErrors(next, chunks.slice(index + 2));
       if (own.length || later.length) throw new DiagnosticError(dedupe([...own, ...later]));
       throw error;
     }
