@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DiagnosticError } from '../src/compile/diagnostics.js';
@@ -204,6 +204,19 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
     expect(second.stdout).toBe('compiled 10 documents to out: 2 written, 9 unchanged, 0 removed\n');
     expect((await compile(0, 'scratch')).code).toBe(0);
     expect(await readTree(join(dir, 'out'))).toEqual(await readTree(join(dir, 'scratch')));
+  });
+
+  it('keeps batch texts in a spool beside the output only while it compiles: none is left after a write, a --check or a failure', async () => {
+    const leftovers = async () => (await readdir(dir)).filter((name) => name.includes('pipewright-'));
+    expect((await compile(3, 'out')).code).toBe(0);
+    expect(await readTree(join(dir, 'out'))).toEqual(await (async () => (await compile(0, 'one'), readTree(join(dir, 'one'))))());
+    await write('defs/p3.ts', pipelineFile('p3').replace("name: 'p3'", "name: 'p3 renamed'"));
+    const check = await runCli(['compile', 'defs/*.ts', '-o', 'out', '--check'], { cwd: dir, env: { PIPEWRIGHT_BATCH_SIZE: '3', PIPEWRIGHT_NO_CACHE: '1' } });
+    expect(check.code).toBe(1);
+    expect(check.stdout + check.stderr).toContain('pipelines/default/web/p3.yaml');
+    await write('defs/p8.ts', pipelineFile('p8').replace("identifier: 'p8'", "identifier: 'p1'"));
+    expect((await compile(3, 'out')).code).toBe(1);
+    expect(await leftovers()).toEqual([]);
   });
 
   it('refuses a PIPEWRIGHT_BATCH_SIZE that is not a whole number, saying what to set', async () => {

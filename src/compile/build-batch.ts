@@ -15,8 +15,10 @@ export interface EntryDocument {
   readonly exportName: string;
   /** Its manifest entry: output path, identity, source file, sha256 of `text`. */
   readonly output: ManifestEntry;
-  /** The YAML file; empty when the entry has errors (nothing of a compile with errors is written). */
+  /** The YAML file; empty when the entry has errors (nothing of a compile with errors is written), or when spooled. */
   readonly text: string;
+  /** The file that holds the text instead (a worker batch's answer, kept off the heap: spool.ts). */
+  readonly spooled?: string;
   /** Its builder references, by target key (see `referenceSummaries`). */
   readonly references: readonly ReferenceSummary[];
 }

@@ -20,7 +20,7 @@ export interface CachedEntry {
   /** Environment variables the entry's files read (through process.env) -> value, null when unset. */
   readonly environment?: Readonly<Record<string, string | null>>;
   /** Its documents, without their text: the output folder has it. */
-  readonly documents: ReadonlyArray<Omit<EntryDocument, 'text'>>;
+  readonly documents: ReadonlyArray<Omit<EntryDocument, 'text' | 'spooled'>>;
 }
 
 interface CacheFile {
@@ -175,7 +175,7 @@ export function cachedEntry(result: EntryResult, hashes: FileHashes): CachedEntr
     if (hash === undefined) return undefined;
     dependencies[dependency] = hash;
   }
-  const documents = result.documents.map(({ text: _text, ...document }) => document);
+  const documents = result.documents.map(({ text: _text, spooled: _spooled, ...document }) => document);
   return { dependencies, ...(result.environment && Object.keys(result.environment).length > 0 ? { environment: result.environment } : {}), documents };
 }
 

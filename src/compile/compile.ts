@@ -11,7 +11,11 @@ import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
 import { keyString, type ResourceKey } from './validate.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { readYaml } from '../yaml/read-yaml.js';
-import { planOutput, writeOutput, type OutputChanges } from './write-output.js';
+import { Spool, textOf } from './spool.js';
+import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
+
+/** Whether a document has a text to write (an entry with errors has none). */
+const hasText = (d: EntryDocument) => Boolean(d.text || d.spooled);
 
 export interface CompileOptions {
   /** Files or globs of TypeScript definition files. */
@@ -92,6 +96,15 @@ export async function resolveEntries(entries: readonly string[]): Promise<string
  * so that its diagnostics name the builder calls on both sides.
  */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
+  const spool = new Spool(options.outDir);
+  try {
+    return await compileWith(options, spool);
+  } finally {
+    spool.remove();
+  }
+}
+
+async function compileWith(options: CompileOptions, spool: Spool): Promise<CompileResult> {
   const files = options.files ?? (await resolveEntries(options.entries));
   const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
   const { session } = options;
@@ -118,7 +131,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
   const reused = new Set(results.keys());
   const fresh = files.filter((file) => !reused.has(keys.get(file)!));
-  if (fresh.length > 0) for (const result of await buildFresh(fresh, render)) results.set(result.file, result);
+  if (fresh.length > 0) for (const result of await buildFresh(fresh, render, spool)) results.set(result.file, result);
   const ordered = () => [...keys.values()].flatMap((key) => results.get(key) ?? []);
   const inputs = inputFiles(ordered());
   options.onInputs?.(inputs);
@@ -147,8 +160,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const all = ordered();
   const diagnostics = [...all.flatMap((result) => result.diagnostics), ...across];
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
-  const outputs = new Map<string, string>();
-  for (const result of all) for (const document of result.documents) outputs.set(document.output.file, document.text);
+  const outputs = new Map<string, OutputContent>();
+  for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.text);
   const manifest = createManifest(all.flatMap((result) => result.documents.map((d) => d.output)));
   const changes =
     (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
@@ -172,10 +185,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };
 }
 
-/** The fresh entries' results: in worker-thread batches from 1000 files (worker-pool.ts), else in this thread. */
-async function buildFresh(fresh: readonly string[], render: RenderOptions): Promise<EntryResult[]> {
+/** The fresh entries' results: in worker-thread batches from 1000 files (worker-pool.ts, texts spooled), else in this thread. */
+async function buildFresh(fresh: readonly string[], render: RenderOptions, spool: Spool): Promise<EntryResult[]> {
   const batches = planBatches(fresh);
-  return batches ? runBatches(batches, render) : buildEntries(fresh, render);
+  return batches ? runBatches(batches, render, spool) : buildEntries(fresh, render);
 }
 
 const compiledDocument = (result: EntryResult, d: EntryDocument, reused: boolean): CompiledDocument => ({
@@ -215,7 +228,7 @@ function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<str
   // A pipeline that several input sets fill is read once.
   const read = new Map<EntryDocument, unknown>();
   const valueOf = (d: EntryDocument) => {
-    if (!read.has(d)) read.set(d, readYaml(d.text, d.output.file).documents[0]?.value);
+    if (!read.has(d)) read.set(d, readYaml(textOf(d), d.output.file).documents[0]?.value);
     return read.get(d);
   };
   for (const result of results)
@@ -224,7 +237,7 @@ function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<str
       const pipeline = owners.get(pipelineKeyOf(inputSet.key)!);
       if (pipeline?.length !== 1) continue;
       const [{ result: owner, document }] = pipeline as [{ result: EntryResult; document: EntryDocument }];
-      if ((reused.has(owner.file) && reused.has(result.file)) || !inputSet.text || !document.text) continue;
+      if ((reused.has(owner.file) && reused.has(result.file)) || !hasText(inputSet) || !hasText(document)) continue;
       if (inputSetFit(valueOf(inputSet), valueOf(document)).length > 0) involved.add(result.file).add(owner.file);
     }
   return involved;
@@ -234,7 +247,7 @@ function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<str
  * When every output was reused (each checked against its sha256 in the folder) and the manifest on disk
  * is the same text, writing would rebuild an identical tree: say so without reading every file again.
  */
-async function unchangedOutput(outDir: string, outputs: ReadonlyMap<string, string>, manifest: Manifest): Promise<OutputChanges | undefined> {
+async function unchangedOutput(outDir: string, outputs: ReadonlyMap<string, OutputContent>, manifest: Manifest): Promise<OutputChanges | undefined> {
   const existing = await readFile(join(outDir, MANIFEST_FILE), 'utf8').catch(() => undefined);
   if (existing !== manifestText(manifest)) return undefined;
   const unchanged = [...outputs.keys(), MANIFEST_FILE].sort((a, b) => (a < b ? -1 : 1));

@@ -4,6 +4,7 @@ import { workerScript } from '../util/worker-script.js';
 import type { EntryResult } from './build-batch.js';
 import { DiagnosticError, type Diagnostic } from './diagnostics.js';
 import type { RenderOptions } from './render-output.js';
+import type { Spool } from './spool.js';
 
 /** A worker's one message: its batch's results, the diagnostics that stopped it, or an unexpected failure. */
 export type WorkerAnswer =
@@ -95,11 +96,11 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
 const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message, d.path]);
 
 /**
- * Builds batches in worker threads, a few at a time; the entries' results in batch order. After the first batch that
+ * Builds batches in worker threads, a few at a time; the entries' results in batch order, their texts in `spool`. After the first batch that
  * fails no new one starts; the failures of those that ran are reported together (a shared file's error,
  * met by every batch, once).
  */
-export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions): Promise<EntryResult[]> {
+export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions, spool?: Spool): Promise<EntryResult[]> {
   const file = workerScript(import.meta.url, 'compile-worker');
   const answers: WorkerAnswer[] = [];
   let next = 0;
@@ -108,7 +109,8 @@ export async function runBatches(batches: readonly (readonly string[])[], option
     while (!failed && next < batches.length) {
       const index = next++;
       const answer = await runWorker(file, batches[index]!, options);
-      answers[index] = answer;
+      // Its texts go to the spool as soon as it answers, so that they do not pile up here.
+      answers[index] = spool && 'ok' in answer ? { ok: answer.ok.map((result) => spool.keep(result)) } : answer;
       if (!('ok' in answer)) failed = true;
     }
   };

@@ -22,6 +22,11 @@ export interface OutputChanges {
 
 const toPosix = (path: string) => path.split(sep).join('/');
 
+/** A file's new content: its text, or the file that holds it (spool.ts), which is moved into place. */
+export type OutputContent = string | { readonly spooled: string };
+
+const contentText = (content: OutputContent) => (typeof content === 'string' ? content : readText(content.spooled));
+
 interface TreeEntries {
   readonly files: string[];
   readonly symlinks: string[];
@@ -77,11 +82,11 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
 }
 
 /** What writing `files` would change in `outDir`, without writing. */
-export async function planOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
+export async function planOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
   return plan(outDir, files, manifest, await readManifest(outDir), read);
 }
 
-function plan(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, old: Manifest | undefined, read?: TextReader): OutputChanges {
+function plan(outDir: string, files: ReadonlyMap<string, OutputContent>, manifest: Manifest, old: Manifest | undefined, read?: TextReader): OutputChanges {
   const written: string[] = [];
   const added: string[] = [];
   const changed: string[] = [];
@@ -89,7 +94,7 @@ function plan(outDir: string, files: ReadonlyMap<string, string>, manifest: Mani
   const all = new Map(files).set(MANIFEST_FILE, manifestText(manifest));
   for (const [file, content] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const existing = read ? read(join(outDir, file))?.text : readText(join(outDir, file));
-    if (existing === content) unchanged.push(file);
+    if (existing !== undefined && existing === contentText(content)) unchanged.push(file);
     else {
       written.push(file);
       (existing === undefined ? added : changed).push(file);
@@ -105,7 +110,7 @@ function plan(outDir: string, files: ReadonlyMap<string, string>, manifest: Mani
  * stay), files the old manifest did not list are carried over untouched, and orphans (listed in the old
  * manifest, no longer produced) are left behind, which removes them.
  */
-export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
+export async function writeOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
   const old = await readManifest(outDir);
   const changes = plan(outDir, files, manifest, old, read);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -121,7 +126,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
       made.add(dir);
     };
     makeDir(staging);
-    const place = (file: string, content: string | undefined) => {
+    const place = (file: string, content: OutputContent | undefined) => {
       const target = join(staging, file);
       makeDir(dirname(target));
       if (content === undefined || unchanged.has(file)) {
@@ -130,7 +135,8 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
         } catch {
           copyFileSync(join(outDir, file), target);
         }
-      } else writeFileSync(target, content);
+      } else if (typeof content === 'string') writeFileSync(target, content);
+      else renameSync(content.spooled, target);
     };
     for (const [file, content] of files) place(file, content);
     // Files the old manifest did not list belong to the user: carried over as they are (same inode when
