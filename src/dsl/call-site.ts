@@ -33,10 +33,21 @@ export class SourceSite {
   }
 }
 
+/**
+ * Frames kept of a builder call's stack. The user's frame is the first above the builder, or a few more when
+ * helpers of theirs (or a package's) wrap it; the rest is Node's module machinery. V8 keeps each frame as an
+ * object until the text is asked for: ten frames for each of 36 000 builders were 19 MB of a 500-file batch.
+ */
+const SITE_FRAMES = 6;
+
 /** Records the caller of `cutoff` (the factory the user called), skipping frames inside the library. */
 export function captureSite(cutoff: Function): SourceSite {
   const holder: { stack?: string } = {};
+  // A lower limit set by the caller stays (import's evaluation captures none).
+  const limit = Error.stackTraceLimit;
+  if (limit > SITE_FRAMES) Error.stackTraceLimit = SITE_FRAMES;
   Error.captureStackTrace(holder, cutoff);
+  Error.stackTraceLimit = limit;
   return new SourceSite(holder);
 }
 
