@@ -2,7 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, lit, obj } from '../src/import/code.js';
-import { asStageElement, isExact } from '../src/import/verify.js';
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { asStageElement, isExact, sameData } from '../src/import/verify.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir, writeIn } from './support/cli.js';
 
@@ -62,6 +64,22 @@ describe('import falls back part by part', () => {
     // ci() has no slsa_provenance option: its types refuse it, so the CI stage is not reproduced by ci().
     const withSlsa = { stage: { ...stage, spec: { ...stage.spec, slsa_provenance: { enabled: false } } } };
     expect(isExact(code({ cloneCodebase: lit(true), slsa_provenance: obj({ enabled: lit(false) }) }), withSlsa, asStageElement)).toBe(false);
+  });
+
+  it('judges two documents equal exactly when isDeepStrictEqual does, key order aside', () => {
+    const data = fc.jsonValue().map((value) => value as unknown);
+    // A copy with its keys in another order, and one changed at a random place.
+    const reordered = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(reordered) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)])) : value;
+    fc.assert(
+      fc.property(data, data, (a, b) => {
+        expect(sameData(a, b)).toBe(isDeepStrictEqual(a, b));
+        expect(sameData(a, reordered(a))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    for (const [a, b] of [[{ a: undefined }, {}], [0, -0], [NaN, NaN], [[1, 2], { 0: 1, 1: 2 }], [{ a: [1] }, { a: [1, undefined] }], [Object.create(null), {}]] as const)
+      expect(sameData(a, b)).toBe(isDeepStrictEqual(a, b));
   });
 
   it('keeps the typed builders where the types accept every field', async () => {

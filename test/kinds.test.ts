@@ -61,7 +61,18 @@ const NEW_KINDS = {
   overlayInputSet: {
     overlayInputSet: { name: 'all', identifier: 'all', orgIdentifier: 'default', projectIdentifier: 'web', pipelineIdentifier: 'deploy', inputSetReferences: ['prod'] },
   },
-  trigger: { trigger: { name: 'nightly', identifier: 'nightly', orgIdentifier: 'default', projectIdentifier: 'web', pipelineIdentifier: 'deploy' } },
+  // The platform's schema lets a trigger go without a source, but the builders (which need one) do not: import
+  // would write raw.trigger for it.
+  trigger: {
+    trigger: {
+      name: 'nightly',
+      identifier: 'nightly',
+      orgIdentifier: 'default',
+      projectIdentifier: 'web',
+      pipelineIdentifier: 'deploy',
+      source: { type: 'Scheduled', spec: { type: 'Cron', spec: { expression: '0 2 * * *' } } },
+    },
+  },
 } as const;
 
 describe('the kinds beyond pipelines', () => {
@@ -88,7 +99,7 @@ describe('the kinds beyond pipelines', () => {
 
   it.each(Object.entries(NEW_KINDS))('%s: import writes the builder call that builds the same document', (kind, document) => {
     const { text } = generateModule({ kind: kind as ResourceKind, document: structuredClone(document) as Record<string, unknown>, source: 'x.yaml' });
-    const builder = { template: 'template.step', infrastructure: 'infrastructure' }[kind as string] ?? kind;
+    const builder = { template: 'template.step', infrastructure: 'infrastructure', trigger: 'trigger.cron' }[kind as string] ?? kind;
     expect(text).toContain(`${builder}({`);
     expect(text).not.toContain('raw.');
     expect(text).toContain(`export const ${document[kindRow(kind as ResourceKind).rootKey as keyof typeof document]['identifier']}`);

@@ -134,14 +134,17 @@ const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message]
 /** The syntax errors of the bundles after a failed one (each once, though every chunk importing a library repeats it). */
 async function syntaxErrors(pending: Promise<Bundle> | undefined, later: readonly (readonly string[])[]): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
-  for (const next of [pending, ...later.map((files) => bundle(files))]) {
+  const collect = async (work: Promise<Bundle> | undefined) => {
     try {
-      await next;
+      await work;
     } catch (error) {
       if (error instanceof DiagnosticError) found.push(...error.diagnostics);
       else throw error;
     }
-  }
+  };
+  await collect(pending);
+  // One after the other, each awaited as soon as it is asked for (none rejects unobserved).
+  for (const files of later) await collect(bundle(files));
   return found;
 }
 
