@@ -37,7 +37,10 @@ export function cacheDir(from: string): string {
 interface Bundle {
   readonly files: readonly string[];
   readonly absolute: readonly string[];
+  /** Where it is to be written: the name its source map comment gives its map. */
+  readonly outfile: string;
   readonly code: string;
+  readonly map: string;
   readonly metafile: Metafile;
 }
 
@@ -48,6 +51,7 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
   const entry =
     absolute.map((file, index) => `import * as m${index} from ${JSON.stringify(file)};`).join('\n') +
     `\nexport default [${absolute.map((_, index) => `m${index}`).join(', ')}];\n`;
+  const outfile = join(await bundleFolder(), `bundle-${process.pid}-${randomUUID()}.mjs`);
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: '<pipewright entries>', loader: 'js' },
@@ -56,10 +60,12 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
       format: 'esm',
       target: 'node20',
       packages: 'external',
-      sourcemap: 'inline',
+      // In a file of its own: inline, it was a third of the module's source, which V8 keeps as long as the module.
+      sourcemap: 'linked',
       sourcesContent: false,
       // Where the bundle is written (the source map's paths are relative to it): a folder, the same for every bundle.
-      outfile: join(await bundleFolder(), 'bundle.mjs'),
+      // Worker threads share the process id and may bundle in the same millisecond: a name of its own each.
+      outfile,
       write: false,
       metafile: true,
       logLevel: 'silent',
@@ -68,7 +74,8 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
       alias: { pipewright: OWN_ENTRY },
       external: ['file://*'],
     });
-    return { files, absolute, code: result.outputFiles[0]!.text, metafile: result.metafile };
+    const output = (suffix: string) => result.outputFiles.find((file) => file.path.endsWith(suffix))!.text;
+    return { files, absolute, outfile, code: output('.mjs'), map: output('.mjs.map'), metafile: result.metafile };
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));
   }
@@ -88,9 +95,9 @@ const bundleFolder = () =>
   })());
 
 /** Writes a bundle and imports it: the entries' modules run (the builders are called) here. */
-async function evaluate({ files, absolute, code, metafile }: Bundle): Promise<LoadedModule[]> {
-  // Worker threads share the process id and may finish bundling in the same millisecond: a name of its own each.
-  const outfile = join(await bundleFolder(), `bundle-${process.pid}-${randomUUID()}.mjs`);
+async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundle): Promise<LoadedModule[]> {
+  // Node reads the map when it loads the module (and keeps it): both files can go once it is imported.
+  await writeFile(`${outfile}.map`, map);
   await writeFile(outfile, code);
   process.setSourceMapsEnabled(true);
   try {
@@ -100,7 +107,7 @@ async function evaluate({ files, absolute, code, metafile }: Bundle): Promise<Lo
   } catch (error) {
     throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
   } finally {
-    await rm(outfile, { force: true });
+    await Promise.all([rm(outfile, { force: true }), rm(`${outfile}.map`, { force: true })]);
   }
 }
 
