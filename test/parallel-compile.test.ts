@@ -169,6 +169,19 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
     expect(thrown.one.stderr).toContain('no config for q25');
   });
 
+  it('builds again, with call sites, only the entries that have something to say, and says it at the builder call', async () => {
+    // Each entry logs its evaluation; p4 holds a likely secret (a warning), so it is the only one evaluated twice.
+    const logged = (id: string) => `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.EVAL_LOG!, '${id}\\n');\n`;
+    for (const id of PIPELINES) await write(`defs/${id}.ts`, pipelineFile(id, logged(id)));
+    await write('defs/p4.ts', pipelineFile('p4', logged('p4')).replace("run('b')", "shell({ identifier: 'leak', script: 'export AWS_ACCESS_KEY_ID=AKIA' + 'ABCDEFGHIJKLMNOP', timeout: '5m' })").replace('import { pipeline, stage }', 'import { pipeline, shell, stage }'));
+    const result = await compile(0, 'out', { EVAL_LOG: join(dir, 'eval.log') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/defs\/p4\.ts:\d+:\d+ .*\[warning possible-secret\]/);
+    const evaluations = await threadsLogged('eval.log');
+    expect(evaluations.filter((id) => id === 'p4')).toHaveLength(2);
+    expect(evaluations.filter((id) => id !== 'p4').sort()).toEqual(PIPELINES.filter((id) => id !== 'p4'));
+  });
+
   it('reports a reference to a resource that is not compiled', async () => {
     await write('defs/p4.ts', pipelineFile('p4').replace("from './a-project.js'", "from '../lib/other-project.js'"));
     await write('lib/other-project.ts', PROJECT.replace("'web'", "'elsewhere'"));

@@ -3,6 +3,7 @@ import { collectResources } from './collect.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
 import type { ManifestEntry } from './layout.js';
+import { withoutCallSites } from '../dsl/call-site.js';
 import { loadInChunks, loadModules, type LoadedModule } from './load-modules.js';
 import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
 import type { ResourceKey } from './validate.js';
@@ -95,12 +96,19 @@ async function build(files: readonly string[], render: RenderOptions, otherKeys?
       const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
       return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
     }
-    // Otherwise chunk by chunk, while esbuild bundles the next; each entry is rendered as soon as it is built.
+    // Otherwise chunk by chunk, while esbuild bundles the next; each entry is rendered as soon as it is built,
+    // first without call sites. Those with something to say are built again, together, with them: so it is said
+    // at the builder calls, and all the others never pay for recording where each builder was called.
     const entries: RenderedEntry[] = [];
-    for await (const modules of loadInChunks(files)) {
+    const buildAll = (modules: readonly LoadedModule[]) => {
       const byFile = foundByFile(modules);
-      for (const module of modules) entries.push(renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render));
-    }
+      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render));
+    };
+    await withoutCallSites(async () => {
+      for await (const modules of loadInChunks(files)) entries.push(...buildAll(modules));
+    });
+    const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
+    if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));
     return { entries, across: [] };
   });
   return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
