@@ -3,14 +3,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildEntries } from './build-batch.js';
 import { DiagnosticError } from './diagnostics.js';
-import type { RenderOptions } from './render-output.js';
-import type { WorkerAnswer } from './worker-pool.js';
+import { Spool } from './spool.js';
+import type { WorkerAnswer, WorkerData } from './worker-pool.js';
 
-const { files, options } = workerData as { files: string[]; options: RenderOptions };
+const { files, options, spool, prefix } = workerData as WorkerData;
 
 let answer: WorkerAnswer;
 try {
-  answer = { ok: await buildEntries(files, options) };
+  const results = await buildEntries(files, options);
+  // The texts go to the spool here, not through the main thread's heap.
+  const kept = spool ? new Spool(spool, prefix) : undefined;
+  answer = { ok: kept ? results.map((result) => kept.keep(result)) : results };
 } catch (error) {
   const stack = (cause: unknown) => (cause instanceof Error ? cause.stack : undefined);
   answer =

@@ -11,7 +11,7 @@ import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
 import { keyString, type ResourceKey } from './validate.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { readYaml } from '../yaml/read-yaml.js';
-import { Spool, textOf } from './spool.js';
+import { Spool, spoolFolder, textOf } from './spool.js';
 import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
 
 /** Whether a document has a text to write (an entry with errors has none). */
@@ -96,7 +96,7 @@ export async function resolveEntries(entries: readonly string[]): Promise<string
  * so that its diagnostics name the builder calls on both sides.
  */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
-  const spool = new Spool(options.outDir);
+  const spool = new Spool(spoolFolder(options.outDir));
   try {
     return await compileWith(options, spool);
   } finally {
@@ -188,7 +188,7 @@ async function compileWith(options: CompileOptions, spool: Spool): Promise<Compi
 /** The fresh entries' results: in worker-thread batches from 1000 files (worker-pool.ts, texts spooled), else in this thread. */
 async function buildFresh(fresh: readonly string[], render: RenderOptions, spool: Spool): Promise<EntryResult[]> {
   const batches = planBatches(fresh);
-  return batches ? runBatches(batches, render, spool) : buildEntries(fresh, render);
+  return batches ? runBatches(batches, render, spool.folder) : buildEntries(fresh, render);
 }
 
 const compiledDocument = (result: EntryResult, d: EntryDocument, reused: boolean): CompiledDocument => ({

@@ -3,26 +3,31 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EntryDocument, EntryResult } from './build-batch.js';
 
+/** A new spool folder's path for a compile into `outDir`: beside it, so that its files can be renamed into place. */
+export const spoolFolder = (outDir: string): string =>
+  join(dirname(outDir), `.${basename(outDir)}.pipewright-spool-${process.pid}-${randomBytes(4).toString('hex')}`);
+
 /**
- * The texts of worker batches' documents, kept in files beside the output folder from the moment a batch answers
- * until the output is written (they are then renamed into place). At 5000 pipelines of 30-40 KB the texts were
- * 150-200 MB of this thread's heap while the workers still ran.
+ * The texts of worker batches' documents, written to files by the worker that made them (its answer carries their
+ * paths) and renamed into place when the output is written. At 5000 pipelines of 30-40 KB the texts were 150-200
+ * MB of the main thread's heap while the workers still ran, and as many megabytes copied between threads.
  */
 export class Spool {
-  readonly #folder: string;
   #count = 0;
 
-  constructor(outDir: string) {
-    this.#folder = join(dirname(outDir), `.${basename(outDir)}.pipewright-spool-${process.pid}-${randomBytes(4).toString('hex')}`);
-  }
+  /** `prefix` keeps apart the files of workers writing into one folder. */
+  constructor(
+    readonly folder: string,
+    private readonly prefix = '',
+  ) {}
 
   /** The result with each document's text moved to a file (an entry with errors has none: nothing is written). */
   keep(result: EntryResult): EntryResult {
     if (result.documents.every((document) => !document.text)) return result;
-    if (this.#count === 0) mkdirSync(this.#folder, { recursive: true });
+    if (this.#count === 0) mkdirSync(this.folder, { recursive: true });
     const documents = result.documents.map((document): EntryDocument => {
       if (!document.text) return document;
-      const spooled = join(this.#folder, `${this.#count++}.yaml`);
+      const spooled = join(this.folder, `${this.prefix}${this.#count++}.yaml`);
       writeFileSync(spooled, document.text);
       return { ...document, text: '', spooled };
     });
@@ -31,7 +36,7 @@ export class Spool {
 
   /** Removes what is left (everything, unless the output was written). */
   remove(): void {
-    if (this.#count > 0) rmSync(this.#folder, { recursive: true, force: true });
+    rmSync(this.folder, { recursive: true, force: true });
   }
 }
 

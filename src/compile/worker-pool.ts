@@ -4,7 +4,14 @@ import { workerScript } from '../util/worker-script.js';
 import type { EntryResult } from './build-batch.js';
 import { DiagnosticError, type Diagnostic } from './diagnostics.js';
 import type { RenderOptions } from './render-output.js';
-import type { Spool } from './spool.js';
+
+/** A worker's batch: its entry files, how to render them, and where to write their texts (spool.ts), if anywhere. */
+export interface WorkerData {
+  readonly files: readonly string[];
+  readonly options: RenderOptions;
+  readonly spool?: string;
+  readonly prefix?: string;
+}
 
 /** A worker's one message: its batch's results, the diagnostics that stopped it, or an unexpected failure. */
 export type WorkerAnswer =
@@ -67,9 +74,10 @@ const threads = () => Math.max(1, Math.min(availableParallelism(), 8));
  * One batch in a new worker thread. Settles when the thread has exited, not when it answers: the lane's next
  * worker starts only once this one's heap is gone, so at most one heap per lane is alive.
  */
-function runWorker(file: string, files: readonly string[], options: RenderOptions): Promise<WorkerAnswer> {
+function runWorker(file: string, work: WorkerData): Promise<WorkerAnswer> {
+  const { files } = work;
   return new Promise((resolve) => {
-    const worker = new Worker(file, { workerData: { files, options } });
+    const worker = new Worker(file, { workerData: work });
     let answer: WorkerAnswer | undefined;
     worker.once('message', (message: WorkerAnswer) => {
       answer = message;
@@ -96,11 +104,11 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
 const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message, d.path]);
 
 /**
- * Builds batches in worker threads, a few at a time; the entries' results in batch order, their texts in `spool`. After the first batch that
- * fails no new one starts; the failures of those that ran are reported together (a shared file's error,
- * met by every batch, once).
+ * Builds batches in worker threads, a few at a time; the entries' results in batch order, their texts written to the
+ * `spool` folder when one is given. After the first batch that fails no new one starts; the failures of those
+ * that ran are reported together (a shared file's error, met by every batch, once).
  */
-export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions, spool?: Spool): Promise<EntryResult[]> {
+export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions, spool?: string): Promise<EntryResult[]> {
   const file = workerScript(import.meta.url, 'compile-worker');
   const answers: WorkerAnswer[] = [];
   let next = 0;
@@ -108,9 +116,9 @@ export async function runBatches(batches: readonly (readonly string[])[], option
   const lane = async () => {
     while (!failed && next < batches.length) {
       const index = next++;
-      const answer = await runWorker(file, batches[index]!, options);
-      // Its texts go to the spool as soon as it answers, so that they do not pile up here.
-      answers[index] = spool && 'ok' in answer ? { ok: answer.ok.map((result) => spool.keep(result)) } : answer;
+      // With a spool folder, the worker writes its texts there and answers with their paths (spool.ts).
+      const answer = await runWorker(file, { files: batches[index]!, options, ...(spool ? { spool, prefix: `${index}-` } : {}) });
+      answers[index] = answer;
       if (!('ok' in answer)) failed = true;
     }
   };
