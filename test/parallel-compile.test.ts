@@ -250,11 +250,11 @@ describe('planBatches', () => {
     expect(sizes(planBatches(files(1000), {}, 2))).toEqual([500, 500]);
   });
 
-  it('makes batches of about 500 files, a whole number of rounds of the lanes', () => {
+  it('makes batches of about 800 files, a whole number of rounds of the lanes', () => {
     expect(sizes(planBatches(files(1001), {}, 2))).toEqual([501, 500]);
-    expect(sizes(planBatches(files(1600), {}, 2))).toEqual([400, 400, 400, 400]);
-    expect(sizes(planBatches(files(5001), {}, 2))).toEqual([501, ...Array(9).fill(500)]);
-    expect(sizes(planBatches(files(3000), {}, 4))).toEqual(Array(8).fill(375));
+    expect(sizes(planBatches(files(2500), {}, 2))).toEqual([625, 625, 625, 625]);
+    expect(sizes(planBatches(files(5001), {}, 2))).toEqual([834, 834, 834, 833, 833, 833]);
+    expect(sizes(planBatches(files(3000), {}, 4))).toEqual(Array(4).fill(750));
   });
 
   it('follows PIPEWRIGHT_BATCH_SIZE: a size, or 0 for one thread', () => {
