@@ -59,14 +59,7 @@ export function schemaAt(schema: z.ZodType, value: unknown, written: () => unkno
       case 'array':
         return Array.isArray(value) ? { element: def.element! } : undefined;
       case 'union': {
-        const options = def.options ?? [];
-        // Parsing each option re-validates the whole subtree: when the value's shape picks one option, that is the one.
-        const byShape = options.filter((option) => fitsShape(option, value));
-        let fitting = byShape[0];
-        if (byShape.length !== 1) {
-          const text = written();
-          fitting = options.find((option) => option.safeParse(text).success) ?? byShape[0];
-        }
+        const fitting = unionOption(unionPlan(current), value, written);
         if (!fitting) return undefined;
         current = fitting;
         continue;
@@ -74,13 +67,14 @@ export function schemaAt(schema: z.ZodType, value: unknown, written: () => unkno
       case 'object': {
         if (!isNode(value)) return undefined;
         const variant = variantSchemas.get(current)?.(value);
+        const registry = typedSpecRegistries.get(current);
+        const type = value.type;
+        const spec = registry && typeof type === 'string' && Object.hasOwn(registry, type) ? registry[type] : undefined;
+        if (!variant && !spec) return plainFields(current, def);
         // A variant's fields are known too: `spec` is declared by the `type: Inline` variant, not the base.
         // (Merged only when there is a variant: copying every object's shape was most of this check's time.)
         const shape = variant ? { ...(defOf(variant).shape ?? {}), ...(def.shape ?? {}) } : (def.shape ?? {});
         const loose = !def.catchall || defOf(def.catchall).type === 'unknown';
-        const registry = typedSpecRegistries.get(current);
-        const type = value.type;
-        const spec = registry && typeof type === 'string' && Object.hasOwn(registry, type) ? registry[type] : undefined;
         return { fields: spec ? { shape, loose, spec } : { shape, loose } };
       }
       default:
@@ -90,15 +84,113 @@ export function schemaAt(schema: z.ZodType, value: unknown, written: () => unkno
   return undefined;
 }
 
+/** The fields of an object schema without a variant or typed spec: the same for every map it checks, made once. */
+const plainFieldsOf = new WeakMap<z.ZodType, SchemaAt>();
+function plainFields(schema: z.ZodType, def: Def): SchemaAt {
+  let at = plainFieldsOf.get(schema);
+  if (!at) {
+    at = { fields: { shape: def.shape ?? {}, loose: !def.catchall || defOf(def.catchall).type === 'unknown' } };
+    plainFieldsOf.set(schema, at);
+  }
+  return at;
+}
+
 /** The schema of one key of a map: the typed `spec` by its `type`, else the field's. */
 export const fieldSchema = (fields: Fields, key: string): z.ZodType | undefined =>
   key === 'spec' && fields.spec ? fields.spec : Object.hasOwn(fields.shape, key) ? fields.shape[key] : undefined;
 
-/** A union option worth taking when nothing parses: the object option for a map, the array one for a list. */
-function fitsShape(option: z.ZodType, value: unknown): boolean {
-  let def = defOf(option);
-  while (def.innerType) def = defOf(def.innerType);
-  return Array.isArray(value) ? def.type === 'array' : isNode(value) ? def.type === 'object' : false;
+/** A field of an object option that takes only some scalars (an enum, a literal): a map holding another value fails it. */
+interface Tag {
+  readonly key: string;
+  readonly values: ReadonlySet<unknown>;
+  /** Absent passes too. */
+  readonly optional: boolean;
+}
+
+/** One option of a union, as far as telling maps and lists apart without parsing needs it. */
+interface UnionOption {
+  readonly schema: z.ZodType;
+  /** What it parses at heart (`object`, `array`, `string`, ...), through optional, lazy and the like. */
+  readonly type: string;
+  /** Its tag fields when it is an object. */
+  readonly tags: readonly Tag[];
+}
+
+/** A union's options read once: the plan `unionOption` follows for every value that union checks. */
+interface UnionPlan {
+  readonly options: readonly UnionOption[];
+  /** The options a map or a list fits by shape: the one taken when the shape decides, or when nothing parses. */
+  readonly maps: readonly z.ZodType[];
+  readonly lists: readonly z.ZodType[];
+}
+
+const plans = new WeakMap<z.ZodType, UnionPlan>();
+
+function unionPlan(union: z.ZodType): UnionPlan {
+  let plan = plans.get(union);
+  if (!plan) {
+    const options = (defOf(union).options ?? []).map((schema): UnionOption => {
+      const def = defOf(resolved(schema));
+      return { schema, type: def.type, tags: def.type === 'object' ? tagsOf(def) : [] };
+    });
+    const byType = (type: string) => options.filter((option) => option.type === type).map((option) => option.schema);
+    plan = { options, maps: byType('object'), lists: byType('array') };
+    plans.set(union, plan);
+  }
+  return plan;
+}
+
+/**
+ * The option of a union the walk follows: the one the value's shape picks, else the first that parses it, else
+ * the first of its shape. Parsing an option re-validates the whole subtree, and a failed parse costs most: options
+ * that cannot take the value (a string for a map, an enum field holding another value) are not tried.
+ */
+function unionOption(plan: UnionPlan, value: unknown, written: () => unknown): z.ZodType | undefined {
+  const fits = Array.isArray(value) ? plan.lists : isNode(value) ? plan.maps : [];
+  if (fits.length === 1) return fits[0];
+  const candidates = plan.options.filter((option) => mayParse(option, value));
+  // When the only option that might parse is also the fallback, parsing cannot change the answer.
+  if (candidates.length === 0 || (candidates.length === 1 && candidates[0]!.schema === fits[0])) return fits[0];
+  const text = written();
+  return candidates.find((option) => option.schema.safeParse(text).success)?.schema ?? fits[0];
+}
+
+/** Types that never take a map, or a list: zod refuses the value before looking inside it. */
+const NOT_MAP = new Set(['string', 'number', 'boolean', 'bigint', 'enum', 'literal', 'null', 'undefined', 'array', 'tuple']);
+const NOT_LIST = new Set(['string', 'number', 'boolean', 'bigint', 'enum', 'literal', 'null', 'undefined', 'object', 'record']);
+
+/** False only when the option surely refuses the value; a scalar value is left to parsing. */
+function mayParse(option: UnionOption, value: unknown): boolean {
+  if (Array.isArray(value)) return !NOT_LIST.has(option.type);
+  if (!isNode(value)) return true;
+  if (NOT_MAP.has(option.type)) return false;
+  return option.tags.every(({ key, values, optional }) => (value[key] === undefined ? optional : values.has(value[key])));
+}
+
+/** The schema under optional, nullable, default, readonly, pipe and lazy wrappers (as `schemaAt` unwraps them). */
+function resolved(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let depth = 0; depth < MAX_UNWRAP; depth++) {
+    const def = defOf(current);
+    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'readonly') current = def.innerType!;
+    else if (def.type === 'pipe') current = def.in!;
+    else if (def.type === 'lazy') current = def.getter!();
+    else return current;
+  }
+  return current;
+}
+
+/** The enum and literal fields of an object schema, required or optional (a default would fill in a value: not a tag). */
+function tagsOf(def: Def): Tag[] {
+  const tags: Tag[] = [];
+  for (const [key, field] of Object.entries(def.shape ?? {})) {
+    let fieldDef = defOf(field) as Def & { entries?: Record<string, unknown>; values?: unknown[] };
+    const optional = fieldDef.type === 'optional';
+    if (optional) fieldDef = defOf(fieldDef.innerType!);
+    if (fieldDef.type === 'enum') tags.push({ key, values: new Set(Object.values(fieldDef.entries ?? {})), optional });
+    else if (fieldDef.type === 'literal') tags.push({ key, values: new Set(fieldDef.values ?? []), optional });
+  }
+  return tags;
 }
 
 /** Keys shorter than this are too easily one edit from another real key to call a typo. */
