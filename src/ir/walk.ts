@@ -135,6 +135,22 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
       visit(rules[index]!, states[index]);
     }
   };
+  /** `call` for the node visitors, without a closure per node. */
+  const visitNode = (indexes: readonly number[], method: 'document' | 'stage' | 'stepGroup' | 'step', at: IrNode) => {
+    for (const index of indexes) {
+      bucket = found[index]!;
+      rules[index]![method]!(at, cursor, states[index]);
+    }
+  };
+  /** The list of the previous element: its siblings share it (one object, so rules can key by it). */
+  let lastList: ListAt | undefined;
+  const listAt = (length: number, parent: IrNode): ListAt => {
+    if (lastList && lastList.path.length === length && lastList.path.every((key, index) => stack[index] === key)) return lastList;
+    // The list is the array just above this element: `execution.steps`, a step group's `steps`.
+    const listKey = String(stack[length - 1]);
+    const label = parent.kind === 'stepGroup' ? `the ${listKey} of step group${parent.identifier ? ` "${parent.identifier}"` : ''}` : `execution.${listKey}`;
+    return (lastList = { path: stack.slice(0, length), label });
+  };
 
   const value = (data: unknown, owner: IrNode, unwrapped: ReadonlySet<IrNode> | undefined, schema: z.ZodType | undefined): void => {
     if (typeof data === 'string') {
@@ -183,31 +199,25 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
     if (wrapped) stack.push(at.wrapper!);
     const body = isRec(at.body) ? at.body : undefined;
     if (body?.strategy !== undefined) cursor.looping = true;
-    if ((at.kind === 'step' || at.kind === 'stepGroup' || at.kind === 'parallel') && parent && parent.kind !== 'parallel') {
-      // The list is the array just above this element: `execution.steps`, a step group's `steps`.
-      const listPath = stack.slice(0, stack.length - (wrapped ? 2 : 1));
-      const listKey = String(listPath[listPath.length - 1]);
-      const label =
-        parent.kind === 'stepGroup' ? `the ${listKey} of step group${parent.identifier ? ` "${parent.identifier}"` : ''}` : `execution.${listKey}`;
-      cursor.list = { path: listPath, label };
-    }
+    if ((at.kind === 'step' || at.kind === 'stepGroup' || at.kind === 'parallel') && parent && parent.kind !== 'parallel')
+      cursor.list = listAt(stack.length - (wrapped ? 2 : 1), parent);
     cursor.node = at;
     if (at.kind === 'stage') {
       cursor.stage = { node: at, path: [...stack], index: stageCount++ };
       cursor.list = undefined;
       cursor.containerised = false;
-      call(onStage, (rule, state) => rule.stage!(at, cursor, state));
+      visitNode(onStage, 'stage', at);
     } else if (at.kind === 'stepGroup') {
-      call(onGroup, (rule, state) => rule.stepGroup!(at, cursor, state));
+      visitNode(onGroup, 'stepGroup', at);
       if (isRec(body?.stepGroupInfra)) cursor.containerised = true;
-    } else if (at.kind === 'step') call(onStep, (rule, state) => rule.step!(at, cursor, state));
+    } else if (at.kind === 'step') visitNode(onStep, 'step', at);
     const unwrapped = at.children.some((child) => child.unwrap) ? new Set(at.children.filter((c) => c.unwrap).map((c) => c.node)) : undefined;
     value(at.body, at, unwrapped, bodySchema);
     if (wrapped) stack.pop();
     Object.assign(cursor, saved);
   };
 
-  call(withMethod('document'), (rule, state) => rule.document!(root, cursor, state));
+  visitNode(withMethod('document'), 'document', root);
   node(root, undefined, false, guided ? schema : undefined);
   return {
     found,
