@@ -76,6 +76,42 @@ export interface Rule<S = unknown> {
 
 export type AnyRule = Rule<any>;
 
+type Visitor = 'document' | 'stage' | 'stepGroup' | 'step' | 'string' | 'unmodelledKey';
+
+/** Which rules each visit calls (indexes into the rules), for one list of rules and one document kind. */
+interface Visitors {
+  readonly onDocument: readonly number[];
+  readonly onStage: readonly number[];
+  readonly onGroup: readonly number[];
+  readonly onStep: readonly number[];
+  readonly onString: readonly number[];
+  readonly onUnmodelled: readonly number[];
+}
+
+/** Worked out once per list of rules and kind, not per document (the lists are the registry's, or a project's). */
+const visitorCache = new WeakMap<readonly AnyRule[], Map<ResourceKind, Visitors>>();
+
+function visitorsOf(rules: readonly AnyRule[], kind: ResourceKind): Visitors {
+  let byKind = visitorCache.get(rules);
+  if (!byKind) visitorCache.set(rules, (byKind = new Map()));
+  let visitors = byKind.get(kind);
+  if (!visitors) {
+    const structural = rules.map((rule) => !rule.kinds || rule.kinds.includes(kind));
+    const withMethod = (method: Visitor) =>
+      rules.flatMap((rule, index) => (rule[method] && (method === 'string' || method === 'document' || structural[index]) ? [index] : []));
+    visitors = {
+      onDocument: withMethod('document'),
+      onStage: withMethod('stage'),
+      onGroup: withMethod('stepGroup'),
+      onStep: withMethod('step'),
+      onString: withMethod('string'),
+      onUnmodelled: withMethod('unmodelledKey'),
+    };
+    byKind.set(kind, visitors);
+  }
+  return visitors;
+}
+
 /** Thrown out of the walk when the document nests deeper than any real one. */
 export const TOO_DEEP = Symbol('too deep');
 
@@ -95,14 +131,7 @@ export interface Walked {
 export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules: readonly AnyRule[], schema?: z.ZodType): Walked {
   const states = rules.map((rule) => rule.init?.());
   const found: Diagnostic[][] = rules.map(() => []);
-  const structural = rules.map((rule) => !rule.kinds || rule.kinds.includes(kind));
-  const withMethod = (method: 'document' | 'stage' | 'stepGroup' | 'step' | 'string' | 'unmodelledKey') =>
-    rules.flatMap((rule, index) => (rule[method] && (method === 'string' || method === 'document' || structural[index]) ? [index] : []));
-  const onStage = withMethod('stage');
-  const onGroup = withMethod('stepGroup');
-  const onStep = withMethod('step');
-  const onString = withMethod('string');
-  const onUnmodelled = withMethod('unmodelledKey');
+  const { onDocument, onStage, onGroup, onStep, onString, onUnmodelled } = visitorsOf(rules, kind);
   const guided = schema !== undefined && onUnmodelled.length > 0;
   const stack: Array<string | number> = [];
   let bucket: Diagnostic[] = [];
@@ -217,7 +246,7 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
     Object.assign(cursor, saved);
   };
 
-  visitNode(withMethod('document'), 'document', root);
+  visitNode(onDocument, 'document', root);
   node(root, undefined, false, guided ? schema : undefined);
   return {
     found,
