@@ -40,41 +40,27 @@ const MAX_UNWRAP = 64;
  * written (child nodes lowered), which parsing needs; it is asked for only when the shape does not decide.
  */
 export function schemaAt(schema: z.ZodType, value: unknown, written: () => unknown): SchemaAt | undefined {
-  let current = schema;
+  let plan = planOf(schema);
   for (let depth = 0; depth < MAX_UNWRAP; depth++) {
-    const def = defOf(current);
-    switch (def.type) {
-      case 'optional':
-      case 'nullable':
-      case 'default':
-      case 'readonly':
-        current = def.innerType!;
-        continue;
-      case 'pipe':
-        current = def.in!;
-        continue;
-      case 'lazy':
-        current = def.getter!();
-        continue;
+    switch (plan.kind) {
       case 'array':
-        return Array.isArray(value) ? { element: def.element! } : undefined;
+        return Array.isArray(value) ? plan.at : undefined;
       case 'union': {
-        const fitting = unionOption(unionPlan(current), value, written);
+        const fitting = unionOption(plan.union, value, written);
         if (!fitting) return undefined;
-        current = fitting;
+        plan = planOf(fitting);
         continue;
       }
       case 'object': {
         if (!isNode(value)) return undefined;
-        const variant = variantSchemas.get(current)?.(value);
-        const registry = typedSpecRegistries.get(current);
+        const variant = plan.variantOf?.(value);
         const type = value.type;
-        const spec = registry && typeof type === 'string' && Object.hasOwn(registry, type) ? registry[type] : undefined;
-        if (!variant && !spec) return plainFields(current, def);
+        const spec = plan.registry && typeof type === 'string' && Object.hasOwn(plan.registry, type) ? plan.registry[type] : undefined;
+        if (!variant && !spec) return plan.plain;
         // A variant's fields are known too: `spec` is declared by the `type: Inline` variant, not the base.
         // (Merged only when there is a variant: copying every object's shape was most of this check's time.)
-        const shape = variant ? { ...(defOf(variant).shape ?? {}), ...(def.shape ?? {}) } : (def.shape ?? {});
-        const loose = !def.catchall || defOf(def.catchall).type === 'unknown';
+        const { shape: base, loose } = plan.plain.fields;
+        const shape = variant ? { ...(defOf(variant).shape ?? {}), ...base } : base;
         return { fields: spec ? { shape, loose, spec } : { shape, loose } };
       }
       default:
@@ -84,15 +70,49 @@ export function schemaAt(schema: z.ZodType, value: unknown, written: () => unkno
   return undefined;
 }
 
-/** The fields of an object schema without a variant or typed spec: the same for every map it checks, made once. */
-const plainFieldsOf = new WeakMap<z.ZodType, SchemaAt>();
-function plainFields(schema: z.ZodType, def: Def): SchemaAt {
-  let at = plainFieldsOf.get(schema);
-  if (!at) {
-    at = { fields: { shape: def.shape ?? {}, loose: !def.catchall || defOf(def.catchall).type === 'unknown' } };
-    plainFieldsOf.set(schema, at);
+/**
+ * What a schema is once its wrappers are seen through, and what of it does not depend on the value: worked out
+ * once per schema, where the walk asked it again at every map and list.
+ */
+type Plan =
+  | { readonly kind: 'array'; readonly at: SchemaAt }
+  | { readonly kind: 'union'; readonly union: UnionPlan }
+  | {
+      readonly kind: 'object';
+      /** The fields without a variant or typed spec: the same for every map it checks. */
+      readonly plain: { readonly fields: Fields };
+      readonly variantOf?: (value: Record<string, unknown>) => z.ZodType | undefined;
+      readonly registry?: Readonly<Record<string, z.ZodType>>;
+    }
+  | { readonly kind: 'other' };
+
+const plans = new WeakMap<z.ZodType, Plan>();
+
+function planOf(schema: z.ZodType): Plan {
+  let plan = plans.get(schema);
+  if (!plan) {
+    plan = makePlan(resolved(schema));
+    plans.set(schema, plan);
   }
-  return at;
+  return plan;
+}
+
+function makePlan(schema: z.ZodType): Plan {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'array':
+      return { kind: 'array', at: { element: def.element! } };
+    case 'union':
+      return { kind: 'union', union: unionPlan(def) };
+    case 'object': {
+      const loose = !def.catchall || defOf(def.catchall).type === 'unknown';
+      const variantOf = variantSchemas.get(schema);
+      const registry = typedSpecRegistries.get(schema);
+      return { kind: 'object', plain: { fields: { shape: def.shape ?? {}, loose } }, ...(variantOf ? { variantOf } : {}), ...(registry ? { registry } : {}) };
+    }
+    default:
+      return { kind: 'other' };
+  }
 }
 
 /** The schema of one key of a map: the typed `spec` by its `type`, else the field's. */
@@ -116,7 +136,7 @@ interface UnionOption {
   readonly tags: readonly Tag[];
 }
 
-/** A union's options read once: the plan `unionOption` follows for every value that union checks. */
+/** A union's options read once (in its `Plan`): what `unionOption` follows for every value that union checks. */
 interface UnionPlan {
   readonly options: readonly UnionOption[];
   /** The options a map or a list fits by shape: the one taken when the shape decides, or when nothing parses. */
@@ -124,20 +144,13 @@ interface UnionPlan {
   readonly lists: readonly z.ZodType[];
 }
 
-const plans = new WeakMap<z.ZodType, UnionPlan>();
-
-function unionPlan(union: z.ZodType): UnionPlan {
-  let plan = plans.get(union);
-  if (!plan) {
-    const options = (defOf(union).options ?? []).map((schema): UnionOption => {
-      const def = defOf(resolved(schema));
-      return { schema, type: def.type, tags: def.type === 'object' ? tagsOf(def) : [] };
-    });
-    const byType = (type: string) => options.filter((option) => option.type === type).map((option) => option.schema);
-    plan = { options, maps: byType('object'), lists: byType('array') };
-    plans.set(union, plan);
-  }
-  return plan;
+function unionPlan(def: Def): UnionPlan {
+  const options = (def.options ?? []).map((schema): UnionOption => {
+    const optionDef = defOf(resolved(schema));
+    return { schema, type: optionDef.type, tags: optionDef.type === 'object' ? tagsOf(optionDef) : [] };
+  });
+  const byType = (type: string) => options.filter((option) => option.type === type).map((option) => option.schema);
+  return { options, maps: byType('object'), lists: byType('array') };
 }
 
 /**

@@ -28,14 +28,14 @@ const placeIn = (base: DocPath, path: DocPath): string =>
  */
 interface Scopes {
   readonly byKey: Map<string, Map<string, DocPath>>;
-  /** The scope of each list path the walk gave (siblings share one): joined into a key once per list. */
-  readonly byList: WeakMap<DocPath, Map<string, DocPath>>;
+  /** The list path asked last and its scope: siblings share one path object, so it is joined into a key once per list. */
+  last?: { readonly base: DocPath; readonly seen: Map<string, DocPath> };
 }
 
 const uniqueIdentifiers: Rule<Scopes> = {
   code: 'duplicate-identifier',
   kinds: ['pipeline'],
-  init: () => ({ byKey: new Map(), byList: new WeakMap() }),
+  init: () => ({ byKey: new Map() }),
   stage(stage, at, scopes) {
     check(scopes, stage, at, 'stage', ['pipeline', 'stages'], 'this pipeline');
   },
@@ -65,13 +65,12 @@ function check(scopes: Scopes, node: IrNode, at: Parameters<NonNullable<Rule['st
 }
 
 /** The identifiers seen in the scope of `base`: the same list reached by another path object is the same scope. */
-function scopeOf({ byKey, byList }: Scopes, base: DocPath): Map<string, DocPath> {
-  let seen = byList.get(base);
-  if (seen) return seen;
+function scopeOf(scopes: Scopes, base: DocPath): Map<string, DocPath> {
+  if (scopes.last?.base === base) return scopes.last.seen;
   const scopeKey = base.join('\u0000');
-  seen = byKey.get(scopeKey) ?? new Map<string, DocPath>();
-  byKey.set(scopeKey, seen);
-  byList.set(base, seen);
+  const seen = scopes.byKey.get(scopeKey) ?? new Map<string, DocPath>();
+  scopes.byKey.set(scopeKey, seen);
+  scopes.last = { base, seen };
   return seen;
 }
 
