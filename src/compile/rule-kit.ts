@@ -38,6 +38,11 @@ export function scanExpressions(text: string): ExpressionScan {
   let empty = false;
   let quote: string | null = null;
   for (let i = 0; i < text.length; i++) {
+    // Outside an expression only `<+` matters: jump to the next one (most of a script is plain text).
+    if (depth === 0) {
+      i = text.indexOf('<+', i);
+      if (i < 0) break;
+    }
     const ch = text[i];
     if (depth > 0 && quote) {
       if (ch === '\\') i++;

@@ -51,7 +51,8 @@ export const expressionReferences: Rule<References> = {
     if (ids && typeof step.identifier === 'string') ids.steps.add(step.identifier);
   },
   string(text, at, state) {
-    if (!text.includes('<+')) return;
+    // Only text naming `stages.` or `steps.` can hold a reference `end` checks (REFERENCE needs one of them).
+    if (!text.includes('<+') || !(text.includes('stages.') || text.includes('steps.'))) return;
     const stage = at.stage;
     const path = at.path;
     // Strings under a Pipeline stage's `spec.inputs` and `spec.outputs` belong to the child pipeline, whose ids are not here.

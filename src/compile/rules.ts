@@ -26,10 +26,16 @@ const placeIn = (base: DocPath, path: DocPath): string =>
  * the same step group identifier in `steps` and in `rollbackSteps`, and a step group may hold a step with its
  * own identifier: both have distinct names on the platform.
  */
-const uniqueIdentifiers: Rule<Map<string, Map<string, DocPath>>> = {
+interface Scopes {
+  readonly byKey: Map<string, Map<string, DocPath>>;
+  /** The list path asked last and its scope: siblings share one path object, so it is joined into a key once per list. */
+  last?: { readonly base: DocPath; readonly seen: Map<string, DocPath> };
+}
+
+const uniqueIdentifiers: Rule<Scopes> = {
   code: 'duplicate-identifier',
   kinds: ['pipeline'],
-  init: () => new Map(),
+  init: () => ({ byKey: new Map() }),
   stage(stage, at, scopes) {
     check(scopes, stage, at, 'stage', ['pipeline', 'stages'], 'this pipeline');
   },
@@ -41,12 +47,10 @@ const uniqueIdentifiers: Rule<Map<string, Map<string, DocPath>>> = {
   },
 };
 
-function check(scopes: Map<string, Map<string, DocPath>>, node: IrNode, at: Parameters<NonNullable<Rule['step']>>[1], what: string, base: DocPath, scope: string) {
+function check(scopes: Scopes, node: IrNode, at: Parameters<NonNullable<Rule['step']>>[1], what: string, base: DocPath, scope: string) {
   const id = node.identifier;
   if (typeof id !== 'string') return;
-  const scopeKey = base.join('\u0000');
-  const seen = scopes.get(scopeKey) ?? new Map<string, DocPath>();
-  scopes.set(scopeKey, seen);
+  const seen = scopeOf(scopes, base);
   const path = at.path;
   const first = seen.get(id);
   if (!first) {
@@ -60,9 +64,20 @@ function check(scopes: Map<string, Map<string, DocPath>>, node: IrNode, at: Para
   );
 }
 
+/** The identifiers seen in the scope of `base`: the same list reached by another path object is the same scope. */
+function scopeOf(scopes: Scopes, base: DocPath): Map<string, DocPath> {
+  if (scopes.last?.base === base) return scopes.last.seen;
+  const scopeKey = base.join('\u0000');
+  const seen = scopes.byKey.get(scopeKey) ?? new Map<string, DocPath>();
+  scopes.byKey.set(scopeKey, seen);
+  scopes.last = { base, seen };
+  return seen;
+}
+
 const STAGE_TYPE_NAMES = () => [...new Set([...KNOWN_STAGE_TYPES, ...Object.keys(stageSpecs)])];
 const STEP_TYPE_NAMES = () => [...new Set([...KNOWN_STEP_TYPES, ...Object.keys(stepSpecs)])];
 let knownTypes: { stage: string[]; step: string[] } | undefined;
+let knownTypeSets: { stage: ReadonlySet<string>; step: ReadonlySet<string> } | undefined;
 
 /** Types that are not known but one edit from a known one are typos, not new types. */
 const typeTypos: Rule = {
@@ -79,8 +94,10 @@ const typeTypos: Rule = {
 function typeTypo(node: IrNode, at: Parameters<NonNullable<Rule['step']>>[1], what: 'stage' | 'step') {
   const type = node.type;
   knownTypes ??= { stage: STAGE_TYPE_NAMES(), step: STEP_TYPE_NAMES() };
+  // Every stage and step asks: a set answers at once where the list of some hundred types was searched.
+  knownTypeSets ??= { stage: new Set(knownTypes.stage), step: new Set(knownTypes.step) };
   const known = knownTypes[what];
-  if (typeof type !== 'string' || known.includes(type)) return;
+  if (typeof type !== 'string' || knownTypeSets[what].has(type)) return;
   const suggestion = closest(type, known);
   if (suggestion) at.report(ruleError(at.document, [...at.path, 'type'], 'unknown-type', `unknown ${what} type "${type}"`, `did you mean "${suggestion}"?`));
 }

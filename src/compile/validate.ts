@@ -3,7 +3,7 @@ import { MAX_NESTING } from '../dsl/nesting.js';
 import { keyOfDocument } from '../ir/identity.js';
 import { lift } from '../ir/lift.js';
 import type { IrNode, ResourceKey } from '../ir/node.js';
-import { TOO_DEEP, walk } from '../ir/walk.js';
+import { TOO_DEEP, walk, type AnyRule } from '../ir/walk.js';
 import { documentSchemas } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { pathKey } from './document-path.js';
@@ -14,8 +14,16 @@ import { schemaDiagnostics } from './schema-issues.js';
 /** The kind of a document is its root key (the table of kinds); undefined when it has none. */
 export const documentKind = (document: unknown): ResourceKind | undefined => kindOfDocument(document);
 
+/** The rules each project's settings leave on: one list per settings object, so the walk's plan for it is made once. */
+const rulesBySettings = new WeakMap<RuleSettings, readonly AnyRule[]>();
+
 /** The rules a project's settings leave on. */
-const rulesFor = (settings: RuleSettings | undefined) => (settings ? RULES.filter((rule) => !ruleOff(rule.code, settings)) : RULES);
+function rulesFor(settings: RuleSettings | undefined): readonly AnyRule[] {
+  if (!settings) return RULES;
+  let rules = rulesBySettings.get(settings);
+  if (!rules) rulesBySettings.set(settings, (rules = RULES.filter((rule) => !ruleOff(rule.code, settings))));
+  return rules;
+}
 
 /**
  * Checks one document: one walk of its IR with every rule, the schema on its wire form (`document`, what `lower`

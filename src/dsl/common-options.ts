@@ -51,5 +51,9 @@ export const variablesDocument = (variables: Readonly<Record<string, VariableOpt
   });
 
 /** Keeps only defined entries, so optional options never emit `key: null`. */
-export const defined = <T extends Record<string, unknown>>(object: T): T =>
-  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
+export function defined<T extends Record<string, unknown>>(object: T): T {
+  // A loop, not entries/filter/fromEntries: every builder calls this, and the arrays were most of its cost.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) if (object[key] !== undefined) out[key] = object[key];
+  return out as T;
+}

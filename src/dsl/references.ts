@@ -29,13 +29,29 @@ export function refValue(value: Value | AnyResource | undefined, references: Ref
  * the node's body) so compile can check it.
  */
 export function wireValue(value: unknown, references: Reference[], path: DocPath): unknown {
+  return wireAt(value, references, [...path]);
+}
+
+/** `wireValue` with the path kept as one stack, copied only where a reference is found (most data holds none). */
+function wireAt(value: unknown, references: Reference[], path: Array<string | number>): unknown {
   if (isExpr(value)) return value.text;
-  if (isResource(value)) return refValue(value, references, path);
-  if (Array.isArray(value)) return value.map((item, index) => wireValue(item, references, [...path, index]));
+  if (isResource(value)) return refValue(value, references, [...path]);
+  if (Array.isArray(value))
+    return value.map((item, index) => {
+      path.push(index);
+      const wire = wireAt(item, references, path);
+      path.pop();
+      return wire;
+    });
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value))
-      if (entry !== undefined) out[key] = wireValue(entry, references, [...path, key]);
+    for (const key of Object.keys(value)) {
+      const entry = (value as Record<string, unknown>)[key];
+      if (entry === undefined) continue;
+      path.push(key);
+      out[key] = wireAt(entry, references, path);
+      path.pop();
+    }
     return out;
   }
   return value;

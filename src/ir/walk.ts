@@ -76,6 +76,42 @@ export interface Rule<S = unknown> {
 
 export type AnyRule = Rule<any>;
 
+type Visitor = 'document' | 'stage' | 'stepGroup' | 'step' | 'string' | 'unmodelledKey';
+
+/** Which rules each visit calls (indexes into the rules), for one list of rules and one document kind. */
+interface Visitors {
+  readonly onDocument: readonly number[];
+  readonly onStage: readonly number[];
+  readonly onGroup: readonly number[];
+  readonly onStep: readonly number[];
+  readonly onString: readonly number[];
+  readonly onUnmodelled: readonly number[];
+}
+
+/** Worked out once per list of rules and kind, not per document (the lists are the registry's, or a project's). */
+const visitorCache = new WeakMap<readonly AnyRule[], Map<ResourceKind, Visitors>>();
+
+function visitorsOf(rules: readonly AnyRule[], kind: ResourceKind): Visitors {
+  let byKind = visitorCache.get(rules);
+  if (!byKind) visitorCache.set(rules, (byKind = new Map()));
+  let visitors = byKind.get(kind);
+  if (!visitors) {
+    const structural = rules.map((rule) => !rule.kinds || rule.kinds.includes(kind));
+    const withMethod = (method: Visitor) =>
+      rules.flatMap((rule, index) => (rule[method] && (method === 'string' || method === 'document' || structural[index]) ? [index] : []));
+    visitors = {
+      onDocument: withMethod('document'),
+      onStage: withMethod('stage'),
+      onGroup: withMethod('stepGroup'),
+      onStep: withMethod('step'),
+      onString: withMethod('string'),
+      onUnmodelled: withMethod('unmodelledKey'),
+    };
+    byKind.set(kind, visitors);
+  }
+  return visitors;
+}
+
 /** Thrown out of the walk when the document nests deeper than any real one. */
 export const TOO_DEEP = Symbol('too deep');
 
@@ -95,14 +131,7 @@ export interface Walked {
 export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules: readonly AnyRule[], schema?: z.ZodType): Walked {
   const states = rules.map((rule) => rule.init?.());
   const found: Diagnostic[][] = rules.map(() => []);
-  const structural = rules.map((rule) => !rule.kinds || rule.kinds.includes(kind));
-  const withMethod = (method: 'document' | 'stage' | 'stepGroup' | 'step' | 'string' | 'unmodelledKey') =>
-    rules.flatMap((rule, index) => (rule[method] && (method === 'string' || method === 'document' || structural[index]) ? [index] : []));
-  const onStage = withMethod('stage');
-  const onGroup = withMethod('stepGroup');
-  const onStep = withMethod('step');
-  const onString = withMethod('string');
-  const onUnmodelled = withMethod('unmodelledKey');
+  const { onDocument, onStage, onGroup, onStep, onString, onUnmodelled } = visitorsOf(rules, kind);
   const guided = schema !== undefined && onUnmodelled.length > 0;
   const stack: Array<string | number> = [];
   let bucket: Diagnostic[] = [];
@@ -135,12 +164,30 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
       visit(rules[index]!, states[index]);
     }
   };
+  /** `call` for the node visitors, without a closure per node. */
+  const visitNode = (indexes: readonly number[], method: 'document' | 'stage' | 'stepGroup' | 'step', at: IrNode) => {
+    for (const index of indexes) {
+      bucket = found[index]!;
+      rules[index]![method]!(at, cursor, states[index]);
+    }
+  };
+  /** The list of the previous element: its siblings share it (one object, so rules can key by it). */
+  let lastList: ListAt | undefined;
+  const listAt = (length: number, parent: IrNode): ListAt => {
+    if (lastList && lastList.path.length === length && lastList.path.every((key, index) => stack[index] === key)) return lastList;
+    // The list is the array just above this element: `execution.steps`, a step group's `steps`.
+    const listKey = String(stack[length - 1]);
+    const label = parent.kind === 'stepGroup' ? `the ${listKey} of step group${parent.identifier ? ` "${parent.identifier}"` : ''}` : `execution.${listKey}`;
+    return (lastList = { path: stack.slice(0, length), label });
+  };
 
   const value = (data: unknown, owner: IrNode, unwrapped: ReadonlySet<IrNode> | undefined, schema: z.ZodType | undefined): void => {
     if (typeof data === 'string') {
-      if (onString.length) {
-        cursor.node = owner;
-        call(onString, (rule, state) => rule.string!(data, cursor, state));
+      // The most visited place of the walk: the rules are called without a closure per string.
+      if (onString.length) cursor.node = owner;
+      for (const index of onString) {
+        bucket = found[index]!;
+        rules[index]!.string!(data, cursor, states[index]);
       }
       return;
     }
@@ -181,31 +228,25 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
     if (wrapped) stack.push(at.wrapper!);
     const body = isRec(at.body) ? at.body : undefined;
     if (body?.strategy !== undefined) cursor.looping = true;
-    if ((at.kind === 'step' || at.kind === 'stepGroup' || at.kind === 'parallel') && parent && parent.kind !== 'parallel') {
-      // The list is the array just above this element: `execution.steps`, a step group's `steps`.
-      const listPath = stack.slice(0, stack.length - (wrapped ? 2 : 1));
-      const listKey = String(listPath[listPath.length - 1]);
-      const label =
-        parent.kind === 'stepGroup' ? `the ${listKey} of step group${parent.identifier ? ` "${parent.identifier}"` : ''}` : `execution.${listKey}`;
-      cursor.list = { path: listPath, label };
-    }
+    if ((at.kind === 'step' || at.kind === 'stepGroup' || at.kind === 'parallel') && parent && parent.kind !== 'parallel')
+      cursor.list = listAt(stack.length - (wrapped ? 2 : 1), parent);
     cursor.node = at;
     if (at.kind === 'stage') {
       cursor.stage = { node: at, path: [...stack], index: stageCount++ };
       cursor.list = undefined;
       cursor.containerised = false;
-      call(onStage, (rule, state) => rule.stage!(at, cursor, state));
+      visitNode(onStage, 'stage', at);
     } else if (at.kind === 'stepGroup') {
-      call(onGroup, (rule, state) => rule.stepGroup!(at, cursor, state));
+      visitNode(onGroup, 'stepGroup', at);
       if (isRec(body?.stepGroupInfra)) cursor.containerised = true;
-    } else if (at.kind === 'step') call(onStep, (rule, state) => rule.step!(at, cursor, state));
+    } else if (at.kind === 'step') visitNode(onStep, 'step', at);
     const unwrapped = at.children.some((child) => child.unwrap) ? new Set(at.children.filter((c) => c.unwrap).map((c) => c.node)) : undefined;
     value(at.body, at, unwrapped, bodySchema);
     if (wrapped) stack.pop();
     Object.assign(cursor, saved);
   };
 
-  call(withMethod('document'), (rule, state) => rule.document!(root, cursor, state));
+  visitNode(onDocument, 'document', root);
   node(root, undefined, false, guided ? schema : undefined);
   return {
     found,

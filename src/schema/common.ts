@@ -1,3 +1,4 @@
+import './zod-mode.js';
 import { z } from 'zod';
 
 /** A string that holds a `<+...>` expression somewhere, e.g. `<+input>` or `release-<+INFRA_KEY>`. */

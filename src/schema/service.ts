@@ -1,3 +1,4 @@
+import './zod-mode.js';
 import { z } from 'zod';
 import { documentPartSchema } from '../catalog/catalog.js';
 import { resourceFields } from './resource-fields.js';

@@ -1,3 +1,4 @@
+import './zod-mode.js';
 import { z } from 'zod';
 import { executionSteps } from './pipeline-elements.js';
 

@@ -1,3 +1,4 @@
+import './zod-mode.js';
 import type { z } from 'zod';
 import { STEP_TYPES, stepSpecRegistry } from '../catalog/catalog.js';
 

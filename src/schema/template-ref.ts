@@ -1,3 +1,4 @@
+import './zod-mode.js';
 import { z } from 'zod';
 
 /** A reference to a template in place of an inline stage, step, step group or pipeline. */
