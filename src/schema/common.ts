@@ -1,4 +1,3 @@
-import './zod-mode.js';
 import { z } from 'zod';
 
 /** A string that holds a `<+...>` expression somewhere, e.g. `<+input>` or `release-<+INFRA_KEY>`. */

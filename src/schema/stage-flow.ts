@@ -1,4 +1,3 @@
-import './zod-mode.js';
 import { z } from 'zod';
 import { executionSteps } from './pipeline-elements.js';
 

@@ -1,4 +1,3 @@
-import './zod-mode.js';
 import type { z } from 'zod';
 import { STAGE_TYPES, stageSpecRegistry } from '../catalog/catalog.js';
 import { ciSpec } from './stage-ci.js';

@@ -1,4 +1,3 @@
-import './zod-mode.js';
 import type { z } from 'zod';
 import { STEP_TYPES, stepSpecRegistry } from '../catalog/catalog.js';
 

@@ -1,4 +1,3 @@
-import './zod-mode.js';
 import { z } from 'zod';
 
 /** A reference to a template in place of an inline stage, step, step group or pipeline. */

@@ -1,4 +1,3 @@
-import './zod-mode.js';
 import { z } from 'zod';
 import { documentPartSchema } from '../catalog/catalog.js';
 import type { TriggerFields } from '../catalog/generated/types.js';
