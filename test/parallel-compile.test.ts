@@ -245,13 +245,15 @@ describe('planBatches', () => {
   const files = (n: number) => Array.from({ length: n }, (_, i) => `p${i}.ts`);
   const sizes = (batches: string[][] | undefined) => batches?.map((b) => b.length);
 
-  it('keeps fewer than 1000 entry files in one thread', () => {
-    expect(planBatches(files(999), {}, 2)).toBeUndefined();
-    expect(sizes(planBatches(files(1000), {}, 2))).toEqual([500, 500]);
+  it('keeps fewer than 2000 entry files in one thread on two cores, fewer than 1000 on more', () => {
+    expect(planBatches(files(1999), {}, 2)).toBeUndefined();
+    expect(sizes(planBatches(files(2000), {}, 2))).toEqual([1000, 1000]);
+    expect(planBatches(files(999), {}, 4)).toBeUndefined();
+    expect(sizes(planBatches(files(1000), {}, 4))).toEqual([250, 250, 250, 250]);
   });
 
   it('makes batches of about 800 files, a whole number of rounds of the lanes', () => {
-    expect(sizes(planBatches(files(1001), {}, 2))).toEqual([501, 500]);
+    expect(sizes(planBatches(files(2001), {}, 2))).toEqual([1001, 1000]);
     expect(sizes(planBatches(files(2500), {}, 2))).toEqual([625, 625, 625, 625]);
     expect(sizes(planBatches(files(5001), {}, 2))).toEqual([834, 834, 834, 833, 833, 833]);
     expect(sizes(planBatches(files(3000), {}, 4))).toEqual(Array(4).fill(750));

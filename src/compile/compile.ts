@@ -185,7 +185,7 @@ async function compileWith(options: CompileOptions, spool: Spool): Promise<Compi
   return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };
 }
 
-/** The fresh entries' results: in worker-thread batches from 1000 files (worker-pool.ts, texts spooled), else in this thread. */
+/** The fresh entries' results: in worker-thread batches from 2000 files (worker-pool.ts, texts spooled), else in this thread. */
 async function buildFresh(fresh: readonly string[], render: RenderOptions, spool: Spool): Promise<EntryResult[]> {
   const batches = planBatches(fresh);
   return batches ? runBatches(batches, render, spool.folder) : buildEntries(fresh, render);

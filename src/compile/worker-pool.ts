@@ -20,11 +20,13 @@ export type WorkerAnswer =
   | { readonly failure: string; readonly stack?: string | undefined };
 
 /**
- * Below this many entry files a compile stays in one thread. Workers bound the heap and keep the cost linear
- * in the number of files; on two cores they gain no time (one thread already keeps the second core busy
- * with V8's garbage collector and compiler), and at 300 files starting them costs 0.2 s (docs/performance.md).
+ * Below this many entry files a compile stays in one thread. Workers bound the heap and keep the cost linear in
+ * the number of files. On two cores one thread already keeps the second one busy (esbuild bundles the next chunk
+ * in its own process, V8 collects and compiles beside it): 1000 imported pipelines took 3.2 s in one thread
+ * against 3.9 s in two workers, 2000 took the same time either way (docs/performance.md). With more cores,
+ * workers add what one thread cannot use.
  */
-export const MIN_FILES_FOR_WORKERS = 1000;
+export const minFilesForWorkers = (lanes: number): number => (lanes <= 2 ? 2000 : 1000);
 
 /**
  * Files per worker, about: bounds each worker's heap (at most 1.5 times this), whatever the size of the
@@ -41,7 +43,7 @@ export const BATCH_TARGET = 800;
 export function planBatches(files: readonly string[], env: NodeJS.ProcessEnv = process.env, lanes = threads()): string[][] | undefined {
   const chosen = batchSizeSetting(env.PIPEWRIGHT_BATCH_SIZE);
   if (chosen === 0 || files.length === 0) return undefined;
-  if (chosen === undefined && files.length < MIN_FILES_FOR_WORKERS) return undefined;
+  if (chosen === undefined && files.length < minFilesForWorkers(lanes)) return undefined;
   // A whole number of rounds of `lanes` batches, so that the lanes finish together (1001 files are two
   // batches of 501, not 500 + 500 + a lone 1 that runs while the other lane waits).
   const count = chosen ? Math.ceil(files.length / chosen) : lanes * Math.max(1, Math.round(files.length / (lanes * BATCH_TARGET)));
