@@ -34,6 +34,26 @@ const failure = async (work: Promise<unknown>) => {
 };
 
 describe('loading entry files chunk by chunk', () => {
+  it("resolves a definition's packages from the working directory of each load, in one process", async () => {
+    // Bundles are written under the nearest node_modules of the working directory: their bare imports resolve there.
+    for (const project of ['a', 'b']) {
+      await writeIn(dir, `${project}/node_modules/fake-pkg/package.json`, '{ "name": "fake-pkg", "type": "module", "exports": "./index.js" }\n');
+      await writeIn(dir, `${project}/node_modules/fake-pkg/index.js`, `export const from = '${project}';\n`);
+      await writeIn(dir, `${project}/def.ts`, "import { from } from 'fake-pkg';\nexport const name = from;\n");
+    }
+    const before = process.cwd();
+    try {
+      const names = [];
+      for (const project of ['a', 'b']) {
+        process.chdir(join(dir, project));
+        names.push((await loadModules(['def.ts']))[0]!.exports.name);
+      }
+      expect(names).toEqual(['a', 'b']);
+    } finally {
+      process.chdir(before);
+    }
+  });
+
   it('cuts the files into chunks of 16, 32, 64, then 128, in order', () => {
     const files = Array.from({ length: 300 }, (_, i) => i);
     const chunks = chunksOf(files);

@@ -63,8 +63,8 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
       // In a file of its own: inline, it was a third of the module's source, which V8 keeps as long as the module.
       sourcemap: 'linked',
       sourcesContent: false,
-      // Where the bundle is written (the source map's paths are relative to it): a folder, the same for every bundle.
-      // Worker threads share the process id and may bundle in the same millisecond: a name of its own each.
+      // Where the bundle is written (the source map's paths are relative to it). Worker threads share the process
+      // id and may bundle in the same millisecond: a name of its own each.
       outfile,
       write: false,
       metafile: true,
@@ -81,18 +81,22 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
   }
 }
 
-let folder: Promise<string> | undefined;
+const folders = new Map<string, Promise<string>>();
 
 /**
- * Node imports a bundle by its real path and resolves the source map's relative paths from there: the folder
- * is taken by its real path too, or a symlinked node_modules above the project would misplace every location.
+ * Where bundles are written, for the working directory (a bundle's bare imports resolve from there). Node imports
+ * a bundle by its real path and resolves the source map's relative paths from there: the folder is taken by its
+ * real path too, or a symlinked node_modules above the project would misplace every location.
  */
-const bundleFolder = () =>
-  (folder ??= (async () => {
-    const cache = cacheDir(process.cwd());
-    await mkdir(cache, { recursive: true });
-    return realpath(cache);
-  })());
+function bundleFolder(): Promise<string> {
+  const cwd = process.cwd();
+  let folder = folders.get(cwd);
+  if (!folder) {
+    folder = mkdir(cacheDir(cwd), { recursive: true }).then(() => realpath(cacheDir(cwd)));
+    folders.set(cwd, folder);
+  }
+  return folder;
+}
 
 /** Writes a bundle and imports it: the entries' modules run (the builders are called) here. */
 async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundle): Promise<LoadedModule[]> {
