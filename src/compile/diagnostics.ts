@@ -127,6 +127,11 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: 
 
 export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === 'error');
 
+/** Each diagnostic once, in order of first appearance (a shared file's error, met by every batch or chunk). */
+export const withoutRepeats = (diagnostics: Iterable<Diagnostic>): Diagnostic[] => [
+  ...new Map([...diagnostics].map((d) => [JSON.stringify([d.code, d.at, d.message, d.path]), d])).values(),
+];
+
 /**
  * The one user-facing failure: it carries coded diagnostics, which the CLI prints (or puts in the --json
  * envelope) and exits 1 (2 for a usage error), without a stack trace. Anything else thrown is a bug.

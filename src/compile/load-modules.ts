@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { firstUserFrame } from '../dsl/call-site.js';
-import type { Diagnostic } from './diagnostics.js';
-import { DiagnosticError } from './diagnostics.js';
+import { DiagnosticError, withoutRepeats, type Diagnostic } from './diagnostics.js';
 
 export interface LoadedModule {
   /** Path relative to the working directory, with `/`. */
@@ -142,8 +141,6 @@ export function chunksOf<T>(files: readonly T[], sizes: readonly number[] = CHUN
   return chunks;
 }
 
-const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message]);
-
 /** The syntax errors of the bundles after a failed one (each once, though every chunk importing a library repeats it). */
 async function syntaxErrors(pending: Promise<Bundle> | undefined, later: readonly (readonly string[])[]): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
@@ -182,14 +179,12 @@ export async function* loadInChunks(files: readonly string[]): AsyncGenerator<Lo
     } catch (error) {
       const own = error instanceof DiagnosticError && error.diagnostics.every((d) => d.code !== 'definition-threw') ? error.diagnostics : [];
       const later = await syntaxErrors(next, chunks.slice(index + 2));
-      if (own.length || later.length) throw new DiagnosticError(dedupe([...own, ...later]));
+      if (own.length || later.length) throw new DiagnosticError(withoutRepeats([...own, ...later]));
       throw error;
     }
     yield modules;
   }
 }
-
-const dedupe = (diagnostics: readonly Diagnostic[]) => [...new Map(diagnostics.map((d) => [diagnosticId(d), d])).values()];
 
 interface Metafile {
   inputs: Record<string, { imports: Array<{ path: string; external?: boolean }> }>;

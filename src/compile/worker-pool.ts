@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../util/worker-script.js';
 import type { EntryResult } from './build-batch.js';
-import { DiagnosticError, type Diagnostic } from './diagnostics.js';
+import { DiagnosticError, withoutRepeats, type Diagnostic } from './diagnostics.js';
 import type { RenderOptions } from './render-output.js';
 
 /** A worker's batch: its entry files, how to render them, and where to write their texts (spool.ts), if anywhere. */
@@ -105,8 +105,6 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
   hint: 'remove the process.exit call from the definitions; throw an Error instead to stop the compile with a message',
 });
 
-const diagnosticId = (d: Diagnostic) => JSON.stringify([d.code, d.at, d.message, d.path]);
-
 /**
  * Builds batches in worker threads, a few at a time; the entries' results in batch order, their texts written to the
  * `spool` folder when one is given. After the first batch that fails no new one starts; the failures of those
@@ -131,10 +129,9 @@ export async function runBatches(batches: readonly (readonly string[])[], option
   const failure = problems.find((answer) => 'failure' in answer);
   if (failure && 'failure' in failure) throw Object.assign(new Error(failure.failure), failure.stack ? { stack: failure.stack } : {});
   if (problems.length > 0) {
-    const seen = new Map<string, Diagnostic>();
-    for (const answer of problems) if ('diagnostics' in answer) for (const d of answer.diagnostics) seen.set(diagnosticId(d), d);
+    const found = withoutRepeats(problems.flatMap((answer) => ('diagnostics' in answer ? answer.diagnostics : [])));
     const stack = problems.map((answer) => ('stack' in answer ? answer.stack : undefined)).find(Boolean);
-    throw new DiagnosticError([...seen.values()], stack ? { cause: Object.assign(new Error('in a worker thread'), { stack }) } : undefined);
+    throw new DiagnosticError(found, stack ? { cause: Object.assign(new Error('in a worker thread'), { stack }) } : undefined);
   }
   return answers.flatMap((answer) => (answer as { ok: EntryResult[] }).ok);
 }
