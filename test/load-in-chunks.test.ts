@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticError } from '../src/compile/diagnostics.js';
 import { chunksOf, loadInChunks, loadModules, type LoadedModule } from '../src/compile/load-modules.js';
@@ -6,6 +9,9 @@ import { tempDir, writeIn } from './support/cli.js';
 
 // Compile loads entry files chunk by chunk (src/compile/load-modules.ts): esbuild bundles the next chunks in its
 // own process while this thread evaluates one. What comes out, and what fails, must be what one bundle gives.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -98,5 +104,23 @@ describe('loading entry files chunk by chunk', () => {
     expect(found).toHaveLength(1);
     expect(found[0]!.code).toBe('definition-threw');
     expect(found[0]!.message).toContain('no config for e40');
+  });
+
+  it('bundles without a source map (the first pass records no call site), but locates a throw through one', async () => {
+    // In a Node process of its own: the test runner replaces the stack formatting that source maps go through.
+    const files = await project(3, { 'defs/e01.ts': entry('defs/e01.ts', 'export const stack = () => new Error().stack ?? "";\n') });
+    const script = `import { loadInChunks, loadModules } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/compile/load-modules.js')).href)};
+      const files = ${JSON.stringify(files)};
+      const quick = [];
+      for await (const modules of loadInChunks(files)) quick.push(...modules);
+      const before = process.sourceMapsEnabled;
+      const [, mapped] = await loadModules(files);
+      console.log(JSON.stringify({ before, quick: quick[1].exports.stack(), mapped: mapped.exports.stack() }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir });
+    const seen = JSON.parse(stdout) as { before: boolean; quick: string; mapped: string };
+    expect(seen.before).toBe(false);
+    expect(seen.quick).toMatch(/bundle-[^\n]*\.mjs:\d+:\d+/);
+    expect(seen.quick).not.toContain('e01.ts');
+    expect(seen.mapped).toMatch(/defs\/e01\.ts:2:\d+/);
   });
 });

@@ -39,12 +39,17 @@ interface Bundle {
   /** Where it is to be written: the name its source map comment gives its map. */
   readonly outfile: string;
   readonly code: string;
-  readonly map: string;
+  /** Its source map (a file beside it), when asked for. */
+  readonly map?: string;
   readonly metafile: Metafile;
 }
 
-/** Bundles entry files with esbuild (a process of its own); rejects with a DiagnosticError on their syntax errors. */
-async function bundle(files: readonly string[]): Promise<Bundle> {
+/**
+ * Bundles entry files with esbuild (a process of its own); rejects with a DiagnosticError on their syntax errors.
+ * With `maps`, stack traces of what it runs lead to the user's lines (call sites, a definition that throws); without,
+ * esbuild and Node have less to do (a compile's first pass, which records no call site).
+ */
+async function bundle(files: readonly string[], maps = true): Promise<Bundle> {
   const { build } = await import('esbuild');
   const absolute = files.map((file) => resolve(file));
   const entry =
@@ -60,7 +65,7 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
       target: 'node20',
       packages: 'external',
       // In a file of its own: inline, it was a third of the module's source, which V8 keeps as long as the module.
-      sourcemap: 'linked',
+      ...(maps ? { sourcemap: 'linked' as const } : {}),
       // Less source for V8 to parse (the map still leads back to the user's lines and columns): 300 files, 4% faster.
       minifyWhitespace: true,
       sourcesContent: false,
@@ -76,7 +81,7 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
       external: ['file://*'],
     });
     const output = (suffix: string) => result.outputFiles.find((file) => file.path.endsWith(suffix))!.text;
-    return { files, absolute, outfile, code: output('.mjs'), map: output('.mjs.map'), metafile: result.metafile };
+    return { files, absolute, outfile, code: output('.mjs'), ...(maps ? { map: output('.mjs.map') } : {}), metafile: result.metafile };
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));
   }
@@ -102,9 +107,11 @@ function bundleFolder(): Promise<string> {
 /** Writes a bundle and imports it: the entries' modules run (the builders are called) here. */
 async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundle): Promise<LoadedModule[]> {
   // Node reads the map when it loads the module (and keeps it): both files can go once it is imported.
-  await writeFile(`${outfile}.map`, map);
+  if (map !== undefined) {
+    await writeFile(`${outfile}.map`, map);
+    process.setSourceMapsEnabled(true);
+  }
   await writeFile(outfile, code);
-  process.setSourceMapsEnabled(true);
   try {
     const loaded = (await import(pathToFileURL(outfile).href)) as { default: Array<Record<string, unknown>> };
     const graph = importGraph(metafile);
@@ -112,7 +119,7 @@ async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundl
   } catch (error) {
     throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
   } finally {
-    await Promise.all([rm(outfile, { force: true }), rm(`${outfile}.map`, { force: true })]);
+    await Promise.all([rm(outfile, { force: true }), map !== undefined ? rm(`${outfile}.map`, { force: true }) : undefined]);
   }
 }
 
@@ -154,7 +161,7 @@ async function syntaxErrors(pending: Promise<Bundle> | undefined, later: readonl
   };
   await collect(pending);
   // One after the other, each awaited as soon as it is asked for (none rejects unobserved).
-  for (const files of later) await collect(bundle(files));
+  for (const files of later) await collect(bundle(files, false));
   return found;
 }
 
@@ -164,14 +171,16 @@ async function syntaxErrors(pending: Promise<Bundle> | undefined, later: readonl
  * esbuild's threads leave the cores to this one (and to the other worker threads of a large compile). Shared
  * libraries are evaluated once per chunk, as in worker batches. Failures are those of one bundle: syntax errors
  * anywhere win over a definition that throws, each reported once, and nothing after a failed chunk is yielded.
+ * For a compile's first pass (no call sites): the bundles have no source map, and a chunk that throws is loaded
+ * again with one, so that the error names the user's line.
  */
 export async function* loadInChunks(files: readonly string[]): AsyncGenerator<LoadedModule[]> {
   const chunks = chunksOf(files);
-  let next: Promise<Bundle> | undefined = bundle(chunks[0]!);
+  let next: Promise<Bundle> | undefined = bundle(chunks[0]!, false);
   for (let index = 0; index < chunks.length; index++) {
     const pending = next!;
     // Asked for now, looked at in its turn (not reported as an unhandled rejection meanwhile).
-    next = index + 1 < chunks.length ? bundle(chunks[index + 1]!) : undefined;
+    next = index + 1 < chunks.length ? bundle(chunks[index + 1]!, false) : undefined;
     next?.catch(() => undefined);
     let modules: LoadedModule[];
     try {
@@ -180,6 +189,8 @@ export async function* loadInChunks(files: readonly string[]): AsyncGenerator<Lo
       const own = error instanceof DiagnosticError && error.diagnostics.every((d) => d.code !== 'definition-threw') ? error.diagnostics : [];
       const later = await syntaxErrors(next, chunks.slice(index + 2));
       if (own.length || later.length) throw new DiagnosticError(withoutRepeats([...own, ...later]));
+      // Thrown by a definition: its stack leads into the bundle. Once more with the map, for the user's line.
+      await loadModules(chunks[index]!);
       throw error;
     }
     yield modules;
