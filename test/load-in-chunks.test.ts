@@ -19,9 +19,14 @@ beforeEach(async () => ({ dir, cleanup } = await tempDir('pipewright-chunks-')))
 afterEach(async () => cleanup());
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `defs/e${String(i).padStart(2, '0')}.ts`);
-const entry = (file: string, extra = '') => `import { shared } from '../lib/shared.js';\n${extra}export const name = ${JSON.stringify(file)} + shared;\n`;
+const entry = (file: string, extra = '') =>
+  `import { shared } from '../lib/shared.js';\n${extra}export const name = ${JSON.stringify(file)} + shared;\n`;
 
-async function project(count: number, overrides: Record<string, string> = {}, library = "export const shared = '!';\n") {
+async function project(
+  count: number,
+  overrides: Record<string, string> = {},
+  library = "export const shared = '!';\n",
+) {
   await writeIn(dir, 'lib/shared.ts', library);
   for (const file of names(count)) await writeIn(dir, file, overrides[file] ?? entry(file));
   return names(count).map((file) => join(dir, file));
@@ -34,7 +39,10 @@ async function collect(files: readonly string[]): Promise<LoadedModule[]> {
 }
 
 const failure = async (work: Promise<unknown>) => {
-  const error = await work.then(() => undefined, (caught: unknown) => caught);
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(DiagnosticError);
   return (error as DiagnosticError).diagnostics;
 };
@@ -43,7 +51,11 @@ describe('loading entry files chunk by chunk', () => {
   it("resolves a definition's packages from the working directory of each load, in one process", async () => {
     // Bundles are written under the nearest node_modules of the working directory: their bare imports resolve there.
     for (const project of ['a', 'b']) {
-      await writeIn(dir, `${project}/node_modules/fake-pkg/package.json`, '{ "name": "fake-pkg", "type": "module", "exports": "./index.js" }\n');
+      await writeIn(
+        dir,
+        `${project}/node_modules/fake-pkg/package.json`,
+        '{ "name": "fake-pkg", "type": "module", "exports": "./index.js" }\n',
+      );
       await writeIn(dir, `${project}/node_modules/fake-pkg/index.js`, `export const from = '${project}';\n`);
       await writeIn(dir, `${project}/def.ts`, "import { from } from 'fake-pkg';\nexport const name = from;\n");
     }
@@ -72,7 +84,9 @@ describe('loading entry files chunk by chunk', () => {
     const files = await project(60);
     const chunked = await collect(files);
     const whole = await loadModules(files);
-    expect(chunked.map((m) => [m.file, m.exports.name, m.dependencies.length])).toEqual(whole.map((m) => [m.file, m.exports.name, m.dependencies.length]));
+    expect(chunked.map((m) => [m.file, m.exports.name, m.dependencies.length])).toEqual(
+      whole.map((m) => [m.file, m.exports.name, m.dependencies.length]),
+    );
     expect(chunked[59]!.exports.name).toBe('defs/e59.ts!');
   });
 
@@ -96,10 +110,13 @@ describe('loading entry files chunk by chunk', () => {
   });
 
   it('reports a definition that throws in a later chunk as one bundle does, when nothing has a syntax error', async () => {
-    const files = await project(60, { 'defs/e40.ts': entry('defs/e40.ts', "if (Date.now() > 0) throw new Error('no config for e40');\n") });
+    const files = await project(60, {
+      'defs/e40.ts': entry('defs/e40.ts', "if (Date.now() > 0) throw new Error('no config for e40');\n"),
+    });
     const found = await failure(collect(files));
     // Under the tests the first frame outside the library is this file's: where it is is checked by the CLI's tests.
-    const placeless = (diagnostics: readonly object[]) => diagnostics.map(({ at: _at, ...rest }: { at?: string }) => rest);
+    const placeless = (diagnostics: readonly object[]) =>
+      diagnostics.map(({ at: _at, ...rest }: { at?: string }) => rest);
     expect(placeless(found)).toEqual(placeless(await failure(loadModules(files))));
     expect(found).toHaveLength(1);
     expect(found[0]!.code).toBe('definition-threw');
@@ -108,7 +125,9 @@ describe('loading entry files chunk by chunk', () => {
 
   it('bundles without a source map (the first pass records no call site), but locates a throw through one', async () => {
     // In a Node process of its own: the test runner replaces the stack formatting that source maps go through.
-    const files = await project(3, { 'defs/e01.ts': entry('defs/e01.ts', 'export const stack = () => new Error().stack ?? "";\n') });
+    const files = await project(3, {
+      'defs/e01.ts': entry('defs/e01.ts', 'export const stack = () => new Error().stack ?? "";\n'),
+    });
     const script = `import { loadInChunks, loadModules } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/compile/load-modules.js')).href)};
       const files = ${JSON.stringify(files)};
       const quick = [];

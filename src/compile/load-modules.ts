@@ -81,7 +81,14 @@ async function bundle(files: readonly string[], maps = true): Promise<Bundle> {
       external: ['file://*'],
     });
     const output = (suffix: string) => result.outputFiles.find((file) => file.path.endsWith(suffix))!.text;
-    return { files, absolute, outfile, code: output('.mjs'), ...(maps ? { map: output('.mjs.map') } : {}), metafile: result.metafile };
+    return {
+      files,
+      absolute,
+      outfile,
+      code: output('.mjs'),
+      ...(maps ? { map: output('.mjs.map') } : {}),
+      metafile: result.metafile,
+    };
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));
   }
@@ -115,11 +122,18 @@ async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundl
   try {
     const loaded = (await import(pathToFileURL(outfile).href)) as { default: Array<Record<string, unknown>> };
     const graph = importGraph(metafile);
-    return loaded.default.map((exports, index) => ({ file: shown(absolute[index]!), exports, ...closure(graph, absolute[index]!) }));
+    return loaded.default.map((exports, index) => ({
+      file: shown(absolute[index]!),
+      exports,
+      ...closure(graph, absolute[index]!),
+    }));
   } catch (error) {
     throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
   } finally {
-    await Promise.all([rm(outfile, { force: true }), map !== undefined ? rm(`${outfile}.map`, { force: true }) : undefined]);
+    await Promise.all([
+      rm(outfile, { force: true }),
+      map !== undefined ? rm(`${outfile}.map`, { force: true }) : undefined,
+    ]);
   }
 }
 
@@ -149,7 +163,10 @@ export function chunksOf<T>(files: readonly T[], sizes: readonly number[] = CHUN
 }
 
 /** The syntax errors of the bundles after a failed one (each once, though every chunk importing a library repeats it). */
-async function syntaxErrors(pending: Promise<Bundle> | undefined, later: readonly (readonly string[])[]): Promise<Diagnostic[]> {
+async function syntaxErrors(
+  pending: Promise<Bundle> | undefined,
+  later: readonly (readonly string[])[],
+): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
   const collect = async (work: Promise<Bundle> | undefined) => {
     try {
@@ -186,7 +203,10 @@ export async function* loadInChunks(files: readonly string[]): AsyncGenerator<Lo
     try {
       modules = await evaluate(await pending);
     } catch (error) {
-      const own = error instanceof DiagnosticError && error.diagnostics.every((d) => d.code !== 'definition-threw') ? error.diagnostics : [];
+      const own =
+        error instanceof DiagnosticError && error.diagnostics.every((d) => d.code !== 'definition-threw')
+          ? error.diagnostics
+          : [];
       const later = await syntaxErrors(next, chunks.slice(index + 2));
       if (own.length || later.length) throw new DiagnosticError(withoutRepeats([...own, ...later]));
       // Thrown by a definition: its stack leads into the bundle. Once more with the map, for the user's line.
@@ -218,7 +238,10 @@ function importGraph(metafile: Metafile): Map<string, GraphNode> {
   return graph;
 }
 
-function closure(graph: ReadonlyMap<string, GraphNode>, entry: string): { dependencies: string[]; impure: boolean; uncacheable?: string } {
+function closure(
+  graph: ReadonlyMap<string, GraphNode>,
+  entry: string,
+): { dependencies: string[]; impure: boolean; uncacheable?: string } {
   const seen = new Set<string>();
   let why: string | undefined;
   const stack = [entry];
@@ -257,7 +280,9 @@ function esbuildDiagnostics(error: unknown): Diagnostic[] {
       severity: 'error' as const,
       message: message.text + (loc ? `\n    ${loc.lineText}\n    ${' '.repeat(loc.column)}^` : ''),
       path: [],
-      ...(loc ? { at: `${loc.file === '<pipewright entries>' ? 'entries' : loc.file}:${loc.line}:${loc.column + 1}` } : {}),
+      ...(loc
+        ? { at: `${loc.file === '<pipewright entries>' ? 'entries' : loc.file}:${loc.line}:${loc.column + 1}` }
+        : {}),
       hint: resolveHint,
     };
   });
