@@ -1,5 +1,7 @@
 import { resolve, sep } from 'node:path';
-import { compile, resolveEntries, type CompileOptions, type CompileResult } from '../compile/compile.js';
+import type { CompileOptions, CompileResult } from '../compile/compile.js';
+import { resolveEntries } from '../compile/entries.js';
+import { bundleAhead } from '../compile/load-modules.js';
 import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../compile/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../config.js';
@@ -101,6 +103,8 @@ export function checkSummary(outDir: string, result: CompileResult): string {
 /** One compile of resolved inputs, printed; errors are thrown (DiagnosticError) for the caller to print. */
 export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, watching: Pick<CompileOptions, 'onInputs' | 'session'> = {}): Promise<number> {
   const typeWarnings = await maybeTypecheck(inputs, flags);
+  // Loaded here, not above: while Node loads the checks (schemas, rules), esbuild bundles the first files (runCompile).
+  const { compile } = await import('../compile/compile.js');
   const result = await compile({
     entries: inputs.entries,
     files: inputs.files,
@@ -135,5 +139,7 @@ export async function runCompile(entries: string[], flags: CompileFlags): Promis
     return watchCompile(entries, flags);
   }
   // Failures are thrown: the CLI prints them, in the --json envelope with --json.
-  return compileInputs(await resolveInputs(entries, flags), flags);
+  const inputs = await resolveInputs(entries, flags);
+  bundleAhead(inputs.files);
+  return compileInputs(inputs, flags);
 }

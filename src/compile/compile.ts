@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { glob } from 'tinyglobby';
+import { resolveEntries } from './entries.js';
 import { buildEntries, rebuildTogether, type EntryDocument, type EntryResult } from './build-batch.js';
 import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type CompileSession } from './compile-cache.js';
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from './diagnostics.js';
@@ -71,22 +71,6 @@ export interface CompileResult {
   readonly notes: readonly string[];
   /** Every file the definitions were made of, absolute (see `onInputs`). */
   readonly inputs: readonly string[];
-}
-
-/** The entry files, from paths and globs, sorted and without duplicates. */
-export async function resolveEntries(entries: readonly string[]): Promise<string[]> {
-  const files = await glob([...entries], { absolute: false, onlyFiles: true, expandDirectories: false });
-  if (files.length === 0)
-    throw new DiagnosticError([
-      {
-        code: 'no-entries',
-        severity: 'error',
-        message: `no files match ${entries.map((e) => JSON.stringify(e)).join(', ')}`,
-        path: [],
-        hint: 'pass .ts files or globs, e.g. pipewright compile "pipelines/**/*.ts", or set include in pipewright.config.ts',
-      },
-    ]);
-  return [...new Set(files)].sort();
 }
 
 /**

@@ -162,6 +162,32 @@ export function chunksOf<T>(files: readonly T[], sizes: readonly number[] = CHUN
   return chunks;
 }
 
+/** The first chunk of a compile, bundled ahead (bundleAhead), and the files and working directory it is for. */
+let ahead: { readonly key: string; readonly bundle: Promise<Bundle> } | undefined;
+
+const aheadKey = (files: readonly string[]) => JSON.stringify([process.cwd(), ...files.map((file) => resolve(file))]);
+
+/**
+ * Starts bundling the first chunk of `files` now, for a compile about to load them: the CLI calls it before it
+ * loads the compiler's checks, so that esbuild works while Node does. Used only if the first chunk loadInChunks
+ * bundles is the same files (a compile that reuses cached outputs loads others), from the same directory.
+ */
+export function bundleAhead(files: readonly string[]): void {
+  const [first] = chunksOf(files);
+  if (!first) return;
+  const started = bundle(first, false);
+  // Looked at when it is taken; one that is not taken must not be reported as an unhandled rejection.
+  started.catch(() => undefined);
+  ahead = { key: aheadKey(first), bundle: started };
+}
+
+/** The bundle started ahead for exactly these files, once. */
+function takeAhead(files: readonly string[]): Promise<Bundle> | undefined {
+  const found = ahead?.key === aheadKey(files) ? ahead.bundle : undefined;
+  ahead = undefined;
+  return found;
+}
+
 /** The syntax errors of the bundles after a failed one (each once, though every chunk importing a library repeats it). */
 async function syntaxErrors(
   pending: Promise<Bundle> | undefined,
@@ -193,7 +219,7 @@ async function syntaxErrors(
  */
 export async function* loadInChunks(files: readonly string[]): AsyncGenerator<LoadedModule[]> {
   const chunks = chunksOf(files);
-  let next: Promise<Bundle> | undefined = bundle(chunks[0]!, false);
+  let next: Promise<Bundle> | undefined = takeAhead(chunks[0]!) ?? bundle(chunks[0]!, false);
   for (let index = 0; index < chunks.length; index++) {
     const pending = next!;
     // Asked for now, looked at in its turn (not reported as an unhandled rejection meanwhile).
