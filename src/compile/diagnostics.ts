@@ -80,7 +80,10 @@ const placeList = (places: readonly string[], count: number) => {
   return `${shown.join(', ')}${count > shown.length ? `, ... and ${count - shown.length} more` : ''}`;
 };
 
-const natural = new Intl.Collator('en', { numeric: true });
+// Made when first needed: creating a collator costs about 15 ms, a sixth of loading the compiler, and most
+// compiles group no diagnostic.
+let collator: Intl.Collator | undefined;
+const natural = (a: string, b: string) => (collator ??= new Intl.Collator('en', { numeric: true })).compare(a, b);
 
 /**
  * One diagnostic per mistake: the same code and message at the same place in the user's files (a shared step
@@ -108,7 +111,7 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic
     if (!Array.isArray(entry)) return entry;
     const count = entry.reduce((sum, d) => sum + (d.count ?? 1), 0);
     if (entry.length === 1) return entry[0]!;
-    const subjects = [...new Set(entry.flatMap((d) => d.places ?? (d.subject ? [d.subject] : [])))].sort(natural.compare);
+    const subjects = [...new Set(entry.flatMap((d) => d.places ?? (d.subject ? [d.subject] : [])))].sort(natural);
     const { subject: _subject, places: _places, ...first } = entry[0]!;
     return { ...first, count, places: subjects.slice(0, PLACES_KEPT) } as Diagnostic;
   });
