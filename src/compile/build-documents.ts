@@ -51,6 +51,11 @@ function nodeFindings(node: IrNode): Findings {
   if (known) return known;
   const issues: Array<IrNode['issues'][number] & { path: DocPath; node: IrNode }> = [];
   const references: Array<IrNode['references'][number] & { path: DocPath; node: IrNode }> = [];
+  // Most documents have neither: finding that out needs no paths.
+  if (!carriesFindings(node)) {
+    findings.set(node, { issues, references });
+    return { issues, references };
+  }
   eachNode(node, ({ node: at, body }) => {
     for (const issue of at.issues) issues.push({ ...issue, path: body, node: at });
     for (const reference of at.references) references.push({ ...reference, path: [...body, ...reference.path], node: at });
@@ -58,6 +63,9 @@ function nodeFindings(node: IrNode): Findings {
   findings.set(node, { issues, references });
   return { issues, references };
 }
+
+const carriesFindings = (node: IrNode): boolean =>
+  node.issues.length > 0 || node.references.length > 0 || node.children.some((child) => carriesFindings(child.node));
 
 export interface BuildResult {
   readonly documents: BuiltDocument[];
