@@ -8,6 +8,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  const { main } = await import('../dist/cli/main.js');
+  // One file with the library inside (src/cli/bundle-entry.ts): faster to load than the modules it holds.
+  const { main } = await import('../dist/bundle/cli.js');
   process.exitCode = await main(args);
 }

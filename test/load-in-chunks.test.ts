@@ -123,23 +123,34 @@ describe('loading entry files chunk by chunk', () => {
     expect(found[0]!.message).toContain('no config for e40');
   });
 
-  it('bundles without a source map (the first pass records no call site), but locates a throw through one', async () => {
+  it("maps the bundles' frames itself (Node's source maps stay off): call sites and throws name the user's lines", async () => {
     // In a Node process of its own: the test runner replaces the stack formatting that source maps go through.
-    const files = await project(3, {
-      'defs/e01.ts': entry('defs/e01.ts', 'export const stack = () => new Error().stack ?? "";\n'),
-    });
-    const script = `import { loadInChunks, loadModules } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/compile/load-modules.js')).href)};
-      const files = ${JSON.stringify(files)};
-      const quick = [];
-      for await (const modules of loadInChunks(files)) quick.push(...modules);
-      const before = process.sourceMapsEnabled;
-      const [, mapped] = await loadModules(files);
-      console.log(JSON.stringify({ before, quick: quick[1].exports.stack(), mapped: mapped.exports.stack() }));`;
+    const files = await project(3, { 'defs/e01.ts': entry('defs/e01.ts', 'export const stack = () => new Error().stack ?? "";\n') });
+    await writeIn(dir, 'defs/t.ts', entry('defs/t.ts', "if (Date.now() > 0) throw new Error('no config');\n"));
+    const thrown = [join(dir, 'defs/t.ts')];
+    const dist = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, 'dist', file)).href);
+    const script = `import { loadInChunks, withBundleMaps } from ${dist('compile/load-modules.js')};
+      import { firstUserFrame } from ${dist('dsl/call-site.js')};
+      const seen = {};
+      await withBundleMaps(async () => {
+        for await (const modules of loadInChunks(${JSON.stringify(files)})) if (modules[1]) seen.inside = firstUserFrame(modules[1].exports.stack());
+        try { for await (const _ of loadInChunks(${JSON.stringify(thrown)})); } catch (error) { seen.thrown = error.diagnostics[0].at; seen.debug = error.cause.stack; }
+      });
+      const late = [];
+      for await (const modules of loadInChunks(${JSON.stringify(files)})) late.push(...modules);
+      seen.raw = late[1].exports.stack();
+      seen.outside = firstUserFrame(seen.raw);
+      seen.nodeMaps = process.sourceMapsEnabled;
+      console.log(JSON.stringify(seen));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir });
-    const seen = JSON.parse(stdout) as { before: boolean; quick: string; mapped: string };
-    expect(seen.before).toBe(false);
-    expect(seen.quick).toMatch(/bundle-[^\n]*\.mjs:\d+:\d+/);
-    expect(seen.quick).not.toContain('e01.ts');
-    expect(seen.mapped).toMatch(/defs\/e01\.ts:2:\d+/);
+    const seen = JSON.parse(stdout) as Record<string, unknown>;
+    expect(seen.inside).toMatch(/^defs\/e01\.ts:2:\d+$/);
+    expect(seen.thrown).toMatch(/^defs\/t\.ts:2:\d+$/);
+    expect(seen.debug).toMatch(/defs\/t\.ts:2:\d+/);
+    // Outside a scope the map is gone once the bundle is imported: its frame is nobody's, the caller's is next.
+    // Node never maps anything itself.
+    expect(seen.raw).toMatch(/bundle-[^\n]*\.mjs:\d+:\d+/);
+    expect(seen.outside).not.toMatch(/bundle-|e01\.ts/);
+    expect(seen.nodeMaps).toBe(false);
   });
 });

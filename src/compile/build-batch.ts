@@ -4,7 +4,7 @@ import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
 import type { ManifestEntry } from './layout.js';
 import { withoutCallSites } from '../dsl/call-site.js';
-import { loadInChunks, loadModules, type LoadedModule } from './load-modules.js';
+import { loadInChunks, loadModules, withBundleMaps, type LoadedModule } from './load-modules.js';
 import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
 import type { ResourceKey } from './validate.js';
 import type { ResourceKind } from '../schema/index.js';
@@ -88,7 +88,8 @@ export async function buildEntries(files: readonly string[], render: RenderOptio
 export const rebuildTogether = (files: readonly string[], render: RenderOptions, otherKeys: readonly ResourceKey[]) => build(files, render, otherKeys);
 
 async function build(files: readonly string[], render: RenderOptions, otherKeys?: readonly ResourceKey[]): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
-  const { result, reads } = await recordEnvironment(async () => {
+  // Call sites and environment reads are located through the bundles' source maps while the entries are built.
+  const { result, reads } = await withBundleMaps(() => recordEnvironment(async () => {
     // The checks across entries need the built documents of one bundle (a builder two entries export is one resource).
     if (otherKeys) {
       const modules = await loadModules(files);
@@ -110,6 +111,6 @@ async function build(files: readonly string[], render: RenderOptions, otherKeys?
     const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
     if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));
     return { entries, across: [] };
-  });
+  }));
   return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
 }

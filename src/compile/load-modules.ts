@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { firstUserFrame } from '../dsl/call-site.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { bundleFileName, firstUserFrame, mapBundleFrames, mappedStack } from '../dsl/call-site.js';
 import { DiagnosticError, withoutRepeats, type Diagnostic } from './diagnostics.js';
 
 export interface LoadedModule {
@@ -20,7 +20,15 @@ export interface LoadedModule {
 }
 
 /** This package's own entry: user imports of `pipewright` bind to the copy that compiles them. */
-const OWN_ENTRY = pathToFileURL(fileURLToPath(new URL('../index.js', import.meta.url))).href;
+let OWN_ENTRY = pathToFileURL(fileURLToPath(new URL('../index.js', import.meta.url))).href;
+
+/**
+ * Binds user imports of `pipewright` to the module at `url` instead: the binary's single-file build
+ * (cli/bundle-entry.ts) exports the whole library itself, and definitions must share its instance.
+ */
+export function useOwnEntry(url: string): void {
+  OWN_ENTRY = url;
+}
 
 const shown = (file: string) => relative(process.cwd(), file).split(sep).join('/');
 
@@ -39,23 +47,19 @@ interface Bundle {
   /** Where it is to be written: the name its source map comment gives its map. */
   readonly outfile: string;
   readonly code: string;
-  /** Its source map (a file beside it), when asked for. */
-  readonly map?: string;
+  /** Its source map, kept in memory: frames are mapped by call-site.ts when one is asked for. */
+  readonly map: string;
   readonly metafile: Metafile;
 }
 
-/**
- * Bundles entry files with esbuild (a process of its own); rejects with a DiagnosticError on their syntax errors.
- * With `maps`, stack traces of what it runs lead to the user's lines (call sites, a definition that throws); without,
- * esbuild and Node have less to do (a compile's first pass, which records no call site).
- */
-async function bundle(files: readonly string[], maps = true): Promise<Bundle> {
+/** Bundles entry files with esbuild (a process of its own); rejects with a DiagnosticError on their syntax errors. */
+async function bundle(files: readonly string[]): Promise<Bundle> {
   const { build } = await import('esbuild');
   const absolute = files.map((file) => resolve(file));
   const entry =
     absolute.map((file, index) => `import * as m${index} from ${JSON.stringify(file)};`).join('\n') +
     `\nexport default [${absolute.map((_, index) => `m${index}`).join(', ')}];\n`;
-  const outfile = join(await bundleFolder(), `bundle-${process.pid}-${randomUUID()}.mjs`);
+  const outfile = join(await bundleFolder(), bundleFileName());
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: '<pipewright entries>', loader: 'js' },
@@ -64,13 +68,13 @@ async function bundle(files: readonly string[], maps = true): Promise<Bundle> {
       format: 'esm',
       target: 'node20',
       packages: 'external',
-      // In a file of its own: inline, it was a third of the module's source, which V8 keeps as long as the module.
-      ...(maps ? { sourcemap: 'linked' as const } : {}),
+      // Not given to Node (no comment in the code): Node would read and parse every bundle's map as it loads it, and
+      // map every stack of the process. call-site.ts maps the few frames a diagnostic or the cache needs.
+      sourcemap: 'external',
       // Less source for V8 to parse (the map still leads back to the user's lines and columns): 300 files, 4% faster.
       minifyWhitespace: true,
       sourcesContent: false,
-      // Where the bundle is written (the source map's paths are relative to it). Worker threads share the process
-      // id and may bundle in the same millisecond: a name of its own each.
+      // Where the bundle is written (the source map's paths are relative to it).
       outfile,
       write: false,
       metafile: true,
@@ -81,14 +85,7 @@ async function bundle(files: readonly string[], maps = true): Promise<Bundle> {
       external: ['file://*'],
     });
     const output = (suffix: string) => result.outputFiles.find((file) => file.path.endsWith(suffix))!.text;
-    return {
-      files,
-      absolute,
-      outfile,
-      code: output('.mjs'),
-      ...(maps ? { map: output('.mjs.map') } : {}),
-      metafile: result.metafile,
-    };
+    return { files, absolute, outfile, code: output('.mjs'), map: output('.mjs.map'), metafile: result.metafile };
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));
   }
@@ -111,29 +108,39 @@ function bundleFolder(): Promise<string> {
   return folder;
 }
 
+/** The bundles whose frames stay mapped until the end of a `withBundleMaps` scope. */
+const mapScope = new AsyncLocalStorage<Array<{ forget(): void }>>();
+
+/**
+ * Runs `work` with the frames of the bundles it evaluates mapped to the user's files until it ends: call sites are
+ * formatted when a diagnostic is located, after the import. Outside a scope, only while a bundle is imported.
+ */
+export async function withBundleMaps<T>(work: () => Promise<T>): Promise<T> {
+  const registered: Array<{ forget(): void }> = [];
+  try {
+    return await mapScope.run(registered, work);
+  } finally {
+    for (const registration of registered) registration.forget();
+  }
+}
+
 /** Writes a bundle and imports it: the entries' modules run (the builders are called) here. */
 async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundle): Promise<LoadedModule[]> {
-  // Node reads the map when it loads the module (and keeps it): both files can go once it is imported.
-  if (map !== undefined) {
-    await writeFile(`${outfile}.map`, map);
-    process.setSourceMapsEnabled(true);
-  }
   await writeFile(outfile, code);
+  const registration = mapBundleFrames(outfile, map);
+  const scope = mapScope.getStore();
+  scope?.push(registration);
   try {
     const loaded = (await import(pathToFileURL(outfile).href)) as { default: Array<Record<string, unknown>> };
     const graph = importGraph(metafile);
-    return loaded.default.map((exports, index) => ({
-      file: shown(absolute[index]!),
-      exports,
-      ...closure(graph, absolute[index]!),
-    }));
+    return loaded.default.map((exports, index) => ({ file: shown(absolute[index]!), exports, ...closure(graph, absolute[index]!) }));
   } catch (error) {
+    // The stack --debug shows leads to the user's lines too.
+    if (error instanceof Error && error.stack && Object.getOwnPropertyDescriptor(error, 'stack')?.writable) error.stack = mappedStack(error.stack);
     throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
   } finally {
-    await Promise.all([
-      rm(outfile, { force: true }),
-      map !== undefined ? rm(`${outfile}.map`, { force: true }) : undefined,
-    ]);
+    if (!scope) registration.forget();
+    await rm(outfile, { force: true });
   }
 }
 
@@ -175,7 +182,7 @@ const aheadKey = (files: readonly string[]) => JSON.stringify([process.cwd(), ..
 export function bundleAhead(files: readonly string[]): void {
   const [first] = chunksOf(files);
   if (!first) return;
-  const started = bundle(first, false);
+  const started = bundle(first);
   // Looked at when it is taken; one that is not taken must not be reported as an unhandled rejection.
   started.catch(() => undefined);
   ahead = { key: aheadKey(first), bundle: started };
@@ -204,7 +211,7 @@ async function syntaxErrors(
   };
   await collect(pending);
   // One after the other, each awaited as soon as it is asked for (none rejects unobserved).
-  for (const files of later) await collect(bundle(files, false));
+  for (const files of later) await collect(bundle(files));
   return found;
 }
 
@@ -214,16 +221,14 @@ async function syntaxErrors(
  * esbuild's threads leave the cores to this one (and to the other worker threads of a large compile). Shared
  * libraries are evaluated once per chunk, as in worker batches. Failures are those of one bundle: syntax errors
  * anywhere win over a definition that throws, each reported once, and nothing after a failed chunk is yielded.
- * For a compile's first pass (no call sites): the bundles have no source map, and a chunk that throws is loaded
- * again with one, so that the error names the user's line.
  */
 export async function* loadInChunks(files: readonly string[]): AsyncGenerator<LoadedModule[]> {
   const chunks = chunksOf(files);
-  let next: Promise<Bundle> | undefined = takeAhead(chunks[0]!) ?? bundle(chunks[0]!, false);
+  let next: Promise<Bundle> | undefined = takeAhead(chunks[0]!) ?? bundle(chunks[0]!);
   for (let index = 0; index < chunks.length; index++) {
     const pending = next!;
     // Asked for now, looked at in its turn (not reported as an unhandled rejection meanwhile).
-    next = index + 1 < chunks.length ? bundle(chunks[index + 1]!, false) : undefined;
+    next = index + 1 < chunks.length ? bundle(chunks[index + 1]!) : undefined;
     next?.catch(() => undefined);
     let modules: LoadedModule[];
     try {
@@ -235,8 +240,6 @@ export async function* loadInChunks(files: readonly string[]): AsyncGenerator<Lo
           : [];
       const later = await syntaxErrors(next, chunks.slice(index + 2));
       if (own.length || later.length) throw new DiagnosticError(withoutRepeats([...own, ...later]));
-      // Thrown by a definition: its stack leads into the bundle. Once more with the map, for the user's line.
-      await loadModules(chunks[index]!);
       throw error;
     }
     yield modules;

@@ -111,7 +111,7 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
  * that ran are reported together (a shared file's error, met by every batch, once).
  */
 export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions, spool?: string): Promise<EntryResult[]> {
-  const file = workerScript(import.meta.url, 'compile-worker');
+  const file = workerScript(import.meta.url, 'compile/compile-worker');
   const answers: WorkerAnswer[] = [];
   let next = 0;
   let failed = false;

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The library's own code: dist/, and src/ (under the tests, or when dist's source maps point back to it).
@@ -70,6 +72,54 @@ export function captureSite(cutoff: Function): SourceSite {
   return new SourceSite(holder);
 }
 
+/** The source maps of the bundles being evaluated (load-modules.ts): file -> map text, parsed when first needed. */
+const bundleMaps = new Map<string, { readonly text: string; parsed?: SourceMap }>();
+
+/**
+ * Frames in the bundle `file` lead to the user's files through its source map (`text`), until `forget` is called.
+ * Compile maps the few frames it needs itself (a call site, a definition that throws or reads the environment)
+ * rather than having Node parse every bundle's map when it loads it and map every stack of the process.
+ */
+export function mapBundleFrames(file: string, text: string): { forget(): void } {
+  bundleMaps.set(file, { text });
+  return { forget: () => bundleMaps.delete(file) };
+}
+
+/**
+ * The file name of a new bundle of definitions. Worker threads share the process id and may bundle in the same
+ * millisecond: a name of its own each.
+ */
+export const bundleFileName = (): string => `bundle-${process.pid}-${randomUUID()}.mjs`;
+const BUNDLE_FILE = /[\\/]bundle-\d+-[0-9a-f-]{36}\.mjs$/;
+
+/**
+ * A frame as the user's file, line and column (1-based): a registered bundle's through its map; undefined for a
+ * bundle's own glue, or a bundle whose map is gone (its frames are nobody's code).
+ */
+function mapped(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
+  const bundle = bundleMaps.get(file);
+  if (!bundle) return BUNDLE_FILE.test(file) ? undefined : { file, line, column };
+  bundle.parsed ??= new SourceMap(JSON.parse(bundle.text) as ConstructorParameters<typeof SourceMap>[0]);
+  const entry = bundle.parsed.findEntry(line - 1, column - 1) as Partial<{ generatedLine: number; originalSource: string; originalLine: number; originalColumn: number }>;
+  if (entry.originalSource === undefined || entry.generatedLine !== line - 1) return undefined;
+  return { file: resolve(dirname(file), entry.originalSource), line: entry.originalLine! + 1, column: entry.originalColumn! + 1 };
+}
+
+/** A stack with the frames of registered bundles written as the user's files and lines (for --debug). */
+export function mappedStack(stack: string): string {
+  return stack
+    .split('\n')
+    .map((line) => {
+      const match = FRAME.exec(line);
+      if (!match) return line;
+      const file = match[1]!.startsWith('file://') ? fileURLToPath(match[1]!) : match[1]!;
+      if (!bundleMaps.has(file)) return line;
+      const at = mapped(file, Number(match[2]), Number(match[3]));
+      return at ? line.replace(`${match[1]}:${match[2]}:${match[3]}`, `${at.file}:${at.line}:${at.column}`) : line;
+    })
+    .join('\n');
+}
+
 /** The first frame of a stack outside the library and node_modules, as `file:line:col`. */
 export function firstUserFrame(stack: string): string | null {
   for (const line of stack.split('\n').slice(1)) {
@@ -77,10 +127,12 @@ export function firstUserFrame(stack: string): string | null {
     if (!match) continue;
     let file = match[1]!;
     if (file.startsWith('file://')) file = fileURLToPath(file);
-    if (file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`)) continue;
-    if (LIBRARY_DIRS.some((dir) => file.startsWith(dir))) continue;
-    const shown = relative(process.cwd(), file).split(sep).join('/');
-    return `${shown.startsWith('..') ? file : shown}:${match[2]}:${match[3]}`;
+    const at = mapped(file, Number(match[2]), Number(match[3]));
+    if (!at) continue;
+    if (at.file.startsWith('node:') || at.file.includes(`${sep}node_modules${sep}`)) continue;
+    if (LIBRARY_DIRS.some((dir) => at.file.startsWith(dir))) continue;
+    const shown = relative(process.cwd(), at.file).split(sep).join('/');
+    return `${shown.startsWith('..') ? at.file : shown}:${at.line}:${at.column}`;
   }
   return null;
 }

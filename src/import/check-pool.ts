@@ -17,7 +17,7 @@ type Request = { readonly check: readonly MarkedModule[] } | { readonly format: 
 
 /** One worker thread and the requests it has not answered yet; a dead lane's requests fail. */
 function lane(outDir: string, heapMb: number) {
-  const worker = new Worker(workerScript(import.meta.url, 'check-worker'), {
+  const worker = new Worker(workerScript(import.meta.url, 'import/check-worker'), {
     workerData: { outDir },
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   });

@@ -1,16 +1,19 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The compiled file of the worker script `name`, in the folder of `caller` (its `import.meta.url`). Under the
- * tests the code runs from src/ (TypeScript), which a worker cannot load, so the built copy in dist/ is used
- * (`npm test` builds first).
+ * The compiled file of the worker script `path` (relative to the compiled tree's root, e.g. `compile/compile-worker`),
+ * found from `caller` (its `import.meta.url`), a module one folder down that tree: `dist/compile/worker-pool.js`,
+ * or the binary's single-file build `dist/bundle/cli.js`, whose workers stay separate files. Under the tests the
+ * code runs from src/ (TypeScript), which a worker cannot load, so the built copy in dist/ is used (`npm test`
+ * builds first).
  */
-export function workerScript(caller: string, name: string): string {
+export function workerScript(caller: string, path: string): string {
   const here = fileURLToPath(caller);
-  if (here.endsWith('.js')) return join(dirname(here), `${name}.js`);
-  const built = join(dirname(dirname(dirname(here))), 'dist', basename(dirname(here)), `${name}.js`);
+  const tree = dirname(dirname(here));
+  if (here.endsWith('.js')) return join(tree, `${path}.js`);
+  const built = join(dirname(tree), 'dist', `${path}.js`);
   if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build`);
   return built;
 }
