@@ -5,8 +5,7 @@ import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './en
 import type { ManifestEntry } from './layout.js';
 import { withoutCallSites } from '../dsl/call-site.js';
 import { loadInChunks, loadModules, withBundleMaps, type LoadedModule } from './load-modules.js';
-import { manifestEntry, renderDocument, renderText, unrenderedDocument, type RenderOptions } from './render-output.js';
-import type { Spool } from './spool.js';
+import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
 import type { ResourceKey } from './validate.js';
 import type { ResourceKind } from '../schema/index.js';
 
@@ -53,40 +52,21 @@ function foundByFile(modules: readonly LoadedModule[]): Map<string, FoundResourc
 /** A built entry with its documents rendered: the document objects and their build records can be collected. */
 interface RenderedEntry {
   readonly module: LoadedModule;
-  /** Pending while their texts are being written to the spool. */
-  readonly documents: EntryDocument[] | Promise<EntryDocument[]>;
+  readonly documents: EntryDocument[];
   readonly diagnostics: Diagnostic[];
 }
 
-const described = (built: BuiltDocument) => ({ kind: built.kind, key: built.key, exportName: built.exportName, references: referenceSummaries([built]) });
-
-/** An entry's documents with their texts (none when the entry has errors: nothing of such a compile is written). */
-function renderedDocuments(documents: readonly BuiltDocument[], diagnostics: readonly Diagnostic[], render: RenderOptions): EntryDocument[] {
+function renderEntry(module: LoadedModule, { documents, diagnostics }: { documents: BuiltDocument[]; diagnostics: Diagnostic[] }, render: RenderOptions): RenderedEntry {
   const failed = hasErrors(diagnostics);
-  return documents.map((built): EntryDocument => {
+  const rendered = documents.map((built): EntryDocument => {
     const { text, entry } = failed ? unrenderedDocument(built) : renderDocument(built, render);
-    return { ...described(built), output: entry, text };
+    return { kind: built.kind, key: built.key, exportName: built.exportName, output: entry, text, references: referenceSummaries([built]) };
   });
-}
-
-/** An entry's documents with their texts written to the spool: the result waits for the writes, this thread does not. */
-const spooledDocuments = (documents: readonly BuiltDocument[], render: RenderOptions, spool: Spool): Promise<EntryDocument[]> =>
-  Promise.all(
-    documents.map(async (built): Promise<EntryDocument> => {
-      const { file, text } = renderText(built, render);
-      const { spooled, sha256 } = await spool.write(text);
-      return { ...described(built), output: manifestEntry(built, file, sha256), text: '', spooled };
-    }),
-  );
-
-/** An entry rendered; into the spool when one is given, unless it has something to say (it is built again: build). */
-function renderEntry(module: LoadedModule, { documents, diagnostics }: { documents: BuiltDocument[]; diagnostics: Diagnostic[] }, render: RenderOptions, spool?: Spool): RenderedEntry {
-  const rendered = spool && diagnostics.length === 0 ? spooledDocuments(documents, render, spool) : renderedDocuments(documents, diagnostics, render);
   return { module, documents: rendered, diagnostics };
 }
 
 /** The entry's result, once every entry has loaded and built: a library's environment reads count for all that import it. */
-function entryResult({ module, documents, diagnostics }: RenderedEntry & { documents: EntryDocument[] }, reads: EnvironmentReads): EntryResult {
+function entryResult({ module, documents, diagnostics }: RenderedEntry, reads: EnvironmentReads): EntryResult {
   const { file, dependencies, impure, uncacheable } = module;
   const cache = impure ? { uncacheable: uncacheable ?? 'it imports something the cache cannot see into' } : entryEnvironment(reads, dependencies);
   return { file, documents, diagnostics, dependencies, ...cache };
@@ -96,8 +76,8 @@ function entryResult({ module, documents, diagnostics }: RenderedEntry & { docum
  * Loads some entry files in one bundle and makes each one's EntryResult; throws a DiagnosticError when they
  * cannot be loaded. Environment reads are recorded while they load and build (in whatever thread runs this).
  */
-export async function buildEntries(files: readonly string[], render: RenderOptions, spool?: Spool): Promise<EntryResult[]> {
-  return (await build(files, render, undefined, spool)).results;
+export async function buildEntries(files: readonly string[], render: RenderOptions): Promise<EntryResult[]> {
+  return (await build(files, render)).results;
 }
 
 /**
@@ -107,7 +87,7 @@ export async function buildEntries(files: readonly string[], render: RenderOptio
  */
 export const rebuildTogether = (files: readonly string[], render: RenderOptions, otherKeys: readonly ResourceKey[]) => build(files, render, otherKeys);
 
-async function build(files: readonly string[], render: RenderOptions, otherKeys?: readonly ResourceKey[], spool?: Spool): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
+async function build(files: readonly string[], render: RenderOptions, otherKeys?: readonly ResourceKey[]): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
   // Call sites and environment reads are located through the bundles' source maps while the entries are built.
   const { result, reads } = await withBundleMaps(() => recordEnvironment(async () => {
     // The checks across entries need the built documents of one bundle (a builder two entries export is one resource).
@@ -115,28 +95,22 @@ async function build(files: readonly string[], render: RenderOptions, otherKeys?
       const modules = await loadModules(files);
       const byFile = foundByFile(modules);
       const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
-      const entries = built.map(({ module, documents, diagnostics }) => ({ module, documents: renderedDocuments(documents, diagnostics, render), diagnostics }));
-      return { entries, across: checkAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
+      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
     }
     // Otherwise chunk by chunk, while esbuild bundles the next; each entry is rendered as soon as it is built,
     // first without call sites. Those with something to say are built again, together, with them: so it is said
     // at the builder calls, and all the others never pay for recording where each builder was called.
     const entries: RenderedEntry[] = [];
-    const buildAll = (modules: readonly LoadedModule[], to?: Spool) => {
+    const buildAll = (modules: readonly LoadedModule[]) => {
       const byFile = foundByFile(modules);
-      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render, to));
+      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render));
     };
-    try {
-      await withoutCallSites(async () => {
-        for await (const modules of loadInChunks(files)) entries.push(...buildAll(modules, spool));
-      });
-      const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
-      if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));
-      return { entries: await Promise.all(entries.map(async (entry) => ({ ...entry, documents: await entry.documents }))), across: [] };
-    } finally {
-      // No write may still be going on when the caller removes the spool (after a failure too).
-      await Promise.allSettled(entries.map((entry) => entry.documents));
-    }
+    await withoutCallSites(async () => {
+      for await (const modules of loadInChunks(files)) entries.push(...buildAll(modules));
+    });
+    const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
+    if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));
+    return { entries, across: [] };
   }));
   return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
 }

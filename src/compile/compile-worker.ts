@@ -10,8 +10,10 @@ const { files, options, spool, prefix } = workerData as WorkerData;
 
 let answer: WorkerAnswer;
 try {
+  const results = await buildEntries(files, options);
   // The texts go to the spool here, not through the main thread's heap.
-  answer = { ok: await buildEntries(files, options, spool ? new Spool(spool, prefix) : undefined) };
+  const kept = spool ? new Spool(spool, prefix) : undefined;
+  answer = { ok: kept ? results.map((result) => kept.keep(result)) : results };
 } catch (error) {
   const stack = (cause: unknown) => (cause instanceof Error ? cause.stack : undefined);
   answer =

@@ -172,7 +172,7 @@ async function compileWith(options: CompileOptions, spool: Spool): Promise<Compi
 /** The fresh entries' results: in worker-thread batches from 2000 files (worker-pool.ts, texts spooled), else in this thread. */
 async function buildFresh(fresh: readonly string[], render: RenderOptions, spool: Spool): Promise<EntryResult[]> {
   const batches = planBatches(fresh);
-  return batches ? runBatches(batches, render, spool.folder) : buildEntries(fresh, render, spool);
+  return batches ? runBatches(batches, render, spool.folder) : buildEntries(fresh, render);
 }
 
 const compiledDocument = (result: EntryResult, d: EntryDocument, reused: boolean): CompiledDocument => ({

@@ -37,20 +37,12 @@ export function renderDocument(
   built: { readonly kind: ResourceKind; readonly key: ResourceKey; readonly document: unknown; readonly file: string; readonly resource?: AnyResource },
   options: RenderOptions,
 ): RenderedDocument {
-  const { file, text } = renderText(built, options);
-  return { file, text, entry: manifestEntry(built, file, sha256(text)) };
-}
-
-/** A document's output path and text, without its manifest entry (whose sha256 is worked out where it is written). */
-export function renderText(
-  built: { readonly kind: ResourceKind; readonly key: ResourceKey; readonly document: unknown; readonly file: string },
-  options: RenderOptions,
-): { file: string; text: string } {
   const file = outputPath(built.key);
   const modeline = options.schemaModeline
     ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
     : '';
-  return { file, text: modeline + generatedFile(built.document, built.file) };
+  const text = modeline + generatedFile(built.document, built.file);
+  return { file, text, entry: manifestEntry(built, file, sha256(text)) };
 }
 
 /** A document of an entry with errors: its place and identity, no text (nothing of such a compile is written). */
@@ -61,7 +53,7 @@ export function unrenderedDocument(built: Pick<RenderedSource, 'key' | 'file' | 
 
 type RenderedSource = Parameters<typeof renderDocument>[0];
 
-export function manifestEntry(built: Pick<RenderedSource, 'key' | 'file' | 'resource'>, file: string, hash: string): ManifestEntry {
+function manifestEntry(built: Pick<RenderedSource, 'key' | 'file' | 'resource'>, file: string, hash: string): ManifestEntry {
   const { kind, org, project, parent, version, identifier } = built.key;
   return {
     file,

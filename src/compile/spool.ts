@@ -1,19 +1,16 @@
-import { randomBytes, webcrypto } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { EntryDocument } from './build-batch.js';
+import type { EntryDocument, EntryResult } from './build-batch.js';
 
 /** A new spool folder's path for a compile into `outDir`: beside it, so that its files can be renamed into place. */
 export const spoolFolder = (outDir: string): string =>
   join(dirname(outDir), `.${basename(outDir)}.pipewright-spool-${process.pid}-${randomBytes(4).toString('hex')}`);
 
 /**
- * The texts of the documents compile renders, written to files as soon as each is rendered (by Node's thread pool,
- * with their sha256, while this thread builds the next entries) and renamed into place when the output is written.
- * A worker batch writes its own, and answers with their paths: at 5000 pipelines of 30-40 KB the texts were
- * 150-200 MB of the main thread's heap while the workers still ran, and as many megabytes copied between threads.
- * In one thread, writing 300 files synchronously at the end took 50 ms of it.
+ * The texts of worker batches' documents, written to files by the worker that made them (its answer carries their
+ * paths) and renamed into place when the output is written. At 5000 pipelines of 30-40 KB the texts were 150-200
+ * MB of the main thread's heap while the workers still ran, and as many megabytes copied between threads.
  */
 export class Spool {
   #count = 0;
@@ -24,13 +21,17 @@ export class Spool {
     private readonly prefix = '',
   ) {}
 
-  /** Writes one text to a file of its own: its path and the sha256 of its bytes. */
-  async write(text: string): Promise<{ spooled: string; sha256: string }> {
+  /** The result with each document's text moved to a file (an entry with errors has none: nothing is written). */
+  keep(result: EntryResult): EntryResult {
+    if (result.documents.every((document) => !document.text)) return result;
     if (this.#count === 0) mkdirSync(this.folder, { recursive: true });
-    const spooled = join(this.folder, `${this.prefix}${this.#count++}.yaml`);
-    const bytes = Buffer.from(text);
-    const [digest] = await Promise.all([webcrypto.subtle.digest('SHA-256', bytes), writeFile(spooled, bytes)]);
-    return { spooled, sha256: Buffer.from(digest).toString('hex') };
+    const documents = result.documents.map((document): EntryDocument => {
+      if (!document.text) return document;
+      const spooled = join(this.folder, `${this.prefix}${this.#count++}.yaml`);
+      writeFileSync(spooled, document.text);
+      return { ...document, text: '', spooled };
+    });
+    return { ...result, documents };
   }
 
   /** Removes what is left (everything, unless the output was written). */
