@@ -7,7 +7,8 @@ import { build } from 'esbuild';
 rmSync('dist/bundle', { recursive: true, force: true });
 
 await build({
-  entryPoints: { cli: 'dist/cli/bundle-entry.js' },
+  // The binary, and the worker of large compiles (worker-script.ts finds it beside the binary).
+  entryPoints: { cli: 'dist/cli/bundle-entry.js', 'compile-worker': 'dist/cli/bundle-compile-worker.js' },
   outdir: 'dist/bundle',
   bundle: true,
   // What the library imports only when needed (import's TypeScript tooling, --typecheck) stays in chunks of its own,

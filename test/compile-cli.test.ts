@@ -126,6 +126,21 @@ export default projects[0];
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("builds definitions with the binary's own instance of the library, in one thread and in worker batches", async () => {
+    // The binary is a single-file build that exports the library too (src/cli/bundle-entry.ts); a definition's
+    // `pipewright` must be that file, not a second copy of the library: `main` is exported by it alone.
+    const definition = (id: string) =>
+      `import * as lib from 'pipewright';\nif (!('main' in lib)) throw new Error('a second copy of pipewright');\nexport const p = lib.project({ identifier: '${id}', name: '${id}', org: 'default' });\n`;
+    await write('defs/a.ts', definition('a'));
+    await write('defs/b.ts', definition('b'));
+    const inThread = await compile('defs/*.ts', '-o', 'out');
+    expect(inThread.stderr).toBe('');
+    expect(inThread.code).toBe(0);
+    const inWorkers = await runCli(['compile', 'defs/*.ts', '-o', 'out2'], { cwd: dir, env: { PIPEWRIGHT_BATCH_SIZE: '1', PIPEWRIGHT_NO_CACHE: '1' } });
+    expect(inWorkers.stderr).toBe('');
+    expect(inWorkers.code).toBe(0);
+  });
+
   it('locates a definition file that throws, with the stack only under --debug', async () => {
     await write('defs/throws.ts', `import { project } from 'pipewright';\n\nthrow new Error('no config for region');\n`);
     const result = await compile('defs/throws.ts', '-o', 'out');
