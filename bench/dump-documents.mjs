@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { buildAndValidate } from '../dist/compile/build-documents.js';
 import { collectResources } from '../dist/compile/collect.js';
-import { resolveEntries } from '../dist/compile/compile.js';
+import { resolveEntries } from '../dist/compile/entries.js';
 import { outputPath } from '../dist/compile/layout.js';
 import { loadModules } from '../dist/compile/load-modules.js';
 

@@ -44,7 +44,7 @@ export function cacheDir(from: string): string {
 interface Bundle {
   readonly files: readonly string[];
   readonly absolute: readonly string[];
-  /** Where it is to be written: the name its source map comment gives its map. */
+  /** Where it is written (its source map's paths are relative to it). */
   readonly outfile: string;
   readonly code: string;
   /** Its source map, kept in memory: frames are mapped by call-site.ts when one is asked for. */
