@@ -1,7 +1,7 @@
 import { resolve, sep } from 'node:path';
 import type { CompileOptions, CompileResult } from '../compile/compile.js';
 import { resolveEntries } from '../compile/entries.js';
-import { bundleAhead } from '../compile/load-modules.js';
+import { bundleAhead, startBundler } from '../compile/load-modules.js';
 import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../compile/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../config.js';
@@ -139,6 +139,7 @@ export async function runCompile(entries: string[], flags: CompileFlags): Promis
     return watchCompile(entries, flags);
   }
   // Failures are thrown: the CLI prints them, in the --json envelope with --json.
+  startBundler();
   const inputs = await resolveInputs(entries, flags);
   bundleAhead(inputs.files);
   return compileInputs(inputs, flags);

@@ -169,6 +169,21 @@ export function chunksOf<T>(files: readonly T[], sizes: readonly number[] = CHUN
   return chunks;
 }
 
+let bundlerStarted = false;
+
+/**
+ * Starts esbuild's process now, for a compile about to bundle: it boots while the CLI reads the config and finds
+ * the entry files. Once per process (esbuild's `initialize` may be called only once).
+ */
+export function startBundler(): void {
+  if (bundlerStarted) return;
+  bundlerStarted = true;
+  import('esbuild').then(
+    ({ initialize }) => initialize({}),
+    () => undefined,
+  ).catch(() => undefined);
+}
+
 /** The first chunk of a compile, bundled ahead (bundleAhead), and the files and working directory it is for. */
 let ahead: { readonly key: string; readonly bundle: Promise<Bundle> } | undefined;
 
