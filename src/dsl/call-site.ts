@@ -60,6 +60,9 @@ export async function withoutCallSites<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Whether builders record their call sites now (not inside `withoutCallSites`). */
+export const capturingSites = (): boolean => capturing;
+
 /** Records the caller of `cutoff` (the factory the user called), skipping frames inside the library. */
 export function captureSite(cutoff: Function): SourceSite {
   if (!capturing) return NO_SITE;

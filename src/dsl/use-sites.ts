@@ -1,4 +1,4 @@
-import { captureSite, type SourceSite } from './call-site.js';
+import { captureSite, capturingSites, type SourceSite } from './call-site.js';
 
 /**
  * Where each entry of a step list was added (`.step(check)`), beside the list: a step defined once in a shared
@@ -9,8 +9,11 @@ const useSites = new WeakMap<readonly unknown[], ReadonlyArray<SourceSite | unde
 
 /** `list` followed by `added`, remembering the user's call that added them. */
 export function appendUsed<T>(list: readonly T[] | undefined, added: readonly T[]): T[] {
-  const site = captureSite(appendUsed);
   const next = [...(list ?? []), ...added];
+  // Without call sites (a compile's first pass) there is nothing to remember, and a weak map entry per `.step()`
+  // call, kept as long as the builders, costs every garbage collection.
+  if (!capturingSites()) return next;
+  const site = captureSite(appendUsed);
   const before = list ? (useSites.get(list) ?? list.map(() => undefined)) : [];
   useSites.set(next, [...before, ...added.map(() => site)]);
   return next;
