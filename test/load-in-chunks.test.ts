@@ -4,7 +4,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticError } from '../src/compile/diagnostics.js';
-import { chunksOf, loadInChunks, loadModules, type LoadedModule } from '../src/compile/load-modules.js';
+import { bundleAhead, chunksOf, loadInChunks, loadModules, startBundler, type LoadedModule } from '../src/compile/load-modules.js';
 import { tempDir, writeIn } from './support/cli.js';
 
 // Compile loads entry files chunk by chunk (src/compile/load-modules.ts): esbuild bundles the next chunks in its
@@ -121,6 +121,25 @@ describe('loading entry files chunk by chunk', () => {
     expect(found).toHaveLength(1);
     expect(found[0]!.code).toBe('definition-threw');
     expect(found[0]!.message).toContain('no config for e40');
+  });
+
+  it('takes a first chunk bundled ahead only for the same files; one not taken fails nobody', async () => {
+    const files = await project(20);
+    // esbuild's process started early, twice (esbuild's own initialize may be called once only): no harm.
+    startBundler();
+    startBundler();
+    await writeIn(dir, 'other/x.ts', "export const name = 'other';\n");
+    await writeIn(dir, 'other/broken.ts', 'export const = ;\n');
+    // Started for other files (a compile that then reuses cached outputs loads others): not used.
+    bundleAhead([join(dir, 'other/x.ts')]);
+    expect((await collect(files)).map((m) => m.exports.name)).toEqual((await loadModules(files)).map((m) => m.exports.name));
+    // Started for these files: the same modules as without it.
+    bundleAhead(files);
+    expect((await collect(files)).map((m) => m.exports.name)).toEqual(names(20).map((file) => `${file}!`));
+    // A syntax error in a bundle nobody takes is not an unhandled rejection (the test runner would fail on one).
+    bundleAhead([join(dir, 'other/broken.ts')]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await collect(files)).length).toBe(20);
   });
 
   it("maps the bundles' frames itself (Node's source maps stay off): call sites and throws name the user's lines", async () => {
