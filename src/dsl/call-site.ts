@@ -108,29 +108,32 @@ function mapped(file: string, line: number, column: number): { file: string; lin
   return { file: resolve(dirname(file), entry.originalSource), line: entry.originalLine! + 1, column: entry.originalColumn! + 1 };
 }
 
+/** A stack line's frame: the location as written in it, and the file (a path), line and column it names. */
+function frameOf(text: string): { written: string; file: string; line: number; column: number } | undefined {
+  const match = FRAME.exec(text.trim());
+  if (!match) return undefined;
+  const [, written, line, column] = match as unknown as [string, string, string, string];
+  return { written: `${written}:${line}:${column}`, file: written.startsWith('file://') ? fileURLToPath(written) : written, line: Number(line), column: Number(column) };
+}
+
 /** A stack with the frames of registered bundles written as the user's files and lines (for --debug). */
 export function mappedStack(stack: string): string {
   return stack
     .split('\n')
-    .map((line) => {
-      const match = FRAME.exec(line);
-      if (!match) return line;
-      const file = match[1]!.startsWith('file://') ? fileURLToPath(match[1]!) : match[1]!;
-      if (!bundleMaps.has(file)) return line;
-      const at = mapped(file, Number(match[2]), Number(match[3]));
-      return at ? line.replace(`${match[1]}:${match[2]}:${match[3]}`, `${at.file}:${at.line}:${at.column}`) : line;
+    .map((text) => {
+      const frame = frameOf(text);
+      if (!frame || !bundleMaps.has(frame.file)) return text;
+      const at = mapped(frame.file, frame.line, frame.column);
+      return at ? text.replace(frame.written, `${at.file}:${at.line}:${at.column}`) : text;
     })
     .join('\n');
 }
 
 /** The first frame of a stack outside the library and node_modules, as `file:line:col`. */
 export function firstUserFrame(stack: string): string | null {
-  for (const line of stack.split('\n').slice(1)) {
-    const match = FRAME.exec(line.trim());
-    if (!match) continue;
-    let file = match[1]!;
-    if (file.startsWith('file://')) file = fileURLToPath(file);
-    const at = mapped(file, Number(match[2]), Number(match[3]));
+  for (const text of stack.split('\n').slice(1)) {
+    const frame = frameOf(text);
+    const at = frame && mapped(frame.file, frame.line, frame.column);
     if (!at) continue;
     if (at.file.startsWith('node:') || at.file.includes(`${sep}node_modules${sep}`)) continue;
     if (LIBRARY_DIRS.some((dir) => at.file.startsWith(dir))) continue;
