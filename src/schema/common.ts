@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quickCheck } from './quick-check.js';
 
 /** A string that holds a `<+...>` expression somewhere, e.g. `<+input>` or `release-<+INFRA_KEY>`. */
 export const EXPRESSION_PATTERN = /<\+/;
@@ -126,7 +127,9 @@ export function checkSpecByType(
   ctx: z.RefinementCtx,
 ): void {
   if (typeof type !== 'string' || !Object.hasOwn(registry, type)) return;
-  const result = registry[type]!.safeParse(spec ?? {});
+  const schema = registry[type]!;
+  if (quickCheck(schema)(spec ?? {})) return;
+  const result = schema.safeParse(spec ?? {});
   if (result.success) return;
   for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['spec', ...issue.path] } as never);
 }
