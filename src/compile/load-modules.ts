@@ -46,9 +46,10 @@ interface Bundle {
   readonly absolute: readonly string[];
   /** Where it is written (its source map's paths are relative to it). */
   readonly outfile: string;
-  readonly code: string;
-  /** Its source map, kept in memory: frames are mapped by call-site.ts when one is asked for. */
-  readonly map: string;
+  /** esbuild's bytes, written as they are (decoding them to text would be undone by the write). */
+  readonly code: Uint8Array;
+  /** Its source map, kept in memory as bytes: frames are mapped by call-site.ts when one is asked for, rarely. */
+  readonly map: Uint8Array;
   readonly metafile: Metafile;
 }
 
@@ -84,7 +85,7 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
       alias: { pipewright: OWN_ENTRY },
       external: ['file://*'],
     });
-    const output = (suffix: string) => result.outputFiles.find((file) => file.path.endsWith(suffix))!.text;
+    const output = (suffix: string) => result.outputFiles.find((file) => file.path.endsWith(suffix))!.contents;
     return { files, absolute, outfile, code: output('.mjs'), map: output('.mjs.map'), metafile: result.metafile };
   } catch (error) {
     throw new DiagnosticError(esbuildDiagnostics(error));

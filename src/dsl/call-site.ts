@@ -75,16 +75,16 @@ export function captureSite(cutoff: Function): SourceSite {
   return new SourceSite(holder);
 }
 
-/** The source maps of the bundles being evaluated (load-modules.ts): file -> map text, parsed when first needed. */
-const bundleMaps = new Map<string, { readonly text: string; parsed?: SourceMap }>();
+/** The source maps of the bundles being evaluated (load-modules.ts): file -> map bytes, parsed when first needed. */
+const bundleMaps = new Map<string, { readonly bytes: Uint8Array; parsed?: SourceMap }>();
 
 /**
- * Frames in the bundle `file` lead to the user's files through its source map (`text`), until `forget` is called.
+ * Frames in the bundle `file` lead to the user's files through its source map (`bytes`), until `forget` is called.
  * Compile maps the few frames it needs itself (a call site, a definition that throws or reads the environment)
  * rather than having Node parse every bundle's map when it loads it and map every stack of the process.
  */
-export function mapBundleFrames(file: string, text: string): { forget(): void } {
-  bundleMaps.set(file, { text });
+export function mapBundleFrames(file: string, bytes: Uint8Array): { forget(): void } {
+  bundleMaps.set(file, { bytes });
   return { forget: () => bundleMaps.delete(file) };
 }
 
@@ -102,7 +102,7 @@ const BUNDLE_FILE = /[\\/]bundle-\d+-[0-9a-f-]{36}\.mjs$/;
 function mapped(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
   const bundle = bundleMaps.get(file);
   if (!bundle) return BUNDLE_FILE.test(file) ? undefined : { file, line, column };
-  bundle.parsed ??= new SourceMap(JSON.parse(bundle.text) as ConstructorParameters<typeof SourceMap>[0]);
+  bundle.parsed ??= new SourceMap(JSON.parse(new TextDecoder().decode(bundle.bytes)) as ConstructorParameters<typeof SourceMap>[0]);
   const entry = bundle.parsed.findEntry(line - 1, column - 1) as Partial<{ generatedLine: number; originalSource: string; originalLine: number; originalColumn: number }>;
   if (entry.originalSource === undefined || entry.generatedLine !== line - 1) return undefined;
   return { file: resolve(dirname(file), entry.originalSource), line: entry.originalLine! + 1, column: entry.originalColumn! + 1 };
