@@ -6,6 +6,7 @@ import type { ManifestEntry } from './layout.js';
 import { withoutCallSites } from '../dsl/call-site.js';
 import { loadInChunks, loadModules, withBundleMaps, type LoadedModule } from './load-modules.js';
 import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
+import type { WriteBehind } from './spool.js';
 import type { ResourceKey } from './validate.js';
 import type { ResourceKind } from '../schema/index.js';
 
@@ -76,8 +77,8 @@ function entryResult({ module, documents, diagnostics }: RenderedEntry, reads: E
  * Loads some entry files in one bundle and makes each one's EntryResult; throws a DiagnosticError when they
  * cannot be loaded. Environment reads are recorded while they load and build (in whatever thread runs this).
  */
-export async function buildEntries(files: readonly string[], render: RenderOptions): Promise<EntryResult[]> {
-  return (await build(files, render)).results;
+export async function buildEntries(files: readonly string[], render: RenderOptions, writer?: WriteBehind): Promise<EntryResult[]> {
+  return (await build(files, render, undefined, writer)).results;
 }
 
 /**
@@ -87,7 +88,12 @@ export async function buildEntries(files: readonly string[], render: RenderOptio
  */
 export const rebuildTogether = (files: readonly string[], render: RenderOptions, otherKeys: readonly ResourceKey[]) => build(files, render, otherKeys);
 
-async function build(files: readonly string[], render: RenderOptions, otherKeys?: readonly ResourceKey[]): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
+async function build(
+  files: readonly string[],
+  render: RenderOptions,
+  otherKeys?: readonly ResourceKey[],
+  writer?: WriteBehind,
+): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
   // Call sites and environment reads are located through the bundles' source maps while the entries are built.
   const { result, reads } = await withBundleMaps(() => recordEnvironment(async () => {
     // The checks across entries need the built documents of one bundle (a builder two entries export is one resource).
@@ -106,7 +112,12 @@ async function build(files: readonly string[], render: RenderOptions, otherKeys?
       return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render));
     };
     await withoutCallSites(async () => {
-      for await (const modules of loadInChunks(files)) entries.push(...buildAll(modules));
+      for await (const modules of loadInChunks(files)) {
+        const built = buildAll(modules);
+        entries.push(...built);
+        // Written while the next chunk builds (spool.ts); an entry with something to say is built again below.
+        if (writer) for (const entry of built) if (entry.diagnostics.length === 0) for (const document of entry.documents) writer.send(document);
+      }
     });
     const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
     if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));

@@ -11,7 +11,7 @@ import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
 import { keyString, type ResourceKey } from './validate.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { readYaml } from '../yaml/read-yaml.js';
-import { Spool, spoolFolder, textOf } from './spool.js';
+import { Spool, spoolFolder, textOf, WriteBehind } from './spool.js';
 import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
 
 /** Whether a document has a text to write (an entry with errors has none). */
@@ -81,14 +81,17 @@ export interface CompileResult {
  */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const spool = new Spool(spoolFolder(options.outDir));
+  // The texts of what this thread builds are written to the spool while it builds (unless nothing is written).
+  const writer = options.check ? undefined : new WriteBehind(spool.folder);
   try {
-    return await compileWith(options, spool);
+    return await compileWith(options, spool, writer);
   } finally {
+    await writer?.close();
     spool.remove();
   }
 }
 
-async function compileWith(options: CompileOptions, spool: Spool): Promise<CompileResult> {
+async function compileWith(options: CompileOptions, spool: Spool, writer: WriteBehind | undefined): Promise<CompileResult> {
   const files = options.files ?? (await resolveEntries(options.entries));
   const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
   const { session } = options;
@@ -115,7 +118,8 @@ async function compileWith(options: CompileOptions, spool: Spool): Promise<Compi
   }
   const reused = new Set(results.keys());
   const fresh = files.filter((file) => !reused.has(keys.get(file)!));
-  if (fresh.length > 0) for (const result of await buildFresh(fresh, render, spool)) results.set(result.file, result);
+  if (fresh.length > 0) for (const result of await buildFresh(fresh, render, spool, writer)) results.set(result.file, result);
+  const behind = (await writer?.flush()) ?? new Map<EntryDocument, string>();
   const ordered = () => [...keys.values()].flatMap((key) => results.get(key) ?? []);
   const inputs = inputFiles(ordered());
   options.onInputs?.(inputs);
@@ -145,7 +149,12 @@ async function compileWith(options: CompileOptions, spool: Spool): Promise<Compi
   const diagnostics = [...all.flatMap((result) => result.diagnostics), ...across];
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, OutputContent>();
-  for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.text);
+  for (const result of all) {
+    for (const d of result.documents) {
+      const spooled = d.spooled ?? behind.get(d);
+      outputs.set(d.output.file, spooled ? { spooled } : d.text);
+    }
+  }
   const manifest = createManifest(all.flatMap((result) => result.documents.map((d) => d.output)));
   const changes =
     (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
@@ -169,10 +178,15 @@ async function compileWith(options: CompileOptions, spool: Spool): Promise<Compi
   return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };
 }
 
+/** Fresh entries from which their texts are written by a thread of their own while this one builds (spool.ts). */
+const WRITE_BEHIND_FROM = 64;
+
 /** The fresh entries' results: in worker-thread batches from 2000 files (worker-pool.ts, texts spooled), else in this thread. */
-async function buildFresh(fresh: readonly string[], render: RenderOptions, spool: Spool): Promise<EntryResult[]> {
+async function buildFresh(fresh: readonly string[], render: RenderOptions, spool: Spool, writer: WriteBehind | undefined): Promise<EntryResult[]> {
   const batches = planBatches(fresh);
-  return batches ? runBatches(batches, render, spool.folder) : buildEntries(fresh, render);
+  if (batches) return runBatches(batches, render, spool.folder);
+  // A thread of its own pays from a few chunks on; a watch recompiling a file or two would wait for it to start.
+  return buildEntries(fresh, render, fresh.length >= WRITE_BEHIND_FROM ? writer : undefined);
 }
 
 const compiledDocument = (result: EntryResult, d: EntryDocument, reused: boolean): CompiledDocument => ({
