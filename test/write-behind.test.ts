@@ -17,24 +17,31 @@ afterEach(async () => cleanup());
 const document = (file: string, text: string) => ({ output: { file }, text }) as unknown as EntryDocument;
 
 describe('the write-behind thread', () => {
-  it('writes each text sent to a spool file of its own, and names the files once they are written', async () => {
+  const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('writes each text sent to a spool file of its own, hashes it, and names the files once they are written', async () => {
     const writer = new WriteBehind(join(dir, 'spool'));
-    const sent = [document('a.yaml', 'a: 1\n'), document('b.yaml', 'b: 2\n'), document('c.yaml', '')];
+    const sent = [document('a.yaml', 'a: 1\n'), document('b.yaml', 'b: "é 🚀"\n'), document('c.yaml', '')];
     for (const d of sent) writer.send(d);
     const written = await writer.flush();
     // A document without text (an entry with errors) is not written.
     expect(written.size).toBe(2);
-    expect(readFileSync(written.get(sent[0]!)!, 'utf8')).toBe('a: 1\n');
-    expect(readFileSync(written.get(sent[1]!)!, 'utf8')).toBe('b: 2\n');
     expect(written.has(sent[2]!)).toBe(false);
+    for (const d of sent.slice(0, 2)) {
+      const { spooled, sha256 } = written.get(d)!;
+      expect(readFileSync(spooled!, 'utf8')).toBe(d.text);
+      // The hash of the bytes written, as the manifest records it for files written here.
+      expect(sha256).toBe(hash(d.text));
+    }
   });
 
-  it('names no file when a write failed, so that the output is written from the texts', async () => {
+  it('names no file when a write failed, so that the output is written from the texts, and hashes them here', async () => {
     // The spool folder cannot be made: a file is in the way.
     writeFileSync(join(dir, 'blocked'), '');
     const writer = new WriteBehind(join(dir, 'blocked', 'spool'));
-    writer.send(document('a.yaml', 'a: 1\n'));
-    expect((await writer.flush()).size).toBe(0);
+    const sent = document('a.yaml', 'a: 1\n');
+    writer.send(sent);
+    expect((await writer.flush()).get(sent)).toEqual({ sha256: hash('a: 1\n') });
   });
 
   it('stops when closed before a flush (a compile that failed), and starts no thread when nothing is sent', async () => {

@@ -57,12 +57,23 @@ interface RenderedEntry {
   readonly diagnostics: Diagnostic[];
 }
 
-function renderEntry(module: LoadedModule, { documents, diagnostics }: { documents: BuiltDocument[]; diagnostics: Diagnostic[] }, render: RenderOptions): RenderedEntry {
+/**
+ * An entry's documents as texts and manifest entries. With a `writer`, an entry without diagnostics is sent to it
+ * as soon as it is rendered, and the writer hashes its texts; the others are hashed here.
+ */
+function renderEntry(
+  module: LoadedModule,
+  { documents, diagnostics }: { documents: BuiltDocument[]; diagnostics: Diagnostic[] },
+  render: RenderOptions,
+  writer?: WriteBehind,
+): RenderedEntry {
   const failed = hasErrors(diagnostics);
+  const sent = writer !== undefined && diagnostics.length === 0;
   const rendered = documents.map((built): EntryDocument => {
-    const { text, entry } = failed ? unrenderedDocument(built) : renderDocument(built, render);
+    const { text, entry } = failed ? unrenderedDocument(built) : renderDocument(built, render, !sent);
     return { kind: built.kind, key: built.key, exportName: built.exportName, output: entry, text, references: referenceSummaries([built]) };
   });
+  if (sent) for (const document of rendered) writer.send(document);
   return { module, documents: rendered, diagnostics };
 }
 
@@ -107,17 +118,14 @@ async function build(
     // first without call sites. Those with something to say are built again, together, with them: so it is said
     // at the builder calls, and all the others never pay for recording where each builder was called.
     const entries: RenderedEntry[] = [];
-    const buildAll = (modules: readonly LoadedModule[]) => {
+    // Texts are written by the writer while the next chunk builds; an entry with something to say is built again
+    // below, without it.
+    const buildAll = (modules: readonly LoadedModule[], to?: WriteBehind) => {
       const byFile = foundByFile(modules);
-      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render));
+      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render, to));
     };
     await withoutCallSites(async () => {
-      for await (const modules of loadInChunks(files)) {
-        const built = buildAll(modules);
-        entries.push(...built);
-        // Written while the next chunk builds (spool.ts); an entry with something to say is built again below.
-        if (writer) for (const entry of built) if (entry.diagnostics.length === 0) for (const document of entry.documents) writer.send(document);
-      }
+      for await (const modules of loadInChunks(files)) entries.push(...buildAll(modules, writer));
     });
     const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
     if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));

@@ -11,7 +11,7 @@ import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
 import { keyString, type ResourceKey } from './validate.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { readYaml } from '../yaml/read-yaml.js';
-import { Spool, spoolFolder, textOf, WriteBehind } from './spool.js';
+import { Spool, spoolFolder, textOf, WriteBehind, type WrittenBehind } from './spool.js';
 import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
 
 /** Whether a document has a text to write (an entry with errors has none). */
@@ -119,7 +119,9 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const reused = new Set(results.keys());
   const fresh = files.filter((file) => !reused.has(keys.get(file)!));
   if (fresh.length > 0) for (const result of await buildFresh(fresh, render, spool, writer)) results.set(result.file, result);
-  const behind = (await writer?.flush()) ?? new Map<EntryDocument, string>();
+  // The documents the writer took get their hashes, and their spool files when it wrote them.
+  const behind = (await writer?.flush()) ?? new Map<EntryDocument, WrittenBehind>();
+  if (behind.size > 0) for (const [file, result] of results) results.set(file, withWritten(result, behind));
   const ordered = () => [...keys.values()].flatMap((key) => results.get(key) ?? []);
   const inputs = inputFiles(ordered());
   options.onInputs?.(inputs);
@@ -149,12 +151,7 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const diagnostics = [...all.flatMap((result) => result.diagnostics), ...across];
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, OutputContent>();
-  for (const result of all) {
-    for (const d of result.documents) {
-      const spooled = d.spooled ?? behind.get(d);
-      outputs.set(d.output.file, spooled ? { spooled } : d.text);
-    }
-  }
+  for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.text);
   const manifest = createManifest(all.flatMap((result) => result.documents.map((d) => d.output)));
   const changes =
     (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
@@ -176,6 +173,16 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   }
   const documents = all.flatMap((result) => result.documents.map((d) => compiledDocument(result, d, reused.has(result.file))));
   return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };
+}
+
+/** The result with the writer's hashes and spool files in the documents it took (the others as they are). */
+function withWritten(result: EntryResult, behind: ReadonlyMap<EntryDocument, WrittenBehind>): EntryResult {
+  if (!result.documents.some((d) => behind.has(d))) return result;
+  const documents = result.documents.map((d): EntryDocument => {
+    const written = behind.get(d);
+    return written ? { ...d, output: { ...d.output, sha256: written.sha256 }, ...(written.spooled ? { spooled: written.spooled } : {}) } : d;
+  });
+  return { ...result, documents };
 }
 
 /** Fresh entries from which their texts are written by a thread of their own while this one builds (spool.ts). */

@@ -36,13 +36,15 @@ function schemaLocation(base: true | string, kind: string, outDir: string, file:
 export function renderDocument(
   built: { readonly kind: ResourceKind; readonly key: ResourceKey; readonly document: unknown; readonly file: string; readonly resource?: AnyResource },
   options: RenderOptions,
+  hashed = true,
 ): RenderedDocument {
   const file = outputPath(built.key);
   const modeline = options.schemaModeline
     ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
     : '';
   const text = modeline + generatedFile(built.document, built.file);
-  return { file, text, entry: manifestEntry(built, file, sha256(text)) };
+  // Hashed later by whoever writes the text (spool.ts's WriteBehind), when `hashed` is false.
+  return { file, text, entry: manifestEntry(built, file, hashed ? sha256(text) : '') };
 }
 
 /** A document of an entry with errors: its place and identity, no text (nothing of such a compile is written). */

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { EntryDocument, EntryResult } from './build-batch.js';
+import { sha256 } from './layout.js';
 
 /** A new spool folder's path for a compile into `outDir`: beside it, so that its files can be renamed into place. */
 export const spoolFolder = (outDir: string): string =>
@@ -44,58 +45,78 @@ export class Spool {
 /** A document's YAML text, wherever it is kept. */
 export const textOf = (document: EntryDocument): string => (document.spooled ? readFileSync(document.spooled, 'utf8') : document.text);
 
-/** The writer thread's whole program: write each `[path, text]` it is sent; answer `null` with how that went. */
+/**
+ * The writer thread's whole program: write each `[path, text]` it is sent, hashing the same bytes; answer `null`
+ * with the hashes in the order sent, or what failed.
+ */
 const WRITER = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const { mkdirSync, writeFileSync } = require('node:fs');
 let failure = null;
+const hashes = [];
 try { mkdirSync(workerData, { recursive: true }); } catch (error) { failure = String(error && error.message); }
 parentPort.on('message', (message) => {
-  if (message === null) return parentPort.postMessage(failure);
+  if (message === null) return parentPort.postMessage({ failure, hashes });
   if (failure !== null) return;
-  try { writeFileSync(message[0], message[1]); } catch (error) { failure = String(error && error.message); }
+  try {
+    const bytes = Buffer.from(message[1], 'utf8');
+    hashes.push(createHash('sha256').update(bytes).digest('hex'));
+    writeFileSync(message[0], bytes);
+  } catch (error) { failure = String(error && error.message); }
 });
 `;
 
+/** What became of a document sent to the writer: the sha256 of its text, and its spool file if it was written. */
+export interface WrittenBehind {
+  readonly sha256: string;
+  readonly spooled?: string;
+}
+
 /**
  * Writes the texts of the documents built in this thread to spool files from a thread of its own, while this one
- * builds the next chunk, so that the output is renamed into place at the end instead of written then. A write
- * costs the kernel time (1000 files of 15 KB took 0.1-0.9 s of system time on the 2-core machines these figures
- * come from: docs/performance.md), which is then spent beside the build rather than after it. The documents keep
- * their texts (the checks across entries read them); `flush` names each document's spool file once the thread
- * has written it, and if the thread could not write, it names none and the output is written from the texts.
+ * builds the next chunk, so that the output is renamed into place at the end instead of written then; the thread
+ * hashes each text too. A write costs the kernel time (1000 files of 15 KB took 0.1-0.9 s of system time on the
+ * 2-core machines these figures come from: docs/performance.md), which is then spent beside the build rather
+ * than after it. The documents keep their texts (the checks across entries read them); their manifest entries
+ * are sent without a hash, which `flush` gives, with each spool file, once the thread has written it. If the
+ * thread could not write, `flush` hashes the texts here and names no file: the output is written from the texts.
  */
 export class WriteBehind {
   #worker: Worker | undefined;
-  #count = 0;
-  readonly #paths = new Map<EntryDocument, string>();
+  readonly #sent: Array<{ document: EntryDocument; spooled: string }> = [];
 
   constructor(readonly folder: string) {}
 
-  /** Sends the document's text to be written (none for a document without text, or one already spooled). */
+  /** Sends the document's text to be written and hashed (none for a document without text). */
   send(document: EntryDocument): void {
-    if (!document.text || document.spooled) return;
+    if (!document.text) return;
     this.#worker ??= new Worker(WRITER, { eval: true, workerData: this.folder });
-    const spooled = join(this.folder, `w${this.#count++}.yaml`);
-    this.#paths.set(document, spooled);
+    const spooled = join(this.folder, `w${this.#sent.length}.yaml`);
+    this.#sent.push({ document, spooled });
     this.#worker.postMessage([spooled, document.text]);
   }
 
   /**
-   * Waits for every text sent to be written, then stops the thread: the spool file of each document sent (a
-   * document rebuilt since is another object, written from its text), or none if any write failed.
+   * Waits for every text sent to be written, then stops the thread: what became of each document sent (a document
+   * rebuilt since is another object, hashed and written from its text as usual).
    */
-  async flush(): Promise<ReadonlyMap<EntryDocument, string>> {
+  async flush(): Promise<ReadonlyMap<EntryDocument, WrittenBehind>> {
     const worker = this.#worker;
-    if (!worker) return this.#paths;
     this.#worker = undefined;
-    const failure = await new Promise<unknown>((resolve) => {
-      worker.once('message', resolve);
-      worker.once('error', resolve);
-      worker.postMessage(null);
-    });
-    await worker.terminate();
-    return failure === null ? this.#paths : new Map();
+    const answer = worker
+      ? await new Promise<unknown>((resolve) => {
+          worker.once('message', resolve);
+          worker.once('error', resolve);
+          worker.postMessage(null);
+        })
+      : undefined;
+    await worker?.terminate();
+    const { failure, hashes } = (answer ?? {}) as { failure?: unknown; hashes?: unknown };
+    const written = failure === null && Array.isArray(hashes) && hashes.length === this.#sent.length;
+    return new Map(
+      this.#sent.map(({ document, spooled }, index) => [document, written ? { sha256: hashes[index] as string, spooled } : { sha256: sha256(document.text) }]),
+    );
   }
 
   /** Stops the thread if it still runs (a compile that failed before `flush`). */
