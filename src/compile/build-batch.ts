@@ -125,7 +125,10 @@ async function build(
       return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render, to));
     };
     await withoutCallSites(async () => {
-      for await (const modules of loadInChunks(files)) entries.push(...buildAll(modules, writer));
+      for await (const modules of loadInChunks(files)) {
+        entries.push(...buildAll(modules, writer));
+        writer?.post();
+      }
     });
     const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
     if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));
