@@ -1,22 +1,10 @@
 import type { z } from 'zod';
 import type { Rule } from '../ir/walk.js';
 import { typedSpecRegistries, variantSchemas } from '../schema/common.js';
+import { zodDef, type ZodDef } from '../schema/zod-internals.js';
 import { describePath } from './document-path.js';
 import { isNode, ruleError } from './rule-kit.js';
 import { closest } from './suggest.js';
-
-/** zod's definition, read structurally: the public types do not expose it uniformly. */
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  options?: z.ZodType[];
-  in?: z.ZodType;
-  getter?: () => z.ZodType;
-}
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** What the document's schema models at one map: its fields, and whether it lets other keys through. */
 export interface Fields {
@@ -60,7 +48,7 @@ export function schemaAt(schema: z.ZodType, value: unknown, written: () => unkno
         // A variant's fields are known too: `spec` is declared by the `type: Inline` variant, not the base.
         // (Merged only when there is a variant: copying every object's shape was most of this check's time.)
         const { shape: base, loose } = plan.plain.fields;
-        const shape = variant ? { ...(defOf(variant).shape ?? {}), ...base } : base;
+        const shape = variant ? { ...(zodDef(variant).shape ?? {}), ...base } : base;
         return { fields: spec ? { shape, loose, spec } : { shape, loose } };
       }
       default:
@@ -98,14 +86,14 @@ function planOf(schema: z.ZodType): Plan {
 }
 
 function makePlan(schema: z.ZodType): Plan {
-  const def = defOf(schema);
+  const def = zodDef(schema);
   switch (def.type) {
     case 'array':
       return { kind: 'array', at: { element: def.element! } };
     case 'union':
       return { kind: 'union', union: unionPlan(def) };
     case 'object': {
-      const loose = !def.catchall || defOf(def.catchall).type === 'unknown';
+      const loose = !def.catchall || zodDef(def.catchall).type === 'unknown';
       const variantOf = variantSchemas.get(schema);
       const registry = typedSpecRegistries.get(schema);
       return { kind: 'object', plain: { fields: { shape: def.shape ?? {}, loose } }, ...(variantOf ? { variantOf } : {}), ...(registry ? { registry } : {}) };
@@ -144,9 +132,9 @@ interface UnionPlan {
   readonly lists: readonly z.ZodType[];
 }
 
-function unionPlan(def: Def): UnionPlan {
+function unionPlan(def: ZodDef): UnionPlan {
   const options = (def.options ?? []).map((schema): UnionOption => {
-    const optionDef = defOf(resolved(schema));
+    const optionDef = zodDef(resolved(schema));
     return { schema, type: optionDef.type, tags: optionDef.type === 'object' ? tagsOf(optionDef) : [] };
   });
   const byType = (type: string) => options.filter((option) => option.type === type).map((option) => option.schema);
@@ -184,7 +172,7 @@ function mayParse(option: UnionOption, value: unknown): boolean {
 function resolved(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let depth = 0; depth < MAX_UNWRAP; depth++) {
-    const def = defOf(current);
+    const def = zodDef(current);
     if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'readonly') current = def.innerType!;
     else if (def.type === 'pipe') current = def.in!;
     else if (def.type === 'lazy') current = def.getter!();
@@ -194,12 +182,12 @@ function resolved(schema: z.ZodType): z.ZodType {
 }
 
 /** The enum and literal fields of an object schema, required or optional (a default would fill in a value: not a tag). */
-function tagsOf(def: Def): Tag[] {
+function tagsOf(def: ZodDef): Tag[] {
   const tags: Tag[] = [];
   for (const [key, field] of Object.entries(def.shape ?? {})) {
-    let fieldDef = defOf(field) as Def & { entries?: Record<string, unknown>; values?: unknown[] };
+    let fieldDef = zodDef(field);
     const optional = fieldDef.type === 'optional';
-    if (optional) fieldDef = defOf(fieldDef.innerType!);
+    if (optional) fieldDef = zodDef(fieldDef.innerType!);
     if (fieldDef.type === 'enum') tags.push({ key, values: new Set(Object.values(fieldDef.entries ?? {})), optional });
     else if (fieldDef.type === 'literal') tags.push({ key, values: new Set(fieldDef.values ?? []), optional });
   }

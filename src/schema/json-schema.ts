@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { typedSpecRegistries } from './common.js';
+import { zodDef } from './zod-internals.js';
 import { documentSchemas, type ResourceKind } from './index.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -89,8 +90,8 @@ function collectRegistries(schema: z.ZodType): Set<Readonly<Record<string, z.Zod
       found.add(registry);
       Object.values(registry).forEach(visit);
     }
-    const def = (current as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-    if (!def) return;
+    if (!('_zod' in current)) return;
+    const def = zodDef(current as z.ZodType);
     for (const [key, value] of Object.entries(def)) {
       if (key === 'shape' && value && typeof value === 'object') Object.values(value).forEach(visit);
       else if (Array.isArray(value)) value.forEach(visit);

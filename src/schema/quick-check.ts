@@ -1,28 +1,9 @@
 import type { z } from 'zod';
 import { util } from 'zod/v4/core';
+import { zodInternals as internals, type ZodCheck, type ZodDef } from './zod-internals.js';
 
 /** Whether a value passes a schema: yes or no, nothing built. */
 export type QuickCheck = (value: unknown) => boolean;
-
-/** The parts of zod's internals a quick check reads: each schema's definition, its checks and optionality. */
-interface Internals {
-  readonly def: {
-    readonly type: string;
-    readonly checks?: readonly CheckInternals[];
-    readonly [field: string]: unknown;
-  };
-  readonly optin?: 'optional' | 'defaulted';
-  readonly optout?: 'optional';
-  readonly values?: ReadonlySet<unknown>;
-}
-interface CheckInternals {
-  readonly _zod: {
-    readonly def: { readonly when?: (payload: { value: unknown }) => boolean };
-    check(payload: { value: unknown; issues: unknown[] }): unknown;
-  };
-}
-
-const internals = (schema: z.ZodType): Internals => (schema as unknown as { _zod: Internals })._zod;
 
 const made = new WeakMap<z.ZodType, QuickCheck>();
 
@@ -67,7 +48,8 @@ const always: QuickCheck = () => true;
 
 function base(schema: z.ZodType): QuickCheck {
   const { def } = internals(schema);
-  const inner = (field: string): QuickCheck => quickCheck(def[field] as z.ZodType);
+  // A child schema the kind always has (zod builds the definition with it).
+  const inner = (child: z.ZodType | undefined): QuickCheck => quickCheck(child!);
   switch (def.type) {
     case 'string':
       return (value) => typeof value === 'string';
@@ -88,21 +70,21 @@ function base(schema: z.ZodType): QuickCheck {
       return values ? (value) => values.has(value) : never;
     }
     case 'optional': {
-      const check = inner('innerType');
+      const check = inner(def.innerType);
       return (value) => value === undefined || check(value);
     }
     case 'nullable': {
-      const check = inner('innerType');
+      const check = inner(def.innerType);
       return (value) => value === null || check(value);
     }
     case 'readonly':
-      return inner('innerType');
+      return inner(def.innerType);
     case 'lazy': {
       let check: QuickCheck | undefined;
-      return (value) => (check ??= quickCheck((def.getter as () => z.ZodType)()))(value);
+      return (value) => (check ??= quickCheck(def.getter!()))(value);
     }
     case 'array': {
-      const element = inner('element');
+      const element = inner(def.element);
       return (value) => {
         if (!Array.isArray(value)) return false;
         for (let index = 0; index < value.length; index++) if (!element(value[index])) return false;
@@ -110,15 +92,15 @@ function base(schema: z.ZodType): QuickCheck {
       };
     }
     case 'union': {
-      const options = (def.options as z.ZodType[]).map(quickCheck);
+      const options = def.options!.map((option) => quickCheck(option));
       return (value) => {
         for (const option of options) if (option(value)) return true;
         return false;
       };
     }
     case 'intersection': {
-      const left = inner('left');
-      const right = inner('right');
+      const left = inner(def.left);
+      const right = inner(def.right);
       return (value) => left(value) && right(value);
     }
     case 'record':
@@ -129,7 +111,7 @@ function base(schema: z.ZodType): QuickCheck {
       // z.custom: the check is the whole schema.
       return (value) => {
         const payload = { value, issues: [] as unknown[] };
-        const result = (schema as unknown as CheckInternals)._zod.check(payload);
+        const result = (schema as unknown as ZodCheck)._zod.check(payload);
         return !(result instanceof Promise) && payload.issues.length === 0;
       };
     default:
@@ -139,11 +121,11 @@ function base(schema: z.ZodType): QuickCheck {
 }
 
 /** A record with string keys, as zod reads one: a plain object, its own enumerable keys, no symbols. */
-function recordCheck(def: Internals['def']): QuickCheck {
-  const key = internals(def.keyType as z.ZodType);
+function recordCheck(def: ZodDef): QuickCheck {
+  const key = internals(def.keyType!);
   // Other key schemas (enums, patterns, numbers) read keys in ways not worth repeating here.
   if (key.def.type !== 'string' || key.def.checks?.length) return never;
-  const entry = quickCheck(def.valueType as z.ZodType);
+  const entry = quickCheck(def.valueType!);
   return (value) => {
     if (!util.isPlainObject(value) || Object.getOwnPropertySymbols(value).length) return false;
     for (const name of Object.keys(value)) if (name !== '__proto__' && !entry(value[name])) return false;
@@ -152,22 +134,22 @@ function recordCheck(def: Internals['def']): QuickCheck {
 }
 
 /** An object, as zod reads one: any non-array object; each declared field as its optionality says; the rest by the catchall. */
-function objectCheck(def: Internals['def']): QuickCheck {
+function objectCheck(def: ZodDef): QuickCheck {
   // The shape is read when first used: a shape may be defined by getters that refer to schemas made later.
   let plan: { always: Field[]; byKey: Map<string, Field> } | undefined;
-  const catchall = def.catchall as z.ZodType | undefined;
+  const catchall = def.catchall;
   const rest = catchall === undefined ? undefined : internals(catchall).def.type;
   const extra = rest === undefined || rest === 'unknown' || rest === 'any' ? undefined : quickCheck(catchall!);
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
     const map = value as Record<string, unknown>;
-    plan ??= fieldPlan(def.shape as Record<string, z.ZodType>);
+    plan ??= fieldPlan(def.shape!);
     for (const field of plan.always) if (!fieldPasses(field, map)) return false;
     // An optional field matters only when the value has its key: the value's few keys, not the schema's many.
     for (const key in map) {
       const field = plan.byKey.get(key);
       if (field && !field.check(map[key])) return false;
-      if (!field && extra && !Object.hasOwn(def.shape as object, key) && !extra(map[key])) return false;
+      if (!field && extra && !Object.hasOwn(def.shape!, key) && !extra(map[key])) return false;
     }
     return true;
   };
@@ -184,7 +166,7 @@ interface Field {
  * Which fields are read whatever the value holds (required ones, and any name an object inherits, as
  * `constructor`), and the optional ones by key. zod never reads a field named __proto__.
  */
-function fieldPlan(shape: Record<string, z.ZodType>): { always: Field[]; byKey: Map<string, Field> } {
+function fieldPlan(shape: Readonly<Record<string, z.ZodType>>): { always: Field[]; byKey: Map<string, Field> } {
   const always: Field[] = [];
   const byKey = new Map<string, Field>();
   for (const [key, schema] of Object.entries(shape)) {
