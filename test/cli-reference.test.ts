@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCliReference } from '../src/cli/cli-reference.js';
 import { createProgram } from '../src/cli/main.js';
-import { DIAGNOSTIC_CODES, docsAnchor, isDiagnosticCode, severityOf } from '../src/compile/diagnostic-codes.js';
-import type { Diagnostic } from '../src/compile/diagnostics.js';
+import { DIAGNOSTIC_CODES, docsAnchor, isDiagnosticCode, severityOf } from '../src/core/diagnostic-codes.js';
+import type { Diagnostic } from '../src/core/diagnostics.js';
 import { ROOT, runCli } from './support/cli.js';
 
 const commandNames = () => createProgram().commands.map((c) => c.name());

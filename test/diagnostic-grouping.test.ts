@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { groupDiagnostics, type Diagnostic } from '../src/compile/diagnostics.js';
+import { groupDiagnostics, type Diagnostic } from '../src/core/diagnostics.js';
 import { runCli, tempDir, writeIn } from './support/cli.js';
 
 // One mistake in a shared step used by many pipelines is one diagnostic with a count and a few of the places,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastYaml, referenceYaml, toYaml } from '../src/compile/emit-yaml.js';
+import { fastYaml, referenceYaml, toYaml } from '../src/yaml/emit-yaml.js';
 
 /** Pieces YAML 1.1 treats specially; strings are built by gluing a few of them together. */
 const PIECES = [

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { documentKind, resourceKey, keyString } from '../src/compile/validate.js';
+import { documentKind, resourceKey, keyString } from '../src/check/check-document.js';
 import { outputPath } from '../src/compile/layout.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir } from './support/cli.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { custom, pipeline, shell, step as anyStep, stepGroup } from 'pipewright';
-import { unknownKeys } from '../src/compile/key-typos.js';
-import { checkDocument, validateDocument } from '../src/compile/validate.js';
+import { unknownKeys } from '../src/check/key-typos.js';
+import { checkDocument, validateDocument } from '../src/check/check-document.js';
 import { lift } from '../src/ir/lift.js';
 import { lower } from '../src/ir/lower.js';
 import type { IrNode } from '../src/ir/node.js';
-import { TOO_DEEP, walk, type Rule } from '../src/ir/walk.js';
+import { TOO_DEEP, walk, type Rule } from '../src/check/walk.js';
 
 const step = (identifier: string, extra: Record<string, unknown> = {}) => ({
   step: { identifier, name: identifier, type: 'ShellScript', timeout: '1m', spec: { shell: 'Bash', source: { type: 'Inline', spec: { script: 'echo' } } }, ...extra },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { custom, pipeline, step } from 'pipewright';
-import { schemaAt } from '../src/compile/key-typos.js';
-import { validateDocument } from '../src/compile/validate.js';
+import { schemaAt } from '../src/check/schema-position.js';
+import { validateDocument } from '../src/check/check-document.js';
 
 /** The keys `schemaAt` finds modelled at `value`, and how many times it asked for the written value (to parse). */
 function follow(schema: z.ZodType, value: unknown) {

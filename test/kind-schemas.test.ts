@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateDocument } from '../src/compile/validate.js';
+import { validateDocument } from '../src/check/check-document.js';
 
 /**
  * The document schemas of the kinds beside pipelines: templates and triggers follow the platform's published

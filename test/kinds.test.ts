@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { kindOfDocument, kindRow, KINDS, outputPathOf, publishRank, RESOURCE_KINDS, type ResourceKind } from '../src/catalog/kinds.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
-import { resourceKey, validateDocument } from '../src/compile/validate.js';
+import { resourceKey, validateDocument } from '../src/check/check-document.js';
 import { raw } from '../src/dsl/raw.js';
 import { generateModule } from '../src/import/generate-module.js';
 import { publishDocument } from '../src/publish/document.js';

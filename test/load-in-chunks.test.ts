@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DiagnosticError } from '../src/compile/diagnostics.js';
+import { DiagnosticError } from '../src/core/diagnostics.js';
 import { bundleAhead, chunksOf, loadInChunks, loadModules, startBundler, type LoadedModule } from '../src/compile/load-modules.js';
 import { tempDir, writeIn } from './support/cli.js';
 
@@ -149,7 +149,7 @@ describe('loading entry files chunk by chunk', () => {
     const thrown = [join(dir, 'defs/t.ts')];
     const dist = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, 'dist', file)).href);
     const script = `import { loadInChunks, withBundleMaps } from ${dist('compile/load-modules.js')};
-      import { firstUserFrame } from ${dist('dsl/call-site.js')};
+      import { firstUserFrame } from ${dist('core/source-site.js')};
       const seen = {};
       await withBundleMaps(async () => {
         for await (const modules of loadInChunks(${JSON.stringify(files)})) if (modules[1]) seen.inside = firstUserFrame(modules[1].exports.stack());

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DiagnosticError } from '../src/compile/diagnostics.js';
+import { DiagnosticError } from '../src/core/diagnostics.js';
 import { loadModules } from '../src/compile/load-modules.js';
 import { planBatches } from '../src/compile/worker-pool.js';
 import { readTree, runCli, tempDir, writeIn } from './support/cli.js';

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { buildAndValidate } from '../src/compile/build-documents.js';
-import { generatedFile } from '../src/compile/emit-yaml.js';
-import { expressionProblem } from '../src/compile/rules.js';
+import { generatedFile } from '../src/yaml/emit-yaml.js';
+import { expressionProblem } from '../src/check/rules.js';
 import { deployment, input, pipeline, project, shell, stage } from 'pipewright';
 
 /** Strings YAML likes to reinterpret, mixed with arbitrary unicode text. */

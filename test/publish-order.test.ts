@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { publishDocument } from '../src/publish/document.js';
 import { publishWaves } from '../src/publish/publish-order.js';
-import type { PublishItem } from '../src/publish/publish.js';
+import type { PublishItem } from '../src/publish/publish-item.js';
 
 /** The order publish sends documents in: the table's kinds, and within templates what is used first. */
 

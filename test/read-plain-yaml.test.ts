@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
-import { toYaml } from '../src/compile/emit-yaml.js';
+import { toYaml } from '../src/yaml/emit-yaml.js';
 import { readPlainYaml } from '../src/yaml/read-plain-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { locate } from '../src/validate/yaml-locate.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { referenceYaml, toYaml } from '../src/compile/emit-yaml.js';
+import { referenceYaml, toYaml } from '../src/yaml/emit-yaml.js';
 import { MAX_CODE_POINTS, readYaml } from '../src/yaml/read-yaml.js';
 
 /** The value of `v` in a one-line document, as the reader gives it. */

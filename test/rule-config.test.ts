@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { validateDocument } from '../src/compile/validate.js';
+import { validateDocument } from '../src/check/check-document.js';
 import { runCli, tempDir, writeIn } from './support/cli.js';
 
 let dir: string;

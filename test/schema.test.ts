@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentKind } from '../src/compile/validate.js';
+import { documentKind } from '../src/check/check-document.js';
 import { jsonSchemaOf } from '../src/schema/json-schema.js';
 import { RESOURCE_KINDS } from '../src/schema/index.js';
 import { readYaml } from '../src/yaml/read-yaml.js';

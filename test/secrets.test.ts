@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAndValidate } from '../src/compile/build-documents.js';
-import { validateDocument } from '../src/compile/validate.js';
+import { validateDocument } from '../src/check/check-document.js';
 import { expr, pipeline, shell, stage } from 'pipewright';
 
 const GITHUB = `ghp_${'a1B2c3D4e5'.repeat(4)}`;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDiagnostics } from '../src/compile/diagnostics.js';
+import { formatDiagnostics } from '../src/core/diagnostics.js';
 import { typecheck } from '../src/compile/typecheck.js';
 import { ROOT, tempDir } from './support/cli.js';
 

@@ -70,7 +70,7 @@ describe('code frames', () => {
 describe('locating any path of any document', () => {
   it('finds every leaf on the line that holds it, for arbitrary documents written by the emitter', async () => {
     const fc = (await import('fast-check')).default;
-    const { toYaml } = await import('../src/compile/emit-yaml.js');
+    const { toYaml } = await import('../src/yaml/emit-yaml.js');
     const key = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,8}$/);
     const leaf = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9 ]{0,10}$/), fc.integer({ min: 0, max: 1000 }), fc.boolean());
     const tree = fc.letrec((tie) => ({

@@ -21,8 +21,8 @@ import {
   wait,
   type StageBuilder,
 } from 'pipewright';
-import { validateDocument } from '../src/compile/validate.js';
-import { inputProblem } from '../src/compile/rules-inputs.js';
+import { validateDocument } from '../src/check/check-document.js';
+import { inputProblem } from '../src/check/rules-inputs.js';
 
 /** `code: message (hint)` of every diagnostic of a pipeline built from these stages. */
 const diagnosticsOf = (...stages: StageBuilder[]) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAndValidate, type FoundResource } from '../src/compile/build-documents.js';
-import { validateDocument } from '../src/compile/validate.js';
-import { expressionProblem } from '../src/compile/rules.js';
+import { validateDocument } from '../src/check/check-document.js';
+import { expressionProblem } from '../src/check/rules.js';
 import { connectors, deployment, input, pipeline, project, shell, stage, step, stepGroup, type AnyResource } from 'pipewright';
 
 const found = (...resources: AnyResource[]): FoundResource[] =>

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EntryDocument } from '../src/compile/build-batch.js';
+import type { EntryDocument } from '../src/compile/entry-result.js';
 import { WriteBehind } from '../src/compile/spool.js';
 import { readTree, runCli, tempDir, writeIn } from './support/cli.js';
 

@@ -1,7 +1,5 @@
-import type { z } from 'zod';
 import { CATALOG_DATA } from './generated/data.js';
-import type { CatalogData, Shape } from './shape.js';
-import { shapeCompiler, shapeKeys } from './shape-to-zod.js';
+import { shapeKeys, type CatalogData, type Shape } from './shape.js';
 
 /**
  * The catalogue: every step, stage and connector type the platform's schema knows, declared once (generated
@@ -9,7 +7,8 @@ import { shapeCompiler, shapeKeys } from './shape-to-zod.js';
  * branches and import's builder lookup all read it.
  */
 const data: CatalogData = CATALOG_DATA;
-const compiler = shapeCompiler(data.defs);
+/** The generated data itself, for the zod schemas made from its shapes (src/schema/catalog-schemas.ts). */
+export const catalogData: CatalogData = data;
 
 /** One catalogue entry as users see it: the wire type and the name of its builder export. */
 export interface CatalogEntry {
@@ -41,31 +40,6 @@ export const stageEntry = (type: string) => (Object.hasOwn(data.stages, type) ? 
 
 /** Stage types a step type may run in, or undefined for a type the catalogue does not know. */
 export const stagesForStep = (type: string): readonly string[] | undefined => stepEntry(type)?.stages;
-
-/** A registry `{ type: zod schema }` whose schemas are compiled on first use, by type. */
-function lazyRegistry(entries: Readonly<Record<string, { readonly spec: Shape }>>): Record<string, z.ZodType> {
-  const registry: Record<string, z.ZodType> = {};
-  for (const [type, entry] of Object.entries(entries)) {
-    let schema: z.ZodType | undefined;
-    Object.defineProperty(registry, type, { enumerable: true, get: () => (schema ??= compiler.compile(entry.spec)) });
-  }
-  return Object.freeze(registry);
-}
-
-/** The wire `spec` schema of each step type, by `type`. */
-export const stepSpecRegistry = lazyRegistry(data.steps);
-/** The wire `spec` schema of each stage type (its `execution` left to the step checks), by `type`. */
-export const stageSpecRegistry = lazyRegistry(data.stages);
-/** The wire `spec` schema of each connector type, by `type`. */
-export const connectorSpecRegistry = lazyRegistry(data.connectors);
-/** The `spec` schema of the template types that hold no pipeline part (SecretManager, Workspace, ...), by `type`. */
-export const templateSpecRegistry = lazyRegistry(Object.fromEntries(Object.entries(data.templateSpecs).map(([type, spec]) => [type, { spec }])));
-/** A part of a document beside pipelines, as the published schema has it (`CatalogData.documents` says which). */
-export function documentPartSchema(part: keyof CatalogData['documents']): z.ZodType {
-  const shape = data.documents[part];
-  // The named definition itself, not a lazy reference to it: callers extend the object.
-  return typeof shape !== 'string' && shape[0] === 'ref' ? compiler.def(shape[1]) : compiler.compile(shape);
-}
 
 const keyCache = new Map<string, readonly string[] | undefined>();
 const cachedKeys = (cacheKey: string, shape: Shape | undefined) => {

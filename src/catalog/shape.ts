@@ -61,3 +61,25 @@ export interface CatalogData {
   /** The `spec` of the template types that are not a step, stage, step group or pipeline, by `type`. */
   readonly templateSpecs: Readonly<Record<string, Shape>>;
 }
+
+/** The field names an object shape declares (through references), or undefined when it takes anything. */
+export function shapeKeys(shape: Shape, defs: Readonly<Record<string, Shape>>, depth = 0): string[] | undefined {
+  if (depth > 20 || typeof shape === 'string') return undefined;
+  switch (shape[0]) {
+    case 'ref':
+      return shapeKeys(defs[shape[1]] ?? 'any', defs, depth + 1);
+    case 'obj': {
+      // An object that names no field takes any (a JSON node the schema leaves open).
+      if ((Object.keys(shape[1]).length === 0 && !shape[3]) || shape[4]) return undefined;
+      const keys = new Set(Object.keys(shape[1]));
+      if (shape[3]) for (const variant of Object.values(shape[3][1])) for (const key of shapeKeys(variant, defs, depth + 1) ?? []) keys.add(key);
+      return [...keys];
+    }
+    case 'or': {
+      const all = shape.slice(1).map((inner) => shapeKeys(inner as Shape, defs, depth + 1));
+      return all.some((keys) => keys === undefined) ? undefined : [...new Set(all.flat() as string[])];
+    }
+    default:
+      return undefined;
+  }
+}

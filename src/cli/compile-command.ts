@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_OUT_DIR } from '../config.js';
+import { DEFAULT_OUT_DIR } from '../compile/config.js';
 import type { CompileFlags } from './compile-run.js';
 
 export function registerCompile(program: Command): void {
@@ -34,7 +34,12 @@ export function registerCompile(program: Command): void {
           exitCode: 2,
           code: 'pipewright.usage',
         });
-      const { runCompile } = await import('./compile-run.js');
-      process.exitCode = await runCompile(entries, flags);
+      if (flags.watch) {
+        const { watchCompile } = await import('./watch.js');
+        process.exitCode = await watchCompile(entries, flags);
+      } else {
+        const { runCompile } = await import('./compile-run.js');
+        process.exitCode = await runCompile(entries, flags);
+      }
     });
 }

@@ -2,9 +2,9 @@ import { resolve, sep } from 'node:path';
 import type { CompileOptions, CompileResult } from '../compile/compile.js';
 import { resolveEntries } from '../compile/entries.js';
 import { bundleAhead, startBundler } from '../compile/load-modules.js';
-import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../compile/diagnostics.js';
+import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
-import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../config.js';
+import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
@@ -133,11 +133,8 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, 
   return ok ? EXIT.ok : EXIT.failed;
 }
 
+/** One compile (`--watch` is `watch.ts`'s). */
 export async function runCompile(entries: string[], flags: CompileFlags): Promise<number> {
-  if (flags.watch) {
-    const { watchCompile } = await import('./watch.js');
-    return watchCompile(entries, flags);
-  }
   // Failures are thrown: the CLI prints them, in the --json envelope with --json.
   startBundler();
   const inputs = await resolveInputs(entries, flags);

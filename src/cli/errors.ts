@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { DiagnosticError, formatDiagnostics } from '../compile/diagnostics.js';
+import { DiagnosticError, formatDiagnostics } from '../core/diagnostics.js';
 
 /** Exit codes of the CLI contract. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -3,7 +3,7 @@ import { loadConfig } from '../compile/load-config.js';
 import { createClient } from '../publish/client.js';
 import { ApiError } from '../publish/envelope.js';
 import { authAdvice, resolveConnection, tuningFromEnv } from '../publish/settings.js';
-import { DiagnosticError } from '../compile/diagnostics.js';
+import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { asUserError } from './publish-run.js';

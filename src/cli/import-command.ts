@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
-
-export interface ImportFlags {
-  readonly out: string;
-  readonly mode: 'files' | 'project';
-  readonly json?: boolean;
-}
+import type { ImportFlags } from './import-run.js';
 
 export function registerImport(program: Command): void {
   program

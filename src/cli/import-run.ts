@@ -2,11 +2,16 @@ import { readFile, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ImportInput } from '../import/import-yaml.js';
-import { DiagnosticError, formatDiagnostics } from '../compile/diagnostics.js';
+import { DiagnosticError, formatDiagnostics } from '../core/diagnostics.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
-import type { ImportFlags } from './import-command.js';
+
+export interface ImportFlags {
+  readonly out: string;
+  readonly mode: 'files' | 'project';
+  readonly json?: boolean;
+}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

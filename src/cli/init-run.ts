@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DiagnosticError } from '../compile/diagnostics.js';
+import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { ownPackage, version } from './version.js';

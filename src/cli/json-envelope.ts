@@ -1,4 +1,4 @@
-import { groupDiagnostics, sortDiagnostics, type Diagnostic } from '../compile/diagnostics.js';
+import { groupDiagnostics, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 
 /** The version of the `--json` envelope: raised when a field changes meaning or goes away, not when one is added. */
 export const ENVELOPE_VERSION = 1;

@@ -6,7 +6,7 @@ import { registerInit } from './init-command.js';
 import { registerPublish } from './publish-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
-import { DiagnosticError } from '../compile/diagnostics.js';
+import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT, exitCodeOf, fileSystemProblem, reportError, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { version } from './version.js';

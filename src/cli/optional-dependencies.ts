@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { DiagnosticError } from '../compile/diagnostics.js';
+import { DiagnosticError } from '../core/diagnostics.js';
 import { ownPackage } from './version.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_OUT_DIR } from '../config.js';
+import { DEFAULT_OUT_DIR } from '../compile/config.js';
 import type { PublishFlags } from './publish-run.js';
 
 /** A positive whole number, or a usage error naming the option. */

@@ -1,5 +1,5 @@
 import { loadConfig } from '../compile/load-config.js';
-import { DEFAULT_OUT_DIR } from '../config.js';
+import { DEFAULT_OUT_DIR } from '../compile/config.js';
 import { BaseUrlError } from '../publish/base-url.js';
 import { createClient } from '../publish/client.js';
 import { ProgressBar } from '../publish/progress.js';
@@ -11,7 +11,7 @@ import { jsonReport, resultLines, summaryTable } from '../publish/report-text.js
 import type { RetryEvent } from '../publish/retry.js';
 import { authAdvice, expandFilePath, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
 import type { Probe } from '../publish/transport.js';
-import { DiagnosticError, diagnosticOf } from '../compile/diagnostics.js';
+import { DiagnosticError, diagnosticOf } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 

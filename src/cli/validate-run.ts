@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors } from '../compile/diagnostics.js';
+import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors } from '../core/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
-import { CONFIG_FILES } from '../config.js';
-import type { RuleSettings } from '../compile/rule-settings.js';
+import { CONFIG_FILES } from '../compile/config.js';
+import type { RuleSettings } from '../check/rule-settings.js';
 import { validateFiles } from '../validate/validate-files.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';

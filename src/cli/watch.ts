@@ -1,8 +1,8 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { CompileSession } from '../compile/compile-cache.js';
-import { DiagnosticError } from '../compile/diagnostics.js';
-import { CONFIG_FILES } from '../config.js';
+import { DiagnosticError } from '../core/diagnostics.js';
+import { CONFIG_FILES } from '../compile/config.js';
 import { compileInputs, resolveInputs, type CompileFlags, type CompileInputs } from './compile-run.js';
 import { EXIT, reportError, useColor } from './errors.js';
 

@@ -1,47 +1,13 @@
-import { buildEach, checkAcross, referenceSummaries, type BuiltDocument, type FoundResource, type ReferenceSummary } from './build-documents.js';
+import { buildEach, checkAcross, referenceSummaries, type BuiltDocument, type FoundResource } from './build-documents.js';
 import { collectResources } from './collect.js';
-import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
-import type { ManifestEntry } from './layout.js';
-import { withoutCallSites } from '../dsl/call-site.js';
+import { withoutCallSites } from '../core/source-site.js';
 import { loadInChunks, loadModules, withBundleMaps, type LoadedModule } from './load-modules.js';
 import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
 import type { WriteBehind } from './spool.js';
-import type { ResourceKey } from './validate.js';
-import type { ResourceKind } from '../schema/index.js';
-
-/** One document of an entry file, as plain data: what the checks across entries, the output and the cache need. */
-export interface EntryDocument {
-  readonly kind: ResourceKind;
-  readonly key: ResourceKey;
-  readonly exportName: string;
-  /** Its manifest entry: output path, identity, source file, sha256 of `text`. */
-  readonly output: ManifestEntry;
-  /** The YAML file; empty when the entry has errors (nothing of a compile with errors is written), or when spooled. */
-  readonly text: string;
-  /** The file that holds the text instead (a worker batch's answer, kept off the heap: spool.ts). */
-  readonly spooled?: string;
-  /** Its builder references, by target key (see `referenceSummaries`). */
-  readonly references: readonly ReferenceSummary[];
-}
-
-/**
- * The one unit of work of compile: an entry file's documents and its own diagnostics (everything but the checks
- * across entries), and what the cache keys it by. Made the same way in this thread and in a worker thread, and
- * read back from the cache (compile-cache.ts), which stores exactly this (texts stay in the output folder).
- */
-export interface EntryResult {
-  /** The entry file, relative to the working directory, with `/`. */
-  readonly file: string;
-  readonly documents: readonly EntryDocument[];
-  readonly diagnostics: readonly Diagnostic[];
-  /** Absolute paths of the local files it imports, itself included, transitively. */
-  readonly dependencies: readonly string[];
-  /** Environment variables it and its files read while loading and building: name -> value, null when unset. */
-  readonly environment?: Readonly<Record<string, string | null>>;
-  /** Why it cannot be cached (it imports a package or a builtin, enumerates the environment, ...). */
-  readonly uncacheable?: string;
-}
+import type { EntryDocument, EntryResult } from './entry-result.js';
+import type { ResourceKey } from '../check/check-document.js';
 
 /** The resources each module exports, by file: a builder exported by several entries counts at its first. */
 function foundByFile(modules: readonly LoadedModule[]): Map<string, FoundResource[]> {

@@ -1,14 +1,13 @@
 import { kindRow } from '../catalog/kinds.js';
 import { eachNode, sourceOf } from '../ir/locate.js';
 import { lower } from '../ir/lower.js';
-import type { DocPath, IrNode } from '../ir/node.js';
-import { kindOf, type AnyResource } from '../dsl/resource.js';
+import { type IrNode, kindOf, type AnyResource } from '../ir/node.js';
+import { type DocPath, describePath } from '../core/document-path.js';
 import type { ResourceKind } from '../schema/index.js';
-import type { Diagnostic } from './diagnostics.js';
-import { describePath } from './document-path.js';
-import { inputSetFit, pipelineKeyOf } from './rules-input-sets.js';
-import { applyRuleSettings, type RuleSettings } from './rule-settings.js';
-import { checkDocument, describeKey, keyString, type ResourceKey } from './validate.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { inputSetFit, pipelineKeyOf } from '../check/rules-input-sets.js';
+import { applyRuleSettings, type RuleSettings } from '../check/rule-settings.js';
+import { checkDocument, describeKey, keyString, type ResourceKey } from '../check/check-document.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
 export interface FoundResource {

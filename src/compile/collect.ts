@@ -1,7 +1,7 @@
-import { isResource, type AnyResource } from '../dsl/resource.js';
+import { isResource, type AnyResource } from '../ir/node.js';
 import type { ResourceKind } from '../schema/index.js';
-import { DiagnosticError, type Diagnostic } from './diagnostics.js';
-import { documentKind } from './validate.js';
+import { DiagnosticError, type Diagnostic } from '../core/diagnostics.js';
+import { documentKind } from '../check/check-document.js';
 import type { FoundResource } from './build-documents.js';
 import type { LoadedModule } from './load-modules.js';
 

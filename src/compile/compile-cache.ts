@@ -3,7 +3,7 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EntryDocument, EntryResult } from './build-batch.js';
+import type { EntryDocument, EntryResult } from './entry-result.js';
 import { cacheDir } from './load-modules.js';
 
 /**

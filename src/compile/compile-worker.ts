@@ -2,7 +2,7 @@
 // builder the user's modules created) is gone after it, so a large compile's heap stays the size of a batch.
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildEntries } from './build-batch.js';
-import { DiagnosticError } from './diagnostics.js';
+import { DiagnosticError } from '../core/diagnostics.js';
 import { Spool } from './spool.js';
 import type { WorkerAnswer, WorkerData } from './worker-pool.js';
 

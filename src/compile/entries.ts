@@ -1,5 +1,5 @@
 import { glob } from 'tinyglobby';
-import { DiagnosticError } from './diagnostics.js';
+import { DiagnosticError } from '../core/diagnostics.js';
 
 /** The entry files, from paths and globs, sorted and without duplicates. */
 export async function resolveEntries(entries: readonly string[]): Promise<string[]> {

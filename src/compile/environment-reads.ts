@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { firstUserFrame } from '../dsl/call-site.js';
+import { firstUserFrame } from '../core/source-site.js';
 
 /**
  * What definitions read of the outside world through `process` while they are loaded and built, per file, so

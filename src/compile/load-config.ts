@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_FILES, configSchema, type PipewrightConfig } from '../config.js';
-import { DiagnosticError } from './diagnostics.js';
-import { CONFIGURABLE_CODES } from './rule-settings.js';
+import { CONFIG_FILES, configSchema, type PipewrightConfig } from './config.js';
+import { DiagnosticError } from '../core/diagnostics.js';
+import { CONFIGURABLE_CODES } from '../check/rule-settings.js';
 import { loadModules } from './load-modules.js';
-import { schemaDiagnostics } from './schema-issues.js';
+import { schemaDiagnostics } from '../check/schema-issues.js';
 
 export interface LoadedConfig {
   readonly config: PipewrightConfig;

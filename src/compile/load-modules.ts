@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { bundleFileName, firstUserFrame, mapBundleFrames, mappedStack } from '../dsl/call-site.js';
-import { DiagnosticError, withoutRepeats, type Diagnostic } from './diagnostics.js';
+import { firstUserFrame } from '../core/source-site.js';
+import { bundleFileName, mapBundleFrames, mappedStack } from './bundle-maps.js';
+import { DiagnosticError, withoutRepeats, type Diagnostic } from '../core/diagnostics.js';
 
 export interface LoadedModule {
   /** Path relative to the working directory, with `/`. */

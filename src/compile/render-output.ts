@@ -1,10 +1,10 @@
 import { dirname, join, relative, sep } from 'node:path';
-import type { AnyResource } from '../dsl/resource.js';
+import type { AnyResource } from '../ir/node.js';
 import type { ResourceKind } from '../schema/index.js';
-import { generatedFile } from './emit-yaml.js';
+import { generatedFile } from '../yaml/emit-yaml.js';
 import { outputPath, sha256, type ManifestEntry } from './layout.js';
-import type { RuleSettings } from './rule-settings.js';
-import type { ResourceKey } from './validate.js';
+import type { RuleSettings } from '../check/rule-settings.js';
+import type { ResourceKey } from '../check/check-document.js';
 
 /** What decides a document's text besides the document itself. */
 export interface RenderOptions {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { EntryDocument, EntryResult } from './build-batch.js';
+import type { EntryDocument, EntryResult } from './entry-result.js';
 import { sha256 } from './layout.js';
 
 /** A new spool folder's path for a compile into `outDir`: beside it, so that its files can be renamed into place. */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ts as TS } from 'ts-morph';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 
 /** This package's own type declarations: what `pipewright` means when the user's project cannot resolve it. */
 const OWN_TYPES = fileURLToPath(new URL('../index.d.ts', import.meta.url));

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { workerScript } from '../util/worker-script.js';
-import type { EntryResult } from './build-batch.js';
-import { DiagnosticError, withoutRepeats, type Diagnostic } from './diagnostics.js';
+import { workerScript } from '../core/worker-script.js';
+import type { EntryResult } from './entry-result.js';
+import { DiagnosticError, withoutRepeats, type Diagnostic } from '../core/diagnostics.js';
 import type { RenderOptions } from './render-output.js';
 
 /** A worker's batch: its entry files, how to render them, and where to write their texts (spool.ts), if anywhere. */

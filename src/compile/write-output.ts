@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 // writeFile and 22 ms with writeFileSync; hard-linking 159 ms and 4 ms; reading 229 ms and 18 ms.
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { DiagnosticError } from './diagnostics.js';
+import { DiagnosticError } from '../core/diagnostics.js';
 import type { TextReader } from './compile-cache.js';
 import { MANIFEST_FILE, manifestText, parseManifest, type Manifest } from './layout.js';
 

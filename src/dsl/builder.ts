@@ -1,4 +1,4 @@
-import type { SourceSite } from './call-site.js';
+import type { SourceSite } from '../core/source-site.js';
 
 /**
  * Base of every builder: frozen props, and methods that return a new builder of the same class.

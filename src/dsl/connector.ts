@@ -1,14 +1,12 @@
 import type { ConnectorDocument } from '../schema/connector.js';
 import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
-import type { IrNode, Reference } from '../ir/node.js';
+import { type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
 import { Builder } from './builder.js';
-import { catalogConnectors, type CatalogConnectors } from '../catalog/catalog-connector.js';
-import { captureSite } from './call-site.js';
+import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
 import { checkOptions, type WithIssues } from './option-check.js';
-import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { SCOPED_KEYS, scopeOf, type ScopedOptions } from './scoped-resource.js';
 
 /** Identity, display fields and where it lives: a project, an org, or the account. */
@@ -73,7 +71,7 @@ export interface DockerRegistryOptions extends ConnectorCommonOptions {
   readonly delegateSelectors?: readonly string[];
 }
 
-function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
+export function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
   const issues = checkOptions('connectors.dockerRegistry', options, [...CONNECTOR_COMMON_KEYS, 'url', 'provider', 'auth', 'delegateSelectors'], ['identifier']);
   const { url, provider, auth = 'Anonymous', delegateSelectors, ...common } = options;
   const spec = defined({
@@ -87,12 +85,3 @@ function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
   });
   return new ConnectorBuilder({ ...common, type: 'DockerRegistry', spec, issues }, captureSite(dockerRegistry));
 }
-
-/**
- * Typed builders for every connector type of the platform (from the catalogue), with `dockerRegistry` written
- * by hand (Docker Hub and anonymous access by default).
- */
-export const connectors: Omit<CatalogConnectors, 'dockerRegistry'> & { readonly dockerRegistry: typeof dockerRegistry } = Object.freeze({
-  ...catalogConnectors,
-  dockerRegistry,
-});

@@ -1,9 +1,9 @@
-import type { Child, DocPath, Reference } from '../ir/node.js';
-import { captureSite } from './call-site.js';
+import { type Child, type Reference, RESOURCE_BRAND, type Scope } from '../ir/node.js';
+import type { DocPath } from '../core/document-path.js';
+import { captureSite } from '../core/source-site.js';
 import type { EnvironmentBuilder } from './environment.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { RESOURCE_BRAND, type Scope } from './resource.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 import type { InfrastructureType, ServiceDeploymentType } from './service.js';
 

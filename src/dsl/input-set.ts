@@ -1,9 +1,9 @@
-import type { Child, DocPath, Reference } from '../ir/node.js';
-import { captureSite } from './call-site.js';
+import { type Child, type Reference, RESOURCE_BRAND, type AnyResource, type Scope } from '../ir/node.js';
+import type { DocPath } from '../core/document-path.js';
+import { captureSite } from '../core/source-site.js';
 import { checkOptions } from './option-check.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
-import { RESOURCE_BRAND, type AnyResource, type Scope } from './resource.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 
 /** A pipeline an input set or trigger belongs to: a builder (checked to be compiled too) or its identifier. */

@@ -1,4 +1,4 @@
-import { closest } from '../compile/suggest.js';
+import { closest } from '../core/suggest.js';
 import type { OptionIssue } from '../ir/node.js';
 
 /**

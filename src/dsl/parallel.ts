@@ -1,4 +1,4 @@
-import { captureSite } from './call-site.js';
+import { captureSite } from '../core/source-site.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import { ParallelSteps, type StepTypesOf } from './step-group.js';
 import { parallelStages, type ParallelStages } from './stages-more.js';

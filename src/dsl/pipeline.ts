@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type { notificationRule } from '../schema/notification.js';
 import type { PipelineDocument } from '../schema/pipeline.js';
 import type { codebase } from '../schema/stage-ci.js';
-import { childrenAt, irNode, type IrNode, type Reference } from '../ir/node.js';
+import { childrenAt, irNode, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
 import { lower } from '../ir/lower.js';
 import { Builder } from './builder.js';
-import { captureSite } from './call-site.js';
+import { captureSite } from '../core/source-site.js';
 import {
   defined,
   tagsDocument,
@@ -19,10 +19,9 @@ import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
 import type { ProjectBuilder } from './project.js';
 import { checkOptions, type WithIssues } from './option-check.js';
-import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import type { StepNode } from './step.js';
-import type { PlacementCheck } from '../catalog/placement-types.js';
+import type { PlacementCheck } from './catalog/placement-types.js';
 
 export interface PipelineOptions {
   readonly identifier: string;

@@ -1,5 +1,5 @@
 import { isExpr } from './expr.js';
-import { MAX_NESTING } from './nesting.js';
+import { MAX_NESTING } from '../core/nesting.js';
 
 /**
  * Deep copy of user-given data as plain wire values: expressions become their text, `undefined`

@@ -1,12 +1,11 @@
 import type { ProjectDocument } from '../schema/project.js';
 import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
-import type { IrNode } from '../ir/node.js';
+import { type IrNode, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
 import { Builder } from './builder.js';
-import { captureSite } from './call-site.js';
+import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import { checkOptions, type WithIssues } from './option-check.js';
-import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 
 export interface ProjectOptions {
   readonly identifier: string;

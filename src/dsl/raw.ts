@@ -1,10 +1,9 @@
 import { lift, liftStage, liftStep } from '../ir/lift.js';
 import { lower } from '../ir/lower.js';
-import type { IrNode } from '../ir/node.js';
-import { captureSite, type SourceSite } from './call-site.js';
+import { type IrNode, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
+import { captureSite, type SourceSite } from '../core/source-site.js';
 import { plain } from './plain.js';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 import { StageBuilder } from './stage.js';
 import { STEP_BRAND, type StepNode } from './step.js';
 

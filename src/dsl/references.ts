@@ -1,6 +1,6 @@
-import type { DocPath, Reference } from '../ir/node.js';
+import { type Reference, isResource, type AnyResource } from '../ir/node.js';
+import type { DocPath } from '../core/document-path.js';
 import { isExpr, valueText, type Value } from './expr.js';
-import { isResource, type AnyResource } from './resource.js';
 
 /**
  * The platform's scoped reference to a connector:

@@ -1,13 +1,12 @@
 import type { ResourceKind } from '../catalog/kinds.js';
 import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
-import type { Child, IrNode, Reference } from '../ir/node.js';
+import { type Child, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
 import { Builder } from './builder.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import type { WithIssues } from './option-check.js';
 import type { ProjectBuilder } from './project.js';
 import { ordered, wireValue } from './references.js';
-import { RESOURCE_BRAND, type Resource, type Scope } from './resource.js';
 
 /** What every resource beside pipelines has: identity, display fields, and where it lives. */
 export interface ScopedOptions {

@@ -1,9 +1,9 @@
-import type { InfrastructureDef, ServiceDefinition } from '../catalog/generated/types.js';
-import type { Child, DocPath, Reference } from '../ir/node.js';
-import { captureSite } from './call-site.js';
+import type { InfrastructureDef, ServiceDefinition } from './catalog/generated/types.js';
+import { type Child, type Reference, RESOURCE_BRAND } from '../ir/node.js';
+import type { DocPath } from '../core/document-path.js';
+import { captureSite } from '../core/source-site.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { RESOURCE_BRAND } from './resource.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 
 /** A service's deployment type, as the platform names them (`Kubernetes`, `NativeHelm`, `ECS`, ...). */

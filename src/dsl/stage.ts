@@ -1,8 +1,8 @@
-import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue, type Reference } from '../ir/node.js';
+import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue, type Reference, isResource, type AnyResource } from '../ir/node.js';
 import { liftStepLists } from '../ir/lift.js';
 import { checkOptions, missingOptions, unknownOptions } from './option-check.js';
 import { Builder } from './builder.js';
-import { captureSite, type SourceSite } from './call-site.js';
+import { captureSite, type SourceSite } from '../core/source-site.js';
 import { appendUsed, usesOf } from './use-sites.js';
 import {
   defined,
@@ -16,12 +16,11 @@ import {
 import { Expr, optionalText, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue, wireValue } from './references.js';
-import { isResource, type AnyResource } from './resource.js';
 import type { EnvironmentBuilder } from './environment.js';
 import type { InfrastructureBuilder } from './infrastructure.js';
 import type { ServiceBuilder } from './service.js';
 import { isStepNode, type StepBuilder, type StepNode, type StrategyOption, type WhenOption } from './step.js';
-import type { PlacementCheck } from '../catalog/placement-types.js';
+import type { PlacementCheck } from './catalog/placement-types.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 
 export const STAGE_BRAND = Symbol.for('pipewright.stage');

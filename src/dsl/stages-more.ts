@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ciSpec, pipelineStageSpec } from '../schema/stages.js';
 import { childrenAt, irNode, type IrNode } from '../ir/node.js';
-import { captureSite } from './call-site.js';
+import { captureSite } from '../core/source-site.js';
 import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';

@@ -1,12 +1,11 @@
-import { childrenAt, irNode, type IrNode, type Reference } from '../ir/node.js';
+import { childrenAt, irNode, type IrNode, type Reference, type AnyResource } from '../ir/node.js';
 import { Builder } from './builder.js';
-import { captureSite, type SourceSite } from './call-site.js';
+import { captureSite, type SourceSite } from '../core/source-site.js';
 import { appendUsed, usesOf } from './use-sites.js';
 import { defined, failureStrategiesDocument, variablesDocument, type FailureStrategyOption, type VariableOption } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue } from './references.js';
-import type { AnyResource } from './resource.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 import { isStepNode, STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 import { checkOptions, type WithIssues } from './option-check.js';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { strategy } from '../schema/strategy.js';
 import { irNode, type IrNode, type OptionIssue, type Reference } from '../ir/node.js';
 import { Builder } from './builder.js';
-import { captureSite, type SourceSite } from './call-site.js';
+import { captureSite, type SourceSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
 import { missingOptions, unknownOptions } from './option-check.js';

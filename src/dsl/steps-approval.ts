@@ -1,4 +1,4 @@
-import { catalogStep } from '../catalog/catalog-step.js';
+import { catalogStep } from './catalog/catalog-step.js';
 
 /** Waits for members of user groups to approve (or reject). */
 export const harnessApproval = catalogStep('HarnessApproval', {

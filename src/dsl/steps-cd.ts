@@ -1,4 +1,4 @@
-import { catalogStep } from '../catalog/catalog-step.js';
+import { catalogStep } from './catalog/catalog-step.js';
 
 /** Rolling update of the stage's service manifests. */
 export const k8sRollingDeploy = catalogStep('K8sRollingDeploy', { order: ['skipDryRun', 'pruningEnabled'] });

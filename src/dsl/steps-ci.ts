@@ -1,4 +1,4 @@
-import { catalogStep } from '../catalog/catalog-step.js';
+import { catalogStep } from './catalog/catalog-step.js';
 
 const CONTAINER = ['connectorRef', 'image', 'shell'];
 

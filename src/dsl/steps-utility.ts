@@ -1,4 +1,4 @@
-import { catalogStep } from '../catalog/catalog-step.js';
+import { catalogStep } from './catalog/catalog-step.js';
 
 /** Calls a URL from the delegate; `assertion` decides success, `outputVariables` keep parts of the response. */
 export const http = catalogStep('Http', {

@@ -1,18 +1,13 @@
-import { irNode, type Child, type IrNode, type Reference } from '../ir/node.js';
-import { captureSite } from './call-site.js';
+import { irNode, type Child, type IrNode, type Reference, isResource, RESOURCE_BRAND, type PublishFlags } from '../ir/node.js';
+import { captureSite } from '../core/source-site.js';
 import { checkOptions } from './option-check.js';
+import type { TemplateKind, TemplateRef } from './template-inputs.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
-import type { Value } from './expr.js';
-import type { RuntimeInput } from './input.js';
-import { isResource, RESOURCE_BRAND, type AnyResource, type PublishFlags } from './resource.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import type { StepGroupBuilder } from './step-group.js';
 import { isStepNode, type StepNode } from './step.js';
-
-/** The template types pipewright builds: the parts of a pipeline. */
-export type TemplateKind = 'Step' | 'Stage' | 'StepGroup' | 'Pipeline';
 
 /** What a template holds: a builder of that part (its identity is dropped: each use gives its own), or the wire `spec`. */
 type PartOf<T extends TemplateKind> = T extends 'Step'
@@ -41,32 +36,10 @@ export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends 
 const IDENTITY = new Set(['identifier', 'name', 'orgIdentifier', 'projectIdentifier']);
 const withoutIdentity = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !IDENTITY.has(key)));
 
-/** A leaf the template leaves to each use: `input()` or `'<+input>...'` text. */
-type IsInput<V> = V extends RuntimeInput ? true : V extends `<+input>${string}` ? true : false;
-/** Whether a runtime input appears anywhere inside `V`. */
-type HasInput<V> = IsInput<V> extends true ? true : V extends readonly (infer U)[] ? HasInput<U> : V extends object ? true extends { [K in keyof V]: HasInput<V[K]> }[keyof V] ? true : false : false;
-
-/**
- * The `templateInputs` a use of a template may give, from the template's spec: only the fields that are runtime
- * inputs there (and the `type`, `identifier` and `name` fields that say where they are), so a misspelt field is a type
- * error. A template whose spec is a builder, or unknown, takes any values.
- */
-export type TemplateInputsOf<S> = unknown extends S
-  ? { readonly [key: string]: unknown }
-  : S extends StepNode | StageBuilder | AnyResource
-    ? { readonly [key: string]: unknown }
-    : InputsShape<S>;
-/** Fields kept beside the inputs: they say which stage, step or variable a value is for. */
-type IdentityKey = 'type' | 'identifier' | 'name';
-type InputsShape<S> = IsInput<S> extends true
-  ? Value
-  : S extends readonly (infer U)[]
-    ? ReadonlyArray<InputsShape<U>>
-    : S extends object
-      ? { readonly [K in keyof S as K extends IdentityKey ? K : HasInput<S[K]> extends true ? K : never]?: K extends IdentityKey ? S[K] : InputsShape<S[K]> }
-      : never;
-
-export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown> extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }> {
+export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
+  extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }>
+  implements TemplateRef<T, S>
+{
   /** Never set: carries the spec's type, for `templateInputs`. */
   declare readonly specType?: S;
   get [RESOURCE_BRAND]() {

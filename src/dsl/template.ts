@@ -1,15 +1,15 @@
 import type { z } from 'zod';
 import type { templateRef } from '../schema/template-ref.js';
-import { irNode, type DocPath, type IrNode, type Reference } from '../ir/node.js';
+import { irNode, type IrNode, type Reference, isResource, kindOf } from '../ir/node.js';
+import type { DocPath } from '../core/document-path.js';
 import { Builder } from './builder.js';
-import { captureSite } from './call-site.js';
+import { captureSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import { STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
-import type { TemplateBuilder, TemplateInputsOf, TemplateKind } from './template-definition.js';
-import { isResource, kindOf } from './resource.js';
+import type { TemplateInputsOf, TemplateKind, TemplateRef } from './template-inputs.js';
 import type { Expressible } from './wire-types.js';
 
 /**
@@ -18,7 +18,7 @@ import type { Expressible } from './wire-types.js';
  * compile checks that it is compiled too.
  */
 export type TemplateRefOption = Omit<Expressible<z.input<typeof templateRef>>, 'templateRef'> & {
-  readonly templateRef: Expressible<z.input<typeof templateRef>>['templateRef'] | TemplateBuilder;
+  readonly templateRef: Expressible<z.input<typeof templateRef>>['templateRef'] | TemplateRef;
 };
 
 export interface StepTemplateOptions extends TemplateRefOption {
@@ -38,7 +38,7 @@ const TEMPLATE_KEYS = ['templateRef', 'versionLabel', 'gitBranch', 'templateInpu
 export function templateBlock(options: TemplateRefOption, references: Reference[], path: DocPath): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, options[key]]));
   const ref = options.templateRef;
-  if (isResource(ref) && kindOf(ref) === 'template' && fields.versionLabel === undefined) fields.versionLabel = (ref as TemplateBuilder).versionLabel;
+  if (isResource(ref) && kindOf(ref) === 'template' && fields.versionLabel === undefined) fields.versionLabel = (ref as TemplateRef).versionLabel;
   return wireValue(fields, references, path) as Record<string, unknown>;
 }
 
@@ -71,7 +71,7 @@ export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements
  * `templateRef` given as text keeps the wire form (any `templateInputs`).
  */
 export type WithTemplateBuilder<O extends TemplateRefOption, K extends TemplateKind, S> = Omit<O, 'templateRef' | 'templateInputs'> & {
-  readonly templateRef: TemplateBuilder<K, S>;
+  readonly templateRef: TemplateRef<K, S>;
   readonly templateInputs?: TemplateInputsOf<S>;
 };
 export type WithTemplateText<O extends TemplateRefOption> = Omit<O, 'templateRef'> & {

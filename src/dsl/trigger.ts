@@ -1,10 +1,10 @@
-import type { Trigger_trigger_source } from '../catalog/generated/types.js';
-import type { Child, DocPath, Reference } from '../ir/node.js';
-import { captureSite } from './call-site.js';
+import type { TriggerFields, Trigger_trigger_source } from './catalog/generated/types.js';
+import { type Child, type Reference, RESOURCE_BRAND, type Scope } from '../ir/node.js';
+import type { DocPath } from '../core/document-path.js';
+import { captureSite } from '../core/source-site.js';
 import { inputSetRefs, ownedScope, pipelineReference, type InputSetsOption, type PipelineOption } from './input-set.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { RESOURCE_BRAND, type Scope } from './resource.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
 
 export interface TriggerCommonOptions extends ScopedOptions, OtherFieldsOption {
@@ -102,3 +102,7 @@ export const trigger = Object.assign(
     },
   },
 );
+
+/** A trigger's body and document as on the wire, typed by the platform's published schema. */
+export type TriggerBody = TriggerFields;
+export type TriggerDocument = { trigger: TriggerFields };

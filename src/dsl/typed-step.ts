@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { captureSite } from './call-site.js';
+import { captureSite } from '../core/source-site.js';
 import { ordered } from './references.js';
 import { StepBuilder, type StepCommonOptions } from './step.js';
 import type { Expressible } from './wire-types.js';

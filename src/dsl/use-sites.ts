@@ -1,4 +1,4 @@
-import { captureSite, capturingSites, type SourceSite } from './call-site.js';
+import { captureSite, capturingSites, type SourceSite } from '../core/source-site.js';
 
 /**
  * Where each entry of a step list was added (`.step(check)`), beside the list: a step defined once in a shared

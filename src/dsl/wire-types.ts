@@ -1,5 +1,5 @@
 import type { Expr, Value } from './expr.js';
-import type { AnyResource } from './resource.js';
+import type { AnyResource } from '../ir/node.js';
 
 /** The named keys of an object type, without its index signature (loose zod objects have one). */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 1 };

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { workerScript } from '../util/worker-script.js';
+import { workerScript } from '../core/worker-script.js';
 import { formatModules, type ModuleChecker, type ModuleProblems } from './check-modules.js';
 import type { MarkedModule, MarkedText } from './type-check.js';
 import type { WorkerAnswer, WorkerRequest } from './check-worker.js';

@@ -1,5 +1,5 @@
 import { kindRow } from '../catalog/kinds.js';
-import { hasErrors, type Diagnostic } from '../compile/diagnostics.js';
+import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
 
 export interface ImportInput {

@@ -2,19 +2,10 @@ import { stepEntry, stepSpecKeys } from '../catalog/catalog.js';
 import { STEP_COMMON_KEYS } from '../dsl/step.js';
 import * as dsl from './builders.js';
 import { call, chained, commented, lit, obj, originOf, type Code } from './code.js';
-import {
-  attempt,
-  failureStrategiesOption,
-  isNode,
-  nameOption,
-  optional,
-  tagsOption,
-  value,
-  variablesOption,
-  wire,
-} from './options.js';
+import { attempt, failureStrategiesOption, nameOption, optional, tagsOption, value, variablesOption, wire } from './options.js';
 import type { Comments } from './read-documents.js';
 import { asDocument, asStageElement, asStepElement, choose, type Candidate, type Demotions } from './verify.js';
+import { isRecord } from '../core/is-record.js';
 
 /** What code generation reads beside the document: its comments, and the nodes demoted after a type error. */
 export interface ImportContext {
@@ -24,7 +15,7 @@ export interface ImportContext {
 export const newContext = (): ImportContext => ({ comments: new WeakMap(), demoted: new WeakMap() });
 
 type Node = Record<string, unknown>;
-const node = (value: unknown): Node => (isNode(value) ? value : {});
+const node = (value: unknown): Node => (isRecord(value) ? value : {});
 
 /** Options every step builder shares: naming first, then (after the type's own) timing and failure handling. */
 const stepHead = (step: Node) => ({
@@ -92,7 +83,7 @@ function shellCode(step: Node): Code | undefined {
 /** Candidates for a `{ step: ... }` element, most specific first (the fallback levels of a step). */
 function stepCandidates(step: Node): Candidate[] {
   const type = typeof step.type === 'string' ? step.type : undefined;
-  const template = isNode(step.template) ? step.template : undefined;
+  const template = isRecord(step.template) ? step.template : undefined;
   const builder = type && type !== 'ShellScript' ? typedStepBuilder(type) : undefined;
   return [
     () =>
@@ -110,7 +101,7 @@ function stepCandidates(step: Node): Candidate[] {
 }
 
 function stepGroupCode(group: Node, context: ImportContext): Code | undefined {
-  const infra = isNode(group.stepGroupInfra) ? group.stepGroupInfra : undefined;
+  const infra = isRecord(group.stepGroupInfra) ? group.stepGroupInfra : undefined;
   const infraSpec = node(infra?.spec);
   return call('stepGroup', [
     obj({
@@ -141,8 +132,8 @@ function stepGroupCode(group: Node, context: ImportContext): Code | undefined {
 export function stepElementCode(element: Node, context: ImportContext): Code {
   const { comments } = context;
   const only = Object.keys(element).length === 1;
-  const step = only && isNode(element.step) ? element.step : undefined;
-  const group = only && isNode(element.stepGroup) ? element.stepGroup : undefined;
+  const step = only && isRecord(element.step) ? element.step : undefined;
+  const group = only && isRecord(element.stepGroup) ? element.stepGroup : undefined;
   const parallel = only && Array.isArray(element.parallel) ? (element.parallel as Node[]) : undefined;
   const candidates: Candidate[] = step
     ? stepCandidates(step)
@@ -203,7 +194,7 @@ const STAGE_IMPORTERS: Record<
   Deployment(stage, exec, context) {
     const spec = node(stage.spec);
     if (!exec || Object.keys(exec.rest).length) return undefined;
-    if (isNode(spec.serviceConfig)) {
+    if (isRecord(spec.serviceConfig)) {
       const serviceConfig = spec.serviceConfig;
       const infra = node(spec.infrastructure);
       const definition = node(infra.infrastructureDefinition);
@@ -265,7 +256,7 @@ const STAGE_IMPORTERS: Record<
     const simpleRuntime =
       typeof runtimeNode.type === 'string' &&
       Object.keys(runtimeNode).length === 2 &&
-      isNode(runtimeNode.spec) &&
+      isRecord(runtimeNode.spec) &&
       Object.keys(runtimeNode.spec).length === 0;
     return call('ci', [
       obj({
@@ -334,7 +325,7 @@ function stageCode(stage: Node, element: Node, context: ImportContext): StageCod
       steps.map((s) => ({ method: 'step', args: [s] })),
     );
   const type = typeof stage.type === 'string' ? stage.type : undefined;
-  const template = isNode(stage.template) ? stage.template : undefined;
+  const template = isRecord(stage.template) ? stage.template : undefined;
   // The fallback levels of a stage: template, typed builder, generic stage() with its steps, generic stage()
   // with the spec as it is, raw.stage(); the ones that take steps get them chained, as the pipeline writes them.
   const candidates: Candidate[] = [
@@ -382,7 +373,7 @@ function stageCode(stage: Node, element: Node, context: ImportContext): StageCod
 /** A `stages` element as code: a stage (steps split out) or `parallel(...)` stages with their steps on them. */
 export function stageElementCode(element: Node, context: ImportContext): StageCode {
   const only = Object.keys(element).length === 1;
-  if (only && isNode(element.stage)) return stageCode(element.stage, element, context);
+  if (only && isRecord(element.stage)) return stageCode(element.stage, element, context);
   const parallel = only && Array.isArray(element.parallel) && element.parallel.length > 0 ? (element.parallel as Node[]) : [];
   const candidates: Candidate[] = parallel.length
     ? [
@@ -420,7 +411,7 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
   const body = node(document.pipeline);
   const chain = (Array.isArray(body.stages) ? (body.stages as Node[]) : []).flatMap((element) => {
     const { stage, steps } = stageElementCode(element, context);
-    const comment = comments.get(element) ?? (isNode(element.stage) ? comments.get(element.stage) : undefined);
+    const comment = comments.get(element) ?? (isRecord(element.stage) ? comments.get(element.stage) : undefined);
     return [
       { method: 'stage', args: [commented(stage, comment)] },
       ...steps.map((s) => ({ method: 'step', args: [s] })),
@@ -429,7 +420,7 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
   const properties = node(body.properties);
   const codebase = node(properties.ci).codebase;
   const onlyCodebase =
-    isNode(codebase) && Object.keys(properties).length === 1 && Object.keys(node(properties.ci)).length === 1;
+    isRecord(codebase) && Object.keys(properties).length === 1 && Object.keys(node(properties.ci)).length === 1;
   const flowControl = node(body.flowControl);
   const onlyBarriers = Object.keys(flowControl).length === 1 && Array.isArray(flowControl.barriers);
   const options = (shortcuts: boolean) =>

@@ -1,17 +1,18 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { call, lit, obj, type Code } from './code.js';
 import type { z } from 'zod';
-import { documentPartSchema } from '../catalog/catalog.js';
+import { documentPartSchema } from '../schema/catalog-schemas.js';
 import { ENVIRONMENT_TYPES } from '../schema/environment.js';
-import { attempt, isNode, nameOption, NotExpressible, optional, tagsOption, variablesOption, wire } from './options.js';
+import { attempt, nameOption, NotExpressible, optional, tagsOption, variablesOption, wire } from './options.js';
 import { asDocument, firstExact } from './verify.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * The kinds beside pipelines as builder calls (`service()`, `template.stage()`, `trigger.cron()`, ...), each
  * kept only when it reproduces the document exactly, else `raw.<kind>()`.
  */
 type Node = Record<string, unknown>;
-const node = (value: unknown): Node => (isNode(value) ? value : {});
+const node = (value: unknown): Node => (isRecord(value) ? value : {});
 
 /** The values a typed option takes (an enum of the schema): a document outside them keeps to `raw`, which type-checks. */
 const enumValues = (schema: z.ZodType): readonly unknown[] => (schema as unknown as { options?: readonly unknown[] }).options ?? [];

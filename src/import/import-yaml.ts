@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { rootKeyList } from '../catalog/kinds.js';
-import { DiagnosticError, hasErrors, type Diagnostic } from '../compile/diagnostics.js';
+import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
 import type { Origin } from './code.js';

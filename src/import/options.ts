@@ -1,5 +1,6 @@
 import { data, lit, obj, arr, type Code } from './code.js';
 import { expressionCode } from './expressions.js';
+import { isRecord } from '../core/is-record.js';
 
 /** Converts whole-value runtime inputs and known expressions; leaves other text as written. */
 export const value = (text: unknown, templates = false): Code =>
@@ -9,7 +10,6 @@ export const value = (text: unknown, templates = false): Code =>
 export const wire = (raw: unknown): Code => data(raw, (text) => expressionCode(text));
 
 type Node = Record<string, unknown>;
-export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `name` is left out when it equals the identifier (the builders' default). */
 export const nameOption = (node: Node): Code | undefined =>
@@ -43,9 +43,9 @@ export function failureStrategiesOption(raw: unknown): Code | undefined {
   if (!Array.isArray(raw)) return wire(raw);
   return arr(
     raw.map((entry) => {
-      const onFailure = isNode(entry) && isNode(entry.onFailure) ? entry.onFailure : {};
+      const onFailure = isRecord(entry) && isRecord(entry.onFailure) ? entry.onFailure : {};
       const errors = onFailure.errors;
-      const action = isNode(onFailure.action) ? onFailure.action : {};
+      const action = isRecord(onFailure.action) ? onFailure.action : {};
       const simpleAction = Object.keys(action).length === 1 && typeof action.type === 'string';
       const allErrors = Array.isArray(errors) && errors.length === 1 && errors[0] === 'AllErrors';
       return obj({
@@ -66,7 +66,7 @@ export function variablesOption(raw: unknown): Code | undefined {
   if (!Array.isArray(raw)) return wire(raw);
   const entries: Record<string, Code> = {};
   for (const variable of raw) {
-    if (!isNode(variable) || typeof variable.name !== 'string' || variable.name in entries) return wire(raw);
+    if (!isRecord(variable) || typeof variable.name !== 'string' || variable.name in entries) return wire(raw);
     const { name, type, value: given, ...rest } = variable;
     const plainString = type === 'String' && typeof given === 'string' && Object.keys(rest).length === 0;
     const plainNumber = type === 'Number' && typeof given === 'number' && Object.keys(rest).length === 0;
@@ -77,7 +77,7 @@ export function variablesOption(raw: unknown): Code | undefined {
 
 /** Tags: a list of names when every value is empty, else the map. */
 export function tagsOption(raw: unknown): Code | undefined {
-  if (!isNode(raw)) return optional(raw);
+  if (!isRecord(raw)) return optional(raw);
   const keys = Object.keys(raw);
   return keys.length > 0 && keys.every((key) => raw[key] === '') ? arr(keys.map((key) => lit(key))) : wire(raw);
 }

@@ -1,9 +1,10 @@
 import { isMap, isScalar, isSeq } from 'yaml';
-import type { Diagnostic } from '../compile/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { kindRow, rootKeyList } from '../catalog/kinds.js';
-import { documentKind } from '../compile/validate.js';
+import { documentKind } from '../check/check-document.js';
 import type { ResourceKind } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
+import { isRecord } from '../core/is-record.js';
 
 export interface YamlDocument {
   readonly kind: ResourceKind;
@@ -64,8 +65,6 @@ const NOT_IMPORTED_YET = new Set([
   'monitoredService',
   'featureFlag',
 ]);
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface ReadResult {
   readonly documents: YamlDocument[];
@@ -106,7 +105,7 @@ export function readDocuments(text: string, file: string): ReadResult {
           ? Object.keys(value).join(', ') || 'nothing'
           : typeof value;
       const { line, col } = read.lines.linePos(doc.contents?.range?.[0] ?? 0);
-      const other = isObject(value) ? Object.keys(value).find((key) => NOT_IMPORTED_YET.has(key)) : undefined;
+      const other = isRecord(value) ? Object.keys(value).find((key) => NOT_IMPORTED_YET.has(key)) : undefined;
       diagnostics.push({
         code: 'not-a-platform-document',
         severity: 'error',

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { ts } from 'ts-morph';
-import type { Diagnostic } from '../compile/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { MARK_PREFIX } from './print.js';
 
 /**

@@ -1,7 +1,7 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { irNode, type IrNode, type NodeInit, type ResourceKey } from './node.js';
+import { isRecord } from '../core/is-record.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** A dotted path inside a record: `pipeline.identifier`. */

@@ -1,7 +1,8 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import type { SourceSite } from '../dsl/call-site.js';
+import type { SourceSite } from '../core/source-site.js';
 import { keyOfBody } from './identity.js';
 import { irNode, type Child, type IrNode } from './node.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * Wire data -> IR: the structure a rule needs (pipeline, stages, parallel blocks, step groups, steps) becomes
@@ -11,12 +12,11 @@ import { irNode, type Child, type IrNode } from './node.js';
  */
 
 type Rec = Record<string, unknown>;
-const isRec = (value: unknown): value is Rec => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** `{ key: value }` with exactly that one key: the value, else undefined. */
 function only(element: unknown, key: string): unknown {
-  if (!isRec(element)) return undefined;
+  if (!isRecord(element)) return undefined;
   let count = 0;
   for (const _ in element) if (++count > 1) return undefined;
   return element[key];
@@ -27,10 +27,10 @@ const raw = (element: unknown, site: SourceSite | undefined): IrNode => irNode({
 /** A resource document as IR: a pipeline with its stages and steps, any other kind as one node. */
 export function lift(kind: ResourceKind, document: unknown, site?: SourceSite): IrNode {
   const { rootKey } = kindRow(kind);
-  const body = isRec(document) ? document[rootKey] : undefined;
+  const body = isRecord(document) ? document[rootKey] : undefined;
   const key = keyOfBody(kind, body);
-  const identity = { resourceKind: kind, ...(key ? { key } : {}), identifier: isRec(body) ? str(body.identifier) : undefined };
-  if (!isRec(document) || body === undefined) return irNode({ kind: 'raw', site, body: document, ...identity });
+  const identity = { resourceKind: kind, ...(key ? { key } : {}), identifier: isRecord(body) ? str(body.identifier) : undefined };
+  if (!isRecord(document) || body === undefined) return irNode({ kind: 'raw', site, body: document, ...identity });
   const root = liftRoot(kind, body, site, identity);
   if (Object.keys(document).length === 1) return root;
   // Keys beside the root key stay data around it, so lowering gives the document back as it was.
@@ -39,7 +39,7 @@ export function lift(kind: ResourceKind, document: unknown, site?: SourceSite): 
 
 function liftRoot(kind: ResourceKind, body: unknown, site: SourceSite | undefined, identity: Pick<IrNode, 'resourceKind' | 'key' | 'identifier'>): IrNode {
   const { rootKey } = kindRow(kind);
-  if (kind !== 'pipeline' || !isRec(body) || !Array.isArray(body.stages))
+  if (kind !== 'pipeline' || !isRecord(body) || !Array.isArray(body.stages))
     return irNode({ kind: kind === 'pipeline' ? 'pipeline' : 'resource', wrapper: rootKey, site, body, ...identity });
   const stages = liftList(body.stages, ['stages'], liftStage, site);
   return irNode({ kind: 'pipeline', wrapper: rootKey, site, body: { ...body, stages: stages.list }, children: stages.children, ...identity });
@@ -59,7 +59,7 @@ function liftList(list: readonly unknown[], at: Array<string | number>, liftOne:
 /** A stage list element: `{ stage }` or `{ parallel: [...] }`. */
 export function liftStage(element: unknown, site?: SourceSite): IrNode {
   const stage = only(element, 'stage');
-  if (isRec(stage)) {
+  if (isRecord(stage)) {
     const { body, children } = liftExecution(stage, site);
     return irNode({ kind: 'stage', wrapper: 'stage', identifier: str(stage.identifier), type: str(stage.type), site, body, children });
   }
@@ -74,8 +74,8 @@ export function liftStage(element: unknown, site?: SourceSite): IrNode {
 /** A stage body with its `spec.execution` step lists lifted. */
 function liftExecution(stage: Rec, site?: SourceSite): { body: Rec; children: Child[] } {
   const spec = stage.spec;
-  const execution = isRec(spec) ? spec.execution : undefined;
-  if (!isRec(execution) || (!Array.isArray(execution.steps) && !Array.isArray(execution.rollbackSteps))) return { body: stage, children: [] };
+  const execution = isRecord(spec) ? spec.execution : undefined;
+  if (!isRecord(execution) || (!Array.isArray(execution.steps) && !Array.isArray(execution.rollbackSteps))) return { body: stage, children: [] };
   const lists = liftStepLists(execution, ['spec', 'execution'], site);
   return { body: { ...stage, spec: { ...(spec as Rec), execution: lists.body } }, children: lists.children };
 }
@@ -96,9 +96,9 @@ export function liftStepLists(holder: Rec, at: Array<string | number>, site?: So
 /** A step list element: `{ step }`, `{ stepGroup }` or `{ parallel: [...] }`. */
 export function liftStep(element: unknown, site?: SourceSite): IrNode {
   const step = only(element, 'step');
-  if (isRec(step)) return irNode({ kind: 'step', wrapper: 'step', identifier: str(step.identifier), type: str(step.type), site, body: step });
+  if (isRecord(step)) return irNode({ kind: 'step', wrapper: 'step', identifier: str(step.identifier), type: str(step.type), site, body: step });
   const group = only(element, 'stepGroup');
-  if (isRec(group)) {
+  if (isRecord(group)) {
     const { body, children } = liftStepLists(group, [], site);
     return irNode({ kind: 'stepGroup', wrapper: 'stepGroup', identifier: str(group.identifier), site, body, children });
   }

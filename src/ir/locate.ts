@@ -1,5 +1,6 @@
-import type { SourceSite } from '../dsl/call-site.js';
-import type { DocPath, IrNode } from './node.js';
+import type { SourceSite } from '../core/source-site.js';
+import type { IrNode } from './node.js';
+import type { DocPath } from '../core/document-path.js';
 
 /** Where a node's element and body sit in the document. */
 export interface Placed {

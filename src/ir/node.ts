@@ -1,9 +1,6 @@
-import type { KindKey, ResourceKind } from '../catalog/kinds.js';
-import type { SourceSite } from '../dsl/call-site.js';
-import type { AnyResource } from '../dsl/resource.js';
-
-/** A position in a document or a node's body: keys and list indexes. */
-export type DocPath = ReadonlyArray<string | number>;
+import type { DocPath } from '../core/document-path.js';
+import { RESOURCE_KINDS, type KindKey, type ResourceKind } from '../catalog/kinds.js';
+import type { SourceSite } from '../core/source-site.js';
 
 /** The identity of a resource on the platform: kind, scope, owner, version and identifier (the table of kinds says which). */
 export type ResourceKey = KindKey;
@@ -88,3 +85,42 @@ export const isIrNode = (value: unknown): value is IrNode =>
 /** Children in a list of the body: `list[i]` for each node, at `[...at, i]`. */
 export const childrenAt = (at: DocPath, nodes: readonly IrNode[], uses?: ReadonlyArray<SourceSite | undefined>): Child[] =>
   nodes.map((node, index) => (uses?.[index] ? { at: [...at, index], node, use: uses[index] } : { at: [...at, index], node }));
+
+/**
+ * Resources are recognised by this registered symbol, not `instanceof`: a repo can end up with two
+ * copies of pipewright, and a pipeline built by one must still compile with the other.
+ */
+export const RESOURCE_BRAND = Symbol.for('pipewright.resource');
+
+/** Where a resource lives: account level has neither, org level only `org`. */
+export interface Scope {
+  readonly org?: string;
+  readonly project?: string;
+}
+
+export interface Resource<K extends ResourceKind = ResourceKind, Doc = unknown> {
+  readonly [RESOURCE_BRAND]: K;
+  readonly identifier: string;
+  readonly scope: Scope;
+  readonly site: SourceSite;
+  /** Its node in the IR: identity, source site, references, option mistakes, and the wire fields as data. */
+  toNode(): IrNode;
+  /** The wire document (`lower(toNode())`). */
+  toDocument(): Doc;
+  /** What publish must do beyond sending the document, kept in the manifest (a template version made the stable one). */
+  readonly publishFlags?: PublishFlags;
+}
+
+/** Settings of a resource on the platform that are not in its YAML (platform-facts-2.md §6: a template's stable version). */
+export interface PublishFlags {
+  readonly stable?: true;
+}
+
+export type AnyResource = Resource<ResourceKind, unknown>;
+
+export const isResource = (value: unknown): value is AnyResource =>
+  typeof value === 'object' &&
+  value !== null &&
+  (RESOURCE_KINDS as readonly string[]).includes((value as Record<symbol, unknown>)[RESOURCE_BRAND] as string);
+
+export const kindOf = (resource: AnyResource): ResourceKind => resource[RESOURCE_BRAND];

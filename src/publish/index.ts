@@ -19,10 +19,10 @@ export {
   type FailureReason,
   type GitSettings,
   type Outcome,
-  type PublishItem,
   type PublishOptions,
   type PublishReport,
 } from './publish.js';
+export type { PublishItem } from './publish-item.js';
 export { RateLimiter } from './rate-limiter.js';
 export { backoffDelay, parseRetryAfter, type RetryOptions } from './retry.js';
 export { semanticDiff, formatChanges, type Change } from './semantic-diff.js';

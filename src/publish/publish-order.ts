@@ -1,6 +1,6 @@
 import { kindApi } from './endpoints.js';
 import { PUBLISH_ORDER, type ResourceId } from './document.js';
-import type { PublishItem } from './publish.js';
+import type { PublishItem } from './publish-item.js';
 
 /**
  * The order documents are sent in: kind after kind in the table's order (services and environments before

@@ -4,19 +4,10 @@ import type { GitTarget } from './endpoints.js';
 import { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict } from './envelope.js';
 import { runPool } from './pool.js';
 import { publishWaves } from './publish-order.js';
+import type { PublishItem } from './publish-item.js';
 import { semanticDiff, type Change } from './semantic-diff.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'failed';
-
-export interface PublishItem {
-  /** Path in the output folder, for reports. */
-  readonly file: string;
-  readonly document: PublishDocument;
-  /** The TypeScript file compile built it from (manifest `source`), for Git commit messages. */
-  readonly source?: string;
-  /** A template version to make the stable one (manifest `stable`). */
-  readonly stable?: true;
-}
 
 /** Why a document failed, in words a CI job can match on (`--json` `error.reason`). */
 export type FailureReason =

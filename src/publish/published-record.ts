@@ -1,7 +1,8 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sha256 } from '../compile/layout.js';
-import type { DocumentResult, PublishItem } from './publish.js';
+import type { DocumentResult } from './publish.js';
+import type { PublishItem } from './publish-item.js';
 
 /**
  * What the last publish sent, kept beside the output folder (`out` -> `out.published.json`): compile replaces the

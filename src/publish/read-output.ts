@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import { MANIFEST_FILE, parseManifest, sha256, type ManifestEntry } from '../compile/layout.js';
 import { DocumentError, publishDocument } from './document.js';
-import type { PublishItem } from './publish.js';
+import type { PublishItem } from './publish-item.js';
 import { SettingsError } from './settings.js';
 
 export interface OutputFolder {

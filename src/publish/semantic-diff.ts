@@ -1,3 +1,5 @@
+import { isRecord } from '../core/is-record.js';
+
 /**
  * Compares a local document with what the platform returns for it, by meaning rather than by text: key order,
  * YAML formatting and what the server fills in on its own (project `modules`, connector
@@ -14,11 +16,10 @@ export interface Change {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Empty values mean "not set" to the platform: `description: ""`, `tags: {}` and a missing key are the same. */
 const isEmpty = (value: unknown): boolean =>
-  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
 
 /** Keys the server adds to a resource body; ignored unless the local document sets them. */
 const SERVER_KEYS = ['createdAt', 'lastModifiedAt', 'lastUpdatedAt', 'version', 'gitDetails', 'entityValidityDetails'];
@@ -26,7 +27,7 @@ const SERVER_KEYS = ['createdAt', 'lastModifiedAt', 'lastUpdatedAt', 'version', 
 /** Removes what the server adds that the local document did not ask for. */
 function normaliseRemote(local: Json, remote: Json): Json {
   const [kind] = Object.keys(local);
-  if (!kind || !isObject(local[kind]) || !isObject(remote[kind])) return remote;
+  if (!kind || !isRecord(local[kind]) || !isRecord(remote[kind])) return remote;
   const mine = local[kind];
   const theirs: Json = { ...remote[kind] };
   for (const key of SERVER_KEYS) if (!(key in mine)) delete theirs[key];
@@ -37,7 +38,7 @@ function normaliseRemote(local: Json, remote: Json): Json {
     const present = new Set(theirs.modules);
     if (wanted.every((m) => present.has(m))) theirs.modules = wanted;
   }
-  if (kind === 'connector' && isObject(theirs.spec) && isObject(mine.spec) && isEmpty(mine.spec.delegateSelectors)) {
+  if (kind === 'connector' && isRecord(theirs.spec) && isRecord(mine.spec) && isEmpty(mine.spec.delegateSelectors)) {
     const spec = { ...theirs.spec };
     if (isEmpty(spec.delegateSelectors)) delete spec.delegateSelectors;
     theirs.spec = spec;
@@ -48,7 +49,7 @@ function normaliseRemote(local: Json, remote: Json): Json {
 const keyPath = (path: string, key: string) => (path ? `${path}.${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}` : key);
 
 function walk(local: unknown, remote: unknown, path: string, out: Change[]): void {
-  if (isObject(local) && isObject(remote)) {
+  if (isRecord(local) && isRecord(remote)) {
     const keys = [...new Set([...Object.keys(local), ...Object.keys(remote)])].sort();
     for (const key of keys) {
       const a = local[key];

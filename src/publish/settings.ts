@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { PipewrightConfig } from '../config.js';
-import type { CodeWith } from '../compile/diagnostic-codes.js';
+import type { PipewrightConfig } from '../compile/config.js';
+import type { CodeWith } from '../core/diagnostic-codes.js';
 import type { RetryOptions } from './retry.js';
 
 /** A setting that is missing or wrong, with what to do about it; the CLI prints it as a diagnostic of its code. */

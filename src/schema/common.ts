@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { quickCheck } from './quick-check.js';
+import { isRecord } from '../core/is-record.js';
 
 /** A string that holds a `<+...>` expression somewhere, e.g. `<+input>` or `release-<+INFRA_KEY>`. */
 export const EXPRESSION_PATTERN = /<\+/;
@@ -95,11 +96,11 @@ export const delegateSelectors = orExpression(z.array(z.string())).meta({
  */
 export const EVERY_PROBLEM = {
   // Only for a map: a value of the wrong kind altogether is already reported, and has no fields to check.
-  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+  when: (payload: { value: unknown }) => isRecord(payload.value),
 } as const;
 
 /**
- * Each schema whose `spec` is checked by its `type`, with its registry: the key-typo check (compile/key-typos.ts)
+ * Each schema whose `spec` is checked by its `type`, with its registry: the key-typo check (check/schema-position.ts)
  * and the JSON Schema generator (schema/json-schema.ts) read the same registries validation uses.
  */
 export const typedSpecRegistries = new WeakMap<z.ZodType, Readonly<Record<string, z.ZodType>>>();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentPartSchema } from '../catalog/catalog.js';
+import { documentPartSchema } from './catalog-schemas.js';
 import { resourceFields } from './resource-fields.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { STAGE_TYPES, stageSpecRegistry } from '../catalog/catalog.js';
+import { STAGE_TYPES } from '../catalog/catalog.js';
+import { stageSpecRegistry } from './catalog-schemas.js';
 import { ciSpec } from './stage-ci.js';
 import { deploymentSpec } from './stage-deployment.js';
 import { approvalSpec, customSpec, pipelineStageSpec } from './stage-flow.js';

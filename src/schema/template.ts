@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentPartSchema, templateSpecRegistry } from '../catalog/catalog.js';
+import { documentPartSchema, templateSpecRegistry } from './catalog-schemas.js';
 import { checkSpecByType, identifier, typedBy } from './common.js';
 import { step, stepGroup } from './pipeline-elements.js';
 import { pipelineBody, stage } from './pipeline.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { documentPartSchema } from '../catalog/catalog.js';
-import type { TriggerFields } from '../catalog/generated/types.js';
+import { documentPartSchema } from './catalog-schemas.js';
 
 /**
  * A trigger (facts 2 §6): what starts a pipeline (a webhook, a new artifact or manifest, a schedule) and with
@@ -13,5 +12,3 @@ export const triggerDocument = z.looseObject({ trigger: triggerBody }).meta({
   description: 'A trigger, as sent to POST /pipeline/api/triggers.',
 });
 
-export type TriggerBody = TriggerFields;
-export type TriggerDocument = { trigger: TriggerFields };

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import type { Diagnostic } from '../compile/diagnostics.js';
-import { describePath } from '../compile/document-path.js';
-import { closest } from '../compile/suggest.js';
-import { inputSetFit, pipelineKeyOf } from '../compile/rules-input-sets.js';
-import { applyRuleSettings, type RuleSettings } from '../compile/rule-settings.js';
-import { checkDocument, describeKey, documentKind, keyString, resourceKey, type ResourceKey } from '../compile/validate.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { describePath } from '../core/document-path.js';
+import { closest } from '../core/suggest.js';
+import { inputSetFit, pipelineKeyOf } from '../check/rules-input-sets.js';
+import { applyRuleSettings, type RuleSettings } from '../check/rule-settings.js';
+import { checkDocument, describeKey, documentKind, keyString, resourceKey, type ResourceKey } from '../check/check-document.js';
 import { lift } from '../ir/lift.js';
 import { kindRow, KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { locate, type Position } from './yaml-locate.js';
+import { isRecord } from '../core/is-record.js';
 
 /** A diagnostic with its place in a YAML file. */
 export type LocatedDiagnostic = Diagnostic & {
@@ -119,7 +120,7 @@ export function validateBatch(files: readonly string[], settings?: RuleSettings)
 }
 
 function unknownKind(data: unknown): Diagnostic {
-  const keys = typeof data === 'object' && data !== null && !Array.isArray(data) ? Object.keys(data) : [];
+  const keys = isRecord(data) ? Object.keys(data) : [];
   const suggestion = keys.map((key) => closest(key, KINDS.map((row) => row.rootKey))).find(Boolean);
   return {
     code: 'not-a-platform-document',

@@ -1,5 +1,5 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
-import type { DocPath } from '../ir/node.js';
+import type { DocPath } from '../core/document-path.js';
 
 export interface Position {
   readonly line: number;

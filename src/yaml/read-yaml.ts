@@ -1,6 +1,6 @@
 import YAML, { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node } from 'yaml';
-import type { Diagnostic, DiagnosticWithout } from '../compile/diagnostics.js';
-import { MAX_NESTING } from '../dsl/nesting.js';
+import type { Diagnostic, DiagnosticWithout } from '../core/diagnostics.js';
+import { MAX_NESTING } from '../core/nesting.js';
 import { MalformedNumber, platformPlain, platformTagged } from './platform-scalars.js';
 
 /**

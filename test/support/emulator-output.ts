@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { kindOfDocument, outputPathOf, publishRank, type ResourceKind } from '../../src/catalog/kinds.js';
-import { resourceKey } from '../../src/compile/validate.js';
+import { resourceKey } from '../../src/check/check-document.js';
 
 /**
  * Writes a compiled output folder (YAML files with pipewright's header, plus manifest.json) the way

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { type AnyResource } from 'pipewright';
-import { toYaml } from '../../src/compile/emit-yaml.js';
-import { validateDocument } from '../../src/compile/validate.js';
+import { toYaml } from '../../src/yaml/emit-yaml.js';
+import { validateDocument } from '../../src/check/check-document.js';
 import { ROOT } from './cli.js';
 
 /** The data of a corpus fixture (its first document), as YAML 1.1 reads it. */

@@ -1,0 +1,88 @@
+import { kindOfDocument, kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { MAX_NESTING } from '../core/nesting.js';
+import { keyOfDocument } from '../ir/identity.js';
+import { lift } from '../ir/lift.js';
+import type { IrNode, ResourceKey } from '../ir/node.js';
+import { TOO_DEEP, walk, type AnyRule } from './walk.js';
+import { documentSchemas } from '../schema/index.js';
+import { quickCheck } from '../schema/quick-check.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { pathKey } from '../core/document-path.js';
+import { applyRuleSettings, ruleOff, type RuleSettings } from './rule-settings.js';
+import { RULES } from './rules.js';
+import { schemaDiagnostics } from './schema-issues.js';
+
+/** The kind of a document is its root key (the table of kinds); undefined when it has none. */
+export const documentKind = (document: unknown): ResourceKind | undefined => kindOfDocument(document);
+
+/** The rules each project's settings leave on: one list per settings object, so the walk's plan for it is made once. */
+const rulesBySettings = new WeakMap<RuleSettings, readonly AnyRule[]>();
+
+/** The rules a project's settings leave on. */
+function rulesFor(settings: RuleSettings | undefined): readonly AnyRule[] {
+  if (!settings) return RULES;
+  let rules = rulesBySettings.get(settings);
+  if (!rules) rulesBySettings.set(settings, (rules = RULES.filter((rule) => !ruleOff(rule.code, settings))));
+  return rules;
+}
+
+/**
+ * Checks one document: one walk of its IR with every rule, the schema on its wire form (`document`, what `lower`
+ * gave or YAML held), then what the rules decide knowing the schema's verdict. Locations are added by the caller
+ * (builder sites or YAML ranges).
+ */
+export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings): Diagnostic[] {
+  let walked;
+  try {
+    walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind]);
+  } catch (error) {
+    if (error !== TOO_DEEP) throw error;
+    return [
+      {
+        code: 'too-deep',
+        severity: 'error',
+        message: `the document nests more than ${MAX_NESTING} levels deep`,
+        path: [kindRow(kind).rootKey],
+        subject: kindRow(kind).label,
+        hint: 'flatten the step groups; real pipelines nest a few levels at most',
+      },
+    ];
+  }
+  const documentSchema = documentSchemas[kind];
+  // Most documents pass: the quick check answers them without the copy zod's parse makes; the rest are parsed.
+  const result = quickCheck(documentSchema)(document) ? undefined : documentSchema.safeParse(document);
+  const schemaFound = !result || result.success ? [] : schemaDiagnostics(document, result.error.issues);
+  // A placeholder the schema refuses (an identifier's pattern): one diagnostic, the one that says why.
+  const absorbed = walked.finish(new Set(schemaFound.map((d) => pathKey(d.path))));
+  const schema = absorbed.size ? schemaFound.filter((d) => !absorbed.has(pathKey(d.path))) : schemaFound;
+  return applyRuleSettings(withoutEchoes([...schema, ...walked.found.flat()]), settings);
+}
+
+/** Checks a wire document (read from YAML, or given whole): lifted to the IR, then as `checkDocument`. */
+export const validateDocument = (kind: ResourceKind, document: unknown, settings?: RuleSettings): Diagnostic[] =>
+  checkDocument(kind, lift(kind, document), document, settings);
+
+/**
+ * One mistake, one diagnostic: a misspelt required key (`scipt`) is reported as the typo with its
+ * suggestion, not also as the required `script` missing beside it.
+ */
+function withoutEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
+  const typoTargets = new Set(
+    diagnostics
+      .filter((d) => d.code === 'unknown-key' && d.hint)
+      .map((d) => JSON.stringify([...d.path.slice(0, -1), /"([^"]+)"/.exec(d.hint!)?.[1]])),
+  );
+  if (typoTargets.size === 0) return diagnostics;
+  return diagnostics.filter((d) => d.code !== 'missing-field' || !typoTargets.has(JSON.stringify(d.path)));
+}
+
+export type { ResourceKey };
+
+/** The identity of a wire document (validate's documents; compile's come from the builders' nodes). */
+export const resourceKey = keyOfDocument;
+
+export const describeKey = (key: ResourceKey): string =>
+  `${kindRow(key.kind).label} "${key.identifier}"${key.version ? ` (version ${key.version})` : ''}${key.parent ? ` of "${key.parent}"` : ''} in ${key.project ? `project ${key.org}/${key.project}` : key.org ? `org ${key.org}` : 'the account'}`;
+
+export const keyString = (key: ResourceKey): string =>
+  [key.kind, key.org ?? '', key.project ?? '', key.parent ?? '', key.identifier, key.version ?? ''].join('/');

@@ -1,0 +1,24 @@
+import type { Rule } from './walk.js';
+import { describePath } from '../core/document-path.js';
+import { ruleError } from './rule-kit.js';
+import { closest } from '../core/suggest.js';
+
+/** Keys shorter than this are too easily one edit from another real key to call a typo. */
+const MIN_KEY_LENGTH = 4;
+
+/**
+ * Unknown keys one or two edits from a key the schema models are typos (`scipt`, `identifer`): the loose
+ * objects would otherwise let them through silently. The walk follows the document's own zod schema (the
+ * per-type spec registries included) and calls this at each key a loose object does not model.
+ */
+export const unknownKeys: Rule = {
+  code: 'unknown-key',
+  unmodelledKey(key, fields, at) {
+    if (key.length < MIN_KEY_LENGTH) return;
+    const suggestion = closest(key, Object.keys(fields.shape));
+    if (!suggestion) return;
+    const path = at.path;
+    const { field } = describePath(at.document, path);
+    at.report(ruleError(at.document, [...path, key], 'unknown-key', `unknown key "${key}"${field ? ` in ${field}` : ''}`, `did you mean "${suggestion}"?`));
+  },
+};

@@ -1,0 +1,67 @@
+import type { DocPath } from '../core/document-path.js';
+import type { CodeWith } from '../core/diagnostic-codes.js';
+import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
+import { describePath } from '../core/document-path.js';
+import { isRecord } from '../core/is-record.js';
+
+/** Small helpers shared by the document rules. */
+export type Node = Record<string, unknown>;
+export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export const ruleError = (document: unknown, path: DocPath, code: CodeWith<'error'>, message: string, hint?: string): Diagnostic =>
+  diagnosticOf(code, 'error', { message, path, subject: describePath(document, path).subject, ...(hint ? { hint } : {}) });
+
+/**
+ * A problem the platform saves without complaint but that fails (or misbehaves) at run time: an unresolvable
+ * expression, a reference to a stage or step that is not there. A warning, so a valid document is never refused.
+ */
+export const ruleWarning = (document: unknown, path: DocPath, code: CodeWith<'warning'>, message: string, hint?: string): Diagnostic =>
+  diagnosticOf(code, 'warning', { message, path, subject: describePath(document, path).subject, ...(hint ? { hint } : {}) });
+
+/** What one pass over a text finds: its outermost `<+...>` expressions, and how it ends if unbalanced. */
+export interface ExpressionScan {
+  /** Inner text of each outermost expression (nested expressions included). */
+  readonly expressions: string[];
+  /** True when a `<+>` with nothing inside was seen. */
+  readonly empty: boolean;
+  /** `<+` still open at the end of the text. */
+  readonly unclosed: number;
+  /** Inside an expression, a quote still open at the end. */
+  readonly openQuote: boolean;
+}
+
+/** Scans `<+...>` expressions, skipping quoted text inside them (a quoted `>` does not close one). */
+export function scanExpressions(text: string): ExpressionScan {
+  const expressions: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let empty = false;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    // Outside an expression only `<+` matters: jump to the next one (most of a script is plain text).
+    if (depth === 0) {
+      i = text.indexOf('<+', i);
+      if (i < 0) break;
+    }
+    const ch = text[i];
+    if (depth > 0 && quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === '<' && text[i + 1] === '+') {
+      if (text[i + 2] === '>') empty = true;
+      if (depth === 0) start = i + 2;
+      depth++;
+      i++;
+    } else if (depth > 0 && (ch === '"' || ch === "'")) quote = ch;
+    else if (ch === '>' && depth > 0) {
+      depth--;
+      if (depth === 0) expressions.push(text.slice(start, i));
+    }
+  }
+  return { expressions, empty, unclosed: depth, openQuote: quote !== null };
+}
+
+/** The outermost `<+...>` expressions of a text, each with its inner text (nested expressions included). */
+export const expressionsIn = (text: string): string[] => scanExpressions(text).expressions;

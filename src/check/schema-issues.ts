@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+import type { CodeWith } from '../core/diagnostic-codes.js';
+import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
+import { describePath, valueAt } from '../core/document-path.js';
+import { closest } from '../core/suggest.js';
+
+const kindOfValue = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'a list'
+      : typeof value === 'object'
+        ? 'a map'
+        : // String() for numbers: JSON would print NaN (YAML 1.1 reads a bare "." as one) as null.
+          `${typeof value} ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`;
+
+const CODES: Record<string, CodeWith<'error'>> = {
+  invalid_type: 'invalid-type',
+  invalid_value: 'invalid-value',
+  invalid_format: 'invalid-format',
+  too_small: 'too-small',
+  too_big: 'too-big',
+  invalid_union: 'invalid-value',
+  custom: 'invalid-value',
+};
+
+/** The allowed values behind a union issue: a discriminated union's options, or an enum among its branches. */
+function allowedOf(issue: z.core.$ZodIssue): string[] | undefined {
+  if (issue.code !== 'invalid_union') return undefined;
+  if ('options' in issue && Array.isArray(issue.options)) return issue.options.map(String);
+  for (const branch of issue.errors)
+    for (const inner of branch)
+      if (inner.code === 'invalid_value' && inner.path.length === 0 && 'values' in inner) return inner.values.map(String);
+  return undefined;
+}
+
+/** `boolean or string` when every branch of a union failed on the value's type alone; else undefined. */
+function unionTypes(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return undefined;
+  const expected = new Set<string>();
+  for (const branch of issue.errors) {
+    const [only] = branch;
+    if (branch.length !== 1 || only!.code !== 'invalid_type' || only!.path.length !== 0) return undefined;
+    expected.add(String(only!.expected));
+  }
+  return [...expected].join(' or ');
+}
+
+/** Messages that read as a predicate of the value: printed as `field "value" is ...`. */
+const PREDICATE = /^(is|must|needs) /;
+
+/** Turns zod issues into diagnostics that name the field, the value found and what was expected. */
+export function schemaDiagnostics(document: unknown, issues: readonly z.core.$ZodIssue[]): Diagnostic[] {
+  return issues.flatMap((issue): Diagnostic[] => {
+    const path = issue.path as Array<string | number>;
+    const inner = matchedBranch(issue);
+    if (inner) return schemaDiagnostics(document, inner.map((problem) => ({ ...problem, path: [...path, ...problem.path] })));
+    const { subject, field } = describePath(document, path);
+    const value = valueAt(document, path);
+    let message = issue.message;
+    let hint: string | undefined;
+    let code: CodeWith<'error'> = CODES[issue.code] ?? 'invalid-value';
+    if (issue.code === 'invalid_type' && value === undefined) {
+      message = `${field || 'value'} is required (expected ${issue.expected})`;
+      code = 'missing-field';
+    } else if (issue.code === 'invalid_union' && value === undefined) {
+      const expected = unionTypes(issue);
+      message = `${field || 'value'} is required${expected ? ` (expected ${expected})` : ''}`;
+      code = 'missing-field';
+    } else if (issue.code === 'invalid_value' && 'values' in issue && value === undefined) {
+      // A missing discriminator (`type` of a map whose kind it picks): say what to add, not "undefined".
+      message = `${field || 'value'} is required (one of ${issue.values.map(String).join(', ')})`;
+      code = 'missing-field';
+    } else if (issue.code === 'invalid_type') {
+      message = `${field || 'value'} must be ${issue.expected}, found ${kindOfValue(value)}`;
+    } else if (issue.code === 'invalid_value' && 'values' in issue) {
+      const allowed = issue.values.map(String);
+      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`;
+      if (suggestion) hint = `did you mean "${suggestion}"?`;
+    } else if (issue.code === 'invalid_union' && allowedOf(issue)) {
+      // An enum or expression (orExpression), or a discriminated union: name what is allowed.
+      const allowed = allowedOf(issue)!;
+      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      const orExpr = issue.errors.length > 1 ? ' (or a <+...> expression)' : '';
+      message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}${orExpr}`;
+      if (suggestion) hint = `did you mean "${suggestion}"?`;
+    } else if (issue.code === 'invalid_union' && unionTypes(issue)) {
+      message = `${field || 'value'} must be ${unionTypes(issue)}, found ${kindOfValue(value)}`;
+    } else if (issue.code === 'invalid_union') {
+      message = `${field || 'value'} has an unexpected value ${kindOfValue(value)}`;
+    } else if (issue.code === 'too_small' && Array.isArray(value) && issue.message.startsWith('Too small')) {
+      message = `${field} needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}`;
+    } else if (issue.code === 'too_small' && typeof value === 'string') {
+      message = `${field || 'value'} must not be empty`;
+    } else if (PREDICATE.test(message)) {
+      message = `${field} ${JSON.stringify(value)} ${message}`;
+    } else if (field && !message.includes(field.split('.').pop()!)) {
+      message = `${field}: ${message}`;
+    }
+    return [diagnosticOf(code, 'error', { message, path, subject, ...(hint ? { hint } : {}) })];
+  });
+}
+
+/**
+ * The issues of the one alternative of a union whose shape the value has (a list, where the other alternative is
+ * a `<+...>` string; the object whose `type` matched): its deepest problems say what is wrong, where "has an
+ * unexpected value" would not. Undefined when no alternative, or more than one, got past the value's type.
+ */
+function matchedBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] | undefined {
+  if (issue.code !== 'invalid_union' || allowedOf(issue)) return undefined;
+  const rootMismatch = (problem: z.core.$ZodIssue) =>
+    problem.path.length === 0 && (problem.code === 'invalid_type' || (problem.code === 'invalid_value' && 'values' in problem));
+  const matched = issue.errors.filter((branch) => branch.length > 0 && !branch.some(rootMismatch));
+  return matched.length === 1 ? matched[0] : undefined;
+}

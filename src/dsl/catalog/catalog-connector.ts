@@ -1,0 +1,44 @@
+import { captureSite } from '../../core/source-site.js';
+import { CONNECTOR_COMMON_KEYS, ConnectorBuilder, type ConnectorCommonOptions } from '../connector.js';
+import { checkOptions } from '../option-check.js';
+import { catalog, connectorSpecKeys } from '../../catalog/catalog.js';
+import type { ConnectorBuilderTypes, ConnectorSpecs } from './generated/types.js';
+
+/** A connector type the catalogue knows. */
+export type ConnectorType = keyof ConnectorSpecs & string;
+
+type CommonKey = keyof ConnectorCommonOptions | 'spec';
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Options of a catalogue connector: where it lives (project, org or account), and its wire `spec` fields flat
+ * (`type` here is the spec's own, e.g. a GitHub connector's `Account` or `Repo`); `spec` for fields as they are.
+ */
+export type CatalogConnectorOptions<T extends ConnectorType> = ConnectorCommonOptions &
+  DistributiveOmit<ConnectorSpecs[T], CommonKey> & { readonly spec?: { readonly [key: string]: unknown } };
+
+export type CatalogConnectorFactory<T extends ConnectorType> = (options: CatalogConnectorOptions<T>) => ConnectorBuilder;
+
+/** The builder of one catalogue connector type; unknown option keys are reported at the call. */
+export function catalogConnector<T extends ConnectorType>(type: T): CatalogConnectorFactory<T> {
+  const name = `connectors.${catalog.connectors.find((entry) => entry.type === type)?.builder ?? type}`;
+  const factory = (options: Record<string, unknown>) => {
+    const site = captureSite(factory);
+    const specKeys = connectorSpecKeys(type) ?? [];
+    const { spec: explicit, ...rest } = options ?? {};
+    const common: Record<string, unknown> = {};
+    const spec: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(rest)) (CONNECTOR_COMMON_KEYS.includes(key) ? common : spec)[key] = value;
+    const issues = checkOptions(name, rest, [...CONNECTOR_COMMON_KEYS, ...specKeys], ['identifier']);
+    if (explicit && typeof explicit === 'object') Object.assign(spec, explicit);
+    return new ConnectorBuilder({ ...(common as unknown as ConnectorCommonOptions), type, spec, issues }, site);
+  };
+  return factory as unknown as CatalogConnectorFactory<T>;
+}
+
+/** One builder per connector type of the platform, named after it: `connectors.github({...})`, `connectors.k8sCluster(...)`. */
+export type CatalogConnectors = { readonly [K in keyof ConnectorBuilderTypes]: CatalogConnectorFactory<ConnectorBuilderTypes[K]> };
+
+export const catalogConnectors = Object.freeze(
+  Object.fromEntries(catalog.connectors.map((entry) => [entry.builder, catalogConnector(entry.type as ConnectorType)])),
+) as unknown as CatalogConnectors;
