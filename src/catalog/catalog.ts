@@ -6,9 +6,8 @@ import { shapeKeys, type CatalogData, type Shape } from './shape.js';
  * structure in ./generated, hand-written sugar beside it). Registries, placement, option keys, JSON Schema
  * branches and import's builder lookup all read it.
  */
-const data: CatalogData = CATALOG_DATA;
-/** The generated data itself, for the zod schemas made from its shapes (src/schema/catalog-schemas.ts). */
-export const catalogData: CatalogData = data;
+/** The generated data itself; src/schema/catalog-schemas.ts makes zod schemas from its shapes. */
+export const catalogData: CatalogData = CATALOG_DATA;
 
 /** One catalogue entry as users see it: the wire type and the name of its builder export. */
 export interface CatalogEntry {
@@ -26,24 +25,24 @@ export const catalog: {
   readonly stages: readonly CatalogEntry[];
   readonly connectors: readonly CatalogEntry[];
 } = Object.freeze({
-  steps: Object.freeze(Object.entries(data.steps).map(([type, entry]) => Object.freeze({ type, builder: entry.builder, stages: entry.stages }))),
-  stages: Object.freeze(Object.entries(data.stages).map(([type, entry]) => Object.freeze({ type, builder: entry.builder }))),
-  connectors: Object.freeze(Object.entries(data.connectors).map(([type, entry]) => Object.freeze({ type, builder: entry.builder }))),
+  steps: Object.freeze(Object.entries(catalogData.steps).map(([type, entry]) => Object.freeze({ type, builder: entry.builder, stages: entry.stages }))),
+  stages: Object.freeze(Object.entries(catalogData.stages).map(([type, entry]) => Object.freeze({ type, builder: entry.builder }))),
+  connectors: Object.freeze(Object.entries(catalogData.connectors).map(([type, entry]) => Object.freeze({ type, builder: entry.builder }))),
 });
 
-export const STEP_TYPES: readonly string[] = Object.keys(data.steps);
-export const STAGE_TYPES: readonly string[] = Object.keys(data.stages);
-export const CONNECTOR_TYPES: readonly string[] = Object.keys(data.connectors);
+export const STEP_TYPES: readonly string[] = Object.keys(catalogData.steps);
+export const STAGE_TYPES: readonly string[] = Object.keys(catalogData.stages);
+export const CONNECTOR_TYPES: readonly string[] = Object.keys(catalogData.connectors);
 
-export const stepEntry = (type: string) => (Object.hasOwn(data.steps, type) ? data.steps[type] : undefined);
-export const stageEntry = (type: string) => (Object.hasOwn(data.stages, type) ? data.stages[type] : undefined);
+export const stepEntry = (type: string) => (Object.hasOwn(catalogData.steps, type) ? catalogData.steps[type] : undefined);
+export const stageEntry = (type: string) => (Object.hasOwn(catalogData.stages, type) ? catalogData.stages[type] : undefined);
 
 /** Stage types a step type may run in, or undefined for a type the catalogue does not know. */
 export const stagesForStep = (type: string): readonly string[] | undefined => stepEntry(type)?.stages;
 
 const keyCache = new Map<string, readonly string[] | undefined>();
 const cachedKeys = (cacheKey: string, shape: Shape | undefined) => {
-  if (!keyCache.has(cacheKey)) keyCache.set(cacheKey, shape === undefined ? undefined : shapeKeys(shape, data.defs));
+  if (!keyCache.has(cacheKey)) keyCache.set(cacheKey, shape === undefined ? undefined : shapeKeys(shape, catalogData.defs));
   return keyCache.get(cacheKey);
 };
 
@@ -53,4 +52,4 @@ export const stepSpecKeys = (type: string) => cachedKeys(`step:${type}`, stepEnt
 export const stageSpecKeys = (type: string) => cachedKeys(`stage:${type}`, stageEntry(type)?.spec);
 /** The `spec` field names of a connector type. */
 export const connectorSpecKeys = (type: string) =>
-  cachedKeys(`connector:${type}`, Object.hasOwn(data.connectors, type) ? data.connectors[type]!.spec : undefined);
+  cachedKeys(`connector:${type}`, Object.hasOwn(catalogData.connectors, type) ? catalogData.connectors[type]!.spec : undefined);

@@ -1,7 +1,8 @@
 import type { IrNode } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import type { AnyRule, Rule } from './walk.js';
-import { KNOWN_STAGE_TYPES, KNOWN_STEP_TYPES, stageSpecs, stepSpecs } from '../schema/index.js';
+import { STAGE_TYPES, STEP_TYPES } from '../catalog/catalog.js';
+import { stageSpecs, stepSpecs } from '../schema/index.js';
 import { describePath } from '../core/document-path.js';
 import { unknownKeys } from './key-typos.js';
 import { stepPlacement } from './rules-placement.js';
@@ -76,8 +77,8 @@ function scopeOf(scopes: Scopes, base: DocPath): Map<string, DocPath> {
   return seen;
 }
 
-const STAGE_TYPE_NAMES = () => [...new Set([...KNOWN_STAGE_TYPES, ...Object.keys(stageSpecs)])];
-const STEP_TYPE_NAMES = () => [...new Set([...KNOWN_STEP_TYPES, ...Object.keys(stepSpecs)])];
+const STAGE_TYPE_NAMES = () => [...new Set([...STAGE_TYPES, ...Object.keys(stageSpecs)])];
+const STEP_TYPE_NAMES = () => [...new Set([...STEP_TYPES, ...Object.keys(stepSpecs)])];
 let knownTypes: { stage: string[]; step: string[] } | undefined;
 let knownTypeSets: { stage: ReadonlySet<string>; step: ReadonlySet<string> } | undefined;
 

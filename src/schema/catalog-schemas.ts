@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { catalogData as data } from '../catalog/catalog.js';
+import { catalogData } from '../catalog/catalog.js';
 import type { CatalogData, Shape } from '../catalog/shape.js';
 import { shapeCompiler } from './shape-to-zod.js';
 
 /** The catalogue's types as zod schemas, each compiled from its shape on first use. */
-const compiler = shapeCompiler(data.defs);
+const compiler = shapeCompiler(catalogData.defs);
 
 /** A registry `{ type: zod schema }` whose schemas are compiled on first use, by type. */
 function lazyRegistry(entries: Readonly<Record<string, { readonly spec: Shape }>>): Record<string, z.ZodType> {
@@ -17,16 +17,16 @@ function lazyRegistry(entries: Readonly<Record<string, { readonly spec: Shape }>
 }
 
 /** The wire `spec` schema of each step type, by `type`. */
-export const stepSpecRegistry = lazyRegistry(data.steps);
+export const stepSpecRegistry = lazyRegistry(catalogData.steps);
 /** The wire `spec` schema of each stage type (its `execution` left to the step checks), by `type`. */
-export const stageSpecRegistry = lazyRegistry(data.stages);
+export const stageSpecRegistry = lazyRegistry(catalogData.stages);
 /** The wire `spec` schema of each connector type, by `type`. */
-export const connectorSpecRegistry = lazyRegistry(data.connectors);
+export const connectorSpecRegistry = lazyRegistry(catalogData.connectors);
 /** The `spec` schema of the template types that hold no pipeline part (SecretManager, Workspace, ...), by `type`. */
-export const templateSpecRegistry = lazyRegistry(Object.fromEntries(Object.entries(data.templateSpecs).map(([type, spec]) => [type, { spec }])));
+export const templateSpecRegistry = lazyRegistry(Object.fromEntries(Object.entries(catalogData.templateSpecs).map(([type, spec]) => [type, { spec }])));
 /** A part of a document beside pipelines, as the published schema has it (`CatalogData.documents` says which). */
 export function documentPartSchema(part: keyof CatalogData['documents']): z.ZodType {
-  const shape = data.documents[part];
+  const shape = catalogData.documents[part];
   // The named definition itself, not a lazy reference to it: callers extend the object.
   return typeof shape !== 'string' && shape[0] === 'ref' ? compiler.def(shape[1]) : compiler.compile(shape);
 }

@@ -35,5 +35,3 @@ export const stageSpecs: Readonly<Record<string, z.ZodType>> = Object.freeze(
   ) as Record<string, z.ZodType>,
 );
 
-/** Stage types of the platform, for "did you mean". */
-export const KNOWN_STAGE_TYPES: readonly string[] = STAGE_TYPES;
