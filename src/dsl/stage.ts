@@ -250,11 +250,17 @@ export function stage(options: GenericStageOptions): StageBuilder {
   return genericStage({ ...options, issues }, captureSite(stage));
 }
 
-/** The options every stage takes besides its type's own, and those of a stage that runs steps. */
-export const STAGE_SETTING_KEYS: readonly string[] = [
-  'identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors', 'strategy',
+/** The options every stage builder takes besides its type's own. */
+export const STAGE_COMMON_KEYS: readonly string[] = [
+  'identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors',
+  'strategy', 'steps', 'rollbackSteps',
 ];
-export const STAGE_COMMON_KEYS: readonly string[] = [...STAGE_SETTING_KEYS, 'steps', 'rollbackSteps'];
+
+/** `steps` or `rollbackSteps` given to a stage of a `type` that takes none: reported with the reason, never dropped. */
+export const stepsOptionIssues = (builder: string, options: object, type: string): OptionIssue[] =>
+  (['steps', 'rollbackSteps'] as const)
+    .filter((key) => (options as Record<string, unknown> | undefined)?.[key] !== undefined)
+    .map((key) => ({ code: 'unknown-option', message: `${builder}() has no option "${key}"`, hint: noStepsReason(type) }));
 
 type GenericStageProps<Type extends string> = GenericStageOptions & { readonly type: Type; readonly issues?: readonly OptionIssue[] };
 

@@ -9,7 +9,7 @@ import type { StepBuilder } from './step.js';
 import type { Expr } from './expr.js';
 import {
   STAGE_COMMON_KEYS,
-  STAGE_SETTING_KEYS,
+  stepsOptionIssues,
   StageImpl,
   StageWithoutStepsImpl,
   stepOutputOf,
@@ -108,7 +108,10 @@ export interface PipelineStageBuilder extends StageWithoutSteps<'Pipeline'> {}
 
 /** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
 export function pipelineStage(options: PipelineStageOptions): PipelineStageBuilder {
-  const issues = checkOptions('pipelineStage', options, [...STAGE_SETTING_KEYS, ...PIPELINE_STAGE_KEYS], ['identifier', 'pipeline']);
+  const issues = [
+    ...checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_KEYS], ['identifier', 'pipeline']),
+    ...stepsOptionIssues('pipelineStage', options, 'Pipeline'),
+  ];
   const { common, spec } = split(options, PIPELINE_STAGE_KEYS);
   const outputs = spec.outputs as Readonly<Record<string, Value>> | undefined;
   return new StageWithoutStepsImpl<'Pipeline'>(
@@ -149,7 +152,10 @@ class TemplateStageImpl extends StageWithoutStepsImpl<''> implements TemplateSta
 export function stageTemplate<S>(options: WithTemplateBuilder<StageTemplateOptions, 'Stage', S>): TemplateStageBuilder;
 export function stageTemplate(options: WithTemplateText<StageTemplateOptions>): TemplateStageBuilder;
 export function stageTemplate(options: StageTemplateOptions): TemplateStageBuilder {
-  const issues = checkOptions('stageTemplate', options, [...STAGE_SETTING_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']);
+  const issues = [
+    ...checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']),
+    ...stepsOptionIssues('stageTemplate', options, ''),
+  ];
   const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;
   return new TemplateStageImpl(
     {

@@ -5,7 +5,8 @@ import type { TemplateKind, TemplateRef } from './template-inputs.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
-import { isStageBuilder, type StageBuilder } from './stage.js';
+import { isStageBuilder, type StageSettings } from './stage.js';
+import { isParallelStages } from './parallel.js';
 import type { StepGroupBuilder } from './step-group.js';
 import { isStepNode, type StepNode } from './step.js';
 
@@ -13,7 +14,7 @@ import { isStepNode, type StepNode } from './step.js';
 type PartOf<T extends TemplateKind> = T extends 'Step'
   ? StepNode
   : T extends 'Stage'
-    ? StageBuilder
+    ? StageSettings
     : T extends 'StepGroup'
       ? StepGroupBuilder
       : PipelineBuilder<string, string>;
@@ -73,6 +74,8 @@ const TEMPLATE_KEYS = [...SCOPED_KEYS, 'otherFields', 'versionLabel', 'stable', 
 const templateOf = <T extends TemplateKind>(type: T, name: string) =>
   function build<const S extends TemplateOptions<T>['spec'] = undefined>(options: TemplateOptions<T> & { readonly spec?: S }): TemplateBuilder<T, S> {
     const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel']);
+    if (isStageBuilder(options?.spec) && isParallelStages(options.spec))
+      throw new TypeError(`${name}(): the spec is parallel(...) stages; a stage template holds one stage (make one template per stage)`);
     return new TemplateBuilder<T, S>({ ...options, type, issues }, captureSite(build));
   };
 

@@ -4,7 +4,7 @@ import {
   genericStage,
   genericStageWithoutSteps,
   STAGE_COMMON_KEYS,
-  STAGE_SETTING_KEYS,
+  stepsOptionIssues,
   type StageBuilder,
   type StageCommonOptions,
   type StageWithoutSteps,
@@ -35,7 +35,6 @@ export function catalogStage<T extends StageType>(type: T): CatalogStageFactory<
   const entry = stageEntry(type);
   const builder = entry?.builder ?? type;
   const runsSteps = entry?.hasExecution !== false;
-  const commonKeys = runsSteps ? STAGE_COMMON_KEYS : STAGE_SETTING_KEYS;
   const factory = (options: Record<string, unknown>) => {
     const site = captureSite(factory);
     const specKeys = (stageSpecKeys(type) ?? []).filter((key) => key !== 'execution');
@@ -43,13 +42,14 @@ export function catalogStage<T extends StageType>(type: T): CatalogStageFactory<
     const spec: Record<string, unknown> = {};
     const unknown: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options ?? {})) {
-      if (commonKeys.includes(key)) common[key] = value;
+      if (STAGE_COMMON_KEYS.includes(key)) common[key] = value;
       else if (specKeys.includes(key)) spec[key] = value;
       else unknown[key] = value;
     }
     const issues = [
-      ...unknownOptions(builder, unknown, [...commonKeys, ...specKeys]),
+      ...unknownOptions(builder, unknown, [...STAGE_COMMON_KEYS, ...specKeys]),
       ...missingOptions(builder, options ?? {}, ['identifier']),
+      ...(runsSteps ? [] : stepsOptionIssues(builder, options, type)),
     ];
     const stageOptions = { ...(common as unknown as StageCommonOptions), type, spec, issues };
     return runsSteps ? genericStage(stageOptions, site) : genericStageWithoutSteps(stageOptions, site);
