@@ -5,6 +5,7 @@ import type { TemplateKind, TemplateRef } from './template-inputs.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
+import type { Chainable } from './builder.js';
 import { isStageBuilder, type StageSettings } from './stage.js';
 import { isParallelStages } from './parallel.js';
 import type { StepGroupBuilder } from './step-group.js';
@@ -37,10 +38,13 @@ export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends 
 const IDENTITY = new Set(['identifier', 'name', 'orgIdentifier', 'projectIdentifier']);
 const withoutIdentity = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !IDENTITY.has(key)));
 
-export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
-  extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }>
-  implements TemplateRef<T, S>
-{
+/** One version of a template (`template.step(...)` and its kin): pass it as `templateRef` to use it. */
+export interface TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown> extends TemplateRef<T, S>, Chainable {
+  toDocument(): Record<string, Record<string, unknown>>;
+  readonly publishFlags: PublishFlags | undefined;
+}
+
+class TemplateImpl<T extends TemplateKind, S> extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }> implements TemplateBuilder<T, S> {
   /** Never set: carries the spec's type, for `templateInputs`. */
   declare readonly specType?: S;
   get [RESOURCE_BRAND]() {
@@ -76,7 +80,7 @@ const templateOf = <T extends TemplateKind>(type: T, name: string) =>
     const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel']);
     if (isStageBuilder(options?.spec) && isParallelStages(options.spec))
       throw new TypeError(`${name}(): the spec is parallel(...) stages; a stage template holds one stage (make one template per stage)`);
-    return new TemplateBuilder<T, S>({ ...options, type, issues }, captureSite(build));
+    return new TemplateImpl<T, S>({ ...options, type, issues }, captureSite(build));
   };
 
 /**
