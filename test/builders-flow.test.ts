@@ -330,9 +330,9 @@ describe('approval, custom and flow builders', () => {
     const s = custom({ identifier: 'a' });
     const w = wait({ identifier: 'w', duration: '1m' });
     expect(() => parallel(s as never, w as never)).toThrow('parallel(): pass only stages or only steps');
-    // @ts-expect-error: the types refuse it too (a Wait step cannot run in a parallel group)
+    // @ts-expect-error: the types refuse it too (parallel(...) stages have no steps of their own)
     expect(() => payments('p', 'p').stage(parallel(s, custom({ identifier: 'b' }))).step(w)).toThrow(
-      'pipeline "p".step(): the last stage is a parallel group; add steps to each stage before parallel()',
+      'pipeline "p".step(): the last stage takes no steps; parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)',
     );
   });
 });

@@ -19,13 +19,13 @@ import {
   stepGroup,
   stepTemplate,
   wait,
-  type StageBuilder,
+  type StageNode,
 } from 'pipewright';
 import { validateDocument } from '../src/check/check-document.js';
 import { inputProblem } from '../src/check/rules-inputs.js';
 
 /** `code: message (hint)` of every diagnostic of a pipeline built from these stages. */
-const diagnosticsOf = (...stages: StageBuilder[]) =>
+const diagnosticsOf = (...stages: StageNode[]) =>
   validateDocument('pipeline', pipeline({ identifier: 'p', project: 'web', barriers: ['ready'] }).stage(...stages).toDocument()).map(
     (d) => `${d.code}: ${d.message}${d.hint ? ` (${d.hint})` : ''}`,
   );

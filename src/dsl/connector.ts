@@ -2,7 +2,7 @@ import type { ConnectorDocument } from '../schema/connector.js';
 import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
 import { type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
-import { Builder } from './builder.js';
+import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
@@ -18,7 +18,14 @@ export interface ConnectorOptions extends ConnectorCommonOptions {
   readonly spec: Readonly<Record<string, unknown>>;
 }
 
-export class ConnectorBuilder extends Builder<ConnectorOptions & WithIssues> implements Resource<'connector', ConnectorDocument> {
+/** A connector: how the platform reaches a repository, registry, cluster or cloud account. */
+export interface ConnectorBuilder extends Resource<'connector', ConnectorDocument>, Chainable {
+  /** The project builder this connector belongs to, when given as one. */
+  readonly projectBuilder: ProjectBuilder | undefined;
+}
+
+/** The connector builders' class; users hold it as a `ConnectorBuilder`. */
+export class ConnectorImpl extends Builder<ConnectorOptions & WithIssues> implements ConnectorBuilder {
   get [RESOURCE_BRAND]() {
     return 'connector' as const;
   }
@@ -56,7 +63,7 @@ export const CONNECTOR_COMMON_KEYS: readonly string[] = SCOPED_KEYS;
 /** Any connector kind, given its wire `type` and `spec`. */
 export function connector(options: ConnectorOptions): ConnectorBuilder {
   const issues = checkOptions('connector', options, [...CONNECTOR_COMMON_KEYS, 'type', 'spec'], ['identifier', 'type']);
-  return new ConnectorBuilder({ ...options, spec: options.spec ?? {}, issues }, captureSite(connector));
+  return new ConnectorImpl({ ...options, spec: options.spec ?? {}, issues }, captureSite(connector));
 }
 
 export type DockerAuthOption = 'Anonymous' | { readonly username: string; readonly passwordRef: string };
@@ -83,5 +90,5 @@ export function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder
         : { type: 'UsernamePassword', spec: { username: auth.username, passwordRef: auth.passwordRef } },
     delegateSelectors: delegateSelectors ? [...delegateSelectors] : undefined,
   });
-  return new ConnectorBuilder({ ...common, type: 'DockerRegistry', spec, issues }, captureSite(dockerRegistry));
+  return new ConnectorImpl({ ...common, type: 'DockerRegistry', spec, issues }, captureSite(dockerRegistry));
 }

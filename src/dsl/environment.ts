@@ -4,7 +4,7 @@ import { captureSite } from '../core/source-site.js';
 import { variablesDocument, type VariableOption } from './common-options.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
 
 export interface EnvironmentOptions extends ScopedOptions, OtherFieldsOption {
   /** Production or PreProduction: the platform requires one. */
@@ -15,7 +15,10 @@ export interface EnvironmentOptions extends ScopedOptions, OtherFieldsOption {
   readonly overrides?: { readonly [key: string]: unknown };
 }
 
-export class EnvironmentBuilder extends ScopedResource<'environment', EnvironmentOptions> {
+/** An environment: where services are deployed (Production or PreProduction), with its variables and overrides. */
+export interface EnvironmentBuilder extends ResourceBuilder<'environment'> {}
+
+class EnvironmentImpl extends ScopedResource<'environment', EnvironmentOptions> implements EnvironmentBuilder {
   get [RESOURCE_BRAND]() {
     return 'environment' as const;
   }
@@ -32,5 +35,5 @@ export class EnvironmentBuilder extends ScopedResource<'environment', Environmen
 /** An environment: where services are deployed; its infrastructure definitions name it as their parent. */
 export function environment(options: EnvironmentOptions): EnvironmentBuilder {
   const issues = checkOptions('environment', options, [...SCOPED_KEYS, 'otherFields', 'type', 'variables', 'overrides'], ['identifier', 'type']);
-  return new EnvironmentBuilder({ ...options, issues }, captureSite(environment));
+  return new EnvironmentImpl({ ...options, issues }, captureSite(environment));
 }

@@ -4,7 +4,7 @@ import { captureSite } from '../core/source-site.js';
 import type { EnvironmentBuilder } from './environment.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
 import type { InfrastructureType, ServiceDeploymentType } from './service.js';
 
 export interface InfrastructureOptions extends ScopedOptions, OtherFieldsOption {
@@ -20,7 +20,13 @@ export interface InfrastructureOptions extends ScopedOptions, OtherFieldsOption 
   readonly scopedServices?: readonly string[];
 }
 
-export class InfrastructureBuilder extends ScopedResource<'infrastructure', InfrastructureOptions> {
+/** An infrastructure definition of an environment. */
+export interface InfrastructureBuilder extends ResourceBuilder<'infrastructure'> {
+  /** The identifier of its environment. */
+  readonly environmentRef: string;
+}
+
+class InfrastructureImpl extends ScopedResource<'infrastructure', InfrastructureOptions> implements InfrastructureBuilder {
   get [RESOURCE_BRAND]() {
     return 'infrastructure' as const;
   }
@@ -53,5 +59,5 @@ export class InfrastructureBuilder extends ScopedResource<'infrastructure', Infr
 export function infrastructure(options: InfrastructureOptions): InfrastructureBuilder {
   const known = [...SCOPED_KEYS, 'otherFields', 'environment', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices'];
   const issues = checkOptions('infrastructure', options, known, ['identifier', 'environment', 'deploymentType', 'type', 'spec']);
-  return new InfrastructureBuilder({ ...options, issues }, captureSite(infrastructure));
+  return new InfrastructureImpl({ ...options, issues }, captureSite(infrastructure));
 }

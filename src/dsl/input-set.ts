@@ -4,7 +4,7 @@ import { captureSite } from '../core/source-site.js';
 import { checkOptions } from './option-check.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
 
 /** A pipeline an input set or trigger belongs to: a builder (checked to be compiled too) or its identifier. */
 export type PipelineOption = PipelineBuilder<string, string> | string;
@@ -29,7 +29,13 @@ export interface InputSetOptions extends ScopedOptions, OtherFieldsOption {
   readonly values?: { readonly [key: string]: unknown };
 }
 
-export class InputSetBuilder extends ScopedResource<'inputSet', InputSetOptions> {
+/** An input set: values for a pipeline's runtime inputs. */
+export interface InputSetBuilder extends ResourceBuilder<'inputSet'> {
+  /** The identifier of the pipeline it fills. */
+  readonly pipelineIdentifier: string;
+}
+
+class InputSetImpl extends ScopedResource<'inputSet', InputSetOptions> implements InputSetBuilder {
   get [RESOURCE_BRAND]() {
     return 'inputSet' as const;
   }
@@ -50,7 +56,7 @@ export class InputSetBuilder extends ScopedResource<'inputSet', InputSetOptions>
 /** An input set: values for a pipeline's runtime inputs, kept under a name so runs and triggers can pick them. */
 export function inputSet(options: InputSetOptions): InputSetBuilder {
   const issues = checkOptions('inputSet', options, [...SCOPED_KEYS, 'otherFields', 'pipeline', 'values'], ['identifier', 'pipeline']);
-  return new InputSetBuilder({ ...options, issues }, captureSite(inputSet));
+  return new InputSetImpl({ ...options, issues }, captureSite(inputSet));
 }
 
 /** Input sets by builder (checked to be compiled too) or identifier. */
@@ -70,7 +76,10 @@ export interface OverlayInputSetOptions extends ScopedOptions, OtherFieldsOption
   readonly inputSets: InputSetsOption;
 }
 
-export class OverlayInputSetBuilder extends ScopedResource<'overlayInputSet', OverlayInputSetOptions> {
+/** An overlay input set: input sets of one pipeline, applied in order. */
+export interface OverlayInputSetBuilder extends ResourceBuilder<'overlayInputSet'> {}
+
+class OverlayInputSetImpl extends ScopedResource<'overlayInputSet', OverlayInputSetOptions> implements OverlayInputSetBuilder {
   get [RESOURCE_BRAND]() {
     return 'overlayInputSet' as const;
   }
@@ -88,7 +97,7 @@ export class OverlayInputSetBuilder extends ScopedResource<'overlayInputSet', Ov
 /** An overlay input set: several input sets of one pipeline applied in order. */
 export function overlayInputSet(options: OverlayInputSetOptions): OverlayInputSetBuilder {
   const issues = checkOptions('overlayInputSet', options, [...SCOPED_KEYS, 'otherFields', 'pipeline', 'inputSets'], ['identifier', 'pipeline', 'inputSets']);
-  return new OverlayInputSetBuilder({ ...options, issues }, captureSite(overlayInputSet));
+  return new OverlayInputSetImpl({ ...options, issues }, captureSite(overlayInputSet));
 }
 
 export { ownedScope, pipelineReference };

@@ -4,7 +4,7 @@ import type { PipelineDocument } from '../schema/pipeline.js';
 import type { codebase } from '../schema/stage-ci.js';
 import { childrenAt, irNode, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
 import { lower } from '../ir/lower.js';
-import { Builder } from './builder.js';
+import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import {
   defined,
@@ -19,9 +19,11 @@ import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
 import type { ProjectBuilder } from './project.js';
 import { checkOptions, type WithIssues } from './option-check.js';
-import { isStageBuilder, type StageBuilder } from './stage.js';
+import { isStageBuilder, stepsRefusal, type StageBuilder, type StageNode } from './stage.js';
 import type { StepNode } from './step.js';
-import type { PlacementCheck } from './catalog/placement-types.js';
+import type { StepsFor } from './catalog/placement-types.js';
+import { isParallelStages } from './parallel.js';
+import { NO_STAGE_YET } from './refusals.js';
 
 export interface PipelineOptions {
   readonly identifier: string;
@@ -47,23 +49,43 @@ export interface PipelineOptions {
   readonly barriers?: ReadonlyArray<string | { readonly name: string; readonly identifier: string }>;
   /** Allow running single stages of this pipeline. */
   readonly allowStageExecutions?: boolean;
-  readonly stages?: readonly StageBuilder[];
+  readonly stages?: readonly StageNode[];
 }
 
-/** The wire type of the last stage of a list, which `.step()` adds to. */
-type LastStageType<Stages extends readonly unknown[]> = Stages extends readonly [...unknown[], infer Last]
-  ? Last extends StageBuilder<infer Type>
-    ? Type
-    : string
-  : string;
+/** The wire type of the stage `.step()` adds to after `.stage(...stages)`: the last one's, or `Previous` when none is added. */
+type LastStageType<Stages extends readonly unknown[], Previous extends string> = Stages extends readonly []
+  ? Previous
+  : Stages extends readonly [...unknown[], infer Last]
+    ? Last extends StageNode<infer Type>
+      ? Type
+      : string
+    : string;
 
 /**
  * A pipeline; `LastStage` is the wire type of the stage `.step()` adds to, so a step that stage type cannot
- * run is a type error at the `.step()` call.
+ * run, or a step after a stage that takes none, is a type error at the `.step()` call.
  */
-export class PipelineBuilder<LastStage extends string = string, Variables extends string = string>
+export interface PipelineBuilder<LastStage extends string = string, Variables extends string = string>
+  extends Resource<'pipeline', PipelineDocument>,
+    Chainable {
+  /** The stages' identifiers, in order (those of a parallel block one by one). */
+  readonly stageIdentifiers: string[];
+  /** Appends stages. */
+  stage<const Stages extends readonly StageNode[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages, LastStage>, Variables>;
+  /** Appends steps to the last stage added, so `.stage(deployment(...)).step(shell(...))` reads in order. */
+  step<const Steps extends readonly StepNode[]>(...steps: Steps & StepsFor<Steps, LastStage>): this;
+  /** Declares pipeline variables; `variable(name)` then takes their names. */
+  variables<const Added extends Readonly<Record<string, VariableOption>>>(
+    variables: Added,
+  ): PipelineBuilder<LastStage, Variables | (keyof Added & string)>;
+  /** `<+pipeline.variables.NAME>`: a variable this pipeline declares (only declared names type-check). */
+  variable(name: Variables): Expr;
+  tags(tags: TagsOption): this;
+}
+
+class PipelineBuilderImpl<LastStage extends string = string, Variables extends string = string>
   extends Builder<PipelineOptions & WithIssues>
-  implements Resource<'pipeline', PipelineDocument>
+  implements PipelineBuilder<LastStage, Variables>
 {
   get [RESOURCE_BRAND]() {
     return 'pipeline' as const;
@@ -78,32 +100,27 @@ export class PipelineBuilder<LastStage extends string = string, Variables extend
     const projectId = typeof project === 'string' ? project : (project?.identifier ?? '');
     return { org: org ?? projectOrg ?? 'default', project: projectId };
   }
-  /** The stages' identifiers, in order. */
   get stageIdentifiers(): string[] {
-    // A parallel group stands for its stages.
-    const flat = (s: StageBuilder): string[] =>
-      s.type === 'parallel' ? (s as unknown as { stages: StageBuilder[] }).stages.flatMap(flat) : [s.identifier];
+    const flat = (s: StageNode): string[] => (isParallelStages(s) ? s.stages.flatMap(flat) : [s.identifier]);
     return (this.props.stages ?? []).flatMap(flat);
   }
 
-  /** Appends stages. */
-  stage<const Stages extends readonly StageBuilder<string>[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages>, Variables> {
+  stage<const Stages extends readonly StageNode[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages, LastStage>, Variables> {
     stages.forEach((candidate, index) => {
       if (!isStageBuilder(candidate))
         throw new TypeError(
           `pipeline "${this.identifier}".stage(): argument ${index + 1} is not a stage; build one with deployment() or stage()`,
         );
     });
-    return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<LastStageType<Stages>, Variables>;
+    return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<LastStageType<Stages, LastStage>, Variables>;
   }
 
-  /** Appends steps to the last stage added, so `.stage(deployment(...)).step(shell(...))` reads in order. */
-  step<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, LastStage>): this {
+  step<const Steps extends readonly StepNode[]>(...steps: Steps & StepsFor<Steps, LastStage>): this {
     const stages = this.props.stages ?? [];
     const last = stages[stages.length - 1];
-    if (!last) throw new TypeError(`pipeline "${this.identifier}".step(): add a stage with .stage() before adding steps`);
-    if (last.type === 'parallel')
-      throw new TypeError(`pipeline "${this.identifier}".step(): the last stage is a parallel group; add steps to each stage before parallel()`);
+    if (!last) throw new TypeError(`pipeline "${this.identifier}".step(): ${NO_STAGE_YET}`);
+    const refusal = stepsRefusal(last);
+    if (refusal) throw new TypeError(`pipeline "${this.identifier}".step(): the last stage takes no steps; ${refusal}`);
     return this.with({ stages: [...stages.slice(0, -1), (last as StageBuilder).step(...(steps as readonly StepNode[]))] });
   }
 
@@ -111,7 +128,6 @@ export class PipelineBuilder<LastStage extends string = string, Variables extend
     return this.with({ variables: { ...this.props.variables, ...variables } }) as unknown as PipelineBuilder<LastStage, Variables | (keyof Added & string)>;
   }
 
-  /** `<+pipeline.variables.NAME>`: a variable this pipeline declares (only declared names type-check). */
   variable(name: Variables): Expr {
     return new Expr(`<+pipeline.variables.${name}>`);
   }
@@ -173,9 +189,11 @@ const PIPELINE_KEYS = [
 ];
 
 /** A pipeline: stages run in order, each with its steps. */
+// `LastStage` starts as `string` (any stage), not as "no stage yet": `let p = pipeline(...)` reassigned in a loop
+// (`p = p.stage(...)`, `p = p.step(...)`) keeps the type of its first value, and must still take steps.
 export function pipeline<const Declared extends Readonly<Record<string, VariableOption>> = {}>(
   options: PipelineOptions & { readonly variables?: Declared },
 ): PipelineBuilder<string, keyof Declared & string> {
   const issues = checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']);
-  return new PipelineBuilder({ ...options, issues }, captureSite(pipeline));
+  return new PipelineBuilderImpl<string, keyof Declared & string>({ ...options, issues }, captureSite(pipeline));
 }

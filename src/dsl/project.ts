@@ -2,7 +2,7 @@ import type { ProjectDocument } from '../schema/project.js';
 import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
 import { type IrNode, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
-import { Builder } from './builder.js';
+import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import { checkOptions, type WithIssues } from './option-check.js';
@@ -20,7 +20,15 @@ export interface ProjectOptions {
   readonly modules?: readonly string[];
 }
 
-export class ProjectBuilder extends Builder<ProjectOptions & WithIssues> implements Resource<'project', ProjectDocument> {
+/** A project: groups pipelines, connectors and other resources inside an organization. */
+export interface ProjectBuilder extends Resource<'project', ProjectDocument>, Chainable {
+  /** Its organization (`default` unless given). */
+  readonly org: string;
+  description(description: string): ProjectBuilder;
+  tags(tags: TagsOption): ProjectBuilder;
+}
+
+class ProjectImpl extends Builder<ProjectOptions & WithIssues> implements ProjectBuilder {
   get [RESOURCE_BRAND]() {
     return 'project' as const;
   }
@@ -61,5 +69,5 @@ const PROJECT_KEYS = ['identifier', 'name', 'org', 'color', 'description', 'tags
 /** A project: groups pipelines, connectors and other resources inside an organization. */
 export function project(options: ProjectOptions): ProjectBuilder {
   const issues = checkOptions('project', options, PROJECT_KEYS, ['identifier']);
-  return new ProjectBuilder({ ...options, issues }, captureSite(project));
+  return new ProjectImpl({ ...options, issues }, captureSite(project));
 }

@@ -4,7 +4,7 @@ import { type IrNode, RESOURCE_BRAND, type Resource, type Scope } from '../ir/no
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { plain } from './plain.js';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { StageBuilder } from './stage.js';
+import { NO_STEPS, STAGE_BRAND, type StageNode } from './stage.js';
 import { STEP_BRAND, type StepNode } from './step.js';
 
 /**
@@ -31,9 +31,31 @@ class RawStep implements StepNode {
 }
 
 /** A stage element (`{ stage: {...} }` or `{ parallel: [...] }`) emitted verbatim. */
-class RawStage extends StageBuilder {
-  override toNode(): IrNode {
-    return liftStage(copy((this.props as unknown as { element: unknown }).element), this.site);
+class RawStage implements StageNode {
+  readonly #element: Readonly<Record<string, unknown>>;
+  readonly site: SourceSite;
+  constructor(element: Record<string, unknown>, site: SourceSite) {
+    this.#element = copy(element);
+    this.site = site;
+    Object.freeze(this);
+  }
+  get [STAGE_BRAND](): true {
+    return true;
+  }
+  get [NO_STEPS](): string {
+    return 'raw.stage(...) is written as given: put its steps in the element';
+  }
+  get #inner(): Record<string, unknown> {
+    return (this.#element.stage ?? {}) as Record<string, unknown>;
+  }
+  get identifier(): string {
+    return String(this.#inner.identifier ?? '');
+  }
+  get type(): string {
+    return String(this.#inner.type ?? 'parallel');
+  }
+  toNode(): IrNode {
+    return liftStage(copy(this.#element), this.site);
   }
 }
 
@@ -74,16 +96,8 @@ function rawStep(element: Record<string, unknown>): StepNode {
   return new RawStep(element, captureSite(rawStep));
 }
 
-function rawStage(element: Record<string, unknown>): StageBuilder {
-  const inner = (element.stage ?? {}) as Record<string, unknown>;
-  const props = {
-    identifier: String(inner.identifier ?? ''),
-    type: String(inner.type ?? 'parallel'),
-    hasExecution: false,
-    buildSpec: () => undefined,
-    element: copy(element),
-  };
-  return new RawStage(props as never, captureSite(rawStage));
+function rawStage(element: Record<string, unknown>): StageNode {
+  return new RawStage(element, captureSite(rawStage));
 }
 
 const rawResource = <K extends ResourceKind>(kind: K) =>

@@ -2,7 +2,7 @@ import type { ResourceKind } from '../catalog/kinds.js';
 import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
 import { type Child, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
-import { Builder } from './builder.js';
+import { Builder, type Chainable } from './builder.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import type { WithIssues } from './option-check.js';
 import type { ProjectBuilder } from './project.js';
@@ -35,6 +35,12 @@ export function scopeOf({ org, project, account }: ScopedOptions): Scope {
 export interface OtherFieldsOption {
   readonly otherFields?: { readonly [key: string]: unknown };
 }
+
+/**
+ * A resource builder as users hold it: identity, scope, its document, and the chain helpers. Each kind's
+ * interface extends this one with what is its own; the classes behind them stay inside the package.
+ */
+export interface ResourceBuilder<K extends ResourceKind, Doc = Record<string, Record<string, unknown>>> extends Resource<K, Doc>, Chainable {}
 
 export const SCOPED_KEYS: readonly string[] = ['identifier', 'name', 'description', 'tags', 'org', 'project', 'account'];
 

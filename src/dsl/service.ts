@@ -4,7 +4,7 @@ import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
 
 /** A service's deployment type, as the platform names them (`Kubernetes`, `NativeHelm`, `ECS`, ...). */
 export type ServiceDeploymentType = ServiceDefinition extends infer D ? (D extends { readonly type: infer T } ? T & string : never) : never;
@@ -17,7 +17,12 @@ export interface ServiceOptions extends ScopedOptions, OtherFieldsOption {
   readonly gitOpsEnabled?: boolean;
 }
 
-export class ServiceBuilder extends ScopedResource<'service', ServiceOptions> {
+/** A service: what is deployed (manifests, artifacts) and how (`deploymentType`). */
+export interface ServiceBuilder extends ResourceBuilder<'service'> {
+  readonly deploymentType: ServiceDeploymentType | undefined;
+}
+
+class ServiceImpl extends ScopedResource<'service', ServiceOptions> implements ServiceBuilder {
   get [RESOURCE_BRAND]() {
     return 'service' as const;
   }
@@ -40,7 +45,7 @@ export class ServiceBuilder extends ScopedResource<'service', ServiceOptions> {
 /** A service: what a Deployment stage deploys (`service.serviceRef` may name it, or take the builder). */
 export function service(options: ServiceOptions): ServiceBuilder {
   const issues = checkOptions('service', options, [...SCOPED_KEYS, 'otherFields', 'deploymentType', 'spec', 'gitOpsEnabled'], ['identifier']);
-  return new ServiceBuilder({ ...options, issues }, captureSite(service));
+  return new ServiceImpl({ ...options, issues }, captureSite(service));
 }
 
 export type InfrastructureType = InfrastructureDef extends infer D ? (D extends { readonly type: infer T } ? T & string : never) : never;

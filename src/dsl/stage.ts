@@ -1,7 +1,7 @@
 import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue, type Reference, isResource, type AnyResource } from '../ir/node.js';
 import { liftStepLists } from '../ir/lift.js';
 import { checkOptions, missingOptions, unknownOptions } from './option-check.js';
-import { Builder } from './builder.js';
+import { Builder, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { appendUsed, usesOf } from './use-sites.js';
 import {
@@ -21,9 +21,16 @@ import type { InfrastructureBuilder } from './infrastructure.js';
 import type { ServiceBuilder } from './service.js';
 import { isStepNode, type StepBuilder, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 import type { PlacementCheck } from './catalog/placement-types.js';
+import type { PipewrightTypeError } from '../core/type-error.js';
+import { noStepsReason, type NoStepsReason } from './refusals.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 
 export const STAGE_BRAND = Symbol.for('pipewright.stage');
+/** On a stage that takes no steps: why (registered, so a stage from another copy of the library is read too). */
+export const NO_STEPS = Symbol.for('pipewright.stage.noSteps');
+
+/** Why a stage list entry takes no `.step()`, or undefined when it does. */
+export const stepsRefusal = (stage: StageNode): string | undefined => (stage as { readonly [NO_STEPS]?: string })[NO_STEPS];
 
 export interface StageCommonOptions {
   readonly identifier: string;
@@ -48,21 +55,70 @@ export interface StageCommonOptions {
 export type Execution = { steps: IrNode[]; rollbackSteps: IrNode[] };
 
 /** Builds the stage `spec` around its already-built execution; references are recorded at paths from the stage's body. */
-type SpecFactory = (references: Reference[], execution: Execution | undefined) => Record<string, unknown> | undefined;
+export type SpecFactory = (references: Reference[], execution: Execution | undefined) => Record<string, unknown> | undefined;
 
 export interface StageProps extends StageCommonOptions {
   /** Empty for a stage made from a template (the template has the type). */
   readonly type: string;
   readonly buildSpec: SpecFactory;
-  /** Whether this stage type runs steps (has `spec.execution`). */
-  readonly hasExecution: boolean;
   readonly template?: TemplateRefOption;
   /** Mistakes in the options the builder was given, reported when the document is built. */
   readonly issues?: readonly OptionIssue[];
 }
 
-/** A stage; `Type` is its wire type, so `.step()` can refuse in the types a step the stage cannot run. */
-export class StageBuilder<Type extends string = string> extends Builder<StageProps> {
+/** Anything that stands in a pipeline's list of stages: a stage, `parallel(...)` stages, `raw.stage(...)`. */
+export interface StageNode<Type extends string = string> {
+  readonly [STAGE_BRAND]: true;
+  readonly identifier: string;
+  /** Its wire type; `''` for a stage made from a template (the template has the type), `parallel` for a parallel block. */
+  readonly type: Type;
+  readonly site: SourceSite;
+  /** Its node in the IR (`lower` gives the wire element). */
+  toNode(): IrNode;
+}
+
+/** What every single stage has, whether or not it runs steps of its own. */
+export interface StageSettings<Type extends string = string> extends StageNode<Type>, Chainable {
+  /** `<+pipeline.stages.STAGE.variables.NAME>`: a variable of this stage, for later stages. */
+  variable(name: string): Expr;
+  failureStrategies(...strategies: FailureStrategyOption[]): this;
+  when(when: WhenOption): this;
+  variables(variables: Readonly<Record<string, VariableOption>>): this;
+  /** A looping strategy: `{ matrix: { region: ['eu', 'us'] } }`, `{ repeat: { items: [...] } }`, `{ parallelism: n }`. */
+  strategy(strategy: StrategyOption): this;
+}
+
+/** The reference to an output of a step of a stage, as later stages write it. */
+export interface StageOutputs {
+  /**
+   * `<+pipeline.stages.STAGE.spec.execution.steps.STEP.output.outputVariables.NAME>`: an output of a step of
+   * this stage, for later stages (within the stage, `step.output(name)` is shorter). Only the step's declared
+   * outputs type-check.
+   */
+  output<Outputs extends string>(step: StepBuilder<Outputs, string>, name: NoInfer<Outputs>): Expr;
+}
+
+/** A stage that runs steps; `Type` is its wire type, so `.step()` refuses in the types a step the stage cannot run. */
+export interface StageBuilder<Type extends string = string> extends StageSettings<Type>, StageOutputs {
+  /** Appends steps to the stage's execution; a step type the stage type cannot run is a type error. */
+  step<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this;
+  /** Appends steps to the stage's rollback. */
+  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this;
+}
+
+/**
+ * A stage that runs no steps of its own (a Pipeline stage, a stage made from a template, a stage type whose
+ * schema has no execution): `.step()` is refused, and the type error says why.
+ */
+export interface StageWithoutSteps<Type extends string = string> extends StageSettings<Type> {
+  /** Refused: this stage has no steps of its own (the type error says why). */
+  step(refused: PipewrightTypeError<NoStepsReason<Type>>, ...more: unknown[]): never;
+  /** Refused: this stage has no steps of its own (the type error says why). */
+  rollbackStep(refused: PipewrightTypeError<NoStepsReason<Type>>, ...more: unknown[]): never;
+}
+
+/** The stage classes' common part: settings, references, and the node around the spec each kind builds. */
+abstract class StageBase<Type extends string> extends Builder<StageProps> implements StageSettings<Type> {
   get [STAGE_BRAND](): true {
     return true;
   }
@@ -73,30 +129,10 @@ export class StageBuilder<Type extends string = string> extends Builder<StagePro
     return this.props.type as Type;
   }
 
-  /**
-   * `<+pipeline.stages.STAGE.spec.execution.steps.STEP.output.outputVariables.NAME>`: an output of a step of
-   * this stage, for later stages (within the stage, `step.output(name)` is shorter). Only the step's declared
-   * outputs type-check.
-   */
-  output<Outputs extends string>(step: StepBuilder<Outputs, string>, name: NoInfer<Outputs>): Expr {
-    return new Expr(`<+pipeline.stages.${this.identifier}.spec.execution.steps.${step.identifier}.output.outputVariables.${name}>`);
-  }
-  /** `<+pipeline.stages.STAGE.variables.NAME>`: a variable of this stage, for later stages. */
   variable(name: string): Expr {
     if (this.props.variables && !Object.hasOwn(this.props.variables, name))
       throw new TypeError(`stage "${this.identifier}" has no variable "${name}" (it has: ${Object.keys(this.props.variables).join(', ')})`);
     return new Expr(`<+pipeline.stages.${this.identifier}.variables.${name}>`);
-  }
-
-  /** Appends steps to the stage's execution; a step type the stage type cannot run is a type error. */
-  step<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
-    this.#assertSteps(steps, 'step');
-    return this.with({ steps: appendUsed(this.props.steps, steps) });
-  }
-  /** Appends steps to the stage's rollback. */
-  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
-    this.#assertSteps(steps, 'rollbackStep');
-    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) });
   }
   failureStrategies(...strategies: FailureStrategyOption[]): this {
     return this.with({ failureStrategies: strategies });
@@ -107,29 +143,17 @@ export class StageBuilder<Type extends string = string> extends Builder<StagePro
   variables(variables: Readonly<Record<string, VariableOption>>): this {
     return this.with({ variables: { ...this.props.variables, ...variables } });
   }
-  /** A looping strategy: `{ matrix: { region: ['eu', 'us'] } }`, `{ repeat: { items: [...] } }`, `{ parallelism: n }`. */
   strategy(strategy: StrategyOption): this {
     return this.with({ strategy });
   }
 
-  #assertSteps(steps: readonly unknown[], method: string): void {
-    if (!this.props.hasExecution)
-      throw new TypeError(`stage "${this.identifier}" is a ${this.props.type} stage without steps; .${method}() does not apply`);
-    steps.forEach((candidate, index) => {
-      if (!isStepNode(candidate))
-        throw new TypeError(
-          `stage "${this.identifier}".${method}(): argument ${index + 1} is not a step; build one with shell(), step() or another step builder`,
-        );
-    });
-  }
+  /** The stage's own steps as nodes, for the spec to place; undefined for a stage without steps. */
+  protected abstract execution(): Execution | undefined;
 
-  /** Its node in the IR (`lower` gives the wire element). */
   toNode(): IrNode {
     const p = this.props;
     const references: Reference[] = [];
-    const execution = p.hasExecution
-      ? { steps: (p.steps ?? []).map((node) => node.toNode()), rollbackSteps: (p.rollbackSteps ?? []).map((node) => node.toNode()) }
-      : undefined;
+    const execution = this.execution();
     const spec = p.buildSpec(references, execution);
     const body = defined({
       name: p.name ?? p.identifier,
@@ -159,7 +183,55 @@ export class StageBuilder<Type extends string = string> extends Builder<StagePro
   }
 }
 
-export const isStageBuilder = (value: unknown): value is StageBuilder =>
+/** `<+pipeline.stages.STAGE.spec.execution.steps.STEP.output.outputVariables.NAME>`. */
+export const stepOutputOf = (stage: string, step: StepNode & { readonly identifier: string }, name: string): Expr =>
+  new Expr(`<+pipeline.stages.${stage}.spec.execution.steps.${step.identifier}.output.outputVariables.${name}>`);
+
+/** The class of the stages that run steps; users hold it as a `StageBuilder`. */
+export class StageImpl<Type extends string = string> extends StageBase<Type> implements StageBuilder<Type> {
+  output<Outputs extends string>(step: StepBuilder<Outputs, string>, name: NoInfer<Outputs>): Expr {
+    return stepOutputOf(this.identifier, step, name);
+  }
+  step<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
+    this.#assertSteps(steps, 'step');
+    return this.with({ steps: appendUsed(this.props.steps, steps) });
+  }
+  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps & PlacementCheck<Steps, Type>): this {
+    this.#assertSteps(steps, 'rollbackStep');
+    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) });
+  }
+
+  #assertSteps(steps: readonly unknown[], method: string): void {
+    steps.forEach((candidate, index) => {
+      if (!isStepNode(candidate))
+        throw new TypeError(
+          `stage "${this.identifier}".${method}(): argument ${index + 1} is not a step; build one with shell(), step() or another step builder`,
+        );
+    });
+  }
+
+  protected execution(): Execution {
+    return { steps: (this.props.steps ?? []).map((node) => node.toNode()), rollbackSteps: (this.props.rollbackSteps ?? []).map((node) => node.toNode()) };
+  }
+}
+
+/** The class of the stages without steps of their own; `.step()` throws for JavaScript callers, with the reason. */
+export class StageWithoutStepsImpl<Type extends string = string> extends StageBase<Type> implements StageWithoutSteps<Type> {
+  get [NO_STEPS](): string {
+    return noStepsReason(this.props.type);
+  }
+  step(..._steps: unknown[]): never {
+    throw new TypeError(`stage "${this.identifier}".step(): ${this[NO_STEPS]}`);
+  }
+  rollbackStep(..._steps: unknown[]): never {
+    throw new TypeError(`stage "${this.identifier}".rollbackStep(): ${this[NO_STEPS]}`);
+  }
+  protected execution(): undefined {
+    return undefined;
+  }
+}
+
+export const isStageBuilder = (value: unknown): value is StageNode =>
   typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STAGE_BRAND] === true;
 
 export interface GenericStageOptions extends StageCommonOptions {
@@ -184,14 +256,29 @@ export const STAGE_COMMON_KEYS: readonly string[] = [
   'strategy', 'steps', 'rollbackSteps',
 ];
 
+/** `steps` or `rollbackSteps` given to a stage of a `type` that takes none: reported with the reason, never dropped. */
+export const stepsOptionIssues = (builder: string, options: object, type: string): OptionIssue[] =>
+  (['steps', 'rollbackSteps'] as const)
+    .filter((key) => (options as Record<string, unknown> | undefined)?.[key] !== undefined)
+    .map((key) => ({ code: 'unknown-option', message: `${builder}() has no option "${key}"`, hint: noStepsReason(type) }));
+
+type GenericStageProps<Type extends string> = GenericStageOptions & { readonly type: Type; readonly issues?: readonly OptionIssue[] };
+
 /** A stage of any type from its wire `spec`; steps added with `.step()` fill `spec.execution`. */
-export function genericStage<Type extends string>(
-  options: GenericStageOptions & { readonly type: Type; readonly issues?: readonly OptionIssue[] },
-  site: SourceSite,
-): StageBuilder<Type> {
+export function genericStage<Type extends string>(options: GenericStageProps<Type>, site: SourceSite): StageBuilder<Type> {
   const { spec, ...common } = options;
-  const hasExecution = true;
-  const buildSpec: SpecFactory = (references, execution) => {
+  return new StageImpl<Type>({ ...common, type: options.type, buildSpec: wireSpec(spec, site) }, site);
+}
+
+/** A stage of a type that runs no steps (its catalogue entry has no execution), from its wire `spec`. */
+export function genericStageWithoutSteps<Type extends string>(options: GenericStageProps<Type>, site: SourceSite): StageWithoutSteps<Type> {
+  const { spec, ...common } = options;
+  return new StageWithoutStepsImpl<Type>({ ...common, type: options.type, buildSpec: wireSpec(spec, site) }, site);
+}
+
+/** The spec as given, with the stage's steps (if any) in `execution`. */
+function wireSpec(spec: Readonly<Record<string, unknown>> | undefined, site: SourceSite): SpecFactory {
+  return (references, execution) => {
     const base = wireValue(spec ?? {}, references, ['spec']) as Record<string, unknown>;
     const hasSteps = execution && (execution.steps.length > 0 || execution.rollbackSteps.length > 0);
     // Steps written into the spec as data are lifted, so the rules see them as they see built ones.
@@ -201,7 +288,6 @@ export function genericStage<Type extends string>(
     const rollback = execution.rollbackSteps.length > 0 || 'rollbackSteps' in existing ? { rollbackSteps: execution.rollbackSteps } : {};
     return { ...base, execution: { ...existing, steps: execution.steps, ...rollback } };
   };
-  return new StageBuilder<Type>({ ...common, type: options.type, buildSpec, hasExecution }, site);
 }
 
 function withLiftedSteps(spec: Record<string, unknown>, site: SourceSite): Record<string, unknown> {
@@ -314,8 +400,8 @@ export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploy
   if (!('infrastructure' in options) || options.infrastructure === undefined) {
     const { deploymentType: _type, service: _service, serviceInputs: _si, environment: _env, environmentInputs: _ei, deployToAll: _all,
       infrastructureDefinitions: _defs, ...common } = options as ServiceEnvironmentDeploymentOptions;
-    return new StageBuilder<'Deployment'>(
-      { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), hasExecution: true, issues },
+    return new StageImpl<'Deployment'>(
+      { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), issues },
       captureSite(deployment),
     );
   }
@@ -348,5 +434,5 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
     },
     execution,
   });
-  return new StageBuilder<'Deployment'>({ ...common, type: 'Deployment', buildSpec, hasExecution: true }, site);
+  return new StageImpl<'Deployment'>({ ...common, type: 'Deployment', buildSpec }, site);
 }

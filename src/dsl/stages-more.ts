@@ -1,14 +1,24 @@
 import type { z } from 'zod';
 import type { ciSpec, pipelineStageSpec } from '../schema/stages.js';
-import { childrenAt, irNode, type IrNode } from '../ir/node.js';
 import { captureSite } from '../core/source-site.js';
 import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';
-import type { FailureStrategyOption, VariableOption } from './common-options.js';
 import { checkOptions } from './option-check.js';
-import type { StrategyOption, WhenOption } from './step.js';
-import { STAGE_COMMON_KEYS, StageBuilder, type Execution, type StageCommonOptions, type StageProps } from './stage.js';
+import type { StepBuilder } from './step.js';
+import type { Expr } from './expr.js';
+import {
+  STAGE_COMMON_KEYS,
+  stepsOptionIssues,
+  StageImpl,
+  StageWithoutStepsImpl,
+  stepOutputOf,
+  type Execution,
+  type StageBuilder,
+  type StageCommonOptions,
+  type StageOutputs,
+  type StageWithoutSteps,
+} from './stage.js';
 import type { PipelineBuilder } from './pipeline.js';
 import type { StepTemplateOptions, WithTemplateBuilder, WithTemplateText } from './template.js';
 import type { Expressible } from './wire-types.js';
@@ -38,12 +48,11 @@ export function ci(options: CiOptions): StageBuilder<'CI'> {
   const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_SPEC_KEYS], ['identifier']);
   const { common, spec } = split(options, CI_SPEC_KEYS);
   const runtime = typeof spec.runtime === 'string' ? { type: spec.runtime, spec: {} } : spec.runtime;
-  return new StageBuilder<'CI'>(
+  return new StageImpl<'CI'>(
     {
       ...common,
       issues,
       type: 'CI',
-      hasExecution: true,
       buildSpec: (references, execution) => ({
         ...(wireValue(ordered({ ...spec, runtime }, CI_SPEC_KEYS), references, ['spec']) as Record<string, unknown>),
         execution: execution && { steps: execution.steps },
@@ -56,8 +65,8 @@ export function ci(options: CiOptions): StageBuilder<'CI'> {
 /** An Approval stage: approval steps (and a few utility steps) before the stages they guard. */
 export function approval(options: StageCommonOptions): StageBuilder<'Approval'> {
   const issues = checkOptions('approval', options, STAGE_COMMON_KEYS, ['identifier']);
-  return new StageBuilder<'Approval'>(
-    { ...options, issues, type: 'Approval', hasExecution: true, buildSpec: (_references, execution) => ({ execution: stepsOnly(execution) }) },
+  return new StageImpl<'Approval'>(
+    { ...options, issues, type: 'Approval', buildSpec: (_references, execution) => ({ execution: stepsOnly(execution) }) },
     captureSite(approval),
   );
 }
@@ -71,12 +80,11 @@ export interface CustomOptions extends StageCommonOptions {
 export function custom(options: CustomOptions): StageBuilder<'Custom'> {
   const issues = checkOptions('custom', options, [...STAGE_COMMON_KEYS, 'environment'], ['identifier']);
   const { environment, ...common } = options;
-  return new StageBuilder<'Custom'>(
+  return new StageImpl<'Custom'>(
     {
       ...common,
       issues,
       type: 'Custom',
-      hasExecution: true,
       buildSpec: (references, execution) =>
         defined({ environment: wireValue(environment, references, ['spec', 'environment']), execution: stepsOnly(execution) }),
     },
@@ -95,17 +103,22 @@ export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' |
 
 const PIPELINE_STAGE_KEYS = ['org', 'project', 'pipeline', 'inputSetReferences', 'inputs', 'outputs'];
 
+/** A Pipeline stage: it runs another pipeline, whose stages have the steps. */
+export interface PipelineStageBuilder extends StageWithoutSteps<'Pipeline'> {}
+
 /** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
-export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipeline'> {
-  const issues = checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_KEYS], ['identifier', 'pipeline']);
+export function pipelineStage(options: PipelineStageOptions): PipelineStageBuilder {
+  const issues = [
+    ...checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_KEYS], ['identifier', 'pipeline']),
+    ...stepsOptionIssues('pipelineStage', options, 'Pipeline'),
+  ];
   const { common, spec } = split(options, PIPELINE_STAGE_KEYS);
   const outputs = spec.outputs as Readonly<Record<string, Value>> | undefined;
-  return new StageBuilder<'Pipeline'>(
+  return new StageWithoutStepsImpl<'Pipeline'>(
     {
       ...common,
       issues,
       type: 'Pipeline',
-      hasExecution: false,
       buildSpec: (references) =>
         wireValue(
           ordered(
@@ -123,17 +136,31 @@ export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipe
 export type StageTemplateOptions = Omit<StepTemplateOptions, 'timeout' | 'when' | 'failureStrategies' | 'strategy'> &
   Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>;
 
+/**
+ * A stage made from a stage template (`stageTemplate()`): the template has its type and its steps, so it takes no
+ * `.step()`; `output()` still names an output of a step the template runs.
+ */
+export interface TemplateStageBuilder extends StageWithoutSteps<''>, StageOutputs {}
+
+class TemplateStageImpl extends StageWithoutStepsImpl<''> implements TemplateStageBuilder {
+  output<Outputs extends string>(step: StepBuilder<Outputs, string>, name: NoInfer<Outputs>): Expr {
+    return stepOutputOf(this.identifier, step, name);
+  }
+}
+
 /** A stage made from a stage template: `templateRef`, `versionLabel`, and values for its `templateInputs`. */
-export function stageTemplate<S>(options: WithTemplateBuilder<StageTemplateOptions, 'Stage', S>): StageBuilder;
-export function stageTemplate(options: WithTemplateText<StageTemplateOptions>): StageBuilder;
-export function stageTemplate(options: StageTemplateOptions): StageBuilder {
-  const issues = checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']);
+export function stageTemplate<S>(options: WithTemplateBuilder<StageTemplateOptions, 'Stage', S>): TemplateStageBuilder;
+export function stageTemplate(options: WithTemplateText<StageTemplateOptions>): TemplateStageBuilder;
+export function stageTemplate(options: StageTemplateOptions): TemplateStageBuilder {
+  const issues = [
+    ...checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']),
+    ...stepsOptionIssues('stageTemplate', options, ''),
+  ];
   const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;
-  return new StageBuilder(
+  return new TemplateStageImpl(
     {
       ...common,
       type: '',
-      hasExecution: false,
       buildSpec: () => undefined,
       template: defined({ templateRef, versionLabel, gitBranch, templateInputs }),
       issues,
@@ -141,54 +168,3 @@ export function stageTemplate(options: StageTemplateOptions): StageBuilder {
     captureSite(stageTemplate),
   );
 }
-
-interface ParallelStagesProps extends StageProps {
-  readonly stages: readonly StageBuilder[];
-}
-
-/** Stages that run at the same time: `{ parallel: [{ stage }, ...] }` in the pipeline's stages. */
-export class ParallelStages extends StageBuilder<'parallel'> {
-  get stages(): readonly StageBuilder[] {
-    return (this.props as ParallelStagesProps).stages;
-  }
-
-  // A parallel group is a list on the wire: it has no when, failure strategies, variables or strategy of its
-  // own. Setting one is reported (it used to vanish from the YAML without a word).
-  override when(_when: WhenOption): this {
-    return this.#refuse('when');
-  }
-  override failureStrategies(..._strategies: FailureStrategyOption[]): this {
-    return this.#refuse('failureStrategies');
-  }
-  override variables(_variables: Readonly<Record<string, VariableOption>>): this {
-    return this.#refuse('variables');
-  }
-  override strategy(_strategy: StrategyOption): this {
-    return this.#refuse('strategy');
-  }
-  #refuse(method: string): this {
-    const issue = {
-      code: 'unknown-option' as const,
-      message: `parallel(...) stages have no ${method} of their own; .${method}() on the group would be lost`,
-      hint: `set ${method} on each stage inside parallel(...)`,
-    };
-    return this.with({ issues: [...(this.props.issues ?? []), issue] } as Partial<StageProps>);
-  }
-
-  override toNode(): IrNode {
-    const nodes = this.stages.map((stage) => stage.toNode());
-    return irNode({ kind: 'parallel', wrapper: 'parallel', site: this.site, body: nodes, children: childrenAt([], nodes), issues: this.props.issues });
-  }
-}
-
-export const parallelStages = (stages: readonly StageBuilder[], site: StageBuilder['site']): ParallelStages =>
-  new ParallelStages(
-    {
-      identifier: stages.map((stage) => stage.identifier).join('+'),
-      type: 'parallel',
-      hasExecution: false,
-      buildSpec: () => undefined,
-      stages,
-    } as ParallelStagesProps,
-    site,
-  );

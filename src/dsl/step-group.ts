@@ -1,6 +1,8 @@
 import { childrenAt, irNode, type IrNode, type Reference, type AnyResource } from '../ir/node.js';
-import { Builder } from './builder.js';
-import { captureSite, type SourceSite } from '../core/source-site.js';
+import { Builder, type Chainable } from './builder.js';
+import type { PipewrightTypeError } from '../core/type-error.js';
+import { TEMPLATE_GROUP_HAS_NO_STEPS } from './refusals.js';
+import { captureSite } from '../core/source-site.js';
 import { appendUsed, usesOf } from './use-sites.js';
 import { defined, failureStrategiesDocument, variablesDocument, type FailureStrategyOption, type VariableOption } from './common-options.js';
 import { valueText, type Value } from './expr.js';
@@ -45,24 +47,30 @@ const assertSteps = (owner: string, steps: readonly unknown[]) =>
   });
 
 /** A step group; `Types` are the wire types of the steps inside, for placement checks in the types. */
-export class StepGroupBuilder<Types extends string = string> extends Builder<StepGroupOptions & WithIssues> implements StepNode<Types> {
+export interface StepGroupBuilder<Types extends string = string> extends StepNode<Types>, Chainable {
+  readonly identifier: string;
+  /** Appends steps to the group. */
+  step<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>>;
+  /** Appends steps to the group's rollback. */
+  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>>;
+}
+
+/** A step group made from a step-group template (`stepGroup({ template })`): the template has the steps. */
+export interface TemplateStepGroupBuilder extends StepNode, Chainable {
+  readonly identifier: string;
+  /** Refused: the steps are in the template. */
+  step(refused: PipewrightTypeError<typeof TEMPLATE_GROUP_HAS_NO_STEPS>, ...more: unknown[]): never;
+  /** Refused: the steps are in the template. */
+  rollbackStep(refused: PipewrightTypeError<typeof TEMPLATE_GROUP_HAS_NO_STEPS>, ...more: unknown[]): never;
+}
+
+abstract class StepGroupBase<Types extends string> extends Builder<StepGroupOptions & WithIssues> implements StepNode<Types> {
   declare readonly stepTypes?: Types;
   get [STEP_BRAND](): true {
     return true;
   }
   get identifier(): string {
     return this.props.identifier;
-  }
-
-  /** Appends steps to the group. */
-  step<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
-    assertSteps(`stepGroup "${this.identifier}".step()`, steps);
-    return this.with({ steps: appendUsed(this.props.steps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
-  }
-  /** Appends steps to the group's rollback. */
-  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
-    assertSteps(`stepGroup "${this.identifier}".rollbackStep()`, steps);
-    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
   }
 
   toNode(): IrNode {
@@ -97,6 +105,26 @@ export class StepGroupBuilder<Types extends string = string> extends Builder<Ste
   }
 }
 
+class StepGroupImpl<Types extends string> extends StepGroupBase<Types> implements StepGroupBuilder<Types> {
+  step<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
+    assertSteps(`stepGroup "${this.identifier}".step()`, steps);
+    return this.with({ steps: appendUsed(this.props.steps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
+  }
+  rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
+    assertSteps(`stepGroup "${this.identifier}".rollbackStep()`, steps);
+    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
+  }
+}
+
+class TemplateStepGroupImpl extends StepGroupBase<string> implements TemplateStepGroupBuilder {
+  step(): never {
+    throw new TypeError(`stepGroup "${this.identifier}".step(): ${TEMPLATE_GROUP_HAS_NO_STEPS}`);
+  }
+  rollbackStep(): never {
+    throw new TypeError(`stepGroup "${this.identifier}".rollbackStep(): ${TEMPLATE_GROUP_HAS_NO_STEPS}`);
+  }
+}
+
 const STEP_GROUP_KEYS = [
   'identifier', 'name', 'steps', 'rollbackSteps', 'when', 'failureStrategies', 'strategy', 'variables', 'timeout', 'delegateSelectors',
   'containerInfra', 'sharedPaths', 'template',
@@ -111,31 +139,16 @@ export type StepTypesOf<Steps extends readonly unknown[]> = Steps[number] extend
 
 /**
  * Steps that run together, sharing conditions, failure strategies, a looping strategy or a container cluster.
- * A containerised group (`containerInfra`) may hold container steps in any stage that runs steps.
+ * A containerised group (`containerInfra`) may hold container steps in any stage that runs steps. With `template`,
+ * the group is made from a step-group template, which has its steps.
  */
+export function stepGroup(options: StepGroupOptions & { readonly template: TemplateRefOption }): TemplateStepGroupBuilder;
 export function stepGroup<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
   options: StepGroupOptions & { readonly steps?: Steps; readonly rollbackSteps?: Rollback },
-): StepGroupBuilder<StepTypesOf<Steps> | StepTypesOf<Rollback>> {
+): StepGroupBuilder<StepTypesOf<Steps> | StepTypesOf<Rollback>>;
+export function stepGroup(options: StepGroupOptions): StepGroupBuilder | TemplateStepGroupBuilder {
   assertSteps(`stepGroup "${options.identifier}"`, [...(options.steps ?? []), ...(options.rollbackSteps ?? [])]);
   const issues = checkOptions('stepGroup', options, STEP_GROUP_KEYS, ['identifier']);
-  return new StepGroupBuilder({ ...options, issues }, captureSite(stepGroup));
-}
-
-/** Steps that run at the same time: `{ parallel: [...] }` in a step list. */
-export class ParallelSteps<Types extends string = string> implements StepNode<Types> {
-  declare readonly stepTypes?: Types;
-  readonly #steps: readonly StepNode[];
-  readonly site: SourceSite;
-  constructor(steps: readonly StepNode[], site: SourceSite) {
-    this.#steps = Object.freeze([...steps]);
-    this.site = site;
-    Object.freeze(this);
-  }
-  get [STEP_BRAND](): true {
-    return true;
-  }
-  toNode(): IrNode {
-    const nodes = this.#steps.map((node) => node.toNode());
-    return irNode({ kind: 'parallel', wrapper: 'parallel', site: this.site, body: nodes, children: childrenAt([], nodes) });
-  }
+  const site = captureSite(stepGroup);
+  return options.template === undefined ? new StepGroupImpl({ ...options, issues }, site) : new TemplateStepGroupImpl({ ...options, issues }, site);
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { strategy } from '../schema/strategy.js';
 import { irNode, type IrNode, type OptionIssue, type Reference } from '../ir/node.js';
-import { Builder } from './builder.js';
+import { Builder, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
@@ -69,7 +69,34 @@ export interface StepProps extends StepOptions {
 /** The options every step builder takes besides its type's own. */
 export const STEP_COMMON_KEYS: readonly string[] = ['identifier', 'name', 'description', 'timeout', 'when', 'failureStrategies', 'strategy'];
 
-export class StepBuilder<Outputs extends string = never, Type extends string = string> extends Builder<StepProps> implements StepNode<Type> {
+/** A step: its identity, the settings every step has, and typed references to the outputs it declares. */
+export interface StepBuilder<Outputs extends string = never, Type extends string = string> extends StepNode<Type>, Chainable {
+  readonly identifier: string;
+  /** Its wire type, e.g. `ShellScript`. */
+  readonly type: Type;
+  /** Duration such as `10m` or `1h30m`. */
+  timeout(timeout: Value): this;
+  when(when: WhenOption): this;
+  failureStrategies(...strategies: FailureStrategyOption[]): this;
+  /** A looping strategy: `{ matrix: { os: ['linux', 'mac'] } }`, `{ repeat: { times: 3 } }`, `{ parallelism: 4 }`. */
+  strategy(strategy: StrategyOption): this;
+  /**
+   * The same step under another identifier (and name, unless given): reuse one definition twice in a
+   * stage, e.g. a smoke test before and after a deploy. References from `output()` follow the new identifier.
+   */
+  withIdentifier(identifier: string, name?: string): this;
+  /**
+   * `<+execution.steps.ID.output.outputVariables.NAME>`: an output of this step, for later steps of the
+   * same stage. Only names declared in `outputs` type-check.
+   */
+  output(name: Outputs): Expr;
+}
+
+/** The step builders' class; users hold it as a `StepBuilder`. */
+export class StepBuilderImpl<Outputs extends string = never, Type extends string = string>
+  extends Builder<StepProps>
+  implements StepBuilder<Outputs, Type>
+{
   declare readonly stepTypes?: Type;
   get [STEP_BRAND](): true {
     return true;
@@ -90,22 +117,12 @@ export class StepBuilder<Outputs extends string = never, Type extends string = s
   failureStrategies(...strategies: FailureStrategyOption[]): this {
     return this.with({ failureStrategies: strategies });
   }
-  /** A looping strategy: `{ matrix: { os: ['linux', 'mac'] } }`, `{ repeat: { times: 3 } }`, `{ parallelism: 4 }`. */
   strategy(strategy: StrategyOption): this {
     return this.with({ strategy });
   }
-  /**
-   * The same step under another identifier (and name, unless given): reuse one definition twice in a
-   * stage, e.g. a smoke test before and after a deploy. References from `output()` follow the new identifier.
-   */
   withIdentifier(identifier: string, name?: string): this {
     return this.with({ identifier, name: name ?? (this.props.name === this.props.identifier ? undefined : this.props.name) });
   }
-
-  /**
-   * `<+execution.steps.ID.output.outputVariables.NAME>`: an output of this step, for later steps of the
-   * same stage. Only names declared in `outputs` type-check.
-   */
   output(name: Outputs): Expr {
     return new Expr(`<+execution.steps.${this.props.identifier}.output.outputVariables.${name}>`);
   }
@@ -135,7 +152,7 @@ export function step(options: StepOptions): StepBuilder {
     ...unknownOptions('step', options, [...STEP_COMMON_KEYS, 'type', 'spec']),
     ...missingOptions('step', options, ['identifier', 'type']),
   ];
-  return new StepBuilder({ ...options, issues }, captureSite(step));
+  return new StepBuilderImpl({ ...options, issues }, captureSite(step));
 }
 
 export interface ShellOptions<Outputs extends string> extends StepCommonOptions {
@@ -174,5 +191,5 @@ export function shell<const Outputs extends string = never>(options: ShellOption
     executionTarget: executionTarget && plain(executionTarget),
     delegateSelectors,
   });
-  return new StepBuilder<Outputs, 'ShellScript'>({ ...common, type: 'ShellScript', spec, outputs, issues }, captureSite(shell));
+  return new StepBuilderImpl<Outputs, 'ShellScript'>({ ...common, type: 'ShellScript', spec, outputs, issues }, captureSite(shell));
 }

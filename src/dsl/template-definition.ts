@@ -5,7 +5,9 @@ import type { TemplateKind, TemplateRef } from './template-inputs.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
-import { isStageBuilder, type StageBuilder } from './stage.js';
+import type { Chainable } from './builder.js';
+import { isStageBuilder, type StageSettings } from './stage.js';
+import { isParallelStages } from './parallel.js';
 import type { StepGroupBuilder } from './step-group.js';
 import { isStepNode, type StepNode } from './step.js';
 
@@ -13,7 +15,7 @@ import { isStepNode, type StepNode } from './step.js';
 type PartOf<T extends TemplateKind> = T extends 'Step'
   ? StepNode
   : T extends 'Stage'
-    ? StageBuilder
+    ? StageSettings
     : T extends 'StepGroup'
       ? StepGroupBuilder
       : PipelineBuilder<string, string>;
@@ -36,10 +38,13 @@ export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends 
 const IDENTITY = new Set(['identifier', 'name', 'orgIdentifier', 'projectIdentifier']);
 const withoutIdentity = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !IDENTITY.has(key)));
 
-export class TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
-  extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }>
-  implements TemplateRef<T, S>
-{
+/** One version of a template (`template.step(...)` and its kin): pass it as `templateRef` to use it. */
+export interface TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown> extends TemplateRef<T, S>, Chainable {
+  toDocument(): Record<string, Record<string, unknown>>;
+  readonly publishFlags: PublishFlags | undefined;
+}
+
+class TemplateImpl<T extends TemplateKind, S> extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }> implements TemplateBuilder<T, S> {
   /** Never set: carries the spec's type, for `templateInputs`. */
   declare readonly specType?: S;
   get [RESOURCE_BRAND]() {
@@ -73,7 +78,9 @@ const TEMPLATE_KEYS = [...SCOPED_KEYS, 'otherFields', 'versionLabel', 'stable', 
 const templateOf = <T extends TemplateKind>(type: T, name: string) =>
   function build<const S extends TemplateOptions<T>['spec'] = undefined>(options: TemplateOptions<T> & { readonly spec?: S }): TemplateBuilder<T, S> {
     const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel']);
-    return new TemplateBuilder<T, S>({ ...options, type, issues }, captureSite(build));
+    if (isStageBuilder(options?.spec) && isParallelStages(options.spec))
+      throw new TypeError(`${name}(): the spec is parallel(...) stages; a stage template holds one stage (make one template per stage)`);
+    return new TemplateImpl<T, S>({ ...options, type, issues }, captureSite(build));
   };
 
 /**

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { templateRef } from '../schema/template-ref.js';
 import { irNode, type IrNode, type Reference, isResource, kindOf } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
-import { Builder } from './builder.js';
+import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { valueText, type Value } from './expr.js';
@@ -42,7 +42,12 @@ export function templateBlock(options: TemplateRefOption, references: Reference[
   return wireValue(fields, references, path) as Record<string, unknown>;
 }
 
-export class StepTemplateBuilder extends Builder<StepTemplateOptions> implements StepNode {
+/** A step made from a step template (`stepTemplate()`). */
+export interface StepTemplateBuilder extends StepNode, Chainable {
+  readonly identifier: string;
+}
+
+class StepTemplateImpl extends Builder<StepTemplateOptions> implements StepTemplateBuilder {
   get [STEP_BRAND](): true {
     return true;
   }
@@ -82,5 +87,5 @@ export type WithTemplateText<O extends TemplateRefOption> = Omit<O, 'templateRef
 export function stepTemplate<S>(options: WithTemplateBuilder<StepTemplateOptions, 'Step', S>): StepTemplateBuilder;
 export function stepTemplate(options: WithTemplateText<StepTemplateOptions>): StepTemplateBuilder;
 export function stepTemplate(options: StepTemplateOptions): StepTemplateBuilder {
-  return new StepTemplateBuilder(options, captureSite(stepTemplate));
+  return new StepTemplateImpl(options, captureSite(stepTemplate));
 }

@@ -5,7 +5,7 @@ import { captureSite } from '../core/source-site.js';
 import { inputSetRefs, ownedScope, pipelineReference, type InputSetsOption, type PipelineOption } from './input-set.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ScopedOptions } from './scoped-resource.js';
+import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
 
 export interface TriggerCommonOptions extends ScopedOptions, OtherFieldsOption {
   /** The pipeline it runs: a builder (checked to be compiled too, and giving the scope) or its identifier. */
@@ -24,7 +24,10 @@ export interface TriggerOptions extends TriggerCommonOptions {
   readonly source: Trigger_trigger_source;
 }
 
-export class TriggerBuilder extends ScopedResource<'trigger', TriggerOptions> {
+/** A trigger: what starts a pipeline (a schedule, a webhook, a new artifact). */
+export interface TriggerBuilder extends ResourceBuilder<'trigger'> {}
+
+class TriggerImpl extends ScopedResource<'trigger', TriggerOptions> implements TriggerBuilder {
   get [RESOURCE_BRAND]() {
     return 'trigger' as const;
   }
@@ -50,7 +53,7 @@ const COMMON_KEYS = [...SCOPED_KEYS, 'otherFields', 'pipeline', 'enabled', 'inpu
 function make(name: string, options: TriggerCommonOptions, extra: readonly string[], required: readonly string[], source: TriggerOptions['source'], caller: (...args: never[]) => unknown): TriggerBuilder {
   const issues = checkOptions(name, options, [...COMMON_KEYS, ...extra], ['identifier', 'pipeline', ...required]);
   const common = Object.fromEntries(Object.entries(options).filter(([key]) => COMMON_KEYS.includes(key))) as unknown as TriggerCommonOptions;
-  return new TriggerBuilder({ ...common, source, issues }, captureSite(caller));
+  return new TriggerImpl({ ...common, source, issues }, captureSite(caller));
 }
 
 export interface CronTriggerOptions extends TriggerCommonOptions {

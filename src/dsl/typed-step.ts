@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { captureSite } from '../core/source-site.js';
 import { ordered } from './references.js';
-import { StepBuilder, type StepCommonOptions } from './step.js';
+import { StepBuilderImpl, type StepBuilder, type StepCommonOptions } from './step.js';
 import type { Expressible } from './wire-types.js';
 
 /** Options of a typed step: the common step options plus the fields of its wire `spec`, flat. */
@@ -19,7 +19,7 @@ export function typedStep<Spec extends z.ZodType>(type: string, order: readonly 
     const spec: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options))
       ((COMMON_KEYS as readonly string[]).includes(key) ? common : spec)[key] = value;
-    return new StepBuilder<string>(
+    return new StepBuilderImpl<string>(
       { ...(common as unknown as StepCommonOptions), type, spec: ordered(spec, order) },
       captureSite(factory),
     );

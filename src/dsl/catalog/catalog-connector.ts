@@ -1,5 +1,5 @@
 import { captureSite } from '../../core/source-site.js';
-import { CONNECTOR_COMMON_KEYS, ConnectorBuilder, type ConnectorCommonOptions } from '../connector.js';
+import { CONNECTOR_COMMON_KEYS, ConnectorImpl, type ConnectorBuilder, type ConnectorCommonOptions } from '../connector.js';
 import { checkOptions } from '../option-check.js';
 import { catalog, connectorSpecKeys } from '../../catalog/catalog.js';
 import type { ConnectorBuilderTypes, ConnectorSpecs } from './generated/types.js';
@@ -31,7 +31,7 @@ export function catalogConnector<T extends ConnectorType>(type: T): CatalogConne
     for (const [key, value] of Object.entries(rest)) (CONNECTOR_COMMON_KEYS.includes(key) ? common : spec)[key] = value;
     const issues = checkOptions(name, rest, [...CONNECTOR_COMMON_KEYS, ...specKeys], ['identifier']);
     if (explicit && typeof explicit === 'object') Object.assign(spec, explicit);
-    return new ConnectorBuilder({ ...(common as unknown as ConnectorCommonOptions), type, spec, issues }, site);
+    return new ConnectorImpl({ ...(common as unknown as ConnectorCommonOptions), type, spec, issues }, site);
   };
   return factory as unknown as CatalogConnectorFactory<T>;
 }

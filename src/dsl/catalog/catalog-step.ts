@@ -1,7 +1,7 @@
 import { captureSite } from '../../core/source-site.js';
 import { missingOptions, unknownOptions } from '../option-check.js';
 import { ordered } from '../references.js';
-import { STEP_COMMON_KEYS, StepBuilder, type StepCommonOptions } from '../step.js';
+import { STEP_COMMON_KEYS, StepBuilderImpl, type StepBuilder, type StepCommonOptions } from '../step.js';
 import { stepEntry, stepSpecKeys } from '../../catalog/catalog.js';
 import type { StepSpecs } from './generated/types.js';
 
@@ -77,7 +77,7 @@ export function catalogStep<T extends StepType, Defaulted extends string = never
     const outputs = Array.isArray(spec.outputVariables)
       ? spec.outputVariables.flatMap((variable) => (typeof variable?.name === 'string' ? [variable.name as string] : []))
       : undefined;
-    return new StepBuilder(
+    return new StepBuilderImpl(
       {
         ...(common as unknown as StepCommonOptions),
         type,

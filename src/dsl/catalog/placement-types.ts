@@ -1,6 +1,7 @@
 import type { StepNode } from '../step.js';
 import type { PipewrightTypeError } from '../../core/type-error.js';
 import type { StepStages } from './generated/types.js';
+import type { NoStepsReason } from '../refusals.js';
 
 /** The stage types a step type may run in; any stage for a type the catalogue does not know. */
 type StagesOf<T extends string> = T extends keyof StepStages ? StepStages[T] : string;
@@ -25,3 +26,16 @@ export type Placed<Node, Stage extends string> = string extends Stage
 
 /** Each argument of `.step(...)` checked against the stage type. */
 export type PlacementCheck<Steps extends readonly unknown[], Stage extends string> = { [I in keyof Steps]: Placed<Steps[I], Stage> };
+
+/** The stage types whose catalogue entry has an execution: the ones some step type may run in. */
+export type StepRunningStage = StepStages[keyof StepStages];
+
+/** Whether a stage of type `Stage` takes steps; a type the catalogue does not know (`string`) may. */
+type RunsSteps<Stage extends string> = string extends Stage ? true : [Stage] extends [StepRunningStage] ? true : false;
+
+/**
+ * The arguments of `.step(...)` on a stage of type `Stage`, or on a pipeline whose last stage has that type:
+ * each checked against the stage type, or each refused with the reason that stage has no steps.
+ */
+export type StepsFor<Steps extends readonly unknown[], Stage extends string> =
+  RunsSteps<Stage> extends true ? PlacementCheck<Steps, Stage> : { [I in keyof Steps]: PipewrightTypeError<NoStepsReason<Stage>> };
