@@ -28,10 +28,20 @@ describe('--json locations and suggestions', () => {
     const fixture = 'test/fixtures/invalid/key-typo-step.yaml';
     const result = await runCli(['validate', fixture, '--json']);
     expect(result.code).toBe(1);
-    expect(diagnosticsOf(result.stdout).map(({ code, location, suggestion }) => ({ code, location, suggestion }))).toEqual([
+    expect(
+      diagnosticsOf(result.stdout).map(({ code, location, suggestion }) => ({ code, location, suggestion })),
+    ).toEqual([
       // `scipt` (5 characters) and `timout` (6): the key, from its first character to just after its last.
-      { code: 'unknown-key', location: { file: fixture, line: 24, column: 25, endLine: 24, endColumn: 30 }, suggestion: 'script' },
-      { code: 'unknown-key', location: { file: fixture, line: 25, column: 19, endLine: 25, endColumn: 25 }, suggestion: 'timeout' },
+      {
+        code: 'unknown-key',
+        location: { file: fixture, line: 24, column: 25, endLine: 24, endColumn: 30 },
+        suggestion: 'script',
+      },
+      {
+        code: 'unknown-key',
+        location: { file: fixture, line: 25, column: 19, endLine: 25, endColumn: 25 },
+        suggestion: 'timeout',
+      },
     ]);
   });
 
@@ -108,7 +118,9 @@ describe('--json locations and suggestions', () => {
     ]);
     // The terminal prints the location as it always did.
     const text = await runCli(['compile', 'defs/p.ts', '-o', 'out'], { cwd: dir });
-    expect(text.stderr).toMatch(/^defs\/p\.ts:4:9 {2}pipeline "p" > stage "s" > step "echo": shell\(\) has no option "timout" \[error unknown-option\]\n {4}hint: did you mean "timeout"\?\n/);
+    expect(text.stderr).toMatch(
+      /^defs\/p\.ts:4:9 {2}pipeline "p" > stage "s" > step "echo": shell\(\) has no option "timout" \[error unknown-option\]\n {4}hint: did you mean "timeout"\?\n/,
+    );
   });
 });
 
@@ -133,31 +145,50 @@ describe('sorting by location', () => {
       // A file whose name looks like a place: text parsed back would read it as `weird` at line 1.
       at('weird', { file: 'weird:1:1' }),
     ]);
-    expect(sorted.map((d) => d.message)).toEqual(['a 100:1', 'b whole', 'b 9:3 first', 'b 9:3 second', 'b 9:12', 'b 10:1', 'weird', 'none']);
+    expect(sorted.map((d) => d.message)).toEqual([
+      'a 100:1',
+      'b whole',
+      'b 9:3 first',
+      'b 9:3 second',
+      'b 9:12',
+      'b 10:1',
+      'weird',
+      'none',
+    ]);
   });
 });
 
 const FIXTURES = (await glob('test/fixtures/{valid,invalid,import}/*.yaml', { cwd: ROOT })).sort();
 
 describe('every producer sets the location', () => {
-
   it('validate: every diagnostic of every fixture is in its file, at a line and column, its end not before its start', async () => {
     const results = await validateFiles(FIXTURES.map((file) => join(ROOT, file)));
-    const diagnostics = results.flatMap((result) => result.diagnostics.map((diagnostic) => ({ file: result.file, diagnostic })));
+    const diagnostics = results.flatMap((result) =>
+      result.diagnostics.map((diagnostic) => ({ file: result.file, diagnostic })),
+    );
     // The invalid fixtures have something to say: the check is not vacuous.
     expect(diagnostics.length).toBeGreaterThan(40);
     for (const { file, diagnostic } of diagnostics) {
       const { location } = diagnostic;
-      expect(location, `${diagnostic.code} in ${file}`).toMatchObject({ file, line: expect.any(Number), column: expect.any(Number) });
+      expect(location, `${diagnostic.code} in ${file}`).toMatchObject({
+        file,
+        line: expect.any(Number),
+        column: expect.any(Number),
+      });
       expect(location.line).toBeGreaterThanOrEqual(1);
       expect(location.column).toBeGreaterThanOrEqual(1);
       if (location.endLine !== undefined) {
         expect(location.endColumn).toEqual(expect.any(Number));
-        expect(location.endLine > location.line || (location.endLine === location.line && location.endColumn! > location.column)).toBe(true);
+        expect(
+          location.endLine > location.line ||
+            (location.endLine === location.line && location.endColumn! > location.column),
+        ).toBe(true);
       }
     }
     // Document paths located at a node have its end.
-    expect(diagnostics.filter(({ diagnostic }) => diagnostic.path.length > 0 && diagnostic.location.endLine === undefined)).toEqual([]);
+    expect(
+      diagnostics.filter(({ diagnostic }) => diagnostic.path.length > 0 && diagnostic.location.endLine === undefined),
+    ).toEqual([]);
   });
 
   it('compile: every diagnostic of the invalid fixtures, built as raw builders here, is at a line of this file', async () => {
@@ -165,13 +196,18 @@ describe('every producer sets the location', () => {
     for (const file of FIXTURES.filter((name) => name.includes('/invalid/'))) {
       for (const { value } of readYaml(await readFile(join(ROOT, file), 'utf8'), file).documents) {
         const kind = documentKind(value);
-        if (kind) found.push({ resource: raw[kind](value as never) as AnyResource, file, exportName: `doc${found.length}` });
+        if (kind)
+          found.push({ resource: raw[kind](value as never) as AnyResource, file, exportName: `doc${found.length}` });
       }
     }
     const { diagnostics } = buildAndValidate(found);
     expect(diagnostics.length).toBeGreaterThan(40);
     for (const diagnostic of diagnostics)
-      expect(diagnostic.location, diagnostic.code).toEqual({ file: 'test/locations.test.ts', line: expect.any(Number), column: expect.any(Number) });
+      expect(diagnostic.location, diagnostic.code).toEqual({
+        file: 'test/locations.test.ts',
+        line: expect.any(Number),
+        column: expect.any(Number),
+      });
   });
 });
 
