@@ -353,7 +353,7 @@ function esbuildDiagnostics(error: unknown): Diagnostic[] {
 function thrownDiagnostic(error: unknown, files: readonly string[]): Diagnostic {
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   const message = error instanceof Error ? error.message : String(error);
-  // Without a frame of theirs (a value thrown that is no Error), the file when it is one, else the files in the message.
+  // Without a frame of theirs (a value thrown that is no Error): the batch's file when it has one, else its files in the message.
   const location: DiagnosticLocation | undefined = firstUserFrame(stack) ?? (files.length === 1 ? { file: files[0]! } : undefined);
   return {
     code: 'definition-threw',
