@@ -163,7 +163,7 @@ const both = parallel(custom({ identifier: 'a' }), custom({ identifier: 'b' }));
       }),
     );
     const diagnostics = await typecheck({ files, cwd: dir });
-    const byFile = (name: string) => diagnostics.filter((d) => d.at?.startsWith(`${name}.ts:`)).map((d) => d.message);
+    const byFile = (name: string) => diagnostics.filter((d) => d.location?.file === `${name}.ts`).map((d) => d.message);
     for (const [name, , sentence] of cases) {
       const messages = byFile(name);
       expect(messages, name).toHaveLength(1);

@@ -45,13 +45,13 @@ describe('diagnostics output', () => {
     expect(report.diagnostics.map((d: { code: string }) => d.code).sort()).toEqual(['duplicate-identifier', 'invalid-format']);
     for (const d of report.diagnostics) {
       expect(d).toMatchObject({ severity: 'error', message: expect.any(String), subject: expect.stringContaining('pipeline "build"') });
-      expect(d).toMatchObject({ file: 'defs/web.ts', line: expect.any(Number), column: expect.any(Number) });
+      expect(d).toMatchObject({ location: { file: 'defs/web.ts', line: expect.any(Number), column: expect.any(Number) } });
       expect(Array.isArray(d.path) && d.path[0] === 'pipeline').toBe(true);
     }
     const duplicate = report.diagnostics.find((d: { code: string }) => d.code === 'duplicate-identifier');
     expect(duplicate.hint).toContain('rename one');
     // Sorted by location, like the terminal form.
-    const lines = report.diagnostics.map((d: { line: number }) => d.line);
+    const lines = report.diagnostics.map((d: { location: { line: number } }) => d.location.line);
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });
 
@@ -73,9 +73,7 @@ describe('diagnostics output', () => {
     const [duplicate] = JSON.parse(result.stdout).diagnostics;
     expect(duplicate).toMatchObject({
       code: 'duplicate-identifier',
-      file: 'defs/p.ts',
-      line: 5,
-      column: 4,
+      location: { file: 'defs/p.ts', line: 5, column: 4 },
       message: 'step identifier "check" is used twice in execution.steps: steps[0] and steps[1]',
     });
     expect(duplicate.hint).toContain('the step is defined at lib/steps.ts:2:22');
@@ -101,7 +99,7 @@ describe('diagnostics output', () => {
     const report = JSON.parse(json.stdout);
     expect(report.ok).toBe(true);
     expect(report.diagnostics).toEqual([
-      expect.objectContaining({ code: 'possible-secret', severity: 'warning', file: 'defs/web.ts', line: 5, hint: expect.any(String) }),
+      expect.objectContaining({ code: 'possible-secret', severity: 'warning', location: expect.objectContaining({ file: 'defs/web.ts', line: 5 }), hint: expect.any(String) }),
     ]);
     expect(report.diagnostics[0].path.at(-1)).toBe('script');
     expect(json.stdout).not.toContain(token);
@@ -121,7 +119,11 @@ describe('diagnostics output', () => {
     expect(JSON.parse(noConfig.stdout).diagnostics[0]).toMatchObject({ code: 'no-entries', message: 'no entries given and no pipewright.config.ts found' });
     await write('defs/web.ts', `import { x } from './missing.js';\nexport const y = x;\n`);
     const unresolved = await runCli(['compile', 'defs/web.ts', '--json'], { cwd: dir });
-    expect(JSON.parse(unresolved.stdout).diagnostics[0]).toMatchObject({ code: 'unresolved-import', file: 'defs/web.ts', line: 1, column: 19 });
+    // esbuild's range: the import's path, quotes included.
+    expect(JSON.parse(unresolved.stdout).diagnostics[0]).toMatchObject({
+      code: 'unresolved-import',
+      location: { file: 'defs/web.ts', line: 1, column: 19, endLine: 1, endColumn: 33 },
+    });
   });
 
   it('uses no colour when the output is not a terminal, even without NO_COLOR', async () => {

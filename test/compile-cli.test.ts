@@ -213,9 +213,7 @@ export default projects[0];
       expect.objectContaining({
         code: 'invalid-format',
         severity: 'error',
-        file: 'defs/web.ts',
-        line: 5,
-        column: 9,
+        location: { file: 'defs/web.ts', line: 5, column: 9 },
         path: ['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps', 0, 'step', 'timeout'],
       }),
     ]);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { groupDiagnostics, type Diagnostic } from '../src/core/diagnostics.js';
+import { groupDiagnostics, type Diagnostic, type SourceLocation } from '../src/core/diagnostics.js';
 import { runCli, tempDir, writeIn } from './support/cli.js';
 
 // One mistake in a shared step used by many pipelines is one diagnostic with a count and a few of the places,
@@ -57,7 +57,7 @@ describe('grouping the same mistake at the same place', () => {
     await writeProject();
     const one = JSON.parse((await compile(0, ['--json'])).stdout) as { diagnostics: Array<Record<string, unknown>> };
     const timeout = one.diagnostics.find((d) => d.code === 'invalid-format')!;
-    expect(timeout).toMatchObject({ file: 'lib/steps.ts', line: 4, column: 3, count: PIPELINES });
+    expect(timeout).toMatchObject({ location: { file: 'lib/steps.ts', line: 4, column: 3 }, count: PIPELINES });
     expect(timeout.subject).toBeUndefined();
     expect(timeout.places).toHaveLength(10);
     expect((timeout.places as string[]).slice(0, 2)).toEqual([
@@ -88,7 +88,7 @@ describe('grouping the same mistake at the same place', () => {
     const result = await runCli(['validate', 'p1.yaml', 'p2.yaml', 'p3.yaml', '--json'], { cwd: dir });
     expect(result.code).toBe(1);
     const found = (JSON.parse(result.stdout) as { diagnostics: Array<Record<string, unknown>> }).diagnostics;
-    expect(found.map((d) => [d.code, d.file, d.line, d.count])).toEqual([
+    expect(found.map((d) => [d.code, (d.location as SourceLocation).file, (d.location as SourceLocation).line, d.count])).toEqual([
       ['invalid-format', 'p1.yaml', 18, undefined],
       ['invalid-format', 'p2.yaml', 18, undefined],
       ['invalid-format', 'p3.yaml', 18, undefined],
@@ -97,15 +97,17 @@ describe('grouping the same mistake at the same place', () => {
 });
 
 describe('groupDiagnostics', () => {
-  const at = (subject: string, where = 'lib/steps.ts:4:3'): Diagnostic => ({ code: 'invalid-format', severity: 'error', message: 'bad', path: ['x'], subject, at: where });
+  const STEPS: SourceLocation = { file: 'lib/steps.ts', line: 4, column: 3 };
+  const at = (subject: string, location: SourceLocation = STEPS): Diagnostic => ({ code: 'invalid-format', severity: 'error', message: 'bad', path: ['x'], subject, location });
 
   it('merges already grouped diagnostics by adding their counts (worker batches), and keeps different places apart', () => {
     const first = groupDiagnostics([at('pipeline "a"'), at('pipeline "b"')]);
     const second = groupDiagnostics([at('pipeline "c"'), at('pipeline "d"'), at('pipeline "e"')]);
-    const merged = groupDiagnostics([...first, ...second, at('pipeline "f"', 'lib/other.ts:1:1')]);
+    const other: SourceLocation = { file: 'lib/other.ts', line: 1, column: 1 };
+    const merged = groupDiagnostics([...first, ...second, at('pipeline "f"', other)]);
     expect(merged).toEqual([
-      { code: 'invalid-format', severity: 'error', message: 'bad', path: ['x'], at: 'lib/steps.ts:4:3', count: 5, places: ['pipeline "a"', 'pipeline "b"', 'pipeline "c"', 'pipeline "d"', 'pipeline "e"'] },
-      at('pipeline "f"', 'lib/other.ts:1:1'),
+      { code: 'invalid-format', severity: 'error', message: 'bad', path: ['x'], location: STEPS, count: 5, places: ['pipeline "a"', 'pipeline "b"', 'pipeline "c"', 'pipeline "d"', 'pipeline "e"'] },
+      at('pipeline "f"', other),
     ]);
   });
 

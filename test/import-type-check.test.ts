@@ -34,7 +34,7 @@ describe('the type check of generated modules', () => {
       { path: 'b.ts', text: "import { pipeline } from 'pipewright';\nexport const n: number = 'text';\n" },
     ]);
     expect(typed!.map((p) => p.mark)).toEqual([2]);
-    expect(typed![0]!.diagnostic).toMatchObject({ code: 'generated-code-type-error', at: 'a.ts:4:75' });
+    expect(typed![0]!.diagnostic).toMatchObject({ code: 'generated-code-type-error', location: { file: 'a.ts', line: 4, column: 75 } });
     expect(typed![0]!.diagnostic.message).toContain("'nope' does not exist");
     expect(outside!.map((p) => p.mark)).toEqual([undefined]);
   });
@@ -170,10 +170,10 @@ describe("TypeScript 7's native compiler", () => {
     const [ok, bad] = await nativeChecker(compiler!)(modules);
     expect(ok).toEqual([]);
     expect(bad!.map((problem) => problem.mark)).toEqual([0]);
-    expect(bad![0]!.diagnostic).toMatchObject({ at: 'bad.ts:2:69' });
+    expect(bad![0]!.diagnostic).toMatchObject({ location: { file: 'bad.ts', line: 2, column: 69 } });
     expect(bad![0]!.diagnostic.message).toContain("'nope' does not exist");
     const [inProcess] = createTypeChecker('/tmp/pipewright-native-test')([modules[1]!]);
-    expect(inProcess!.map((problem) => problem.diagnostic.at)).toEqual(['bad.ts:2:69']);
+    expect(inProcess!.map((problem) => problem.diagnostic.location)).toEqual([{ file: 'bad.ts', line: 2, column: 69 }]);
   }, 60_000);
 
   it('a compiler that does not run leaves the check to this thread', async () => {

@@ -92,7 +92,7 @@ describe('the skeleton IR', () => {
       .step(shell({ identifier: 'x', script: 'echo' }))
       .toNode();
     for (const node of [...nodes(built), ...nodes(lift('pipeline', wire()))]) expect(Object.isFrozen(node)).toBe(true);
-    expect(nodes(built).find((node) => node.kind === 'step')?.site?.location).toMatch(/^test\/ir\.test\.ts:\d+:\d+$/);
+    expect(nodes(built).find((node) => node.kind === 'step')?.site?.location).toEqual({ file: 'test/ir.test.ts', line: expect.any(Number), column: expect.any(Number) });
     expect(nodes(lift('pipeline', wire())).every((node) => node.site === undefined)).toBe(true);
   });
 });

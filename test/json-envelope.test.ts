@@ -16,7 +16,7 @@ interface Envelope {
   [field: string]: unknown;
 }
 
-const DIAGNOSTIC_FIELDS = ['code', 'severity', 'message', 'file', 'line', 'column', 'path', 'subject', 'hint', 'count', 'places'];
+const DIAGNOSTIC_FIELDS = ['code', 'severity', 'message', 'location', 'file', 'line', 'column', 'path', 'subject', 'hint', 'suggestion', 'count', 'places'];
 
 /** stdout parsed as the envelope, with its shape checked: one JSON object and nothing else. */
 function envelopeOf(result: CliResult, command: string): Envelope {
@@ -28,6 +28,9 @@ function envelopeOf(result: CliResult, command: string): Envelope {
   for (const diagnostic of parsed.diagnostics) {
     expect(Object.keys(diagnostic).filter((key) => !DIAGNOSTIC_FIELDS.includes(key))).toEqual([]);
     expect(diagnostic).toMatchObject({ code: expect.stringMatching(/^[a-z]+(-[a-z0-9]+)*$/), severity: expect.stringMatching(/^(error|warning)$/), message: expect.any(String) });
+    // The fields of envelope 1 before `location`, deprecated: the same place, as long as they are written.
+    const location = diagnostic.location as Record<string, unknown> | undefined;
+    expect([diagnostic.file, diagnostic.line, diagnostic.column]).toEqual([location?.file, location?.line, location?.column]);
   }
   return parsed;
 }
@@ -58,7 +61,7 @@ describe('--json on every command', () => {
     const bad = await run(['compile', 'defs/broken.ts', '-o', 'out-bad', '--json']);
     expect(bad.code).toBe(1);
     expect(envelopeOf(bad, 'compile').diagnostics).toEqual([
-      expect.objectContaining({ code: 'invalid-format', severity: 'error', file: 'defs/broken.ts', line: 4, subject: 'pipeline "deploy" > stage "s" > step "echo"' }),
+      expect.objectContaining({ code: 'invalid-format', severity: 'error', location: expect.objectContaining({ file: 'defs/broken.ts', line: 4 }), subject: 'pipeline "deploy" > stage "s" > step "echo"' }),
     ]);
 
     const missing = await run(['compile', 'nothing/*.ts', '--json']);

@@ -94,7 +94,7 @@ describe('loading entry files chunk by chunk', () => {
     const files = await project(60, {}, "export const shared = '!' +;\n");
     const found = await failure(collect(files));
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ code: 'syntax-error', at: expect.stringMatching(/lib\/shared\.ts:1:\d+$/) });
+    expect(found[0]).toMatchObject({ code: 'syntax-error', location: { file: expect.stringMatching(/lib\/shared\.ts$/), line: 1 } });
   });
 
   it('reports a syntax error of a later chunk rather than a definition that throws in an earlier one, as one bundle does', async () => {
@@ -106,7 +106,7 @@ describe('loading entry files chunk by chunk', () => {
     const found = await failure(collect(files));
     expect(found).toEqual(expected);
     expect(found.map((d) => d.code)).toEqual(['syntax-error']);
-    expect(found[0]!.at).toMatch(/defs\/e50\.ts:2:\d+$/);
+    expect(found[0]!.location).toMatchObject({ file: expect.stringMatching(/defs\/e50\.ts$/), line: 2 });
   });
 
   it('reports a definition that throws in a later chunk as one bundle does, when nothing has a syntax error', async () => {
@@ -116,7 +116,7 @@ describe('loading entry files chunk by chunk', () => {
     const found = await failure(collect(files));
     // Under the tests the first frame outside the library is this file's: where it is is checked by the CLI's tests.
     const placeless = (diagnostics: readonly object[]) =>
-      diagnostics.map(({ at: _at, ...rest }: { at?: string }) => rest);
+      diagnostics.map(({ location: _location, ...rest }: { location?: unknown }) => rest);
     expect(placeless(found)).toEqual(placeless(await failure(loadModules(files))));
     expect(found).toHaveLength(1);
     expect(found[0]!.code).toBe('definition-threw');
@@ -153,7 +153,7 @@ describe('loading entry files chunk by chunk', () => {
       const seen = {};
       await withBundleMaps(async () => {
         for await (const modules of loadInChunks(${JSON.stringify(files)})) if (modules[1]) seen.inside = firstUserFrame(modules[1].exports.stack());
-        try { for await (const _ of loadInChunks(${JSON.stringify(thrown)})); } catch (error) { seen.thrown = error.diagnostics[0].at; seen.debug = error.cause.stack; }
+        try { for await (const _ of loadInChunks(${JSON.stringify(thrown)})); } catch (error) { seen.thrown = error.diagnostics[0].location; seen.debug = error.cause.stack; }
       });
       const late = [];
       for await (const modules of loadInChunks(${JSON.stringify(files)})) late.push(...modules);
@@ -163,13 +163,13 @@ describe('loading entry files chunk by chunk', () => {
       console.log(JSON.stringify(seen));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir });
     const seen = JSON.parse(stdout) as Record<string, unknown>;
-    expect(seen.inside).toMatch(/^defs\/e01\.ts:2:\d+$/);
-    expect(seen.thrown).toMatch(/^defs\/t\.ts:2:\d+$/);
+    expect(seen.inside).toEqual({ file: 'defs/e01.ts', line: 2, column: expect.any(Number) });
+    expect(seen.thrown).toEqual({ file: 'defs/t.ts', line: 2, column: expect.any(Number) });
     expect(seen.debug).toMatch(/defs\/t\.ts:2:\d+/);
     // Outside a scope the map is gone once the bundle is imported: its frame is nobody's, the caller's is next.
     // Node never maps anything itself.
     expect(seen.raw).toMatch(/bundle-[^\n]*\.mjs:\d+:\d+/);
-    expect(seen.outside).not.toMatch(/bundle-|e01\.ts/);
+    expect(JSON.stringify(seen.outside)).not.toMatch(/bundle-|e01\.ts/);
     expect(seen.nodeMaps).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { referenceYaml, toYaml } from '../src/yaml/emit-yaml.js';
 import { MAX_CODE_POINTS, readYaml } from '../src/yaml/read-yaml.js';
+import { formatLocation } from '../src/core/source-location.js';
 
 /** The value of `v` in a one-line document, as the reader gives it. */
 const valueOf = (scalar: string): unknown => {
@@ -9,7 +10,7 @@ const valueOf = (scalar: string): unknown => {
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return (documents[0]!.value as { v: unknown }).v;
 };
-const codes = (text: string) => readYaml(text, 'x.yaml').diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.severity}`);
+const codes = (text: string) => readYaml(text, 'x.yaml').diagnostics.map((d) => `${d.location.line}:${d.location.column} ${d.code} ${d.severity}`);
 
 describe('readYaml types plain scalars as the platform does (platform-facts-2 §1.2)', () => {
   it.each([
@@ -48,7 +49,9 @@ describe('readYaml types plain scalars as the platform does (platform-facts-2 §
 
   it.each(['.inf', '-.inf', '.NaN', '1:20.5', '._'])('refuses %s, which the platform cannot read as a number', (scalar) => {
     const { documents, diagnostics } = readYaml(`a: 1\nv: ${scalar}\n`, 'x.yaml');
-    expect(diagnostics.map((d) => [d.at, d.code, d.severity])).toEqual([['x.yaml:2:4', 'yaml-number', 'error']]);
+    // The scalar's range: from its first character to just after its last.
+    const scalarRange = { file: 'x.yaml', line: 2, column: 4, endLine: 2, endColumn: 4 + scalar.length };
+    expect(diagnostics.map((d) => [d.location, d.code, d.severity])).toEqual([[scalarRange, 'yaml-number', 'error']]);
     expect(diagnostics[0]!.hint).toBe(`quote it ('${scalar}') if it is text`);
     expect(documents[0]!.refused).toBe(true);
   });
@@ -57,9 +60,10 @@ describe('readYaml types plain scalars as the platform does (platform-facts-2 §
 describe('readYaml reads structure as the platform does (platform-facts-2 §1.3)', () => {
   it('refuses a duplicate key, naming both places', () => {
     const { diagnostics, documents } = readYaml('a:\n  b: 1\n  c: 2\n  b: 3\n', 'x.yaml');
-    expect(diagnostics.map((d) => `${d.at} ${d.message} [${d.code}]`)).toEqual([
+    expect(diagnostics.map((d) => `${formatLocation(d.location)} ${d.message} [${d.code}]`)).toEqual([
       'x.yaml:4:3 key "b" appears twice in this map (first at line 2, column 3); the platform refuses the document [yaml-duplicate-key]',
     ]);
+    expect(diagnostics[0]!.location).toEqual({ file: 'x.yaml', line: 4, column: 3, endLine: 4, endColumn: 4 });
     expect(documents[0]!.refused).toBe(true);
   });
 
@@ -70,11 +74,11 @@ describe('readYaml reads structure as the platform does (platform-facts-2 §1.3)
   it('does not expand aliases or merge keys, and says so where they are', () => {
     const { documents, diagnostics } = readYaml('base: &b\n  x: 1\ncopy: *b\nmerged:\n  <<: *b\n  y: 2\nlost: *undefined\n', 'x.yaml');
     expect(documents[0]!.value).toEqual({ base: { x: 1 }, copy: 'b', merged: { '<<': 'b', y: 2 }, lost: 'undefined' });
-    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.severity}`)).toEqual([
-      '3:7 yaml-alias warning',
-      '5:3 yaml-merge-key warning',
-      '5:7 yaml-alias warning',
-      '7:7 yaml-alias warning',
+    expect(diagnostics.map((d) => `${d.location.line}:${d.location.column}-${d.location.endLine}:${d.location.endColumn} ${d.code} ${d.severity}`)).toEqual([
+      '3:7-3:9 yaml-alias warning',
+      '5:3-5:5 yaml-merge-key warning',
+      '5:7-5:9 yaml-alias warning',
+      '7:7-7:17 yaml-alias warning',
     ]);
     expect(diagnostics[0]!.message).toBe('the platform does not expand aliases: *b is read as the text "b"');
   });
@@ -91,7 +95,8 @@ describe('readYaml reads structure as the platform does (platform-facts-2 §1.3)
   it('reads every document but warns that the platform reads only the first', () => {
     const { documents, diagnostics } = readYaml('a: 1\n---\nb: 2\n', 'x.yaml');
     expect(documents.map((d) => [d.index, d.value])).toEqual([[0, { a: 1 }], [1, { b: 2 }]]);
-    expect(diagnostics.map((d) => `${d.at} ${d.code} ${d.severity}`)).toEqual(['x.yaml:2:1 yaml-multiple-documents warning']);
+    // The second document as a point: its whole range would cover the rest of the file.
+    expect(diagnostics.map((d) => [d.location, d.code, d.severity])).toEqual([[{ file: 'x.yaml', line: 2, column: 1 }, 'yaml-multiple-documents', 'warning']]);
   });
 
   it('gives no document and no warning for a comment-only file', () => {
@@ -100,7 +105,7 @@ describe('readYaml reads structure as the platform does (platform-facts-2 §1.3)
 
   it('refuses a tab used as indentation, with its place and how to fix it, and keeps tabs inside values', () => {
     const { diagnostics } = readYaml('a:\n\tb: 1\n', 'x.yaml');
-    expect(diagnostics[0]).toMatchObject({ code: 'yaml-syntax', severity: 'error', line: 2, column: 1 });
+    expect(diagnostics[0]).toMatchObject({ code: 'yaml-syntax', severity: 'error', location: { file: 'x.yaml', line: 2, column: 1 } });
     expect(diagnostics[0]!.hint).toMatch(/indent with spaces/);
     expect(readYaml('a: "x\ty"\nb: x\ty\n', 'x').documents[0]!.value).toEqual({ a: 'x\ty', b: 'x\ty' });
   });

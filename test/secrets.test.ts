@@ -28,7 +28,7 @@ describe('literals that look like credentials', () => {
       message: 'spec.source.spec.script contains what looks like a GitHub token (ghp_…)',
     });
     expect(JSON.stringify(warning)).not.toContain(GITHUB.slice(4));
-    expect(warning!.at).toMatch(/^test\/secrets\.test\.ts:\d+:\d+$/);
+    expect(warning!.location).toEqual({ file: 'test/secrets.test.ts', line: expect.any(Number), column: expect.any(Number) });
   });
 
   it.each([

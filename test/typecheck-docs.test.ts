@@ -79,6 +79,7 @@ describe('TypeScript in the documentation', () => {
   it('fails on a block with a type error (the check is real)', async () => {
     await writeFile(join(dir, 'broken.ts'), `import { project } from 'pipewright';\nexport const p = project({ identifier: 1 });\n`);
     const diagnostics = await typecheck({ files: ['broken.ts'], cwd: dir });
-    expect(diagnostics.map((d) => [d.code, d.at])).toEqual([['type-error', 'broken.ts:2:28']]);
+    // TypeScript's range: the value `1`, from its column to just after it.
+    expect(diagnostics.map((d) => [d.code, d.location])).toEqual([['type-error', { file: 'broken.ts', line: 2, column: 28, endLine: 2, endColumn: 38 }]]);
   });
 });

@@ -87,6 +87,7 @@ describe('pipewright compile --typecheck', () => {
         code: 'type-error',
         severity: 'error',
         message: expect.stringMatching(/^TS2322: /),
+        location: { file: 'defs/web.ts', line: 4, column: 9, endLine: 4, endColumn: expect.any(Number) },
         file: 'defs/web.ts',
         line: 4,
         column: 9,

@@ -134,6 +134,7 @@ describe('pipewright validate', () => {
     expect(report.files).toEqual([{ file: 'p.yaml', documents: 1 }]);
     expect(report.diagnostics).toEqual([
       {
+        location: { file: 'p.yaml', line: 23, column: 31, endLine: 23, endColumn: 36 },
         file: 'p.yaml',
         line: 23,
         column: 31,

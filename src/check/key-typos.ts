@@ -1,7 +1,7 @@
 import type { Rule } from './walk.js';
 import { describePath } from '../core/document-path.js';
 import { ruleError } from './rule-kit.js';
-import { closest } from '../core/suggest.js';
+import { closest, didYouMean } from '../core/suggest.js';
 
 /** Keys shorter than this are too easily one edit from another real key to call a typo. */
 const MIN_KEY_LENGTH = 4;
@@ -19,6 +19,6 @@ export const unknownKeys: Rule = {
     if (!suggestion) return;
     const path = at.path;
     const { field } = describePath(at.document, path);
-    at.report(ruleError(at.document, [...path, key], 'unknown-key', `unknown key "${key}"${field ? ` in ${field}` : ''}`, `did you mean "${suggestion}"?`));
+    at.report(ruleError(at.document, [...path, key], 'unknown-key', `unknown key "${key}"${field ? ` in ${field}` : ''}`, didYouMean(suggestion)));
   },
 };

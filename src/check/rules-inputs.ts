@@ -1,7 +1,7 @@
 import type { Rule } from './walk.js';
 import { describePath } from '../core/document-path.js';
 import { ruleWarning } from './rule-kit.js';
-import { closest } from '../core/suggest.js';
+import { closest, didYouMean } from '../core/suggest.js';
 
 export const INPUT_METHODS = ['default', 'allowedValues', 'selectOneFrom', 'selectManyFrom', 'regex', 'executionInput'] as const;
 
@@ -9,7 +9,7 @@ export const INPUT_METHODS = ['default', 'allowedValues', 'selectOneFrom', 'sele
  * What is wrong with the method chain after `<+input>`, or undefined when it is well formed:
  * `.name(args)` calls of the known methods, parentheses balanced, executionInput without arguments.
  */
-export function inputProblem(text: string): { message: string; hint?: string } | undefined {
+export function inputProblem(text: string): { message: string; hint?: string; suggestion?: string } | undefined {
   let rest = text.trim().slice('<+input>'.length);
   while (rest.length > 0) {
     const call = /^\.([A-Za-z_]\w*)/.exec(rest);
@@ -19,7 +19,7 @@ export function inputProblem(text: string): { message: string; hint?: string } |
       const suggestion = closest(method, INPUT_METHODS);
       return {
         message: `uses an unknown runtime-input method "${method}"`,
-        hint: suggestion ? `did you mean "${suggestion}"?` : `runtime inputs take ${INPUT_METHODS.join(', ')}`,
+        ...(suggestion ? didYouMean(suggestion) : { hint: `runtime inputs take ${INPUT_METHODS.join(', ')}` }),
       };
     }
     rest = rest.slice(call[0].length);
@@ -49,7 +49,8 @@ export const runtimeInputs: Rule = {
     if (!text.trimStart().startsWith('<+input>')) return;
     const problem = inputProblem(text);
     if (!problem) return;
+    const { message, ...help } = problem;
     const path = at.path;
-    at.report(ruleWarning(at.document, path, 'invalid-runtime-input', `${describePath(at.document, path).field} ${JSON.stringify(text)} ${problem.message}`, problem.hint));
+    at.report(ruleWarning(at.document, path, 'invalid-runtime-input', `${describePath(at.document, path).field} ${JSON.stringify(text)} ${message}`, help));
   },
 };

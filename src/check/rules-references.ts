@@ -3,7 +3,7 @@ import type { DocPath } from '../core/document-path.js';
 import type { Rule } from './walk.js';
 import { describePath } from '../core/document-path.js';
 import { expressionsIn, list, ruleWarning } from './rule-kit.js';
-import { closest } from '../core/suggest.js';
+import { closest, didYouMean } from '../core/suggest.js';
 import { isRecord } from '../core/is-record.js';
 /** What one stage makes visible to expressions: its step and step-group identifiers. */
 interface StageIds {
@@ -93,7 +93,7 @@ export const expressionReferences: Rule<References> = {
             at.report(
               ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which is not a ${what} of this ${what === 'stage' ? 'pipeline' : 'stage'}`,
                 suggestion
-                  ? `did you mean "${suggestion}"?`
+                  ? didYouMean(suggestion)
                   : `the platform resolves <+${match[0]}...> only at run time, and it fails unless a ${what} with that identifier runs in the same execution`),
             );
           };
@@ -105,7 +105,7 @@ export const expressionReferences: Rule<References> = {
               at.report(
                 ruleWarning(document, path, 'unknown-reference',
                   `${describePath(document, path).field} refers to step "${nestedStep}" of stage "${name}", which does not exist`,
-                  suggestion ? `did you mean "${suggestion}"?` : undefined),
+                  suggestion ? didYouMean(suggestion) : undefined),
               );
             }
           } else {
@@ -142,7 +142,7 @@ export const stageNameReferences: Rule<StageNames> = {
       const suggestion = closest(name, known);
       at.report(
         ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
-          suggestion ? `did you mean "${suggestion}"?` : earlierThan === undefined ? undefined : 'a stage can reuse only what a stage before it set up'),
+          suggestion ? didYouMean(suggestion) : earlierThan === undefined ? undefined : 'a stage can reuse only what a stage before it set up'),
       );
     };
     stages.forEach((stage, index) => {

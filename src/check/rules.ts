@@ -12,7 +12,7 @@ import { runtimeInputs } from './rules-inputs.js';
 import { scopeWarnings } from './rules-scope.js';
 import { list, ruleError, ruleWarning, scanExpressions } from './rule-kit.js';
 import { secretWarnings } from './secret-scan.js';
-import { closest } from '../core/suggest.js';
+import { closest, didYouMean } from '../core/suggest.js';
 import { isRecord } from '../core/is-record.js';
 
 /** `steps[2].parallel[0]`: where an element sits in its list, for naming both places of a duplicate. */
@@ -102,7 +102,7 @@ function typeTypo(node: IrNode, at: Parameters<NonNullable<Rule['step']>>[1], wh
   const known = knownTypes[what];
   if (typeof type !== 'string' || knownTypeSets[what].has(type)) return;
   const suggestion = closest(type, known);
-  if (suggestion) at.report(ruleError(at.document, [...at.path, 'type'], 'unknown-type', `unknown ${what} type "${type}"`, `did you mean "${suggestion}"?`));
+  if (suggestion) at.report(ruleError(at.document, [...at.path, 'type'], 'unknown-type', `unknown ${what} type "${type}"`, didYouMean(suggestion)));
 }
 
 /** Finds an unbalanced `<+`, an empty `<+>` or an unclosed quote in a string; returns a message or undefined. */
@@ -146,7 +146,7 @@ const barrierReferences: Rule<Set<unknown>> = {
     const suggestion = closest(spec.barrierRef, [...declared].filter((id): id is string => typeof id === 'string'));
     at.report(
       ruleError(at.document, [...at.path, 'spec', 'barrierRef'], 'unknown-barrier', `spec.barrierRef "${spec.barrierRef}" names no barrier of this pipeline`,
-        suggestion ? `did you mean "${suggestion}"?` : 'declare it under pipeline.flowControl.barriers with this identifier'),
+        suggestion ? didYouMean(suggestion) : 'declare it under pipeline.flowControl.barriers with this identifier'),
     );
   },
 };

@@ -1,8 +1,8 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { CodeWith } from '../core/diagnostic-codes.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import { describePath, valueAt } from '../core/document-path.js';
-import { closest } from '../core/suggest.js';
+import { closest, didYouMean, type DidYouMean } from '../core/suggest.js';
 
 const kindOfValue = (value: unknown): string =>
   value === null
@@ -46,6 +46,15 @@ function unionTypes(issue: z.core.$ZodIssue): string | undefined {
   return [...expected].join(' or ');
 }
 
+/**
+ * Whether zod wrote the issue's message itself (its locale's text for the code and parameters) rather than a schema
+ * of ours (`.min(1, { error: '...' })`): only zod's own wording is replaced by one built from the parameters.
+ */
+function zodWording(issue: z.core.$ZodIssue): boolean {
+  const own = z.config().localeError?.(issue as z.core.$ZodRawIssue);
+  return issue.message === (typeof own === 'string' ? own : own?.message);
+}
+
 /** Messages that read as a predicate of the value: printed as `field "value" is ...`. */
 const PREDICATE = /^(is|must|needs) /;
 
@@ -58,7 +67,7 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     const { subject, field } = describePath(document, path);
     const value = valueAt(document, path);
     let message = issue.message;
-    let hint: string | undefined;
+    let help: DidYouMean | undefined;
     let code: CodeWith<'error'> = CODES[issue.code] ?? 'invalid-value';
     if (issue.code === 'invalid_type' && value === undefined) {
       message = `${field || 'value'} is required (expected ${issue.expected})`;
@@ -77,28 +86,28 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
       const allowed = issue.values.map(String);
       const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
       message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`;
-      if (suggestion) hint = `did you mean "${suggestion}"?`;
+      if (suggestion) help = didYouMean(suggestion);
     } else if (issue.code === 'invalid_union' && allowedOf(issue)) {
       // An enum or expression (orExpression), or a discriminated union: name what is allowed.
       const allowed = allowedOf(issue)!;
       const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
       const orExpr = issue.errors.length > 1 ? ' (or a <+...> expression)' : '';
       message = `${field || 'value'} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}${orExpr}`;
-      if (suggestion) hint = `did you mean "${suggestion}"?`;
+      if (suggestion) help = didYouMean(suggestion);
     } else if (issue.code === 'invalid_union' && unionTypes(issue)) {
       message = `${field || 'value'} must be ${unionTypes(issue)}, found ${kindOfValue(value)}`;
     } else if (issue.code === 'invalid_union') {
       message = `${field || 'value'} has an unexpected value ${kindOfValue(value)}`;
-    } else if (issue.code === 'too_small' && Array.isArray(value) && issue.message.startsWith('Too small')) {
-      message = `${field} needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}`;
-    } else if (issue.code === 'too_small' && typeof value === 'string') {
-      message = `${field || 'value'} must not be empty`;
+    } else if (issue.code === 'too_small' && issue.origin === 'array' && zodWording(issue)) {
+      message = `${field || 'value'} needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}`;
+    } else if (issue.code === 'too_small' && issue.origin === 'string') {
+      message = Number(issue.minimum) <= 1 ? `${field || 'value'} must not be empty` : `${field || 'value'} needs at least ${String(issue.minimum)} characters`;
     } else if (PREDICATE.test(message)) {
       message = `${field} ${JSON.stringify(value)} ${message}`;
     } else if (field && !message.includes(field.split('.').pop()!)) {
       message = `${field}: ${message}`;
     }
-    return [diagnosticOf(code, 'error', { message, path, subject, ...(hint ? { hint } : {}) })];
+    return [diagnosticOf(code, 'error', { message, path, subject, ...help })];
   });
 }
 

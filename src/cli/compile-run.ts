@@ -40,7 +40,7 @@ export async function resolveInputs(entries: readonly string[], flags: CompileFl
           ? `${configFile} has no include globs and no entries were given`
           : 'no entries given and no pipewright.config.ts found',
         path: [],
-        ...(configFile ? { at: configFile } : {}),
+        ...(configFile ? { location: { file: configFile } } : {}),
         hint: 'pass files, e.g. pipewright compile "pipelines/**/*.ts", or set include in pipewright.config.ts',
       },
     ]);

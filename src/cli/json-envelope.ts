@@ -1,48 +1,52 @@
-import { groupDiagnostics, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import { groupDiagnostics, sortDiagnostics, type Diagnostic, type DiagnosticLocation } from '../core/diagnostics.js';
 
 /** The version of the `--json` envelope: raised when a field changes meaning or goes away, not when one is added. */
 export const ENVELOPE_VERSION = 1;
 
-/** One diagnostic as `--json` prints it: the place split into file, line and column. */
+/** One diagnostic as `--json` prints it. */
 export interface JsonDiagnostic {
   readonly code: string;
   readonly severity: string;
   readonly message: string;
+  /** Where: `file`, and when known `line` and `column` (1-based) and the end (`endLine`, `endColumn`, exclusive). */
+  readonly location?: DiagnosticLocation;
+  /** @deprecated the location's file, kept until the next minor version: read `location.file`. */
   readonly file?: string;
+  /** @deprecated kept until the next minor version: read `location.line`. */
   readonly line?: number;
+  /** @deprecated kept until the next minor version: read `location.column`. */
   readonly column?: number;
   readonly path?: ReadonlyArray<string | number>;
   readonly subject?: string;
   readonly hint?: string;
+  /** The text the user most likely meant (a did-you-mean's name): what a quick fix would put in place. */
+  readonly suggestion?: string;
   readonly count?: number;
   readonly places?: readonly string[];
 }
 
-/** `file:line:col` (or a bare file, or a description such as a batch of files) as its parts. */
-function placeOf(diagnostic: Diagnostic & { file?: string; line?: number; column?: number }) {
-  if (diagnostic.file !== undefined) return { file: diagnostic.file, line: diagnostic.line, column: diagnostic.column };
-  if (diagnostic.at === undefined) return {};
-  const match = /^(.*):(\d+):(\d+)$/.exec(diagnostic.at);
-  return match ? { file: match[1]!, line: Number(match[2]), column: Number(match[3]) } : { file: diagnostic.at };
-}
-
 export function jsonDiagnostic(diagnostic: Diagnostic): JsonDiagnostic {
-  const { code, severity, message, path, subject, hint, count, places } = diagnostic;
-  const { file, line, column } = placeOf(diagnostic);
+  const { code, severity, message, location, path, subject, hint, suggestion, count, places } = diagnostic;
   return {
     code,
     severity,
     message,
-    ...(file !== undefined ? { file } : {}),
-    ...(line !== undefined ? { line } : {}),
-    ...(column !== undefined ? { column } : {}),
+    ...(location ? { location: jsonLocation(location), ...deprecatedPlace(location) } : {}),
     ...(path.length ? { path } : {}),
     ...(subject ? { subject } : {}),
     ...(hint ? { hint } : {}),
+    ...(suggestion ? { suggestion } : {}),
     ...(count ? { count } : {}),
     ...(places ? { places } : {}),
   };
 }
+
+/** The location's fields in one order, whoever made it. */
+const jsonLocation = ({ file, line, column, endLine, endColumn }: DiagnosticLocation): DiagnosticLocation =>
+  line === undefined ? { file } : { file, line, column, ...(endLine !== undefined ? { endLine, endColumn } : {}) };
+
+/** The fields envelope 1 had before `location` (docs/cli.md#json-output): written until the next minor version. */
+const deprecatedPlace = ({ file, line, column }: DiagnosticLocation) => (line === undefined ? { file } : { file, line, column });
 
 /**
  * What every command prints with `--json`, on success and on failure alike: `pipewright` (the envelope's

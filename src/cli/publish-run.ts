@@ -54,7 +54,7 @@ export function asUserError(error: unknown): unknown {
 const publishDiagnostics = (report: PublishReport) =>
   report.results.flatMap((result) =>
     result.outcome === 'failed' && result.error
-      ? [diagnosticOf('publish-failed', 'error', { message: result.error.message, path: [], at: result.file, subject: `${result.kind} "${result.id.identifier}"` })]
+      ? [diagnosticOf('publish-failed', 'error', { message: result.error.message, path: [], location: { file: result.file }, subject: `${result.kind} "${result.id.identifier}"` })]
       : [],
   );
 

@@ -60,7 +60,7 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
     const source = result.diagnostics.length ? readFileSync(result.file, 'utf8') : '';
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
     for (const diagnostic of groupDiagnostics(result.diagnostics) as typeof result.diagnostics)
-      process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.line, diagnostic.column)}\n\n`);
+      process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`);
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;

@@ -15,11 +15,11 @@ const SETTLE_MS = 25;
 /** A new file with one of these extensions in a watched folder may be a new entry (include globs). */
 const SOURCE_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
 
-/** Existing files that diagnostics point at (`file:line:col`), absolute. */
+/** Existing files that diagnostics point at, absolute. */
 function filesNamedIn(error: unknown): string[] {
   if (!(error instanceof DiagnosticError)) return [];
   return error.diagnostics
-    .map((d) => /^(.*?)(?::\d+:\d+)?$/.exec(d.at ?? '')?.[1])
+    .map((d) => d.location?.file)
     .filter((file): file is string => Boolean(file) && existsSync(file!))
     .map((file) => resolve(file));
 }

@@ -5,6 +5,7 @@ import { type IrNode, kindOf, type AnyResource } from '../ir/node.js';
 import { type DocPath, describePath } from '../core/document-path.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { formatLocation, type DiagnosticLocation } from '../core/source-location.js';
 import { inputSetFit, pipelineKeyOf } from '../check/rules-input-sets.js';
 import { applyRuleSettings, type RuleSettings } from '../check/rule-settings.js';
 import { checkDocument, describeKey, keyString, type ResourceKey } from '../check/check-document.js';
@@ -25,17 +26,21 @@ export interface BuiltDocument extends FoundResource {
   readonly node: IrNode;
 }
 
+/** Where a built document is when none of its nodes knows its call site: its file. */
+const fileOf = (built: FoundResource): DiagnosticLocation => ({ file: built.file });
+
+const formatSite = (location: DiagnosticLocation | undefined) => (location ? formatLocation(location) : 'unknown');
+
 /** A diagnostic located at its nearest node's call site; a duplicate step at the `.step()` call that used it. */
 const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => {
   const { site, use } = sourceOf(built.node, diagnostic.path);
-  const defined = diagnostic.at ?? site?.location ?? built.resource.site.location ?? built.file;
-  if (diagnostic.code !== 'duplicate-identifier') return { ...diagnostic, at: defined };
+  const defined = diagnostic.location ?? site?.location ?? built.resource.site.location ?? fileOf(built);
+  if (diagnostic.code !== 'duplicate-identifier') return { ...diagnostic, location: defined };
   // A duplicate is a problem of where the step is used (the second `.step(check)`), not of its definition.
   const used = use?.location;
   // `.step(shell({...}))` defines the step where it uses it: the definition's column says it already.
-  const line = (site: string) => site.replace(/:\d+$/, '');
-  if (!used || line(used) === line(defined)) return { ...diagnostic, at: defined };
-  return { ...diagnostic, at: used, hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${defined}` };
+  if (!used || (used.file === defined.file && used.line === defined.line)) return { ...diagnostic, location: defined };
+  return { ...diagnostic, location: used, hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${formatLocation(defined)}` };
 };
 
 type Findings = {
@@ -119,9 +124,18 @@ function optionIssues(documents: readonly BuiltDocument[]): Diagnostic[] {
   const found: Diagnostic[] = [];
   for (const built of documents)
     for (const issue of nodeFindings(built.node).issues) {
-      const at = issue.node.site?.location ?? built.file;
+      const location = issue.node.site?.location ?? fileOf(built);
       const { subject } = describePath(built.document, issue.path);
-      found.push({ code: issue.code, severity: 'error', message: issue.message, path: issue.path, subject, at, ...(issue.hint ? { hint: issue.hint } : {}) });
+      found.push({
+        code: issue.code,
+        severity: 'error',
+        message: issue.message,
+        path: issue.path,
+        subject,
+        location,
+        ...(issue.hint ? { hint: issue.hint } : {}),
+        ...(issue.suggestion ? { suggestion: issue.suggestion } : {}),
+      });
     }
   return found;
 }
@@ -206,7 +220,7 @@ function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
         message: `${describeKey(built.key)} is defined twice`,
         path: [kindRow(built.kind).rootKey, 'identifier'],
         subject: describePath(built.document, [kindRow(built.kind).rootKey]).subject,
-        hint: `the other one is export "${first.exportName}" at ${first.resource.site.location ?? first.file}; rename one identifier`,
+        hint: `the other one is export "${first.exportName}" at ${formatLocation(first.resource.site.location ?? fileOf(first))}; rename one identifier`,
       }),
     );
   }
@@ -223,7 +237,7 @@ function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: re
       // Only a diagnostic needs these: formatting a call site reads the bundle's source map, which cost
       // more than the check itself when done for every reference of 1000 pipelines (docs/performance.md).
       const subject = () => describePath(built.document, reference.path).subject;
-      const at = () => reference.node.site?.location ?? built.file;
+      const location = () => reference.node.site?.location ?? fileOf(built);
       if (!resolved) {
         found.push({
           code: 'unresolved-reference',
@@ -231,8 +245,8 @@ function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: re
           message: `references ${describeKey(targetKey)}, which is not among the compiled resources`,
           path: reference.path,
           subject: subject(),
-          at: at(),
-          hint: `export it from a compiled file (defined at ${reference.target.site.location ?? 'unknown'}), or give the identifier as a string if it already exists on the platform`,
+          location: location(),
+          hint: `export it from a compiled file (defined at ${formatSite(reference.target.site.location)}), or give the identifier as a string if it already exists on the platform`,
         });
         continue;
       }
@@ -243,7 +257,7 @@ function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: re
           message: `uses ${describeKey(targetKey)}, which ${describeKey(built.key)} cannot see`,
           path: reference.path,
           subject: subject(),
-          at: at(),
+          location: location(),
           hint: 'a document sees connectors of its own project, its org, and the account; move the connector up a level or into this project',
         });
     }

@@ -44,6 +44,6 @@ const documentExport = (file: string, name: string, kind: ResourceKind): Diagnos
   severity: 'error',
   message: `export "${name}" is a plain ${kind} document, not a builder, so it would be silently skipped`,
   path: [],
-  at: file,
+  location: { file },
   hint: `build it with ${kind}(...), or wrap the object as raw.${kind}(${name}) to emit it verbatim`,
 });

@@ -28,7 +28,7 @@ function callerFile(): string | undefined {
   Error.captureStackTrace(holder, callerFile);
   Error.stackTraceLimit = limit;
   const frame = firstUserFrame(holder.stack ?? '');
-  return frame ? resolve(frame.replace(/:\d+:\d+$/, '')) : undefined;
+  return frame ? resolve(frame.file) : undefined;
 }
 
 /**

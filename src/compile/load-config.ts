@@ -23,7 +23,7 @@ export async function loadConfig(dir = process.cwd()): Promise<LoadedConfig> {
     throw new DiagnosticError(
       schemaDiagnostics(value, result.error.issues).map((d) => ({
         ...d,
-        at: loaded!.file,
+        location: { file: loaded!.file },
         subject: 'config',
         hint:
           d.path[0] === 'rules'

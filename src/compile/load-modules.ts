@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { firstUserFrame } from '../core/source-site.js';
 import { bundleFileName, mapBundleFrames, mappedStack } from './bundle-maps.js';
 import { DiagnosticError, withoutRepeats, type Diagnostic } from '../core/diagnostics.js';
+import type { DiagnosticLocation, SourceLocation } from '../core/source-location.js';
 
 export interface LoadedModule {
   /** Path relative to the working directory, with `/`. */
@@ -307,11 +308,27 @@ function closure(
   return { dependencies: [...seen].sort(), impure: why !== undefined, ...(why ? { uncacheable: why } : {}) };
 }
 
+interface EsbuildLocation {
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 0-based; it and `length` count UTF-8 bytes (characters, for a line of ASCII). */
+  column: number;
+  length: number;
+  lineText: string;
+}
+
 interface EsbuildMessage {
   text: string;
-  location?: { file: string; line: number; column: number; lineText: string } | null;
+  location?: EsbuildLocation | null;
   notes?: Array<{ text: string }>;
 }
+
+/** esbuild's 0-based column made 1-based; the length, when there is one, as the end on the same line. */
+const esbuildLocation = (loc: EsbuildLocation): SourceLocation => {
+  const start = { file: loc.file === '<pipewright entries>' ? 'entries' : loc.file, line: loc.line, column: loc.column + 1 };
+  return loc.length > 0 ? { ...start, endLine: loc.line, endColumn: loc.column + 1 + loc.length } : start;
+};
 
 function esbuildDiagnostics(error: unknown): Diagnostic[] {
   const messages = (error as { errors?: EsbuildMessage[] }).errors;
@@ -326,9 +343,7 @@ function esbuildDiagnostics(error: unknown): Diagnostic[] {
       severity: 'error' as const,
       message: message.text + (loc ? `\n    ${loc.lineText}\n    ${' '.repeat(loc.column)}^` : ''),
       path: [],
-      ...(loc
-        ? { at: `${loc.file === '<pipewright entries>' ? 'entries' : loc.file}:${loc.line}:${loc.column + 1}` }
-        : {}),
+      ...(loc ? { location: esbuildLocation(loc) } : {}),
       hint: resolveHint,
     };
   });
@@ -338,13 +353,14 @@ function esbuildDiagnostics(error: unknown): Diagnostic[] {
 function thrownDiagnostic(error: unknown, files: readonly string[]): Diagnostic {
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   const message = error instanceof Error ? error.message : String(error);
-  const at = firstUserFrame(stack);
+  // Without a frame of theirs (a value thrown that is no Error): the batch's file when it has one, else its files in the message.
+  const location: DiagnosticLocation | undefined = firstUserFrame(stack) ?? (files.length === 1 ? { file: files[0]! } : undefined);
   return {
     code: 'definition-threw',
     severity: 'error',
-    message: `loading the definitions threw: ${message}`,
+    message: `loading the definitions${location ? '' : ` (${files.join(', ')})`} threw: ${message}`,
     path: [],
-    at: at ?? files.join(', '),
+    ...(location ? { location } : {}),
     hint: 'fix the code at this location; run with --debug to see the whole stack',
   };
 }

@@ -3,6 +3,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ts as TS } from 'ts-morph';
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { DiagnosticLocation } from '../core/source-location.js';
 
 /** This package's own type declarations: what `pipewright` means when the user's project cannot resolve it. */
 const OWN_TYPES = fileURLToPath(new URL('../index.d.ts', import.meta.url));
@@ -91,19 +92,24 @@ function hostWithLibFiles(ts: typeof TS, options: TS.CompilerOptions, tsMorphEnt
 
 function toDiagnostic(ts: typeof TS, d: TS.Diagnostic, cwd: string): Diagnostic {
   let message = `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n    ')}`;
-  let at: string | undefined;
+  let location: DiagnosticLocation | undefined;
   if (d.file && d.start !== undefined) {
     const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-    at = `${shown(d.file.fileName, cwd)}:${line + 1}:${character + 1}`;
+    location = { file: shown(d.file.fileName, cwd), line: line + 1, column: character + 1 };
+    if (d.length) {
+      // TypeScript counts from 0, its end like an editor's: just after the last character.
+      const end = d.file.getLineAndCharacterOfPosition(d.start + d.length);
+      location = { ...location, endLine: end.line + 1, endColumn: end.character + 1 };
+    }
     const lineText = d.file.text.split(/\r?\n/)[line] ?? '';
     message += `\n    ${lineText}\n    ${' '.repeat(character)}^`;
-  } else if (d.file) at = shown(d.file.fileName, cwd);
+  } else if (d.file) location = { file: shown(d.file.fileName, cwd) };
   return {
     code: 'type-error',
     severity: 'error',
     message,
     path: [],
-    ...(at ? { at } : {}),
+    ...(location ? { location } : {}),
     hint: 'fix the types at this location (tsc reports the same); compile without --typecheck skips this check',
   };
 }

@@ -95,13 +95,18 @@ function runWorker(file: string, work: WorkerData): Promise<WorkerAnswer> {
   });
 }
 
-/** The worker ended without a word: only user code does that (process.exit), and only the batch can be named. */
+/**
+ * The worker ended without a word: only user code does that (process.exit), and only the batch can be named: its
+ * file when it had one, else the batch in the message (no file of it is known to be the one).
+ */
 const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic => ({
   code: 'definition-exited',
   severity: 'error',
-  message: `a definition ended its worker thread (exit code ${code}) before its batch was compiled`,
+  message: `a definition ended its worker thread (exit code ${code}) before its batch was compiled${
+    files.length === 1 ? '' : `: ${files[0]} (or one of the ${files.length - 1} entry files after it, or what they import)`
+  }`,
   path: [],
-  at: files.length === 1 ? files[0]! : `${files[0]} (or one of the ${files.length - 1} entry files after it, or what they import)`,
+  ...(files.length === 1 ? { location: { file: files[0]! } } : {}),
   hint: 'remove the process.exit call from the definitions; throw an Error instead to stop the compile with a message',
 });
 

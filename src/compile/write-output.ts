@@ -74,7 +74,7 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
         severity: 'error',
         message: `${toPosix(path)} exists and was not written by pipewright; compiling would overwrite it`,
         path: [],
-        at: toPosix(path),
+        location: { file: toPosix(path) },
         hint: 'choose another output folder with -o (or outDir in pipewright.config.ts), or move that file away',
       },
     ]);

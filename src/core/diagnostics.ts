@@ -1,9 +1,11 @@
 import pc from 'picocolors';
 import type { DocPath } from './document-path.js';
+import { compareLocations, formatLocation, type DiagnosticLocation } from './source-location.js';
 
 import { type CodeWith, type DiagnosticCode, type Severity, type SeverityOf } from './diagnostic-codes.js';
 
 export type { DiagnosticCode, Severity } from './diagnostic-codes.js';
+export type { DiagnosticLocation, FileLocation, SourceLocation } from './source-location.js';
 
 /** What a diagnostic says besides its code and severity. */
 export interface DiagnosticFields {
@@ -13,10 +15,15 @@ export interface DiagnosticFields {
   readonly path: DocPath;
   /** Which resource the document path belongs to, e.g. `pipeline "deploy" > stage "prod" > step "echo"`. */
   readonly subject?: string;
-  /** Where in the user's files: `file:line:col`. */
-  readonly at?: string;
+  /** Where in the user's files: a YAML node (with its end), a builder call, or a whole file. */
+  readonly location?: DiagnosticLocation;
   /** How to fix it, when the message alone does not say. */
   readonly hint?: string;
+  /**
+   * The text the user most likely meant, e.g. the key or identifier a did-you-mean hint names: what an editor's
+   * quick fix would put in place of the misspelt one.
+   */
+  readonly suggestion?: string;
   /** The same mistake at the same place, reported for this many subjects (a shared step used by many pipelines). */
   readonly count?: number;
   /** A few of those subjects, in order. */
@@ -38,18 +45,11 @@ export type DiagnosticWithout<K extends keyof DiagnosticFields> = Diagnostic ext
 export const diagnosticOf = <S extends Severity>(code: CodeWith<S>, severity: S, fields: DiagnosticFields): Diagnostic =>
   ({ code, severity, ...fields }) as Diagnostic;
 
-const locationKey = (at: string | undefined): [string, number, number] => {
-  const match = /^(.*):(\d+):(\d+)$/.exec(at ?? '');
-  return match ? [match[1]!, Number(match[2]), Number(match[3])] : [at ?? '\uffff', 0, 0];
-};
-
-/** Sorted by file, line and column, then message, so output is stable. */
+/** Sorted by file, line and column, then message, so output is stable; diagnostics without a place come last. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort((a, b) => {
-    const [fa, la, ca] = locationKey(a.at);
-    const [fb, lb, cb] = locationKey(b.at);
-    return fa < fb ? -1 : fa > fb ? 1 : la - lb || ca - cb || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
-  });
+  return [...diagnostics].sort(
+    (a, b) => compareLocations(a.location, b.location) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
 }
 
 export interface FormatOptions {
@@ -68,7 +68,7 @@ const shortPlace = (subject: string) => subject.replace(/\b[\w ]+? "((?:[^"\\]|\
 export function formatDiagnostic(diagnostic: Diagnostic, { color = false }: FormatOptions = {}): string {
   const c = pc.createColors(color);
   const label = diagnostic.severity === 'error' ? c.red('error') : c.yellow('warning');
-  const where = diagnostic.at ? `${c.cyan(diagnostic.at)}  ` : diagnostic.subject ? '' : 'pipewright: ';
+  const where = diagnostic.location ? `${c.cyan(formatLocation(diagnostic.location))}  ` : diagnostic.subject ? '' : 'pipewright: ';
   const subject = diagnostic.subject ? `${c.bold(diagnostic.subject)}: ` : '';
   const places = diagnostic.count && diagnostic.places ? ` (in ${diagnostic.count} places: ${placeList(diagnostic.places, diagnostic.count)})` : '';
   const hint = diagnostic.hint ? `\n    ${c.dim('hint:')} ${diagnostic.hint}` : '';
@@ -94,11 +94,11 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic
   const groups = new Map<string, Diagnostic[]>();
   const out: Array<Diagnostic | Diagnostic[]> = [];
   for (const diagnostic of diagnostics) {
-    if (!diagnostic.at) {
+    if (!diagnostic.location) {
       out.push(diagnostic);
       continue;
     }
-    const key = JSON.stringify([diagnostic.code, diagnostic.severity, diagnostic.at, diagnostic.message, diagnostic.hint]);
+    const key = JSON.stringify([diagnostic.code, diagnostic.severity, formatLocation(diagnostic.location), diagnostic.message, diagnostic.hint]);
     const group = groups.get(key);
     if (group) group.push(diagnostic);
     else {
@@ -132,7 +132,7 @@ export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagno
 
 /** Each diagnostic once, in order of first appearance (a shared file's error, met by every batch or chunk). */
 export const withoutRepeats = (diagnostics: Iterable<Diagnostic>): Diagnostic[] => [
-  ...new Map([...diagnostics].map((d) => [JSON.stringify([d.code, d.at, d.message, d.path]), d])).values(),
+  ...new Map([...diagnostics].map((d) => [JSON.stringify([d.code, d.location && formatLocation(d.location), d.message, d.path]), d])).values(),
 ];
 
 /**
@@ -142,7 +142,7 @@ export const withoutRepeats = (diagnostics: Iterable<Diagnostic>): Diagnostic[] 
 export class DiagnosticError extends Error {
   readonly diagnostics: readonly Diagnostic[];
   constructor(diagnostics: readonly Diagnostic[], options?: { cause?: unknown }) {
-    super(diagnostics.map((d) => `${d.at ? `${d.at}  ` : ''}${d.subject ? `${d.subject}: ` : ''}${d.message}`).join('\n'), options);
+    super(diagnostics.map((d) => `${d.location ? `${formatLocation(d.location)}  ` : ''}${d.subject ? `${d.subject}: ` : ''}${d.message}`).join('\n'), options);
     this.name = 'DiagnosticError';
     this.diagnostics = diagnostics;
   }

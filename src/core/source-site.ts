@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { formatLocation, type SourceLocation } from './source-location.js';
 
 /**
  * The library's own code: dist/, and src/ (under the tests, or when dist's source maps point back to it).
@@ -16,20 +17,21 @@ const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
  */
 export class SourceSite {
   readonly #holder: { stack?: string };
-  #cached: string | null | undefined;
+  #cached: SourceLocation | null | undefined;
 
   constructor(holder: { stack?: string }) {
     this.#holder = holder;
   }
 
-  /** `file:line:col` relative to the working directory, or undefined when no user frame was found. */
-  get location(): string | undefined {
+  /** The call's file (relative to the working directory), line and column, or undefined when no user frame was found. */
+  get location(): SourceLocation | undefined {
     if (this.#cached === undefined) this.#cached = firstUserFrame(this.#holder.stack ?? '');
     return this.#cached ?? undefined;
   }
 
   toString(): string {
-    return this.location ?? '<unknown>';
+    const location = this.location;
+    return location ? formatLocation(location) : '<unknown>';
   }
 }
 
@@ -94,8 +96,8 @@ export function frameOf(text: string): { written: string; file: string; line: nu
   return { written: `${written}:${line}:${column}`, file: written.startsWith('file://') ? fileURLToPath(written) : written, line: Number(line), column: Number(column) };
 }
 
-/** The first frame of a stack outside the library and node_modules, as `file:line:col`. */
-export function firstUserFrame(stack: string): string | null {
+/** Where the first frame of a stack outside the library and node_modules points (no end: a call is a point). */
+export function firstUserFrame(stack: string): SourceLocation | null {
   for (const text of stack.split('\n').slice(1)) {
     const frame = frameOf(text);
     const at = frame && mapped(frame.file, frame.line, frame.column);
@@ -103,7 +105,7 @@ export function firstUserFrame(stack: string): string | null {
     if (at.file.startsWith('node:') || at.file.includes(`${sep}node_modules${sep}`)) continue;
     if (LIBRARY_DIRS.some((dir) => at.file.startsWith(dir))) continue;
     const shown = relative(process.cwd(), at.file).split(sep).join('/');
-    return `${shown.startsWith('..') ? at.file : shown}:${at.line}:${at.column}`;
+    return { file: shown.startsWith('..') ? at.file : shown, line: at.line, column: at.column };
   }
   return null;
 }

@@ -14,7 +14,7 @@ export function editDistance(a: string, b: string): number {
   return d[s.length]![t.length]!;
 }
 
-/** The closest candidate within a small distance, for "did you mean" hints. */
+/** The closest candidate within a small distance, for a did-you-mean (`didYouMean`). */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   const limit = Math.max(1, Math.min(3, Math.floor(word.length / 3)));
   let best: string | undefined;
@@ -29,3 +29,11 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   }
   return best;
 }
+
+/** What a diagnostic says of a close name: the name as data (an editor's quick fix) and the hint that says it. */
+export interface DidYouMean {
+  readonly suggestion: string;
+  readonly hint: string;
+}
+
+export const didYouMean = (suggestion: string): DidYouMean => ({ suggestion, hint: `did you mean "${suggestion}"?` });

@@ -1,4 +1,4 @@
-import { closest } from '../core/suggest.js';
+import { closest, didYouMean } from '../core/suggest.js';
 import type { OptionIssue } from '../ir/node.js';
 
 /**
@@ -15,7 +15,7 @@ export function unknownOptions(builder: string, options: object, known: Iterable
     issues.push({
       code: 'unknown-option',
       message: `${builder}() has no option "${key}"`,
-      hint: suggestion ? `did you mean "${suggestion}"?` : `the options are: ${knownKeys.slice(0, 12).join(', ')}${knownKeys.length > 12 ? ', ...' : ''}`,
+      ...(suggestion ? didYouMean(suggestion) : { hint: `the options are: ${knownKeys.slice(0, 12).join(', ')}${knownKeys.length > 12 ? ', ...' : ''}` }),
     });
   }
   return issues;

@@ -1,9 +1,11 @@
-import { isMap, isScalar, isSeq } from 'yaml';
+import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { SourceLocation } from '../core/source-location.js';
 import { kindRow, rootKeyList } from '../catalog/kinds.js';
 import { documentKind } from '../check/check-document.js';
 import type { ResourceKind } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
+import { spanOf } from '../yaml/span.js';
 import { isRecord } from '../core/is-record.js';
 
 export interface YamlDocument {
@@ -88,13 +90,12 @@ export function readDocuments(text: string, file: string): ReadResult {
     const root = kind ? kindRow(kind).rootKey : undefined;
     const body = root ? (value as Record<string, unknown>)[root] : undefined;
     if (kind && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-      const { line, col } = read.lines.linePos(doc.contents?.range?.[0] ?? 0);
       diagnostics.push({
         code: 'not-a-platform-document',
         severity: 'error',
         message: `not a platform document: ${root} holds ${Array.isArray(body) ? 'a list' : body === null ? 'nothing' : `the ${typeof body} ${JSON.stringify(body)}`}, not a map of fields`,
         path: [root!],
-        at: `${file}:${line}:${col}`,
+        location: contentsLocation(file, doc, read.lines),
         hint: `write the ${kindRow(kind).label}'s fields under ${root}:`,
       });
       continue;
@@ -104,7 +105,6 @@ export function readDocuments(text: string, file: string): ReadResult {
         value !== null && typeof value === 'object' && !Array.isArray(value)
           ? Object.keys(value).join(', ') || 'nothing'
           : typeof value;
-      const { line, col } = read.lines.linePos(doc.contents?.range?.[0] ?? 0);
       const other = isRecord(value) ? Object.keys(value).find((key) => NOT_IMPORTED_YET.has(key)) : undefined;
       diagnostics.push({
         code: 'not-a-platform-document',
@@ -113,7 +113,7 @@ export function readDocuments(text: string, file: string): ReadResult {
           ? `${other} documents are not imported yet: import reads ${rootKeyList(', ', ' and ')} documents`
           : `not a platform document: the root key must be ${rootKeyList()} (found ${found})`,
         path: [],
-        at: `${file}:${line}:${col}`,
+        location: contentsLocation(file, doc, read.lines),
         hint: other
           ? `leave the ${other} files out of this import; pipewright does not write code for them yet`
           : `import reads documents with a root key ${rootKeyList()}`,
@@ -138,4 +138,10 @@ export function readDocuments(text: string, file: string): ReadResult {
     });
   }
   return { documents, diagnostics };
+}
+
+/** Where a document's contents are, start to end (what validate points at for a document of no known kind). */
+function contentsLocation(file: string, document: Document, lines: LineCounter): SourceLocation {
+  const range = document.contents?.range;
+  return { file, ...(range ? spanOf(lines, range[0], range[1]) : spanOf(lines, 0)) };
 }

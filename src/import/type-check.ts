@@ -163,7 +163,7 @@ export function typeProblem(file: ts.SourceFile, path: string, start: number, me
       severity: 'error',
       message: `generated code does not type-check: ${message}`,
       path: [],
-      at: `${path}:${line + 1}:${character + 1}`,
+      location: { file: path, line: line + 1, column: character + 1 },
       hint: 'this is a bug in pipewright import; please report it with the YAML document',
     },
   };

@@ -17,6 +17,8 @@ export interface OptionIssue {
   readonly code: 'unknown-option' | 'missing-option';
   readonly message: string;
   readonly hint?: string;
+  /** The option the user most likely meant (an unknown option close to a known one). */
+  readonly suggestion?: string;
 }
 
 /** A builder given where another resource is named: checked by compile once all resources are known. */

@@ -87,7 +87,7 @@ export function publishDocument(yamlText: string): PublishDocument {
 export function readPlatformYaml(yaml: string): unknown {
   const { documents, diagnostics } = readYaml(yaml, 'document');
   const refused = diagnostics.find((problem) => problem.severity === 'error');
-  if (refused) throw new DocumentError(`not valid YAML: ${refused.line}:${refused.column} ${refused.message}`);
+  if (refused) throw new DocumentError(`not valid YAML: ${refused.location.line}:${refused.location.column} ${refused.message}`);
   if (documents.length > 1) throw new DocumentError('holds several YAML documents; the platform reads only the first: send one per request');
   return documents[0]?.value ?? null;
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { compareLocations, formatLocation, type SourceLocation, type SourceSpan } from '../core/source-location.js';
 import { describePath } from '../core/document-path.js';
-import { closest } from '../core/suggest.js';
+import { closest, didYouMean } from '../core/suggest.js';
 import { inputSetFit, pipelineKeyOf } from '../check/rules-input-sets.js';
 import { applyRuleSettings, type RuleSettings } from '../check/rule-settings.js';
 import { checkDocument, describeKey, documentKind, keyString, resourceKey, type ResourceKey } from '../check/check-document.js';
@@ -9,15 +10,11 @@ import { lift } from '../ir/lift.js';
 import { kindRow, KINDS, rootKeyList } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
-import { locate, type Position } from './yaml-locate.js';
+import { locate } from './yaml-locate.js';
 import { isRecord } from '../core/is-record.js';
 
 /** A diagnostic with its place in a YAML file. */
-export type LocatedDiagnostic = Diagnostic & {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-};
+export type LocatedDiagnostic = Diagnostic & { readonly location: SourceLocation };
 
 export interface FileResult {
   readonly file: string;
@@ -33,8 +30,7 @@ export interface ResourcePlace {
   readonly subject: string;
   readonly path: Array<string | number>;
   readonly file: string;
-  readonly line: number;
-  readonly column: number;
+  readonly location: SourceLocation;
 }
 
 /** What reading and checking the files gives, before the check across files. */
@@ -61,9 +57,9 @@ const KEY_CODES = new Set(['unknown-key']);
 export async function validateFiles(files: readonly string[], settings?: RuleSettings): Promise<FileResult[]> {
   const { results, resources, inputSets } = validateBatch(files, settings);
   const byFile = new Map(results.map((result) => [result.file, result]));
-  for (const duplicate of duplicateResources(resources)) byFile.get(duplicate.file)!.diagnostics.push(duplicate);
-  for (const misfit of applyRuleSettings(inputSetsAgainstPipelines(inputSets, resources), settings)) byFile.get(misfit.file)!.diagnostics.push(misfit);
-  for (const result of results) result.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : 1));
+  for (const duplicate of duplicateResources(resources)) byFile.get(duplicate.location.file)!.diagnostics.push(duplicate);
+  for (const misfit of applyRuleSettings(inputSetsAgainstPipelines(inputSets, resources), settings)) byFile.get(misfit.location.file)!.diagnostics.push(misfit);
+  for (const result of results) result.diagnostics.sort((a, b) => compareLocations(a.location, b.location) || (a.message < b.message ? -1 : 1));
   return results;
 }
 
@@ -87,14 +83,13 @@ export function validateBatch(files: readonly string[], settings?: RuleSettings)
       const { rootKey } = kindRow(plainKind);
       const place = plain.positions.get([rootKey, 'identifier']);
       if (key && place)
-        resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(plain.value, [rootKey]).subject, path: [rootKey, 'identifier'], file, ...place });
+        resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(plain.value, [rootKey]).subject, path: [rootKey, 'identifier'], file, location: { file, ...place } });
       if (key && plainKind === 'inputSet') inputSets.push({ key, value: plain.value, file });
       continue;
     }
     const { documents, diagnostics, lines } = readYaml(source, file);
-    for (const problem of diagnostics) result.diagnostics.push({ ...problem, file });
-    const add = (diagnostic: Diagnostic, position: Position) =>
-      result.diagnostics.push({ ...diagnostic, file, line: position.line, column: position.column, at: `${file}:${position.line}:${position.column}` });
+    result.diagnostics.push(...diagnostics);
+    const add = (diagnostic: Diagnostic, span: SourceSpan) => result.diagnostics.push({ ...diagnostic, location: { file, ...span } });
     for (const { node: document, value: data } of documents) {
       result.documents++;
       const kind = documentKind(data);
@@ -109,8 +104,7 @@ export function validateBatch(files: readonly string[], settings?: RuleSettings)
       if (!key) continue;
       const { rootKey } = kindRow(kind);
       const path = [rootKey, 'identifier'];
-      const { line, column } = locate(document, path, lines);
-      resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(data, [rootKey]).subject, path, file, line, column });
+      resources.push({ key: keyString(key), described: describeKey(key), subject: describePath(data, [rootKey]).subject, path, file, location: { file, ...locate(document, path, lines) } });
       if (kind === 'inputSet') inputSets.push({ key, value: data, file });
     }
     if (result.documents === 0 && result.diagnostics.length === 0)
@@ -129,7 +123,7 @@ function unknownKind(data: unknown): Diagnostic {
       ? `document has no ${rootKeyList()} root key (found ${keys.map((key) => JSON.stringify(key)).join(', ')})`
       : `document is not a map with a ${rootKeyList()} root key`,
     path: [],
-    hint: suggestion ? `did you mean "${suggestion}"?` : `start the document with one of ${rootKeyList(':, ', ': or ')}:`,
+    ...(suggestion ? didYouMean(suggestion) : { hint: `start the document with one of ${rootKeyList(':, ', ': or ')}:` }),
   };
 }
 
@@ -138,10 +132,9 @@ function duplicateResources(places: readonly ResourcePlace[]): LocatedDiagnostic
   const seen = new Map<string, string>();
   const found: LocatedDiagnostic[] = [];
   for (const place of places) {
-    const here = `${place.file}:${place.line}:${place.column}`;
     const first = seen.get(place.key);
     if (!first) {
-      seen.set(place.key, here);
+      seen.set(place.key, formatLocation(place.location));
       continue;
     }
     found.push({
@@ -151,10 +144,7 @@ function duplicateResources(places: readonly ResourcePlace[]): LocatedDiagnostic
       path: place.path,
       subject: place.subject,
       hint: `the other one is at ${first}; rename one identifier`,
-      file: place.file,
-      line: place.line,
-      column: place.column,
-      at: here,
+      location: place.location,
     });
   }
   return found;
@@ -187,8 +177,7 @@ function inputSetsAgainstPipelines(inputSets: readonly InputSetPlace[], resource
     const inputSet = misfits.length ? documentWithKey(file, keyString(key)) : undefined;
     if (!inputSet) return [];
     return misfits.map((diagnostic) => {
-      const { line, column } = locate(inputSet.node, diagnostic.path, inputSet.lines);
-      return { ...diagnostic, file, line, column, at: `${file}:${line}:${column}` };
+      return { ...diagnostic, location: { file, ...locate(inputSet.node, diagnostic.path, inputSet.lines) } };
     });
   });
 }

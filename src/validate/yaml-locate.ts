@@ -1,10 +1,7 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { DocPath } from '../core/document-path.js';
-
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
+import type { SourceSpan } from '../core/source-location.js';
+import { spanOf } from '../yaml/span.js';
 
 interface Found {
   readonly node: Node | undefined;
@@ -35,14 +32,12 @@ export function nodeAt(document: Document, path: DocPath): Found {
 }
 
 /**
- * Where a diagnostic about `path` points: the value itself when it is a scalar, the key of a map or list
- * (its first line), or, for something missing, the nearest parent's key. `atKey` points at the key even
- * for scalars (an unknown key is about the key, not its value).
+ * Where a diagnostic about `path` points, start and end: the value itself when it is a scalar, the key of a map
+ * or list (a whole block would cover the screen), or, for something missing, the nearest parent's key. `atKey`
+ * points at the key even for scalars (an unknown key is about the key, not its value).
  */
-export function locate(document: Document, path: DocPath, lines: LineCounter, atKey = false): Position {
+export function locate(document: Document, path: DocPath, lines: LineCounter, atKey = false): SourceSpan {
   const { node, key, exact } = nodeAt(document, path);
   const target = (atKey || !exact || isCollection(node)) && key?.range ? key : node;
-  const offset = target?.range?.[0] ?? 0;
-  const { line, col } = lines.linePos(offset);
-  return { line, column: col };
+  return target?.range ? spanOf(lines, target.range[0], target.range[1]) : spanOf(lines, 0);
 }

@@ -1,3 +1,4 @@
+import type { SourceSpan } from '../core/source-location.js';
 import { MalformedNumber, platformPlain } from './platform-scalars.js';
 
 /**
@@ -15,9 +16,12 @@ const unsupported = (): never => {
   throw new Unsupported();
 };
 
-/** Where a value of the document's top two levels starts (what duplicate-resource points at), 1-based. */
+/**
+ * Where a value of the document's top two levels is (what duplicate-resource points at), 1-based; its end as
+ * `readYaml` gives it for a one-line scalar, none for a block.
+ */
 export interface PlainPositions {
-  readonly get: (path: readonly string[]) => { line: number; column: number } | undefined;
+  readonly get: (path: readonly string[]) => SourceSpan | undefined;
 }
 
 export interface PlainRead {
@@ -51,7 +55,7 @@ class PlainReader {
   private readonly raw: string[];
   private readonly endsWithNewline: boolean;
   private next = 0;
-  private readonly places = new Map<string, { line: number; column: number }>();
+  private readonly places = new Map<string, SourceSpan>();
 
   constructor(text: string) {
     this.raw = text.split('\n');
@@ -132,7 +136,12 @@ class PlainReader {
 
   /** The value after `key:` (or `- `), `text` trimmed at its start; `indent` is the owner's indentation. */
   private value(text: string, indent: number, path: string[], number: number, column: number): unknown {
-    if (path.length <= 2) this.places.set(path.join('\u0000'), { line: number + 1, column: column + 1 });
+    const placed = path.length <= 2 ? path.join('\u0000') : undefined;
+    if (placed !== undefined) this.places.set(placed, { line: number + 1, column: column + 1 });
+    /** A one-line scalar of `length` characters: its end too. */
+    const ends = (length: number) => {
+      if (placed !== undefined) this.places.set(placed, { line: number + 1, column: column + 1, endLine: number + 1, endColumn: column + 1 + length });
+    };
     if (text === '' || text.startsWith('#')) {
       const line = this.peek();
       if (line && line.indent > indent) return line.text.startsWith('- ') ? this.list(line.indent, path) : this.map(line.indent, path);
@@ -141,13 +150,15 @@ class PlainReader {
     }
     if (text === '|' || text === '|-' || text === '|+' || /^\|[-+]? +#/.test(text)) return this.literal(text[1] === '-' ? 'strip' : text[1] === '+' ? 'keep' : 'clip', indent);
     if (startsQuoted(text)) {
-      const { value, rest } = quoted(text);
+      const { value, rest, length } = quoted(text);
       if (rest !== '' && !rest.startsWith('#')) unsupported();
       this.noContinuation(indent);
+      ends(length);
       return value;
     }
     if (text === '[]' || text === '{}' || /^(\[\]|\{\}) +#/.test(text)) {
       this.noContinuation(indent);
+      ends(2);
       return text.startsWith('[') ? [] : {};
     }
     if (FIRST_UNSUPPORTED.test(text) || text.startsWith('- ') || text === '-' || text.startsWith(': ')) unsupported();
@@ -156,6 +167,7 @@ class PlainReader {
     // `a: b` inside a plain value is an error for YAML: left to readYaml.
     if (plain.includes(': ') || plain.endsWith(':')) unsupported();
     this.noContinuation(indent);
+    ends(plain.length);
     return platformPlain(plain);
   }
 
@@ -226,8 +238,8 @@ const after = (text: string, from: number): string => {
   return rest.trim();
 };
 
-/** A one-line quoted scalar at the start of `text`: its value and what follows it (trimmed). */
-function quoted(text: string): { value: string; rest: string } {
+/** A one-line quoted scalar at the start of `text`: its value, its length with the quotes, and what follows it (trimmed). */
+function quoted(text: string): { value: string; length: number; rest: string } {
   const quote = text[0]!;
   if (quote === "'") {
     let value = '';
@@ -236,7 +248,7 @@ function quoted(text: string): { value: string; rest: string } {
       else if (text[i + 1] === "'") {
         value += "'";
         i++;
-      } else return { value, rest: after(text, i + 1) };
+      } else return { value, length: i + 1, rest: after(text, i + 1) };
     }
     return unsupported();
   }
@@ -244,5 +256,5 @@ function quoted(text: string): { value: string; rest: string } {
   const value = end < 0 ? unsupported() : text.slice(1, end);
   // Escapes are readYaml's.
   if (value.includes('\\')) unsupported();
-  return { value, rest: after(text, end + 1) };
+  return { value, length: end + 1, rest: after(text, end + 1) };
 }

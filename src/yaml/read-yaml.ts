@@ -1,7 +1,9 @@
 import YAML, { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node } from 'yaml';
 import type { Diagnostic, DiagnosticWithout } from '../core/diagnostics.js';
+import type { SourceLocation } from '../core/source-location.js';
 import { MAX_NESTING } from '../core/nesting.js';
 import { MalformedNumber, platformPlain, platformTagged } from './platform-scalars.js';
+import { spanOf } from './span.js';
 
 /**
  * The one YAML reader of pipewright (validate, import and publish), reading a text the way the platform does
@@ -18,11 +20,15 @@ const MAX_FLOW_BRACKETS = 1000;
 /** Alias and merge-key warnings of one document beyond this are counted in the last one, not printed. */
 const MAX_REPEATED = 3;
 
-/** A problem found while reading, with its place in the text. */
-export type ReadProblem = Diagnostic & {
-  readonly line: number;
-  readonly column: number;
-};
+/** A problem found while reading, with its place in the text (the node's start and end when it is about one). */
+export type ReadProblem = Diagnostic & { readonly location: SourceLocation };
+
+/** Offsets in the text: where a problem starts, and where it ends when it is about a node or a token. */
+type Range = readonly [start: number, end?: number];
+
+/** A node's start and end (its value's end: a comment after it is not part of it). */
+const rangeOf = (node: { range?: readonly number[] | null } | null | undefined): Range =>
+  node?.range ? [node.range[0]!, node.range[1]] : [0];
 
 export interface ReadDocument {
   /** The document as the platform's JSON tree (aliases as their anchor's name, `<<` as a plain key). */
@@ -71,21 +77,18 @@ function flowBracketDepth(text: string): number {
 
 class TooDeep extends Error {}
 
-/** Reads every document of a YAML text; `file` names it in each diagnostic's `at`. */
+/** Reads every document of a YAML text; `file` names it in each diagnostic's location. */
 export function readYaml(text: string, file: string): ReadResult {
   const lines = new LineCounter();
   const diagnostics: ReadProblem[] = [];
   const documents: ReadDocument[] = [];
-  const place = (offset: number) => {
-    const { line, col } = lines.linePos(offset);
-    return { line, column: col, at: `${file}:${line}:${col}` };
-  };
-  const report = (offset: number, diagnostic: DiagnosticWithout<'path'> & { path?: Diagnostic['path'] }) =>
-    diagnostics.push({ path: [], ...diagnostic, ...place(offset) } as ReadProblem);
+  const place = ([start, end]: Range): SourceLocation => ({ file, ...spanOf(lines, start, end) });
+  const report = (range: Range, diagnostic: DiagnosticWithout<'path'> & { path?: Diagnostic['path'] }) =>
+    diagnostics.push({ path: [], ...diagnostic, location: place(range) } as ReadProblem);
 
   if (flowBracketDepth(text) > MAX_FLOW_BRACKETS) {
     lines.addNewLine(0);
-    report(0, tooDeep());
+    report([0], tooDeep());
     return { documents, diagnostics, lines };
   }
   const parsed = YAML.parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
@@ -93,7 +96,7 @@ export function readYaml(text: string, file: string): ReadResult {
   const withContent = all.filter((doc) => doc.contents !== null || doc.errors.length > 0);
   withContent.forEach((doc, index) => {
     if (index === 1)
-      report(doc.range[0], {
+      report([doc.range[0]], {
         code: 'yaml-multiple-documents',
         severity: 'warning',
         message: `this file holds ${withContent.length} YAML documents; the platform reads only the first one of a file or request and ignores the rest`,
@@ -102,20 +105,20 @@ export function readYaml(text: string, file: string): ReadResult {
     if (doc.errors.length > 0) {
       // `yaml` runs out of stack on very deep nesting, once per level it unwinds: one diagnostic says it.
       if (doc.errors.some((error) => /call stack/i.test(error.message))) {
-        report(doc.range[0], tooDeep());
+        report([doc.range[0]], tooDeep());
         return;
       }
       for (const error of doc.errors) {
         {
           const hint = syntaxHint(error.code);
-          report(error.pos[0], { code: 'yaml-syntax', severity: 'error', message: syntaxMessage(error.message), ...(hint ? { hint } : {}) });
+          report(error.pos, { code: 'yaml-syntax', severity: 'error', message: syntaxMessage(error.message), ...(hint ? { hint } : {}) });
         }
       }
       return;
     }
     const [start, , end] = doc.range;
     if (end - start > MAX_CODE_POINTS && countCodePoints(text, start, end) > MAX_CODE_POINTS) {
-      report(start, {
+      report([start], {
         code: 'yaml-too-large',
         severity: 'error',
         message: `the document has ${countCodePoints(text, start, end)} characters; the platform refuses YAML documents over ${MAX_CODE_POINTS} (3 MiB)`,
@@ -126,10 +129,10 @@ export function readYaml(text: string, file: string): ReadResult {
     const problems: ReadProblem[] = [];
     let value: unknown;
     try {
-      value = new TreeBuilder(doc, (offset, diagnostic) => problems.push({ path: [], ...diagnostic, ...place(offset) } as ReadProblem), place).build();
+      value = new TreeBuilder(doc, (range, diagnostic) => problems.push({ path: [], ...diagnostic, location: place(range) } as ReadProblem), (offset) => spanOf(lines, offset)).build();
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
-      report(start, tooDeep());
+      report([start], tooDeep());
       return;
     }
     diagnostics.push(...problems);
@@ -151,7 +154,7 @@ const syntaxMessage = (text: string) => text.split('\n')[0]!.replace(/ at line \
 const syntaxHint = (code: string): string | undefined =>
   code === 'TAB_AS_INDENT' ? 'indent with spaces: the platform refuses a tab used as indentation (tabs inside values are fine)' : undefined;
 
-type Report = (offset: number, diagnostic: DiagnosticWithout<'path'>) => void;
+type Report = (range: Range, diagnostic: DiagnosticWithout<'path'>) => void;
 
 /** Builds the platform's tree of one parsed document, reporting what the platform would read differently. */
 class TreeBuilder {
@@ -175,7 +178,7 @@ class TreeBuilder {
     if (depth > MAX_NESTING) throw new TooDeep();
     if (isAlias(node)) {
       if (++this.aliases <= MAX_REPEATED)
-        this.report(node.range?.[0] ?? 0, {
+        this.report(rangeOf(node), {
           code: 'yaml-alias',
           severity: 'warning',
           message: `the platform does not expand aliases: *${node.source} is read as the text "${node.source}"`,
@@ -191,10 +194,10 @@ class TreeBuilder {
         const keyNode = pair.key as Node | null;
         const key = this.keyText(keyNode);
         const first = seen.get(key);
-        const keyOffset = keyNode?.range?.[0] ?? node.range?.[0] ?? 0;
+        const keyRange = keyNode?.range ? rangeOf(keyNode) : [node.range?.[0] ?? 0] as const;
         if (first) {
           const { line, column } = this.position(first.range?.[0] ?? 0);
-          this.report(keyOffset, {
+          this.report(keyRange, {
             code: 'yaml-duplicate-key',
             severity: 'error',
             message: `key "${key}" appears twice in this map (first at line ${line}, column ${column}); the platform refuses the document`,
@@ -202,7 +205,7 @@ class TreeBuilder {
           });
         } else if (keyNode) seen.set(key, keyNode);
         if (key === '<<' && isScalar(keyNode) && keyNode.type === 'PLAIN' && ++this.merges <= MAX_REPEATED)
-          this.report(keyOffset, {
+          this.report(keyRange, {
             code: 'yaml-merge-key',
             severity: 'warning',
             message: 'the platform does not merge `<<` keys: it reads a field named "<<" and leaves the map as written',
@@ -233,7 +236,7 @@ class TreeBuilder {
       return node.type === 'PLAIN' ? platformPlain(text) : text;
     } catch (error) {
       if (!(error instanceof MalformedNumber)) throw error;
-      this.report(node.range?.[0] ?? 0, {
+      this.report(rangeOf(node), {
         code: 'yaml-number',
         severity: 'error',
         message: `${JSON.stringify(text)} looks like a number to the platform's YAML reader, which cannot read it ("${error.message}"), so the platform refuses the document`,
@@ -245,7 +248,7 @@ class TreeBuilder {
 
   private summarise(kind: 'alias' | 'merge', count: number): void {
     if (count <= MAX_REPEATED) return;
-    this.report(this.doc.contents?.range?.[0] ?? 0, {
+    this.report([this.doc.contents?.range?.[0] ?? 0], {
       code: kind === 'alias' ? 'yaml-alias' : 'yaml-merge-key',
       severity: 'warning',
       message: `${count - MAX_REPEATED} more ${kind === 'alias' ? 'aliases' : '`<<` merge keys'} in this document (${count} in all), each read as written, not expanded`,
