@@ -36,7 +36,10 @@ export interface AcrossRecord<P, R = P> {
    */
   readonly document?: unknown;
   readonly references?: readonly AcrossReference<R>[];
-  /** A pipeline's runtime inputs: asked for only when an input set among the records fills the pipeline. */
+  /**
+   * A pipeline's runtime inputs: asked for only when an input set among the records fills the pipeline. A
+   * pipeline without it is not known well enough to check its input sets against.
+   */
   readonly runtimeInputs?: () => readonly RuntimeInput[];
 }
 
@@ -136,22 +139,23 @@ function* references<P, R>(
     }
 }
 
-/** Each input set against its pipeline, when that is among the records once (same org and project, its parent's identifier). */
+/** The key of the pipeline an input set fills: same org and project, its parent's identifier. */
+export function inputSetPipeline(inputSet: ResourceKey): ResourceKey | undefined {
+  if (inputSet.kind !== 'inputSet' || inputSet.parent === undefined) return undefined;
+  const { org, project } = inputSet;
+  return { kind: 'pipeline', identifier: inputSet.parent, ...(org !== undefined ? { org } : {}), ...(project !== undefined ? { project } : {}) };
+}
+
+/** Each input set against its pipeline, when that is among the records once and its inputs are known. */
 function* inputSets<P, R>(records: ReadonlyArray<AcrossRecord<P, R>>, byKey: Map<string, Array<AcrossRecord<P, R>>>): Generator<AcrossFinding<P, R>> {
   for (const record of records) {
-    const { key } = record;
-    if (key.kind !== 'inputSet' || key.parent === undefined || record.document === undefined) continue;
-    const pipelineKey: ResourceKey = {
-      kind: 'pipeline',
-      identifier: key.parent,
-      ...(key.org !== undefined ? { org: key.org } : {}),
-      ...(key.project !== undefined ? { project: key.project } : {}),
-    };
+    const pipelineKey = inputSetPipeline(record.key);
+    if (!pipelineKey || record.document === undefined) continue;
     const pipelines = byKey.get(keyId(pipelineKey));
     // A pipeline defined twice is reported as such; which of the two the input set fills is not known.
-    if (pipelines?.length !== 1) continue;
-    const pipeline = pipelines[0]!;
-    for (const diagnostic of inputSetFit(record.document, pipeline.runtimeInputs?.() ?? [], key.parent))
+    const pipeline = pipelines?.length === 1 ? pipelines[0] : undefined;
+    if (!pipeline?.runtimeInputs) continue;
+    for (const diagnostic of inputSetFit(record.document, pipeline.runtimeInputs(), pipelineKey.identifier))
       yield { diagnostic, record, involved: [record, pipeline] };
   }
 }

@@ -2,7 +2,7 @@ import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { MAX_NESTING } from '../core/nesting.js';
 import { lift } from '../ir/lift.js';
 import type { IrNode } from '../ir/node.js';
-import { TOO_DEEP, walk, type AnyRule } from './walk.js';
+import { TOO_DEEP, walk, type AnyRule, type SeenInput } from './walk.js';
 import { documentSchemas } from '../schema/index.js';
 import { quickCheck } from '../schema/quick-check.js';
 import type { Diagnostic } from '../core/diagnostics.js';
@@ -25,12 +25,12 @@ function rulesFor(settings: RuleSettings | undefined): readonly AnyRule[] {
 /**
  * Checks one document: one walk of its IR with every rule, the schema on its wire form (`document`, what `lower`
  * gave or YAML held), then what the rules decide knowing the schema's verdict. Locations are added by the caller
- * (builder sites or YAML ranges).
+ * (builder sites or YAML ranges). Given `inputs`, the walk adds the document's runtime inputs to it.
  */
-export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings): Diagnostic[] {
+export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings, inputs?: SeenInput[]): Diagnostic[] {
   let walked;
   try {
-    walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind]);
+    walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind], inputs);
   } catch (error) {
     if (error !== TOO_DEEP) throw error;
     return [

@@ -1,6 +1,7 @@
 import type { DocPath } from '../core/document-path.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { ruleError, ruleWarning } from './rule-kit.js';
+import { isRuntimeInput, ruleError, ruleWarning } from './rule-kit.js';
+import type { SeenInput } from './walk.js';
 import { isRecord } from '../core/is-record.js';
 
 /**
@@ -36,7 +37,6 @@ function leaves(value: unknown, path: DocPath, key: string, into: Leaf[]): Leaf[
 
 /** Fields an input set repeats only to say which stage or step it means. */
 const IDENTITY_FIELDS = new Set(['identifier', 'type', 'name']);
-const isRuntimeInput = (value: string) => value.includes('<+input>') && value.trim().startsWith('<+input>');
 
 /** A field a pipeline takes as `<+input>`: keyed by identity as `leaves` keys them, and whether it has a default. */
 export interface RuntimeInput {
@@ -47,38 +47,52 @@ export interface RuntimeInput {
 }
 
 /**
- * The runtime inputs of a pipeline document: what an input set of it may fill. Compile keeps them with each
- * pipeline it builds (few fields, and a pipeline is checked against its input sets without being read again).
+ * The runtime inputs of a pipeline document: what an input set of it may fill. `seen` are those the document
+ * check's walk passed (compile keeps them for every pipeline it builds: no second walk); without them, the
+ * document is walked for them here.
  */
-export function runtimeInputs(pipelineDocument: unknown): RuntimeInput[] {
-  const pipeline = isRecord(pipelineDocument) ? pipelineDocument.pipeline : undefined;
+export function runtimeInputs(pipelineDocument: unknown, seen?: readonly SeenInput[]): RuntimeInput[] {
   const found: RuntimeInput[] = [];
-  if (isRecord(pipeline)) inputsIn(pipeline, ['pipeline'], [], found);
+  const inputs = seen ?? inputsIn(pipelineDocument, [], []);
+  /** `containers[i]` holds `path[i]`; `keys[i]` is the key of `path[0..i]`: kept from one input to the next, which share most of their path. */
+  const containers: unknown[] = [pipelineDocument];
+  const keys: string[] = [''];
+  let last: DocPath = [];
+  for (const { path, text } of inputs) {
+    if (path[0] !== 'pipeline') continue;
+    let same = 0;
+    while (same < last.length && same < path.length && last[same] === path[same]) same++;
+    for (let i = same; i < path.length; i++) {
+      const step = path[i]!;
+      const container = containers[i];
+      const value = Array.isArray(container) ? container[step as number] : isRecord(container) ? container[step] : undefined;
+      containers[i + 1] = value;
+      // The key starts below `pipeline`, as `leaves` keys the pipeline's fields.
+      if (i > 0) keys[i] = `${keys[i - 1]}/${typeof step === 'number' ? elementKey(value, step) : step}`;
+    }
+    last = path;
+    found.push({ key: keys[path.length - 1]!, path, optional: /\.default\(|\.executionInput\(\)/.test(text) });
+  }
   return found;
 }
 
-/** `leaves` for the runtime inputs only, its key built only for them (most of a pipeline is not one). */
-function inputsIn(value: unknown, path: Array<string | number>, keys: string[], into: RuntimeInput[]): void {
+/** The runtime inputs under `value`, in document order (the walk's order). */
+function inputsIn(value: unknown, path: Array<string | number>, into: SeenInput[]): SeenInput[] {
   if (typeof value === 'string') {
-    if (isRuntimeInput(value)) into.push({ key: keys.join(''), path: [...path], optional: /\.default\(|\.executionInput\(\)/.test(value) });
-    return;
-  }
-  if (Array.isArray(value))
+    if (isRuntimeInput(value)) into.push({ path: [...path], text: value });
+  } else if (Array.isArray(value))
     value.forEach((item, index) => {
       path.push(index);
-      keys.push(`/${elementKey(item, index)}`);
-      inputsIn(item, path, keys, into);
-      keys.pop();
+      inputsIn(item, path, into);
       path.pop();
     });
   else if (isRecord(value))
-    for (const name of Object.keys(value)) {
-      path.push(name);
-      keys.push(`/${name}`);
-      inputsIn(value[name], path, keys, into);
-      keys.pop();
+    for (const [key, item] of Object.entries(value)) {
+      path.push(key);
+      inputsIn(item, path, into);
       path.pop();
     }
+  return into;
 }
 
 /**

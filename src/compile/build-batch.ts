@@ -47,9 +47,7 @@ function renderEntry(
 /** What the check across entries needs of a document beside its key and references (see EntryDocument). */
 function acrossNeeds(built: BuiltDocument): Pick<EntryDocument, 'runtimeInputs' | 'inputSet'> {
   if (built.kind === 'inputSet') return { inputSet: built.document };
-  if (built.kind !== 'pipeline') return {};
-  const inputs = runtimeInputs(built.document);
-  return inputs.length > 0 ? { runtimeInputs: inputs } : {};
+  return built.kind === 'pipeline' ? { runtimeInputs: runtimeInputs(built.document, built.inputs) } : {};
 }
 
 /** The entry's result, once every entry has loaded and built: a library's environment reads count for all that import it. */

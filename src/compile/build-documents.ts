@@ -10,6 +10,7 @@ import { checkAcross, type AcrossRecord, type AcrossReference, type AcrossWords 
 import { runtimeInputs } from '../check/rules-input-sets.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { checkDocument } from '../check/check-document.js';
+import type { SeenInput } from '../check/walk.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
 export interface FoundResource {
@@ -25,6 +26,8 @@ export interface BuiltDocument extends FoundResource {
   readonly document: unknown;
   /** The resource's IR: call sites, references and option mistakes are on its nodes. */
   readonly node: IrNode;
+  /** A pipeline's runtime inputs: the document check's walk adds them as it passes them. */
+  readonly inputs?: SeenInput[];
 }
 
 /** A diagnostic located at its nearest node's call site; a duplicate step at the `.step()` call that used it. */
@@ -113,7 +116,7 @@ export function checkBuiltAcross(documents: readonly BuiltDocument[], otherKeys:
         path: reference.path,
         place: { built, reference },
       })),
-      runtimeInputs: () => runtimeInputs(built.document),
+      runtimeInputs: () => runtimeInputs(built.document, built.inputs),
     }),
   );
   return checkAcross(records, BUILT_WORDS, { known: otherKeys, settings }).map(({ diagnostic, record, reference }) =>
@@ -154,13 +157,13 @@ export function buildEach(found: readonly FoundResource[], settings?: RuleSettin
     const node = entry.resource.toNode();
     const kind = kindOf(entry.resource);
     const key = node.key ?? { kind, identifier: entry.resource.identifier };
-    return { ...entry, kind, key, document: lower(node), node };
+    return { ...entry, kind, key, document: lower(node), node, ...(kind === 'pipeline' ? { inputs: [] } : {}) };
   });
   const diagnostics: Diagnostic[] = [...optionIssues(documents)];
   for (const built of documents) {
     // A builder told of a missing option already said what the wire check would find missing below it.
     const missing = nodeFindings(built.node).issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
-    for (const diagnostic of checkDocument(built.kind, built.node, built.document, settings))
+    for (const diagnostic of checkDocument(built.kind, built.node, built.document, settings, built.inputs))
       if (diagnostic.code !== 'missing-field' || !missing.some((path) => path.every((key, index) => diagnostic.path[index] === key)))
         diagnostics.push(locate(built, diagnostic));
   }

@@ -8,8 +8,8 @@ import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '.
 import { createManifest, MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
 import type { RenderOptions } from './render-output.js';
 import type { RuleSettings } from '../check/rule-settings.js';
-import { checkAcross, type AcrossRecord } from '../check/check-across.js';
-import type { ResourceKey } from '../catalog/resource-key.js';
+import { checkAcross, inputSetPipeline, type AcrossRecord } from '../check/check-across.js';
+import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { Spool, spoolFolder, WriteBehind, type WrittenBehind } from './spool.js';
 import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
@@ -132,7 +132,7 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
         hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
       },
     ]);
-  const involved = involvedAcross(ordered(), options.rules);
+  const involved = involvedAcross(ordered(), reused, options.rules);
   let across: Diagnostic[] = [];
   if (involved.size > 0) {
     const otherKeys = ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key)));
@@ -157,12 +157,13 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   // Warnings are not kept in the cache, so a compile that had some leaves none: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
     const record: Record<string, CachedEntry> = {};
+    const filled = filledPipelines(all);
     for (const result of all) {
       if (result.uncacheable) {
         notes.push(`not cached: ${result.file}, compiled every time: ${result.uncacheable}`);
         continue;
       }
-      const entry = cachedEntry(result, hashes);
+      const entry = cachedEntry(result, hashes, filled);
       if (entry) record[result.file] = entry;
     }
     await writeCache(options.outDir, print, record);
@@ -216,25 +217,54 @@ function inputFiles(results: readonly EntryResult[]): string[] {
  * builder references do not resolve among all documents or are out of scope, or whose input set does not fit its
  * pipeline. Empty when all is well; else those entries are built again together, to say it at the builder calls.
  */
-function involvedAcross(results: readonly EntryResult[], settings: RuleSettings | undefined): Set<string> {
+function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<string>, settings: RuleSettings | undefined): Set<string> {
   const records = results.flatMap((result) =>
-    result.documents.map(
-      (document): AcrossRecord<string> => ({
+    result.documents.map((document): AcrossRecord<string> => {
+      const inputs = document.runtimeInputs;
+      return {
         key: document.key,
         place: result.file,
         ...(document.inputSet !== undefined ? { document: document.inputSet } : {}),
         references: document.references.map((reference) => ({ ...reference, by: 'builder' as const, place: result.file })),
-        runtimeInputs: () => document.runtimeInputs ?? [],
-      }),
-    ),
+        ...(inputs ? { runtimeInputs: () => inputs } : {}),
+      };
+    }),
   );
   const involved = new Set<string>();
   for (const finding of checkAcross(records, ENTRY_WORDS, { settings })) for (const record of finding.involved) involved.add(record.place);
+  for (const file of unknownFits(records, reused)) involved.add(file);
   return involved;
 }
 
 /** Hints name nothing here: what is found is said again, at the builder calls, once the entries are built together. */
 const ENTRY_WORDS = { first: (file: string) => file, targetDefined: (file: string) => file };
+
+/**
+ * The entries of an input set and of its pipeline when the pipeline's inputs are not known (reused from a cache
+ * that kept none: no input set filled it last time) and either entry is new: built again together, they are checked.
+ */
+function unknownFits(records: ReadonlyArray<AcrossRecord<string>>, reused: ReadonlySet<string>): string[] {
+  const pipelines = new Map<string, Array<AcrossRecord<string>>>();
+  for (const record of records) if (record.key.kind === 'pipeline') pipelines.set(keyId(record.key), [...(pipelines.get(keyId(record.key)) ?? []), record]);
+  return records.flatMap((inputSet) => {
+    const key = inputSetPipeline(inputSet.key);
+    const found = key && pipelines.get(keyId(key));
+    const pipeline = found?.length === 1 ? found[0]! : undefined;
+    if (!pipeline || pipeline.runtimeInputs || (reused.has(inputSet.place) && reused.has(pipeline.place))) return [];
+    return [inputSet.place, pipeline.place];
+  });
+}
+
+/** The pipelines input sets fill, by `keyId`: the cache keeps their runtime inputs. */
+function filledPipelines(results: readonly EntryResult[]): Set<string> {
+  const filled = new Set<string>();
+  for (const result of results)
+    for (const document of result.documents) {
+      const pipeline = inputSetPipeline(document.key);
+      if (pipeline) filled.add(keyId(pipeline));
+    }
+  return filled;
+}
 
 /**
  * When every output was reused (each checked against its sha256 in the folder) and the manifest on disk

@@ -20,7 +20,8 @@ export interface EntryDocument {
   readonly references: ReadonlyArray<{ readonly target: ResourceKey; readonly path: DocPath }>;
   /**
    * What the check across entries needs of a document beyond its key, so compile never reads its YAML back:
-   * a pipeline's runtime inputs, an input set's whole document (input sets are few and small).
+   * a built pipeline's runtime inputs (absent when not known: the cache keeps them only for pipelines that
+   * input sets fill), an input set's whole document (input sets are few and small).
    */
   readonly runtimeInputs?: readonly RuntimeInput[];
   readonly inputSet?: unknown;
