@@ -6,7 +6,7 @@ import { type IrNode, kindOf, type AnyResource } from '../ir/node.js';
 import { type DocPath, describePath } from '../core/document-path.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { checkAcross, type AcrossRecord, type AcrossReference, type AcrossWords } from '../check/check-across.js';
+import { checkAcross, type AcrossRecord, type AcrossWords } from '../check/check-across.js';
 import { runtimeInputs } from '../check/rules-input-sets.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { checkDocument } from '../check/check-document.js';

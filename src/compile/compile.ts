@@ -244,12 +244,12 @@ const ENTRY_WORDS = { first: (file: string) => file, targetDefined: (file: strin
  * that kept none: no input set filled it last time) and either entry is new: built again together, they are checked.
  */
 function unknownFits(records: ReadonlyArray<AcrossRecord<string>>, reused: ReadonlySet<string>): string[] {
-  const pipelines = new Map<string, Array<AcrossRecord<string>>>();
-  for (const record of records) if (record.key.kind === 'pipeline') pipelines.set(keyId(record.key), [...(pipelines.get(keyId(record.key)) ?? []), record]);
+  // A pipeline defined twice (null here) is reported as such, and its input sets are not checked.
+  const pipelines = new Map<string, AcrossRecord<string> | null>();
+  for (const record of records) if (record.key.kind === 'pipeline') pipelines.set(keyId(record.key), pipelines.has(keyId(record.key)) ? null : record);
   return records.flatMap((inputSet) => {
     const key = inputSetPipeline(inputSet.key);
-    const found = key && pipelines.get(keyId(key));
-    const pipeline = found?.length === 1 ? found[0]! : undefined;
+    const pipeline = key && pipelines.get(keyId(key));
     if (!pipeline || pipeline.runtimeInputs || (reused.has(inputSet.place) && reused.has(pipeline.place))) return [];
     return [inputSet.place, pipeline.place];
   });
