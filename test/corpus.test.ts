@@ -7,7 +7,7 @@ import { raw, type AnyResource } from 'pipewright';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { formatDiagnostic } from '../src/core/diagnostics.js';
 import { toYaml } from '../src/yaml/emit-yaml.js';
-import { documentKind } from '../src/check/check-document.js';
+import { kindOfDocument } from '../src/catalog/kinds.js';
 import { validateFiles } from '../src/validate/validate-files.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT } from './support/cli.js';
@@ -26,7 +26,7 @@ const parseAll = (text: string) => readYaml(text, 'fixture').documents.map((d) =
 describe('the corpus', () => {
   it('has at least 30 valid pipeline documents and 20 invalid variants', async () => {
     let pipelines = 0;
-    for (const file of VALID) pipelines += parseAll(await readFile(join(ROOT, file), 'utf8')).filter((d) => documentKind(d) === 'pipeline').length;
+    for (const file of VALID) pipelines += parseAll(await readFile(join(ROOT, file), 'utf8')).filter((d) => kindOfDocument(d) === 'pipeline').length;
     expect(pipelines).toBeGreaterThanOrEqual(30);
     expect(INVALID.length).toBeGreaterThanOrEqual(20);
   });
@@ -45,7 +45,7 @@ describe('valid fixtures', () => {
   it.each(VALID)('%s compiles unchanged (same data after YAML and back)', async (file) => {
     const documents = parseAll(await readFile(join(ROOT, file), 'utf8'));
     const resources = documents.map((document) => {
-      const kind = documentKind(document)!;
+      const kind = kindOfDocument(document)!;
       return raw[kind](document) as AnyResource;
     });
     const built = buildAndValidate(resources.map((resource, index) => ({ resource, file, exportName: `doc${index}` })));

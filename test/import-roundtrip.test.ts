@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { documentKind, resourceKey, keyString } from '../src/check/check-document.js';
-import { outputPath } from '../src/compile/layout.js';
+import { kindOfDocument, kindRow } from '../src/catalog/kinds.js';
+import { keyId, keyOf, outputPathOf } from '../src/catalog/resource-key.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir } from './support/cli.js';
 
@@ -30,10 +30,10 @@ async function corpusDocuments(): Promise<Doc[]> {
   const docs: Doc[] = [];
   for (const file of CORPUS.sort())
     for (const data of parse(await readFile(join(ROOT, file), 'utf8'))) {
-      const kind = documentKind(data);
+      const kind = kindOfDocument(data);
       if (!kind) continue;
-      const key = resourceKey(kind, data)!;
-      docs.push({ file, data, key: keyString(key), output: outputPath(key) });
+      const key = keyOf(kind, (data as Record<string, unknown>)[kindRow(kind).rootKey])!;
+      docs.push({ file, data, key: keyId(key), output: outputPathOf(key) });
     }
   return docs;
 }

@@ -278,6 +278,39 @@ export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { v
     const scratch = await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1' });
     expect(second.stderr).toBe(scratch.stderr);
   });
+
+  const tripping = `import { input, pipeline, shell, stage } from 'pipewright';
+if (new Date(0).getTimezoneOffset() !== 0) throw new Error('loaded again');
+export const deploy = pipeline({ identifier: 'deploy', org: 'default', project: 'web', variables: { env: input(), team: 'core' } })
+  .stage(stage({ identifier: 's', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo hi', timeout: '5m' })));
+`;
+  const named = (extra: string) => `import { inputSet } from 'pipewright';
+export const prod = inputSet({ identifier: 'prod', pipeline: 'deploy', org: 'default', project: 'web', values: { variables: [{ name: 'env', type: 'String', value: 'prod' }${extra}] } });
+`;
+
+  it('checks a changed input set against the runtime inputs the cache kept of its pipeline, without loading the pipeline again', async () => {
+    await write('defs/deploy.ts', tripping);
+    await write('defs/prod.ts', named(''));
+    expect((await compile()).code).toBe(0);
+    // Under the trip wire, loading defs/deploy.ts again would fail the compile: the input set still fits.
+    await write('defs/prod.ts', named('').replace("value: 'prod'", "value: 'staging'"));
+    const second = await compile('out', TRIP);
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(await tree('out')).toEqual(await fromScratch());
+  });
+
+  it('builds a pipeline again with a new input set when the cache kept no runtime inputs of it', async () => {
+    await write('defs/deploy.ts', tripping);
+    expect((await compile()).code).toBe(0);
+    // No input set filled the pipeline in the first compile: its inputs are not known until it is built again.
+    await write('defs/prod.ts', named(", { name: 'team', type: 'String', value: 'other' }"));
+    expect((await compile('out', TRIP)).stderr).toContain('loaded again');
+    const second = await compile();
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/defs\/prod\.ts:\d+:\d+ .*is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/);
+    expect(second.stderr).toBe((await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1' })).stderr);
+  });
 });
 
 describe('a watch session (what compile --watch keeps between compiles)', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { kindOfDocument, kindRow, KINDS, outputPathOf, publishRank, RESOURCE_KINDS, type ResourceKind } from '../src/catalog/kinds.js';
+import { kindOfDocument, kindRow, KINDS, publishRank, RESOURCE_KINDS, type ResourceKind } from '../src/catalog/kinds.js';
+import { keyOf, outputPathOf } from '../src/catalog/resource-key.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
-import { resourceKey, validateDocument } from '../src/check/check-document.js';
+import { validateDocument } from '../src/check/check-document.js';
 import { raw } from '../src/dsl/raw.js';
 import { generateModule } from '../src/import/generate-module.js';
 import { publishDocument } from '../src/publish/document.js';
@@ -86,9 +87,9 @@ describe('the kinds beyond pipelines', () => {
   });
 
   it('keys an infrastructure by its environment and a template by its version', () => {
-    expect(resourceKey('infrastructure', NEW_KINDS.infrastructure)).toMatchObject({ parent: 'prod', identifier: 'k8s' });
-    expect(outputPathOf(resourceKey('template', NEW_KINDS.template)!)).toBe('templates/default/web/echo/v1.yaml');
-    expect(outputPathOf(resourceKey('inputSet', NEW_KINDS.inputSet)!)).toBe('input-sets/default/web/deploy/prod.yaml');
+    expect(keyOf('infrastructure', NEW_KINDS.infrastructure.infrastructureDefinition)).toMatchObject({ parent: 'prod', identifier: 'k8s' });
+    expect(outputPathOf(keyOf('template', NEW_KINDS.template.template)!)).toBe('templates/default/web/echo/v1.yaml');
+    expect(outputPathOf(keyOf('inputSet', NEW_KINDS.inputSet.inputSet)!)).toBe('input-sets/default/web/deploy/prod.yaml');
   });
 
   it.each(Object.entries(NEW_KINDS))('%s: a document missing its required fields is refused', (kind) => {
@@ -107,7 +108,7 @@ describe('the kinds beyond pipelines', () => {
 
   it.each(Object.entries(NEW_KINDS))('%s: publish reads the same identity as layout, parent and version included', (kind, document) => {
     const { id } = publishDocument(stringify(document));
-    const key = resourceKey(kind as ResourceKind, document)!;
+    const key = keyOf(kind as ResourceKind, (document as Record<string, unknown>)[kindRow(kind as ResourceKind).rootKey])!;
     expect(id).toEqual({ kind, org: key.org, project: key.project, identifier: key.identifier, ...(key.parent ? { parent: key.parent } : {}), ...(key.version ? { version: key.version } : {}) });
   });
 });

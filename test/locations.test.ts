@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, type AnyResource } from 'pipewright';
-import { documentKind } from '../src/check/check-document.js';
+import { kindOfDocument } from '../src/catalog/kinds.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { sortDiagnostics, type Diagnostic, type DiagnosticLocation } from '../src/core/diagnostics.js';
 import { validateFiles } from '../src/validate/validate-files.js';
@@ -195,7 +195,7 @@ describe('every producer sets the location', () => {
     const found: Array<{ resource: AnyResource; file: string; exportName: string }> = [];
     for (const file of FIXTURES.filter((name) => name.includes('/invalid/'))) {
       for (const { value } of readYaml(await readFile(join(ROOT, file), 'utf8'), file).documents) {
-        const kind = documentKind(value);
+        const kind = kindOfDocument(value);
         if (kind)
           found.push({ resource: raw[kind](value as never) as AnyResource, file, exportName: `doc${found.length}` });
       }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentKind } from '../src/check/check-document.js';
+import { kindOfDocument } from '../src/catalog/kinds.js';
 import { jsonSchemaOf } from '../src/schema/json-schema.js';
 import { RESOURCE_KINDS } from '../src/schema/index.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
@@ -38,7 +38,7 @@ describe('JSON Schemas', () => {
 
   it.each(VALID)('accepts every document of %s', async (file) => {
     for (const document of await documentsOf(file)) {
-      const validate = validators[documentKind(document)!];
+      const validate = validators[kindOfDocument(document)!];
       expect(validate(document), JSON.stringify(validate.errors, null, 2)).toBe(true);
     }
   });

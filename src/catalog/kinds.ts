@@ -130,28 +130,3 @@ export const rootKeyList = (separator = ', ', last = ' or '): string => {
 
 /** Publish rank of a kind: earlier kinds are written first (a pipeline needs its connectors). */
 export const publishRank = (kind: ResourceKind): number => RESOURCE_KINDS.indexOf(kind);
-
-/** The identity of one resource on the platform. */
-export interface KindKey {
-  readonly kind: ResourceKind;
-  readonly org?: string;
-  readonly project?: string;
-  /** The owning resource's identifier, for kinds with a `parent`. */
-  readonly parent?: string;
-  /** The version, for kinds with a `version`. */
-  readonly version?: string;
-  readonly identifier: string;
-}
-
-/**
- * Where a resource's YAML goes inside the output folder: `<folder>/<org or _>/<project or _>/[<parent>/]<id>[/<version>].yaml`,
- * without the project segment for kinds that cannot live in a project (projects themselves).
- */
-export function outputPathOf(key: KindKey): string {
-  const row = kindRow(key.kind);
-  const segments = [row.folder, key.org ?? '_'];
-  if (row.scopes.includes('project')) segments.push(key.project ?? '_');
-  if (row.parent) segments.push(key.parent ?? '_');
-  segments.push(row.version ? `${key.identifier}/${key.version ?? '_'}` : key.identifier);
-  return `${segments.join('/')}.yaml`;
-}

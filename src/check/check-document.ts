@@ -1,9 +1,8 @@
-import { kindOfDocument, kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { MAX_NESTING } from '../core/nesting.js';
-import { keyOfDocument } from '../ir/identity.js';
 import { lift } from '../ir/lift.js';
-import type { IrNode, ResourceKey } from '../ir/node.js';
-import { TOO_DEEP, walk, type AnyRule } from './walk.js';
+import type { IrNode } from '../ir/node.js';
+import { TOO_DEEP, walk, type AnyRule, type SeenInput } from './walk.js';
 import { documentSchemas } from '../schema/index.js';
 import { quickCheck } from '../schema/quick-check.js';
 import type { Diagnostic } from '../core/diagnostics.js';
@@ -11,9 +10,6 @@ import { pathKey } from '../core/document-path.js';
 import { applyRuleSettings, ruleOff, type RuleSettings } from './rule-settings.js';
 import { RULES } from './rules.js';
 import { schemaDiagnostics } from './schema-issues.js';
-
-/** The kind of a document is its root key (the table of kinds); undefined when it has none. */
-export const documentKind = (document: unknown): ResourceKind | undefined => kindOfDocument(document);
 
 /** The rules each project's settings leave on: one list per settings object, so the walk's plan for it is made once. */
 const rulesBySettings = new WeakMap<RuleSettings, readonly AnyRule[]>();
@@ -29,12 +25,12 @@ function rulesFor(settings: RuleSettings | undefined): readonly AnyRule[] {
 /**
  * Checks one document: one walk of its IR with every rule, the schema on its wire form (`document`, what `lower`
  * gave or YAML held), then what the rules decide knowing the schema's verdict. Locations are added by the caller
- * (builder sites or YAML ranges).
+ * (builder sites or YAML ranges). Given `inputs`, the walk adds the document's runtime inputs to it.
  */
-export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings): Diagnostic[] {
+export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings, inputs?: SeenInput[]): Diagnostic[] {
   let walked;
   try {
-    walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind]);
+    walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind], inputs);
   } catch (error) {
     if (error !== TOO_DEEP) throw error;
     return [
@@ -75,14 +71,3 @@ function withoutEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
   if (typoTargets.size === 0) return diagnostics;
   return diagnostics.filter((d) => d.code !== 'missing-field' || !typoTargets.has(JSON.stringify(d.path)));
 }
-
-export type { ResourceKey };
-
-/** The identity of a wire document (validate's documents; compile's come from the builders' nodes). */
-export const resourceKey = keyOfDocument;
-
-export const describeKey = (key: ResourceKey): string =>
-  `${kindRow(key.kind).label} "${key.identifier}"${key.version ? ` (version ${key.version})` : ''}${key.parent ? ` of "${key.parent}"` : ''} in ${key.project ? `project ${key.org}/${key.project}` : key.org ? `org ${key.org}` : 'the account'}`;
-
-export const keyString = (key: ResourceKey): string =>
-  [key.kind, key.org ?? '', key.project ?? '', key.parent ?? '', key.identifier, key.version ?? ''].join('/');

@@ -1,7 +1,7 @@
 import type { DocPath } from '../core/document-path.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { ruleError, ruleWarning } from './rule-kit.js';
-import { keyString, type ResourceKey } from './check-document.js';
+import { isRuntimeInput, ruleError, ruleWarning } from './rule-kit.js';
+import type { SeenInput } from './walk.js';
 import { isRecord } from '../core/is-record.js';
 
 /**
@@ -37,31 +37,84 @@ function leaves(value: unknown, path: DocPath, key: string, into: Leaf[]): Leaf[
 
 /** Fields an input set repeats only to say which stage or step it means. */
 const IDENTITY_FIELDS = new Set(['identifier', 'type', 'name']);
-const isRuntimeInput = (value: unknown) => typeof value === 'string' && value.trim().startsWith('<+input>');
 
-/** The key (`keyString`) of the pipeline an input set fills: same org and project, its parent's identifier. */
-export const pipelineKeyOf = (inputSet: ResourceKey): string | undefined =>
-  inputSet.parent === undefined ? undefined : keyString({ kind: 'pipeline', org: inputSet.org, project: inputSet.project, identifier: inputSet.parent });
+/** A field a pipeline takes as `<+input>`: keyed by identity as `leaves` keys them, and whether it has a default. */
+export interface RuntimeInput {
+  readonly key: string;
+  readonly path: DocPath;
+  /** `<+input>.default(...)` or `.executionInput()`: a run without a value for it does not stop. */
+  readonly optional: boolean;
+}
 
-export function inputSetFit(inputSetDocument: unknown, pipelineDocument: unknown): Diagnostic[] {
+/**
+ * The runtime inputs of a pipeline document: what an input set of it may fill. `seen` are those the document
+ * check's walk passed (compile keeps them for every pipeline it builds: no second walk); without them, the
+ * document is walked for them here.
+ */
+export function runtimeInputs(pipelineDocument: unknown, seen?: readonly SeenInput[]): RuntimeInput[] {
+  const found: RuntimeInput[] = [];
+  const inputs = seen ?? inputsIn(pipelineDocument, [], []);
+  /** `containers[i]` holds `path[i]`; `keys[i]` is the key of `path[0..i]`: kept from one input to the next, which share most of their path. */
+  const containers: unknown[] = [pipelineDocument];
+  const keys: string[] = [''];
+  let last: DocPath = [];
+  for (const { path, text } of inputs) {
+    if (path[0] !== 'pipeline') continue;
+    let same = 0;
+    while (same < last.length && same < path.length && last[same] === path[same]) same++;
+    for (let i = same; i < path.length; i++) {
+      const step = path[i]!;
+      const container = containers[i];
+      const value = Array.isArray(container) ? container[step as number] : isRecord(container) ? container[step] : undefined;
+      containers[i + 1] = value;
+      // The key starts below `pipeline`, as `leaves` keys the pipeline's fields.
+      if (i > 0) keys[i] = `${keys[i - 1]}/${typeof step === 'number' ? elementKey(value, step) : step}`;
+    }
+    last = path;
+    found.push({ key: keys[path.length - 1]!, path, optional: /\.default\(|\.executionInput\(\)/.test(text) });
+  }
+  return found;
+}
+
+/** The runtime inputs under `value`, in document order (the walk's order). */
+function inputsIn(value: unknown, path: Array<string | number>, into: SeenInput[]): SeenInput[] {
+  if (typeof value === 'string') {
+    if (isRuntimeInput(value)) into.push({ path: [...path], text: value });
+  } else if (Array.isArray(value))
+    value.forEach((item, index) => {
+      path.push(index);
+      inputsIn(item, path, into);
+      path.pop();
+    });
+  else if (isRecord(value))
+    for (const [key, item] of Object.entries(value)) {
+      path.push(key);
+      inputsIn(item, path, into);
+      path.pop();
+    }
+  return into;
+}
+
+/**
+ * An input set's document against the runtime inputs of its pipeline (`pipeline`, its identifier for messages):
+ * a value for a field that is no input is an error, an input without a default left unset a warning.
+ */
+export function inputSetFit(inputSetDocument: unknown, inputs: readonly RuntimeInput[], pipeline: string): Diagnostic[] {
   const inputSet = isRecord(inputSetDocument) && isRecord(inputSetDocument.inputSet) ? inputSetDocument.inputSet : undefined;
-  const pipeline = isRecord(pipelineDocument) && isRecord(pipelineDocument.pipeline) ? pipelineDocument.pipeline : undefined;
-  if (!inputSet || !pipeline || !isRecord(inputSet.pipeline)) return [];
-  const inputs = leaves(pipeline, ['pipeline'], '', []).filter((leaf) => isRuntimeInput(leaf.value));
+  if (!inputSet || !isRecord(inputSet.pipeline)) return [];
   const filled = leaves(inputSet.pipeline, ['inputSet', 'pipeline'], '', []).filter((leaf) => !IDENTITY_FIELDS.has(String(leaf.path.at(-1))));
   const takes = (key: string) => inputs.some((input) => key === input.key || key.startsWith(`${input.key}/`));
   const found: Diagnostic[] = [];
   for (const leaf of filled)
     if (!takes(leaf.key))
       found.push(
-        ruleError(inputSetDocument, leaf.path, 'input-set-not-an-input', `${leaf.path.slice(2).join('.')} is not a runtime input of pipeline "${String(pipeline.identifier)}"`,
+        ruleError(inputSetDocument, leaf.path, 'input-set-not-an-input', `${leaf.path.slice(2).join('.')} is not a runtime input of pipeline "${pipeline}"`,
           'the platform refuses an input set that sets a field the pipeline fixes; make the field <+input> in the pipeline, or remove it here'),
       );
   for (const input of inputs) {
-    const text = String(input.value);
-    if (/\.default\(|\.executionInput\(\)/.test(text) || filled.some((leaf) => leaf.key === input.key || leaf.key.startsWith(`${input.key}/`))) continue;
+    if (input.optional || filled.some((leaf) => leaf.key === input.key || leaf.key.startsWith(`${input.key}/`))) continue;
     found.push(
-      ruleWarning(inputSetDocument, ['inputSet', 'pipeline'], 'input-set-missing-input', `leaves ${input.path.slice(1).join('.')} of pipeline "${String(pipeline.identifier)}" unset, and it has no default`,
+      ruleWarning(inputSetDocument, ['inputSet', 'pipeline'], 'input-set-missing-input', `leaves ${input.path.slice(1).join('.')} of pipeline "${pipeline}" unset, and it has no default`,
         'a run started with this input set alone stops and asks for it; give a value here, or a .default(...) in the pipeline'),
     );
   }

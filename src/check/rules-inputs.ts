@@ -1,6 +1,6 @@
 import type { Rule } from './walk.js';
 import { describePath } from '../core/document-path.js';
-import { ruleWarning } from './rule-kit.js';
+import { isRuntimeInput, ruleWarning } from './rule-kit.js';
 import { closest, didYouMean } from '../core/suggest.js';
 
 export const INPUT_METHODS = ['default', 'allowedValues', 'selectOneFrom', 'selectManyFrom', 'regex', 'executionInput'] as const;
@@ -46,7 +46,7 @@ export function inputProblem(text: string): { message: string; hint?: string; su
 export const runtimeInputs: Rule = {
   code: 'invalid-runtime-input',
   string(text, at) {
-    if (!text.trimStart().startsWith('<+input>')) return;
+    if (!isRuntimeInput(text)) return;
     const problem = inputProblem(text);
     if (!problem) return;
     const { message, ...help } = problem;

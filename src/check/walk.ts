@@ -7,6 +7,7 @@ import { MAX_NESTING } from '../core/nesting.js';
 import { isIrNode, type IrNode } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
+import { isRuntimeInput } from './rule-kit.js';
 
 type Rec = Record<string, unknown>;
 
@@ -116,6 +117,12 @@ function visitorsOf(rules: readonly AnyRule[], kind: ResourceKind): Visitors {
 /** Thrown out of the walk when the document nests deeper than any real one. */
 export const TOO_DEEP = Symbol('too deep');
 
+/** A runtime input the walk passed (`<+input>...`): where, and its text. */
+export interface SeenInput {
+  readonly path: DocPath;
+  readonly text: string;
+}
+
 export interface Walked {
   /** Findings of each rule, in the order of `rules`. */
   readonly found: Diagnostic[][];
@@ -126,10 +133,11 @@ export interface Walked {
 /**
  * One traversal of a document's IR: every node, then every string of its body (child nodes in place, so strings
  * come in document order), calling each rule's visitors with the enclosing stage, list, containerisation and
- * looping. Given the document's zod schema, it follows it along (when a rule asks for unmodelled keys). Throws
- * TOO_DEEP past MAX_NESTING levels, before any recursion could overflow.
+ * looping. Given the document's zod schema, it follows it along (when a rule asks for unmodelled keys). Given
+ * `inputs`, it adds the runtime inputs it passes (compile keeps a pipeline's, for its input sets, without a walk
+ * of its own). Throws TOO_DEEP past MAX_NESTING levels, before any recursion could overflow.
  */
-export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules: readonly AnyRule[], schema?: z.ZodType): Walked {
+export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules: readonly AnyRule[], schema?: z.ZodType, inputs?: SeenInput[]): Walked {
   const states = rules.map((rule) => rule.init?.());
   const found: Diagnostic[][] = rules.map(() => []);
   const { onDocument, onStage, onGroup, onStep, onString, onUnmodelled } = visitorsOf(rules, kind);
@@ -190,6 +198,7 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
         bucket = found[index]!;
         rules[index]!.string!(data, cursor, states[index]);
       }
+      if (inputs && isRuntimeInput(data)) inputs.push({ path: [...stack], text: data });
       return;
     }
     if (typeof data !== 'object' || data === null) return;

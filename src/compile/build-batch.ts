@@ -1,4 +1,4 @@
-import { buildEach, checkAcross, referenceSummaries, type BuiltDocument, type FoundResource } from './build-documents.js';
+import { buildEach, checkBuiltAcross, referenceTargets, type BuiltDocument, type FoundResource } from './build-documents.js';
 import { collectResources } from './collect.js';
 import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
@@ -7,7 +7,8 @@ import { loadInChunks, loadModules, withBundleMaps, type LoadedModule } from './
 import { renderDocument, unrenderedDocument, type RenderOptions } from './render-output.js';
 import type { WriteBehind } from './spool.js';
 import type { EntryDocument, EntryResult } from './entry-result.js';
-import type { ResourceKey } from '../check/check-document.js';
+import type { ResourceKey } from '../catalog/resource-key.js';
+import { runtimeInputs } from '../check/rules-input-sets.js';
 
 /** The resources each module exports, by file: a builder exported by several entries counts at its first. */
 function foundByFile(modules: readonly LoadedModule[]): Map<string, FoundResource[]> {
@@ -37,10 +38,16 @@ function renderEntry(
   const sent = writer !== undefined && diagnostics.length === 0;
   const rendered = documents.map((built): EntryDocument => {
     const { text, entry } = failed ? unrenderedDocument(built) : renderDocument(built, render, !sent);
-    return { kind: built.kind, key: built.key, exportName: built.exportName, output: entry, text, references: referenceSummaries([built]) };
+    return { kind: built.kind, key: built.key, exportName: built.exportName, output: entry, text, references: referenceTargets(built), ...acrossNeeds(built) };
   });
   if (sent) for (const document of rendered) writer.send(document);
   return { module, documents: rendered, diagnostics };
+}
+
+/** What the check across entries needs of a document beside its key and references (see EntryDocument). */
+function acrossNeeds(built: BuiltDocument): Pick<EntryDocument, 'runtimeInputs' | 'inputSet'> {
+  if (built.kind === 'inputSet') return { inputSet: built.document };
+  return built.kind === 'pipeline' ? { runtimeInputs: runtimeInputs(built.document, built.inputs) } : {};
 }
 
 /** The entry's result, once every entry has loaded and built: a library's environment reads count for all that import it. */
@@ -78,7 +85,7 @@ async function build(
       const modules = await loadModules(files);
       const byFile = foundByFile(modules);
       const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
-      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
+      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkBuiltAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
     }
     // Otherwise chunk by chunk, while esbuild bundles the next; each entry is rendered as soon as it is built,
     // first without call sites. Those with something to say are built again, together, with them: so it is said

@@ -1,4 +1,5 @@
 import { kindRow } from '../catalog/kinds.js';
+import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
 import { eachNode, sourceOf } from '../ir/locate.js';
 import { lower } from '../ir/lower.js';
 import { type IrNode, kindOf, type AnyResource } from '../ir/node.js';
@@ -6,9 +7,11 @@ import { type DocPath, describePath } from '../core/document-path.js';
 import type { ResourceKind } from '../schema/index.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatLocation, type DiagnosticLocation } from '../core/source-location.js';
-import { inputSetFit, pipelineKeyOf } from '../check/rules-input-sets.js';
-import { applyRuleSettings, type RuleSettings } from '../check/rule-settings.js';
-import { checkDocument, describeKey, keyString, type ResourceKey } from '../check/check-document.js';
+import { checkAcross, type AcrossRecord, type AcrossWords } from '../check/check-across.js';
+import { runtimeInputs } from '../check/rules-input-sets.js';
+import type { RuleSettings } from '../check/rule-settings.js';
+import { checkDocument } from '../check/check-document.js';
+import type { SeenInput } from '../check/walk.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
 export interface FoundResource {
@@ -24,6 +27,8 @@ export interface BuiltDocument extends FoundResource {
   readonly document: unknown;
   /** The resource's IR: call sites, references and option mistakes are on its nodes. */
   readonly node: IrNode;
+  /** A pipeline's runtime inputs: the document check's walk adds them as it passes them. */
+  readonly inputs?: SeenInput[];
 }
 
 /** Where a built document is when none of its nodes knows its call site: its file. */
@@ -83,18 +88,72 @@ export interface BuildResult {
  */
 export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): BuildResult {
   const { documents, diagnostics } = buildEach(found, settings);
-  diagnostics.push(...checkAcross(documents, otherKeys, settings));
+  diagnostics.push(...checkBuiltAcross(documents, otherKeys, settings));
   return { documents, diagnostics };
 }
 
+/** A builder reference of a built document: where the builder call that wrote it is. */
+interface BuiltReference {
+  readonly built: BuiltDocument;
+  readonly reference: IrNode['references'][number] & { node: IrNode };
+}
+
+const BUILT_WORDS: AcrossWords<BuiltDocument, BuiltReference> = {
+  first: (built) => `export "${built.exportName}" at ${formatLocation(built.resource.site.location ?? fileOf(built))}`,
+  targetDefined: ({ reference }) => formatSite(reference.target.site.location),
+};
+
 /**
- * What spans documents, located at the builder calls: identities built twice, builder references that do not
- * resolve (among `documents` and `otherKeys`) or are out of scope, input sets that do not fit their pipeline;
- * as the project's rule `settings` want them.
+ * What spans documents (check/check-across.ts), located at the builder calls: identities built twice, builder
+ * references that do not resolve (among `documents` and `otherKeys`) or are out of scope, input sets that do not
+ * fit their pipeline; as the project's rule `settings` want them.
  */
-export function checkAcross(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): Diagnostic[] {
-  const across = [...duplicateResources(documents), ...unresolvedReferences(documents, otherKeys), ...inputSetsAgainstPipelines(documents)];
-  return applyRuleSettings(across, settings);
+export function checkBuiltAcross(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): Diagnostic[] {
+  const targetKey = builtKeys(documents);
+  const records = documents.map(
+    (built): AcrossRecord<BuiltDocument, BuiltReference> => ({
+      key: built.key,
+      place: built,
+      document: built.document,
+      references: nodeFindings(built.node).references.map((reference) => ({
+        target: targetKey(reference.target),
+        by: 'builder',
+        path: reference.path,
+        place: { built, reference },
+      })),
+      runtimeInputs: () => runtimeInputs(built.document, built.inputs),
+    }),
+  );
+  return checkAcross(records, BUILT_WORDS, { known: otherKeys, settings }).map(({ diagnostic, record, reference }) =>
+    // Formatting a call site reads the bundle's source map: done only for what is reported (docs/performance.md).
+    reference ? { ...diagnostic, location: reference.place.reference.node.site?.location ?? fileOf(record.place) } : locate(record.place, diagnostic),
+  );
+}
+
+/**
+ * The key a builder reference names: the built document's, when its builder is among `documents` (so it
+ * resolves whatever its fields say), else as `keyOf` reads its scope and identifier; a kind whose identity
+ * includes its parent or version (an infrastructure's environment, a template's version) from its node.
+ */
+function builtKeys(documents: readonly BuiltDocument[]): (target: AnyResource) => ResourceKey {
+  const built = new Map(documents.map((d) => [d.resource, d.key]));
+  return (target) => built.get(target) ?? builderKey(target);
+}
+
+/** A builder's key without its document: its node only where the scope and identifier are not the whole identity. */
+function builderKey(target: AnyResource): ResourceKey {
+  const kind = kindOf(target);
+  const row = kindRow(kind);
+  const key = row.parent || row.version ? target.toNode().key : keyOf(kind, { identifier: target.identifier, orgIdentifier: target.scope.org, projectIdentifier: target.scope.project });
+  return key ?? { kind, identifier: target.identifier };
+}
+
+/** A document's builder references, by the key they name: what compile's worker batches and cache keep of them. */
+export function referenceTargets(built: BuiltDocument): Array<{ readonly target: ResourceKey; readonly path: DocPath }> {
+  const { references } = nodeFindings(built.node);
+  if (references.length === 0) return [];
+  const targetKey = builtKeys([built]);
+  return references.map((reference) => ({ target: targetKey(reference.target), path: reference.path }));
 }
 
 /** Builds and validates each document on its own: everything but the checks that span documents. */
@@ -103,13 +162,13 @@ export function buildEach(found: readonly FoundResource[], settings?: RuleSettin
     const node = entry.resource.toNode();
     const kind = kindOf(entry.resource);
     const key = node.key ?? { kind, identifier: entry.resource.identifier };
-    return { ...entry, kind, key, document: lower(node), node };
+    return { ...entry, kind, key, document: lower(node), node, ...(kind === 'pipeline' ? { inputs: [] } : {}) };
   });
   const diagnostics: Diagnostic[] = [...optionIssues(documents)];
   for (const built of documents) {
     // A builder told of a missing option already said what the wire check would find missing below it.
     const missing = nodeFindings(built.node).issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
-    for (const diagnostic of checkDocument(built.kind, built.node, built.document, settings))
+    for (const diagnostic of checkDocument(built.kind, built.node, built.document, settings, built.inputs))
       if (diagnostic.code !== 'missing-field' || !missing.some((path) => path.every((key, index) => diagnostic.path[index] === key)))
         diagnostics.push(locate(built, diagnostic));
   }
@@ -137,130 +196,5 @@ function optionIssues(documents: readonly BuiltDocument[]): Diagnostic[] {
         ...(issue.suggestion ? { suggestion: issue.suggestion } : {}),
       });
     }
-  return found;
-}
-
-interface ResolvedReference {
-  readonly key: ResourceKey;
-  /** Built among `documents` (the same builder, or one with its identity) or one of the other keys. */
-  readonly resolved: boolean;
-  /** Whether the referring document may see it (connectors are scoped). */
-  readonly visible: boolean;
-}
-
-/**
- * How the builder references of `documents` resolve: the one rule behind the in-process check and the
- * summaries that worker batches send, so both ways agree on what resolves.
- */
-function referenceResolver(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = []) {
-  const built = new Set(documents.map((d) => d.resource));
-  const keys = new Set([...documents.map((d) => d.key), ...otherKeys].map(keyString));
-  return (referrer: BuiltDocument, target: AnyResource): ResolvedReference => {
-    const kind = kindOf(target);
-    const { org, project } = target.scope;
-    const here = referrer.key;
-    const row = kindRow(kind);
-    // A kind whose identity includes its parent or version (an infrastructure's environment, a template's
-    // version) is keyed by its document, as compiled.
-    const key: ResourceKey =
-      (row.parent || row.version ? target.toNode().key : undefined) ?? { kind, identifier: target.identifier, ...target.scope };
-    return {
-      key,
-      resolved: built.has(target) || keys.has(keyString(key)),
-      visible: kind !== 'connector' || !org || (org === here.org && (!project || project === here.project)),
-    };
-  };
-}
-
-/**
- * A builder reference reduced to data, for checking across worker batches by key. `resolved` is true when
- * its target is built in the same batch (by identity or key), as the in-process check would find it.
- */
-export interface ReferenceSummary {
-  readonly target: string;
-  readonly resolved: boolean;
-  readonly visible: boolean;
-}
-
-export function referenceSummaries(documents: readonly BuiltDocument[]): ReferenceSummary[] {
-  const resolve = referenceResolver(documents);
-  return documents.flatMap((document) =>
-    nodeFindings(document.node).references.map((reference) => {
-      const { key, resolved, visible } = resolve(document, reference.target);
-      return { target: keyString(key), resolved, visible };
-    }),
-  );
-}
-
-/** Each input set against its pipeline, when that is compiled too (same project, same identifier). */
-function inputSetsAgainstPipelines(documents: readonly BuiltDocument[]): Diagnostic[] {
-  const pipelines = new Map(documents.filter((d) => d.kind === 'pipeline').map((d) => [keyString({ ...d.key, kind: 'pipeline' }), d]));
-  return documents
-    .filter((d) => d.kind === 'inputSet' && d.key.parent)
-    .flatMap((built) => {
-      const pipeline = pipelines.get(pipelineKeyOf(built.key)!);
-      return pipeline ? inputSetFit(built.document, pipeline.document).map((diagnostic) => locate(built, diagnostic)) : [];
-    });
-}
-
-function duplicateResources(documents: readonly BuiltDocument[]): Diagnostic[] {
-  const seen = new Map<string, BuiltDocument>();
-  const found: Diagnostic[] = [];
-  for (const built of documents) {
-    const id = keyString(built.key);
-    const first = seen.get(id);
-    if (!first) {
-      seen.set(id, built);
-      continue;
-    }
-    found.push(
-      locate(built, {
-        code: 'duplicate-resource',
-        severity: 'error',
-        message: `${describeKey(built.key)} is defined twice`,
-        path: [kindRow(built.kind).rootKey, 'identifier'],
-        subject: describePath(built.document, [kindRow(built.kind).rootKey]).subject,
-        hint: `the other one is export "${first.exportName}" at ${formatLocation(first.resource.site.location ?? fileOf(first))}; rename one identifier`,
-      }),
-    );
-  }
-  return found;
-}
-
-/** Builder references must point at a resource that is compiled too, in a scope the referrer can see. */
-function unresolvedReferences(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[]): Diagnostic[] {
-  const resolve = referenceResolver(documents, otherKeys);
-  const found: Diagnostic[] = [];
-  for (const built of documents) {
-    for (const reference of nodeFindings(built.node).references) {
-      const { key: targetKey, resolved, visible } = resolve(built, reference.target);
-      // Only a diagnostic needs these: formatting a call site reads the bundle's source map, which cost
-      // more than the check itself when done for every reference of 1000 pipelines (docs/performance.md).
-      const subject = () => describePath(built.document, reference.path).subject;
-      const location = () => reference.node.site?.location ?? fileOf(built);
-      if (!resolved) {
-        found.push({
-          code: 'unresolved-reference',
-          severity: 'error',
-          message: `references ${describeKey(targetKey)}, which is not among the compiled resources`,
-          path: reference.path,
-          subject: subject(),
-          location: location(),
-          hint: `export it from a compiled file (defined at ${formatSite(reference.target.site.location)}), or give the identifier as a string if it already exists on the platform`,
-        });
-        continue;
-      }
-      if (!visible)
-        found.push({
-          code: 'out-of-scope-reference',
-          severity: 'error',
-          message: `uses ${describeKey(targetKey)}, which ${describeKey(built.key)} cannot see`,
-          path: reference.path,
-          subject: subject(),
-          location: location(),
-          hint: 'a document sees connectors of its own project, its org, and the account; move the connector up a level or into this project',
-        });
-    }
-  }
   return found;
 }

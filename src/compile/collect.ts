@@ -1,7 +1,7 @@
 import { isResource, type AnyResource } from '../ir/node.js';
 import type { ResourceKind } from '../schema/index.js';
 import { DiagnosticError, type Diagnostic } from '../core/diagnostics.js';
-import { documentKind } from '../check/check-document.js';
+import { kindOfDocument } from '../catalog/kinds.js';
 import type { FoundResource } from './build-documents.js';
 import type { LoadedModule } from './load-modules.js';
 
@@ -14,7 +14,7 @@ export function collectResources(modules: readonly LoadedModule[]): FoundResourc
     Object.keys(exports)
       .sort()
       .flatMap((name) => {
-        const kind = documentKind(exports[name]);
+        const kind = kindOfDocument(exports[name]);
         return kind ? [documentExport(file, name, kind)] : [];
       }),
   );

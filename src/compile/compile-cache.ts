@@ -4,6 +4,7 @@ import { readdir, readFile, rename, stat, writeFile, mkdir } from 'node:fs/promi
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EntryDocument, EntryResult } from './entry-result.js';
+import { keyId } from '../catalog/resource-key.js';
 import { cacheDir } from './load-modules.js';
 
 /**
@@ -167,15 +168,21 @@ export function reusable(file: string, entry: CachedEntry, outDir: string, hashe
   return { file, documents, diagnostics: [], dependencies: Object.keys(entry.dependencies), ...environment };
 }
 
-/** What the cache keeps of an entry: undefined when it cannot be kept (a file it imports is gone, or unreadable). */
-export function cachedEntry(result: EntryResult, hashes: FileHashes): CachedEntry | undefined {
+/**
+ * What the cache keeps of an entry: undefined when it cannot be kept (a file it imports is gone, or unreadable).
+ * A pipeline's runtime inputs are kept only when an input set fills it (`filled`, by `keyId`): they are most of
+ * what a pipeline would add to the cache, which every compile reads.
+ */
+export function cachedEntry(result: EntryResult, hashes: FileHashes, filled: ReadonlySet<string>): CachedEntry | undefined {
   const dependencies: Record<string, string> = {};
   for (const dependency of result.dependencies) {
     const hash = hashes.get(dependency);
     if (hash === undefined) return undefined;
     dependencies[dependency] = hash;
   }
-  const documents = result.documents.map(({ text: _text, spooled: _spooled, ...document }) => document);
+  const documents = result.documents.map(({ text: _text, spooled: _spooled, runtimeInputs, ...document }) =>
+    runtimeInputs && filled.has(keyId(document.key)) ? { ...document, runtimeInputs } : document,
+  );
   return { dependencies, ...(result.environment && Object.keys(result.environment).length > 0 ? { environment: result.environment } : {}), documents };
 }
 

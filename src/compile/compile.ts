@@ -8,15 +8,11 @@ import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '.
 import { createManifest, MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
 import type { RenderOptions } from './render-output.js';
 import type { RuleSettings } from '../check/rule-settings.js';
-import { inputSetFit, pipelineKeyOf } from '../check/rules-input-sets.js';
-import { keyString, type ResourceKey } from '../check/check-document.js';
+import { checkAcross, inputSetPipeline, type AcrossRecord } from '../check/check-across.js';
+import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { planBatches, runBatches } from './worker-pool.js';
-import { readYaml } from '../yaml/read-yaml.js';
-import { Spool, spoolFolder, textOf, WriteBehind, type WrittenBehind } from './spool.js';
+import { Spool, spoolFolder, WriteBehind, type WrittenBehind } from './spool.js';
 import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
-
-/** Whether a document has a text to write (an entry with errors has none). */
-const hasText = (d: EntryDocument) => Boolean(d.text || d.spooled);
 
 export interface CompileOptions {
   /** Files or globs of TypeScript definition files. */
@@ -136,7 +132,7 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
         hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
       },
     ]);
-  const involved = involvedAcross(ordered(), reused);
+  const involved = involvedAcross(ordered(), reused, options.rules);
   let across: Diagnostic[] = [];
   if (involved.size > 0) {
     const otherKeys = ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key)));
@@ -161,12 +157,13 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   // Warnings are not kept in the cache, so a compile that had some leaves none: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
     const record: Record<string, CachedEntry> = {};
+    const filled = filledPipelines(all);
     for (const result of all) {
       if (result.uncacheable) {
         notes.push(`not cached: ${result.file}, compiled every time: ${result.uncacheable}`);
         continue;
       }
-      const entry = cachedEntry(result, hashes);
+      const entry = cachedEntry(result, hashes, filled);
       if (entry) record[result.file] = entry;
     }
     await writeCache(options.outDir, print, record);
@@ -215,38 +212,58 @@ function inputFiles(results: readonly EntryResult[]): string[] {
 }
 
 /**
- * The check across entries, by key: the entries whose documents share an identity, whose builder references
- * do not resolve among all documents or are out of scope, or whose input set does not fit its pipeline (read
- * back from the YAML when either of the two was built in this compile). Empty when all is well.
+ * The check across entries (check/check-across.ts) on what each entry result keeps of its documents, whether
+ * built in this thread, in a worker or read from the cache: the entries whose documents share an identity, whose
+ * builder references do not resolve among all documents or are out of scope, or whose input set does not fit its
+ * pipeline. Empty when all is well; else those entries are built again together, to say it at the builder calls.
  */
-function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<string>): Set<string> {
+function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<string>, settings: RuleSettings | undefined): Set<string> {
+  const records = results.flatMap((result) =>
+    result.documents.map((document): AcrossRecord<string> => {
+      const inputs = document.runtimeInputs;
+      return {
+        key: document.key,
+        place: result.file,
+        ...(document.inputSet !== undefined ? { document: document.inputSet } : {}),
+        references: document.references.map((reference) => ({ ...reference, by: 'builder' as const, place: result.file })),
+        ...(inputs ? { runtimeInputs: () => inputs } : {}),
+      };
+    }),
+  );
   const involved = new Set<string>();
-  const owners = new Map<string, Array<{ result: EntryResult; document: EntryDocument }>>();
+  for (const finding of checkAcross(records, ENTRY_WORDS, { settings })) for (const record of finding.involved) involved.add(record.place);
+  for (const file of unknownFits(records, reused)) involved.add(file);
+  return involved;
+}
+
+/** Hints name nothing here: what is found is said again, at the builder calls, once the entries are built together. */
+const ENTRY_WORDS = { first: (file: string) => file, targetDefined: (file: string) => file };
+
+/**
+ * The entries of an input set and of its pipeline when the pipeline's inputs are not known (reused from a cache
+ * that kept none: no input set filled it last time) and either entry is new: built again together, they are checked.
+ */
+function unknownFits(records: ReadonlyArray<AcrossRecord<string>>, reused: ReadonlySet<string>): string[] {
+  // A pipeline defined twice (null here) is reported as such, and its input sets are not checked.
+  const pipelines = new Map<string, AcrossRecord<string> | null>();
+  for (const record of records) if (record.key.kind === 'pipeline') pipelines.set(keyId(record.key), pipelines.has(keyId(record.key)) ? null : record);
+  return records.flatMap((inputSet) => {
+    const key = inputSetPipeline(inputSet.key);
+    const pipeline = key && pipelines.get(keyId(key));
+    if (!pipeline || pipeline.runtimeInputs || (reused.has(inputSet.place) && reused.has(pipeline.place))) return [];
+    return [inputSet.place, pipeline.place];
+  });
+}
+
+/** The pipelines input sets fill, by `keyId`: the cache keeps their runtime inputs. */
+function filledPipelines(results: readonly EntryResult[]): Set<string> {
+  const filled = new Set<string>();
   for (const result of results)
     for (const document of result.documents) {
-      const key = keyString(document.key);
-      owners.set(key, [...(owners.get(key) ?? []), { result, document }]);
+      const pipeline = inputSetPipeline(document.key);
+      if (pipeline) filled.add(keyId(pipeline));
     }
-  for (const found of owners.values()) if (found.length > 1) for (const { result } of found) involved.add(result.file);
-  for (const result of results)
-    for (const document of result.documents)
-      if (document.references.some((r) => !r.visible || (!r.resolved && !owners.has(r.target)))) involved.add(result.file);
-  // A pipeline that several input sets fill is read once.
-  const read = new Map<EntryDocument, unknown>();
-  const valueOf = (d: EntryDocument) => {
-    if (!read.has(d)) read.set(d, readYaml(textOf(d), d.output.file).documents[0]?.value);
-    return read.get(d);
-  };
-  for (const result of results)
-    for (const inputSet of result.documents) {
-      if (inputSet.kind !== 'inputSet' || !inputSet.key.parent) continue;
-      const pipeline = owners.get(pipelineKeyOf(inputSet.key)!);
-      if (pipeline?.length !== 1) continue;
-      const [{ result: owner, document }] = pipeline as [{ result: EntryResult; document: EntryDocument }];
-      if ((reused.has(owner.file) && reused.has(result.file)) || !hasText(inputSet) || !hasText(document)) continue;
-      if (inputSetFit(valueOf(inputSet), valueOf(document)).length > 0) involved.add(result.file).add(owner.file);
-    }
-  return involved;
+  return filled;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { ResourceKey } from '../check/check-document.js';
+import type { DocPath } from '../core/document-path.js';
+import type { ResourceKey } from '../catalog/resource-key.js';
+import type { RuntimeInput } from '../check/rules-input-sets.js';
 import type { ResourceKind } from '../schema/index.js';
-import type { ReferenceSummary } from './build-documents.js';
 import type { ManifestEntry } from './layout.js';
 
 /** One document of an entry file, as plain data: what the checks across entries, the output and the cache need. */
@@ -15,8 +16,15 @@ export interface EntryDocument {
   readonly text: string;
   /** The file that holds the text instead (a worker batch's answer, kept off the heap: spool.ts). */
   readonly spooled?: string;
-  /** Its builder references, by target key (see `referenceSummaries`). */
-  readonly references: readonly ReferenceSummary[];
+  /** Its builder references: the key each names, and where it is written (see `referenceTargets`). */
+  readonly references: ReadonlyArray<{ readonly target: ResourceKey; readonly path: DocPath }>;
+  /**
+   * What the check across entries needs of a document beyond its key, so compile never reads its YAML back:
+   * a built pipeline's runtime inputs (absent when not known: the cache keeps them only for pipelines that
+   * input sets fill), an input set's whole document (input sets are few and small).
+   */
+  readonly runtimeInputs?: readonly RuntimeInput[];
+  readonly inputSet?: unknown;
 }
 
 /**

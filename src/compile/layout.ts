@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-import { outputPathOf, publishRank, type ResourceKind } from '../catalog/kinds.js';
-import type { ResourceKey } from '../check/check-document.js';
-
-/** Where a resource's YAML goes inside the output folder: the table of kinds says (`outputPathOf`). */
-export const outputPath = (key: ResourceKey): string => outputPathOf(key);
+import { publishRank, type ResourceKind } from '../catalog/kinds.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 

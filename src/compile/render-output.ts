@@ -2,9 +2,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { AnyResource } from '../ir/node.js';
 import type { ResourceKind } from '../schema/index.js';
 import { generatedFile } from '../yaml/emit-yaml.js';
-import { outputPath, sha256, type ManifestEntry } from './layout.js';
+import { sha256, type ManifestEntry } from './layout.js';
 import type { RuleSettings } from '../check/rule-settings.js';
-import type { ResourceKey } from '../check/check-document.js';
+import { outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 
 /** What decides a document's text besides the document itself. */
 export interface RenderOptions {
@@ -38,7 +38,7 @@ export function renderDocument(
   options: RenderOptions,
   hashed = true,
 ): RenderedDocument {
-  const file = outputPath(built.key);
+  const file = outputPathOf(built.key);
   const modeline = options.schemaModeline
     ? `# yaml-language-server: $schema=${schemaLocation(options.schemaModeline, built.kind, options.outDir, file)}\n`
     : '';
@@ -49,7 +49,7 @@ export function renderDocument(
 
 /** A document of an entry with errors: its place and identity, no text (nothing of such a compile is written). */
 export function unrenderedDocument(built: Pick<RenderedSource, 'key' | 'file' | 'resource'>): RenderedDocument {
-  const file = outputPath(built.key);
+  const file = outputPathOf(built.key);
   return { file, text: '', entry: manifestEntry(built, file, '') };
 }
 

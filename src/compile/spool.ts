@@ -42,9 +42,6 @@ export class Spool {
   }
 }
 
-/** A document's YAML text, wherever it is kept. */
-export const textOf = (document: EntryDocument): string => (document.spooled ? readFileSync(document.spooled, 'utf8') : document.text);
-
 /**
  * The writer thread's whole program: write each `[path, bytes]` of the lists it is sent, and hash them; answer `null`
  * with the hashes in the order sent, or what failed.

@@ -1,7 +1,6 @@
 import type { ConnectorDocument } from '../schema/connector.js';
-import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
-import { type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
+import { type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope, resourceNode } from '../ir/node.js';
 import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument } from './common-options.js';

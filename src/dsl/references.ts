@@ -1,24 +1,14 @@
-import { type Reference, isResource, type AnyResource } from '../ir/node.js';
+import { referenceText } from '../catalog/resource-key.js';
+import { type AnyResource, type Reference, isResource } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import { isExpr, valueText, type Value } from './expr.js';
 
-/**
- * The platform's scoped reference to a connector:
- * `id` in the same project, `org.id` for an org-level one, `account.id` for an account-level one.
- */
-export function scopedRef(target: AnyResource): string {
-  const { org, project } = target.scope;
-  if (!org) return `account.${target.identifier}`;
-  if (!project) return `org.${target.identifier}`;
-  return target.identifier;
-}
-
-/** A value that may be a connector builder: records the reference and returns its wire text. */
+/** A value that may be a builder (a connector, a service, ...): records the reference and returns its wire text. */
 export function refValue(value: Value | AnyResource | undefined, references: Reference[], path: DocPath): string | undefined {
   if (value === undefined) return undefined;
   if (isResource(value)) {
     references.push({ path, target: value });
-    return scopedRef(value);
+    return referenceText({ identifier: value.identifier, ...value.scope });
   }
   return valueText(value);
 }

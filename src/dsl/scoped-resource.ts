@@ -1,7 +1,6 @@
 import type { ResourceKind } from '../catalog/kinds.js';
-import { resourceNode } from '../ir/identity.js';
 import { lower } from '../ir/lower.js';
-import { type Child, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
+import { type Child, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope, resourceNode } from '../ir/node.js';
 import { Builder, type Chainable } from './builder.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import type { WithIssues } from './option-check.js';

@@ -1,4 +1,5 @@
 import { kindRow } from '../catalog/kinds.js';
+import { keyOf } from '../catalog/resource-key.js';
 import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
 
@@ -15,13 +16,13 @@ function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
   const taken = new Set<string>();
   return ({ kind, document }) => {
     const row = kindRow(kind);
-    const body = (document[row.rootKey] ?? {}) as Record<string, string | undefined>;
-    const id = String(body.identifier ?? kind).replace(/[^\w.-]/g, '_');
+    const key = keyOf(kind, document[row.rootKey]);
+    const id = (key?.identifier ?? kind).replace(/[^\w.-]/g, '_');
     const base =
       mode === 'project'
         ? kind === 'project'
-          ? `projects/${body.orgIdentifier ?? '_'}/${id}`
-          : `${row.folder}/${body.orgIdentifier ?? '_'}/${body.projectIdentifier ?? '_'}/${id}`
+          ? `projects/${key?.org ?? '_'}/${id}`
+          : `${row.folder}/${key?.org ?? '_'}/${key?.project ?? '_'}/${id}`
         : id;
     let path = `${base}.ts`;
     if (taken.has(path)) path = `${base}_${kind}.ts`;

@@ -1,8 +1,7 @@
 import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { SourceLocation } from '../core/source-location.js';
-import { kindRow, rootKeyList } from '../catalog/kinds.js';
-import { documentKind } from '../check/check-document.js';
+import { kindOfDocument, kindRow, rootKeyList } from '../catalog/kinds.js';
 import type { ResourceKind } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { spanOf } from '../yaml/span.js';
@@ -86,7 +85,7 @@ export function readDocuments(text: string, file: string): ReadResult {
   for (const { node: doc, value, index, refused } of read.documents) {
     if (refused || value === null || value === undefined) continue;
     const source = several ? `${file}#${index + 1}` : file;
-    const kind = documentKind(value);
+    const kind = kindOfDocument(value);
     const root = kind ? kindRow(kind).rootKey : undefined;
     const body = root ? (value as Record<string, unknown>)[root] : undefined;
     if (kind && (body === null || typeof body !== 'object' || Array.isArray(body))) {

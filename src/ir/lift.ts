@@ -1,6 +1,6 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import type { SourceSite } from '../core/source-site.js';
-import { keyOfBody } from './identity.js';
+import { keyOf } from '../catalog/resource-key.js';
 import { irNode, type Child, type IrNode } from './node.js';
 import { isRecord } from '../core/is-record.js';
 
@@ -28,7 +28,7 @@ const raw = (element: unknown, site: SourceSite | undefined): IrNode => irNode({
 export function lift(kind: ResourceKind, document: unknown, site?: SourceSite): IrNode {
   const { rootKey } = kindRow(kind);
   const body = isRecord(document) ? document[rootKey] : undefined;
-  const key = keyOfBody(kind, body);
+  const key = keyOf(kind, body);
   const identity = { resourceKind: kind, ...(key ? { key } : {}), identifier: isRecord(body) ? str(body.identifier) : undefined };
   if (!isRecord(document) || body === undefined) return irNode({ kind: 'raw', site, body: document, ...identity });
   const root = liftRoot(kind, body, site, identity);

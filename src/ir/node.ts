@@ -1,9 +1,7 @@
 import type { DocPath } from '../core/document-path.js';
-import { RESOURCE_KINDS, type KindKey, type ResourceKind } from '../catalog/kinds.js';
+import { kindRow, RESOURCE_KINDS, type ResourceKind } from '../catalog/kinds.js';
+import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
 import type { SourceSite } from '../core/source-site.js';
-
-/** The identity of a resource on the platform: kind, scope, owner, version and identifier (the table of kinds says which). */
-export type ResourceKey = KindKey;
 
 /**
  * What a node is. A resource document is a `pipeline` or a `resource` (every other kind of the table: its wire
@@ -83,6 +81,17 @@ export function irNode(init: NodeInit): IrNode {
 
 export const isIrNode = (value: unknown): value is IrNode =>
   typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[IR_BRAND] === true;
+
+/** The node of a resource document beside pipelines: its wire fields as data, its identity from them (`keyOf`). */
+export function resourceNode(
+  kind: ResourceKind,
+  body: Record<string, unknown>,
+  init: Pick<NodeInit, 'site' | 'references' | 'issues' | 'children'>,
+): IrNode {
+  const key = keyOf(kind, body);
+  const type = typeof body.type === 'string' && body.type !== '' ? body.type : undefined;
+  return irNode({ kind: 'resource', wrapper: kindRow(kind).rootKey, resourceKind: kind, key, identifier: key?.identifier, type, body, ...init });
+}
 
 /** Children in a list of the body: `list[i]` for each node, at `[...at, i]`. */
 export const childrenAt = (at: DocPath, nodes: readonly IrNode[], uses?: ReadonlyArray<SourceSite | undefined>): Child[] =>

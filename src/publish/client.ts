@@ -1,6 +1,7 @@
 import { buildUrl, parseBaseUrl } from './base-url.js';
 import { systemClock, type Clock } from './clock.js';
-import { publishDocument, type PublishDocument, type ResourceId } from './document.js';
+import { publishDocument, type PublishDocument } from './document.js';
+import type { ResourceKey } from '../catalog/resource-key.js';
 import {
   createEndpoint,
   createRemotePipelineEndpoint,
@@ -79,16 +80,16 @@ export interface Client {
   readonly baseUrl: string;
   readonly accountId: string;
   /** GET; undefined when the platform says it is not there. */
-  read(id: ResourceId, options?: ReadOptions): Promise<RemoteResource | undefined>;
+  read(id: ResourceKey, options?: ReadOptions): Promise<RemoteResource | undefined>;
   /** Resolves only when the platform stored it: a policy denial or an answer without the entity rejects. */
   create(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   /** Makes a template version the stable one. */
-  makeStable(id: ResourceId): Promise<Envelope>;
+  makeStable(id: ResourceKey): Promise<Envelope>;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
   upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
-  probe(id: ResourceId): Promise<Probe>;
+  probe(id: ResourceKey): Promise<Probe>;
   /** Endpoint 1 (or 2): the GraphQL result as JSON, `{ data, errors }`. */
   graphql(query: string, options?: GraphqlOptions): Promise<unknown>;
 }

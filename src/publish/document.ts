@@ -1,28 +1,12 @@
 import { readYaml } from '../yaml/read-yaml.js';
 
-import { kindOfDocument, kindRow, RESOURCE_KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
-
-export type PublishKind = ResourceKind;
-export const PUBLISH_ORDER: readonly PublishKind[] = RESOURCE_KINDS;
-
-/**
- * Where a resource lives: its kind and scope (connectors, services, ... may be account- or org-level), and for some
- * kinds what it belongs to (an input set's pipeline, an infrastructure's environment) and its version (templates).
- */
-export interface ResourceId {
-  readonly kind: PublishKind;
-  readonly org?: string;
-  readonly project?: string;
-  readonly identifier: string;
-  /** The owning resource's identifier, for kinds with a `parent` field. */
-  readonly parent?: string;
-  /** The version, for kinds with a `version` field (a template's `versionLabel`). */
-  readonly version?: string;
-}
+import { kindOfDocument, kindRow, rootKeyList } from '../catalog/kinds.js';
+import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
 
 /** A document ready to send: the YAML text without pipewright's comments, and its parsed value. */
 export interface PublishDocument {
-  readonly id: ResourceId;
+  /** Its identity: every field the kind's endpoints need is there (`publishKeyOf`). */
+  readonly id: ResourceKey;
   /** The YAML sent as the request body. */
   readonly yaml: string;
   /** The parsed document, `{ <kind>: {...} }`. */
@@ -47,39 +31,34 @@ export function stripLeadingComments(text: string): string {
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 /** The value at a dotted path (`pipeline.identifier`, `service.yaml`); `''` is the value itself. */
 export const valueAt = (value: unknown, path: string): unknown => (path === '' ? value : path.split('.').reduce<unknown>((at, key) => asRecord(at)?.[key], value));
 
-/** The identity a document declares in its own fields. */
-export function resourceIdOf(value: unknown): ResourceId {
+/**
+ * The identity a document declares in its own fields (`keyOf`, as compile and validate read it), refused when
+ * it lacks a field its kind's endpoints need: a scope the kind must have, its owner, its version.
+ */
+export function publishKeyOf(value: unknown): ResourceKey {
   const root = asRecord(value);
   const keys = root ? Object.keys(root) : [];
   const kind = keys.length === 1 ? kindOfDocument(root) : undefined;
   if (!root || !kind) throw new DocumentError(`expected one root key, ${rootKeyList()}; found ${keys.length ? keys.join(', ') : 'no mapping'}`);
-  const body = asRecord(root[kindRow(kind).rootKey]);
-  const identifier = text(body?.identifier);
-  if (!body || !identifier) throw new DocumentError(`${kind} has no identifier`);
-  const org = text(body.orgIdentifier);
-  const { scopes } = kindRow(kind);
-  const project = scopes.includes('project') ? text(body.projectIdentifier) : undefined;
-  if (!scopes.includes('account') && !org) throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
-  if (scopes.length === 1 && scopes[0] === 'project' && !project) throw new DocumentError(`${kind} ${identifier} has no projectIdentifier`);
-  const { parent: parentField, version: versionField } = kindRow(kind);
-  const parent = parentField ? text(valueAt(body, parentField)) : undefined;
-  if (parentField && !parent) throw new DocumentError(`${kind} ${identifier} has no ${parentField}`);
-  // A version label may be written as a number (`versionLabel: 1`); the platform reads it as text.
-  const rawVersion = versionField ? body[versionField] : undefined;
-  const version = typeof rawVersion === 'number' ? String(rawVersion) : text(rawVersion);
-  if (versionField && !version) throw new DocumentError(`${kind} ${identifier} has no ${versionField}`);
-  return { kind, identifier, ...(org ? { org } : {}), ...(project ? { project } : {}), ...(parent ? { parent } : {}), ...(version ? { version } : {}) };
+  const row = kindRow(kind);
+  const key = keyOf(kind, root[row.rootKey]);
+  if (!key) throw new DocumentError(`${kind} has no identifier`);
+  const { identifier } = key;
+  if (!row.scopes.includes('account') && !key.org) throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
+  if (row.scopes.length === 1 && row.scopes[0] === 'project' && !key.project) throw new DocumentError(`${kind} ${identifier} has no projectIdentifier`);
+  if (row.parent && !key.parent) throw new DocumentError(`${kind} ${identifier} has no ${row.parent}`);
+  if (row.version && !key.version) throw new DocumentError(`${kind} ${identifier} has no ${row.version}`);
+  return key;
 }
 
 /** A document from YAML text (a compiled file, or any single YAML document of the three kinds). */
 export function publishDocument(yamlText: string): PublishDocument {
   const yaml = stripLeadingComments(yamlText);
   const value = readPlatformYaml(yaml);
-  const id = resourceIdOf(value);
+  const id = publishKeyOf(value);
   return { id, yaml, value: value as Record<string, unknown> };
 }
 
@@ -90,13 +69,4 @@ export function readPlatformYaml(yaml: string): unknown {
   if (refused) throw new DocumentError(`not valid YAML: ${refused.location.line}:${refused.location.column} ${refused.message}`);
   if (documents.length > 1) throw new DocumentError('holds several YAML documents; the platform reads only the first: send one per request');
   return documents[0]?.value ?? null;
-}
-
-/**
- * `org/project/identifier`, with `_` for a missing scope, the parent before the identifier and the version after
- * it (`default/shop/deploy/nightly`, `default/shop/checks@v1`): how reports name a resource.
- */
-export function resourceName(id: ResourceId): string {
-  const own = `${id.parent ? `${id.parent}/` : ''}${id.identifier}${id.version ? `@${id.version}` : ''}`;
-  return id.kind === 'project' ? `${id.org}/${own}` : `${id.org ?? '_'}/${id.project ?? '_'}/${own}`;
 }

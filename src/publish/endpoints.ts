@@ -1,5 +1,6 @@
-import { kindRow } from '../catalog/kinds.js';
-import { readPlatformYaml, valueAt, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { readPlatformYaml, valueAt, type PublishDocument } from './document.js';
+import type { ResourceKey } from '../catalog/resource-key.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
 export interface Endpoint {
@@ -66,7 +67,7 @@ export interface KindApi {
   readonly stable?: string;
 }
 
-const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
+const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
   project: {
     create: '/ng/api/projects',
     update: '/ng/api/projects/{id}',
@@ -183,10 +184,10 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
   },
 };
 
-export const kindApi = (kind: PublishKind): KindApi => ENDPOINTS[kind];
+export const kindApi = (kind: ResourceKind): KindApi => ENDPOINTS[kind];
 
 /** The query of a call: the account always, the scope when the call takes it there, the parent and version when needed. */
-function queryOf(call: Call, res: ResourceId, account: string): Record<string, string | undefined> {
+function queryOf(call: Call, res: ResourceKey, account: string): Record<string, string | undefined> {
   const api = ENDPOINTS[res.kind];
   const scoped = call === 'read' || api.writeScope === 'query';
   return {
@@ -197,21 +198,21 @@ function queryOf(call: Call, res: ResourceId, account: string): Record<string, s
   };
 }
 
-const pathOf = (template: string, res: ResourceId): string =>
+const pathOf = (template: string, res: ResourceKey): string =>
   `/gateway${template.replace('{id}', id(res.identifier)).replace('{version}', id(res.version ?? ''))}`;
 
-function endpoint(call: Call, res: ResourceId, account: string): Endpoint {
+function endpoint(call: Call, res: ResourceKey, account: string): Endpoint {
   const api = ENDPOINTS[res.kind];
   const method = call === 'create' ? 'POST' : call === 'update' ? 'PUT' : 'GET';
   return { method, path: pathOf(api[call], res), query: queryOf(call, res, account), ...(call === 'read' ? {} : { contentType: api.contentType }) };
 }
 
-export const createEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('create', res, account);
-export const updateEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('update', res, account);
-export const readEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('read', res, account);
+export const createEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('create', res, account);
+export const updateEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('update', res, account);
+export const readEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('read', res, account);
 
 /** PUT that makes `res.version` the stable version (platform-facts-2.md §6, `updateStableTemplate`); no body. */
-export function stableEndpoint(res: ResourceId, account: string): Endpoint {
+export function stableEndpoint(res: ResourceKey, account: string): Endpoint {
   const path = ENDPOINTS[res.kind].stable;
   if (!path) throw new TypeError(`${res.kind} has no stable version`);
   return { method: 'PUT', path: pathOf(path, res), query: { accountIdentifier: account, orgIdentifier: res.org, projectIdentifier: res.project } };
@@ -227,7 +228,7 @@ export function requestBody(document: PublishDocument): string {
 }
 
 /** POST `/pipeline/api/pipelines/v2` with the Git query parameters: the platform commits the file, then records it. */
-export function createRemotePipelineEndpoint(res: ResourceId, account: string, git: GitTarget): Endpoint {
+export function createRemotePipelineEndpoint(res: ResourceKey, account: string, git: GitTarget): Endpoint {
   return {
     method: 'POST',
     path: '/gateway/pipeline/api/pipelines/v2',
@@ -250,7 +251,7 @@ export function createRemotePipelineEndpoint(res: ResourceId, account: string, g
  * needs) say which version of the file this replaces, so a file changed in Git meanwhile answers 409 instead of
  * being overwritten.
  */
-export function updateRemotePipelineEndpoint(res: ResourceId, account: string, git: GitTarget, version: GitVersion): Endpoint {
+export function updateRemotePipelineEndpoint(res: ResourceKey, account: string, git: GitTarget, version: GitVersion): Endpoint {
   return {
     method: 'PUT',
     path: `/gateway/pipeline/api/pipelines/v2/${id(res.identifier)}`,
@@ -275,7 +276,7 @@ export function withIfMatch(endpoint: Endpoint, etag: string | undefined): Endpo
 }
 
 /** A pipeline read on a branch, from Git rather than the platform's cache (the object id must be current). */
-export function readRemotePipelineEndpoint(res: ResourceId, account: string, branch: string): Endpoint {
+export function readRemotePipelineEndpoint(res: ResourceKey, account: string, branch: string): Endpoint {
   const endpoint = readEndpoint(res, account);
   return { ...endpoint, query: { ...endpoint.query, branch }, headers: { 'load-from-cache': 'false' } };
 }
@@ -320,7 +321,7 @@ export function storageOf(data: unknown): Storage {
  * The document a GET returned, in the request's shape `{ <root key>: {...} }`: projects and connectors come as
  * objects under `data.<kind>`, the others as YAML text (`data.yamlPipeline`, `data.service.yaml`, `data.yaml`, ...).
  */
-export function remoteDocument(kind: PublishKind, data: unknown): Record<string, unknown> {
+export function remoteDocument(kind: ResourceKind, data: unknown): Record<string, unknown> {
   const { rootKey } = kindRow(kind);
   const { answer } = ENDPOINTS[kind];
   if ('object' in answer) {

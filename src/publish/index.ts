@@ -7,7 +7,7 @@ export { createClient, DEFAULT_RATE_LIMIT, type Client, type ClientOptions, type
 export { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict, type Envelope, type FailureKind } from './envelope.js';
 export type { GitTarget, GitVersion, Storage } from './endpoints.js';
 export { BaseUrlError, isLoopbackHost, parseBaseUrl } from './base-url.js';
-export { DocumentError, publishDocument, resourceName, stripLeadingComments, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
+export { DocumentError, publishDocument, stripLeadingComments, type PublishDocument } from './document.js';
 export type { GraphqlOptions } from './graphql.js';
 export {
   publishDocuments,

@@ -1,5 +1,6 @@
+import { RESOURCE_KINDS } from '../catalog/kinds.js';
+import { parseReference, platformText, type ReferenceTarget, type ResourceKey } from '../catalog/resource-key.js';
 import { kindApi } from './endpoints.js';
-import { PUBLISH_ORDER, type ResourceId } from './document.js';
 import type { PublishItem } from './publish-item.js';
 
 /**
@@ -11,36 +12,28 @@ import type { PublishItem } from './publish-item.js';
 
 type Json = Record<string, unknown>;
 const asRecord = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
 
-interface Reference {
-  readonly identifier: string;
-  readonly org?: string;
-  readonly project?: string;
+interface Reference extends ReferenceTarget {
   /** Absent: the stable version, whichever that is. */
   readonly version?: string;
 }
 
-/** Every `{ <field>: ref, versionLabel }` inside a value, scoped as the platform reads `org.` and `account.` prefixes. */
-function referencesIn(value: unknown, field: string, from: ResourceId, out: Reference[] = []): Reference[] {
+/** Every `{ <field>: ref, versionLabel }` inside a value, read from the referring document's scope (`parseReference`). */
+function referencesIn(value: unknown, field: string, from: ResourceKey, out: Reference[] = []): Reference[] {
   if (Array.isArray(value)) for (const item of value) referencesIn(item, field, from, out);
   const record = asRecord(value);
   if (!record) return out;
-  const ref = text(record[field]);
-  if (ref && !ref.startsWith('<+')) {
-    const version = text(record.versionLabel);
-    const scoped = ref.startsWith('account.')
-      ? { identifier: ref.slice('account.'.length) }
-      : ref.startsWith('org.')
-        ? { identifier: ref.slice('org.'.length), ...(from.org ? { org: from.org } : {}) }
-        : { identifier: ref, ...(from.org ? { org: from.org } : {}), ...(from.project ? { project: from.project } : {}) };
-    out.push({ ...scoped, ...(version ? { version } : {}) });
+  const text = platformText(record[field]);
+  const target = text === undefined ? undefined : parseReference(text, from);
+  if (target) {
+    const version = platformText(record.versionLabel);
+    out.push({ ...target, ...(version !== undefined ? { version } : {}) });
   }
   for (const child of Object.values(record)) referencesIn(child, field, from, out);
   return out;
 }
 
-const isReferred = (id: ResourceId, ref: Reference): boolean =>
+const isReferred = (id: ResourceKey, ref: Reference): boolean =>
   id.identifier === ref.identifier && id.org === ref.org && id.project === ref.project && (ref.version === undefined || id.version === ref.version);
 
 /** One kind's documents in waves: a document comes after every document of the batch it refers to. */
@@ -66,7 +59,7 @@ function wavesOf(batch: readonly PublishItem[], field: string | undefined): Publ
 
 /** The documents in publish order, as waves to send one after the other. */
 export function publishWaves(items: readonly PublishItem[]): PublishItem[][] {
-  return PUBLISH_ORDER.flatMap((kind) =>
+  return RESOURCE_KINDS.flatMap((kind) =>
     wavesOf(
       items.filter((item) => item.document.id.kind === kind),
       kindApi(kind).refersToOwnKind,

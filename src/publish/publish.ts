@@ -1,5 +1,7 @@
 import type { Client, RemoteResource } from './client.js';
-import { resourceName, type PublishDocument, type PublishKind, type ResourceId } from './document.js';
+import type { PublishDocument } from './document.js';
+import type { ResourceKind } from '../catalog/kinds.js';
+import { keyName, type ResourceKey } from '../catalog/resource-key.js';
 import type { GitTarget } from './endpoints.js';
 import { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict } from './envelope.js';
 import { runPool } from './pool.js';
@@ -42,9 +44,9 @@ export class DocumentRefusal extends Error {
 
 export interface DocumentResult {
   readonly file: string;
-  readonly kind: PublishKind;
+  readonly kind: ResourceKind;
   readonly name: string;
-  readonly id: ResourceId;
+  readonly id: ResourceKey;
   /** With dry-run, what publishing would do. */
   readonly outcome: Outcome;
   /** What differs from the platform (updates; with dry-run also creates, as additions). */
@@ -65,7 +67,7 @@ export interface GitSettings {
   readonly repoName: string;
   readonly branch: string;
   /** The file of a new pipeline; an existing one stays where the platform says it is. */
-  readonly filePath: (id: ResourceId) => string;
+  readonly filePath: (id: ResourceKey) => string;
 }
 
 export interface PublishReport {
@@ -90,7 +92,7 @@ export interface PublishOptions {
 }
 
 /** The platform's own layout for Git-stored pipelines. */
-export const defaultPipelinePath = (id: ResourceId): string => `.harness/orgs/${id.org}/projects/${id.project}/pipelines/${id.identifier}.yaml`;
+export const defaultPipelinePath = (id: ResourceKey): string => `.harness/orgs/${id.org}/projects/${id.project}/pipelines/${id.identifier}.yaml`;
 
 /** Names pipewright and the source, so `git log` says where a commit came from. */
 export const commitMessage = (item: PublishItem): string =>
@@ -296,7 +298,7 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
   let stopped: StopReason | undefined;
   const finish = (item: PublishItem, rest: Omit<DocumentResult, 'file' | 'kind' | 'name' | 'id'>) => {
     const { id } = item.document;
-    const result: DocumentResult = { file: item.file, kind: id.kind, name: resourceName(id), id, ...rest };
+    const result: DocumentResult = { file: item.file, kind: id.kind, name: keyName(id), id, ...rest };
     results.push(result);
     options.onResult?.(result);
   };

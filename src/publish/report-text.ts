@@ -1,5 +1,4 @@
-import { kindRow } from '../catalog/kinds.js';
-import { PUBLISH_ORDER } from './document.js';
+import { kindRow, RESOURCE_KINDS } from '../catalog/kinds.js';
 import { countOutcomes, type DocumentResult, type Outcome, type PublishReport } from './publish.js';
 import { formatChanges } from './semantic-diff.js';
 import { authAdvice } from './settings.js';
@@ -9,7 +8,7 @@ const DRY_VERB: Readonly<Record<Outcome, string>> = { created: 'would create', u
 
 const correlation = (id: string | undefined) => (id ? ` (correlationId ${id})` : '');
 /** Kind names line up in a column as wide as the longest. */
-const KIND_WIDTH = Math.max(...PUBLISH_ORDER.map((kind) => kind.length));
+const KIND_WIDTH = Math.max(...RESOURCE_KINDS.map((kind) => kind.length));
 
 /** `reason: message`, the words a reader scans for first, unless the message already starts with them. */
 const failureText = (error: DocumentResult['error']): string => {
@@ -40,7 +39,7 @@ export function summaryTable(report: PublishReport): string {
   const outcomes: Outcome[] = ['created', 'updated', 'unchanged', 'failed'];
   const header = report.dryRun ? ['', 'would create', 'would update', 'unchanged', 'failed'] : ['', ...outcomes];
   const rows = [header];
-  for (const kind of PUBLISH_ORDER) {
+  for (const kind of RESOURCE_KINDS) {
     const ofKind = report.results.filter((r) => r.kind === kind);
     if (ofKind.length === 0) continue;
     const counts = countOutcomes(ofKind);

@@ -1,5 +1,5 @@
-import { kindRow } from '../catalog/kinds.js';
-import { valueAt, type PublishKind } from './document.js';
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { valueAt } from './document.js';
 import { kindApi } from './endpoints.js';
 import { ApiError, type Envelope } from './envelope.js';
 
@@ -37,7 +37,7 @@ export function describeDenial(governance: Json): { message: string; policySets:
 }
 
 /** Whether `data` holds the written entity where the kind's answer keeps it (an object, or the identifier). */
-function hasEntity(kind: PublishKind, data: unknown): boolean {
+function hasEntity(kind: ResourceKind, data: unknown): boolean {
   return kindApi(kind).written.some((path) => {
     const value = valueAt(data, path);
     return asObject(value) !== undefined || asText(value) !== undefined;
@@ -45,13 +45,13 @@ function hasEntity(kind: PublishKind, data: unknown): boolean {
 }
 
 /** `data.connector`, `an identifier`: what a write's answer should have held, for the message. */
-function expected(kind: PublishKind): string {
+function expected(kind: ResourceKind): string {
   const objects = kindApi(kind).written.filter((path) => path !== '' && path !== 'identifier');
   return objects.length ? objects.map((path) => `data.${path}`).join(' or ') : 'an identifier';
 }
 
 /** Throws unless the SUCCESS answer to a write holds the entity and no policy denied it. */
-export function checkWritten(kind: PublishKind, envelope: Envelope, request: string): void {
+export function checkWritten(kind: ResourceKind, envelope: Envelope, request: string): void {
   const data = asObject(envelope.data);
   const governance = asObject(data?.governanceMetadata);
   const details = { request, ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}) };

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import { kindOfDocument, outputPathOf, publishRank, type ResourceKind } from '../../src/catalog/kinds.js';
-import { resourceKey } from '../../src/check/check-document.js';
+import { kindOfDocument, kindRow, publishRank, type ResourceKind } from '../../src/catalog/kinds.js';
+import { keyOf, outputPathOf } from '../../src/catalog/resource-key.js';
 
 /**
  * Writes a compiled output folder (YAML files with pipewright's header, plus manifest.json) the way
@@ -163,7 +163,7 @@ const bodyOf = (doc: Doc) => Object.values(doc)[0] as Record<string, string>;
 /** Where compile would put the document (the table of kinds' layout), and its manifest entry. */
 function entryOf(doc: Doc, yaml: string) {
   const kind = kindOf(doc);
-  const key = resourceKey(kind, doc)!;
+  const key = keyOf(kind, doc[kindRow(kind).rootKey])!;
   return {
     file: outputPathOf(key),
     kind,
