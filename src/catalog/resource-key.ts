@@ -1,4 +1,4 @@
-import { valueAt } from '../core/document-path.js';
+import { dottedPath, valueAt } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
 import { kindRow, type ResourceKind } from './kinds.js';
 
@@ -63,8 +63,8 @@ export function keyOf(kind: ResourceKind, body: unknown): ResourceKey | undefine
   const org = platformText(body.orgIdentifier);
   const project = row.scopes.includes('project') ? platformText(body.projectIdentifier) : undefined;
   // The table's fields are dotted paths inside the body (`pipeline.identifier`).
-  const parent = row.parent ? platformText(valueAt(body, row.parent.split('.'))) : undefined;
-  const version = row.version ? platformText(valueAt(body, row.version.split('.'))) : undefined;
+  const parent = row.parent ? platformText(valueAt(body, dottedPath(row.parent))) : undefined;
+  const version = row.version ? platformText(valueAt(body, dottedPath(row.version))) : undefined;
   return {
     kind,
     identifier,

@@ -33,6 +33,9 @@ export function describePath(document: unknown, path: DocPath): DescribedPath {
 }
 
 /** The value at `path`, or undefined. */
+/** A dotted field path (`pipeline.identifier`, as tables of fields write them) as a document path; `''` is the root. */
+export const dottedPath = (dotted: string): DocPath => (dotted === '' ? [] : dotted.split('.'));
+
 export function valueAt(document: unknown, path: DocPath): unknown {
   let node = document;
   for (const key of path) {

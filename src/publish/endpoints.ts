@@ -1,5 +1,6 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { readPlatformYaml, valueAt, type PublishDocument } from './document.js';
+import { readPlatformYaml, type PublishDocument } from './document.js';
+import { dottedPath, valueAt } from '../core/document-path.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
@@ -325,11 +326,11 @@ export function remoteDocument(kind: ResourceKind, data: unknown): Record<string
   const { rootKey } = kindRow(kind);
   const { answer } = ENDPOINTS[kind];
   if ('object' in answer) {
-    const body = asRecord(valueAt(data, answer.object));
+    const body = asRecord(valueAt(data, dottedPath(answer.object)));
     if (!body) throw new Error(`the ${kind} GET response has no data.${answer.object}`);
     return { [rootKey]: body };
   }
-  const yamlText = valueAt(data, answer.yaml);
+  const yamlText = valueAt(data, dottedPath(answer.yaml));
   if (typeof yamlText !== 'string') throw new Error(`the ${kind} GET response has no data.${answer.yaml} text`);
   // A stored document that no longer parses or validates (entityValidityDetails.valid false) still exists: it is
   // updated, not created.
@@ -341,7 +342,7 @@ export function remoteDocument(kind: ResourceKind, data: unknown): Record<string
     return invalid;
   }
   if (!parsed || !asRecord(parsed[rootKey])) {
-    if (valueAt(data, 'entityValidityDetails.valid') === false) return invalid;
+    if (valueAt(data, dottedPath('entityValidityDetails.valid')) === false) return invalid;
     throw new Error(`data.${answer.yaml} is not a ${kindRow(kind).label} document`);
   }
   return { [rootKey]: parsed[rootKey] };

@@ -1,5 +1,5 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { valueAt } from './document.js';
+import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi } from './endpoints.js';
 import { ApiError, type Envelope } from './envelope.js';
 
@@ -39,7 +39,7 @@ export function describeDenial(governance: Json): { message: string; policySets:
 /** Whether `data` holds the written entity where the kind's answer keeps it (an object, or the identifier). */
 function hasEntity(kind: ResourceKind, data: unknown): boolean {
   return kindApi(kind).written.some((path) => {
-    const value = valueAt(data, path);
+    const value = valueAt(data, dottedPath(path));
     return asObject(value) !== undefined || asText(value) !== undefined;
   });
 }
