@@ -76,7 +76,7 @@ async function maybeTypecheck(inputs: CompileInputs, flags: CompileFlags): Promi
   if (!flags.typecheck) return [];
   requireOptional(['ts-morph'], 'compile --typecheck');
   const { typecheck } = await import('../compile/typecheck.js');
-  const found = await typecheck({ files: [...inputs.files, ...(inputs.configFile ? [inputs.configFile] : [])] });
+  const found = await typecheck({ files: inputs.files, ...(inputs.configFile ? { configFile: inputs.configFile } : {}) });
   if (hasErrors(found)) throw new DiagnosticError(found);
   return found;
 }
