@@ -5,7 +5,8 @@ import { buildEntries, rebuildTogether } from './build-batch.js';
 import type { EntryDocument, EntryResult } from './entry-result.js';
 import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type CompileSession } from './compile-cache.js';
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
-import { createManifest, MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
+import { MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
+import { prune } from './prune.js';
 import type { RenderOptions } from './render-output.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { inputSetFit, pipelineKeyOf } from '../check/rules-input-sets.js';
@@ -13,7 +14,7 @@ import { keyString, type ResourceKey } from '../check/check-document.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { Spool, spoolFolder, textOf, WriteBehind, type WrittenBehind } from './spool.js';
-import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
+import { planOutput, readManifest, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
 
 /** Whether a document has a text to write (an entry with errors has none). */
 const hasText = (d: EntryDocument) => Boolean(d.text || d.spooled);
@@ -38,6 +39,11 @@ export interface CompileOptions {
   readonly cache?: boolean;
   /** The project's rule settings (`rules` in pipewright.config.ts): rules switched off or at another severity. */
   readonly rules?: RuleSettings;
+  /**
+   * The entries are a part of the project (files named on the command line, not the config's include): outputs
+   * of other sources stay, and only the outputs of these entries and of deleted sources are pruned (prune.ts).
+   */
+  readonly partial?: boolean;
   /**
    * Told every file the definitions were made of (entries and their local imports, absolute) once they are
    * loaded, before the checks: also when the compile then fails on a diagnostic. `compile --watch` watches them.
@@ -109,8 +115,9 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const results = new Map<string, EntryResult>();
   // Each entry's cache key (its path made relative, with `/`), worked out once: 1000 files cost 50 ms a time.
   const keys = new Map(files.map((file) => [file, entryKey(file)]));
+  let cached: Record<string, CachedEntry> = {};
   if (useCache) {
-    const cached = session?.cached(options.outDir, print) ?? (await readCache(options.outDir, print));
+    cached = session?.cached(options.outDir, print) ?? (await readCache(options.outDir, print));
     for (const file of files) {
       const entry = cached[keys.get(file)!];
       const found = entry && reusable(keys.get(file)!, entry, options.outDir, hashes, session?.read);
@@ -136,10 +143,15 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
         hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
       },
     ]);
-  const involved = involvedAcross(ordered(), reused);
+  const previous = await readManifest(options.outDir);
+  const scope = { sources: [...keys.values()], whole: !options.partial, outDir: options.outDir };
+  const made = () => ordered().flatMap((result) => result.documents.map((d) => d.output));
+  // A compile of some files keeps the others' outputs: references to their resources resolve.
+  const kept = options.partial ? prune(previous, made(), scope).kept : [];
+  const involved = involvedAcross(ordered(), reused, kept);
   let across: Diagnostic[] = [];
   if (involved.size > 0) {
-    const otherKeys = ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key)));
+    const otherKeys = [...ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key))), ...kept];
     // In the order of the entry files, as a compile from nothing meets them (the first of a duplicate is "the other one").
     const rebuilt = await rebuildTogether([...keys.values()].filter((file) => involved.has(file)), render, otherKeys);
     for (const result of rebuilt.results) {
@@ -153,14 +165,17 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, OutputContent>();
   for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.text);
-  const manifest = createManifest(all.flatMap((result) => result.documents.map((d) => d.output)));
+  const pruning = prune(previous, made(), scope);
+  const { manifest } = pruning;
   const changes =
-    (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
-    (options.check ? await planOutput(options.outDir, outputs, manifest, session?.read) : await writeOutput(options.outDir, outputs, manifest, session?.read));
+    (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest, pruning.kept.map((entry) => entry.file)))) ||
+    (options.check ? planOutput(options.outDir, outputs, pruning, session?.read) : writeOutput(options.outDir, outputs, pruning, session?.read));
   const notes: string[] = [];
   // Warnings are not kept in the cache, so a compile that had some leaves none: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
-    const record: Record<string, CachedEntry> = {};
+    // A compile of some files keeps the others' records: the next compile of the whole project reuses them.
+    const compiled = new Set(keys.values());
+    const record: Record<string, CachedEntry> = options.partial ? Object.fromEntries(Object.entries(cached).filter(([file]) => !compiled.has(file))) : {};
     for (const result of all) {
       if (result.uncacheable) {
         notes.push(`not cached: ${result.file}, compiled every time: ${result.uncacheable}`);
@@ -216,10 +231,11 @@ function inputFiles(results: readonly EntryResult[]): string[] {
 
 /**
  * The check across entries, by key: the entries whose documents share an identity, whose builder references
- * do not resolve among all documents or are out of scope, or whose input set does not fit its pipeline (read
- * back from the YAML when either of the two was built in this compile). Empty when all is well.
+ * do not resolve among all documents (and the outputs `kept` of sources not compiled) or are out of scope, or
+ * whose input set does not fit its pipeline (read back from the YAML when either of the two was built in this
+ * compile). Empty when all is well.
  */
-function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<string>): Set<string> {
+function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<string>, kept: readonly ResourceKey[]): Set<string> {
   const involved = new Set<string>();
   const owners = new Map<string, Array<{ result: EntryResult; document: EntryDocument }>>();
   for (const result of results)
@@ -228,9 +244,10 @@ function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<str
       owners.set(key, [...(owners.get(key) ?? []), { result, document }]);
     }
   for (const found of owners.values()) if (found.length > 1) for (const { result } of found) involved.add(result.file);
+  const keptKeys = new Set(kept.map(keyString));
   for (const result of results)
     for (const document of result.documents)
-      if (document.references.some((r) => !r.visible || (!r.resolved && !owners.has(r.target)))) involved.add(result.file);
+      if (document.references.some((r) => !r.visible || (!r.resolved && !owners.has(r.target) && !keptKeys.has(r.target)))) involved.add(result.file);
   // A pipeline that several input sets fill is read once.
   const read = new Map<EntryDocument, unknown>();
   const valueOf = (d: EntryDocument) => {
@@ -253,9 +270,14 @@ function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<str
  * When every output was reused (each checked against its sha256 in the folder) and the manifest on disk
  * is the same text, writing would rebuild an identical tree: say so without reading every file again.
  */
-async function unchangedOutput(outDir: string, outputs: ReadonlyMap<string, OutputContent>, manifest: Manifest): Promise<OutputChanges | undefined> {
+async function unchangedOutput(
+  outDir: string,
+  outputs: ReadonlyMap<string, OutputContent>,
+  manifest: Manifest,
+  kept: readonly string[],
+): Promise<OutputChanges | undefined> {
   const existing = await readFile(join(outDir, MANIFEST_FILE), 'utf8').catch(() => undefined);
   if (existing !== manifestText(manifest)) return undefined;
   const unchanged = [...outputs.keys(), MANIFEST_FILE].sort((a, b) => (a < b ? -1 : 1));
-  return { written: [], added: [], changed: [], unchanged, removed: [] };
+  return { written: [], added: [], changed: [], unchanged, removed: [], removals: [], kept };
 }
