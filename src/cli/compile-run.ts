@@ -9,6 +9,7 @@ import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
+import { repeatedWarningsLine, type WarningMemory } from './warning-memory.js';
 
 export interface CompileFlags {
   readonly out?: string;
@@ -133,7 +134,11 @@ export function compileSummary(outDir: string, { changes, documents }: CompileRe
 }
 
 /** One compile of resolved inputs, printed; errors are thrown (DiagnosticError) for the caller to print. */
-export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, watching: Pick<CompileOptions, 'onInputs' | 'session'> = {}): Promise<number> {
+export async function compileInputs(
+  inputs: CompileInputs,
+  flags: CompileFlags,
+  watching: Pick<CompileOptions, 'onInputs' | 'session'> & { readonly warnings?: WarningMemory } = {},
+): Promise<number> {
   const typeWarnings = await maybeTypecheck(inputs, flags);
   // Loaded here, not above: while Node loads the checks (schemas, rules), esbuild bundles the first files (runCompile).
   const { compile } = await import('../compile/compile.js');
@@ -155,7 +160,10 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, 
   if (flags.json) {
     printEnvelope('compile', ok, diagnostics, { outDir: inputs.outDir, check: flags.check ?? false, documents: documents.length, changes });
   } else {
-    if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, { color: useColor(process.stderr) }));
+    // A watch prints each warning once (warning-memory.ts); a single compile prints them all.
+    const { fresh, repeated } = watching.warnings?.sift(diagnostics) ?? { fresh: diagnostics, repeated: [] };
+    if (fresh.length) process.stderr.write(formatDiagnostics(fresh, { color: useColor(process.stderr) }));
+    if (repeated.length) process.stderr.write(repeatedWarningsLine(repeated));
     if (flags.check) (upToDate ? process.stdout : process.stderr).write(checkSummary(inputs.outDir, result));
     else process.stdout.write(compileSummary(inputs.outDir, result));
   }

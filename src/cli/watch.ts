@@ -6,6 +6,7 @@ import { CONFIG_FILES } from '../compile/config.js';
 import { tsconfigFor } from '../compile/typecheck.js';
 import { compileInputs, resolveInputs, type CompileFlags, type CompileInputs } from './compile-run.js';
 import { EXIT, reportError, useColor } from './errors.js';
+import { WarningMemory } from './warning-memory.js';
 
 /**
  * Editors save in bursts (write, rename, chmod), a few milliseconds apart: one compile per burst. Part of the
@@ -44,6 +45,8 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
   let timer: NodeJS.Timeout | undefined;
   // What one compile read and hashed, for the next: after a save, only the saved file is read again.
   const session = new CompileSession();
+  // The warnings the last compile printed: the next one prints only those whose cause is new.
+  const warnings = new WarningMemory();
 
   let tsconfig: string | undefined;
   const fixed = () => [...CONFIG_FILES.map((name) => join(cwd, name)), ...(tsconfig ? [tsconfig] : [])];
@@ -115,7 +118,7 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
       outDir = resolve(inputs.outDir);
       // The one --typecheck reads, nearest to the definitions; the entries may have moved since the last compile.
       tsconfig = flags.typecheck ? (tsconfigFor(inputs.files) ?? join(cwd, 'tsconfig.json')) : undefined;
-      ok = (await compileInputs(inputs, flags, { session, onInputs: (loaded) => (graph = loaded) })) === EXIT.ok;
+      ok = (await compileInputs(inputs, flags, { session, warnings, onInputs: (loaded) => (graph = loaded) })) === EXIT.ok;
     } catch (error) {
       reportError(error, { debug, color: useColor(process.stderr) });
       located = filesNamedIn(error);
