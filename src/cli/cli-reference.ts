@@ -89,7 +89,9 @@ export async function renderCliReference(program: Command, file = 'docs/cli.md')
     '- then what the command did: `compile` `outDir`, `check`, `documents`, `changes` (`written`, `added`, `changed`,',
     '  `unchanged`, `removed`, `removals` each with `file`, `source` and `reason`, `kept`); `validate` `files`; `import`',
     '  `outDir`, `mode`, `documents`, `written`; `publish` the report (`dryRun`, `dir`, `baseUrl`, `accountId`, `counts`,',
-    '  `documents`, ...); `schema` `outDir`, `written`; `graphql` `result`; `init` `dir`, `packageName`, `files`.',
+    '  `documents`, ...); `schema` `outDir`, `written`; `graphql` `result`; `init` `dir`, `packageName`, `files`;',
+    '  `render` `pipeline`, `inputSets`, `inputs` (each runtime input with its `status` and source), `format`, `output`',
+    '  ([render.md](render.md#json)).',
     '',
     'The API key is never part of it.',
   ];
