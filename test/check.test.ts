@@ -75,7 +75,7 @@ describe('pipewright compile --check', () => {
         '  changed  manifest.json\n' +
         '  changed  pipelines/default/web/build.yaml\n' +
         '  added    pipelines/default/web/test.yaml\n' +
-        '  orphan   pipelines/default/web/deploy.yaml  (no longer produced; compile removes it)\n' +
+        '  orphan   pipelines/default/web/deploy.yaml  (its source defs/deploy.ts no longer exists; compile removes it)\n' +
         'run pipewright compile to update it\n',
     );
     expect(await snapshot(join(dir, 'out'))).toEqual(before);
@@ -123,7 +123,10 @@ describe('orphans and files compile does not own', () => {
 
     await rm(join(dir, 'defs/deploy.ts'));
     const result = await compile();
-    expect(result).toMatchObject({ code: 0, stdout: 'compiled 2 documents to out: 1 written, 2 unchanged, 1 removed\n' });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'compiled 2 documents to out: 1 written, 2 unchanged, 1 removed\n  removed  pipelines/default/web/deploy.yaml  (its source defs/deploy.ts no longer exists)\n',
+    });
 
     const after = await snapshot(join(dir, 'out'));
     expect(Object.keys(after).sort()).toEqual([

@@ -90,7 +90,7 @@ describe('pipewright compile', () => {
     await write('out/README.md', 'mine');
     await write('defs/web.ts', GOOD.replace(/export const deploy[\s\S]*$/, ''));
     const result = await compile('defs/web.ts', '-o', 'out');
-    expect(result.stdout).toBe('compiled 1 document to out: 1 written, 1 unchanged, 1 removed\n');
+    expect(result.stdout).toBe('compiled 1 document to out: 1 written, 1 unchanged, 1 removed\n  removed  pipelines/default/web/deploy.yaml  (defs/web.ts no longer exports it)\n');
     expect(Object.keys(await snapshotTree(join(dir, 'out')))).toEqual(['README.md', 'manifest.json', 'projects/default/web.yaml']);
     expect(await readFile(join(dir, 'out/README.md'), 'utf8')).toBe('mine');
   });

@@ -131,7 +131,7 @@ describe('pipewright init', () => {
     expect(result.stdout).toBe(
       [
         'added pipewright to infra in .:',
-        '  kept      README.md (it exists; --force replaces it)',
+        '  kept      README.md (yours: init writes one only into an empty folder)',
         '  created   .github/workflows/pipewright.yml',
         '  kept      .gitignore (it exists; --force replaces it)',
         `  added to package.json: dependencies.pipewright ^${await ownVersion()}, scripts.check, scripts.watch, scripts.publish:platform`,
@@ -184,6 +184,9 @@ describe('pipewright init', () => {
     const result = await runCli(['init', '.', '--force', '--name', 'infra'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('  overwrote pipelines/hello.ts');
+    // A folder with files of its own never gets the template's README, not even with --force.
+    expect(result.stdout).toContain('  skipped   README.md (init writes one only into an empty folder)');
+    expect(existsSync(join(dir, 'README.md'))).toBe(false);
     expect(result.stdout).toContain(`  kept your dependencies.pipewright 0.0.9 (init would add ^${await ownVersion()})`);
     expect(result.stdout).toContain('  kept your scripts.check "eslint ." (init would add "pipewright compile --check --typecheck")');
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));

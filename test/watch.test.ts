@@ -142,6 +142,31 @@ describe('pipewright compile --watch', () => {
     expect(await watch.exited).toBe(0);
   });
 
+  it('prints a warning once, until its cause changes', async () => {
+    const warned = (script: string) => STEPS(`echo <+pipeline.stages.${script}.name>`);
+    await write('defs/build.ts', DEFS);
+    await write('lib/steps.ts', warned('nope'));
+    const watch = startWatch(['defs/*.ts', '-o', 'out']);
+    const first = await watch.until(({ stdout }) => compiled.test(stdout));
+    expect(first.stderr).toContain('refers to stage "nope", which is not a stage of this pipeline [warning unknown-reference]');
+
+    // A save that leaves the warning's cause as it was (a line above it moves it down): counted, not repeated.
+    watch.mark();
+    await write('lib/steps.ts', `// the shared step\n${warned('nope')}`);
+    const again = await watch.until(({ stdout }) => compiled.test(stdout));
+    expect(again.stdout).toContain('change detected: lib/steps.ts; compiling\n');
+    expect(again.stderr).toBe('1 warning shown before still applies, not repeated (unknown-reference); restart the watch to see it again\n');
+
+    // Its cause changed (another stage named): printed again.
+    watch.mark();
+    await write('lib/steps.ts', warned('gone'));
+    const changed = await watch.until(({ stdout }) => compiled.test(stdout));
+    expect(changed.stderr).toContain('refers to stage "gone", which is not a stage of this pipeline [warning unknown-reference]');
+    expect(changed.stderr).not.toContain('shown before');
+    child!.kill('SIGINT');
+    expect(await watch.exited).toBe(0);
+  });
+
   it('is a usage error with --check or --json', async () => {
     const { runCli } = await import('./support/cli.js');
     for (const flag of ['--check', '--json']) {

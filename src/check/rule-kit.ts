@@ -8,13 +8,6 @@ import { isRecord } from '../core/is-record.js';
 export type Node = Record<string, unknown>;
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** A value the platform asks for when a run starts: `<+input>`, with or without methods after it. */
-export function isRuntimeInput(text: string): boolean {
-  // The walk asks this of every string: most start with neither `<` nor white space, and one comparison settles them.
-  const first = text.charCodeAt(0);
-  return (first === 60 || first <= 32 || first > 127) && text.trimStart().startsWith('<+input>');
-}
-
 /** How to fix a rule's finding: a hint, or a did-you-mean with its suggestion (`didYouMean`). */
 export type Help = string | { readonly hint?: string; readonly suggestion?: string } | undefined;
 

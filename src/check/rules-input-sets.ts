@@ -1,6 +1,7 @@
 import type { DocPath } from '../core/document-path.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { isRuntimeInput, ruleError, ruleWarning } from './rule-kit.js';
+import { ruleError, ruleWarning } from './rule-kit.js';
+import { isRuntimeInput } from './runtime-input.js';
 import type { SeenInput } from './walk.js';
 import { isRecord } from '../core/is-record.js';
 

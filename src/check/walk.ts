@@ -7,7 +7,7 @@ import { MAX_NESTING } from '../core/nesting.js';
 import { isIrNode, type IrNode } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
-import { isRuntimeInput } from './rule-kit.js';
+import { isRuntimeInput } from './runtime-input.js';
 
 type Rec = Record<string, unknown>;
 

@@ -6,7 +6,10 @@ export function registerCompile(program: Command): void {
   program
     .command('compile')
     .description('compile TypeScript definitions to platform YAML, plus manifest.json')
-    .argument('[entries...]', '.ts files or globs (default: include from pipewright.config.ts)')
+    .argument(
+      '[entries...]',
+      ".ts files or globs (default: include from pipewright.config.ts); files that are not the whole include are a part: other files' outputs stay",
+    )
     .option('-o, --out <dir>', `output folder (default: outDir from config, else "${DEFAULT_OUT_DIR}")`)
     .option('--check', 'write nothing; exit 1 and list what differs if the output folder is not up to date')
     .option('--typecheck', 'type-check the definitions with TypeScript first; type errors stop the compile')
@@ -23,6 +26,7 @@ export function registerCompile(program: Command): void {
         'Examples:',
         '  $ pipewright compile                              # entries from pipewright.config.ts',
         '  $ pipewright compile "pipelines/**/*.ts" -o out',
+        '  $ pipewright compile pipelines/terraform.ts        # this file only; the outputs of the others stay',
         '  $ pipewright compile --check --typecheck          # in CI: fail when out/ is stale',
         '  $ pipewright compile --watch',
       ].join('\n'),

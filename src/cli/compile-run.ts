@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import type { CompileOptions, CompileResult } from '../compile/compile.js';
 import { resolveEntries } from '../compile/entries.js';
+import type { Removal } from '../compile/prune.js';
 import { bundleAhead, startBundler } from '../compile/load-modules.js';
 import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
@@ -8,6 +9,7 @@ import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
+import { repeatedWarningsLine, type WarningMemory } from './warning-memory.js';
 
 export interface CompileFlags {
   readonly out?: string;
@@ -25,6 +27,8 @@ export interface CompileInputs {
   readonly configFile?: string;
   readonly config: PipewrightConfig;
   readonly outDir: string;
+  /** Entries named on the command line that are not the config's include: a compile of part of the project. */
+  readonly partial: boolean;
 }
 
 /** The entries, the out dir and the config file, as the flags and pipewright.config.ts say. */
@@ -47,7 +51,14 @@ export async function resolveInputs(entries: readonly string[], flags: CompileFl
   const outDir = flags.out ?? config.outDir ?? DEFAULT_OUT_DIR;
   const files = await resolveEntries(chosen);
   guardOutDir(outDir, [...files, ...(configFile ? [configFile] : [])]);
-  return { entries: chosen, files, ...(configFile ? { configFile } : {}), config, outDir };
+  return { entries: chosen, files, ...(configFile ? { configFile } : {}), config, outDir, partial: entries.length > 0 && !(await sameFiles(files, config.include)) };
+}
+
+/** Whether `files` are what the config's include globs find: then a compile of them is one of the whole project. */
+async function sameFiles(files: readonly string[], include: readonly string[] | undefined): Promise<boolean> {
+  if (!include?.length) return false;
+  const all = new Set((await resolveEntries(include)).map((file) => resolve(file)));
+  return all.size === new Set(files.map((file) => resolve(file))).size && files.every((file) => all.has(resolve(file)));
 }
 
 /**
@@ -76,7 +87,7 @@ async function maybeTypecheck(inputs: CompileInputs, flags: CompileFlags): Promi
   if (!flags.typecheck) return [];
   requireOptional(['ts-morph'], 'compile --typecheck');
   const { typecheck } = await import('../compile/typecheck.js');
-  const found = await typecheck({ files: [...inputs.files, ...(inputs.configFile ? [inputs.configFile] : [])] });
+  const found = await typecheck({ files: inputs.files, ...(inputs.configFile ? { configFile: inputs.configFile } : {}) });
   if (hasErrors(found)) throw new DiagnosticError(found);
   return found;
 }
@@ -91,7 +102,7 @@ export function checkSummary(outDir: string, result: CompileResult): string {
   const lines = [
     ...changes.changed.map((f) => `  changed  ${f}`),
     ...changes.added.map((f) => `  added    ${f}`),
-    ...changes.removed.map((f) => `  orphan   ${f}  (no longer produced; compile removes it)`),
+    ...changes.removals.map((r) => `  orphan   ${r.file}  (${removalText(r)}; compile removes it)`),
   ];
   return (
     `${outDir} is out of date: ${plural(total, 'file')} differ` +
@@ -100,8 +111,34 @@ export function checkSummary(outDir: string, result: CompileResult): string {
   );
 }
 
+/** Why a file goes, as the end of a sentence about it. */
+function removalText({ source, reason }: Removal): string {
+  switch (reason) {
+    case 'no-longer-exported':
+      return `${source} no longer exports it`;
+    case 'source-deleted':
+      return `its source ${source} no longer exists`;
+    case 'source-not-included':
+      return `its source ${source} is not among the entries compiled (the config's include)`;
+  }
+}
+
+/** What a compile did: the counts, then each removed file and why. */
+export function compileSummary(outDir: string, { changes, documents }: CompileResult): string {
+  const kept = changes.kept.length > 0 ? `; ${changes.kept.length} kept (from sources not compiled in this run)` : '';
+  return (
+    `compiled ${plural(documents.length, 'document')} to ${outDir}: ` +
+    `${changes.written.length} written, ${changes.unchanged.length} unchanged, ${changes.removed.length} removed${kept}\n` +
+    changes.removals.map((r) => `  removed  ${r.file}  (${removalText(r)})\n`).join('')
+  );
+}
+
 /** One compile of resolved inputs, printed; errors are thrown (DiagnosticError) for the caller to print. */
-export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, watching: Pick<CompileOptions, 'onInputs' | 'session'> = {}): Promise<number> {
+export async function compileInputs(
+  inputs: CompileInputs,
+  flags: CompileFlags,
+  watching: Pick<CompileOptions, 'onInputs' | 'session'> & { readonly warnings?: WarningMemory } = {},
+): Promise<number> {
   const typeWarnings = await maybeTypecheck(inputs, flags);
   // Loaded here, not above: while Node loads the checks (schemas, rules), esbuild bundles the first files (runCompile).
   const { compile } = await import('../compile/compile.js');
@@ -113,6 +150,7 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, 
     check: flags.check ?? false,
     schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
     ...(inputs.config.rules ? { rules: inputs.config.rules } : {}),
+    partial: inputs.partial,
   });
   const { changes, documents } = result;
   if (process.argv.includes('--debug')) for (const note of result.notes) process.stderr.write(`pipewright: debug: ${note}\n`);
@@ -122,13 +160,12 @@ export async function compileInputs(inputs: CompileInputs, flags: CompileFlags, 
   if (flags.json) {
     printEnvelope('compile', ok, diagnostics, { outDir: inputs.outDir, check: flags.check ?? false, documents: documents.length, changes });
   } else {
-    if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, { color: useColor(process.stderr) }));
+    // A watch prints each warning once (warning-memory.ts); a single compile prints them all.
+    const { fresh, repeated } = watching.warnings?.sift(diagnostics) ?? { fresh: diagnostics, repeated: [] };
+    if (fresh.length) process.stderr.write(formatDiagnostics(fresh, { color: useColor(process.stderr) }));
+    if (repeated.length) process.stderr.write(repeatedWarningsLine(repeated));
     if (flags.check) (upToDate ? process.stdout : process.stderr).write(checkSummary(inputs.outDir, result));
-    else
-      process.stdout.write(
-        `compiled ${plural(documents.length, 'document')} to ${inputs.outDir}: ` +
-          `${changes.written.length} written, ${changes.unchanged.length} unchanged, ${changes.removed.length} removed\n`,
-      );
+    else process.stdout.write(compileSummary(inputs.outDir, result));
   }
   return ok ? EXIT.ok : EXIT.failed;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
+import { coverage, PIPELINES_TSCONFIG } from './init-tsconfig.js';
 import { ownPackage, version } from './version.js';
 
 export interface InitFlags {
@@ -130,10 +131,23 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
   };
   const lines: string[] = [];
   // The same, as data for --json: each template file and what init did with it.
-  const files: Array<{ file: string; action: 'created' | 'overwrote' | 'kept' | 'added-to' }> = [];
-  for (const from of await templateFiles(TEMPLATE_DIR)) {
+  const files: Array<{ file: string; action: 'created' | 'overwrote' | 'kept' | 'added-to' | 'skipped' }> = [];
+  const templates = await templateFiles(TEMPLATE_DIR);
+  // Decided before anything is written: a README of the template's is for a new project, not a repository's.
+  const hasFiles = existsSync(target) && (await readdir(target)).some((name) => name !== '.git');
+  const ownTsconfig = !flags.force && existsSync(join(target, 'tsconfig.json'));
+  const scaffolded = templates.map(targetPath).filter((to) => to === 'pipewright.config.ts' || (to.startsWith('pipelines/') && to.endsWith('.ts')));
+  const fit = ownTsconfig ? coverage(join(target, 'tsconfig.json'), scaffolded.map((to) => join(target, to))) : { covered: true as const };
+  for (const from of templates) {
     const to = targetPath(from);
     const destination = join(target, to);
+    if (to === 'README.md' && hasFiles) {
+      // Not even with --force: the README of a repository is its own.
+      const exists = existsSync(destination);
+      lines.push(exists ? '  kept      README.md (yours: init writes one only into an empty folder)' : '  skipped   README.md (init writes one only into an empty folder)');
+      files.push({ file: to, action: exists ? 'kept' : 'skipped' });
+      continue;
+    }
     const text = fillTemplate(await readFile(join(TEMPLATE_DIR, from), 'utf8'), values);
     if (to === 'package.json' && userPackage !== undefined) {
       const merged = mergePackageJson(userPackage, JSON.parse(text) as PackageJson);
@@ -155,6 +169,18 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
     await writeFile(destination, text);
     lines.push(`  ${exists ? 'overwrote' : 'created  '} ${to}`);
     files.push({ file: to, action: exists ? 'overwrote' : 'created' });
+  }
+  if (!fit.covered) {
+    // The repository's tsconfig.json is kept as it is; the definitions get one of their own beside them.
+    const to = 'pipelines/tsconfig.json';
+    if (existsSync(join(target, to))) {
+      lines.push(`  kept      ${to} (it exists; ${fit.why})`);
+      files.push({ file: to, action: 'kept' });
+    } else {
+      await writeFile(join(target, to), PIPELINES_TSCONFIG);
+      lines.push(`  created   ${to} (${fit.why})`);
+      files.push({ file: to, action: 'created' });
+    }
   }
   if (flags.json) {
     printEnvelope('init', true, [], { dir: shownDir, packageName, files });

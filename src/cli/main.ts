@@ -4,6 +4,7 @@ import { registerImport } from './import-command.js';
 import { registerGraphql } from './graphql-command.js';
 import { registerInit } from './init-command.js';
 import { registerPublish } from './publish-command.js';
+import { registerRender } from './render-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
 import { DiagnosticError } from '../core/diagnostics.js';
@@ -29,6 +30,7 @@ export function createProgram(): Command {
   registerValidate(program);
   registerSchema(program);
   registerPublish(program);
+  registerRender(program);
   registerGraphql(program);
   return program;
 }

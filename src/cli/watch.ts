@@ -3,8 +3,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { CompileSession } from '../compile/compile-cache.js';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { CONFIG_FILES } from '../compile/config.js';
+import { tsconfigFor } from '../compile/typecheck.js';
 import { compileInputs, resolveInputs, type CompileFlags, type CompileInputs } from './compile-run.js';
 import { EXIT, reportError, useColor } from './errors.js';
+import { WarningMemory } from './warning-memory.js';
 
 /**
  * Editors save in bursts (write, rename, chmod), a few milliseconds apart: one compile per burst. Part of the
@@ -43,11 +45,11 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
   let timer: NodeJS.Timeout | undefined;
   // What one compile read and hashed, for the next: after a save, only the saved file is read again.
   const session = new CompileSession();
+  // The warnings the last compile printed: the next one prints only those whose cause is new.
+  const warnings = new WarningMemory();
 
-  const fixed = () => [
-    ...CONFIG_FILES.map((name) => join(cwd, name)),
-    ...(flags.typecheck ? [join(cwd, 'tsconfig.json')] : []),
-  ];
+  let tsconfig: string | undefined;
+  const fixed = () => [...CONFIG_FILES.map((name) => join(cwd, name)), ...(tsconfig ? [tsconfig] : [])];
 
   const relevant = (file: string): boolean => {
     if (files.has(file)) return true;
@@ -114,7 +116,9 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
     try {
       inputs = await resolveInputs(entries, flags);
       outDir = resolve(inputs.outDir);
-      ok = (await compileInputs(inputs, flags, { session, onInputs: (loaded) => (graph = loaded) })) === EXIT.ok;
+      // The one --typecheck reads, nearest to the definitions; the entries may have moved since the last compile.
+      tsconfig = flags.typecheck ? (tsconfigFor(inputs.files) ?? join(cwd, 'tsconfig.json')) : undefined;
+      ok = (await compileInputs(inputs, flags, { session, warnings, onInputs: (loaded) => (graph = loaded) })) === EXIT.ok;
     } catch (error) {
       reportError(error, { debug, color: useColor(process.stderr) });
       located = filesNamedIn(error);

@@ -5,14 +5,15 @@ import { buildEntries, rebuildTogether } from './build-batch.js';
 import type { EntryDocument, EntryResult } from './entry-result.js';
 import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type CompileSession } from './compile-cache.js';
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
-import { createManifest, MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
+import { MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
+import { prune } from './prune.js';
 import type { RenderOptions } from './render-output.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { checkAcross, inputSetPipeline, type AcrossRecord } from '../check/check-across.js';
 import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { Spool, spoolFolder, WriteBehind, type WrittenBehind } from './spool.js';
-import { planOutput, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
+import { planOutput, readManifest, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
 
 export interface CompileOptions {
   /** Files or globs of TypeScript definition files. */
@@ -34,6 +35,11 @@ export interface CompileOptions {
   readonly cache?: boolean;
   /** The project's rule settings (`rules` in pipewright.config.ts): rules switched off or at another severity. */
   readonly rules?: RuleSettings;
+  /**
+   * The entries are a part of the project (files named on the command line, not the config's include): outputs
+   * of other sources stay, and only the outputs of these entries and of deleted sources are pruned (prune.ts).
+   */
+  readonly partial?: boolean;
   /**
    * Told every file the definitions were made of (entries and their local imports, absolute) once they are
    * loaded, before the checks: also when the compile then fails on a diagnostic. `compile --watch` watches them.
@@ -105,8 +111,9 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const results = new Map<string, EntryResult>();
   // Each entry's cache key (its path made relative, with `/`), worked out once: 1000 files cost 50 ms a time.
   const keys = new Map(files.map((file) => [file, entryKey(file)]));
+  let cached: Record<string, CachedEntry> = {};
   if (useCache) {
-    const cached = session?.cached(options.outDir, print) ?? (await readCache(options.outDir, print));
+    cached = session?.cached(options.outDir, print) ?? (await readCache(options.outDir, print));
     for (const file of files) {
       const entry = cached[keys.get(file)!];
       const found = entry && reusable(keys.get(file)!, entry, options.outDir, hashes, session?.read);
@@ -132,10 +139,15 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
         hint: 'export the builders to compile, e.g. export const deploy = pipeline({...})',
       },
     ]);
-  const involved = involvedAcross(ordered(), reused, options.rules);
+  const previous = await readManifest(options.outDir);
+  const scope = { sources: [...keys.values()], whole: !options.partial, outDir: options.outDir };
+  const made = () => ordered().flatMap((result) => result.documents.map((d) => d.output));
+  // A compile of some files keeps the others' outputs: references to their resources resolve.
+  const kept = options.partial ? prune(previous, made(), scope).kept : [];
+  const involved = involvedAcross(ordered(), reused, options.rules, kept);
   let across: Diagnostic[] = [];
   if (involved.size > 0) {
-    const otherKeys = ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key)));
+    const otherKeys = [...ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key))), ...kept];
     // In the order of the entry files, as a compile from nothing meets them (the first of a duplicate is "the other one").
     const rebuilt = await rebuildTogether([...keys.values()].filter((file) => involved.has(file)), render, otherKeys);
     for (const result of rebuilt.results) {
@@ -149,14 +161,17 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, OutputContent>();
   for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.text);
-  const manifest = createManifest(all.flatMap((result) => result.documents.map((d) => d.output)));
+  const pruning = prune(previous, made(), scope);
+  const { manifest } = pruning;
   const changes =
-    (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest))) ||
-    (options.check ? await planOutput(options.outDir, outputs, manifest, session?.read) : await writeOutput(options.outDir, outputs, manifest, session?.read));
+    (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest, pruning.kept.map((entry) => entry.file)))) ||
+    (options.check ? planOutput(options.outDir, outputs, pruning, session?.read) : writeOutput(options.outDir, outputs, pruning, session?.read));
   const notes: string[] = [];
   // Warnings are not kept in the cache, so a compile that had some leaves none: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
-    const record: Record<string, CachedEntry> = {};
+    // A compile of some files keeps the others' records: the next compile of the whole project reuses them.
+    const compiled = new Set(keys.values());
+    const record: Record<string, CachedEntry> = options.partial ? Object.fromEntries(Object.entries(cached).filter(([file]) => !compiled.has(file))) : {};
     const filled = filledPipelines(all);
     for (const result of all) {
       if (result.uncacheable) {
@@ -215,9 +230,14 @@ function inputFiles(results: readonly EntryResult[]): string[] {
  * The check across entries (check/check-across.ts) on what each entry result keeps of its documents, whether
  * built in this thread, in a worker or read from the cache: the entries whose documents share an identity, whose
  * builder references do not resolve among all documents or are out of scope, or whose input set does not fit its
- * pipeline. Empty when all is well; else those entries are built again together, to say it at the builder calls.
+ * pipeline; references resolve among the outputs `kept` of sources not compiled, too. Empty when all is well; else those entries are built again together, to say it at the builder calls.
  */
-function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<string>, settings: RuleSettings | undefined): Set<string> {
+function involvedAcross(
+  results: readonly EntryResult[],
+  reused: ReadonlySet<string>,
+  settings: RuleSettings | undefined,
+  kept: readonly ResourceKey[],
+): Set<string> {
   const records = results.flatMap((result) =>
     result.documents.map((document): AcrossRecord<string> => {
       const inputs = document.runtimeInputs;
@@ -231,7 +251,7 @@ function involvedAcross(results: readonly EntryResult[], reused: ReadonlySet<str
     }),
   );
   const involved = new Set<string>();
-  for (const finding of checkAcross(records, ENTRY_WORDS, { settings })) for (const record of finding.involved) involved.add(record.place);
+  for (const finding of checkAcross(records, ENTRY_WORDS, { settings, known: kept })) for (const record of finding.involved) involved.add(record.place);
   for (const file of unknownFits(records, reused)) involved.add(file);
   return involved;
 }
@@ -270,9 +290,14 @@ function filledPipelines(results: readonly EntryResult[]): Set<string> {
  * When every output was reused (each checked against its sha256 in the folder) and the manifest on disk
  * is the same text, writing would rebuild an identical tree: say so without reading every file again.
  */
-async function unchangedOutput(outDir: string, outputs: ReadonlyMap<string, OutputContent>, manifest: Manifest): Promise<OutputChanges | undefined> {
+async function unchangedOutput(
+  outDir: string,
+  outputs: ReadonlyMap<string, OutputContent>,
+  manifest: Manifest,
+  kept: readonly string[],
+): Promise<OutputChanges | undefined> {
   const existing = await readFile(join(outDir, MANIFEST_FILE), 'utf8').catch(() => undefined);
   if (existing !== manifestText(manifest)) return undefined;
   const unchanged = [...outputs.keys(), MANIFEST_FILE].sort((a, b) => (a < b ? -1 : 1));
-  return { written: [], added: [], changed: [], unchanged, removed: [] };
+  return { written: [], added: [], changed: [], unchanged, removed: [], removals: [], kept };
 }

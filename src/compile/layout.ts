@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isAbsolute, normalize } from 'node:path';
 import { publishRank, type ResourceKind } from '../catalog/kinds.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -48,4 +49,11 @@ export function parseManifest(text: string): Manifest | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Refuses manifest paths that leave the folder: a manifest is input, and input can be hostile. */
+export function entryInsideFolder(entry: ManifestEntry): boolean {
+  if (typeof entry.file !== 'string') return false;
+  const path = normalize(entry.file);
+  return !isAbsolute(path) && !path.startsWith('..') && path.endsWith('.yaml');
 }

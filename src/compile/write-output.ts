@@ -7,6 +7,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { DiagnosticError } from '../core/diagnostics.js';
 import type { TextReader } from './compile-cache.js';
 import { MANIFEST_FILE, manifestText, parseManifest, type Manifest } from './layout.js';
+import type { Pruning, Removal } from './prune.js';
 
 export interface OutputChanges {
   /** Files that are new or whose content changes. */
@@ -16,8 +17,11 @@ export interface OutputChanges {
   /** The part of `written` that exists with other content. */
   readonly changed: string[];
   readonly unchanged: string[];
-  /** Files listed in the old manifest and no longer produced. */
+  /** Files listed in the old manifest that go (`removals` says why). */
   readonly removed: string[];
+  readonly removals: readonly Removal[];
+  /** Outputs of sources this compile did not read (a compile of some files): left as they are, still listed. */
+  readonly kept: readonly string[];
 }
 
 const toPosix = (path: string) => path.split(sep).join('/');
@@ -82,16 +86,12 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
 }
 
 /** What writing `files` would change in `outDir`, without writing. */
-export async function planOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
-  return plan(outDir, files, manifest, await readManifest(outDir), read);
-}
-
-function plan(outDir: string, files: ReadonlyMap<string, OutputContent>, manifest: Manifest, old: Manifest | undefined, read?: TextReader): OutputChanges {
+export function planOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, pruning: Pruning, read?: TextReader): OutputChanges {
   const written: string[] = [];
   const added: string[] = [];
   const changed: string[] = [];
   const unchanged: string[] = [];
-  const all = new Map(files).set(MANIFEST_FILE, manifestText(manifest));
+  const all = new Map(files).set(MANIFEST_FILE, manifestText(pruning.manifest));
   for (const [file, content] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const existing = read ? read(join(outDir, file))?.text : readText(join(outDir, file));
     if (existing !== undefined && existing === contentText(content)) unchanged.push(file);
@@ -100,23 +100,23 @@ function plan(outDir: string, files: ReadonlyMap<string, OutputContent>, manifes
       (existing === undefined ? added : changed).push(file);
     }
   }
-  const removed = (old?.files ?? []).map((entry) => entry.file).filter((file) => !files.has(file)).sort();
-  return { written, added, changed, unchanged, removed };
+  const { removals } = pruning;
+  return { written, added, changed, unchanged, removed: removals.map((r) => r.file), removals, kept: pruning.kept.map((entry) => entry.file) };
 }
 
 /**
  * Writes the output folder all at once: the new tree is built beside it and swapped in with renames, so a
- * reader sees the old tree or the new one, never a mix. Unchanged files are hard-linked (their timestamps
- * stay), files the old manifest did not list are carried over untouched, and orphans (listed in the old
- * manifest, no longer produced) are left behind, which removes them.
+ * reader sees the old tree or the new one, never a mix. Unchanged and kept files are hard-linked (their
+ * timestamps stay), files the old manifest did not list are carried over untouched, and removals (prune.ts) are
+ * left behind, which removes them.
  */
-export async function writeOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, manifest: Manifest, read?: TextReader): Promise<OutputChanges> {
-  const old = await readManifest(outDir);
-  const changes = plan(outDir, files, manifest, old, read);
+export function writeOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, pruning: Pruning, read?: TextReader): OutputChanges {
+  const changes = planOutput(outDir, files, pruning, read);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(dirname(outDir), `.${basename(outDir)}.pipewright-new-${suffix}`);
   const backup = join(dirname(outDir), `.${basename(outDir)}.pipewright-old-${suffix}`);
-  const managed = new Set([MANIFEST_FILE, ...(old?.files ?? []).map((e) => e.file)]);
+  // Every file of the old manifest is made again, kept or removed: the rest of the folder is the user's.
+  const managed = new Set([MANIFEST_FILE, ...changes.kept, ...changes.removed]);
   const unchanged = new Set(changes.unchanged);
   try {
     const made = new Set<string>();
@@ -139,6 +139,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, Out
       else renameSync(content.spooled, target);
     };
     for (const [file, content] of files) place(file, content);
+    for (const file of changes.kept) place(file, undefined);
     // Files the old manifest did not list belong to the user: carried over as they are (same inode when
     // the file system allows it), symlinks re-created, empty directories kept.
     const tree = listTree(outDir);
@@ -149,7 +150,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, Out
       symlinkSync(readlinkSync(join(outDir, path)), join(staging, path));
     }
     for (const dir of tree.emptyDirs) makeDir(join(staging, dir));
-    writeFileSync(join(staging, MANIFEST_FILE), manifestText(manifest));
+    writeFileSync(join(staging, MANIFEST_FILE), manifestText(pruning.manifest));
     const hadOutput = existsSync(outDir);
     if (hadOutput) renameSync(outDir, backup);
     try {

@@ -63,6 +63,12 @@ export const DIAGNOSTIC_CODES = {
   'out-of-scope-reference': { severity: 'error', summary: 'a document uses a connector outside its scope' },
   'input-set-not-an-input': { severity: 'error', summary: 'an input set sets a field its pipeline fixes instead of taking it as <+input>' },
   'input-set-missing-input': { severity: 'warning', summary: 'an input set leaves unset a runtime input of its pipeline that has no default' },
+  // render
+  'unknown-pipeline': { severity: 'error', summary: 'render was given a pipeline that is not in the compiled output or the YAML file' },
+  'unknown-input-set': { severity: 'error', summary: 'render was given an input set the pipeline does not have (not found, another pipeline\'s, or an overlay\'s bad reference)' },
+  'unknown-input': { severity: 'error', summary: 'render --set names a field that is not a runtime input of the pipeline' },
+  'unsatisfied-input': { severity: 'error', summary: 'a runtime input gets no value from the input sets or --set, and has no default' },
+  'input-value-not-allowed': { severity: 'error', summary: 'a value given to a runtime input is outside its allowedValues or does not match its regex' },
   // The output folder
   'foreign-manifest': { severity: 'error', summary: 'the output folder holds a manifest.json pipewright did not write' },
   'unsafe-out-dir': { severity: 'error', summary: 'the output folder contains the working directory or the definitions' },

@@ -1,6 +1,7 @@
 import { expr, isExpr } from '../dsl/index.js';
 import { call, lit, member, type Code, type MethodCall } from './code.js';
 import { evaluate } from './evaluate.js';
+import { INPUT_METHODS } from '../check/runtime-input.js';
 
 /** `<+pipeline.sequenceId>` -> `expr.pipeline.sequenceId`, read off the `expr` helper itself. */
 const KNOWN: ReadonlyMap<string, string> = (() => {
@@ -14,14 +15,7 @@ const KNOWN: ReadonlyMap<string, string> = (() => {
   return known;
 })();
 
-const INPUT_METHODS = new Set([
-  'default',
-  'allowedValues',
-  'selectOneFrom',
-  'selectManyFrom',
-  'regex',
-  'executionInput',
-]);
+const INPUT_METHOD_NAMES: ReadonlySet<string> = new Set(INPUT_METHODS);
 const INPUT = /^<\+input>((?:\.[a-zA-Z]+\([^()]*\))*)$/;
 const METHOD = /\.([a-zA-Z]+)\(([^()]*)\)/g;
 
@@ -44,7 +38,7 @@ function inputChain(text: string): Code | undefined {
   if (!match) return undefined;
   const chain: MethodCall[] = [];
   for (const [, method, args] of match[1]!.matchAll(METHOD)) {
-    if (!INPUT_METHODS.has(method!)) return undefined;
+    if (!INPUT_METHOD_NAMES.has(method!)) return undefined;
     const values =
       method === 'executionInput' ? [] : method === 'regex' || method === 'default' ? [args!] : args!.split(',');
     if (method !== 'executionInput' && values.some((value) => value === '')) return undefined;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, normalize } from 'node:path';
-import { MANIFEST_FILE, parseManifest, sha256, type ManifestEntry } from '../compile/layout.js';
+import { join } from 'node:path';
+import { entryInsideFolder, MANIFEST_FILE, parseManifest, sha256 } from '../compile/layout.js';
 import { DocumentError, publishDocument } from './document.js';
 import type { PublishItem } from './publish-item.js';
 import { SettingsError } from './settings.js';
@@ -9,13 +9,6 @@ export interface OutputFolder {
   readonly items: PublishItem[];
   /** Files whose bytes no longer match the manifest (edited after compile): published as they are now. */
   readonly edited: string[];
-}
-
-/** Refuses manifest paths that leave the folder: a manifest is input, and input can be hostile. */
-function insideFolder(entry: ManifestEntry): boolean {
-  if (typeof entry.file !== 'string') return false;
-  const path = normalize(entry.file);
-  return !isAbsolute(path) && !path.startsWith('..') && path.endsWith('.yaml');
 }
 
 /** The documents of a compiled output folder, in the manifest's (publish) order. */
@@ -32,7 +25,7 @@ export async function readOutputFolder(dir: string): Promise<OutputFolder> {
   const items: PublishItem[] = [];
   const edited: string[] = [];
   for (const entry of manifest.files) {
-    if (!insideFolder(entry)) throw new SettingsError(`${manifestPath} lists ${JSON.stringify(entry.file)}, outside the folder or not a .yaml file`, 'compile again to rewrite the manifest', 'not-compiled-output');
+    if (!entryInsideFolder(entry)) throw new SettingsError(`${manifestPath} lists ${JSON.stringify(entry.file)}, outside the folder or not a .yaml file`, 'compile again to rewrite the manifest', 'not-compiled-output');
     const path = join(dir, entry.file);
     let yaml: string;
     try {

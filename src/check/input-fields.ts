@@ -1,0 +1,141 @@
+import type { DocPath } from '../core/document-path.js';
+import { isRecord } from '../core/is-record.js';
+
+/**
+ * The fields of a pipeline body (or of the pipeline part of an input set) keyed as the platform keys them when it
+ * merges input sets into a pipeline: by stage, step and step group identifier, by a variable's name, never by list
+ * position, and with a parallel block adding no position either. The platform builds the same keys (its "FQN
+ * map": FQNMapGenerator and FQNHelper in harness-core's 953-yaml-commons); fields of two documents with one key
+ * are one field.
+ */
+export interface Field {
+  /** Identity, as the platform writes it: `pipeline/stages/stage[identifier:build]/spec/...`, `pipeline/variables/[name:env]/value`. */
+  readonly key: string;
+  /** The name expressions use: `pipeline.stages.build.spec.execution.steps.run.spec.image`, `pipeline.variables.env`. */
+  readonly name: string;
+  /** Where it is in the document. */
+  readonly path: DocPath;
+  readonly value: unknown;
+  /**
+   * A value the platform keys as one piece: a scalar, an empty list or map, a list without identities (a list of
+   * strings), or any field of a list element keyed by its name. The rest are maps and lists holding fields.
+   */
+  readonly leaf: boolean;
+}
+
+/** Map keys the platform leaves out of expression names (FQN.getExpressionFqn). */
+const UNNAMED = new Set(['step', 'parallel']);
+
+/** Fields that identify a list element, in the order the platform tries them (FQNHelper.possibleUUIDs). */
+const IDENTITY_KEYS = ['identifier', 'id', 'name', 'key', 'commandType', 'serviceRef', 'environmentRef'];
+/** Of those, the ones whose element is looked into; the others' fields are each one piece (a variable's `value`). */
+const LOOKED_INTO = new Set(['identifier', 'id', 'serviceRef', 'environmentRef']);
+
+const identityKeyOf = (value: unknown): string | undefined =>
+  isRecord(value) ? IDENTITY_KEYS.find((key) => key in value) : undefined;
+
+type ElementIdentity =
+  { readonly wrapper: string; readonly by: string } | { readonly wrapper?: undefined; readonly by: string };
+
+/**
+ * How the platform keys one list element (FQNMapGenerator.generateFQNMapFromListInternal): under its one wrapper key
+ * (`- step: {identifier: x}`, `- parallel: [...]`) by the identifier inside, or by an identity field of its own
+ * (`- name: env`); undefined when it has neither, and then the whole list is one value.
+ */
+function elementIdentity(element: unknown): ElementIdentity | undefined {
+  if (!isRecord(element)) return undefined;
+  const own = identityKeyOf(element);
+  const wrapper =
+    Object.keys(element).find((key) => identityKeyOf(element[key]) !== undefined) ??
+    ('parallel' in element ? 'parallel' : undefined);
+  if (wrapper !== undefined && own === undefined) {
+    if (wrapper === 'parallel') return { wrapper, by: 'parallel' };
+    const inner = element[wrapper] as Record<string, unknown>;
+    const by = ['identifier', 'id'].find((key) => key in inner);
+    return by ? { wrapper, by } : undefined;
+  }
+  return own === undefined ? undefined : { by: own };
+}
+
+/** The identities of a list's elements, or undefined when the platform keys the whole list as one value. */
+function listIdentities(list: readonly unknown[]): ElementIdentity[] | undefined {
+  if (list.length === 0) return undefined;
+  const identities = list.map(elementIdentity);
+  return identities.every((identity) => identity !== undefined) ? (identities as ElementIdentity[]) : undefined;
+}
+
+/** Every field under `body` (which sits at `at` in its document), maps and lists before what they hold. */
+export function fieldsOf(body: unknown, at: DocPath): Field[] {
+  const into: Field[] = [];
+  visit(body, 'pipeline', ['pipeline'], at, into);
+  return into;
+}
+
+function visit(value: unknown, key: string, name: readonly string[], path: DocPath, into: Field[]): void {
+  const identities = Array.isArray(value) ? listIdentities(value) : undefined;
+  const nested = identities !== undefined || (isRecord(value) && Object.keys(value).length > 0);
+  into.push({ key, name: name.join('.'), path, value, leaf: !nested });
+  if (!nested) return;
+  if (identities) visitList(value as unknown[], identities, key, name, path, into);
+  else
+    for (const [field, item] of Object.entries(value as Record<string, unknown>))
+      visit(item, `${key}/${field}`, UNNAMED.has(field) ? name : [...name, field], [...path, field], into);
+}
+
+function visitList(
+  list: readonly unknown[],
+  identities: readonly ElementIdentity[],
+  key: string,
+  name: readonly string[],
+  path: DocPath,
+  into: Field[],
+): void {
+  list.forEach((item, index) => {
+    const element = item as Record<string, unknown>;
+    const { wrapper, by } = identities[index]!;
+    if (wrapper === 'parallel') {
+      // A parallel block is no field of its own: its elements are keyed as if they stood in the outer list.
+      const inner = Array.isArray(element.parallel) ? element.parallel : [];
+      const innerIdentities = listIdentities(inner);
+      if (innerIdentities)
+        visitList(inner, innerIdentities, `${key}/parallel`, name, [...path, index, 'parallel'], into);
+      else
+        into.push({
+          key: `${key}/parallel`,
+          name: name.join('.'),
+          path: [...path, index, 'parallel'],
+          value: element.parallel,
+          leaf: true,
+        });
+      return;
+    }
+    if (wrapper !== undefined) {
+      const id = String((element[wrapper] as Record<string, unknown>)[by]);
+      visit(element[wrapper], `${key}/${wrapper}[${by}:${id}]`, [...name, id], [...path, index, wrapper], into);
+      return;
+    }
+    const id = String(element[by]);
+    const elementKey = `${key}/[${by}:${id}]`;
+    if (LOOKED_INTO.has(by)) {
+      visit(element, elementKey, [...name, id], [...path, index], into);
+      return;
+    }
+    // A variable's `value` is named by the variable alone (`pipeline.variables.env`): FQN.getExpressionFqn.
+    into.push({ key: elementKey, name: [...name, id].join('.'), path: [...path, index], value: element, leaf: false });
+    for (const [field, value] of Object.entries(element))
+      into.push({
+        key: `${elementKey}/${field}`,
+        name: [...name, id, ...(by === 'name' && field === 'value' ? [] : [field])].join('.'),
+        path: [...path, index, field],
+        value,
+        leaf: true,
+      });
+  });
+}
+
+/** Fields by key; where a key repeats (the platform refuses that document), the first. */
+export function fieldMap(fields: readonly Field[]): Map<string, Field> {
+  const map = new Map<string, Field>();
+  for (const field of fields) if (!map.has(field.key)) map.set(field.key, field);
+  return map;
+}
