@@ -184,7 +184,7 @@ describe('render from the compiled output', () => {
         input: '<+input>.allowedValues(dev,staging,prod)',
         value: 'prod',
         from: 'input set "prod"',
-        at: expect.stringMatching(/^out\/input-sets\/default\/web\/deploy\/prod\.yaml:\d+:\d+$/),
+        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/prod.yaml', line: expect.any(Number), column: expect.any(Number) }),
       },
       {
         name: 'pipeline.variables.region',
@@ -192,7 +192,7 @@ describe('render from the compiled output', () => {
         input: '<+input>.default(eu-west-1)',
         value: 'us-east-1',
         from: 'input set "base"',
-        at: expect.stringMatching(/base\.yaml:\d+:\d+$/),
+        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/base.yaml', line: expect.any(Number), column: expect.any(Number) }),
       },
       {
         name: 'pipeline.variables.tag',
@@ -200,7 +200,7 @@ describe('render from the compiled output', () => {
         input: '<+input>.regex(v[0-9]+)',
         value: 'v1',
         from: 'input set "base"',
-        at: expect.stringMatching(/base\.yaml:\d+:\d+$/),
+        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/base.yaml', line: expect.any(Number), column: expect.any(Number) }),
       },
       {
         name: 'pipeline.stages.build.spec.execution.steps.prepare.timeout',
@@ -208,7 +208,7 @@ describe('render from the compiled output', () => {
         input: '<+input>',
         value: '5m',
         from: 'input set "base"',
-        at: expect.stringMatching(/base\.yaml:\d+:\d+$/),
+        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/base.yaml', line: expect.any(Number), column: expect.any(Number) }),
       },
       { name: TEST_SCRIPT, status: 'unsatisfied', input: '<+input>' },
     ]);

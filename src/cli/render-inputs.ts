@@ -3,7 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
-import { kindOfDocument } from '../catalog/kinds.js';
+import { kindOfDocument, kindRow } from '../catalog/kinds.js';
+import { isRecord } from '../core/is-record.js';
 import type { SourceLocation } from '../core/source-location.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { entryInsideFolder, MANIFEST_FILE, parseManifest, type ManifestEntry } from '../compile/layout.js';
@@ -125,7 +126,7 @@ async function readDocuments(file: string): Promise<Loaded[]> {
   const loaded: Loaded[] = [];
   for (const { value, node } of read.documents) {
     const kind = kindOfDocument(value);
-    const key = kind && keyOf(kind, value);
+    const key = kind && isRecord(value) ? keyOf(kind, value[kindRow(kind).rootKey]) : undefined;
     if (kind && key) loaded.push({ kind, key, value, file, node, lines: read.lines });
   }
   return loaded;
