@@ -61,7 +61,7 @@ describe('pipewright publish against the emulator', () => {
     expect(result.stdout).toMatch(/^total\s+3\s+0\s+0\s+0$/m);
     // Order: the first write of each kind comes after every write of the kind before it.
     const writes = emulator.requests.filter((r) => r.method !== 'GET').map((r) => r.path.split('?')[0]);
-    expect(writes).toEqual(['/gateway/ng/api/projects', '/gateway/ng/api/connectors', '/gateway/pipeline/api/pipelines']);
+    expect(writes).toEqual(['/gateway/ng/api/projects', '/gateway/ng/api/connectors', '/gateway/pipeline/api/pipelines/v2']);
     for (const [kind, org, project, id] of Object.values(SEED)) {
       expect(emulator.writes(kind, org, project, id)).toEqual({ creates: 1, updates: 0 });
       const stored = emulator.resource(kind, org, project, id)!;
@@ -99,7 +99,7 @@ describe('pipewright publish against the emulator', () => {
       expect(emulator.writes('project', 'default', undefined, 'shop')).toEqual({ creates: 1, updates: 0 });
       const step = (emulator.resource('pipeline', 'default', 'shop', 'deploy')!.body as any).stages[0].stage.spec.execution.steps[0].step;
       expect(step.spec.source.spec.script).toBe('echo two');
-      expect(emulator.requests.filter((r) => r.method === 'PUT').map((r) => r.path.split('?')[0])).toEqual(['/gateway/pipeline/api/pipelines/deploy']);
+      expect(emulator.requests.filter((r) => r.method === 'PUT').map((r) => r.path.split('?')[0])).toEqual(['/gateway/pipeline/api/pipelines/v2/deploy']);
     } finally {
       await done();
     }

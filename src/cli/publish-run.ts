@@ -2,10 +2,10 @@ import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR } from '../compile/config.js';
 import { BaseUrlError } from '../publish/base-url.js';
 import { createClient } from '../publish/client.js';
+import type { ResourceId } from '../publish/document.js';
 import { ProgressBar } from '../publish/progress.js';
 import { countOutcomes, publishDocuments, type PublishReport } from '../publish/publish.js';
 import { readRecord, recordPath, writeRecord } from '../publish/published-record.js';
-import { defaultPipelinePath } from '../publish/publish.js';
 import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, resultLines, summaryTable } from '../publish/report-text.js';
 import type { RetryEvent } from '../publish/retry.js';
@@ -112,9 +112,10 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       concurrency: flags.concurrency ?? 4,
       store: storage.store,
       ...(git
-        ? { git: { connectorRef: git.connectorRef, repoName: git.repoName, branch: git.branch, filePath: template ? (id) => expandFilePath(template, id) : defaultPipelinePath } }
+        ? { git: { connectorRef: git.connectorRef, repoName: git.repoName, branch: git.branch, ...(template ? { filePath: (id: ResourceId) => expandFilePath(template, id) } : {}) } }
         : {}),
       failOnDrift: flags.failOnDrift ?? false,
+      ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
       lastPublished: (item) => record.get(item.file)?.document,
       onStart: (item) => bar?.started(item.file),
       onResult: (result) => {

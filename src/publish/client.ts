@@ -3,16 +3,20 @@ import { systemClock, type Clock } from './clock.js';
 import { publishDocument, type PublishDocument, type ResourceId } from './document.js';
 import {
   createEndpoint,
-  createRemotePipelineEndpoint,
+  createRemoteEndpoint,
+  isPublicIn,
   readEndpoint,
-  readRemotePipelineEndpoint,
+  readRemoteEndpoint,
   remoteDocument,
   requestBody,
   stableEndpoint,
+  storableInGit,
   storageOf,
+  triggerDetailsEndpoint,
   updateEndpoint,
-  updateRemotePipelineEndpoint,
+  updateRemoteEndpoint,
   withIfMatch,
+  withPublic,
   type Endpoint,
   type GitTarget,
   type GitVersion,
@@ -52,22 +56,28 @@ export interface RemoteResource {
   readonly correlationId?: string;
   /** The ETag of the answer (projects): the version an update sends back in `If-Match`. */
   readonly etag?: string;
-  /** Pipelines: inline or in Git, with the Git file's object and commit ids. */
+  /** Pipelines and input sets: inline or in Git, with the Git file's object and commit ids. */
   readonly storage?: Storage;
+  /** Pipelines: made public in the platform (an update keeps it so). */
+  readonly public?: boolean;
+  /** The GET's `data` as it came, for what the document does not hold (a trigger's `enabled` and status). */
+  readonly data?: unknown;
 }
 
 export interface ReadOptions {
-  /** Read a pipeline from this Git branch (remote pipelines; ignored by inline ones). */
+  /** Read from this Git branch (pipelines and input sets stored in Git; ignored by inline ones). */
   readonly branch?: string;
 }
 
 export interface WriteOptions {
-  /** Store the pipeline in Git, as this file. */
+  /** Store the pipeline or input set in Git, as this file. */
   readonly git?: GitTarget;
   /** Remote updates: the Git blob and commit the write replaces, from the GET. */
   readonly gitVersion?: GitVersion;
   /** Projects: the ETag the GET returned, sent as `If-Match`. */
   readonly etag?: string;
+  /** Pipeline updates: keep the pipeline public (`public=true`). */
+  readonly public?: boolean;
 }
 
 export interface WriteResult {
@@ -85,6 +95,8 @@ export interface Client {
   update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   /** Makes a template version the stable one. */
   makeStable(id: ResourceId): Promise<Envelope>;
+  /** A trigger's details: `data.triggerStatus.validationStatus` says why the platform disabled it. */
+  triggerDetails(id: ResourceId): Promise<Envelope>;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
   upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
@@ -141,7 +153,7 @@ export function createClient(options: ClientOptions): Client {
     return envelope;
   };
   const remoteOnly = (document: PublishDocument, options: WriteOptions) => {
-    if (options.git && document.id.kind !== 'pipeline') throw new TypeError('only pipelines can be stored in Git');
+    if (options.git && !storableInGit(document.id.kind)) throw new TypeError(`${document.id.kind} cannot be stored in Git`);
     return options.git;
   };
 
@@ -149,14 +161,17 @@ export function createClient(options: ClientOptions): Client {
     baseUrl: base.href.replace(/\/$/, ''),
     accountId,
     async read(id, readOptions = {}) {
-      const endpoint = id.kind === 'pipeline' && readOptions.branch ? readRemotePipelineEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
+      const git = storableInGit(id.kind);
+      const endpoint = git && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
       try {
         const envelope = await send(endpoint);
         return {
           document: remoteDocument(id.kind, envelope.data),
+          data: envelope.data,
           ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}),
           ...(envelope.etag ? { etag: envelope.etag } : {}),
-          ...(id.kind === 'pipeline' ? { storage: storageOf(envelope.data) } : {}),
+          ...(git ? { storage: storageOf(envelope.data) } : {}),
+          ...(id.kind === 'pipeline' && isPublicIn(envelope.data) ? { public: true } : {}),
         };
       } catch (error) {
         if (isNotFound(error)) return undefined;
@@ -165,16 +180,16 @@ export function createClient(options: ClientOptions): Client {
     },
     create(document, writeOptions = {}) {
       const git = remoteOnly(document, writeOptions);
-      return write(git ? createRemotePipelineEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId), document);
+      return write(git ? createRemoteEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId), document);
     },
     update(document, writeOptions = {}) {
       const git = remoteOnly(document, writeOptions);
-      const endpoint = git
-        ? updateRemotePipelineEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {})
-        : withIfMatch(updateEndpoint(document.id, accountId), document.id.kind === 'project' ? writeOptions.etag : undefined);
+      const plain = git ? updateRemoteEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {}) : updateEndpoint(document.id, accountId);
+      const endpoint = withPublic(withIfMatch(plain, document.id.kind === 'project' ? writeOptions.etag : undefined), document.id.kind === 'pipeline' && writeOptions.public);
       return write(endpoint, document);
     },
     makeStable: (id) => send(stableEndpoint(id, accountId)),
+    triggerDetails: (id) => send(triggerDetailsEndpoint(id, accountId)),
     probe: (id) => probe(httpRequest(readEndpoint(id, accountId)), transport),
     async upsert(input, writeOptions = {}) {
       const document = typeof input === 'string' ? publishDocument(input) : input;
@@ -186,7 +201,7 @@ export function createClient(options: ClientOptions): Client {
         if (!isAlreadyExists(error)) throw error;
       }
       // No version to send: the create just said it exists, and a remote update without lastObjectId would be blind.
-      if (writeOptions.git) throw new ApiError(`${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`, { kind: 'rejected', request: 'POST /gateway/pipeline/api/pipelines/v2' });
+      if (writeOptions.git) throw new ApiError(`${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`, { kind: 'rejected', request: `POST ${createEndpoint(document.id, accountId).path}` });
       const updated = await client.update(document, writeOptions);
       return { outcome: 'updated', ...(updated.correlationId ? { correlationId: updated.correlationId } : {}) };
     },

@@ -64,7 +64,22 @@ export interface KindApi {
   readonly refersToOwnKind?: string;
   /** The call that makes a version the stable one (templates: it is not in the YAML). */
   readonly stable?: string;
+  /**
+   * Query parameters every create of the kind carries. `storeType=INLINE`: without it the platform applies the
+   * scope's "Default Store Type For Entities" (a Remote default makes an inline create fail with "No file path
+   * provided."), as TF and harness-migrate know (platform-facts-3.md §2 D1). `withServiceV2=true`: a trigger keeps
+   * the flag it was created with, and without it artifact and manifest triggers of service-v2 pipelines are saved
+   * disabled (§2 D3).
+   */
+  readonly createQuery?: Readonly<Record<string, string>>;
+  /**
+   * Kinds the platform can keep as files in Git (Git Experience), with the platform's own layout for a new file
+   * (`{org}`, `{project}`, `{parent}`, `{identifier}`; docs/platform/git-experience/autocreation-of-entities.md).
+   */
+  readonly gitFile?: string;
 }
+
+const INLINE = { storeType: 'INLINE' } as const;
 
 const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
   project: {
@@ -98,6 +113,7 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     writeScope: 'body',
     answer: { yaml: 'service.yaml' },
     written: ['service'],
+    createQuery: INLINE,
   },
   environment: {
     create: '/ng/api/environmentsV2',
@@ -108,6 +124,7 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     writeScope: 'body',
     answer: { yaml: 'environment.yaml' },
     written: ['environment'],
+    createQuery: INLINE,
   },
   infrastructure: {
     create: '/ng/api/infrastructures',
@@ -116,7 +133,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'environmentRef', 'name', 'description', 'tags', 'type'] },
     writeScope: 'body',
-    // Writes name the environment in the body; the GET needs it in the query.
+    // Writes name the environment in the body; the GET needs it in the query. No Git settings apply to its
+    // creates (GitXSettingsHelper is not called for infrastructures), so no storeType either.
     parentQuery: { name: 'environmentIdentifier', on: ['read'] },
     answer: { yaml: 'infrastructure.yaml' },
     written: ['infrastructure'],
@@ -135,17 +153,22 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     written: ['templateResponseDTO'],
     refersToOwnKind: 'templateRef',
     stable: '/template/api/templates/updateStableTemplate/{id}/{version}',
+    createQuery: INLINE,
   },
   pipeline: {
-    create: '/pipeline/api/pipelines',
-    update: '/pipeline/api/pipelines/{id}',
+    // The v2 calls, as every current official client and the UI use: the unversioned ones are @Deprecated and
+    // answer a policy denial as a bare 400 (platform-facts-3.md §2 D5, D2).
+    create: '/pipeline/api/pipelines/v2',
+    update: '/pipeline/api/pipelines/v2/{id}',
     read: '/pipeline/api/pipelines/{id}',
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
     answer: { yaml: 'yamlPipeline' },
-    // The identifier, as text (v1) or in an object (v2, Git).
-    written: ['', 'identifier'],
+    // `{ identifier, governanceMetadata, publicAccessResponse }`.
+    written: ['identifier'],
+    createQuery: INLINE,
+    gitFile: '.harness/orgs/{org}/projects/{project}/pipelines/{identifier}.yaml',
   },
   inputSet: {
     create: '/pipeline/api/inputSets',
@@ -157,6 +180,9 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     parentQuery: { name: 'pipelineIdentifier', on: ['create', 'update', 'read'] },
     answer: { yaml: 'inputSetYaml' },
     written: ['identifier'],
+    createQuery: INLINE,
+    // An input set is stored where its pipeline is: the platform refuses any other store type (D6).
+    gitFile: '.harness/orgs/{org}/projects/{project}/pipelines/{parent}/input_sets/{identifier}.yaml',
   },
   overlayInputSet: {
     create: '/pipeline/api/inputSets/overlay',
@@ -168,6 +194,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     parentQuery: { name: 'pipelineIdentifier', on: ['create', 'update', 'read'] },
     answer: { yaml: 'overlayInputSetYaml' },
     written: ['identifier'],
+    createQuery: INLINE,
+    gitFile: '.harness/orgs/{org}/projects/{project}/pipelines/{parent}/input_sets/{identifier}.yaml',
   },
   trigger: {
     create: '/pipeline/api/triggers',
@@ -180,6 +208,7 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     parentQuery: { name: 'targetIdentifier', on: ['create', 'update', 'read'] },
     answer: { yaml: 'yaml' },
     written: ['identifier'],
+    createQuery: { withServiceV2: 'true' },
   },
 };
 
@@ -194,6 +223,7 @@ function queryOf(call: Call, res: ResourceId, account: string): Record<string, s
     ...(scoped ? { orgIdentifier: res.org, projectIdentifier: res.project } : {}),
     ...(api.parentQuery?.on.includes(call) ? { [api.parentQuery.name]: res.parent } : {}),
     ...(call === 'read' && api.versionQuery ? { [api.versionQuery]: res.version } : {}),
+    ...(call === 'create' ? api.createQuery : {}),
   };
 }
 
@@ -226,13 +256,27 @@ export function requestBody(document: PublishDocument): string {
   return JSON.stringify({ ...Object.fromEntries(named), yaml: document.yaml });
 }
 
-/** POST `/pipeline/api/pipelines/v2` with the Git query parameters: the platform commits the file, then records it. */
-export function createRemotePipelineEndpoint(res: ResourceId, account: string, git: GitTarget): Endpoint {
+/** Whether the platform can keep documents of this kind in Git. */
+export const storableInGit = (kind: PublishKind): boolean => ENDPOINTS[kind].gitFile !== undefined;
+
+/** The platform's own place for a new file of this resource in Git. */
+export function defaultGitFile(res: ResourceId): string {
+  const template = ENDPOINTS[res.kind].gitFile;
+  if (!template) throw new TypeError(`${res.kind} cannot be stored in Git`);
+  const parts: Record<string, string | undefined> = { org: res.org, project: res.project, parent: res.parent, identifier: res.identifier };
+  return template.replace(/\{(org|project|parent|identifier)\}/g, (_, name: string) => parts[name] ?? '_');
+}
+
+/**
+ * A create with the Git query parameters (GitEntityCreateInfoDTO): `storeType=REMOTE` instead of INLINE, and where the
+ * platform commits the file.
+ */
+export function createRemoteEndpoint(res: ResourceId, account: string, git: GitTarget): Endpoint {
+  const plain = endpoint('create', res, account);
   return {
-    method: 'POST',
-    path: '/gateway/pipeline/api/pipelines/v2',
+    ...plain,
     query: {
-      ...queryOf('create', res, account),
+      ...plain.query,
       storeType: 'REMOTE',
       connectorRef: git.connectorRef,
       repoName: git.repoName,
@@ -241,21 +285,20 @@ export function createRemotePipelineEndpoint(res: ResourceId, account: string, g
       commitMsg: git.commitMsg,
       isNewBranch: 'false',
     },
-    contentType: ENDPOINTS.pipeline.contentType,
   };
 }
 
 /**
- * PUT `/pipeline/api/pipelines/v2/{id}` for a remote pipeline: `lastObjectId` (and `lastCommitId`, which Bitbucket
+ * An update of a Git-stored resource (GitEntityUpdateInfoDTO): `lastObjectId` (and `lastCommitId`, which Bitbucket
  * needs) say which version of the file this replaces, so a file changed in Git meanwhile answers 409 instead of
- * being overwritten.
+ * being overwritten. No `repoName`: the platform takes the repository from the stored entity.
  */
-export function updateRemotePipelineEndpoint(res: ResourceId, account: string, git: GitTarget, version: GitVersion): Endpoint {
+export function updateRemoteEndpoint(res: ResourceId, account: string, git: GitTarget, version: GitVersion): Endpoint {
+  const plain = endpoint('update', res, account);
   return {
-    method: 'PUT',
-    path: `/gateway/pipeline/api/pipelines/v2/${id(res.identifier)}`,
+    ...plain,
     query: {
-      ...queryOf('update', res, account),
+      ...plain.query,
       connectorRef: git.connectorRef,
       branch: git.branch,
       filePath: git.filePath,
@@ -264,8 +307,15 @@ export function updateRemotePipelineEndpoint(res: ResourceId, account: string, g
       lastObjectId: version.objectId,
       lastCommitId: version.commitId,
     },
-    contentType: ENDPOINTS.pipeline.contentType,
   };
+}
+
+/**
+ * `public=true` on a pipeline update: the v2 update makes a pipeline private unless told otherwise (`public` defaults
+ * to false, PipelineResourceImpl.java L164-176, L384), so a pipeline someone made public stays public.
+ */
+export function withPublic(endpoint: Endpoint, isPublic: boolean | undefined): Endpoint {
+  return isPublic ? { ...endpoint, query: { ...endpoint.query, public: 'true' } } : endpoint;
 }
 
 /** `If-Match` for a project update: the version the GET's ETag carried (ng-manager strips the `W/`). */
@@ -274,16 +324,24 @@ export function withIfMatch(endpoint: Endpoint, etag: string | undefined): Endpo
   return { ...endpoint, headers: { ...endpoint.headers, 'if-match': etag.replace(/^W\//, '').replace(/^"|"$/g, '') } };
 }
 
-/** A pipeline read on a branch, from Git rather than the platform's cache (the object id must be current). */
-export function readRemotePipelineEndpoint(res: ResourceId, account: string, branch: string): Endpoint {
-  const endpoint = readEndpoint(res, account);
-  return { ...endpoint, query: { ...endpoint.query, branch }, headers: { 'load-from-cache': 'false' } };
+/**
+ * A read on a Git branch. `Load-From-Cache` is not sent: it already defaults to false (PipelineResource.java L264).
+ */
+export function readRemoteEndpoint(res: ResourceId, account: string, branch: string): Endpoint {
+  const plain = readEndpoint(res, account);
+  return { ...plain, query: { ...plain.query, branch } };
+}
+
+/** GET `/pipeline/api/triggers/{id}/details`: the trigger with `triggerStatus` (why the platform disabled it). */
+export function triggerDetailsEndpoint(res: ResourceId, account: string): Endpoint {
+  const plain = readEndpoint(res, account);
+  return { ...plain, path: `${plain.path}/details` };
 }
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-/** How the platform keeps a pipeline, from its GET: in its own database, or as a file in Git. */
+/** How the platform keeps a pipeline or input set, from its GET: in its own database, or as a file in Git. */
 export interface Storage {
   readonly store: 'inline' | 'remote';
   readonly repoName?: string;
@@ -295,7 +353,7 @@ export interface Storage {
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** `data.storeType` and `data.gitDetails` of a pipeline GET; INLINE when absent (older answers have neither). */
+/** `data.storeType` and `data.gitDetails` of a GET; INLINE when absent (older answers have neither). */
 export function storageOf(data: unknown): Storage {
   const record = asRecord(data);
   const git = asRecord(record?.gitDetails);
@@ -314,6 +372,15 @@ export function storageOf(data: unknown): Storage {
     ...(connectorRef ? { connectorRef } : {}),
     version: { ...(objectId ? { objectId } : {}), ...(commitId ? { commitId } : {}) },
   };
+}
+
+/**
+ * Whether a pipeline GET says the pipeline is public: `data.publicAccessResponse.public` (Lombok's `isPublic` as
+ * Jackson names it; `isPublic` read too). PipelineResourceImpl.java L311 sets it on every GET.
+ */
+export function isPublicIn(data: unknown): boolean {
+  const access = asRecord(asRecord(data)?.publicAccessResponse);
+  return access?.public === true || access?.isPublic === true;
 }
 
 /**

@@ -130,9 +130,10 @@ function checkKeyShape(apiKey: string, where: string): void {
 /**
  * Retry and timeout tuning from the environment. Meant for tests and emulators, where waiting the production
  * half-second between retries would make a suite slow: PIPEWRIGHT_RETRY_BASE_MS, PIPEWRIGHT_RETRY_ATTEMPTS,
- * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS.
+ * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, and PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
+ * trigger create).
  */
-export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number } {
+export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number; webhookPauseMs?: number } {
   const number = (name: string): number | undefined => {
     const value = fromEnv(env, name);
     if (value === undefined) return undefined;
@@ -144,6 +145,7 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
   const attempts = number('PIPEWRIGHT_RETRY_ATTEMPTS');
   const maxTotalMs = number('PIPEWRIGHT_RETRY_MAX_TOTAL_MS');
   const timeoutMs = number('PIPEWRIGHT_TIMEOUT_MS');
+  const webhookPauseMs = number('PIPEWRIGHT_WEBHOOK_PAUSE_MS');
   return {
     retry: {
       ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
@@ -151,6 +153,7 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
       ...(maxTotalMs !== undefined ? { maxTotalMs } : {}),
     },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(webhookPauseMs !== undefined ? { webhookPauseMs } : {}),
   };
 }
 

@@ -32,6 +32,12 @@ export interface StoredResource {
   git?: GitFile;
   /** A stored pipeline whose YAML no longer validates: GET answers 200 with `entityValidityDetails.valid: false`. */
   invalid?: boolean;
+  /** Pipelines made public (PipelineResourceImpl's `markPipelinePublic`): every GET says so. */
+  public?: boolean;
+  /** Triggers: the flag given at create, reused by every update (NGTriggerResourceImpl.java L168-169). */
+  withServiceV2?: boolean;
+  /** Triggers: the last validation (NGTriggerServiceImpl.validateTrigger), shown by `/details`. */
+  validation?: { readonly statusResult: 'SUCCESS' | 'FAILED'; readonly detailedMessage?: string };
 }
 
 export interface GitFile {
@@ -127,21 +133,15 @@ export function connectorData(r: StoredResource) {
 }
 
 /**
- * `data` of a pipeline GET: the YAML as the platform stores it. Re-serialised with another indentation, so a
- * client comparing text instead of meaning would see a change that is not there.
+ * `storeType`, `gitDetails` and `cacheResponse` of a GET (EntityGitDetails, CacheResponseMetadataDTO), and
+ * `connectorRef` where the answer has it (input sets; a pipeline GET has none: PMSPipelineResponseDTO.java L36-51).
  */
-export function pipelineData(r: StoredResource) {
-  const yamlPipeline = r.invalid ? r.raw : stringify({ pipeline: r.body }, { indent: 4 });
+function gitFields(r: StoredResource, withConnector: boolean) {
   return {
-    yamlPipeline,
-    createdAt: r.createdAt,
-    lastUpdatedAt: r.lastModifiedAt,
-    entityValidityDetails: r.invalid ? { valid: false, invalidYaml: r.raw } : { valid: true, invalidYaml: null },
-    ...(r.invalid ? { yamlSchemaErrorWrapper: { schemaErrors: [{ message: 'stages is required', fqn: '$.pipeline' }] } } : {}),
     storeType: r.git ? 'REMOTE' : 'INLINE',
     ...(r.git
       ? {
-          connectorRef: r.git.connectorRef,
+          ...(withConnector ? { connectorRef: r.git.connectorRef } : {}),
           gitDetails: {
             objectId: r.git.objectId,
             branch: r.git.branch,
@@ -159,6 +159,24 @@ export function pipelineData(r: StoredResource) {
           cacheResponse: { cacheState: 'VALID_CACHE', ttlLeft: 0, lastUpdatedAt: r.lastModifiedAt, isSyncEnabled: false },
         }
       : {}),
+  };
+}
+
+/**
+ * `data` of a pipeline GET: the YAML as the platform stores it. Re-serialised with another indentation, so a
+ * client comparing text instead of meaning would see a change that is not there.
+ */
+export function pipelineData(r: StoredResource) {
+  const yamlPipeline = r.invalid ? r.raw : stringify({ pipeline: r.body }, { indent: 4 });
+  return {
+    yamlPipeline,
+    createdAt: r.createdAt,
+    lastUpdatedAt: r.lastModifiedAt,
+    entityValidityDetails: r.invalid ? { valid: false, invalidYaml: r.raw } : { valid: true, invalidYaml: null },
+    ...(r.invalid ? { yamlSchemaErrorWrapper: { schemaErrors: [{ message: 'stages is required', fqn: '$.pipeline' }] } } : {}),
+    ...gitFields(r, false),
+    // PipelineResourceImpl.java L311: every GET says whether the pipeline is public (Lombok's isPublic, as "public").
+    publicAccessResponse: { public: r.public === true, errorMessage: null },
   };
 }
 
@@ -205,9 +223,9 @@ export function templateData(r: StoredResource) {
 export function pipelineChildData(r: StoredResource) {
   if (r.kind === 'trigger') {
     const source = (r.body.source ?? {}) as Record<string, unknown>;
-    return { ...entityFields(r), type: text(source.type), targetIdentifier: r.parent, yaml: r.raw, enabled: r.body.enabled !== false };
+    return { ...entityFields(r), type: text(source.type), targetIdentifier: r.parent, yaml: r.raw, enabled: r.body.enabled !== false, errorResponse: false };
   }
-  const common = { ...entityFields(r), pipelineIdentifier: r.parent, isOutdated: false, entityValidityDetails: { valid: true, invalidYaml: null }, storeType: 'INLINE' };
+  const common = { ...entityFields(r), pipelineIdentifier: r.parent, isOutdated: false, entityValidityDetails: { valid: true, invalidYaml: null }, ...gitFields(r, true) };
   return r.kind === 'overlayInputSet'
     ? { ...common, overlayInputSetYaml: r.raw, inputSetReferences: r.body.inputSetReferences ?? [] }
     : { ...common, inputSetYaml: r.raw };

@@ -8,7 +8,11 @@ import { stringify } from 'yaml';
 import { commitTo, type Commit } from './emulator-git.js';
 import { KIND_FACTS } from './emulator-kinds.js';
 import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, readTarget, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
+import type { Route } from './emulator-kinds.js';
+import type { GitSettingsTable } from './emulator-gitx.js';
+import { scmError } from './emulator-git.js';
 import { resourceKey, Store, type GitFile, type Kind, type Placement, type StoredResource, type WriteCount } from './emulator-store.js';
+import { WebhookRegistrar } from './emulator-triggers.js';
 
 /**
  * An emulator of the delivery platform's API (spec/delivery-platform-api.md) for end-to-end tests: node:http or
@@ -42,6 +46,16 @@ export interface EmulatorOptions {
   /** Licence limits: resources of a kind the account may have. */
   readonly limits?: Partial<Record<Kind, number>>;
   readonly faults?: FaultPlan;
+  /** Git Experience settings by scope (`account`, `<org>`, `<org>/<project>`): default store type, enforcement. */
+  readonly gitSettings?: GitSettingsTable;
+  /** Deleted resources the platform still holds: "exists" on create, "not there" on read and update. */
+  readonly softDeleted?: readonly { kind: Kind; org?: string; project?: string; identifier: string; parent?: string; versionLabel?: string }[];
+  /** Trigger identifiers whose writes answer 200 with `errorResponse: true` and store nothing. */
+  readonly triggerErrors?: readonly string[];
+  /** How long registering a webhook takes after a webhook trigger create is answered; default 50 ms. */
+  readonly webhookRegistrationMs?: number;
+  /** How long a Git commit takes; another write to the same repository and branch meanwhile answers 409. Default 25 ms. */
+  readonly gitCommitMs?: number;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
   readonly pages?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
 }
@@ -69,8 +83,13 @@ export class Emulator {
   /** CORS preflights seen (browser mode must not cause any). */
   preflights = 0;
   rateLimited = 0;
-  /** Git commits of remote pipeline writes. */
+  /** Git commits of remote writes. */
   readonly commits: Commit[] = [];
+  /** Webhooks registered for webhook triggers, and how many were duplicates. */
+  readonly webhooks: WebhookRegistrar;
+  /** Git writes refused because another write to the same repository and branch was under way. */
+  gitCollisions = 0;
+  readonly #busyBranches = new Set<string>();
   readonly #behaviour: Behaviour;
   /** One-shot hooks run after a GET of a resource is answered (to change it between a read and a write). */
   readonly #afterRead = new Map<string, () => void>();
@@ -88,6 +107,7 @@ export class Emulator {
     this.#options = options;
     this.accountId = options.accountId ?? ACCOUNT_ID;
     this.#keys = new Map(Object.entries(options.keys ?? { [ADMIN_KEY]: 'admin', [READER_KEY]: 'read-only' }));
+    this.webhooks = new WebhookRegistrar(options.webhookRegistrationMs ?? 50);
     this.store = new Store(options.orgs ?? ['default']);
     this.#faults = options.faults ? new FaultInjector(options.faults) : undefined;
     this.#behaviour = {
@@ -96,6 +116,10 @@ export class Emulator {
       withoutEntity: options.withoutEntity ?? [],
       limits: options.limits ?? {},
       commits: this.commits,
+      gitSettings: options.gitSettings ?? {},
+      softDeleted: new Set((options.softDeleted ?? []).map((r) => resourceKey(r.kind, r.org, r.project, r.identifier, r))),
+      triggerErrors: options.triggerErrors ?? [],
+      webhooks: this.webhooks,
     };
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
     this.#server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
@@ -169,7 +193,21 @@ export class Emulator {
   }
 
   /** Stores a resource as if made in the UI (a Git-stored pipeline, an invalid one); not counted as a write. */
-  seed(resource: { kind: Kind; org?: string; project?: string; identifier: string; parent?: string; versionLabel?: string; stable?: boolean; body: Record<string, unknown>; raw?: string; git?: GitFile; invalid?: boolean }): void {
+  seed(resource: {
+    kind: Kind;
+    org?: string;
+    project?: string;
+    identifier: string;
+    parent?: string;
+    versionLabel?: string;
+    stable?: boolean;
+    body: Record<string, unknown>;
+    raw?: string;
+    git?: GitFile;
+    invalid?: boolean;
+    public?: boolean;
+    withServiceV2?: boolean;
+  }): void {
     const now = Date.now();
     this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource), {
       ...resource,
@@ -302,6 +340,29 @@ export class Emulator {
     const route = matchRoute(method, path);
     if (!route) return { status: 404, body: 'no such endpoint', violation: `unknown endpoint ${method} ${path}` };
     const ifMatch = req.headers['if-match'];
+    const branch = this.#gitBranchOf(route, query);
+    if (branch !== undefined) {
+      // TF issue #970: writes to one repository and branch at once fail on a blob-id conflict.
+      if (this.#busyBranches.has(branch)) {
+        this.gitCollisions++;
+        return {
+          status: 409,
+          body: scmError(
+            'Please check the input blob id of the requested file, it may have been changed by another commit to the branch; retry with its latest version.',
+            "The input blob id of the requested file doesn't match with current blob id of the file at head of the branch in Github repo",
+            'SCM_CONFLICT_ERROR_V2',
+            'Conflict: another commit to the branch is in progress',
+            correlationId,
+          ),
+        };
+      }
+      this.#busyBranches.add(branch);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, this.#options.gitCommitMs ?? 25));
+      } finally {
+        this.#busyBranches.delete(branch);
+      }
+    }
     const answer = handleRest(this.store, {
       route,
       query,
@@ -323,6 +384,16 @@ export class Emulator {
       }
     }
     return answer;
+  }
+
+  /** `repo/branch` of a write that commits to Git (a remote create, or an update naming a blob), else undefined. */
+  #gitBranchOf(route: Route, query: URLSearchParams): string | undefined {
+    if (route.op === 'create') return query.get('storeType') === 'REMOTE' ? `${query.get('repoName')}/${query.get('branch')}` : undefined;
+    if (route.op !== 'update' || !query.get('lastObjectId') || route.id === undefined) return undefined;
+    // An update names no repository: the stored file's is the one it commits to.
+    const { org, project, at } = readTarget(route, query);
+    const stored = this.store.get(route.kind, org, project, route.id, at);
+    return stored?.git ? `${stored.git.repoName}/${query.get('branch') ?? stored.git.branch}` : undefined;
   }
 
   /** The key's role, or undefined once a rotation has revoked it. */
