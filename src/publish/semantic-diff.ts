@@ -1,9 +1,11 @@
+import { kindOfDocument } from '../catalog/kinds.js';
 import { isRecord } from '../core/is-record.js';
+import { withServerDefaults } from './server-defaults.js';
 
 /**
  * Compares a local document with what the platform returns for it, by meaning rather than by text: key order,
- * YAML formatting and what the server fills in on its own (project `modules`, connector
- * `spec.delegateSelectors`, timestamps) do not count as changes.
+ * YAML formatting, timestamps and what the server fills in on its own (the table in server-defaults.ts: project
+ * `color` and `modules`, connector `spec.delegateSelectors`, ...) do not count as changes.
  */
 
 export interface Change {
@@ -24,26 +26,16 @@ const isEmpty = (value: unknown): boolean =>
 /** Keys the server adds to a resource body; ignored unless the local document sets them. */
 const SERVER_KEYS = ['createdAt', 'lastModifiedAt', 'lastUpdatedAt', 'version', 'gitDetails', 'entityValidityDetails'];
 
-/** Removes what the server adds that the local document did not ask for. */
-function normaliseRemote(local: Json, remote: Json): Json {
-  const [kind] = Object.keys(local);
-  if (!kind || !isRecord(local[kind]) || !isRecord(remote[kind])) return remote;
-  const mine = local[kind];
-  const theirs: Json = { ...remote[kind] };
+/** Both documents with what the server adds or fills in (server-defaults.ts) taken out of the comparison. */
+function normalise(local: Json, remote: Json): { local: Json; remote: Json } {
+  const [root] = Object.keys(local);
+  const kind = root === undefined ? undefined : kindOfDocument(local);
+  if (!root || !kind || !isRecord(local[root]) || !isRecord(remote[root])) return { local, remote };
+  const mine = local[root];
+  const theirs: Json = { ...remote[root] };
   for (const key of SERVER_KEYS) if (!(key in mine)) delete theirs[key];
-  if (kind === 'project' && Array.isArray(theirs.modules)) {
-    // The platform fills modules in (CD, CI, CORE, ...) even for an empty list; asking for a subset of what is
-    // there is already satisfied.
-    const wanted = Array.isArray(mine.modules) ? mine.modules : [];
-    const present = new Set(theirs.modules);
-    if (wanted.every((m) => present.has(m))) theirs.modules = wanted;
-  }
-  if (kind === 'connector' && isRecord(theirs.spec) && isRecord(mine.spec) && isEmpty(mine.spec.delegateSelectors)) {
-    const spec = { ...theirs.spec };
-    if (isEmpty(spec.delegateSelectors)) delete spec.delegateSelectors;
-    theirs.spec = spec;
-  }
-  return { ...remote, [kind]: theirs };
+  const filled = withServerDefaults(kind, mine, theirs);
+  return { local: { ...local, [root]: filled.local }, remote: { ...remote, [root]: filled.remote } };
 }
 
 const keyPath = (path: string, key: string) => (path ? `${path}.${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}` : key);
@@ -75,7 +67,8 @@ function walk(local: unknown, remote: unknown, path: string, out: Change[]): voi
 /** What publishing `local` would change on the platform, which holds `remote`; empty when nothing. */
 export function semanticDiff(local: Json, remote: Json): Change[] {
   const out: Change[] = [];
-  walk(local, normaliseRemote(local, remote), '', out);
+  const both = normalise(local, remote);
+  walk(both.local, both.remote, '', out);
   return out;
 }
 

@@ -111,17 +111,37 @@ export class Store {
 /** What the platform fills in for a project whose modules list is empty. */
 export const DEFAULT_MODULES = ['CD', 'CI', 'CV', 'CF', 'CE', 'CORE', 'PMS', 'TEMPLATESERVICE'];
 
-/** `data` of a project response: the project with modules filled in, and timestamps. */
+/**
+ * `data` of a project response: the project with what ProjectMapper.toProject fills in (harness-core
+ * 950-ng-project-n-orgs/.../remote/ProjectMapper.java L38-42: `description` "", `color` HARNESS_BLUE, the modules),
+ * and timestamps.
+ */
 export function projectData(r: StoredResource) {
   const modules = Array.isArray(r.body.modules) && r.body.modules.length > 0 ? r.body.modules : DEFAULT_MODULES;
-  return { project: { ...r.body, modules }, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
+  const filled = { description: '', color: '#0063F7', ...r.body };
+  return { project: { ...filled, modules }, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
 }
+
+/**
+ * What a connector's spec class sets when a field is absent (`@Builder.Default` in harness-core
+ * 954-connector-beans/.../connector/docker/DockerConnectorDTO.java L56-57 and its siblings).
+ */
+const CONNECTOR_SPEC_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> = {
+  DockerRegistry: { executeOnDelegate: true, proxy: false },
+  Artifactory: { executeOnDelegate: true },
+  Aws: { executeOnDelegate: true, proxy: false },
+  Azure: { executeOnDelegate: true },
+  Gcp: { executeOnDelegate: true, proxy: false },
+  Spot: { executeOnDelegate: true },
+  Tas: { executeOnDelegate: true },
+  TerraformCloud: { executeOnDelegate: true },
+};
 
 /** `data` of a connector response: the echo plus spec.delegateSelectors, and the fields the spec lists. */
 export function connectorData(r: StoredResource) {
   const spec = (r.body.spec ?? {}) as Record<string, unknown>;
   return {
-    connector: { ...r.body, spec: { ...spec, delegateSelectors: spec.delegateSelectors ?? [] } },
+    connector: { ...r.body, spec: { ...CONNECTOR_SPEC_DEFAULTS[String(r.body.type)], ...spec, delegateSelectors: spec.delegateSelectors ?? [] } },
     createdAt: r.createdAt,
     lastModifiedAt: r.lastModifiedAt,
     status: null,
