@@ -24,6 +24,7 @@ import {
 } from './endpoints.js';
 import { ApiError, isAlreadyExists, isNotFound, type Envelope } from './envelope.js';
 import { graphqlRequest, type GraphqlOptions } from './graphql.js';
+import { PlatformHealth } from './platform-health.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
 import { probe, sendGraphql, sendRest, type Probe, type TransportOptions } from './transport.js';
@@ -47,6 +48,11 @@ export interface ClientOptions {
   readonly onRetry?: (event: RetryEvent) => void;
   /** Cancels every request in flight and every wait (e.g. a page navigating away). */
   readonly signal?: AbortSignal;
+  /**
+   * When the platform counts as gone: this many attempts in a row without an answer, and none for `quietMs`;
+   * default 5 and 2000 ms (platform-health.ts).
+   */
+  readonly gone?: { readonly threshold?: number; readonly quietMs?: number };
 }
 
 /** What a GET found. */
@@ -130,6 +136,7 @@ export function createClient(options: ClientOptions): Client {
     redact,
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    health: new PlatformHealth(clock.now(), options.gone),
   };
 
   const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {

@@ -29,6 +29,8 @@ export type FailureKind =
   | 'untrusted-certificate'
   /** The host name does not resolve (DNS): retrying cannot help. */
   | 'unreachable'
+  /** The platform stopped answering mid-run: many attempts in a row got no answer (platform-health.ts). */
+  | 'gone'
   /**
    * A governance (OPA) policy denied the write, in any of its three forms: 200 SUCCESS with
    * `governanceMetadata.deny`, 400 `POLICY_EVALUATION_FAILURE`, or the deprecated pipeline calls' 400

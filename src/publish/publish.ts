@@ -31,7 +31,7 @@ export interface DocumentResult {
 
 /** Why a run stopped before the end: every later request would fail the same way. */
 export interface StopReason {
-  readonly kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable';
+  readonly kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone';
   readonly message: string;
 }
 
@@ -257,13 +257,14 @@ async function withStable(client: Client, item: PublishItem, rest: Rest, dryRun:
   };
 }
 
-const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable']);
+const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable', 'gone']);
 
 /**
  * Publishes kind after kind in the table's order (what a document needs is there before it: its project, the
  * environment of an infrastructure, the templates of a pipeline, the pipeline of an input set), a few at a time
- * within a kind (see publish-order.ts). Every document ends in the report. A 401, 403 or untrusted certificate stops the run:
- * the rest would fail the same way, and hammering the platform with a bad key helps no one.
+ * within a kind (see publish-order.ts). Every document ends in the report. A 401, 403, an untrusted certificate or a
+ * platform that stopped answering stops the run: the rest would fail the same way (the documents not reached are
+ * "not attempted"), and hammering the platform with a bad key, or waiting out every retry of a dead one, helps no one.
  */
 export async function publishDocuments(client: Client, items: readonly PublishItem[], options: PublishOptions = {}): Promise<PublishReport> {
   if (options.store === 'remote' && !options.git) throw new TypeError('store remote needs the Git settings');

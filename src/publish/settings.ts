@@ -157,8 +157,8 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
   };
 }
 
-/** Advice for a run stopped by the platform refusing the key. */
-export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable', keySource: string): string {
+/** Advice for a run stopped early: the platform refusing the key, or not answering. */
+export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone', keySource: string): string {
   switch (kind) {
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
@@ -168,5 +168,7 @@ export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certi
       return 'the TLS certificate of the platform is not trusted: if it is signed by a private CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
     case 'unreachable':
       return 'the platform address does not resolve (DNS): check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts';
+    case 'gone':
+      return 'the platform stopped answering during the run, so nothing more was sent: check that it is up (and the network, VPN or tunnel to it), then publish again; what was published stays, and the next run leaves it unchanged';
   }
 }

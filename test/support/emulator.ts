@@ -56,6 +56,8 @@ export interface EmulatorOptions {
   readonly webhookRegistrationMs?: number;
   /** How long a Git commit takes; another write to the same repository and branch meanwhile answers 409. Default 25 ms. */
   readonly gitCommitMs?: number;
+  /** The platform goes away after answering this many requests: the port closes, connections are refused. */
+  readonly goneAfterRequests?: number;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
   readonly pages?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
 }
@@ -139,6 +141,12 @@ export class Emulator {
   async stop(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** The platform goes away mid-run: no new connection is accepted, and the open ones are cut. */
+  goAway(): void {
+    this.#server.close();
+    for (const socket of this.#sockets) socket.destroy();
   }
 
   /** Replaces the fault plan (undefined: no faults). */
@@ -265,6 +273,11 @@ export class Emulator {
       return;
     }
     this.#send(req, res, answer, fault);
+    if (this.#options.goneAfterRequests !== undefined && this.requests.length >= this.#options.goneAfterRequests) {
+      // After this answer is out: the requests before the cut get theirs.
+      if (res.writableFinished) this.goAway();
+      else res.once('finish', () => this.goAway());
+    }
   }
 
   /** Faults that replace the answer; true when the request is finished (or abandoned). */
