@@ -170,7 +170,7 @@ describe('publish of every kind', () => {
     docs[9] = inputSetDoc('us', 'shop', 'ci', 'ap');
     const diff = await publishWith({ emulator: em, args: [await compiled(docs, 'diff'), '--dry-run'] });
     expect(diff.stdout).toMatch(/^would update inputSet\s+default\/shop\/ci\/us\s/m);
-    expect(diff.stdout).toContain('~ inputSet.pipeline.variables[0].value: "us" -> "ap"');
+    expect(diff.stdout).toContain('~ pipeline "ci" > variables[0].value: "us" -> "ap"');
     expect(em.writes('inputSet', 'default', 'shop', 'us', { parent: 'ci' })).toEqual({ creates: 1, updates: 0 });
   });
 });

@@ -27,21 +27,21 @@ describe('the table of server-filled defaults in the semantic diff', () => {
   });
 
   it('a colour someone chose on the platform is a change back to the default', () => {
-    expect(semanticDiff(PROJECT, project({ color: '#FF0000' }))).toEqual([{ path: 'project.color', op: 'changed', local: '#0063F7', remote: '#FF0000' }]);
-    expect(semanticDiff(project({ color: '#00ff00' }), project({ color: '#0063F7' }))).toEqual([{ path: 'project.color', op: 'changed', local: '#00ff00', remote: '#0063F7' }]);
+    expect(semanticDiff(PROJECT, project({ color: '#FF0000' }))).toEqual([{ path: 'project.color', place: 'color', op: 'changed', local: '#0063F7', remote: '#FF0000' }]);
+    expect(semanticDiff(project({ color: '#00ff00' }), project({ color: '#0063F7' }))).toEqual([{ path: 'project.color', place: 'color', op: 'changed', local: '#00ff00', remote: '#0063F7' }]);
   });
 
   it('a container-registry connector equals the platform\'s executeOnDelegate: true and proxy: false; false is a change', () => {
     const local = connectorDoc('hub', 'shop');
     const filled = (spec: Record<string, unknown>) => ({ connector: { ...local.connector!, spec: { ...(local.connector!.spec as object), delegateSelectors: [], ...spec } } });
     expect(semanticDiff(local, filled({ executeOnDelegate: true, proxy: false }))).toEqual([]);
-    expect(semanticDiff(local, filled({ executeOnDelegate: false }))).toEqual([{ path: 'connector.spec.executeOnDelegate', op: 'changed', local: true, remote: false }]);
+    expect(semanticDiff(local, filled({ executeOnDelegate: false }))).toEqual([{ path: 'connector.spec.executeOnDelegate', place: 'spec.executeOnDelegate', op: 'changed', local: true, remote: false }]);
   });
 
   it('a field the table does not give the document\'s type is a change as usual', () => {
     const github = { connector: { ...connectorDoc('git', 'shop').connector!, type: 'Github', spec: { url: 'https://github.com/acme' } } };
     const remote = { connector: { ...github.connector, spec: { url: 'https://github.com/acme', proxy: false } } };
-    expect(semanticDiff(github, remote)).toEqual([{ path: 'connector.spec.proxy', op: 'removed', remote: false }]);
+    expect(semanticDiff(github, remote)).toEqual([{ path: 'connector.spec.proxy', place: 'spec.proxy', op: 'removed', remote: false }]);
   });
 
   it('every entry names where the platform does it', () => {
@@ -78,7 +78,7 @@ describe('a re-publish writes nothing and reports no drift', () => {
     // Someone recolours it in the UI: the next publish sets the default back, and says so.
     em.edit('project', 'default', undefined, 'payments', (body) => (body.color = '#FF0000'));
     const dry = await publishWith({ emulator: em, args: [out, '--dry-run'] });
-    expect(dry.stdout).toContain('    ~ project.color: "#FF0000" -> "#0063F7"');
+    expect(dry.stdout).toContain('    ~ color: "#FF0000" -> "#0063F7"');
   });
 
   it('the init template\'s project and pipelines', async () => {

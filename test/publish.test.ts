@@ -122,8 +122,9 @@ describe('pipewright publish against the emulator', () => {
       const dry = await publishWith({ emulator, args: [d, '--dry-run'] });
       expect(dry.code).toBe(0);
       expect(dry.stdout).toMatch(/^would update pipeline\s+default\/shop\/deploy  pipelines\/default\/shop\/deploy\.yaml$/m);
-      expect(dry.stdout).toContain('    ~ pipeline.stages[0].stage.spec.execution.steps[0].step.spec.source.spec.script: "echo one" -> "echo two"');
-      expect(dry.stdout).toContain('    + project.description: "the shop"');
+      // Named as compile names places: by the identifiers of the stage and step.
+      expect(dry.stdout).toContain('    ~ stage "deploy_to_k8s" > step "echo" > spec.source.spec.script: "echo one" -> "echo two"');
+      expect(dry.stdout).toContain('    + description: "the shop"');
       // The modules the server filled in are not a difference.
       expect(dry.stdout).not.toContain('modules');
       expect(emulator.totalWrites()).toBe(writes);
@@ -131,7 +132,7 @@ describe('pipewright publish against the emulator', () => {
       const json = jsonOf((await publishWith({ emulator, args: [d, '--dry-run', '--json'] })).stdout);
       expect(json.dryRun).toBe(true);
       expect(json.counts).toEqual({ created: 0, updated: 2, unchanged: 0, failed: 0 });
-      expect(json.documents.find((doc) => doc.kind === 'project')!.changes).toEqual([{ path: 'project.description', op: 'added', local: 'the shop' }]);
+      expect(json.documents.find((doc) => doc.kind === 'project')!.changes).toEqual([{ path: 'project.description', place: 'description', op: 'added', local: 'the shop' }]);
       expect(emulator.totalWrites()).toBe(writes);
     } finally {
       await done();

@@ -5,6 +5,7 @@ import {
   createEndpoint,
   createRemoteEndpoint,
   isPublicIn,
+  organizationEndpoint,
   readEndpoint,
   readRemoteEndpoint,
   remoteDocument,
@@ -103,6 +104,8 @@ export interface Client {
   makeStable(id: ResourceId): Promise<Envelope>;
   /** A trigger's details: `data.triggerStatus.validationStatus` says why the platform disabled it. */
   triggerDetails(id: ResourceId): Promise<Envelope>;
+  /** Whether the organization exists. */
+  organizationExists(identifier: string): Promise<boolean>;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
   upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
@@ -197,6 +200,15 @@ export function createClient(options: ClientOptions): Client {
     },
     makeStable: (id) => send(stableEndpoint(id, accountId)),
     triggerDetails: (id) => send(triggerDetailsEndpoint(id, accountId)),
+    async organizationExists(identifier) {
+      try {
+        await send(organizationEndpoint(identifier, accountId));
+        return true;
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+    },
     probe: (id) => probe(httpRequest(readEndpoint(id, accountId)), transport),
     async upsert(input, writeOptions = {}) {
       const document = typeof input === 'string' ? publishDocument(input) : input;

@@ -332,6 +332,11 @@ export function readRemoteEndpoint(res: ResourceId, account: string, branch: str
   return { ...plain, query: { ...plain.query, branch } };
 }
 
+/** GET `/ng/api/organizations/{id}` (OrganizationResource.java L146-168; a missing one is 400 RESOURCE_NOT_FOUND_EXCEPTION). */
+export function organizationEndpoint(identifier: string, account: string): Endpoint {
+  return { method: 'GET', path: `/gateway/ng/api/organizations/${id(identifier)}`, query: { accountIdentifier: account } };
+}
+
 /** GET `/pipeline/api/triggers/{id}/details`: the trigger with `triggerStatus` (why the platform disabled it). */
 export function triggerDetailsEndpoint(res: ResourceId, account: string): Endpoint {
   const plain = readEndpoint(res, account);

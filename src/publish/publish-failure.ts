@@ -23,7 +23,8 @@ export type FailureReason =
   | 'disabled by the platform'
   | 'needs pipelineBranchName'
   | 'soft deleted'
-  | 'not attempted';
+  | 'not attempted'
+  | 'missing dependency';
 
 export interface DocumentFailure {
   readonly message: string;

@@ -2,6 +2,7 @@ import type { Client, RemoteResource, WriteOptions } from './client.js';
 import { resourceName, type PublishKind, type ResourceId } from './document.js';
 import { storableInGit } from './endpoints.js';
 import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftDelete, type Envelope } from './envelope.js';
+import { DependencyCheck } from './dependencies.js';
 import { checkStorage, GitWriter, type GitSettings } from './git-write.js';
 import { KeyedLock } from './keyed-lock.js';
 import { runPool } from './pool.js';
@@ -27,6 +28,8 @@ export interface DocumentResult {
   readonly changes?: readonly Change[];
   readonly correlationId?: string;
   readonly error?: DocumentFailure;
+  /** With dry-run: what the document refers to that is not there, which the platform accepts but a run fails on. */
+  readonly warnings?: readonly string[];
 }
 
 /** Why a run stopped before the end: every later request would fail the same way. */
@@ -98,11 +101,15 @@ class Run {
   /** How each pipeline of the run is stored, as its GET said (a trigger of a Git-stored one needs a branch). */
   readonly #pipelineStore = new Map<string, 'inline' | 'remote'>();
 
-  constructor(client: Client, options: PublishOptions) {
+  /** Dry runs: what each write depends on, checked against the run and the platform. */
+  readonly dependencies: DependencyCheck | undefined;
+
+  constructor(client: Client, items: readonly PublishItem[], options: PublishOptions) {
     this.client = client;
     this.options = options;
     this.dryRun = options.dryRun ?? false;
     this.git = options.store === 'remote' && options.git ? new GitWriter(client, options.git) : undefined;
+    this.dependencies = this.dryRun ? new DependencyCheck(client, items) : undefined;
   }
 
   /** Git settings for this document: pipelines and input sets with `--store remote`. */
@@ -236,6 +243,30 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
 }
 
 /**
+ * A dry run's prediction for a write: "would fail" when the platform would refuse it for something it depends on
+ * (its project, its pipeline, a template), with warnings for what a run of it would miss.
+ */
+async function planned(run: Run, item: PublishItem, rest: Rest): Promise<Rest> {
+  if (!run.dependencies) return rest;
+  if (rest.outcome === 'failed') {
+    run.dependencies.noteFailed(item, rest.error?.reason ?? 'failed');
+    return rest;
+  }
+  if (rest.outcome === 'unchanged') return rest;
+  const { missing, warnings } = await run.dependencies.check(item);
+  const withWarnings = warnings.length ? { warnings } : {};
+  if (missing.length === 0) return { ...rest, ...withWarnings };
+  const why = missing.length === 1 ? missing[0]! : missing.join('; ');
+  run.dependencies.noteFailed(item, 'missing dependency');
+  return {
+    outcome: 'failed',
+    ...(rest.changes ? { changes: rest.changes } : {}),
+    error: { message: `${why}: the platform would refuse the ${rest.outcome === 'created' ? 'create' : 'update'}`, reason: 'missing dependency' },
+    ...withWarnings,
+  };
+}
+
+/**
  * A template version marked stable: after its document, the platform's stable version is read (a GET without
  * `versionLabel` answers it) and, when it is another one, this one is made stable with its own call. Already
  * stable: nothing is written, so a re-publish stays a no-op.
@@ -268,7 +299,7 @@ const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'unt
  */
 export async function publishDocuments(client: Client, items: readonly PublishItem[], options: PublishOptions = {}): Promise<PublishReport> {
   if (options.store === 'remote' && !options.git) throw new TypeError('store remote needs the Git settings');
-  const run = new Run(client, options);
+  const run = new Run(client, items, options);
   const results: DocumentResult[] = [];
   let stopped: StopReason | undefined;
   const finish = (item: PublishItem, rest: Omit<DocumentResult, 'file' | 'kind' | 'name' | 'id'>) => {
@@ -283,14 +314,16 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
       options.concurrency ?? 4,
       async (item) => {
         options.onStart?.(item);
+        let rest: Rest;
         try {
-          finish(item, await withStable(client, item, await publishOne(run, item), run.dryRun));
+          rest = await withStable(client, item, await publishOne(run, item), run.dryRun);
         } catch (error) {
           if (error instanceof ApiError && STOPPING.has(error.kind) && !stopped)
             stopped = { kind: error.kind as StopReason['kind'], message: error.message };
           const changes = error instanceof DocumentRefusal && error.changes ? { changes: error.changes } : {};
-          finish(item, { outcome: 'failed', error: failure(error), ...changes });
+          rest = { outcome: 'failed', error: failure(error), ...changes };
         }
+        finish(item, await planned(run, item, rest));
       },
       {
         stopped: () => stopped !== undefined,

@@ -19,17 +19,21 @@ const failureText = (error: DocumentResult['error']): string => {
 
 /** One line per document for CI logs; with dry-run, the semantic diff of an update under it. */
 export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
-  const verb = (dryRun ? DRY_VERB : VERB)[result.outcome].padEnd(dryRun ? 12 : 9);
+  // A prediction of the dry run's own, not a failure of a request.
+  const predicted = dryRun && result.error?.reason === 'missing dependency';
+  const verb = (predicted ? 'would fail' : (dryRun ? DRY_VERB : VERB)[result.outcome]).padEnd(dryRun ? 12 : 9);
   const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  ${result.file}`;
+  const warnings = (result.warnings ?? []).map((warning) => `    warning: ${warning}`);
   if (result.outcome === 'failed')
     return [
       `${head}\n    ${failureText(result.error)}${correlation(result.error?.correlationId)}`,
       // Drift: what someone changed on the platform, so the source can take it in.
       ...(result.error?.reason === 'drift' && result.changes ? formatChanges(result.changes, '      ') : []),
+      ...warnings,
     ];
-  if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes)];
-  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`, ...(result.changes ? formatChanges(result.changes) : [])];
-  return [head];
+  if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes), ...warnings];
+  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`, ...(result.changes ? formatChanges(result.changes) : []), ...warnings];
+  return [head, ...warnings];
 }
 
 /**
@@ -85,6 +89,7 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
       ...(r.changes && (r.outcome === 'updated' || r.outcome === 'created') ? { changes: r.changes } : {}),
       ...(r.changes && r.error?.reason === 'drift' ? { drift: r.changes } : {}),
       ...(r.error ? { error: r.error } : {}),
+      ...(r.warnings?.length ? { warnings: r.warnings } : {}),
     })),
   };
 }

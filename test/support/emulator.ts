@@ -350,6 +350,8 @@ export class Emulator {
       if (account !== this.accountId) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
       return { status: 200, body: runQuery(graphqlQuery!) };
     }
+    const organization = method === 'GET' ? /^\/ng\/api\/organizations\/([^/]+)$/.exec(path) : null;
+    if (organization) return this.#organization(decodeURIComponent(organization[1]!), query, correlationId);
     const route = matchRoute(method, path);
     if (!route) return { status: 404, body: 'no such endpoint', violation: `unknown endpoint ${method} ${path}` };
     const ifMatch = req.headers['if-match'];
@@ -407,6 +409,19 @@ export class Emulator {
     const { org, project, at } = readTarget(route, query);
     const stored = this.store.get(route.kind, org, project, route.id, at);
     return stored?.git ? `${stored.git.repoName}/${query.get('branch') ?? stored.git.branch}` : undefined;
+  }
+
+  /**
+   * GET `/ng/api/organizations/{id}`: the organization, or the FailureDTO 400 RESOURCE_NOT_FOUND_EXCEPTION of
+   * OrganizationResource.java L164 (javax.ws.rs.NotFoundException, platform-facts-2.md §3).
+   */
+  #organization(identifier: string, query: URLSearchParams, correlationId: string): Answer {
+    const extra = [...query.keys()].filter((name) => name !== 'accountIdentifier');
+    if (extra.length || query.get('accountIdentifier') !== this.accountId)
+      return { status: 400, body: errorBody('INVALID_REQUEST', 'accountIdentifier is the only query parameter', correlationId), violation: `organization read with ${query.toString()}` };
+    if (!this.store.orgs.has(identifier))
+      return { status: 400, body: { status: 'FAILURE', code: 'RESOURCE_NOT_FOUND_EXCEPTION', message: `Organization with identifier [${identifier}] not found`, correlationId, errors: null } };
+    return { status: 200, body: { status: 'SUCCESS', data: { organization: { identifier, name: identifier, description: '', tags: {} } }, metaData: null, correlationId } };
   }
 
   /** The key's role, or undefined once a rotation has revoked it. */
