@@ -26,6 +26,7 @@ export function registerPublish(program: Command): void {
     .option('--repo <name>', 'with --store remote: the repository (default: config git.repo)')
     .option('--branch <branch>', 'with --store remote: the branch pipelines and input sets are read from and committed to (default: config git.branch)')
     .option('--fail-on-drift', 'fail, and leave alone, documents changed on the platform since the last publish (by someone else)')
+    .option('--prune', 'delete what an earlier publish recorded whose source is gone (only as pipewright published it; children first)')
     .addHelpText(
       'after',
       [
@@ -38,6 +39,7 @@ export function registerPublish(program: Command): void {
         '  $ pipewright publish --json > publish-report.json',
         '  $ pipewright publish --store remote --git-connector github --repo delivery --branch main',
         '  $ pipewright publish --dry-run --fail-on-drift    # in CI: exit 1 if someone changed a document in the UI',
+        '  $ pipewright publish --prune --dry-run            # what --prune would delete, and what it would keep',
       ].join('\n'),
     )
     .action(async (dir: string | undefined, flags: PublishFlags, command: Command) => {

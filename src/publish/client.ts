@@ -4,6 +4,9 @@ import { publishDocument, type PublishDocument, type ResourceId } from './docume
 import {
   createEndpoint,
   createRemoteEndpoint,
+  deleteEndpoint,
+  kindApi,
+  listEndpoint,
   isPublicIn,
   organizationEndpoint,
   readEndpoint,
@@ -21,6 +24,7 @@ import {
   type Endpoint,
   type GitTarget,
   type GitVersion,
+  type ListScope,
   type Storage,
 } from './endpoints.js';
 import { ApiError, isAlreadyExists, isNotFound, type Envelope } from './envelope.js';
@@ -87,6 +91,23 @@ export interface WriteOptions {
   readonly public?: boolean;
 }
 
+/** One entity of a list page. */
+export interface ListedItem {
+  readonly identifier: string;
+  /** Templates: each version is an item of its own. */
+  readonly versionLabel?: string;
+  /** The entity as the list has it (`content[].service`, or the item itself). */
+  readonly entity: Record<string, unknown>;
+}
+
+export interface ListPage {
+  readonly items: readonly ListedItem[];
+  /** No page after this one. */
+  readonly last: boolean;
+  /** How many pages the list has, when the answer says. */
+  readonly totalPages?: number;
+}
+
 export interface WriteResult {
   readonly outcome: 'created' | 'updated';
   readonly correlationId?: string;
@@ -106,6 +127,12 @@ export interface Client {
   triggerDetails(id: ResourceId): Promise<Envelope>;
   /** Whether the organization exists. */
   organizationExists(identifier: string): Promise<boolean>;
+  /** DELETE; resolves when the platform says it deleted it (a missing one rejects with its "not there" error). */
+  delete(id: ResourceId): Promise<Envelope>;
+  /** Page `index` (from 0) of a kind's list in a scope. */
+  listPage(scope: ListScope, index: number, size?: number): Promise<ListPage>;
+  /** Every page of a kind's list in a scope. */
+  list(scope: ListScope): Promise<ListedItem[]>;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
   upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
@@ -119,6 +146,8 @@ const KEY_SHAPE = /^[\x21-\x7e]+$/;
 
 export const DEFAULT_RATE_LIMIT = 1000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Items per list page: the most the services answer (platform-facts-3.md §3). */
+export const LIST_PAGE_SIZE = 100;
 
 /** A client of the platform's REST and GraphQL endpoints, built on web-standard fetch only. */
 export function createClient(options: ClientOptions): Client {
@@ -142,6 +171,8 @@ export function createClient(options: ClientOptions): Client {
     health: new PlatformHealth(clock.now(), options.gone),
   };
 
+  const asRecord = (value: unknown): Record<string, unknown> | undefined =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {
     return sendRest(httpRequest(endpoint, body), transport);
   };
@@ -200,6 +231,33 @@ export function createClient(options: ClientOptions): Client {
     },
     makeStable: (id) => send(stableEndpoint(id, accountId)),
     triggerDetails: (id) => send(triggerDetailsEndpoint(id, accountId)),
+    delete: (id) => send(deleteEndpoint(id, accountId)),
+    async listPage(scope, index, size = LIST_PAGE_SIZE) {
+      const endpoint = listEndpoint(scope, accountId, index, size);
+      const envelope = await send(endpoint, endpoint.body);
+      const data = asRecord(envelope.data) ?? {};
+      const content = Array.isArray(data.content) ? data.content : [];
+      const { entity } = kindApi(scope.kind).list;
+      const items: ListedItem[] = [];
+      for (const raw of content) {
+        const body = entity ? asRecord(asRecord(raw)?.[entity]) : asRecord(raw);
+        const identifier = typeof body?.identifier === 'string' ? body.identifier : undefined;
+        if (!body || !identifier) continue;
+        const version = body.versionLabel;
+        items.push({ identifier, ...(typeof version === 'string' || typeof version === 'number' ? { versionLabel: String(version) } : {}), entity: body });
+      }
+      const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
+      const last = data.last === true || (totalPages !== undefined && index + 1 >= totalPages) || content.length < size;
+      return { items, last, ...(totalPages !== undefined ? { totalPages } : {}) };
+    },
+    async list(scope) {
+      const all: ListedItem[] = [];
+      for (let index = 0; ; index++) {
+        const page = await client.listPage(scope, index);
+        all.push(...page.items);
+        if (page.last) return all;
+      }
+    },
     async organizationExists(identifier) {
       try {
         await send(organizationEndpoint(identifier, accountId));

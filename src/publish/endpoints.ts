@@ -3,7 +3,7 @@ import { readPlatformYaml, valueAt, type PublishDocument, type PublishKind, type
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
 export interface Endpoint {
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly path: string;
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly contentType?: string;
@@ -27,7 +27,7 @@ export interface GitVersion {
 
 const id = encodeURIComponent;
 
-type Call = 'create' | 'update' | 'read';
+type Call = 'create' | 'update' | 'read' | 'delete';
 
 /**
  * How one kind is written and read: plain data, one row per kind (the spec's endpoints, DESIGN.md "Publish
@@ -37,6 +37,10 @@ export interface KindApi {
   readonly create: string;
   readonly update: string;
   readonly read: string;
+  /** DELETE, with the read's query (scope, parent). */
+  readonly delete: string;
+  /** The list of a scope (and parent), a page at a time (platform-facts-3.md §3). */
+  readonly list: ListApi;
   /** The content type of writes. */
   readonly contentType: string;
   /**
@@ -79,13 +83,35 @@ export interface KindApi {
   readonly gitFile?: string;
 }
 
+/**
+ * A kind's list call. Page parameters differ by service (`page`/`size` or `pageIndex`/`pageSize`), and so does the
+ * page: NG's `{content, totalPages, pageIndex}` or Spring's `{content, last, number}`; both are read.
+ */
+export interface ListApi {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly pageQuery: readonly [index: string, size: string];
+  /** Fixed query parameters (`templateListType=All`, `inputSetType=INPUT_SET`). */
+  readonly query?: Readonly<Record<string, string>>;
+  /** The JSON body of a POST list (its filter). */
+  readonly body?: string;
+  /** Where an item of `content` holds the entity: under a key (`service`), or the item itself (`''`). */
+  readonly entity: string;
+  /** Whether the entity holds the document as the GET does (its YAML, or the object): then no GET is needed. */
+  readonly complete: boolean;
+}
+
 const INLINE = { storeType: 'INLINE' } as const;
+const PAGE = ['page', 'size'] as const;
+const PAGE_INDEX = ['pageIndex', 'pageSize'] as const;
 
 const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
   project: {
     create: '/ng/api/projects',
     update: '/ng/api/projects/{id}',
     read: '/ng/api/projects/{id}',
+    delete: '/ng/api/projects/{id}',
+    list: { method: 'GET', path: '/ng/api/projects', pageQuery: PAGE_INDEX, entity: 'project', complete: true },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -97,6 +123,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     // The connector service takes the identifier from the body.
     update: '/ng/api/connectors',
     read: '/ng/api/connectors/{id}',
+    delete: '/ng/api/connectors/{id}',
+    list: { method: 'POST', path: '/ng/api/connectors/listV2', pageQuery: PAGE_INDEX, body: '{"filterType":"Connector"}', entity: 'connector', complete: true },
     contentType: 'text/yaml',
     body: 'yaml',
     writeScope: 'body',
@@ -108,6 +136,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     // The identifier travels in the body, as for connectors.
     update: '/ng/api/servicesV2',
     read: '/ng/api/servicesV2/{id}',
+    delete: '/ng/api/servicesV2/{id}',
+    list: { method: 'GET', path: '/ng/api/servicesV2', pageQuery: PAGE, entity: 'service', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'tags'] },
     writeScope: 'body',
@@ -119,6 +149,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     create: '/ng/api/environmentsV2',
     update: '/ng/api/environmentsV2',
     read: '/ng/api/environmentsV2/{id}',
+    delete: '/ng/api/environmentsV2/{id}',
+    list: { method: 'GET', path: '/ng/api/environmentsV2', pageQuery: PAGE, entity: 'environment', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'color', 'type', 'tags'] },
     writeScope: 'body',
@@ -130,6 +162,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     create: '/ng/api/infrastructures',
     update: '/ng/api/infrastructures',
     read: '/ng/api/infrastructures/{id}',
+    delete: '/ng/api/infrastructures/{id}',
+    list: { method: 'GET', path: '/ng/api/infrastructures', pageQuery: PAGE, entity: 'infrastructure', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'environmentRef', 'name', 'description', 'tags', 'type'] },
     writeScope: 'body',
@@ -143,6 +177,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     create: '/template/api/templates',
     update: '/template/api/templates/update/{id}/{version}',
     read: '/template/api/templates/{id}',
+    delete: '/template/api/templates/{id}/{version}',
+    list: { method: 'POST', path: '/template/api/templates/list-metadata', pageQuery: PAGE, query: { templateListType: 'All' }, body: '{"filterType":"Template"}', entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -161,6 +197,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     create: '/pipeline/api/pipelines/v2',
     update: '/pipeline/api/pipelines/v2/{id}',
     read: '/pipeline/api/pipelines/{id}',
+    delete: '/pipeline/api/pipelines/{id}',
+    list: { method: 'POST', path: '/pipeline/api/pipelines/list', pageQuery: PAGE, body: '{"filterType":"PipelineSetup"}', entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -174,6 +212,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     create: '/pipeline/api/inputSets',
     update: '/pipeline/api/inputSets/{id}',
     read: '/pipeline/api/inputSets/{id}',
+    delete: '/pipeline/api/inputSets/{id}',
+    list: { method: 'GET', path: '/pipeline/api/inputSets', pageQuery: PAGE_INDEX, query: { inputSetType: 'INPUT_SET' }, entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -188,6 +228,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     create: '/pipeline/api/inputSets/overlay',
     update: '/pipeline/api/inputSets/overlay/{id}',
     read: '/pipeline/api/inputSets/overlay/{id}',
+    delete: '/pipeline/api/inputSets/{id}',
+    list: { method: 'GET', path: '/pipeline/api/inputSets', pageQuery: PAGE_INDEX, query: { inputSetType: 'OVERLAY_INPUT_SET' }, entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -201,6 +243,8 @@ const ENDPOINTS: Readonly<Record<PublishKind, KindApi>> = {
     create: '/pipeline/api/triggers',
     update: '/pipeline/api/triggers/{id}',
     read: '/pipeline/api/triggers/{id}',
+    delete: '/pipeline/api/triggers/{id}',
+    list: { method: 'GET', path: '/pipeline/api/triggers', pageQuery: PAGE, entity: '', complete: true },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -217,11 +261,11 @@ export const kindApi = (kind: PublishKind): KindApi => ENDPOINTS[kind];
 /** The query of a call: the account always, the scope when the call takes it there, the parent and version when needed. */
 function queryOf(call: Call, res: ResourceId, account: string): Record<string, string | undefined> {
   const api = ENDPOINTS[res.kind];
-  const scoped = call === 'read' || api.writeScope === 'query';
+  const scoped = call === 'read' || call === 'delete' || api.writeScope === 'query';
   return {
     accountIdentifier: account,
     ...(scoped ? { orgIdentifier: res.org, projectIdentifier: res.project } : {}),
-    ...(api.parentQuery?.on.includes(call) ? { [api.parentQuery.name]: res.parent } : {}),
+    ...(api.parentQuery?.on.includes(call === 'delete' ? 'read' : call) ? { [api.parentQuery.name]: res.parent } : {}),
     ...(call === 'read' && api.versionQuery ? { [api.versionQuery]: res.version } : {}),
     ...(call === 'create' ? api.createQuery : {}),
   };
@@ -232,13 +276,43 @@ const pathOf = (template: string, res: ResourceId): string =>
 
 function endpoint(call: Call, res: ResourceId, account: string): Endpoint {
   const api = ENDPOINTS[res.kind];
-  const method = call === 'create' ? 'POST' : call === 'update' ? 'PUT' : 'GET';
-  return { method, path: pathOf(api[call], res), query: queryOf(call, res, account), ...(call === 'read' ? {} : { contentType: api.contentType }) };
+  const method = call === 'create' ? 'POST' : call === 'update' ? 'PUT' : call === 'delete' ? 'DELETE' : 'GET';
+  const writes = call === 'create' || call === 'update';
+  return { method, path: pathOf(api[call], res), query: queryOf(call, res, account), ...(writes ? { contentType: api.contentType } : {}) };
 }
 
 export const createEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('create', res, account);
 export const updateEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('update', res, account);
 export const readEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('read', res, account);
+export const deleteEndpoint = (res: ResourceId, account: string): Endpoint => endpoint('delete', res, account);
+
+/** Where a list looks: a scope, and for kinds that belong to something (input sets, triggers, infrastructures) the parent. */
+export interface ListScope {
+  readonly kind: PublishKind;
+  readonly org?: string;
+  readonly project?: string;
+  readonly parent?: string;
+}
+
+/** One page of a kind's list in a scope (`index` from 0, `size` items). */
+export function listEndpoint(scope: ListScope, account: string, index: number, size: number): Endpoint & { body?: string } {
+  const api = ENDPOINTS[scope.kind];
+  const { list } = api;
+  return {
+    method: list.method,
+    path: `/gateway${list.path}`,
+    query: {
+      accountIdentifier: account,
+      orgIdentifier: scope.org,
+      projectIdentifier: scope.kind === 'project' ? undefined : scope.project,
+      ...(api.parentQuery && scope.parent !== undefined ? { [api.parentQuery.name]: scope.parent } : {}),
+      ...list.query,
+      [list.pageQuery[0]]: String(index),
+      [list.pageQuery[1]]: String(size),
+    },
+    ...(list.body ? { contentType: 'application/json', body: list.body } : {}),
+  };
+}
 
 /** PUT that makes `res.version` the stable version (platform-facts-2.md §6, `updateStableTemplate`); no body. */
 export function stableEndpoint(res: ResourceId, account: string): Endpoint {

@@ -8,6 +8,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { runPool } from './pool.js';
 import { DocumentRefusal, failure, type DocumentFailure } from './publish-failure.js';
 import { publishWaves } from './publish-order.js';
+import type { OrphanResult } from './prune.js';
 import type { PublishItem } from './publish-item.js';
 import { semanticDiff, type Change } from './semantic-diff.js';
 import { checkTriggerEnabled } from './trigger-state.js';
@@ -42,6 +43,8 @@ export interface PublishReport {
   readonly dryRun: boolean;
   readonly results: readonly DocumentResult[];
   readonly stopped?: StopReason;
+  /** Resources an earlier publish recorded whose source is gone: listed, or with `--prune` deleted (prune.ts). */
+  readonly orphans?: readonly OrphanResult[];
 }
 
 export interface PublishOptions {

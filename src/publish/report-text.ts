@@ -1,6 +1,7 @@
 import { kindRow } from '../catalog/kinds.js';
 import { PUBLISH_ORDER } from './document.js';
 import { countOutcomes, type DocumentResult, type Outcome, type PublishReport } from './publish.js';
+import type { OrphanOutcome, OrphanResult } from './prune.js';
 import { formatChanges } from './semantic-diff.js';
 import { authAdvice } from './settings.js';
 
@@ -36,6 +37,29 @@ export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
   return [head, ...warnings];
 }
 
+const ORPHAN_VERB: Readonly<Record<OrphanOutcome, string>> = { orphaned: 'orphan', deleted: 'deleted', gone: 'gone', kept: 'kept', failed: 'FAILED' };
+
+/** A recorded resource whose source is gone, and what became of it. */
+export function orphanLines(result: OrphanResult, dryRun: boolean): string[] {
+  const verb = (dryRun && result.outcome === 'deleted' ? 'would delete' : ORPHAN_VERB[result.outcome]).padEnd(dryRun ? 12 : 9);
+  const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  (published from ${result.file})`;
+  switch (result.outcome) {
+    case 'orphaned':
+      return [`${head}: its source is gone; publish --prune deletes it`];
+    case 'gone':
+      return [`${head}: already gone from the platform; dropped from the record`];
+    case 'kept':
+      return [`${head}\n    ${result.message}`];
+    case 'failed':
+      return [`${head}\n    ${failureText(result.error)}${correlation(result.error?.correlationId)}`];
+    default:
+      return [head];
+  }
+}
+
+/** Whether what happened to the orphans fails the run: a delete `--prune` asked for that did not happen. */
+export const orphansFailed = (orphans: readonly OrphanResult[] | undefined): boolean => (orphans ?? []).some((o) => o.outcome === 'failed' || o.outcome === 'kept');
+
 /**
  * The table at the end: counts per kind and outcome (a row for each kind the run had documents of), then every
  * failure with its correlationId.
@@ -54,6 +78,15 @@ export function summaryTable(report: PublishReport): string {
   rows.push(['total', ...outcomes.map((o) => String(total[o]))]);
   const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const lines = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  const orphans = report.orphans ?? [];
+  if (orphans.length > 0) {
+    const counts = new Map<string, number>();
+    for (const o of orphans) {
+      const verb = report.dryRun && o.outcome === 'deleted' ? 'would delete' : o.outcome;
+      counts.set(verb, (counts.get(verb) ?? 0) + 1);
+    }
+    lines.push('', `orphans (recorded, source gone): ${orphans.length} (${[...counts].map(([verb, n]) => `${verb} ${n}`).join(', ')})`);
+  }
   const failed = report.results.filter((r) => r.outcome === 'failed');
   if (failed.length > 0) {
     lines.push('', `${failed.length} failed:`);
@@ -67,7 +100,7 @@ export function summaryTable(report: PublishReport): string {
 export function jsonReport(report: PublishReport, context: { baseUrl: string; accountId: string; dir: string; edited: readonly string[]; keySource: string }) {
   const counts = countOutcomes(report.results);
   return {
-    ok: counts.failed === 0,
+    ok: counts.failed === 0 && !orphansFailed(report.orphans),
     dryRun: report.dryRun,
     dir: context.dir,
     baseUrl: context.baseUrl,
@@ -91,5 +124,22 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
       ...(r.error ? { error: r.error } : {}),
       ...(r.warnings?.length ? { warnings: r.warnings } : {}),
     })),
+    ...(report.orphans?.length
+      ? {
+          orphans: report.orphans.map((o) => ({
+            file: o.file,
+            kind: o.kind,
+            org: o.id.org ?? null,
+            project: o.id.project ?? null,
+            identifier: o.id.identifier,
+            ...(o.id.parent ? { parent: o.id.parent } : {}),
+            ...(o.id.version ? { version: o.id.version } : {}),
+            outcome: o.outcome,
+            ...(o.message ? { message: o.message } : {}),
+            ...(o.error ? { error: o.error } : {}),
+            ...(o.correlationId ? { correlationId: o.correlationId } : {}),
+          })),
+        }
+      : {}),
   };
 }

@@ -22,7 +22,7 @@ export interface TransportOptions {
 }
 
 export interface HttpRequest {
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly url: string;
   /** `METHOD /path` for messages. */
   readonly label: string;

@@ -8,7 +8,7 @@ import { connectorData, pipelineChildData, pipelineData, projectData, templateDa
  * pipewright's own table on purpose: the emulator checks pipewright, so it must not share its answers.
  */
 
-export type Op = 'create' | 'update' | 'read' | 'stable' | 'details';
+export type Op = 'create' | 'update' | 'read' | 'stable' | 'details' | 'delete';
 
 /** The forms "not there" takes on the platform (platform-facts-2.md §3). */
 export type NotFoundForm =
@@ -271,6 +271,17 @@ const ROUTES: readonly RouteSpec[] = [
   // withServiceV2 exists on create only: an update keeps the flag the trigger was created with (NGTriggerResource.java L107-177).
   { method: 'GET', path: /^\/pipeline\/api\/triggers\/([^/]+)\/details$/, kind: 'trigger', op: 'details', required: [...FULL, 'targetIdentifier'], optional: [] },
   ...crud('trigger', '/pipeline/api/triggers', { write: [...FULL, 'targetIdentifier'], read: [...FULL, 'targetIdentifier'], createOptional: ['ignoreError', 'withServiceV2'], writeOptional: ['ignoreError'], type: YAML }),
+  // Deletes (the resources' @DELETE methods in harness-core): the read's query; Git parameters where the kind can
+  // be a Git file; an overlay input set is deleted at the input set path (InputSetResourcePMS.java L314-340).
+  { method: 'DELETE', path: /^\/ng\/api\/projects\/([^/]+)$/, kind: 'project', op: 'delete', required: [...ACCOUNT, 'orgIdentifier'], optional: [] },
+  { method: 'DELETE', path: /^\/ng\/api\/connectors\/([^/]+)$/, kind: 'connector', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/ng\/api\/servicesV2\/([^/]+)$/, kind: 'service', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/ng\/api\/environmentsV2\/([^/]+)$/, kind: 'environment', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/ng\/api\/infrastructures\/([^/]+)$/, kind: 'infrastructure', op: 'delete', required: [...ACCOUNT, 'environmentIdentifier'], optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/template\/api\/templates\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'comments', 'forceDelete'] },
+  { method: 'DELETE', path: /^\/pipeline\/api\/pipelines\/([^/]+)$/, kind: 'pipeline', op: 'delete', required: FULL, optional: ['branch', 'filePath', 'commitMsg', 'lastObjectId'] },
+  { method: 'DELETE', path: /^\/pipeline\/api\/inputSets\/([^/]+)$/, kind: 'inputSet', op: 'delete', required: [...FULL, 'pipelineIdentifier'], optional: ['branch', 'filePath', 'commitMsg', 'lastObjectId'] },
+  { method: 'DELETE', path: /^\/pipeline\/api\/triggers\/([^/]+)$/, kind: 'trigger', op: 'delete', required: [...FULL, 'targetIdentifier'], optional: [] },
 ];
 
 export function matchRoute(method: string, path: string): Route | undefined {

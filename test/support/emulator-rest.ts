@@ -144,6 +144,7 @@ function answerRest(store: Store, req: RestRequest): Answer {
     return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
   if (route.op === 'read') return read(store, route, query, correlationId, req.behaviour);
   if (route.op === 'details') return details(store, route, query, correlationId, req.behaviour);
+  if (route.op === 'delete') return req.canWrite ? remove(store, route, query, correlationId, req.behaviour) : { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission core_${route.kind}_delete on ${route.kind}`, correlationId) };
   if (!req.canWrite)
     return { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission core_${route.kind}_edit on ${route.kind}`, correlationId) };
   if (route.op === 'stable') return makeStable(store, route, query, correlationId);
@@ -342,6 +343,30 @@ function denialAnswer(deny: PolicyDeny, route: Route, facts: KindFacts, accountI
     };
   const data = facts.entityKey ? { [facts.entityKey]: null, governanceMetadata } : { governanceMetadata };
   return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId } };
+}
+
+/**
+ * A DELETE: the resource goes, and what belongs to it with it, as the platform's observers do (a pipeline's input
+ * sets and triggers: InputSetPipelineObserver, the entity-CRUD event the trigger service consumes; an environment's
+ * infrastructures: EnvironmentServiceImpl.java L454; everything in a project).
+ */
+function remove(store: Store, route: Route, query: URLSearchParams, correlationId: string, behaviour: Behaviour): Answer {
+  const { org, project, at } = readTarget(route, query);
+  const scope = { ...(org ? { org } : {}), ...(project ? { project } : {}) };
+  const versionLabel = route.kind === 'template' ? route.versionLabel : undefined;
+  const place = { ...at, ...(versionLabel ? { versionLabel } : {}) };
+  // The input set path deletes overlays too.
+  const kind: Kind = route.kind === 'inputSet' && !store.get('inputSet', org, project, route.id!, place) && store.get('overlayInputSet', org, project, route.id!, place) ? 'overlayInputSet' : route.kind;
+  const found = store.get(kind, org, project, route.id!, place);
+  if (!found) return notFoundAnswer(behaviour.notFound[route.kind], route.kind, route.id!, scope, correlationId, versionLabel);
+  const gone = (r: StoredResource) =>
+    r === found ||
+    (kind === 'pipeline' && (r.kind === 'inputSet' || r.kind === 'overlayInputSet' || r.kind === 'trigger') && r.org === org && r.project === project && r.parent === found.identifier) ||
+    (kind === 'environment' && r.kind === 'infrastructure' && r.org === org && r.project === project && r.parent === found.identifier) ||
+    (kind === 'project' && r.org === found.org && r.project === found.identifier);
+  for (const [key, r] of [...store.resources]) if (gone(r)) store.resources.delete(key);
+  store.deletes.push(`${kind}:${org ?? '_'}/${project ?? '_'}/${found.parent ? `${found.parent}/` : ''}${found.identifier}${versionLabel ? `@${versionLabel}` : ''}`);
+  return { status: 200, body: { status: 'SUCCESS', data: true, metaData: null, correlationId }, wrote: true };
 }
 
 /** GET `/triggers/{id}/details`. */

@@ -63,6 +63,8 @@ export const resourceKey = (kind: Kind, org: string | undefined, project: string
 export class Store {
   readonly resources = new Map<string, StoredResource>();
   readonly writes = new Map<string, WriteCount>();
+  /** What DELETEs removed, in order (`kind:org/project/[parent/]id[@version]`; not what went with it). */
+  readonly deletes: string[] = [];
   readonly orgs: Set<string>;
 
   constructor(orgs: readonly string[]) {

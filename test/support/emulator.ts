@@ -10,6 +10,7 @@ import { KIND_FACTS } from './emulator-kinds.js';
 import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, readTarget, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
 import type { Route } from './emulator-kinds.js';
 import type { GitSettingsTable } from './emulator-gitx.js';
+import { listAnswer } from './emulator-lists.js';
 import { scmError } from './emulator-git.js';
 import { resourceKey, Store, type GitFile, type Kind, type Placement, type StoredResource, type WriteCount } from './emulator-store.js';
 import { WebhookRegistrar } from './emulator-triggers.js';
@@ -250,7 +251,7 @@ export class Emulator {
     if (method === 'OPTIONS') {
       this.preflights++;
       res.writeHead(204, {
-        'access-control-allow-methods': 'GET, POST, PUT',
+        'access-control-allow-methods': 'GET, POST, PUT, DELETE',
         'access-control-allow-headers': 'content-type, x-api-key',
         'access-control-max-age': '600',
       });
@@ -350,6 +351,8 @@ export class Emulator {
       if (account !== this.accountId) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
       return { status: 200, body: runQuery(graphqlQuery!) };
     }
+    const listed = listAnswer(this.store, method, path, query, body.toString('utf8'), this.accountId, correlationId);
+    if (listed) return listed;
     const organization = method === 'GET' ? /^\/ng\/api\/organizations\/([^/]+)$/.exec(path) : null;
     if (organization) return this.#organization(decodeURIComponent(organization[1]!), query, correlationId);
     const route = matchRoute(method, path);
