@@ -26,6 +26,7 @@ export function registerPublish(program: Command): void {
     .option('--repo <name>', 'with --store remote: the repository (default: config git.repo)')
     .option('--branch <branch>', 'with --store remote: the branch pipelines and input sets are read from and committed to (default: config git.branch)')
     .option('--fail-on-drift', 'fail, and leave alone, documents changed on the platform since the last publish (by someone else)')
+    .option('--policy-check', 'have the platform evaluate its policy sets on each pipeline, template and connector before writing it (with --dry-run: write nothing)')
     .option('--prune', 'delete what an earlier publish recorded whose source is gone (only as pipewright published it; children first)')
     .addHelpText(
       'after',
@@ -40,6 +41,7 @@ export function registerPublish(program: Command): void {
         '  $ pipewright publish --store remote --git-connector github --repo delivery --branch main',
         '  $ pipewright publish --dry-run --fail-on-drift    # in CI: exit 1 if someone changed a document in the UI',
         '  $ pipewright publish --prune --dry-run            # what --prune would delete, and what it would keep',
+        '  $ pipewright publish --dry-run --policy-check     # which documents the platform\'s policies would deny',
       ].join('\n'),
     )
     .action(async (dir: string | undefined, flags: PublishFlags, command: Command) => {

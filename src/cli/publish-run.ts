@@ -30,6 +30,7 @@ export interface PublishFlags {
   readonly branch?: string;
   readonly failOnDrift?: boolean;
   readonly prune?: boolean;
+  readonly policyCheck?: boolean;
   readonly debug?: boolean;
 }
 
@@ -124,6 +125,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
         ? { git: { connectorRef: git.connectorRef, repoName: git.repoName, branch: git.branch, ...(template ? { filePath: (id: ResourceId) => expandFilePath(template, id) } : {}) } }
         : {}),
       failOnDrift: flags.failOnDrift ?? false,
+      policyCheck: flags.policyCheck ?? false,
       ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
       lastPublished: (item) => record.get(item.file)?.document,
       onStart: (item) => bar?.started(item.file),

@@ -9,6 +9,7 @@ import {
   listEndpoint,
   isPublicIn,
   organizationEndpoint,
+  policyEvaluationEndpoint,
   readEndpoint,
   readRemoteEndpoint,
   remoteDocument,
@@ -32,7 +33,7 @@ import { graphqlRequest, type GraphqlOptions } from './graphql.js';
 import { PlatformHealth } from './platform-health.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
-import { probe, sendGraphql, sendRest, type Probe, type TransportOptions } from './transport.js';
+import { probe, sendJson, sendRest, type Probe, type TransportOptions } from './transport.js';
 import { checkWritten } from './write-answer.js';
 
 export interface ClientOptions {
@@ -127,6 +128,8 @@ export interface Client {
   triggerDetails(id: ResourceId): Promise<Envelope>;
   /** Whether the organization exists. */
   organizationExists(identifier: string): Promise<boolean>;
+  /** The scope's policy sets evaluated against the document (`onsave`), as the policy service answers: nothing is saved. */
+  evaluatePolicies(document: PublishDocument): Promise<Record<string, unknown>>;
   /** DELETE; resolves when the platform says it deleted it (a missing one rejects with its "not there" error). */
   delete(id: ResourceId): Promise<Envelope>;
   /** Page `index` (from 0) of a kind's list in a scope. */
@@ -232,6 +235,14 @@ export function createClient(options: ClientOptions): Client {
     makeStable: (id) => send(stableEndpoint(id, accountId)),
     triggerDetails: (id) => send(triggerDetailsEndpoint(id, accountId)),
     delete: (id) => send(deleteEndpoint(id, accountId)),
+    async evaluatePolicies(document) {
+      const endpoint = policyEvaluationEndpoint(document, accountId, new Date(clock.now()));
+      const answer = await sendJson(httpRequest(endpoint, endpoint.body), transport);
+      const record = asRecord(answer);
+      if (!record || typeof record.status !== 'string')
+        throw new ApiError(`${endpoint.method} ${endpoint.path} answered without an evaluation status`, { kind: 'rejected', request: `${endpoint.method} ${endpoint.path}` });
+      return record;
+    },
     async listPage(scope, index, size = LIST_PAGE_SIZE) {
       const endpoint = listEndpoint(scope, accountId, index, size);
       const envelope = await send(endpoint, endpoint.body);
@@ -283,7 +294,7 @@ export function createClient(options: ClientOptions): Client {
       return { outcome: 'updated', ...(updated.correlationId ? { correlationId: updated.correlationId } : {}) };
     },
     graphql(query, graphqlOptions = {}) {
-      return sendGraphql(graphqlRequest(base, accountId, apiKey, query, graphqlOptions), transport);
+      return sendJson(graphqlRequest(base, accountId, apiKey, query, graphqlOptions), transport);
     },
   };
   return client;

@@ -411,6 +411,51 @@ export function organizationEndpoint(identifier: string, account: string): Endpo
   return { method: 'GET', path: `/gateway/ng/api/organizations/${id(identifier)}`, query: { accountIdentifier: account } };
 }
 
+/**
+ * The policy type of each kind the platform evaluates on save, and the key its evaluation input holds the
+ * document under (harness-core 950-opa-client/.../OpaConstants.java; the inputs: GovernanceServiceHelper.java
+ * L129-134 `{pipeline, date}`, L150-155 `{template, date}`, OpaConnectorServiceImpl.java L38 `{entity}`).
+ */
+const POLICY_TYPES: Partial<Record<PublishKind, { readonly type: string; readonly inputKey: string }>> = {
+  pipeline: { type: 'pipeline', inputKey: 'pipeline' },
+  template: { type: 'template', inputKey: 'template' },
+  connector: { type: 'connector', inputKey: 'entity' },
+};
+
+/** Whether the platform evaluates policies on saving documents of this kind. */
+export const hasPolicyType = (kind: PublishKind): boolean => POLICY_TYPES[kind] !== undefined;
+
+/**
+ * POST `/pm/api/v1/evaluate-by-type`: the scope's enabled policy sets of the kind's type for the `onsave` action,
+ * evaluated against the document as the platform would on a save (harness-go-sdk harness/policymgmt/api_evaluate.go
+ * L463-491; the body is the evaluation input, as OpaServiceClient.java L25-30 sends it). The answer is the policy
+ * service's own JSON, not the NG envelope.
+ */
+export function policyEvaluationEndpoint(document: PublishDocument, account: string, now: Date): Endpoint & { body: string } {
+  const { id } = document;
+  const policy = POLICY_TYPES[id.kind];
+  if (!policy) throw new TypeError(`${id.kind} has no policy type`);
+  const body = asRecord(document.value[kindRow(id.kind).rootKey]) ?? {};
+  const name = typeof body.name === 'string' ? body.name : id.identifier;
+  // As the platform names the entity (GovernanceServiceHelper.java L46-52 for pipelines; the identifier otherwise).
+  const entity = id.kind === 'pipeline' ? `accountIdentifier:${account}/orgIdentifier:${id.org}/projectIdentifier:${id.project}/pipelineIdentifier:${id.identifier}` : id.identifier;
+  return {
+    method: 'POST',
+    path: '/gateway/pm/api/v1/evaluate-by-type',
+    query: {
+      accountIdentifier: account,
+      orgIdentifier: id.org,
+      projectIdentifier: id.project,
+      type: policy.type,
+      action: 'onsave',
+      entity,
+      entityMetadata: JSON.stringify(id.kind === 'pipeline' ? { pipelineIdentifier: id.identifier, entityName: name } : { entityName: name }),
+    },
+    contentType: 'application/json',
+    body: JSON.stringify({ [policy.inputKey]: body, ...(policy.inputKey === 'entity' ? {} : { date: now.toISOString() }) }),
+  };
+}
+
 /** GET `/pipeline/api/triggers/{id}/details`: the trigger with `triggerStatus` (why the platform disabled it). */
 export function triggerDetailsEndpoint(res: ResourceId, account: string): Endpoint {
   const plain = readEndpoint(res, account);

@@ -74,3 +74,31 @@ export function describeDenial(governance: Json): { message: string; policySets:
 
 /** `(policy set X)` / `(policy sets X, Y)`, or nothing. */
 export const policySetsText = (sets: readonly string[]): string => (sets.length ? ` (policy set${sets.length > 1 ? 's' : ''} ${sets.join(', ')})` : '');
+
+/**
+ * The verdicts of a policy-management evaluation (`POST /pm/api/v1/evaluate-by-type`): its own JSON, not the NG
+ * envelope (harness-go-sdk harness/policymgmt/model_evaluation.go, model_evaluation_detail2.go,
+ * model_evaluated_policy.go: `details[]` policy sets with `details[]` policies, `deny_messages`, `status`).
+ */
+export function evaluationVerdicts(evaluation: Json): PolicySetVerdict[] {
+  const verdicts: PolicySetVerdict[] = [];
+  for (const entry of list(evaluation.details)) {
+    const set = asObject(entry);
+    if (!set) continue;
+    const denials: string[] = [];
+    const warnings: string[] = [];
+    for (const item of list(set.details)) {
+      const policy = asObject(item);
+      if (!policy) continue;
+      const name = asText(asObject(policy.policy)?.name) ?? asText(asObject(policy.policy)?.identifier);
+      const messages = list(policy.deny_messages).map(asText).filter((m): m is string => m !== undefined);
+      const into = isWarned(policy.status) ? warnings : isFailed(policy.status) ? denials : undefined;
+      if (!into) continue;
+      if (messages.length) for (const m of messages) if (!into.includes(m)) into.push(m);
+      else into.push(asText(policy.error) ?? `policy ${name ?? 'unnamed'} ${into === warnings ? 'warned' : 'failed'}`);
+    }
+    const name = asText(set.name) ?? asText(set.identifier);
+    verdicts.push({ ...(name ? { policySet: name } : {}), ...(asText(set.identifier) ? { policySetId: asText(set.identifier)! } : {}), deny: isFailed(set.status), denials, warnings });
+  }
+  return verdicts;
+}

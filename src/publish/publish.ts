@@ -1,6 +1,7 @@
 import type { Client, RemoteResource, WriteOptions } from './client.js';
 import { resourceName, type PublishKind, type ResourceId } from './document.js';
-import { storableInGit } from './endpoints.js';
+import { hasPolicyType, storableInGit } from './endpoints.js';
+import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from './governance.js';
 import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftDelete, type Envelope } from './envelope.js';
 import { DependencyCheck } from './dependencies.js';
 import { checkStorage, GitWriter, type GitSettings } from './git-write.js';
@@ -31,6 +32,14 @@ export interface DocumentResult {
   readonly error?: DocumentFailure;
   /** With dry-run: what the document refers to that is not there, which the platform accepts but a run fails on. */
   readonly warnings?: readonly string[];
+  /** With `--policy-check`: what the scope's policy sets said of the document before any write. */
+  readonly policy?: PolicyCheck;
+}
+
+/** The platform's evaluation of a document against the scope's policy sets (`pass`, `warning`, `error`: denied). */
+export interface PolicyCheck {
+  readonly status: string;
+  readonly sets: readonly PolicySetVerdict[];
 }
 
 /** Why a run stopped before the end: every later request would fail the same way. */
@@ -66,6 +75,12 @@ export interface PublishOptions {
    * PIPE-22127). Default 5000 ms.
    */
   readonly webhookPauseMs?: number;
+  /**
+   * Before writing, have the platform evaluate the scope's policy sets against each pipeline, template and connector
+   * (`POST /pm/api/v1/evaluate-by-type`): a denied one is not written (with `dryRun`: would fail), warnings are
+   * reported.
+   */
+  readonly policyCheck?: boolean;
 }
 
 export const DEFAULT_WEBHOOK_PAUSE_MS = 5_000;
@@ -101,6 +116,8 @@ class Run {
   readonly dryRun: boolean;
   readonly git: GitWriter | undefined;
   readonly #webhooks = new KeyedLock();
+  /** `--policy-check`: each document's evaluation. */
+  readonly policies = new Map<PublishItem, PolicyCheck>();
   /** How each pipeline of the run is stored, as its GET said (a trigger of a Git-stored one needs a branch). */
   readonly #pipelineStore = new Map<string, 'inline' | 'remote'>();
 
@@ -209,6 +226,36 @@ async function updateProject(run: Run, item: PublishItem, remote: RemoteResource
   return { outcome: 'updated', changes: still, ...withCorrelation(updated.correlationId) };
 }
 
+/**
+ * `--policy-check`: the scope's policy sets evaluated against the document before any write. A denial stops the
+ * write (a dry run: would fail), and is reported with the policy sets and their messages either way.
+ */
+async function checkPolicies(run: Run, item: PublishItem, writes: boolean): Promise<PolicyCheck | undefined> {
+  if (!run.options.policyCheck || !hasPolicyType(item.document.id.kind)) return undefined;
+  const evaluation = await run.client.evaluatePolicies(item.document);
+  const check: PolicyCheck = { status: String(evaluation.status), sets: evaluationVerdicts(evaluation) };
+  run.policies.set(item, check);
+  if (check.status === 'error' && writes) {
+    const denied = check.sets.filter((set) => set.deny);
+    const messages = denied.flatMap((set) => set.denials);
+    const sets = denied.map((set) => set.policySet ?? set.policySetId ?? 'a policy set');
+    throw new PolicyDenial(
+      `denied by policy (--policy-check, before writing): ${messages.length ? messages.join('; ') : 'the evaluation gives no reason'}${policySetsText(sets)}; ${run.dryRun ? 'the write would be refused' : 'nothing was written'}`,
+      check,
+    );
+  }
+  return check;
+}
+
+/** A write the policy pre-flight stopped. */
+class PolicyDenial extends DocumentRefusal {
+  readonly check: PolicyCheck;
+  constructor(message: string, check: PolicyCheck) {
+    super('denied by policy', message);
+    this.check = check;
+  }
+}
+
 /** Brings one document to the platform: read, compare, then create or update, or leave it. */
 async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   const { client, options, dryRun } = run;
@@ -216,10 +263,11 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   const git = run.gitFor(item);
   run.checkTriggerBranch(item);
   const remote = await client.read(document.id, git ? { branch: options.git!.branch } : {});
-  if (remote) {
-    checkStorage(item, remote, git ? 'remote' : 'inline', options.git);
+  const changes = remote ? semanticDiff(document.value, remote.document) : undefined;
+  if (remote) checkStorage(item, remote, git ? 'remote' : 'inline', options.git);
+  await checkPolicies(run, item, changes === undefined || changes.length > 0);
+  if (remote && changes) {
     if (document.id.kind === 'pipeline' && remote.storage) run.notePipeline(document.id, remote.storage.store);
-    const changes = semanticDiff(document.value, remote.document);
     if (changes.length === 0) return { outcome: 'unchanged', ...withCorrelation(remote.correlationId) };
     checkDrift(item, remote, options);
     if (dryRun) return { outcome: 'updated', changes };
@@ -326,7 +374,8 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
           const changes = error instanceof DocumentRefusal && error.changes ? { changes: error.changes } : {};
           rest = { outcome: 'failed', error: failure(error), ...changes };
         }
-        finish(item, await planned(run, item, rest));
+        const policy = run.policies.get(item);
+        finish(item, { ...(await planned(run, item, rest)), ...(policy ? { policy } : {}) });
       },
       {
         stopped: () => stopped !== undefined,

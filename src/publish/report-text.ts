@@ -18,13 +18,24 @@ const failureText = (error: DocumentResult['error']): string => {
   return error?.reason && !message.startsWith(error.reason) ? `${error.reason}: ${message}` : message;
 };
 
+/** What `--policy-check` found beyond a denial the failure line already says: warnings, and denials of unwritten documents. */
+function policyLines(result: DocumentResult): string[] {
+  const lines: string[] = [];
+  for (const set of result.policy?.sets ?? []) {
+    const name = set.policySet ?? set.policySetId ?? 'a policy set';
+    if (result.outcome !== 'failed') for (const text of set.denials) lines.push(`    policy set ${name} denies it: ${text}`);
+    for (const text of set.warnings) lines.push(`    policy set ${name} warns: ${text}`);
+  }
+  return lines;
+}
+
 /** One line per document for CI logs; with dry-run, the semantic diff of an update under it. */
 export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
-  // A prediction of the dry run's own, not a failure of a request.
-  const predicted = dryRun && result.error?.reason === 'missing dependency';
+  // A prediction of the dry run's own (it writes nothing, so a denial can only be the policy pre-flight's).
+  const predicted = dryRun && (result.error?.reason === 'missing dependency' || result.error?.reason === 'denied by policy');
   const verb = (predicted ? 'would fail' : (dryRun ? DRY_VERB : VERB)[result.outcome]).padEnd(dryRun ? 12 : 9);
   const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  ${result.file}`;
-  const warnings = (result.warnings ?? []).map((warning) => `    warning: ${warning}`);
+  const warnings = [...(result.warnings ?? []).map((warning) => `    warning: ${warning}`), ...policyLines(result)];
   if (result.outcome === 'failed')
     return [
       `${head}\n    ${failureText(result.error)}${correlation(result.error?.correlationId)}`,
@@ -123,6 +134,7 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
       ...(r.changes && r.error?.reason === 'drift' ? { drift: r.changes } : {}),
       ...(r.error ? { error: r.error } : {}),
       ...(r.warnings?.length ? { warnings: r.warnings } : {}),
+      ...(r.policy ? { policy: r.policy } : {}),
     })),
     ...(report.orphans?.length
       ? {

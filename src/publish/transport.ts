@@ -121,10 +121,11 @@ export function sendRest(request: HttpRequest, options: TransportOptions): Promi
 }
 
 /**
- * A GraphQL call with retries. GraphQL answers 200 with `errors` for query mistakes; those are the caller's to
- * read. HTTP failures become ApiErrors like REST ones.
+ * A call with retries to a service whose answers are its own JSON rather than the NG envelope (GraphQL, the
+ * policy-management API); GraphQL answers 200 with `errors` for query mistakes, those are the caller's to read.
+ * HTTP failures become ApiErrors like REST ones.
  */
-export function sendGraphql(request: HttpRequest, options: TransportOptions): Promise<unknown> {
+export function sendJson(request: HttpRequest, options: TransportOptions): Promise<unknown> {
   return withRetry(
     async () => {
       const { status, text, retryAfterMs } = await attemptOnce(request, options);

@@ -4,6 +4,7 @@ import { createStoreType, type GitSettingsTable } from './emulator-gitx.js';
 import { DEFAULT_NOT_FOUND, KIND_FACTS, matchRoute, type KindFacts, type NotFoundForm, type Route } from './emulator-kinds.js';
 import { fieldAt, findTemplate, missingReference } from './emulator-references.js';
 import { resourceKey, type Kind, type Placement, type Store, type StoredResource } from './emulator-store.js';
+import { evaluate, type PolicySet } from './emulator-policies.js';
 import { afterValidation, missingBranch, triggerDetailsData, validationFailure, webhookRepo, type WebhookRegistrar } from './emulator-triggers.js';
 
 export { DEFAULT_NOT_FOUND, matchRoute, type NotFoundForm };
@@ -51,6 +52,8 @@ export interface Behaviour {
   /** Trigger identifiers whose writes answer 200 with `errorResponse: true` and store nothing. */
   readonly triggerErrors: readonly string[];
   readonly webhooks: WebhookRegistrar;
+  /** Policy sets that run on saves of their type, as on the platform. */
+  readonly policySets: readonly PolicySet[];
 }
 
 export const errorBody = (code: string, message: string, correlationId: string) => ({
@@ -229,7 +232,7 @@ function answerRest(store: Store, req: RestRequest): Answer {
   const git = gitWrite(route, query, existing, yaml, correlationId, storeType);
   if ('answer' in git) return git.answer;
   // Governance runs on save: a denial stores nothing, in one of three forms.
-  const deny = behaviour.deny.find((d) => d.kind === route.kind && d.identifier === identifier);
+  const deny = behaviour.deny.find((d) => d.kind === route.kind && d.identifier === identifier) ?? policySetDenial(behaviour.policySets, route.kind, identifier, body, req.accountId);
   if (deny) return denialAnswer(deny, route, facts, req.accountId, correlationId);
   if (behaviour.withoutEntity.includes(identifier)) return { status: 200, body: { status: 'SUCCESS', data: null, metaData: null, correlationId } };
   if (route.kind === 'trigger' && behaviour.triggerErrors.includes(identifier)) {
@@ -325,6 +328,15 @@ function gitWrite(
 
 /** Kinds the emulator keeps in Git on request. */
 const GIT_KINDS: ReadonlySet<Kind> = new Set(['pipeline', 'inputSet', 'overlayInputSet']);
+
+/** The first policy set of the kind's type that denies `body` on save, as a denial. */
+function policySetDenial(sets: readonly PolicySet[], kind: Kind, identifier: string, body: Record<string, unknown>, accountId: string): PolicyDeny | undefined {
+  if (kind !== 'pipeline' && kind !== 'template' && kind !== 'connector') return undefined;
+  const evaluation = evaluate(sets, kind, body, { account: accountId, action: 'onsave' });
+  const denied = evaluation.details.find((set) => set.status === 'error');
+  const message = denied?.details.find((policy) => policy.status === 'error')?.deny_messages[0];
+  return denied && message ? { kind, identifier, policySet: denied.name, message } : undefined;
+}
 
 /** A denial in the form the call and the configuration ask for (platform-facts-3.md §2 D2). */
 function denialAnswer(deny: PolicyDeny, route: Route, facts: KindFacts, accountId: string, correlationId: string): Answer {

@@ -11,6 +11,7 @@ import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, readTarget, type 
 import type { Route } from './emulator-kinds.js';
 import type { GitSettingsTable } from './emulator-gitx.js';
 import { listAnswer } from './emulator-lists.js';
+import { evaluateByType, type PolicySet } from './emulator-policies.js';
 import { scmError } from './emulator-git.js';
 import { resourceKey, Store, type GitFile, type Kind, type Placement, type StoredResource, type WriteCount } from './emulator-store.js';
 import { WebhookRegistrar } from './emulator-triggers.js';
@@ -57,6 +58,8 @@ export interface EmulatorOptions {
   readonly webhookRegistrationMs?: number;
   /** How long a Git commit takes; another write to the same repository and branch meanwhile answers 409. Default 25 ms. */
   readonly gitCommitMs?: number;
+  /** Governance policy sets: evaluated by `/pm/api/v1/evaluate-by-type`, and on saves of their type. */
+  readonly policySets?: readonly PolicySet[];
   /** The platform goes away after answering this many requests: the port closes, connections are refused. */
   readonly goneAfterRequests?: number;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
@@ -123,6 +126,7 @@ export class Emulator {
       softDeleted: new Set((options.softDeleted ?? []).map((r) => resourceKey(r.kind, r.org, r.project, r.identifier, r))),
       triggerErrors: options.triggerErrors ?? [],
       webhooks: this.webhooks,
+      policySets: options.policySets ?? [],
     };
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
     this.#server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
@@ -351,6 +355,8 @@ export class Emulator {
       if (account !== this.accountId) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
       return { status: 200, body: runQuery(graphqlQuery!) };
     }
+    const evaluated = evaluateByType(this.#behaviour.policySets, method, path, query, body.toString('utf8'), req.headers['content-type'], this.accountId, correlationId);
+    if (evaluated) return evaluated;
     const listed = listAnswer(this.store, method, path, query, body.toString('utf8'), this.accountId, correlationId);
     if (listed) return listed;
     const organization = method === 'GET' ? /^\/ng\/api\/organizations\/([^/]+)$/.exec(path) : null;
