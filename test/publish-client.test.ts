@@ -152,14 +152,43 @@ describe('semantic diff', () => {
     const local = { project: { ...project.project, modules: ['CD'], description: 'new', tags: { team: 'a' } } };
     const remote = { project: { ...project.project, modules: ['CI', 'CORE'], description: 'old' } };
     expect(semanticDiff(local, remote)).toEqual([
-      { path: 'project.description', op: 'changed', local: 'new', remote: 'old' },
-      { path: 'project.modules[0]', op: 'changed', local: 'CD', remote: 'CI' },
-      { path: 'project.modules[1]', op: 'removed', remote: 'CORE' },
-      { path: 'project.tags', op: 'added', local: { team: 'a' } },
+      { path: 'project.description', place: 'description', op: 'changed', local: 'new', remote: 'old' },
+      { path: 'project.modules[0]', place: 'modules[0]', op: 'changed', local: 'CD', remote: 'CI' },
+      { path: 'project.modules[1]', place: 'modules[1]', op: 'removed', remote: 'CORE' },
+      { path: 'project.tags', place: 'tags', op: 'added', local: { team: 'a' } },
     ]);
     const auth = { type: 'Anonymous' };
     expect(semanticDiff({ connector: { spec: { auth } } }, { connector: { spec: { auth, delegateSelectors: ['d1'] } } })).toEqual([
-      { path: 'connector.spec.delegateSelectors', op: 'removed', remote: ['d1'] },
+      { path: 'connector.spec.delegateSelectors', place: 'spec.delegateSelectors', op: 'removed', remote: ['d1'] },
+    ]);
+  });
+
+  const step = (identifier: string, script = 'make') => ({ step: { type: 'ShellScript', name: identifier, identifier, spec: { source: { type: 'Inline', spec: { script } } } } });
+  const withSteps = (...steps: object[]) => ({
+    pipeline: { identifier: 'ci', stages: [{ stage: { identifier: 'build', type: 'CI', spec: { execution: { steps } } } }] },
+  });
+
+  it('names stages and steps by identifier, as compile does', () => {
+    expect(semanticDiff(withSteps(step('lint'), step('test', 'make test')), withSteps(step('lint'), step('test', 'make check')))).toEqual([
+      {
+        path: 'pipeline.stages[0].stage.spec.execution.steps[1].step.spec.source.spec.script',
+        place: 'stage "build" > step "test" > spec.source.spec.script',
+        op: 'changed',
+        local: 'make test',
+        remote: 'make check',
+      },
+    ]);
+  });
+
+  it('matches stages and steps by identifier: a step inserted in the middle is one addition, a new order one change', () => {
+    expect(semanticDiff(withSteps(step('lint'), step('scan'), step('test')), withSteps(step('lint'), step('test')))).toEqual([
+      { path: 'pipeline.stages[0].stage.spec.execution.steps[1]', place: 'stage "build" > step "scan"', op: 'added', local: step('scan') },
+    ]);
+    expect(semanticDiff(withSteps(step('lint')), withSteps(step('lint'), step('old')))).toEqual([
+      { path: 'pipeline.stages[0].stage.spec.execution.steps[1]', place: 'stage "build" > step "old"', op: 'removed', remote: step('old') },
+    ]);
+    expect(semanticDiff(withSteps(step('test'), step('lint')), withSteps(step('lint'), step('test')))).toEqual([
+      { path: 'pipeline.stages[0].stage.spec.execution.steps', place: 'stage "build" > spec.execution.steps', op: 'changed', local: ['test', 'lint'], remote: ['lint', 'test'] },
     ]);
   });
 });

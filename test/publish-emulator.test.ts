@@ -58,8 +58,8 @@ describe('platform emulator', () => {
     const connector = await call('POST', `/gateway/ng/api/connectors?${q}`, { body: stringify(connectorDoc('hub', 'shop')), type: 'text/yaml' });
     expect(connector.json.data.connector.spec.delegateSelectors).toEqual([]);
     expect(connector.json.data.entityValidityDetails).toEqual({ valid: true, invalidYaml: null });
-    const pipeline = await call('POST', `/gateway/pipeline/api/pipelines?${q}&orgIdentifier=default&projectIdentifier=shop`, { body: stringify(pipelineDoc('deploy', 'shop')), type: 'application/yaml' });
-    expect(pipeline.json.data).toBe('deploy');
+    const pipeline = await call('POST', `/gateway/pipeline/api/pipelines/v2?${q}&orgIdentifier=default&projectIdentifier=shop`, { body: stringify(pipelineDoc('deploy', 'shop')), type: 'application/yaml' });
+    expect(pipeline.json.data).toMatchObject({ identifier: 'deploy' });
     const read = await call('GET', `/gateway/pipeline/api/pipelines/deploy?${q}&orgIdentifier=default&projectIdentifier=shop`);
     expect(typeof read.json.data.yamlPipeline).toBe('string');
     expect(emulator.violations).toEqual([]);
@@ -72,9 +72,9 @@ describe('platform emulator', () => {
     expect((await call('GET', `/gateway/ng/api/projects/none?${q}&orgIdentifier=default`)).json).toMatchObject({ code: 'ENTITY_NOT_FOUND' });
     const connector = await call('GET', `/gateway/ng/api/connectors/none?${q}&orgIdentifier=default&projectIdentifier=shop`);
     expect([connector.status, connector.json.code]).toEqual([400, 'RESOURCE_NOT_FOUND_EXCEPTION']);
-    await call('POST', `/gateway/pipeline/api/pipelines?${q}&orgIdentifier=default&projectIdentifier=shop`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml' });
-    const again = await call('POST', `/gateway/pipeline/api/pipelines?${q}&orgIdentifier=default&projectIdentifier=shop`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml' });
-    expect(again.json).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('already exists') });
+    await call('POST', `/gateway/pipeline/api/pipelines/v2?${q}&orgIdentifier=default&projectIdentifier=shop`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml' });
+    const again = await call('POST', `/gateway/pipeline/api/pipelines/v2?${q}&orgIdentifier=default&projectIdentifier=shop`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml' });
+    expect(again.json).toMatchObject({ code: 'DUPLICATE_FIELD', message: expect.stringContaining('already exists or has been deleted') });
   });
 
   it.each([
@@ -176,7 +176,7 @@ describe('platform emulator: the answers of platform-facts-2.md', () => {
       { deny: [{ kind: 'pipeline', identifier: 'p', policySet: 'Prod approvals', message: 'a Deployment stage needs an approval' }, { kind: 'connector', identifier: 'hub', message: 'no public registries' }] },
       async (on) => {
         await seedProject(on);
-        const pipeline = await call('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml', on });
+        const pipeline = await call('POST', `/gateway/pipeline/api/pipelines/v2?${scope}`, { body: stringify(pipelineDoc('p', 'shop')), type: 'application/yaml', on });
         expect([pipeline.status, pipeline.json.status]).toEqual([200, 'SUCCESS']);
         expect(pipeline.json.data.identifier).toBeUndefined();
         expect(pipeline.json.data.governanceMetadata).toMatchObject({ deny: true, details: [{ policySetName: 'Prod approvals', policyMetadata: [{ denyMessages: ['a Deployment stage needs an approval'] }] }] });
@@ -185,7 +185,7 @@ describe('platform emulator: the answers of platform-facts-2.md', () => {
         expect(on.resource('pipeline', 'default', 'shop', 'p')).toBeUndefined();
         expect(on.resource('connector', 'default', 'shop', 'hub')).toBeUndefined();
         // Others pass.
-        expect((await call('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(pipelineDoc('q', 'shop')), type: 'application/yaml', on })).json.data).toBe('q');
+        expect((await call('POST', `/gateway/pipeline/api/pipelines/v2?${scope}`, { body: stringify(pipelineDoc('q', 'shop')), type: 'application/yaml', on })).json.data).toMatchObject({ identifier: 'q' });
       },
     );
   });
@@ -270,7 +270,7 @@ describe('platform emulator: services, environments, infrastructures, templates,
   beforeEach(async () => {
     em = await startEmulator();
     await call('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, { body: stringify(projectDoc('shop')), type: 'application/yaml', on: em });
-    await call('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(pipelineDoc('deploy', 'shop')), type: 'application/yaml', on: em });
+    await call('POST', `/gateway/pipeline/api/pipelines/v2?${scope}`, { body: stringify(pipelineDoc('deploy', 'shop')), type: 'application/yaml', on: em });
   });
   afterEach(() => em.stop());
 
@@ -449,13 +449,13 @@ describe('platform emulator: services, environments, infrastructures, templates,
       expect(json.message).toMatch(words);
     };
     await refused(on('POST', `/gateway/ng/api/infrastructures?${q}`, { body: jsonBody(infrastructureDoc('k8s', 'shop', 'qa'), [...NG, 'environmentRef', 'type']), type: 'application/json' }), /environment \[qa\]/);
-    await refused(on('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(templatedPipelineDoc('ci', 'shop', 'checks', 'v1')), type: 'application/yaml' }), /Template reference \[checks, versionLabel v1\]/);
+    await refused(on('POST', `/gateway/pipeline/api/pipelines/v2?${scope}`, { body: stringify(templatedPipelineDoc('ci', 'shop', 'checks', 'v1')), type: 'application/yaml' }), /Template reference \[checks, versionLabel v1\]/);
     await refused(on('POST', `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=ci`, { body: stringify(inputSetDoc('n', 'shop', 'ci')), type: 'application/yaml' }), /pipeline \[ci\]/);
     await refused(on('POST', `/gateway/pipeline/api/triggers?${scope}&targetIdentifier=ci`, { body: stringify(triggerDoc('n', 'shop', 'ci')), type: 'application/yaml' }), /pipeline \[ci\]/);
     await refused(on('POST', `/gateway/pipeline/api/inputSets/overlay?${scope}&pipelineIdentifier=deploy`, { body: stringify(overlayInputSetDoc('all', 'shop', 'deploy', ['nightly'])), type: 'application/yaml' }), /input set \[nightly\]/);
     // In order, each is accepted.
     expect((await on('POST', `/gateway/template/api/templates?${scope}`, { body: stringify(templateDoc('checks', 'shop', 'v1')), type: 'application/yaml' })).status).toBe(200);
-    expect((await on('POST', `/gateway/pipeline/api/pipelines?${scope}`, { body: stringify(templatedPipelineDoc('ci', 'shop', 'checks', 'v1')), type: 'application/yaml' })).status).toBe(200);
+    expect((await on('POST', `/gateway/pipeline/api/pipelines/v2?${scope}`, { body: stringify(templatedPipelineDoc('ci', 'shop', 'checks', 'v1')), type: 'application/yaml' })).status).toBe(200);
     expect((await on('POST', `/gateway/pipeline/api/inputSets?${scope}&pipelineIdentifier=ci`, { body: stringify(inputSetDoc('n', 'shop', 'ci')), type: 'application/yaml' })).status).toBe(200);
     expect(em.totalWrites()).toBe(5);
     expect(em.violations).toEqual([]);
@@ -481,7 +481,7 @@ describe('platform emulator: services, environments, infrastructures, templates,
     try {
       const send = (method: string, path: string, body: string, type: string) => call(method, path, { body, type, on: denied });
       await send('POST', `/gateway/ng/api/projects?${q}&orgIdentifier=default`, stringify(projectDoc('shop')), 'application/yaml');
-      await send('POST', `/gateway/pipeline/api/pipelines?${scope}`, stringify(pipelineDoc('deploy', 'shop')), 'application/yaml');
+      await send('POST', `/gateway/pipeline/api/pipelines/v2?${scope}`, stringify(pipelineDoc('deploy', 'shop')), 'application/yaml');
       await send('POST', `/gateway/ng/api/environmentsV2?${q}`, jsonBody(environmentDoc('qa', 'shop'), [...NG, 'type']), 'application/json');
       const answers = [
         await send('POST', `/gateway/ng/api/servicesV2?${q}`, jsonBody(serviceDoc('x', 'shop'), NG), 'application/json'),

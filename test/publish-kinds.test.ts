@@ -83,8 +83,8 @@ describe('publish of every kind', () => {
     // and triggers, input sets before the overlay that combines them (the emulator refuses anything else, so a run
     // without failures also means the step template went before the stage template using it).
     expect(first('/ng/api/infrastructures')).toBeGreaterThan(Math.max(last('/ng/api/servicesV2'), last('/ng/api/environmentsV2')));
-    expect(first('/pipeline/api/pipelines')).toBeGreaterThan(last('/template/api/templates'));
-    expect(first('/pipeline/api/inputSets')).toBeGreaterThan(last('/pipeline/api/pipelines'));
+    expect(first('/pipeline/api/pipelines/v2')).toBeGreaterThan(last('/template/api/templates'));
+    expect(first('/pipeline/api/inputSets')).toBeGreaterThan(last('/pipeline/api/pipelines/v2'));
     expect(first('/pipeline/api/inputSets/overlay')).toBeGreaterThan(last('/pipeline/api/inputSets'));
     expect(first('/pipeline/api/triggers')).toBeGreaterThan(last('/pipeline/api/inputSets/overlay'));
     expect(order.filter((w) => w.startsWith('POST')).length).toBe(12);
@@ -136,7 +136,7 @@ describe('publish of every kind', () => {
         '/gateway/ng/api/infrastructures',
         '/gateway/template/api/templates/update/lint/1',
         '/gateway/template/api/templates/update/checks/v1',
-        '/gateway/pipeline/api/pipelines/ci',
+        '/gateway/pipeline/api/pipelines/v2/ci',
         '/gateway/pipeline/api/inputSets/eu',
         '/gateway/pipeline/api/inputSets/us',
         '/gateway/pipeline/api/inputSets/overlay/both',
@@ -170,7 +170,7 @@ describe('publish of every kind', () => {
     docs[9] = inputSetDoc('us', 'shop', 'ci', 'ap');
     const diff = await publishWith({ emulator: em, args: [await compiled(docs, 'diff'), '--dry-run'] });
     expect(diff.stdout).toMatch(/^would update inputSet\s+default\/shop\/ci\/us\s/m);
-    expect(diff.stdout).toContain('~ inputSet.pipeline.variables[0].value: "us" -> "ap"');
+    expect(diff.stdout).toContain('~ pipeline "ci" > variables[0].value: "us" -> "ap"');
     expect(em.writes('inputSet', 'default', 'shop', 'us', { parent: 'ci' })).toEqual({ creates: 1, updates: 0 });
   });
 });
@@ -261,7 +261,7 @@ describe('the delivery example', () => {
       '/gateway/ng/api/environmentsV2': 'environment',
       '/gateway/ng/api/infrastructures': 'infrastructure',
       '/gateway/template/api/templates': 'template',
-      '/gateway/pipeline/api/pipelines': 'pipeline',
+      '/gateway/pipeline/api/pipelines/v2': 'pipeline',
       '/gateway/pipeline/api/inputSets': 'inputSet',
       '/gateway/pipeline/api/triggers': 'trigger',
     };

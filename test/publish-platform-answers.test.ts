@@ -272,7 +272,7 @@ describe('--fail-on-drift', () => {
     const dry = await publishWith({ emulator: em, args: [out, '--dry-run', '--fail-on-drift'] });
     expect(dry.code).toBe(1);
     expect(dry.stdout).toMatch(/^FAILED\s+pipeline\s+default\/shop\/deploy\s.*\n\s+drift: changed on the platform since the last publish \(1 difference/m);
-    expect(dry.stdout).toContain('- pipeline.description: "edited in the UI"');
+    expect(dry.stdout).toContain('- description: "edited in the UI"');
     const run = await publishWith({ emulator: em, args: [out, '--fail-on-drift', '--json'] });
     expect(run.code).toBe(1);
     expect(doc(run.stdout, 'deploy')).toMatchObject({ outcome: 'failed', error: { reason: 'drift' }, drift: [{ path: 'pipeline.description' }] });

@@ -61,7 +61,7 @@ describe('pipewright publish against the emulator', () => {
     expect(result.stdout).toMatch(/^total\s+3\s+0\s+0\s+0$/m);
     // Order: the first write of each kind comes after every write of the kind before it.
     const writes = emulator.requests.filter((r) => r.method !== 'GET').map((r) => r.path.split('?')[0]);
-    expect(writes).toEqual(['/gateway/ng/api/projects', '/gateway/ng/api/connectors', '/gateway/pipeline/api/pipelines']);
+    expect(writes).toEqual(['/gateway/ng/api/projects', '/gateway/ng/api/connectors', '/gateway/pipeline/api/pipelines/v2']);
     for (const [kind, org, project, id] of Object.values(SEED)) {
       expect(emulator.writes(kind, org, project, id)).toEqual({ creates: 1, updates: 0 });
       const stored = emulator.resource(kind, org, project, id)!;
@@ -99,7 +99,7 @@ describe('pipewright publish against the emulator', () => {
       expect(emulator.writes('project', 'default', undefined, 'shop')).toEqual({ creates: 1, updates: 0 });
       const step = (emulator.resource('pipeline', 'default', 'shop', 'deploy')!.body as any).stages[0].stage.spec.execution.steps[0].step;
       expect(step.spec.source.spec.script).toBe('echo two');
-      expect(emulator.requests.filter((r) => r.method === 'PUT').map((r) => r.path.split('?')[0])).toEqual(['/gateway/pipeline/api/pipelines/deploy']);
+      expect(emulator.requests.filter((r) => r.method === 'PUT').map((r) => r.path.split('?')[0])).toEqual(['/gateway/pipeline/api/pipelines/v2/deploy']);
     } finally {
       await done();
     }
@@ -122,8 +122,9 @@ describe('pipewright publish against the emulator', () => {
       const dry = await publishWith({ emulator, args: [d, '--dry-run'] });
       expect(dry.code).toBe(0);
       expect(dry.stdout).toMatch(/^would update pipeline\s+default\/shop\/deploy  pipelines\/default\/shop\/deploy\.yaml$/m);
-      expect(dry.stdout).toContain('    ~ pipeline.stages[0].stage.spec.execution.steps[0].step.spec.source.spec.script: "echo one" -> "echo two"');
-      expect(dry.stdout).toContain('    + project.description: "the shop"');
+      // Named as compile names places: by the identifiers of the stage and step.
+      expect(dry.stdout).toContain('    ~ stage "deploy_to_k8s" > step "echo" > spec.source.spec.script: "echo one" -> "echo two"');
+      expect(dry.stdout).toContain('    + description: "the shop"');
       // The modules the server filled in are not a difference.
       expect(dry.stdout).not.toContain('modules');
       expect(emulator.totalWrites()).toBe(writes);
@@ -131,7 +132,7 @@ describe('pipewright publish against the emulator', () => {
       const json = jsonOf((await publishWith({ emulator, args: [d, '--dry-run', '--json'] })).stdout);
       expect(json.dryRun).toBe(true);
       expect(json.counts).toEqual({ created: 0, updated: 2, unchanged: 0, failed: 0 });
-      expect(json.documents.find((doc) => doc.kind === 'project')!.changes).toEqual([{ path: 'project.description', op: 'added', local: 'the shop' }]);
+      expect(json.documents.find((doc) => doc.kind === 'project')!.changes).toEqual([{ path: 'project.description', place: 'description', op: 'added', local: 'the shop' }]);
       expect(emulator.totalWrites()).toBe(writes);
     } finally {
       await done();

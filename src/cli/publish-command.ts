@@ -21,11 +21,13 @@ export function registerPublish(program: Command): void {
     .option('--json', 'print a machine-readable report on stdout')
     .option('--rate <n>', 'requests per minute to allow (default: config rateLimit, else 1000)', positiveInt('--rate'))
     .option('--concurrency <n>', 'documents of one kind published at once (default 4)', positiveInt('--concurrency'))
-    .option('--store <where>', 'where pipelines are kept: inline (in the platform, default) or remote (in Git; default: config store)')
+    .option('--store <where>', 'where pipelines and their input sets are kept: inline (in the platform, default) or remote (in Git; default: config store)')
     .option('--git-connector <ref>', 'with --store remote: the Git connector the platform uses (default: config git.connector)')
     .option('--repo <name>', 'with --store remote: the repository (default: config git.repo)')
-    .option('--branch <branch>', 'with --store remote: the branch pipelines are read from and committed to (default: config git.branch)')
+    .option('--branch <branch>', 'with --store remote: the branch pipelines and input sets are read from and committed to (default: config git.branch)')
     .option('--fail-on-drift', 'fail, and leave alone, documents changed on the platform since the last publish (by someone else)')
+    .option('--policy-check', 'have the platform evaluate its policy sets on each pipeline, template and connector before writing it (with --dry-run: write nothing)')
+    .option('--prune', 'delete what an earlier publish recorded whose source is gone (only as pipewright published it; children first)')
     .addHelpText(
       'after',
       [
@@ -38,6 +40,8 @@ export function registerPublish(program: Command): void {
         '  $ pipewright publish --json > publish-report.json',
         '  $ pipewright publish --store remote --git-connector github --repo delivery --branch main',
         '  $ pipewright publish --dry-run --fail-on-drift    # in CI: exit 1 if someone changed a document in the UI',
+        '  $ pipewright publish --prune --dry-run            # what --prune would delete, and what it would keep',
+        '  $ pipewright publish --dry-run --policy-check     # which documents the platform\'s policies would deny',
       ].join('\n'),
     )
     .action(async (dir: string | undefined, flags: PublishFlags, command: Command) => {

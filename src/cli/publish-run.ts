@@ -2,18 +2,20 @@ import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR } from '../compile/config.js';
 import { BaseUrlError } from '../publish/base-url.js';
 import { createClient } from '../publish/client.js';
+
 import { ProgressBar } from '../publish/progress.js';
 import { countOutcomes, publishDocuments, type PublishReport } from '../publish/publish.js';
 import { readRecord, recordPath, writeRecord } from '../publish/published-record.js';
-import { defaultPipelinePath } from '../publish/publish.js';
+import { findOrphans, pruneOrphans } from '../publish/prune.js';
 import { readOutputFolder } from '../publish/read-output.js';
-import { jsonReport, resultLines, summaryTable } from '../publish/report-text.js';
+import { jsonReport, orphanLines, orphansFailed, resultLines, summaryTable } from '../publish/report-text.js';
 import type { RetryEvent } from '../publish/retry.js';
 import { authAdvice, expandFilePath, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
 import type { Probe } from '../publish/transport.js';
 import { DiagnosticError, diagnosticOf } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
+import type { ResourceKey } from '../catalog/resource-key.js';
 
 export interface PublishFlags {
   readonly baseUrl?: string;
@@ -28,6 +30,8 @@ export interface PublishFlags {
   readonly repo?: string;
   readonly branch?: string;
   readonly failOnDrift?: boolean;
+  readonly prune?: boolean;
+  readonly policyCheck?: boolean;
   readonly debug?: boolean;
 }
 
@@ -51,12 +55,19 @@ export function asUserError(error: unknown): unknown {
 }
 
 /** A document the platform did not take, as a diagnostic of the --json envelope (the report has the details). */
-const publishDiagnostics = (report: PublishReport) =>
-  report.results.flatMap((result) =>
+const publishDiagnostics = (report: PublishReport) => [
+  ...report.results.flatMap((result) =>
     result.outcome === 'failed' && result.error
       ? [diagnosticOf('publish-failed', 'error', { message: result.error.message, path: [], location: { file: result.file }, subject: `${result.kind} "${result.id.identifier}"` })]
       : [],
-  );
+  ),
+  // A delete --prune asked for that did not happen.
+  ...(report.orphans ?? []).flatMap((orphan) =>
+    orphan.outcome === 'failed' || orphan.outcome === 'kept'
+      ? [diagnosticOf('publish-failed', 'error', { message: orphan.error?.message ?? orphan.message ?? 'not deleted', path: [], location: { file: orphan.file }, subject: `${orphan.kind} "${orphan.id.identifier}"` })]
+      : [],
+  ),
+];
 
 /** Retries are logged only with --debug: in CI a flaky minute would otherwise bury the per-document lines. */
 const retryLogger = (debug: boolean) =>
@@ -112,9 +123,11 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       concurrency: flags.concurrency ?? 4,
       store: storage.store,
       ...(git
-        ? { git: { connectorRef: git.connectorRef, repoName: git.repoName, branch: git.branch, filePath: template ? (id) => expandFilePath(template, id) : defaultPipelinePath } }
+        ? { git: { connectorRef: git.connectorRef, repoName: git.repoName, branch: git.branch, ...(template ? { filePath: (id: ResourceKey) => expandFilePath(template, id) } : {}) } }
         : {}),
       failOnDrift: flags.failOnDrift ?? false,
+      policyCheck: flags.policyCheck ?? false,
+      ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
       lastPublished: (item) => record.get(item.file)?.document,
       onStart: (item) => bar?.started(item.file),
       onResult: (result) => {
@@ -122,9 +135,19 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
         else if (!flags.json) process.stdout.write(`${resultLines(result, flags.dryRun ?? false).join('\n')}\n`);
       },
     });
+    // What an earlier publish recorded and this folder no longer has: listed, or deleted with --prune (not when the
+    // run stopped: the platform is not answering, or not taking the key).
+    const orphans = findOrphans(record, items);
+    if (orphans.length > 0) {
+      const outcomes = await pruneOrphans(client, orphans, { prune: (flags.prune ?? false) && !report.stopped, dryRun: report.dryRun });
+      report = { ...report, orphans: outcomes };
+      bar?.clear();
+      if (!flags.json) for (const result of outcomes) process.stdout.write(`${orphanLines(result, report.dryRun).join('\n')}\n`);
+    }
+    const removed = (report.orphans ?? []).filter((o) => !report.dryRun && (o.outcome === 'deleted' || o.outcome === 'gone')).map((o) => o.file);
     if (!report.dryRun)
       try {
-        await writeRecord(dir, { baseUrl: client.baseUrl, accountId: client.accountId }, record, items, report.results);
+        await writeRecord(dir, { baseUrl: client.baseUrl, accountId: client.accountId }, record, items, report.results, removed);
       } catch (error) {
         // The documents are published; only the next --fail-on-drift loses its reference.
         const code = (error as { code?: string }).code;
@@ -148,5 +171,5 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     process.stdout.write(`\n${summaryTable(report)}`);
   }
   if (report.stopped) process.stderr.write(`pipewright: publish stopped early: ${authAdvice(report.stopped.kind, context.keySource)}\n`);
-  return countOutcomes(report.results).failed > 0 ? EXIT.failed : EXIT.ok;
+  return countOutcomes(report.results).failed > 0 || orphansFailed(report.orphans) ? EXIT.failed : EXIT.ok;
 }

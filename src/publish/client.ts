@@ -4,26 +4,37 @@ import { publishDocument, type PublishDocument } from './document.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
 import {
   createEndpoint,
-  createRemotePipelineEndpoint,
+  createRemoteEndpoint,
+  deleteEndpoint,
+  kindApi,
+  listEndpoint,
+  isPublicIn,
+  organizationEndpoint,
+  policyEvaluationEndpoint,
   readEndpoint,
-  readRemotePipelineEndpoint,
+  readRemoteEndpoint,
   remoteDocument,
   requestBody,
   stableEndpoint,
+  storableInGit,
   storageOf,
+  triggerDetailsEndpoint,
   updateEndpoint,
-  updateRemotePipelineEndpoint,
+  updateRemoteEndpoint,
   withIfMatch,
+  withPublic,
   type Endpoint,
   type GitTarget,
   type GitVersion,
+  type ListScope,
   type Storage,
 } from './endpoints.js';
 import { ApiError, isAlreadyExists, isNotFound, type Envelope } from './envelope.js';
 import { graphqlRequest, type GraphqlOptions } from './graphql.js';
+import { PlatformHealth } from './platform-health.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
-import { probe, sendGraphql, sendRest, type Probe, type TransportOptions } from './transport.js';
+import { probe, sendJson, sendRest, type Probe, type TransportOptions } from './transport.js';
 import { checkWritten } from './write-answer.js';
 
 export interface ClientOptions {
@@ -44,6 +55,11 @@ export interface ClientOptions {
   readonly onRetry?: (event: RetryEvent) => void;
   /** Cancels every request in flight and every wait (e.g. a page navigating away). */
   readonly signal?: AbortSignal;
+  /**
+   * When the platform counts as gone: this many attempts in a row without an answer, and none for `quietMs`;
+   * default 5 and 2000 ms (platform-health.ts).
+   */
+  readonly gone?: { readonly threshold?: number; readonly quietMs?: number };
 }
 
 /** What a GET found. */
@@ -53,22 +69,45 @@ export interface RemoteResource {
   readonly correlationId?: string;
   /** The ETag of the answer (projects): the version an update sends back in `If-Match`. */
   readonly etag?: string;
-  /** Pipelines: inline or in Git, with the Git file's object and commit ids. */
+  /** Pipelines and input sets: inline or in Git, with the Git file's object and commit ids. */
   readonly storage?: Storage;
+  /** Pipelines: made public in the platform (an update keeps it so). */
+  readonly public?: boolean;
+  /** The GET's `data` as it came, for what the document does not hold (a trigger's `enabled` and status). */
+  readonly data?: unknown;
 }
 
 export interface ReadOptions {
-  /** Read a pipeline from this Git branch (remote pipelines; ignored by inline ones). */
+  /** Read from this Git branch (pipelines and input sets stored in Git; ignored by inline ones). */
   readonly branch?: string;
 }
 
 export interface WriteOptions {
-  /** Store the pipeline in Git, as this file. */
+  /** Store the pipeline or input set in Git, as this file. */
   readonly git?: GitTarget;
   /** Remote updates: the Git blob and commit the write replaces, from the GET. */
   readonly gitVersion?: GitVersion;
   /** Projects: the ETag the GET returned, sent as `If-Match`. */
   readonly etag?: string;
+  /** Pipeline updates: keep the pipeline public (`public=true`). */
+  readonly public?: boolean;
+}
+
+/** One entity of a list page. */
+export interface ListedItem {
+  readonly identifier: string;
+  /** Templates: each version is an item of its own. */
+  readonly versionLabel?: string;
+  /** The entity as the list has it (`content[].service`, or the item itself). */
+  readonly entity: Record<string, unknown>;
+}
+
+export interface ListPage {
+  readonly items: readonly ListedItem[];
+  /** No page after this one. */
+  readonly last: boolean;
+  /** How many pages the list has, when the answer says. */
+  readonly totalPages?: number;
 }
 
 export interface WriteResult {
@@ -86,6 +125,18 @@ export interface Client {
   update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   /** Makes a template version the stable one. */
   makeStable(id: ResourceKey): Promise<Envelope>;
+  /** A trigger's details: `data.triggerStatus.validationStatus` says why the platform disabled it. */
+  triggerDetails(id: ResourceKey): Promise<Envelope>;
+  /** Whether the organization exists. */
+  organizationExists(identifier: string): Promise<boolean>;
+  /** The scope's policy sets evaluated against the document (`onsave`), as the policy service answers: nothing is saved. */
+  evaluatePolicies(document: PublishDocument): Promise<Record<string, unknown>>;
+  /** DELETE; resolves when the platform says it deleted it (a missing one rejects with its "not there" error). */
+  delete(id: ResourceKey): Promise<Envelope>;
+  /** Page `index` (from 0) of a kind's list in a scope. */
+  listPage(scope: ListScope, index: number, size?: number): Promise<ListPage>;
+  /** Every page of a kind's list in a scope. */
+  list(scope: ListScope): Promise<ListedItem[]>;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
   upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
@@ -99,6 +150,8 @@ const KEY_SHAPE = /^[\x21-\x7e]+$/;
 
 export const DEFAULT_RATE_LIMIT = 1000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Items per list page: the most the services answer (platform-facts-3.md §3). */
+export const LIST_PAGE_SIZE = 100;
 
 /** A client of the platform's REST and GraphQL endpoints, built on web-standard fetch only. */
 export function createClient(options: ClientOptions): Client {
@@ -119,8 +172,11 @@ export function createClient(options: ClientOptions): Client {
     redact,
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    health: new PlatformHealth(clock.now(), options.gone),
   };
 
+  const asRecord = (value: unknown): Record<string, unknown> | undefined =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {
     return sendRest(httpRequest(endpoint, body), transport);
   };
@@ -142,7 +198,7 @@ export function createClient(options: ClientOptions): Client {
     return envelope;
   };
   const remoteOnly = (document: PublishDocument, options: WriteOptions) => {
-    if (options.git && document.id.kind !== 'pipeline') throw new TypeError('only pipelines can be stored in Git');
+    if (options.git && !storableInGit(document.id.kind)) throw new TypeError(`${document.id.kind} cannot be stored in Git`);
     return options.git;
   };
 
@@ -150,14 +206,17 @@ export function createClient(options: ClientOptions): Client {
     baseUrl: base.href.replace(/\/$/, ''),
     accountId,
     async read(id, readOptions = {}) {
-      const endpoint = id.kind === 'pipeline' && readOptions.branch ? readRemotePipelineEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
+      const git = storableInGit(id.kind);
+      const endpoint = git && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
       try {
         const envelope = await send(endpoint);
         return {
           document: remoteDocument(id.kind, envelope.data),
+          data: envelope.data,
           ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}),
           ...(envelope.etag ? { etag: envelope.etag } : {}),
-          ...(id.kind === 'pipeline' ? { storage: storageOf(envelope.data) } : {}),
+          ...(git ? { storage: storageOf(envelope.data) } : {}),
+          ...(id.kind === 'pipeline' && isPublicIn(envelope.data) ? { public: true } : {}),
         };
       } catch (error) {
         if (isNotFound(error)) return undefined;
@@ -166,16 +225,60 @@ export function createClient(options: ClientOptions): Client {
     },
     create(document, writeOptions = {}) {
       const git = remoteOnly(document, writeOptions);
-      return write(git ? createRemotePipelineEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId), document);
+      return write(git ? createRemoteEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId), document);
     },
     update(document, writeOptions = {}) {
       const git = remoteOnly(document, writeOptions);
-      const endpoint = git
-        ? updateRemotePipelineEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {})
-        : withIfMatch(updateEndpoint(document.id, accountId), document.id.kind === 'project' ? writeOptions.etag : undefined);
+      const plain = git ? updateRemoteEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {}) : updateEndpoint(document.id, accountId);
+      const endpoint = withPublic(withIfMatch(plain, document.id.kind === 'project' ? writeOptions.etag : undefined), document.id.kind === 'pipeline' && writeOptions.public);
       return write(endpoint, document);
     },
     makeStable: (id) => send(stableEndpoint(id, accountId)),
+    triggerDetails: (id) => send(triggerDetailsEndpoint(id, accountId)),
+    delete: (id) => send(deleteEndpoint(id, accountId)),
+    async evaluatePolicies(document) {
+      const endpoint = policyEvaluationEndpoint(document, accountId, new Date(clock.now()));
+      const answer = await sendJson(httpRequest(endpoint, endpoint.body), transport);
+      const record = asRecord(answer);
+      if (!record || typeof record.status !== 'string')
+        throw new ApiError(`${endpoint.method} ${endpoint.path} answered without an evaluation status`, { kind: 'rejected', request: `${endpoint.method} ${endpoint.path}` });
+      return record;
+    },
+    async listPage(scope, index, size = LIST_PAGE_SIZE) {
+      const endpoint = listEndpoint(scope, accountId, index, size);
+      const envelope = await send(endpoint, endpoint.body);
+      const data = asRecord(envelope.data) ?? {};
+      const content = Array.isArray(data.content) ? data.content : [];
+      const { entity } = kindApi(scope.kind).list;
+      const items: ListedItem[] = [];
+      for (const raw of content) {
+        const body = entity ? asRecord(asRecord(raw)?.[entity]) : asRecord(raw);
+        const identifier = typeof body?.identifier === 'string' ? body.identifier : undefined;
+        if (!body || !identifier) continue;
+        const version = body.versionLabel;
+        items.push({ identifier, ...(typeof version === 'string' || typeof version === 'number' ? { versionLabel: String(version) } : {}), entity: body });
+      }
+      const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
+      const last = data.last === true || (totalPages !== undefined && index + 1 >= totalPages) || content.length < size;
+      return { items, last, ...(totalPages !== undefined ? { totalPages } : {}) };
+    },
+    async list(scope) {
+      const all: ListedItem[] = [];
+      for (let index = 0; ; index++) {
+        const page = await client.listPage(scope, index);
+        all.push(...page.items);
+        if (page.last) return all;
+      }
+    },
+    async organizationExists(identifier) {
+      try {
+        await send(organizationEndpoint(identifier, accountId));
+        return true;
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+    },
     probe: (id) => probe(httpRequest(readEndpoint(id, accountId)), transport),
     async upsert(input, writeOptions = {}) {
       const document = typeof input === 'string' ? publishDocument(input) : input;
@@ -187,12 +290,12 @@ export function createClient(options: ClientOptions): Client {
         if (!isAlreadyExists(error)) throw error;
       }
       // No version to send: the create just said it exists, and a remote update without lastObjectId would be blind.
-      if (writeOptions.git) throw new ApiError(`${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`, { kind: 'rejected', request: 'POST /gateway/pipeline/api/pipelines/v2' });
+      if (writeOptions.git) throw new ApiError(`${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`, { kind: 'rejected', request: `POST ${createEndpoint(document.id, accountId).path}` });
       const updated = await client.update(document, writeOptions);
       return { outcome: 'updated', ...(updated.correlationId ? { correlationId: updated.correlationId } : {}) };
     },
     graphql(query, graphqlOptions = {}) {
-      return sendGraphql(graphqlRequest(base, accountId, apiKey, query, graphqlOptions), transport);
+      return sendJson(graphqlRequest(base, accountId, apiKey, query, graphqlOptions), transport);
     },
   };
   return client;

@@ -5,7 +5,7 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
 export interface Endpoint {
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly path: string;
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly contentType?: string;
@@ -29,7 +29,7 @@ export interface GitVersion {
 
 const id = encodeURIComponent;
 
-type Call = 'create' | 'update' | 'read';
+type Call = 'create' | 'update' | 'read' | 'delete';
 
 /**
  * How one kind is written and read: plain data, one row per kind (the spec's endpoints, DESIGN.md "Publish
@@ -39,6 +39,10 @@ export interface KindApi {
   readonly create: string;
   readonly update: string;
   readonly read: string;
+  /** DELETE, with the read's query (scope, parent). */
+  readonly delete: string;
+  /** The list of a scope (and parent), a page at a time (platform-facts-3.md §3). */
+  readonly list: ListApi;
   /** The content type of writes. */
   readonly contentType: string;
   /**
@@ -66,13 +70,50 @@ export interface KindApi {
   readonly refersToOwnKind?: string;
   /** The call that makes a version the stable one (templates: it is not in the YAML). */
   readonly stable?: string;
+  /**
+   * Query parameters every create of the kind carries. `storeType=INLINE`: without it the platform applies the
+   * scope's "Default Store Type For Entities" (a Remote default makes an inline create fail with "No file path
+   * provided."), as TF and harness-migrate know (platform-facts-3.md §2 D1). `withServiceV2=true`: a trigger keeps
+   * the flag it was created with, and without it artifact and manifest triggers of service-v2 pipelines are saved
+   * disabled (§2 D3).
+   */
+  readonly createQuery?: Readonly<Record<string, string>>;
+  /**
+   * Kinds the platform can keep as files in Git (Git Experience), with the platform's own layout for a new file
+   * (`{org}`, `{project}`, `{parent}`, `{identifier}`; docs/platform/git-experience/autocreation-of-entities.md).
+   */
+  readonly gitFile?: string;
 }
+
+/**
+ * A kind's list call. Page parameters differ by service (`page`/`size` or `pageIndex`/`pageSize`), and so does the
+ * page: NG's `{content, totalPages, pageIndex}` or Spring's `{content, last, number}`; both are read.
+ */
+export interface ListApi {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly pageQuery: readonly [index: string, size: string];
+  /** Fixed query parameters (`templateListType=All`, `inputSetType=INPUT_SET`). */
+  readonly query?: Readonly<Record<string, string>>;
+  /** The JSON body of a POST list (its filter). */
+  readonly body?: string;
+  /** Where an item of `content` holds the entity: under a key (`service`), or the item itself (`''`). */
+  readonly entity: string;
+  /** Whether the entity holds the document as the GET does (its YAML, or the object): then no GET is needed. */
+  readonly complete: boolean;
+}
+
+const INLINE = { storeType: 'INLINE' } as const;
+const PAGE = ['page', 'size'] as const;
+const PAGE_INDEX = ['pageIndex', 'pageSize'] as const;
 
 const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
   project: {
     create: '/ng/api/projects',
     update: '/ng/api/projects/{id}',
     read: '/ng/api/projects/{id}',
+    delete: '/ng/api/projects/{id}',
+    list: { method: 'GET', path: '/ng/api/projects', pageQuery: PAGE_INDEX, entity: 'project', complete: true },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -84,6 +125,8 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     // The connector service takes the identifier from the body.
     update: '/ng/api/connectors',
     read: '/ng/api/connectors/{id}',
+    delete: '/ng/api/connectors/{id}',
+    list: { method: 'POST', path: '/ng/api/connectors/listV2', pageQuery: PAGE_INDEX, body: '{"filterType":"Connector"}', entity: 'connector', complete: true },
     contentType: 'text/yaml',
     body: 'yaml',
     writeScope: 'body',
@@ -95,30 +138,39 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     // The identifier travels in the body, as for connectors.
     update: '/ng/api/servicesV2',
     read: '/ng/api/servicesV2/{id}',
+    delete: '/ng/api/servicesV2/{id}',
+    list: { method: 'GET', path: '/ng/api/servicesV2', pageQuery: PAGE, entity: 'service', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'tags'] },
     writeScope: 'body',
     answer: { yaml: 'service.yaml' },
     written: ['service'],
+    createQuery: INLINE,
   },
   environment: {
     create: '/ng/api/environmentsV2',
     update: '/ng/api/environmentsV2',
     read: '/ng/api/environmentsV2/{id}',
+    delete: '/ng/api/environmentsV2/{id}',
+    list: { method: 'GET', path: '/ng/api/environmentsV2', pageQuery: PAGE, entity: 'environment', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'color', 'type', 'tags'] },
     writeScope: 'body',
     answer: { yaml: 'environment.yaml' },
     written: ['environment'],
+    createQuery: INLINE,
   },
   infrastructure: {
     create: '/ng/api/infrastructures',
     update: '/ng/api/infrastructures',
     read: '/ng/api/infrastructures/{id}',
+    delete: '/ng/api/infrastructures/{id}',
+    list: { method: 'GET', path: '/ng/api/infrastructures', pageQuery: PAGE, entity: 'infrastructure', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'environmentRef', 'name', 'description', 'tags', 'type'] },
     writeScope: 'body',
-    // Writes name the environment in the body; the GET needs it in the query.
+    // Writes name the environment in the body; the GET needs it in the query. No Git settings apply to its
+    // creates (GitXSettingsHelper is not called for infrastructures), so no storeType either.
     parentQuery: { name: 'environmentIdentifier', on: ['read'] },
     answer: { yaml: 'infrastructure.yaml' },
     written: ['infrastructure'],
@@ -127,6 +179,8 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     create: '/template/api/templates',
     update: '/template/api/templates/update/{id}/{version}',
     read: '/template/api/templates/{id}',
+    delete: '/template/api/templates/{id}/{version}',
+    list: { method: 'POST', path: '/template/api/templates/list-metadata', pageQuery: PAGE, query: { templateListType: 'All' }, body: '{"filterType":"Template"}', entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -137,44 +191,62 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     written: ['templateResponseDTO'],
     refersToOwnKind: 'templateRef',
     stable: '/template/api/templates/updateStableTemplate/{id}/{version}',
+    createQuery: INLINE,
   },
   pipeline: {
-    create: '/pipeline/api/pipelines',
-    update: '/pipeline/api/pipelines/{id}',
+    // The v2 calls, as every current official client and the UI use: the unversioned ones are @Deprecated and
+    // answer a policy denial as a bare 400 (platform-facts-3.md §2 D5, D2).
+    create: '/pipeline/api/pipelines/v2',
+    update: '/pipeline/api/pipelines/v2/{id}',
     read: '/pipeline/api/pipelines/{id}',
+    delete: '/pipeline/api/pipelines/{id}',
+    list: { method: 'POST', path: '/pipeline/api/pipelines/list', pageQuery: PAGE, body: '{"filterType":"PipelineSetup"}', entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
     answer: { yaml: 'yamlPipeline' },
-    // The identifier, as text (v1) or in an object (v2, Git).
-    written: ['', 'identifier'],
+    // `{ identifier, governanceMetadata, publicAccessResponse }`.
+    written: ['identifier'],
+    createQuery: INLINE,
+    gitFile: '.harness/orgs/{org}/projects/{project}/pipelines/{identifier}.yaml',
   },
   inputSet: {
     create: '/pipeline/api/inputSets',
     update: '/pipeline/api/inputSets/{id}',
     read: '/pipeline/api/inputSets/{id}',
+    delete: '/pipeline/api/inputSets/{id}',
+    list: { method: 'GET', path: '/pipeline/api/inputSets', pageQuery: PAGE_INDEX, query: { inputSetType: 'INPUT_SET' }, entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
     parentQuery: { name: 'pipelineIdentifier', on: ['create', 'update', 'read'] },
     answer: { yaml: 'inputSetYaml' },
     written: ['identifier'],
+    createQuery: INLINE,
+    // An input set is stored where its pipeline is: the platform refuses any other store type (D6).
+    gitFile: '.harness/orgs/{org}/projects/{project}/pipelines/{parent}/input_sets/{identifier}.yaml',
   },
   overlayInputSet: {
     create: '/pipeline/api/inputSets/overlay',
     update: '/pipeline/api/inputSets/overlay/{id}',
     read: '/pipeline/api/inputSets/overlay/{id}',
+    delete: '/pipeline/api/inputSets/{id}',
+    list: { method: 'GET', path: '/pipeline/api/inputSets', pageQuery: PAGE_INDEX, query: { inputSetType: 'OVERLAY_INPUT_SET' }, entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
     parentQuery: { name: 'pipelineIdentifier', on: ['create', 'update', 'read'] },
     answer: { yaml: 'overlayInputSetYaml' },
     written: ['identifier'],
+    createQuery: INLINE,
+    gitFile: '.harness/orgs/{org}/projects/{project}/pipelines/{parent}/input_sets/{identifier}.yaml',
   },
   trigger: {
     create: '/pipeline/api/triggers',
     update: '/pipeline/api/triggers/{id}',
     read: '/pipeline/api/triggers/{id}',
+    delete: '/pipeline/api/triggers/{id}',
+    list: { method: 'GET', path: '/pipeline/api/triggers', pageQuery: PAGE, entity: '', complete: true },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -182,6 +254,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     parentQuery: { name: 'targetIdentifier', on: ['create', 'update', 'read'] },
     answer: { yaml: 'yaml' },
     written: ['identifier'],
+    createQuery: { withServiceV2: 'true' },
   },
 };
 
@@ -190,12 +263,13 @@ export const kindApi = (kind: ResourceKind): KindApi => ENDPOINTS[kind];
 /** The query of a call: the account always, the scope when the call takes it there, the parent and version when needed. */
 function queryOf(call: Call, res: ResourceKey, account: string): Record<string, string | undefined> {
   const api = ENDPOINTS[res.kind];
-  const scoped = call === 'read' || api.writeScope === 'query';
+  const scoped = call === 'read' || call === 'delete' || api.writeScope === 'query';
   return {
     accountIdentifier: account,
     ...(scoped ? { orgIdentifier: res.org, projectIdentifier: res.project } : {}),
-    ...(api.parentQuery?.on.includes(call) ? { [api.parentQuery.name]: res.parent } : {}),
+    ...(api.parentQuery?.on.includes(call === 'delete' ? 'read' : call) ? { [api.parentQuery.name]: res.parent } : {}),
     ...(call === 'read' && api.versionQuery ? { [api.versionQuery]: res.version } : {}),
+    ...(call === 'create' ? api.createQuery : {}),
   };
 }
 
@@ -204,13 +278,43 @@ const pathOf = (template: string, res: ResourceKey): string =>
 
 function endpoint(call: Call, res: ResourceKey, account: string): Endpoint {
   const api = ENDPOINTS[res.kind];
-  const method = call === 'create' ? 'POST' : call === 'update' ? 'PUT' : 'GET';
-  return { method, path: pathOf(api[call], res), query: queryOf(call, res, account), ...(call === 'read' ? {} : { contentType: api.contentType }) };
+  const method = call === 'create' ? 'POST' : call === 'update' ? 'PUT' : call === 'delete' ? 'DELETE' : 'GET';
+  const writes = call === 'create' || call === 'update';
+  return { method, path: pathOf(api[call], res), query: queryOf(call, res, account), ...(writes ? { contentType: api.contentType } : {}) };
 }
 
 export const createEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('create', res, account);
 export const updateEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('update', res, account);
 export const readEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('read', res, account);
+export const deleteEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('delete', res, account);
+
+/** Where a list looks: a scope, and for kinds that belong to something (input sets, triggers, infrastructures) the parent. */
+export interface ListScope {
+  readonly kind: ResourceKind;
+  readonly org?: string;
+  readonly project?: string;
+  readonly parent?: string;
+}
+
+/** One page of a kind's list in a scope (`index` from 0, `size` items). */
+export function listEndpoint(scope: ListScope, account: string, index: number, size: number): Endpoint & { body?: string } {
+  const api = ENDPOINTS[scope.kind];
+  const { list } = api;
+  return {
+    method: list.method,
+    path: `/gateway${list.path}`,
+    query: {
+      accountIdentifier: account,
+      orgIdentifier: scope.org,
+      projectIdentifier: scope.kind === 'project' ? undefined : scope.project,
+      ...(api.parentQuery && scope.parent !== undefined ? { [api.parentQuery.name]: scope.parent } : {}),
+      ...list.query,
+      [list.pageQuery[0]]: String(index),
+      [list.pageQuery[1]]: String(size),
+    },
+    ...(list.body ? { contentType: 'application/json', body: list.body } : {}),
+  };
+}
 
 /** PUT that makes `res.version` the stable version (platform-facts-2.md §6, `updateStableTemplate`); no body. */
 export function stableEndpoint(res: ResourceKey, account: string): Endpoint {
@@ -228,13 +332,27 @@ export function requestBody(document: PublishDocument): string {
   return JSON.stringify({ ...Object.fromEntries(named), yaml: document.yaml });
 }
 
-/** POST `/pipeline/api/pipelines/v2` with the Git query parameters: the platform commits the file, then records it. */
-export function createRemotePipelineEndpoint(res: ResourceKey, account: string, git: GitTarget): Endpoint {
+/** Whether the platform can keep documents of this kind in Git. */
+export const storableInGit = (kind: ResourceKind): boolean => ENDPOINTS[kind].gitFile !== undefined;
+
+/** The platform's own place for a new file of this resource in Git. */
+export function defaultGitFile(res: ResourceKey): string {
+  const template = ENDPOINTS[res.kind].gitFile;
+  if (!template) throw new TypeError(`${res.kind} cannot be stored in Git`);
+  const parts: Record<string, string | undefined> = { org: res.org, project: res.project, parent: res.parent, identifier: res.identifier };
+  return template.replace(/\{(org|project|parent|identifier)\}/g, (_, name: string) => parts[name] ?? '_');
+}
+
+/**
+ * A create with the Git query parameters (GitEntityCreateInfoDTO): `storeType=REMOTE` instead of INLINE, and where the
+ * platform commits the file.
+ */
+export function createRemoteEndpoint(res: ResourceKey, account: string, git: GitTarget): Endpoint {
+  const plain = endpoint('create', res, account);
   return {
-    method: 'POST',
-    path: '/gateway/pipeline/api/pipelines/v2',
+    ...plain,
     query: {
-      ...queryOf('create', res, account),
+      ...plain.query,
       storeType: 'REMOTE',
       connectorRef: git.connectorRef,
       repoName: git.repoName,
@@ -243,21 +361,20 @@ export function createRemotePipelineEndpoint(res: ResourceKey, account: string, 
       commitMsg: git.commitMsg,
       isNewBranch: 'false',
     },
-    contentType: ENDPOINTS.pipeline.contentType,
   };
 }
 
 /**
- * PUT `/pipeline/api/pipelines/v2/{id}` for a remote pipeline: `lastObjectId` (and `lastCommitId`, which Bitbucket
+ * An update of a Git-stored resource (GitEntityUpdateInfoDTO): `lastObjectId` (and `lastCommitId`, which Bitbucket
  * needs) say which version of the file this replaces, so a file changed in Git meanwhile answers 409 instead of
- * being overwritten.
+ * being overwritten. No `repoName`: the platform takes the repository from the stored entity.
  */
-export function updateRemotePipelineEndpoint(res: ResourceKey, account: string, git: GitTarget, version: GitVersion): Endpoint {
+export function updateRemoteEndpoint(res: ResourceKey, account: string, git: GitTarget, version: GitVersion): Endpoint {
+  const plain = endpoint('update', res, account);
   return {
-    method: 'PUT',
-    path: `/gateway/pipeline/api/pipelines/v2/${id(res.identifier)}`,
+    ...plain,
     query: {
-      ...queryOf('update', res, account),
+      ...plain.query,
       connectorRef: git.connectorRef,
       branch: git.branch,
       filePath: git.filePath,
@@ -266,8 +383,15 @@ export function updateRemotePipelineEndpoint(res: ResourceKey, account: string, 
       lastObjectId: version.objectId,
       lastCommitId: version.commitId,
     },
-    contentType: ENDPOINTS.pipeline.contentType,
   };
+}
+
+/**
+ * `public=true` on a pipeline update: the v2 update makes a pipeline private unless told otherwise (`public` defaults
+ * to false, PipelineResourceImpl.java L164-176, L384), so a pipeline someone made public stays public.
+ */
+export function withPublic(endpoint: Endpoint, isPublic: boolean | undefined): Endpoint {
+  return isPublic ? { ...endpoint, query: { ...endpoint.query, public: 'true' } } : endpoint;
 }
 
 /** `If-Match` for a project update: the version the GET's ETag carried (ng-manager strips the `W/`). */
@@ -276,16 +400,74 @@ export function withIfMatch(endpoint: Endpoint, etag: string | undefined): Endpo
   return { ...endpoint, headers: { ...endpoint.headers, 'if-match': etag.replace(/^W\//, '').replace(/^"|"$/g, '') } };
 }
 
-/** A pipeline read on a branch, from Git rather than the platform's cache (the object id must be current). */
-export function readRemotePipelineEndpoint(res: ResourceKey, account: string, branch: string): Endpoint {
-  const endpoint = readEndpoint(res, account);
-  return { ...endpoint, query: { ...endpoint.query, branch }, headers: { 'load-from-cache': 'false' } };
+/**
+ * A read on a Git branch. `Load-From-Cache` is not sent: it already defaults to false (PipelineResource.java L264).
+ */
+export function readRemoteEndpoint(res: ResourceKey, account: string, branch: string): Endpoint {
+  const plain = readEndpoint(res, account);
+  return { ...plain, query: { ...plain.query, branch } };
+}
+
+/** GET `/ng/api/organizations/{id}` (OrganizationResource.java L146-168; a missing one is 400 RESOURCE_NOT_FOUND_EXCEPTION). */
+export function organizationEndpoint(identifier: string, account: string): Endpoint {
+  return { method: 'GET', path: `/gateway/ng/api/organizations/${id(identifier)}`, query: { accountIdentifier: account } };
+}
+
+/**
+ * The policy type of each kind the platform evaluates on save, and the key its evaluation input holds the
+ * document under (harness-core 950-opa-client/.../OpaConstants.java; the inputs: GovernanceServiceHelper.java
+ * L129-134 `{pipeline, date}`, L150-155 `{template, date}`, OpaConnectorServiceImpl.java L38 `{entity}`).
+ */
+const POLICY_TYPES: Partial<Record<ResourceKind, { readonly type: string; readonly inputKey: string }>> = {
+  pipeline: { type: 'pipeline', inputKey: 'pipeline' },
+  template: { type: 'template', inputKey: 'template' },
+  connector: { type: 'connector', inputKey: 'entity' },
+};
+
+/** Whether the platform evaluates policies on saving documents of this kind. */
+export const hasPolicyType = (kind: ResourceKind): boolean => POLICY_TYPES[kind] !== undefined;
+
+/**
+ * POST `/pm/api/v1/evaluate-by-type`: the scope's enabled policy sets of the kind's type for the `onsave` action,
+ * evaluated against the document as the platform would on a save (harness-go-sdk harness/policymgmt/api_evaluate.go
+ * L463-491; the body is the evaluation input, as OpaServiceClient.java L25-30 sends it). The answer is the policy
+ * service's own JSON, not the NG envelope.
+ */
+export function policyEvaluationEndpoint(document: PublishDocument, account: string, now: Date): Endpoint & { body: string } {
+  const { id } = document;
+  const policy = POLICY_TYPES[id.kind];
+  if (!policy) throw new TypeError(`${id.kind} has no policy type`);
+  const body = asRecord(document.value[kindRow(id.kind).rootKey]) ?? {};
+  const name = typeof body.name === 'string' ? body.name : id.identifier;
+  // As the platform names the entity (GovernanceServiceHelper.java L46-52 for pipelines; the identifier otherwise).
+  const entity = id.kind === 'pipeline' ? `accountIdentifier:${account}/orgIdentifier:${id.org}/projectIdentifier:${id.project}/pipelineIdentifier:${id.identifier}` : id.identifier;
+  return {
+    method: 'POST',
+    path: '/gateway/pm/api/v1/evaluate-by-type',
+    query: {
+      accountIdentifier: account,
+      orgIdentifier: id.org,
+      projectIdentifier: id.project,
+      type: policy.type,
+      action: 'onsave',
+      entity,
+      entityMetadata: JSON.stringify(id.kind === 'pipeline' ? { pipelineIdentifier: id.identifier, entityName: name } : { entityName: name }),
+    },
+    contentType: 'application/json',
+    body: JSON.stringify({ [policy.inputKey]: body, ...(policy.inputKey === 'entity' ? {} : { date: now.toISOString() }) }),
+  };
+}
+
+/** GET `/pipeline/api/triggers/{id}/details`: the trigger with `triggerStatus` (why the platform disabled it). */
+export function triggerDetailsEndpoint(res: ResourceKey, account: string): Endpoint {
+  const plain = readEndpoint(res, account);
+  return { ...plain, path: `${plain.path}/details` };
 }
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-/** How the platform keeps a pipeline, from its GET: in its own database, or as a file in Git. */
+/** How the platform keeps a pipeline or input set, from its GET: in its own database, or as a file in Git. */
 export interface Storage {
   readonly store: 'inline' | 'remote';
   readonly repoName?: string;
@@ -297,7 +479,7 @@ export interface Storage {
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** `data.storeType` and `data.gitDetails` of a pipeline GET; INLINE when absent (older answers have neither). */
+/** `data.storeType` and `data.gitDetails` of a GET; INLINE when absent (older answers have neither). */
 export function storageOf(data: unknown): Storage {
   const record = asRecord(data);
   const git = asRecord(record?.gitDetails);
@@ -316,6 +498,15 @@ export function storageOf(data: unknown): Storage {
     ...(connectorRef ? { connectorRef } : {}),
     version: { ...(objectId ? { objectId } : {}), ...(commitId ? { commitId } : {}) },
   };
+}
+
+/**
+ * Whether a pipeline GET says the pipeline is public: `data.publicAccessResponse.public` (Lombok's `isPublic` as
+ * Jackson names it; `isPublic` read too). PipelineResourceImpl.java L311 sets it on every GET.
+ */
+export function isPublicIn(data: unknown): boolean {
+  const access = asRecord(asRecord(data)?.publicAccessResponse);
+  return access?.public === true || access?.isPublic === true;
 }
 
 /**

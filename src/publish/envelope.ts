@@ -1,3 +1,5 @@
+import { describeDenial, policySetsText } from './governance.js';
+
 /**
  * The REST envelope (`status`, `data`, `metaData`, `correlationId`) and the errors built from it. Error bodies
  * are not specified; the platform's look like `{ status: 'ERROR', code, message, correlationId }`, and proxies in
@@ -27,7 +29,13 @@ export type FailureKind =
   | 'untrusted-certificate'
   /** The host name does not resolve (DNS): retrying cannot help. */
   | 'unreachable'
-  /** A governance (OPA) policy denied the write: 200 SUCCESS without the entity. */
+  /** The platform stopped answering mid-run: many attempts in a row got no answer (platform-health.ts). */
+  | 'gone'
+  /**
+   * A governance (OPA) policy denied the write, in any of its three forms: 200 SUCCESS with
+   * `governanceMetadata.deny`, 400 `POLICY_EVALUATION_FAILURE`, or the deprecated pipeline calls' 400
+   * `INVALID_REQUEST` "Pipeline does not follow the Policies in these Policy Sets: [...]" (platform-facts-3.md §2 D2).
+   */
   | 'denied';
 
 export interface ApiErrorDetails {
@@ -113,6 +121,30 @@ export const isAlreadyExists = (error: unknown): boolean =>
   (error.code === 'DUPLICATE_FIELD' ||
     (error.code === 'INVALID_REQUEST' && /already (exists|present)|is already present|duplicate/i.test(error.message)));
 
+/**
+ * Git Experience enforced in the scope (GitXSettingsHelper.java L50-63): every create or update of an inline
+ * pipeline, template, service or environment is refused.
+ */
+export const isGitEnforced = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 400 && /Git Experience is enforced/i.test(error.message);
+
+/** The scope's default store type made an inline create remote, and it has no file (GitAwareEntityHelper.java L125, L150). */
+export const isNoFilePath = (error: unknown): boolean => error instanceof ApiError && error.status === 400 && /No file path provided/i.test(error.message);
+
+/** An input set must be stored where its pipeline is (InputSetValidationHelper.java L55-62). */
+export const isStoreTypeMismatch = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 400 && /should have the same Store Type as the Pipeline/i.test(error.message);
+
+/** A trigger of a Git-stored pipeline without `pipelineBranchName` (NGTriggerServiceImpl.java L1033-1038). */
+export const isMissingPipelineBranch = (error: unknown): boolean => error instanceof ApiError && error.status === 400 && /pipelineBranchName is missing/i.test(error.message);
+
+/** "Already exists" that also names deleted resources: a soft-deleted identifier still holds its place. */
+export const mentionsSoftDelete = (error: unknown): boolean =>
+  error instanceof ApiError && /or (has been|was|is soft) deleted/i.test(error.message);
+
+/** The deprecated pipeline calls' form of a denial: the policy set identifiers, no messages (PipelineGovernanceServiceImpl.java L74-87). */
+const LEGACY_DENIAL = /does not follow the Policies in these Policy Sets/i;
+
 const TRANSIENT_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 
 export function failureKind(status: number): FailureKind {
@@ -161,12 +193,15 @@ export function toEnvelope(status: number, text: string, request: string, retryA
   const code = asString(body?.code);
   const serverMessage = withExplanation(asString(body?.message) ?? asString(body?.detailedMessage), body?.responseMessages);
   const isOk = status >= 200 && status < 300;
+  const denied = !isOk && (code === 'POLICY_EVALUATION_FAILURE' || (status === 400 && code === 'INVALID_REQUEST' && LEGACY_DENIAL.test(serverMessage ?? '')));
   const message = isOk
     ? `unexpected response to ${request}: HTTP ${status} without status SUCCESS`
-    : `HTTP ${status} ${REASONS[status] ?? 'error'}${code ? ` ${code}` : ''}${serverMessage ? `: ${serverMessage}` : body ? '' : ' (no JSON body)'}`;
+    : denied
+      ? denialMessage(status, code!, serverMessage, body?.metadata)
+      : `HTTP ${status} ${REASONS[status] ?? 'error'}${code ? ` ${code}` : ''}${serverMessage ? `: ${serverMessage}` : body ? '' : ' (no JSON body)'}`;
   return throwing(
     new ApiError(message, {
-      kind: isOk ? 'rejected' : failureKind(status),
+      kind: isOk ? 'rejected' : denied ? 'denied' : failureKind(status),
       status,
       ...(code ? { code } : {}),
       ...(correlationId ? { correlationId } : {}),
@@ -174,6 +209,19 @@ export function toEnvelope(status: number, text: string, request: string, retryA
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     }),
   );
+}
+
+/**
+ * A 4xx denial: the policy messages when the answer carries the evaluation (`metadata.governanceMetadata` of a
+ * `GovernanceMetadataErrorDTO`, harness-core PR #56683), else the server's words, which name the policy sets.
+ */
+function denialMessage(status: number, code: string, serverMessage: string | undefined, metadata: unknown): string {
+  const governance = asObject(asObject(metadata)?.governanceMetadata);
+  if (governance && governance.deny === true) {
+    const { message, policySets } = describeDenial(governance);
+    return `denied by policy: ${message}${policySetsText(policySets)}; nothing was stored (HTTP ${status} ${code})`;
+  }
+  return `denied by policy: ${serverMessage ?? 'the answer gives no reason'}; nothing was stored (HTTP ${status} ${code})`;
 }
 
 /**

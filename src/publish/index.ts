@@ -5,7 +5,7 @@
  */
 export { createClient, DEFAULT_RATE_LIMIT, type Client, type ClientOptions, type RemoteResource, type WriteResult } from './client.js';
 export { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict, type Envelope, type FailureKind } from './envelope.js';
-export type { GitTarget, GitVersion, Storage } from './endpoints.js';
+export { defaultGitFile, type GitTarget, type GitVersion, type Storage } from './endpoints.js';
 export { BaseUrlError, isLoopbackHost, parseBaseUrl } from './base-url.js';
 export { DocumentError, publishDocument, stripLeadingComments, type PublishDocument } from './document.js';
 export type { GraphqlOptions } from './graphql.js';
@@ -13,7 +13,7 @@ export {
   publishDocuments,
   countOutcomes,
   commitMessage,
-  defaultPipelinePath,
+  DEFAULT_WEBHOOK_PAUSE_MS,
   DocumentRefusal,
   type DocumentResult,
   type FailureReason,

@@ -1,46 +1,24 @@
-import type { Client, RemoteResource } from './client.js';
-import type { PublishDocument } from './document.js';
+import type { Client, RemoteResource, WriteOptions } from './client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyName, type ResourceKey } from '../catalog/resource-key.js';
-import type { GitTarget } from './endpoints.js';
-import { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict } from './envelope.js';
+import { hasPolicyType, storableInGit } from './endpoints.js';
+import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from './governance.js';
+import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftDelete, type Envelope } from './envelope.js';
+import { DependencyCheck } from './dependencies.js';
+import { checkStorage, GitWriter, type GitSettings } from './git-write.js';
+import { KeyedLock } from './keyed-lock.js';
 import { runPool } from './pool.js';
+import { DocumentRefusal, failure, type DocumentFailure } from './publish-failure.js';
 import { publishWaves } from './publish-order.js';
+import type { OrphanResult } from './prune.js';
 import type { PublishItem } from './publish-item.js';
 import { semanticDiff, type Change } from './semantic-diff.js';
+import { checkTriggerEnabled } from './trigger-state.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'failed';
 
-/** Why a document failed, in words a CI job can match on (`--json` `error.reason`). */
-export type FailureReason =
-  | 'denied by policy'
-  | 'no entity in the answer'
-  | 'version conflict'
-  | 'git conflict'
-  | 'limit'
-  | 'storage mismatch'
-  | 'drift';
-
-export interface DocumentFailure {
-  readonly message: string;
-  readonly status?: number;
-  readonly code?: string;
-  readonly correlationId?: string;
-  readonly attempts?: number;
-  readonly reason?: FailureReason;
-}
-
-/** A document publish will not write, for a reason of its own rather than a platform error. */
-export class DocumentRefusal extends Error {
-  override name = 'DocumentRefusal';
-  readonly reason: FailureReason;
-  readonly changes?: readonly Change[];
-  constructor(reason: FailureReason, message: string, changes?: readonly Change[]) {
-    super(message);
-    this.reason = reason;
-    if (changes) this.changes = changes;
-  }
-}
+export { DocumentRefusal, type DocumentFailure, type FailureReason } from './publish-failure.js';
+export { commitMessage, type GitSettings } from './git-write.js';
 
 export interface DocumentResult {
   readonly file: string;
@@ -53,27 +31,30 @@ export interface DocumentResult {
   readonly changes?: readonly Change[];
   readonly correlationId?: string;
   readonly error?: DocumentFailure;
+  /** With dry-run: what the document refers to that is not there, which the platform accepts but a run fails on. */
+  readonly warnings?: readonly string[];
+  /** With `--policy-check`: what the scope's policy sets said of the document before any write. */
+  readonly policy?: PolicyCheck;
+}
+
+/** The platform's evaluation of a document against the scope's policy sets (`pass`, `warning`, `error`: denied). */
+export interface PolicyCheck {
+  readonly status: string;
+  readonly sets: readonly PolicySetVerdict[];
 }
 
 /** Why a run stopped before the end: every later request would fail the same way. */
 export interface StopReason {
-  readonly kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable';
+  readonly kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone';
   readonly message: string;
-}
-
-/** Where Git-stored pipelines go (`--store remote`): connector, repository, branch, and each one's file. */
-export interface GitSettings {
-  readonly connectorRef: string;
-  readonly repoName: string;
-  readonly branch: string;
-  /** The file of a new pipeline; an existing one stays where the platform says it is. */
-  readonly filePath: (id: ResourceKey) => string;
 }
 
 export interface PublishReport {
   readonly dryRun: boolean;
   readonly results: readonly DocumentResult[];
   readonly stopped?: StopReason;
+  /** Resources an earlier publish recorded whose source is gone: listed, or with `--prune` deleted (prune.ts). */
+  readonly orphans?: readonly OrphanResult[];
 }
 
 export interface PublishOptions {
@@ -82,79 +63,35 @@ export interface PublishOptions {
   readonly concurrency?: number;
   readonly onStart?: (item: PublishItem) => void;
   readonly onResult?: (result: DocumentResult) => void;
-  /** `remote`: pipelines are kept in Git (`git` says where); default `inline`, in the platform. */
+  /** `remote`: pipelines and their input sets are kept in Git (`git` says where); default `inline`, in the platform. */
   readonly store?: 'inline' | 'remote';
   readonly git?: GitSettings;
   /** Refuse to overwrite a document whose deployed state differs from both ours and the last published one. */
   readonly failOnDrift?: boolean;
   /** The document as the last publish sent it, when a record of it is kept (drift needs it). */
   readonly lastPublished?: (item: PublishItem) => Record<string, unknown> | undefined;
+  /**
+   * The wait after creating a webhook trigger before the next one is created: the platform registers the webhook
+   * after answering, and triggers created meanwhile can register duplicates (terraform-provider-harness waits 5 s,
+   * PIPE-22127). Default 5000 ms.
+   */
+  readonly webhookPauseMs?: number;
+  /**
+   * Before writing, have the platform evaluate the scope's policy sets against each pipeline, template and connector
+   * (`POST /pm/api/v1/evaluate-by-type`): a denied one is not written (with `dryRun`: would fail), warnings are
+   * reported.
+   */
+  readonly policyCheck?: boolean;
 }
 
-/** The platform's own layout for Git-stored pipelines. */
-export const defaultPipelinePath = (id: ResourceKey): string => `.harness/orgs/${id.org}/projects/${id.project}/pipelines/${id.identifier}.yaml`;
-
-/** Names pipewright and the source, so `git log` says where a commit came from. */
-export const commitMessage = (item: PublishItem): string =>
-  `pipewright: publish pipeline ${item.document.id.identifier} from ${item.source ?? item.file}`;
-
-/** Advice after the server's words, for the answers a user must act on differently. */
-function reasonOf(error: unknown): { reason?: FailureReason; advice?: string } {
-  if (error instanceof DocumentRefusal) return { reason: error.reason };
-  if (!(error instanceof ApiError)) return {};
-  if (error.kind === 'denied') return { reason: 'denied by policy', advice: 'change the document to satisfy the policy, or ask whoever owns the policy set' };
-  if (error.kind === 'rejected' && error.status === 200) return { reason: 'no entity in the answer' };
-  if (isVersionConflict(error))
-    return { reason: 'version conflict', advice: 'it was changed again between the re-read and the retry; run publish again' };
-  if (isGitConflict(error))
-    return {
-      reason: 'git conflict',
-      advice: 'the file changed in Git since publish read it (a push or an edit in the UI); nothing was overwritten: run publish --dry-run to see the difference, then publish again',
-    };
-  if (isLimit(error)) return { reason: 'limit', advice: 'a licence or plan limit was hit; it was not retried: raise the limit or remove unused resources' };
-  return {};
-}
-
-const failure = (error: unknown): DocumentFailure => {
-  const { reason, advice } = reasonOf(error);
-  const extra = advice ? `; ${advice}` : '';
-  if (error instanceof ApiError)
-    return {
-      // Which call failed matters when reading a report: the read, the create or the update.
-      message: `${
-        error.message.includes(error.request)
-          ? error.message
-          : `${error.message} (${error.request}${error.attempts > 1 && !error.message.includes('gave up') ? `, after ${error.attempts} attempts` : ''})`
-      }${extra}`,
-      ...(error.status !== undefined ? { status: error.status } : {}),
-      ...(error.code !== undefined ? { code: error.code } : {}),
-      ...(error.correlationId !== undefined ? { correlationId: error.correlationId } : {}),
-      attempts: error.attempts,
-      ...(reason ? { reason } : {}),
-    };
-  return { message: error instanceof Error ? error.message : String(error), ...(reason ? { reason } : {}) };
-};
+export const DEFAULT_WEBHOOK_PAUSE_MS = 5_000;
 
 type Rest = Omit<DocumentResult, 'file' | 'kind' | 'name' | 'id'>;
 const withCorrelation = (id: string | undefined) => (id ? { correlationId: id } : {});
 
-/** Moving a pipeline between the platform and Git is a deliberate act: publish says so and leaves it. */
-function checkStorage(item: PublishItem, remote: RemoteResource, options: PublishOptions): void {
-  const storage = remote.storage;
-  if (!storage) return;
-  const wanted = options.store ?? 'inline';
-  const where = storage.store === 'remote' ? `in Git (${[storage.repoName, storage.filePath].filter(Boolean).join(', ') || 'a repository'})` : 'inline, in the platform';
-  if (storage.store !== wanted)
-    throw new DocumentRefusal(
-      'storage mismatch',
-      `pipeline ${item.document.id.identifier} is stored ${where}, and this run publishes ${wanted === 'remote' ? 'to Git (--store remote)' : 'inline'}: it was left as it is; moving a pipeline ${wanted === 'remote' ? 'into Git' : 'out of Git'} is done in the platform (Move to Git / update-git-metadata), then publish ${wanted === 'remote' ? 'with --store remote' : 'without --store remote'}`,
-    );
-  if (wanted === 'remote' && options.git && storage.repoName && storage.repoName !== options.git.repoName)
-    throw new DocumentRefusal(
-      'storage mismatch',
-      `pipeline ${item.document.id.identifier} is stored in Git repository ${storage.repoName}, not ${options.git.repoName} (--repo): it was left as it is; move it in the platform, or publish with --repo ${storage.repoName}`,
-    );
-}
+type Json = Record<string, unknown>;
+const asObject = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Deployed state that is neither ours nor what we last published: someone changed it outside pipewright. */
 function checkDrift(item: PublishItem, remote: RemoteResource, options: PublishOptions): void {
@@ -166,99 +103,219 @@ function checkDrift(item: PublishItem, remote: RemoteResource, options: PublishO
     throw new DocumentRefusal(
       'drift',
       `changed on the platform since the last publish (${drift.length} difference${drift.length === 1 ? '' : 's'} from what pipewright published): not overwritten because of --fail-on-drift; bring the change into the source, or publish without --fail-on-drift to replace it`,
-      drift,
+      { changes: drift },
     );
 }
 
-const gitTarget = (item: PublishItem, git: GitSettings, filePath?: string): GitTarget => ({
-  connectorRef: git.connectorRef,
-  repoName: git.repoName,
-  branch: git.branch,
-  filePath: filePath ?? git.filePath(item.document.id),
-  commitMsg: commitMessage(item),
-});
+const isWebhookTrigger = (item: PublishItem): boolean =>
+  item.document.id.kind === 'trigger' && asObject(asObject(item.document.value.trigger)?.source)?.type === 'Webhook';
+
+/** The state of one run: what it learnt about the platform, and the locks its writes share. */
+class Run {
+  readonly client: Client;
+  readonly options: PublishOptions;
+  readonly dryRun: boolean;
+  readonly git: GitWriter | undefined;
+  readonly #webhooks = new KeyedLock();
+  /** `--policy-check`: each document's evaluation. */
+  readonly policies = new Map<PublishItem, PolicyCheck>();
+  /** How each pipeline of the run is stored, as its GET said (a trigger of a Git-stored one needs a branch). */
+  readonly #pipelineStore = new Map<string, 'inline' | 'remote'>();
+
+  /** Dry runs: what each write depends on, checked against the run and the platform. */
+  readonly dependencies: DependencyCheck | undefined;
+
+  constructor(client: Client, items: readonly PublishItem[], options: PublishOptions) {
+    this.client = client;
+    this.options = options;
+    this.dryRun = options.dryRun ?? false;
+    this.git = options.store === 'remote' && options.git ? new GitWriter(client, options.git) : undefined;
+    this.dependencies = this.dryRun ? new DependencyCheck(client, items) : undefined;
+  }
+
+  /** Git settings for this document: pipelines and input sets with `--store remote`. */
+  gitFor(item: PublishItem): GitWriter | undefined {
+    return this.git && storableInGit(item.document.id.kind) ? this.git : undefined;
+  }
+
+  notePipeline(id: ResourceKey, store: 'inline' | 'remote'): void {
+    this.#pipelineStore.set(`${id.org}/${id.project}/${id.identifier}`, store);
+  }
+
+  /**
+   * A trigger of a Git-stored pipeline must name the branch its runs read the pipeline from, or the platform
+   * refuses it (NGTriggerServiceImpl.java L1033-1038, platform-facts-3.md §2 D6): said before any request.
+   */
+  checkTriggerBranch(item: PublishItem): void {
+    const { id, value } = item.document;
+    if (id.kind !== 'trigger') return;
+    const body = asObject(value.trigger);
+    const store = this.#pipelineStore.get(`${id.org}/${id.project}/${id.parent}`) ?? this.options.store ?? 'inline';
+    if (store === 'remote' && !text(body?.pipelineBranchName))
+      throw new DocumentRefusal(
+        'needs pipelineBranchName',
+        `trigger ${id.identifier} runs pipeline ${id.parent}, which is stored in Git, and names no pipelineBranchName: the platform refuses such a trigger; give it pipelineBranchName: ${this.options.git?.branch ?? '<branch>'} (the branch its runs read the pipeline from)`,
+      );
+  }
+
+  /** Creates of webhook triggers one at a time, each followed by a pause (see `webhookPauseMs`). */
+  webhookCreate<T>(item: PublishItem, create: () => Promise<T>): Promise<T> {
+    if (!isWebhookTrigger(item)) return create();
+    const pause = this.options.webhookPauseMs ?? DEFAULT_WEBHOOK_PAUSE_MS;
+    return this.#webhooks.run('webhook', async () => {
+      const result = await create();
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+      return result;
+    });
+  }
+}
+
+/** What a write's answer says beyond "stored": a trigger the platform turned off is reported, not counted as done. */
+async function written(run: Run, item: PublishItem, outcome: 'created' | 'updated', envelope: Envelope | { correlationId?: string; data?: unknown }, changes?: readonly Change[]): Promise<Rest> {
+  await checkTriggerEnabled(run.client, item.document, envelope as Envelope, outcome);
+  return { outcome, ...(changes ? { changes } : {}), ...withCorrelation(envelope.correlationId) };
+}
+
+/**
+ * Create, and update when the platform says it exists (also the retry of a create whose answer was lost). An
+ * identifier that "exists" on create and is "not there" on update was deleted and is still held by the platform
+ * (a soft delete, platform-facts-3.md §2 D7): said in those words.
+ */
+async function createOrUpdate(run: Run, item: PublishItem): Promise<Rest> {
+  const { client } = run;
+  const { document } = item;
+  let exists: unknown;
+  try {
+    const created = await run.webhookCreate(item, () => client.create(document));
+    return await written(run, item, 'created', created);
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+    exists = error;
+  }
+  try {
+    return await written(run, item, 'updated', await client.update(document));
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    const said = exists instanceof ApiError ? exists.message : '';
+    throw new DocumentRefusal(
+      'soft deleted',
+      `the platform answers that ${document.id.kind} ${document.id.identifier} already exists on create${mentionsSoftDelete(exists) ? ' ("or has been deleted")' : ''} and that it does not exist on update: the identifier belongs to a deleted ${document.id.kind} the platform still holds (a soft delete). Restore it in the platform, or give this one another identifier (the platform said: ${said})`,
+      error instanceof ApiError && error.correlationId ? { correlationId: error.correlationId } : {},
+    );
+  }
+}
 
 /**
  * A project update with the version the GET saw (`If-Match`). On a stale version, one re-read: unchanged if the
  * platform now holds what we want, otherwise one more update with the new version.
  */
-async function updateProject(client: Client, item: PublishItem, remote: RemoteResource, changes: readonly Change[]): Promise<Rest> {
+async function updateProject(run: Run, item: PublishItem, remote: RemoteResource, changes: readonly Change[]): Promise<Rest> {
+  const { client } = run;
   const { document } = item;
   try {
     const updated = await client.update(document, remote.etag ? { etag: remote.etag } : {});
     return { outcome: 'updated', changes, ...withCorrelation(updated.correlationId) };
   } catch (error) {
-    if (isNotFound(error)) return createOrUpdate(client, item);
+    if (isNotFound(error)) return createOrUpdate(run, item);
     if (!isVersionConflict(error)) throw error;
   }
   const again = await client.read(document.id);
-  if (!again) return createOrUpdate(client, item);
+  if (!again) return createOrUpdate(run, item);
   const still = semanticDiff(document.value, again.document);
   if (still.length === 0) return { outcome: 'unchanged', ...withCorrelation(again.correlationId) };
   const updated = await client.update(document, again.etag ? { etag: again.etag } : {});
   return { outcome: 'updated', changes: still, ...withCorrelation(updated.correlationId) };
 }
 
-async function createOrUpdate(client: Client, item: PublishItem): Promise<Rest> {
-  const written = await client.upsert(item.document);
-  return { outcome: written.outcome, ...withCorrelation(written.correlationId) };
+/**
+ * `--policy-check`: the scope's policy sets evaluated against the document before any write. A denial stops the
+ * write (a dry run: would fail), and is reported with the policy sets and their messages either way.
+ */
+async function checkPolicies(run: Run, item: PublishItem, writes: boolean): Promise<PolicyCheck | undefined> {
+  if (!run.options.policyCheck || !hasPolicyType(item.document.id.kind)) return undefined;
+  const evaluation = await run.client.evaluatePolicies(item.document);
+  const check: PolicyCheck = { status: String(evaluation.status), sets: evaluationVerdicts(evaluation) };
+  run.policies.set(item, check);
+  if (check.status === 'error' && writes) {
+    const denied = check.sets.filter((set) => set.deny);
+    const messages = denied.flatMap((set) => set.denials);
+    const sets = denied.map((set) => set.policySet ?? set.policySetId ?? 'a policy set');
+    throw new PolicyDenial(
+      `denied by policy (--policy-check, before writing): ${messages.length ? messages.join('; ') : 'the evaluation gives no reason'}${policySetsText(sets)}; ${run.dryRun ? 'the write would be refused' : 'nothing was written'}`,
+      check,
+    );
+  }
+  return check;
 }
 
-/** Remote pipelines: created with the Git parameters, updated naming the blob and commit read, never blindly. */
-async function writeRemote(client: Client, item: PublishItem, git: GitSettings, remote: RemoteResource | undefined, changes?: readonly Change[]): Promise<Rest> {
-  const { document } = item;
-  if (remote) {
-    const storage = remote.storage;
-    const target = gitTarget(item, git, storage?.filePath);
-    try {
-      const updated = await client.update(document, { git: target, gitVersion: storage?.version ?? {} });
-      return { outcome: 'updated', ...(changes ? { changes } : {}), ...withCorrelation(updated.correlationId) };
-    } catch (error) {
-      // A retried update whose first answer was lost meets its own commit as a 409: the file holds our text.
-      if (!isGitConflict(error) || !(error instanceof ApiError) || error.attempts < 2) throw error;
-      const found = await client.read(document.id, { branch: git.branch });
-      if (found && semanticDiff(document.value, found.document).length === 0) return { outcome: 'updated', ...(changes ? { changes } : {}), ...withCorrelation(found.correlationId) };
-      throw error;
-    }
+/** A write the policy pre-flight stopped. */
+class PolicyDenial extends DocumentRefusal {
+  readonly check: PolicyCheck;
+  constructor(message: string, check: PolicyCheck) {
+    super('denied by policy', message);
+    this.check = check;
   }
-  try {
-    const created = await client.create(document, { git: gitTarget(item, git) });
-    return { outcome: 'created', ...withCorrelation(created.correlationId) };
-  } catch (error) {
-    if (!isAlreadyExists(error)) throw error;
-  }
-  // A retried create whose first answer was lost finds its own write; anything else is someone else's.
-  const found = await client.read(document.id, { branch: git.branch });
-  if (found && semanticDiff(document.value, found.document).length === 0) return { outcome: 'created', ...withCorrelation(found.correlationId) };
-  throw new DocumentRefusal('git conflict', `pipeline ${document.id.identifier} appeared in Git while it was being created, with other content: not overwritten; run publish again to compare it`);
 }
 
 /** Brings one document to the platform: read, compare, then create or update, or leave it. */
-async function publishOne(client: Client, item: PublishItem, options: PublishOptions): Promise<Rest> {
-  const dryRun = options.dryRun ?? false;
+async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
+  const { client, options, dryRun } = run;
   const { document } = item;
-  const git = document.id.kind === 'pipeline' && options.store === 'remote' ? options.git : undefined;
-  if (document.id.kind === 'pipeline' && options.store === 'remote' && !git) throw new TypeError('store remote needs the Git settings');
-  const remote = await client.read(document.id, git ? { branch: git.branch } : {});
-  if (remote) {
-    checkStorage(item, remote, options);
-    const changes = semanticDiff(document.value, remote.document);
+  const git = run.gitFor(item);
+  run.checkTriggerBranch(item);
+  const remote = await client.read(document.id, git ? { branch: options.git!.branch } : {});
+  const changes = remote ? semanticDiff(document.value, remote.document) : undefined;
+  if (remote) checkStorage(item, remote, git ? 'remote' : 'inline', options.git);
+  await checkPolicies(run, item, changes === undefined || changes.length > 0);
+  if (remote && changes) {
+    if (document.id.kind === 'pipeline' && remote.storage) run.notePipeline(document.id, remote.storage.store);
     if (changes.length === 0) return { outcome: 'unchanged', ...withCorrelation(remote.correlationId) };
     checkDrift(item, remote, options);
     if (dryRun) return { outcome: 'updated', changes };
-    if (git) return writeRemote(client, item, git, remote, changes);
-    if (document.id.kind === 'project') return updateProject(client, item, remote, changes);
+    if (git) {
+      const result = await git.write(item, remote, changes);
+      return written(run, item, result.outcome, result, changes);
+    }
+    if (document.id.kind === 'project') return updateProject(run, item, remote, changes);
+    const extra: WriteOptions = remote.public ? { public: true } : {};
     try {
-      const updated = await client.update(document);
-      return { outcome: 'updated', changes, ...withCorrelation(updated.correlationId) };
+      return await written(run, item, 'updated', await client.update(document, extra), changes);
     } catch (error) {
       // Deleted between the read and the write: create it again.
       if (!isNotFound(error)) throw error;
     }
   }
+  if (document.id.kind === 'pipeline') run.notePipeline(document.id, git ? 'remote' : 'inline');
   if (dryRun) return { outcome: 'created' };
-  if (git) return writeRemote(client, item, git, undefined);
-  return createOrUpdate(client, item);
+  if (git) {
+    const result = await git.write(item, undefined);
+    return written(run, item, result.outcome, result);
+  }
+  return createOrUpdate(run, item);
+}
+
+/**
+ * A dry run's prediction for a write: "would fail" when the platform would refuse it for something it depends on
+ * (its project, its pipeline, a template), with warnings for what a run of it would miss.
+ */
+async function planned(run: Run, item: PublishItem, rest: Rest): Promise<Rest> {
+  if (!run.dependencies) return rest;
+  if (rest.outcome === 'failed') {
+    run.dependencies.noteFailed(item, rest.error?.reason ?? 'failed');
+    return rest;
+  }
+  if (rest.outcome === 'unchanged') return rest;
+  const { missing, warnings } = await run.dependencies.check(item);
+  const withWarnings = warnings.length ? { warnings } : {};
+  if (missing.length === 0) return { ...rest, ...withWarnings };
+  const why = missing.length === 1 ? missing[0]! : missing.join('; ');
+  run.dependencies.noteFailed(item, 'missing dependency');
+  return {
+    outcome: 'failed',
+    ...(rest.changes ? { changes: rest.changes } : {}),
+    error: { message: `${why}: the platform would refuse the ${rest.outcome === 'created' ? 'create' : 'update'}`, reason: 'missing dependency' },
+    ...withWarnings,
+  };
 }
 
 /**
@@ -283,17 +340,18 @@ async function withStable(client: Client, item: PublishItem, rest: Rest, dryRun:
   };
 }
 
-const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable']);
+const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable', 'gone']);
 
 /**
  * Publishes kind after kind in the table's order (what a document needs is there before it: its project, the
  * environment of an infrastructure, the templates of a pipeline, the pipeline of an input set), a few at a time
- * within a kind (see publish-order.ts). Every document ends in the report. A 401, 403 or untrusted certificate stops the run:
- * the rest would fail the same way, and hammering the platform with a bad key helps no one.
+ * within a kind (see publish-order.ts). Every document ends in the report. A 401, 403, an untrusted certificate or a
+ * platform that stopped answering stops the run: the rest would fail the same way (the documents not reached are
+ * "not attempted"), and hammering the platform with a bad key, or waiting out every retry of a dead one, helps no one.
  */
 export async function publishDocuments(client: Client, items: readonly PublishItem[], options: PublishOptions = {}): Promise<PublishReport> {
-  const dryRun = options.dryRun ?? false;
   if (options.store === 'remote' && !options.git) throw new TypeError('store remote needs the Git settings');
+  const run = new Run(client, items, options);
   const results: DocumentResult[] = [];
   let stopped: StopReason | undefined;
   const finish = (item: PublishItem, rest: Omit<DocumentResult, 'file' | 'kind' | 'name' | 'id'>) => {
@@ -308,25 +366,28 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
       options.concurrency ?? 4,
       async (item) => {
         options.onStart?.(item);
+        let rest: Rest;
         try {
-          finish(item, await withStable(client, item, await publishOne(client, item, options), dryRun));
+          rest = await withStable(client, item, await publishOne(run, item), run.dryRun);
         } catch (error) {
           if (error instanceof ApiError && STOPPING.has(error.kind) && !stopped)
             stopped = { kind: error.kind as StopReason['kind'], message: error.message };
           const changes = error instanceof DocumentRefusal && error.changes ? { changes: error.changes } : {};
-          finish(item, { outcome: 'failed', error: failure(error), ...changes });
+          rest = { outcome: 'failed', error: failure(error), ...changes };
         }
+        const policy = run.policies.get(item);
+        finish(item, { ...(await planned(run, item, rest)), ...(policy ? { policy } : {}) });
       },
       {
         stopped: () => stopped !== undefined,
-        skip: (item) => finish(item, { outcome: 'failed', error: { message: `not attempted: the run stopped after ${stopped!.message}` } }),
+        skip: (item) => finish(item, { outcome: 'failed', error: { message: `not attempted: the run stopped after ${stopped!.message}`, reason: 'not attempted' } }),
       },
     );
   }
   // Reports list documents in publish order, not in the order requests happened to finish.
   const order = new Map(items.map((item, i) => [item.file, i]));
   results.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0));
-  return { dryRun, results, ...(stopped ? { stopped } : {}) };
+  return { dryRun: run.dryRun, results, ...(stopped ? { stopped } : {}) };
 }
 
 export const countOutcomes = (results: readonly DocumentResult[]): Record<Outcome, number> => {

@@ -1,13 +1,17 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sha256 } from '../compile/layout.js';
+
 import type { DocumentResult } from './publish.js';
 import type { PublishItem } from './publish-item.js';
+import { keyName } from '../catalog/resource-key.js';
+import { publishKeyOf } from './document.js';
 
 /**
  * What the last publish sent, kept beside the output folder (`out` -> `out.published.json`): compile replaces the
  * folder as a whole, so a record inside it would not survive. `--fail-on-drift` compares the platform with it to
- * tell "changed by us" (the source changed) from "changed by someone else" (the platform changed).
+ * tell "changed by us" (the source changed) from "changed by someone else" (the platform changed); it is also
+ * the list of what pipewright published, which orphans and `--prune` come from (prune.ts).
  */
 
 interface RecordEntry {
@@ -43,8 +47,10 @@ export async function readRecord(dir: string, baseUrl: string, accountId: string
 
 /**
  * Records what the platform now holds for every document that ended created, updated or unchanged; a failed one
- * keeps its earlier entry (the platform still holds that). Written to a temporary file and renamed, so an
- * interrupted run leaves the previous record whole.
+ * keeps its earlier entry (the platform still holds that). An entry whose source is gone stays (it is an orphan,
+ * listed by every publish) until `--prune` deletes it (`removed`); an entry for a resource now published from
+ * another file is dropped. Written to a temporary file and renamed, so an interrupted run leaves the previous
+ * record whole.
  */
 export async function writeRecord(
   dir: string,
@@ -52,9 +58,24 @@ export async function writeRecord(
   previous: ReadonlyMap<string, RecordEntry>,
   items: readonly PublishItem[],
   results: readonly DocumentResult[],
+  removed: readonly string[] = [],
 ): Promise<string> {
   const documents: Record<string, RecordEntry> = Object.fromEntries(previous);
+  for (const file of removed) delete documents[file];
   const byFile = new Map(items.map((item) => [item.file, item]));
+  const identity = (value: Record<string, unknown>) => {
+    try {
+      const id = publishKeyOf(value);
+      return `${id.kind}:${keyName(id)}`;
+    } catch {
+      return undefined;
+    }
+  };
+  const published = new Map(items.map((item) => [identity(item.document.value), item.file]));
+  for (const [file, entry] of Object.entries(documents)) {
+    const now = published.get(identity(entry.document));
+    if (now !== undefined && now !== file) delete documents[file];
+  }
   for (const result of results) {
     const item = byFile.get(result.file);
     if (!item || result.outcome === 'failed') continue;

@@ -1,5 +1,6 @@
 import { kindRow, RESOURCE_KINDS } from '../catalog/kinds.js';
 import { countOutcomes, type DocumentResult, type Outcome, type PublishReport } from './publish.js';
+import type { OrphanOutcome, OrphanResult } from './prune.js';
 import { formatChanges } from './semantic-diff.js';
 import { authAdvice } from './settings.js';
 
@@ -16,20 +17,58 @@ const failureText = (error: DocumentResult['error']): string => {
   return error?.reason && !message.startsWith(error.reason) ? `${error.reason}: ${message}` : message;
 };
 
+/** What `--policy-check` found beyond a denial the failure line already says: warnings, and denials of unwritten documents. */
+function policyLines(result: DocumentResult): string[] {
+  const lines: string[] = [];
+  for (const set of result.policy?.sets ?? []) {
+    const name = set.policySet ?? set.policySetId ?? 'a policy set';
+    if (result.outcome !== 'failed') for (const text of set.denials) lines.push(`    policy set ${name} denies it: ${text}`);
+    for (const text of set.warnings) lines.push(`    policy set ${name} warns: ${text}`);
+  }
+  return lines;
+}
+
 /** One line per document for CI logs; with dry-run, the semantic diff of an update under it. */
 export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
-  const verb = (dryRun ? DRY_VERB : VERB)[result.outcome].padEnd(dryRun ? 12 : 9);
+  // A prediction of the dry run's own (it writes nothing, so a denial can only be the policy pre-flight's).
+  const predicted = dryRun && (result.error?.reason === 'missing dependency' || result.error?.reason === 'denied by policy');
+  const verb = (predicted ? 'would fail' : (dryRun ? DRY_VERB : VERB)[result.outcome]).padEnd(dryRun ? 12 : 9);
   const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  ${result.file}`;
+  const warnings = [...(result.warnings ?? []).map((warning) => `    warning: ${warning}`), ...policyLines(result)];
   if (result.outcome === 'failed')
     return [
       `${head}\n    ${failureText(result.error)}${correlation(result.error?.correlationId)}`,
       // Drift: what someone changed on the platform, so the source can take it in.
       ...(result.error?.reason === 'drift' && result.changes ? formatChanges(result.changes, '      ') : []),
+      ...warnings,
     ];
-  if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes)];
-  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`, ...(result.changes ? formatChanges(result.changes) : [])];
-  return [head];
+  if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes), ...warnings];
+  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`, ...(result.changes ? formatChanges(result.changes) : []), ...warnings];
+  return [head, ...warnings];
 }
+
+const ORPHAN_VERB: Readonly<Record<OrphanOutcome, string>> = { orphaned: 'orphan', deleted: 'deleted', gone: 'gone', kept: 'kept', failed: 'FAILED' };
+
+/** A recorded resource whose source is gone, and what became of it. */
+export function orphanLines(result: OrphanResult, dryRun: boolean): string[] {
+  const verb = (dryRun && result.outcome === 'deleted' ? 'would delete' : ORPHAN_VERB[result.outcome]).padEnd(dryRun ? 12 : 9);
+  const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  (published from ${result.file})`;
+  switch (result.outcome) {
+    case 'orphaned':
+      return [`${head}: its source is gone; publish --prune deletes it`];
+    case 'gone':
+      return [`${head}: already gone from the platform; dropped from the record`];
+    case 'kept':
+      return [`${head}\n    ${result.message}`];
+    case 'failed':
+      return [`${head}\n    ${failureText(result.error)}${correlation(result.error?.correlationId)}`];
+    default:
+      return [head];
+  }
+}
+
+/** Whether what happened to the orphans fails the run: a delete `--prune` asked for that did not happen. */
+export const orphansFailed = (orphans: readonly OrphanResult[] | undefined): boolean => (orphans ?? []).some((o) => o.outcome === 'failed' || o.outcome === 'kept');
 
 /**
  * The table at the end: counts per kind and outcome (a row for each kind the run had documents of), then every
@@ -49,6 +88,15 @@ export function summaryTable(report: PublishReport): string {
   rows.push(['total', ...outcomes.map((o) => String(total[o]))]);
   const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const lines = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  const orphans = report.orphans ?? [];
+  if (orphans.length > 0) {
+    const counts = new Map<string, number>();
+    for (const o of orphans) {
+      const verb = report.dryRun && o.outcome === 'deleted' ? 'would delete' : o.outcome;
+      counts.set(verb, (counts.get(verb) ?? 0) + 1);
+    }
+    lines.push('', `orphans (recorded, source gone): ${orphans.length} (${[...counts].map(([verb, n]) => `${verb} ${n}`).join(', ')})`);
+  }
   const failed = report.results.filter((r) => r.outcome === 'failed');
   if (failed.length > 0) {
     lines.push('', `${failed.length} failed:`);
@@ -62,7 +110,7 @@ export function summaryTable(report: PublishReport): string {
 export function jsonReport(report: PublishReport, context: { baseUrl: string; accountId: string; dir: string; edited: readonly string[]; keySource: string }) {
   const counts = countOutcomes(report.results);
   return {
-    ok: counts.failed === 0,
+    ok: counts.failed === 0 && !orphansFailed(report.orphans),
     dryRun: report.dryRun,
     dir: context.dir,
     baseUrl: context.baseUrl,
@@ -84,6 +132,25 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
       ...(r.changes && (r.outcome === 'updated' || r.outcome === 'created') ? { changes: r.changes } : {}),
       ...(r.changes && r.error?.reason === 'drift' ? { drift: r.changes } : {}),
       ...(r.error ? { error: r.error } : {}),
+      ...(r.warnings?.length ? { warnings: r.warnings } : {}),
+      ...(r.policy ? { policy: r.policy } : {}),
     })),
+    ...(report.orphans?.length
+      ? {
+          orphans: report.orphans.map((o) => ({
+            file: o.file,
+            kind: o.kind,
+            org: o.id.org ?? null,
+            project: o.id.project ?? null,
+            identifier: o.id.identifier,
+            ...(o.id.parent ? { parent: o.id.parent } : {}),
+            ...(o.id.version ? { version: o.id.version } : {}),
+            outcome: o.outcome,
+            ...(o.message ? { message: o.message } : {}),
+            ...(o.error ? { error: o.error } : {}),
+            ...(o.correlationId ? { correlationId: o.correlationId } : {}),
+          })),
+        }
+      : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { ApiError } from './envelope.js';
 import { systemClock, type Clock } from './clock.js';
+import type { PlatformHealth } from './platform-health.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 6. */
@@ -53,21 +54,44 @@ export interface RetryEvent {
 }
 
 /**
+ * Sleeps until `ms` pass or either signal aborts (AbortSignal.any is newer than Node 20.0); the listeners go with
+ * the sleep, so a client that retries for hours does not pile them up on its long-lived signals.
+ */
+async function sleepUnless(clock: Clock, ms: number, a: AbortSignal | undefined, b: AbortSignal | undefined): Promise<void> {
+  if (!a || !b) return clock.sleep(ms, a ?? b);
+  const controller = new AbortController();
+  const onA = () => controller.abort(a.reason);
+  const onB = () => controller.abort(b.reason);
+  if (a.aborted || b.aborted) controller.abort((a.aborted ? a : b).reason);
+  a.addEventListener('abort', onA, { once: true });
+  b.addEventListener('abort', onB, { once: true });
+  try {
+    await clock.sleep(ms, controller.signal);
+  } finally {
+    a.removeEventListener('abort', onA);
+    b.removeEventListener('abort', onB);
+  }
+}
+
+/**
  * Runs `attempt` until it succeeds, fails with a non-transient error, or the budget (attempts, total time) is
- * spent. The error thrown last carries the number of attempts made.
+ * spent. The error thrown last carries the number of attempts made. Once `health` finds the platform gone, no
+ * retry starts and a wait in progress ends: the request fails with that finding.
  */
 export async function withRetry<T>(
   attempt: (n: number) => Promise<T>,
   policy: RetryPolicy,
-  { clock = systemClock, signal, onRetry }: { clock?: Clock; signal?: AbortSignal; onRetry?: (event: RetryEvent) => void } = {},
+  { clock = systemClock, signal, onRetry, health }: { clock?: Clock; signal?: AbortSignal; onRetry?: (event: RetryEvent) => void; health?: PlatformHealth } = {},
 ): Promise<T> {
   const started = clock.now();
   let correlationId: string | undefined;
   for (let n = 1; ; n++) {
+    if (health?.gone) throw health.gone.withAttempts(Math.max(1, n - 1), correlationId);
     try {
       return await attempt(n);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      if (health?.gone) throw health.gone.withAttempts(n, correlationId);
       correlationId = error.correlationId ?? correlationId;
       if (error.kind !== 'transient' || n >= policy.attempts) throw error.withAttempts(n, correlationId);
       const delayMs = backoffDelay(policy, n, error.retryAfterMs);
@@ -80,7 +104,12 @@ export async function withRetry<T>(
         });
       }
       onRetry?.({ error, attempt: n, delayMs });
-      await clock.sleep(delayMs, signal);
+      try {
+        await sleepUnless(clock, delayMs, signal, health?.signal);
+      } catch (reason) {
+        if (health?.gone && !signal?.aborted) throw health.gone.withAttempts(n, correlationId);
+        throw reason;
+      }
     }
   }
 }

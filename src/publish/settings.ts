@@ -130,9 +130,10 @@ function checkKeyShape(apiKey: string, where: string): void {
 /**
  * Retry and timeout tuning from the environment. Meant for tests and emulators, where waiting the production
  * half-second between retries would make a suite slow: PIPEWRIGHT_RETRY_BASE_MS, PIPEWRIGHT_RETRY_ATTEMPTS,
- * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS.
+ * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, and PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
+ * trigger create).
  */
-export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number } {
+export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number; webhookPauseMs?: number } {
   const number = (name: string): number | undefined => {
     const value = fromEnv(env, name);
     if (value === undefined) return undefined;
@@ -144,6 +145,7 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
   const attempts = number('PIPEWRIGHT_RETRY_ATTEMPTS');
   const maxTotalMs = number('PIPEWRIGHT_RETRY_MAX_TOTAL_MS');
   const timeoutMs = number('PIPEWRIGHT_TIMEOUT_MS');
+  const webhookPauseMs = number('PIPEWRIGHT_WEBHOOK_PAUSE_MS');
   return {
     retry: {
       ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
@@ -151,11 +153,12 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
       ...(maxTotalMs !== undefined ? { maxTotalMs } : {}),
     },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(webhookPauseMs !== undefined ? { webhookPauseMs } : {}),
   };
 }
 
-/** Advice for a run stopped by the platform refusing the key. */
-export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable', keySource: string): string {
+/** Advice for a run stopped early: the platform refusing the key, or not answering. */
+export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone', keySource: string): string {
   switch (kind) {
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
@@ -165,5 +168,7 @@ export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certi
       return 'the TLS certificate of the platform is not trusted: if it is signed by a private CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
     case 'unreachable':
       return 'the platform address does not resolve (DNS): check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts';
+    case 'gone':
+      return 'the platform stopped answering during the run, so nothing more was sent: check that it is up (and the network, VPN or tunnel to it), then publish again; what was published stays, and the next run leaves it unchanged';
   }
 }

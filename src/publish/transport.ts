@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import { ApiError, toEnvelope, type Envelope } from './envelope.js';
+import type { PlatformHealth } from './platform-health.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { parseRetryAfter, withRetry, type RetryEvent, type RetryPolicy } from './retry.js';
 
@@ -16,10 +17,12 @@ export interface TransportOptions {
   readonly onRetry?: (event: RetryEvent) => void;
   /** Aborts everything in flight and every wait (the client's `signal` option). */
   readonly signal?: AbortSignal;
+  /** Whether the platform still answers at all, across every request of the client. */
+  readonly health?: PlatformHealth;
 }
 
 export interface HttpRequest {
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly url: string;
   /** `METHOD /path` for messages. */
   readonly label: string;
@@ -60,15 +63,19 @@ async function attemptOnce(
     if (request.credentials) init.credentials = request.credentials;
     const response = await options.fetch(request.url, init);
     const text = await response.text();
+    options.health?.answered(options.clock.now());
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.clock.now());
     const etag = response.headers.get('etag') ?? undefined;
     const contentType = response.headers.get('content-type') ?? undefined;
     return { status: response.status, text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(etag ? { etag } : {}), ...(contentType ? { contentType } : {}) };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (controller.signal.aborted)
+    if (controller.signal.aborted) {
+      options.health?.unanswered(options.clock.now(), `no response within ${options.timeoutMs} ms`, request.label);
       throw new ApiError(`no response to ${request.label} within ${options.timeoutMs} ms`, { kind: 'transient', request: request.label });
+    }
     const cause = networkCause(error);
+    options.health?.unanswered(options.clock.now(), cause.code ?? cause.message, request.label);
     const untrusted = cause.code !== undefined && UNTRUSTED_CERT.test(cause.code);
     // A name that does not resolve will not resolve on the next attempt either (EAI_AGAIN, a DNS hiccup, may).
     const unresolved = cause.code === 'ENOTFOUND';
@@ -89,6 +96,7 @@ function retryHooks(options: TransportOptions) {
   return {
     clock: options.clock,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.health ? { health: options.health } : {}),
     onRetry: (event: RetryEvent) => {
       if (event.error.status === 429) options.limiter.pause(event.delayMs);
       options.onRetry?.(event);
@@ -113,10 +121,11 @@ export function sendRest(request: HttpRequest, options: TransportOptions): Promi
 }
 
 /**
- * A GraphQL call with retries. GraphQL answers 200 with `errors` for query mistakes; those are the caller's to
- * read. HTTP failures become ApiErrors like REST ones.
+ * A call with retries to a service whose answers are its own JSON rather than the NG envelope (GraphQL, the
+ * policy-management API); GraphQL answers 200 with `errors` for query mistakes, those are the caller's to read.
+ * HTTP failures become ApiErrors like REST ones.
  */
-export function sendGraphql(request: HttpRequest, options: TransportOptions): Promise<unknown> {
+export function sendJson(request: HttpRequest, options: TransportOptions): Promise<unknown> {
   return withRetry(
     async () => {
       const { status, text, retryAfterMs } = await attemptOnce(request, options);

@@ -2,6 +2,7 @@ import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi } from './endpoints.js';
 import { ApiError, type Envelope } from './envelope.js';
+import { describeDenial, policySetsText } from './governance.js';
 
 /**
  * A create or update that answered 200 SUCCESS still may have stored nothing: a governance (OPA) policy that
@@ -13,27 +14,18 @@ type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 const asText = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** Policy sets that denied, and their deny messages; each once, in the answer's order. */
-export function describeDenial(governance: Json): { message: string; policySets: string[] } {
-  const sets: string[] = [];
-  const messages: string[] = [];
-  const add = (into: string[], text: string | undefined) => text && !into.includes(text) && into.push(text);
-  for (const entry of list(governance.details)) {
-    const set = asObject(entry);
-    if (!set || set.deny === false) continue;
-    // A name a person recognises; the opaque policySetId is left out.
-    add(sets, asText(set.policySetName) ?? asText(set.name) ?? asText(set.identifier));
-    for (const policy of list(set.policyMetadata ?? set.policies)) {
-      const p = asObject(policy);
-      for (const text of list(p?.denyMessages)) add(messages, asText(text));
-      if (!list(p?.denyMessages).length && p && (p.status === 'error' || p.status === 'ERROR' || p.deny === true))
-        add(messages, asText(p.policyName) ? `policy ${asText(p.policyName)} failed` : undefined);
-    }
-  }
-  if (!messages.length) add(messages, asText(governance.message));
-  return { message: messages.length ? messages.join('; ') : 'the answer gives no reason', policySets: sets };
+/** `field: message` pairs of an `errors` map (`{ fqn: { field: message } }`, NGTriggerResponseDTO.errors). */
+function errorsText(errors: unknown): string | undefined {
+  const parts: string[] = [];
+  const walk = (value: unknown, path: string) => {
+    const text = asText(value);
+    if (text) parts.push(path ? `${path}: ${text}` : text);
+    const record = asObject(value);
+    if (record) for (const [key, child] of Object.entries(record)) walk(child, key);
+  };
+  walk(errors, '');
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 /** Whether `data` holds the written entity where the kind's answer keeps it (an object, or the identifier). */
@@ -57,8 +49,13 @@ export function checkWritten(kind: ResourceKind, envelope: Envelope, request: st
   const details = { request, ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}) };
   if (governance?.deny === true) {
     const { message, policySets } = describeDenial(governance);
-    const sets = policySets.length ? ` (policy set${policySets.length > 1 ? 's' : ''} ${policySets.join(', ')})` : '';
-    throw new ApiError(`denied by policy: ${message}${sets}; nothing was stored`, { kind: 'denied', status: 200, ...details });
+    throw new ApiError(`denied by policy: ${message}${policySetsText(policySets)}; nothing was stored`, { kind: 'denied', status: 200, ...details });
+  }
+  // A trigger whose YAML the platform could not take answers 200 with `errorResponse: true` and the errors, and
+  // stores nothing (NGTriggerResourceImpl.java L130-131, NGTriggerElementMapper.java L506-521).
+  if (data?.errorResponse === true) {
+    const why = errorsText(data.errors);
+    throw new ApiError(`the platform answered 200 SUCCESS with errorResponse: true${why ? ` (${why})` : ''}: nothing was stored`, { kind: 'rejected', status: 200, ...details });
   }
   if (!hasEntity(kind, envelope.data)) {
     const got = envelope.data === null || envelope.data === undefined ? 'no data' : `data with ${Object.keys(data ?? {}).sort().join(', ') || 'nothing in it'}`;

@@ -8,7 +8,7 @@ import { connectorData, pipelineChildData, pipelineData, projectData, templateDa
  * pipewright's own table on purpose: the emulator checks pipewright, so it must not share its answers.
  */
 
-export type Op = 'create' | 'update' | 'read' | 'stable';
+export type Op = 'create' | 'update' | 'read' | 'stable' | 'details' | 'delete';
 
 /** The forms "not there" takes on the platform (platform-facts-2.md §3). */
 export type NotFoundForm =
@@ -120,7 +120,8 @@ export const KIND_FACTS: Readonly<Record<Kind, KindFacts>> = {
     needs: { org: true, project: true },
     notFound: '404 ENTITY_NOT_FOUND',
     notFoundMessage: (id, scope) => `Pipeline [${id}] under ${inProject(scope)} doesn't exist or has been deleted.`,
-    exists: (id, scope) => ({ code: 'INVALID_REQUEST', message: `Pipeline [${id}] under ${inProject(scope)} already exists` }),
+    // PMSPipelineServiceImpl.java L184-185 (DuplicateFieldException).
+    exists: (id, scope) => ({ code: 'DUPLICATE_FIELD', message: `Pipeline [${id}] under ${inProject(scope)} already exists or has been deleted.` }),
     updateMissing: (id, scope) => `Error while updating pipeline [${id}]: Pipeline [${id}] under ${inProject(scope)} couldn't be updated or doesn't exist.`,
     data: pipelineData,
   },
@@ -171,7 +172,8 @@ export const KIND_FACTS: Readonly<Record<Kind, KindFacts>> = {
     parent: { field: 'pipelineIdentifier', query: 'targetIdentifier', on: ['create', 'update', 'read'], kind: 'pipeline' },
     notFound: '404 ENTITY_NOT_FOUND',
     notFoundMessage: (id) => `Trigger ${id} does not exist`,
-    exists: (id) => ({ code: 'INVALID_REQUEST', message: `Trigger [${id}] already exists or is soft deleted` }),
+    // NGTriggerServiceImpl.java L203, wrapped by NGTriggerResourceImpl.java L132-133.
+    exists: (id) => ({ code: 'INVALID_REQUEST', message: `Failed while Saving Trigger: Trigger [${id}] already exists or is soft deleted` }),
     updateMissing: (id) => `Trigger [${id}] doesn't exist or has been deleted`,
     data: pipelineChildData,
   },
@@ -192,8 +194,13 @@ export interface Route {
   readonly required: readonly string[];
   readonly optional: readonly string[];
   readonly contentType?: string;
-  /** `/pipelines/v2`: Git parameters accepted, data `{ identifier, governanceMetadata }`. */
+  /** `/pipelines/v2`: Git parameters accepted, data `{ identifier, governanceMetadata, publicAccessResponse }`. */
   readonly v2?: boolean;
+  /**
+   * The unversioned pipeline create and update: `@Deprecated` on the platform (PipelineResource.java L118, L279);
+   * every current official client uses /v2, and so must pipewright (platform-facts-3.md §2 D5).
+   */
+  readonly deprecated?: boolean;
 }
 
 type RouteSpec = Omit<Route, 'id' | 'versionLabel'> & { readonly path: RegExp };
@@ -207,12 +214,16 @@ const JSON_TYPE = 'application/json';
 const ID = '([^/]+)';
 
 /** A kind's create, update and read routes, at `base` and `base/{id}` (or the update at `base` itself). */
-function crud(kind: Kind, base: string, o: { write: readonly string[]; read: readonly string[]; readOptional?: readonly string[]; writeOptional?: readonly string[]; type: string; updateAtBase?: boolean }): RouteSpec[] {
+function crud(
+  kind: Kind,
+  base: string,
+  o: { write: readonly string[]; read: readonly string[]; readOptional?: readonly string[]; writeOptional?: readonly string[]; createOptional?: readonly string[]; type: string; updateAtBase?: boolean },
+): RouteSpec[] {
   const at = new RegExp(`^${base}$`);
   const withId = new RegExp(`^${base}/${ID}$`);
   const writeOptional = o.writeOptional ?? [];
   return [
-    { method: 'POST', path: at, kind, op: 'create', required: o.write, optional: writeOptional, contentType: o.type },
+    { method: 'POST', path: at, kind, op: 'create', required: o.write, optional: o.createOptional ?? writeOptional, contentType: o.type },
     { method: 'PUT', path: o.updateAtBase ? at : withId, kind, op: 'update', required: o.write, optional: writeOptional, contentType: o.type },
     { method: 'GET', path: withId, kind, op: 'read', required: o.read, optional: o.readOptional ?? [] },
   ];
@@ -224,22 +235,53 @@ const ROUTES: readonly RouteSpec[] = [
   { method: 'PUT', path: /^\/ng\/api\/projects\/([^/]+)$/, kind: 'project', op: 'update', required: [...ACCOUNT, 'orgIdentifier'], optional: [], contentType: YAML },
   { method: 'GET', path: /^\/ng\/api\/projects\/([^/]+)$/, kind: 'project', op: 'read', required: [...ACCOUNT, 'orgIdentifier'], optional: [] },
   ...crud('connector', '/ng/api/connectors', { write: ACCOUNT, read: ACCOUNT, readOptional: SCOPE, type: 'text/yaml', updateAtBase: true }),
-  { method: 'POST', path: /^\/pipeline\/api\/pipelines\/v2$/, kind: 'pipeline', op: 'create', v2: true, required: FULL, optional: CREATE_GIT_PARAMS, contentType: YAML },
-  { method: 'PUT', path: /^\/pipeline\/api\/pipelines\/v2\/([^/]+)$/, kind: 'pipeline', op: 'update', v2: true, required: FULL, optional: UPDATE_GIT_PARAMS, contentType: YAML },
-  ...crud('pipeline', '/pipeline/api/pipelines', { write: FULL, read: FULL, readOptional: ['branch', 'loadFromFallbackBranch'], type: YAML }),
+  { method: 'POST', path: /^\/pipeline\/api\/pipelines\/v2$/, kind: 'pipeline', op: 'create', v2: true, required: FULL, optional: [...CREATE_GIT_PARAMS, 'public'], contentType: YAML },
+  { method: 'PUT', path: /^\/pipeline\/api\/pipelines\/v2\/([^/]+)$/, kind: 'pipeline', op: 'update', v2: true, required: FULL, optional: [...UPDATE_GIT_PARAMS, 'public'], contentType: YAML },
+  ...crud('pipeline', '/pipeline/api/pipelines', { write: FULL, read: FULL, readOptional: ['branch', 'loadFromFallbackBranch'], writeOptional: CREATE_GIT_PARAMS, type: YAML }).map((route) =>
+    route.op === 'read' ? route : { ...route, deprecated: true },
+  ),
   // Services, environments and infrastructures: JSON with the YAML in `yaml`; the scope is in the body.
-  ...crud('service', '/ng/api/servicesV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, 'deleted', 'fetchResolvedYaml', ...GIT_READ], type: JSON_TYPE, updateAtBase: true }),
-  ...crud('environment', '/ng/api/environmentsV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, ...GIT_READ], type: JSON_TYPE, updateAtBase: true }),
+  // Their creates take GitEntityCreateInfoDTO (storeType among it), their updates GitEntityUpdateInfoDTO.
+  ...crud('service', '/ng/api/servicesV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, 'deleted', 'fetchResolvedYaml', ...GIT_READ], createOptional: CREATE_GIT_PARAMS, writeOptional: UPDATE_GIT_PARAMS, type: JSON_TYPE, updateAtBase: true }),
+  ...crud('environment', '/ng/api/environmentsV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, ...GIT_READ], createOptional: CREATE_GIT_PARAMS, writeOptional: UPDATE_GIT_PARAMS, type: JSON_TYPE, updateAtBase: true }),
   ...crud('infrastructure', '/ng/api/infrastructures', { write: ACCOUNT, read: [...ACCOUNT, 'environmentIdentifier'], readOptional: [...SCOPE, ...GIT_READ], type: JSON_TYPE, updateAtBase: true }),
   // Templates: raw YAML; an update and the stable-version call name the version in the path.
-  { method: 'POST', path: /^\/template\/api\/templates$/, kind: 'template', op: 'create', required: ACCOUNT, optional: [...SCOPE, 'setDefaultTemplate', 'comments', 'isNewTemplate'], contentType: YAML },
+  { method: 'POST', path: /^\/template\/api\/templates$/, kind: 'template', op: 'create', required: ACCOUNT, optional: [...SCOPE, 'setDefaultTemplate', 'comments', 'isNewTemplate', ...CREATE_GIT_PARAMS], contentType: YAML },
   { method: 'PUT', path: /^\/template\/api\/templates\/update\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'update', required: ACCOUNT, optional: [...SCOPE, 'comments'], contentType: YAML },
   { method: 'PUT', path: /^\/template\/api\/templates\/updateStableTemplate\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'stable', required: ACCOUNT, optional: [...SCOPE, 'comments'] },
   { method: 'GET', path: /^\/template\/api\/templates\/([^/]+)$/, kind: 'template', op: 'read', required: ACCOUNT, optional: [...SCOPE, 'versionLabel'] },
   // Input sets and triggers: raw YAML, with their pipeline in the query.
-  ...crud('overlayInputSet', '/pipeline/api/inputSets/overlay', { write: [...FULL, 'pipelineIdentifier'], read: [...FULL, 'pipelineIdentifier'], writeOptional: ['pipelineBranch', 'pipelineRepoID'], type: YAML }),
-  ...crud('inputSet', '/pipeline/api/inputSets', { write: [...FULL, 'pipelineIdentifier'], read: [...FULL, 'pipelineIdentifier'], writeOptional: ['pipelineBranch', 'pipelineRepoID'], type: YAML }),
-  ...crud('trigger', '/pipeline/api/triggers', { write: [...FULL, 'targetIdentifier'], read: [...FULL, 'targetIdentifier'], writeOptional: ['ignoreError', 'withServiceV2'], type: YAML }),
+  // Input sets may be Git files too (GitEntityCreateInfoDTO / UpdateInfoDTO / FindInfoDTO, InputSetResourcePMS.java).
+  ...crud('overlayInputSet', '/pipeline/api/inputSets/overlay', {
+    write: [...FULL, 'pipelineIdentifier'],
+    read: [...FULL, 'pipelineIdentifier'],
+    readOptional: ['pipelineBranch', 'pipelineRepoID', ...GIT_READ],
+    createOptional: CREATE_GIT_PARAMS,
+    writeOptional: ['pipelineBranch', 'pipelineRepoID', ...UPDATE_GIT_PARAMS],
+    type: YAML,
+  }),
+  ...crud('inputSet', '/pipeline/api/inputSets', {
+    write: [...FULL, 'pipelineIdentifier'],
+    read: [...FULL, 'pipelineIdentifier'],
+    readOptional: ['pipelineBranch', 'pipelineRepoID', ...GIT_READ],
+    createOptional: ['pipelineBranch', 'pipelineRepoID', ...CREATE_GIT_PARAMS],
+    writeOptional: ['pipelineBranch', 'pipelineRepoID', ...UPDATE_GIT_PARAMS],
+    type: YAML,
+  }),
+  // withServiceV2 exists on create only: an update keeps the flag the trigger was created with (NGTriggerResource.java L107-177).
+  { method: 'GET', path: /^\/pipeline\/api\/triggers\/([^/]+)\/details$/, kind: 'trigger', op: 'details', required: [...FULL, 'targetIdentifier'], optional: [] },
+  ...crud('trigger', '/pipeline/api/triggers', { write: [...FULL, 'targetIdentifier'], read: [...FULL, 'targetIdentifier'], createOptional: ['ignoreError', 'withServiceV2'], writeOptional: ['ignoreError'], type: YAML }),
+  // Deletes (the resources' @DELETE methods in harness-core): the read's query; Git parameters where the kind can
+  // be a Git file; an overlay input set is deleted at the input set path (InputSetResourcePMS.java L314-340).
+  { method: 'DELETE', path: /^\/ng\/api\/projects\/([^/]+)$/, kind: 'project', op: 'delete', required: [...ACCOUNT, 'orgIdentifier'], optional: [] },
+  { method: 'DELETE', path: /^\/ng\/api\/connectors\/([^/]+)$/, kind: 'connector', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/ng\/api\/servicesV2\/([^/]+)$/, kind: 'service', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/ng\/api\/environmentsV2\/([^/]+)$/, kind: 'environment', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/ng\/api\/infrastructures\/([^/]+)$/, kind: 'infrastructure', op: 'delete', required: [...ACCOUNT, 'environmentIdentifier'], optional: [...SCOPE, 'forceDelete'] },
+  { method: 'DELETE', path: /^\/template\/api\/templates\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'delete', required: ACCOUNT, optional: [...SCOPE, 'comments', 'forceDelete'] },
+  { method: 'DELETE', path: /^\/pipeline\/api\/pipelines\/([^/]+)$/, kind: 'pipeline', op: 'delete', required: FULL, optional: ['branch', 'filePath', 'commitMsg', 'lastObjectId'] },
+  { method: 'DELETE', path: /^\/pipeline\/api\/inputSets\/([^/]+)$/, kind: 'inputSet', op: 'delete', required: [...FULL, 'pipelineIdentifier'], optional: ['branch', 'filePath', 'commitMsg', 'lastObjectId'] },
+  { method: 'DELETE', path: /^\/pipeline\/api\/triggers\/([^/]+)$/, kind: 'trigger', op: 'delete', required: [...FULL, 'targetIdentifier'], optional: [] },
 ];
 
 export function matchRoute(method: string, path: string): Route | undefined {

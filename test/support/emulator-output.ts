@@ -156,6 +156,54 @@ export const triggerDoc = (identifier: string, project: string, pipeline: string
   },
 });
 
+/** A pipeline whose Deployment stage uses service v2 (`spec.service`), as artifact triggers of today's pipelines do. */
+export const serviceV2PipelineDoc = (identifier: string, project: string, serviceRef = 'web'): Doc => ({
+  pipeline: {
+    ...inShop(identifier, project, 'Pipeline'),
+    stages: [
+      {
+        stage: {
+          name: 'deploy',
+          identifier: 'deploy',
+          type: 'Deployment',
+          spec: {
+            deploymentType: 'Kubernetes',
+            service: { serviceRef },
+            environment: { environmentRef: 'qa', deployToAll: false, infrastructureDefinitions: [{ identifier: 'k8s' }] },
+            execution: { steps: [{ step: { type: 'K8sRollingDeploy', name: 'roll', identifier: 'roll', spec: { skipDryRun: false }, timeout: '10m' } }] },
+          },
+          failureStrategies: [{ onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } }],
+        },
+      },
+    ],
+  },
+});
+
+/** A trigger on a new image tag of the pipeline's primary artifact. */
+export const artifactTriggerDoc = (identifier: string, project: string, pipeline: string, extra: Record<string, unknown> = {}): Doc => ({
+  trigger: {
+    ...inShop(identifier, project, 'On image'),
+    enabled: true,
+    pipelineIdentifier: pipeline,
+    source: { type: 'Artifact', spec: { type: 'DockerRegistry', spec: { connectorRef: 'hub', imagePath: 'library/web', tag: '<+trigger.artifact.build>' } } },
+    inputYaml: `pipeline:
+  identifier: ${pipeline}
+`,
+    ...extra,
+  },
+});
+
+/** A trigger on pushes to a GitHub repository. */
+export const webhookTriggerDoc = (identifier: string, project: string, pipeline: string, repoName = 'app', extra: Record<string, unknown> = {}): Doc => ({
+  trigger: {
+    ...inShop(identifier, project, 'On push'),
+    enabled: true,
+    pipelineIdentifier: pipeline,
+    source: { type: 'Webhook', spec: { type: 'Github', spec: { type: 'Push', spec: { connectorRef: 'github', repoName, autoAbortPreviousExecutions: false, payloadConditions: [], headerConditions: [], actions: [] } } } },
+    ...extra,
+  },
+});
+
 /** The document's kind, from its root key (the table of kinds). */
 const kindOf = (doc: Doc): ResourceKind => kindOfDocument(doc)!;
 const bodyOf = (doc: Doc) => Object.values(doc)[0] as Record<string, string>;

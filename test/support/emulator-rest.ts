@@ -1,8 +1,11 @@
 import { parse } from 'yaml';
 import { commitTo, missingFile, newFile, staleBlob, type Commit } from './emulator-git.js';
+import { createStoreType, type GitSettingsTable } from './emulator-gitx.js';
 import { DEFAULT_NOT_FOUND, KIND_FACTS, matchRoute, type KindFacts, type NotFoundForm, type Route } from './emulator-kinds.js';
 import { fieldAt, findTemplate, missingReference } from './emulator-references.js';
-import type { Kind, Placement, Store, StoredResource } from './emulator-store.js';
+import { resourceKey, type Kind, type Placement, type Store, type StoredResource } from './emulator-store.js';
+import { evaluate, type PolicySet } from './emulator-policies.js';
+import { afterValidation, missingBranch, triggerDetailsData, validationFailure, webhookRepo, type WebhookRegistrar } from './emulator-triggers.js';
 
 export { DEFAULT_NOT_FOUND, matchRoute, type NotFoundForm };
 
@@ -23,6 +26,13 @@ export interface PolicyDeny {
   readonly identifier: string;
   readonly policySet?: string;
   readonly message: string;
+  /**
+   * How the denial is answered (platform-facts-3.md §2 D2): `governance-200` (the default: 200 SUCCESS with
+   * `governanceMetadata.deny`), or `policy-evaluation-failure` (400 `POLICY_EVALUATION_FAILURE` with the metadata, as
+   * newer servers answer pipeline writes: harness-core PR #56683). The deprecated pipeline calls always answer 400
+   * `INVALID_REQUEST` "Pipeline does not follow the Policies in these Policy Sets: [...]".
+   */
+  readonly form?: 'governance-200' | 'policy-evaluation-failure';
 }
 
 /** How the emulator answers beyond the contract: configured per test. */
@@ -33,8 +43,17 @@ export interface Behaviour {
   readonly withoutEntity: readonly string[];
   /** Licence limits: creates beyond this many resources of a kind answer 400 INVALID_REQUEST. */
   readonly limits: Partial<Record<Kind, number>>;
-  /** Git commits made by remote pipeline writes, in order. */
+  /** Git commits made by remote writes, in order. */
   readonly commits: Commit[];
+  /** Git Experience settings by scope. */
+  readonly gitSettings: GitSettingsTable;
+  /** Resource keys of deleted resources the platform still holds (soft deletes). */
+  readonly softDeleted: ReadonlySet<string>;
+  /** Trigger identifiers whose writes answer 200 with `errorResponse: true` and store nothing. */
+  readonly triggerErrors: readonly string[];
+  readonly webhooks: WebhookRegistrar;
+  /** Policy sets that run on saves of their type, as on the platform. */
+  readonly policySets: readonly PolicySet[];
 }
 
 export const errorBody = (code: string, message: string, correlationId: string) => ({
@@ -110,6 +129,12 @@ function decode(facts: KindFacts, text: string): Decoded {
 
 /** Validates and executes one REST call against the store. */
 export function handleRest(store: Store, req: RestRequest): Answer {
+  const answer = answerRest(store, req);
+  // The deprecated pipeline calls still work on the platform, but a client that uses them misses D2 and D5.
+  return req.route.deprecated && !answer.violation ? { ...answer, violation: `${req.route.method} on the deprecated pipeline endpoint: use /pipeline/api/pipelines/v2` } : answer;
+}
+
+function answerRest(store: Store, req: RestRequest): Answer {
   const { route, query, correlationId } = req;
   const facts = KIND_FACTS[route.kind];
   const bad = (message: string): Answer => ({ status: 400, body: errorBody('INVALID_REQUEST', message, correlationId), violation: message });
@@ -121,6 +146,8 @@ export function handleRest(store: Store, req: RestRequest): Answer {
   if (query.get('accountIdentifier') !== req.accountId)
     return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
   if (route.op === 'read') return read(store, route, query, correlationId, req.behaviour);
+  if (route.op === 'details') return details(store, route, query, correlationId, req.behaviour);
+  if (route.op === 'delete') return req.canWrite ? remove(store, route, query, correlationId, req.behaviour) : { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission core_${route.kind}_delete on ${route.kind}`, correlationId) };
   if (!req.canWrite)
     return { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission core_${route.kind}_edit on ${route.kind}`, correlationId) };
   if (route.op === 'stable') return makeStable(store, route, query, correlationId);
@@ -163,8 +190,17 @@ export function handleRest(store: Store, req: RestRequest): Answer {
     return { status: 400, body: errorBody('INVALID_REQUEST', `Project [${project}] in Organization [${org}] does not exist`, correlationId) };
   const at: Placement = { ...(parent ? { parent } : {}), ...(versionLabel ? { versionLabel } : {}) };
   const scope = { ...(org ? { org } : {}), ...(project ? { project } : {}) };
-  const existing = store.get(route.kind, org, project, identifier, at);
-  if (route.op === 'create' && existing) {
+  const { behaviour } = req;
+  let storeType: 'INLINE' | 'REMOTE' | undefined;
+  if (route.op === 'create') {
+    const chosen = createStoreType(route.kind, query, behaviour.gitSettings, { ...scope, account: req.accountId }, correlationId);
+    if ('answer' in chosen) return chosen.answer;
+    storeType = chosen.storeType;
+  }
+  // A soft-deleted identifier still holds its place: "exists" on create, "not there" on read and update.
+  const softDeleted = behaviour.softDeleted.has(resourceKey(route.kind, org, project, identifier, at));
+  const existing = softDeleted ? undefined : store.get(route.kind, org, project, identifier, at);
+  if (route.op === 'create' && (existing || softDeleted)) {
     const { code, message } = facts.exists(identifier, scope, versionLabel);
     return { status: 400, body: errorBody(code, message, correlationId) };
   }
@@ -172,7 +208,16 @@ export function handleRest(store: Store, req: RestRequest): Answer {
   if (route.op === 'update' && !existing) return refused(facts.updateMissing(identifier, scope));
   const missing = missingReference(store, route.kind, facts, body, scope, parent);
   if (missing) return refused(missing);
-  const { behaviour } = req;
+  if (route.kind === 'inputSet' || route.kind === 'overlayInputSet') {
+    // InputSetValidationHelper.java L55-62: an input set is stored where its pipeline is.
+    const pipeline = store.get('pipeline', org, project, parent!);
+    const remote = route.op === 'create' ? storeType === 'REMOTE' : Boolean(existing!.git);
+    if (pipeline && remote !== Boolean(pipeline.git)) return refused('Input Set should have the same Store Type as the Pipeline it is for');
+  }
+  if (route.kind === 'trigger') {
+    const why = missingBranch(store, body, scope);
+    if (why) return refused(`${route.op === 'create' ? 'Failed while Saving Trigger' : 'Failed while updating Trigger'}: ${why}`);
+  }
   const limit = behaviour.limits[route.kind];
   if (route.op === 'create' && limit !== undefined && store.count(route.kind) >= limit)
     return refused(`Maximum limit has reached for ${route.kind === 'connector' ? 'MULTIPLE_CONNECTORS' : route.kind.toUpperCase()}: the plan allows ${limit}`);
@@ -184,39 +229,50 @@ export function handleRest(store: Store, req: RestRequest): Answer {
         body: { status: 'FAILURE', code: 'OPTIMISTIC_LOCKING_EXCEPTION', message: 'Request failed as you have an older version of entity, please reload the page and try again.', correlationId, errors: null },
       };
   }
-  const git = gitWrite(route, query, existing, req.body, correlationId);
+  const git = gitWrite(route, query, existing, yaml, correlationId, storeType);
   if ('answer' in git) return git.answer;
-  // Governance runs on save: a denial answers 200 SUCCESS and stores nothing.
-  const deny = behaviour.deny.find((d) => d.kind === route.kind && d.identifier === identifier);
-  if (deny) {
-    const governanceMetadata = denialMetadata(deny, req.accountId);
-    const data = facts.entityKey ? { [facts.entityKey]: null, governanceMetadata } : { governanceMetadata };
+  // Governance runs on save: a denial stores nothing, in one of three forms.
+  const deny = behaviour.deny.find((d) => d.kind === route.kind && d.identifier === identifier) ?? policySetDenial(behaviour.policySets, route.kind, identifier, body, req.accountId);
+  if (deny) return denialAnswer(deny, route, facts, req.accountId, correlationId);
+  if (behaviour.withoutEntity.includes(identifier)) return { status: 200, body: { status: 'SUCCESS', data: null, metaData: null, correlationId } };
+  if (route.kind === 'trigger' && behaviour.triggerErrors.includes(identifier)) {
+    // InvalidTriggerYamlException: 200, the trigger echoed with `errorResponse: true` and its errors; nothing stored.
+    const data = { identifier, name: str(body.name), orgIdentifier: org, projectIdentifier: project, targetIdentifier: parent, yaml, enabled: body.enabled !== false, errorResponse: true, errors: { 'trigger.source': { type: 'Invalid trigger source for this pipeline' } } };
     return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId } };
   }
-  if (behaviour.withoutEntity.includes(identifier)) return { status: 200, body: { status: 'SUCCESS', data: null, metaData: null, correlationId } };
+  // Triggers: the flag of the create is kept; validation runs after the save and may turn the trigger off.
+  const withServiceV2 = route.kind === 'trigger' ? (route.op === 'create' ? query.get('withServiceV2') === 'true' : (existing!.withServiceV2 ?? false)) : undefined;
+  const validated = route.kind === 'trigger' ? afterValidation(body, yaml, validationFailure(store, body, scope, withServiceV2!)) : undefined;
   // A template's first version is its stable one (the emulator's reading: the facts file names only
   // setDefaultTemplate and updateStableTemplate); `setDefaultTemplate=true` makes a new version the stable one.
   const stable = route.kind === 'template' ? (existing?.stable ?? (query.get('setDefaultTemplate') === 'true' || store.versions(org, project, identifier).length === 0)) : undefined;
   if (stable && route.op === 'create') for (const other of store.versions(org, project, identifier)) other.stable = false;
+  // A pipeline is public after a v2 write only when the write says so (`public`, default false).
+  const isPublic = route.kind === 'pipeline' ? (route.v2 ? query.get('public') === 'true' : (existing?.public ?? false)) : undefined;
   const stored = store.put(
     {
       kind: route.kind,
       identifier,
-      body,
-      raw: yaml,
+      body: validated?.body ?? body,
+      raw: validated?.yaml ?? yaml,
       ...(org ? { org } : {}),
       ...(project ? { project } : {}),
       ...at,
       ...(stable !== undefined ? { stable } : {}),
       ...(git.file ? { git: git.file } : {}),
+      ...(isPublic !== undefined ? { public: isPublic } : {}),
+      ...(withServiceV2 !== undefined ? { withServiceV2 } : {}),
+      ...(validated ? { validation: validated.validation } : {}),
     },
     route.op,
   );
   if (git.file) behaviour.commits.push({ repoName: git.file.repoName, branch: git.file.branch, filePath: git.file.filePath, message: query.get('commitMsg') ?? '', objectId: git.file.objectId });
+  const repo = route.kind === 'trigger' && route.op === 'create' ? webhookRepo(body) : undefined;
+  if (repo) behaviour.webhooks.register(repo);
   const data =
     route.kind === 'pipeline'
       ? route.v2
-        ? { identifier, governanceMetadata: { deny: false, status: 'pass', details: [] } }
+        ? { identifier, governanceMetadata: { deny: false, status: 'pass', details: [] }, publicAccessResponse: { public: isPublic, errorMessage: null } }
         : identifier
       : (facts.written ?? facts.data)(stored);
   return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId }, wrote: true };
@@ -236,23 +292,31 @@ function makeStable(store: Store, route: Route, query: URLSearchParams, correlat
 }
 
 /**
- * The Git side of a pipeline write: a remote create names its file and commit message; an update of a remote
- * pipeline must go to /v2 with the blob it replaces, and a stale blob is a 409. Inline writes pass through.
+ * The Git side of a write of a kind the platform can keep in Git (pipelines, input sets): a remote create names its
+ * file and commit message; an update of a Git-stored one must name the blob it replaces (a stale one is a 409), and
+ * a pipeline's must go to /v2. Inline writes pass through.
  */
-function gitWrite(route: Route, query: URLSearchParams, existing: StoredResource | undefined, content: string, correlationId: string): { answer: Answer } | { file?: StoredResource['git'] } {
+function gitWrite(
+  route: Route,
+  query: URLSearchParams,
+  existing: StoredResource | undefined,
+  content: string,
+  correlationId: string,
+  storeType: 'INLINE' | 'REMOTE' | undefined,
+): { answer: Answer } | { file?: StoredResource['git'] } {
   const violation = (message: string): { answer: Answer } => ({ answer: { status: 400, body: errorBody('INVALID_REQUEST', message, correlationId), violation: message } });
-  if (route.kind !== 'pipeline') return {};
+  if (!GIT_KINDS.has(route.kind)) return {};
   if (route.op === 'create') {
-    if (query.get('storeType') !== 'REMOTE') return {};
+    if (storeType !== 'REMOTE') return {};
     const missing = ['connectorRef', 'repoName', 'branch', 'filePath', 'commitMsg'].filter((name) => !query.get(name));
     if (missing.length) return violation(`a remote create needs ${missing.join(', ')}`);
     return { file: newFile({ connectorRef: query.get('connectorRef')!, repoName: query.get('repoName')!, branch: query.get('branch')!, filePath: query.get('filePath')! }, content) };
   }
   if (!existing!.git) {
-    if (query.get('lastObjectId')) return violation('lastObjectId sent for an inline pipeline');
+    if (query.get('lastObjectId')) return violation(`lastObjectId sent for an inline ${route.kind}`);
     return {};
   }
-  if (!route.v2) return violation('a remote pipeline updated without the Git parameters (PUT /pipelines/{id} instead of /v2)');
+  if (route.kind === 'pipeline' && !route.v2) return violation('a remote pipeline updated without the Git parameters (PUT /pipelines/{id} instead of /v2)');
   const lastObjectId = query.get('lastObjectId');
   if (!lastObjectId) return violation('a remote update without lastObjectId overwrites the file blindly');
   if (!query.get('commitMsg')) return violation('a remote update without commitMsg');
@@ -262,6 +326,68 @@ function gitWrite(route: Route, query: URLSearchParams, existing: StoredResource
   return { file: commitTo(existing!, content) };
 }
 
+/** Kinds the emulator keeps in Git on request. */
+const GIT_KINDS: ReadonlySet<Kind> = new Set(['pipeline', 'inputSet', 'overlayInputSet']);
+
+/** The first policy set of the kind's type that denies `body` on save, as a denial. */
+function policySetDenial(sets: readonly PolicySet[], kind: Kind, identifier: string, body: Record<string, unknown>, accountId: string): PolicyDeny | undefined {
+  if (kind !== 'pipeline' && kind !== 'template' && kind !== 'connector') return undefined;
+  const evaluation = evaluate(sets, kind, body, { account: accountId, action: 'onsave' });
+  const denied = evaluation.details.find((set) => set.status === 'error');
+  const message = denied?.details.find((policy) => policy.status === 'error')?.deny_messages[0];
+  return denied && message ? { kind, identifier, policySet: denied.name, message } : undefined;
+}
+
+/** A denial in the form the call and the configuration ask for (platform-facts-3.md §2 D2). */
+function denialAnswer(deny: PolicyDeny, route: Route, facts: KindFacts, accountId: string, correlationId: string): Answer {
+  const governanceMetadata = denialMetadata(deny, accountId);
+  const setIds = governanceMetadata.details.map((d) => d.policySetId);
+  const message = `Pipeline does not follow the Policies in these Policy Sets: [${setIds.join(', ')}]`;
+  if (route.deprecated) return { status: 400, body: errorBody('INVALID_REQUEST', message, correlationId) };
+  if (deny.form === 'policy-evaluation-failure')
+    return {
+      status: 400,
+      body: {
+        ...errorBody('POLICY_EVALUATION_FAILURE', message, correlationId),
+        responseMessages: [{ code: 'POLICY_EVALUATION_FAILURE', level: 'ERROR', message, exception: null, failureTypes: [] }],
+        metadata: { type: 'GovernanceMetadataErrorDTO', governanceMetadata },
+      },
+    };
+  const data = facts.entityKey ? { [facts.entityKey]: null, governanceMetadata } : { governanceMetadata };
+  return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId } };
+}
+
+/**
+ * A DELETE: the resource goes, and what belongs to it with it, as the platform's observers do (a pipeline's input
+ * sets and triggers: InputSetPipelineObserver, the entity-CRUD event the trigger service consumes; an environment's
+ * infrastructures: EnvironmentServiceImpl.java L454; everything in a project).
+ */
+function remove(store: Store, route: Route, query: URLSearchParams, correlationId: string, behaviour: Behaviour): Answer {
+  const { org, project, at } = readTarget(route, query);
+  const scope = { ...(org ? { org } : {}), ...(project ? { project } : {}) };
+  const versionLabel = route.kind === 'template' ? route.versionLabel : undefined;
+  const place = { ...at, ...(versionLabel ? { versionLabel } : {}) };
+  // The input set path deletes overlays too.
+  const kind: Kind = route.kind === 'inputSet' && !store.get('inputSet', org, project, route.id!, place) && store.get('overlayInputSet', org, project, route.id!, place) ? 'overlayInputSet' : route.kind;
+  const found = store.get(kind, org, project, route.id!, place);
+  if (!found) return notFoundAnswer(behaviour.notFound[route.kind], route.kind, route.id!, scope, correlationId, versionLabel);
+  const gone = (r: StoredResource) =>
+    r === found ||
+    (kind === 'pipeline' && (r.kind === 'inputSet' || r.kind === 'overlayInputSet' || r.kind === 'trigger') && r.org === org && r.project === project && r.parent === found.identifier) ||
+    (kind === 'environment' && r.kind === 'infrastructure' && r.org === org && r.project === project && r.parent === found.identifier) ||
+    (kind === 'project' && r.org === found.org && r.project === found.identifier);
+  for (const [key, r] of [...store.resources]) if (gone(r)) store.resources.delete(key);
+  store.deletes.push(`${kind}:${org ?? '_'}/${project ?? '_'}/${found.parent ? `${found.parent}/` : ''}${found.identifier}${versionLabel ? `@${versionLabel}` : ''}`);
+  return { status: 200, body: { status: 'SUCCESS', data: true, metaData: null, correlationId }, wrote: true };
+}
+
+/** GET `/triggers/{id}/details`. */
+function details(store: Store, route: Route, query: URLSearchParams, correlationId: string, behaviour: Behaviour): Answer {
+  const { org, project } = readTarget(route, query);
+  const found = store.get('trigger', org, project, route.id!, { parent: query.get('targetIdentifier')! });
+  if (!found) return notFoundAnswer(behaviour.notFound.trigger, 'trigger', route.id!, { ...(org ? { org } : {}), ...(project ? { project } : {}) }, correlationId);
+  return { status: 200, body: { status: 'SUCCESS', data: triggerDetailsData(found), metaData: null, correlationId } };
+}
 
 /** "Not there" in the form configured for the kind, with the platform's wording for it. */
 export function notFoundAnswer(form: NotFoundForm, kind: Kind, identifier: string, scope: { org?: string; project?: string }, correlationId: string, versionLabel?: string): Answer {

@@ -27,7 +27,7 @@ export function runBinary(args: readonly string[], options: CliOptions = {}): Pr
 export const SECRET_KEYS = [ADMIN_KEY, READER_KEY, ROTATED_KEY];
 
 /** Fast retries for tests: the production half-second base delay would make fault runs slow. */
-export const FAST_RETRIES = { PIPEWRIGHT_RETRY_BASE_MS: '5', PIPEWRIGHT_TIMEOUT_MS: '5000' };
+export const FAST_RETRIES = { PIPEWRIGHT_RETRY_BASE_MS: '5', PIPEWRIGHT_TIMEOUT_MS: '5000', PIPEWRIGHT_WEBHOOK_PAUSE_MS: '20' };
 
 /** Fails when any of the keys appears anywhere in a run's output (also the first 12 characters of one). */
 export function assertNoKey(result: CliResult, keys: readonly string[] = SECRET_KEYS): void {

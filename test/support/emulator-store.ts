@@ -32,6 +32,12 @@ export interface StoredResource {
   git?: GitFile;
   /** A stored pipeline whose YAML no longer validates: GET answers 200 with `entityValidityDetails.valid: false`. */
   invalid?: boolean;
+  /** Pipelines made public (PipelineResourceImpl's `markPipelinePublic`): every GET says so. */
+  public?: boolean;
+  /** Triggers: the flag given at create, reused by every update (NGTriggerResourceImpl.java L168-169). */
+  withServiceV2?: boolean;
+  /** Triggers: the last validation (NGTriggerServiceImpl.validateTrigger), shown by `/details`. */
+  validation?: { readonly statusResult: 'SUCCESS' | 'FAILED'; readonly detailedMessage?: string };
 }
 
 export interface GitFile {
@@ -57,6 +63,8 @@ export const resourceKey = (kind: Kind, org: string | undefined, project: string
 export class Store {
   readonly resources = new Map<string, StoredResource>();
   readonly writes = new Map<string, WriteCount>();
+  /** What DELETEs removed, in order (`kind:org/project/[parent/]id[@version]`; not what went with it). */
+  readonly deletes: string[] = [];
   readonly orgs: Set<string>;
 
   constructor(orgs: readonly string[]) {
@@ -105,17 +113,37 @@ export class Store {
 /** What the platform fills in for a project whose modules list is empty. */
 export const DEFAULT_MODULES = ['CD', 'CI', 'CV', 'CF', 'CE', 'CORE', 'PMS', 'TEMPLATESERVICE'];
 
-/** `data` of a project response: the project with modules filled in, and timestamps. */
+/**
+ * `data` of a project response: the project with what ProjectMapper.toProject fills in (harness-core
+ * 950-ng-project-n-orgs/.../remote/ProjectMapper.java L38-42: `description` "", `color` HARNESS_BLUE, the modules),
+ * and timestamps.
+ */
 export function projectData(r: StoredResource) {
   const modules = Array.isArray(r.body.modules) && r.body.modules.length > 0 ? r.body.modules : DEFAULT_MODULES;
-  return { project: { ...r.body, modules }, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
+  const filled = { description: '', color: '#0063F7', ...r.body };
+  return { project: { ...filled, modules }, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
 }
+
+/**
+ * What a connector's spec class sets when a field is absent (`@Builder.Default` in harness-core
+ * 954-connector-beans/.../connector/docker/DockerConnectorDTO.java L56-57 and its siblings).
+ */
+const CONNECTOR_SPEC_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> = {
+  DockerRegistry: { executeOnDelegate: true, proxy: false },
+  Artifactory: { executeOnDelegate: true },
+  Aws: { executeOnDelegate: true, proxy: false },
+  Azure: { executeOnDelegate: true },
+  Gcp: { executeOnDelegate: true, proxy: false },
+  Spot: { executeOnDelegate: true },
+  Tas: { executeOnDelegate: true },
+  TerraformCloud: { executeOnDelegate: true },
+};
 
 /** `data` of a connector response: the echo plus spec.delegateSelectors, and the fields the spec lists. */
 export function connectorData(r: StoredResource) {
   const spec = (r.body.spec ?? {}) as Record<string, unknown>;
   return {
-    connector: { ...r.body, spec: { ...spec, delegateSelectors: spec.delegateSelectors ?? [] } },
+    connector: { ...r.body, spec: { ...CONNECTOR_SPEC_DEFAULTS[String(r.body.type)], ...spec, delegateSelectors: spec.delegateSelectors ?? [] } },
     createdAt: r.createdAt,
     lastModifiedAt: r.lastModifiedAt,
     status: null,
@@ -127,21 +155,15 @@ export function connectorData(r: StoredResource) {
 }
 
 /**
- * `data` of a pipeline GET: the YAML as the platform stores it. Re-serialised with another indentation, so a
- * client comparing text instead of meaning would see a change that is not there.
+ * `storeType`, `gitDetails` and `cacheResponse` of a GET (EntityGitDetails, CacheResponseMetadataDTO), and
+ * `connectorRef` where the answer has it (input sets; a pipeline GET has none: PMSPipelineResponseDTO.java L36-51).
  */
-export function pipelineData(r: StoredResource) {
-  const yamlPipeline = r.invalid ? r.raw : stringify({ pipeline: r.body }, { indent: 4 });
+function gitFields(r: StoredResource, withConnector: boolean) {
   return {
-    yamlPipeline,
-    createdAt: r.createdAt,
-    lastUpdatedAt: r.lastModifiedAt,
-    entityValidityDetails: r.invalid ? { valid: false, invalidYaml: r.raw } : { valid: true, invalidYaml: null },
-    ...(r.invalid ? { yamlSchemaErrorWrapper: { schemaErrors: [{ message: 'stages is required', fqn: '$.pipeline' }] } } : {}),
     storeType: r.git ? 'REMOTE' : 'INLINE',
     ...(r.git
       ? {
-          connectorRef: r.git.connectorRef,
+          ...(withConnector ? { connectorRef: r.git.connectorRef } : {}),
           gitDetails: {
             objectId: r.git.objectId,
             branch: r.git.branch,
@@ -159,6 +181,24 @@ export function pipelineData(r: StoredResource) {
           cacheResponse: { cacheState: 'VALID_CACHE', ttlLeft: 0, lastUpdatedAt: r.lastModifiedAt, isSyncEnabled: false },
         }
       : {}),
+  };
+}
+
+/**
+ * `data` of a pipeline GET: the YAML as the platform stores it. Re-serialised with another indentation, so a
+ * client comparing text instead of meaning would see a change that is not there.
+ */
+export function pipelineData(r: StoredResource) {
+  const yamlPipeline = r.invalid ? r.raw : stringify({ pipeline: r.body }, { indent: 4 });
+  return {
+    yamlPipeline,
+    createdAt: r.createdAt,
+    lastUpdatedAt: r.lastModifiedAt,
+    entityValidityDetails: r.invalid ? { valid: false, invalidYaml: r.raw } : { valid: true, invalidYaml: null },
+    ...(r.invalid ? { yamlSchemaErrorWrapper: { schemaErrors: [{ message: 'stages is required', fqn: '$.pipeline' }] } } : {}),
+    ...gitFields(r, false),
+    // PipelineResourceImpl.java L311: every GET says whether the pipeline is public (Lombok's isPublic, as "public").
+    publicAccessResponse: { public: r.public === true, errorMessage: null },
   };
 }
 
@@ -205,9 +245,9 @@ export function templateData(r: StoredResource) {
 export function pipelineChildData(r: StoredResource) {
   if (r.kind === 'trigger') {
     const source = (r.body.source ?? {}) as Record<string, unknown>;
-    return { ...entityFields(r), type: text(source.type), targetIdentifier: r.parent, yaml: r.raw, enabled: r.body.enabled !== false };
+    return { ...entityFields(r), type: text(source.type), targetIdentifier: r.parent, yaml: r.raw, enabled: r.body.enabled !== false, errorResponse: false };
   }
-  const common = { ...entityFields(r), pipelineIdentifier: r.parent, isOutdated: false, entityValidityDetails: { valid: true, invalidYaml: null }, storeType: 'INLINE' };
+  const common = { ...entityFields(r), pipelineIdentifier: r.parent, isOutdated: false, entityValidityDetails: { valid: true, invalidYaml: null }, ...gitFields(r, true) };
   return r.kind === 'overlayInputSet'
     ? { ...common, overlayInputSetYaml: r.raw, inputSetReferences: r.body.inputSetReferences ?? [] }
     : { ...common, inputSetYaml: r.raw };

@@ -8,7 +8,13 @@ import { stringify } from 'yaml';
 import { commitTo, type Commit } from './emulator-git.js';
 import { KIND_FACTS } from './emulator-kinds.js';
 import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, readTarget, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
+import type { Route } from './emulator-kinds.js';
+import type { GitSettingsTable } from './emulator-gitx.js';
+import { listAnswer } from './emulator-lists.js';
+import { evaluateByType, type PolicySet } from './emulator-policies.js';
+import { scmError } from './emulator-git.js';
 import { resourceKey, Store, type GitFile, type Kind, type Placement, type StoredResource, type WriteCount } from './emulator-store.js';
+import { WebhookRegistrar } from './emulator-triggers.js';
 
 /**
  * An emulator of the delivery platform's API (spec/delivery-platform-api.md) for end-to-end tests: node:http or
@@ -42,6 +48,20 @@ export interface EmulatorOptions {
   /** Licence limits: resources of a kind the account may have. */
   readonly limits?: Partial<Record<Kind, number>>;
   readonly faults?: FaultPlan;
+  /** Git Experience settings by scope (`account`, `<org>`, `<org>/<project>`): default store type, enforcement. */
+  readonly gitSettings?: GitSettingsTable;
+  /** Deleted resources the platform still holds: "exists" on create, "not there" on read and update. */
+  readonly softDeleted?: readonly { kind: Kind; org?: string; project?: string; identifier: string; parent?: string; versionLabel?: string }[];
+  /** Trigger identifiers whose writes answer 200 with `errorResponse: true` and store nothing. */
+  readonly triggerErrors?: readonly string[];
+  /** How long registering a webhook takes after a webhook trigger create is answered; default 50 ms. */
+  readonly webhookRegistrationMs?: number;
+  /** How long a Git commit takes; another write to the same repository and branch meanwhile answers 409. Default 25 ms. */
+  readonly gitCommitMs?: number;
+  /** Governance policy sets: evaluated by `/pm/api/v1/evaluate-by-type`, and on saves of their type. */
+  readonly policySets?: readonly PolicySet[];
+  /** The platform goes away after answering this many requests: the port closes, connections are refused. */
+  readonly goneAfterRequests?: number;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
   readonly pages?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
 }
@@ -69,8 +89,13 @@ export class Emulator {
   /** CORS preflights seen (browser mode must not cause any). */
   preflights = 0;
   rateLimited = 0;
-  /** Git commits of remote pipeline writes. */
+  /** Git commits of remote writes. */
   readonly commits: Commit[] = [];
+  /** Webhooks registered for webhook triggers, and how many were duplicates. */
+  readonly webhooks: WebhookRegistrar;
+  /** Git writes refused because another write to the same repository and branch was under way. */
+  gitCollisions = 0;
+  readonly #busyBranches = new Set<string>();
   readonly #behaviour: Behaviour;
   /** One-shot hooks run after a GET of a resource is answered (to change it between a read and a write). */
   readonly #afterRead = new Map<string, () => void>();
@@ -88,6 +113,7 @@ export class Emulator {
     this.#options = options;
     this.accountId = options.accountId ?? ACCOUNT_ID;
     this.#keys = new Map(Object.entries(options.keys ?? { [ADMIN_KEY]: 'admin', [READER_KEY]: 'read-only' }));
+    this.webhooks = new WebhookRegistrar(options.webhookRegistrationMs ?? 50);
     this.store = new Store(options.orgs ?? ['default']);
     this.#faults = options.faults ? new FaultInjector(options.faults) : undefined;
     this.#behaviour = {
@@ -96,6 +122,11 @@ export class Emulator {
       withoutEntity: options.withoutEntity ?? [],
       limits: options.limits ?? {},
       commits: this.commits,
+      gitSettings: options.gitSettings ?? {},
+      softDeleted: new Set((options.softDeleted ?? []).map((r) => resourceKey(r.kind, r.org, r.project, r.identifier, r))),
+      triggerErrors: options.triggerErrors ?? [],
+      webhooks: this.webhooks,
+      policySets: options.policySets ?? [],
     };
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
     this.#server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
@@ -115,6 +146,12 @@ export class Emulator {
   async stop(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** The platform goes away mid-run: no new connection is accepted, and the open ones are cut. */
+  goAway(): void {
+    this.#server.close();
+    for (const socket of this.#sockets) socket.destroy();
   }
 
   /** Replaces the fault plan (undefined: no faults). */
@@ -169,7 +206,21 @@ export class Emulator {
   }
 
   /** Stores a resource as if made in the UI (a Git-stored pipeline, an invalid one); not counted as a write. */
-  seed(resource: { kind: Kind; org?: string; project?: string; identifier: string; parent?: string; versionLabel?: string; stable?: boolean; body: Record<string, unknown>; raw?: string; git?: GitFile; invalid?: boolean }): void {
+  seed(resource: {
+    kind: Kind;
+    org?: string;
+    project?: string;
+    identifier: string;
+    parent?: string;
+    versionLabel?: string;
+    stable?: boolean;
+    body: Record<string, unknown>;
+    raw?: string;
+    git?: GitFile;
+    invalid?: boolean;
+    public?: boolean;
+    withServiceV2?: boolean;
+  }): void {
     const now = Date.now();
     this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource), {
       ...resource,
@@ -204,7 +255,7 @@ export class Emulator {
     if (method === 'OPTIONS') {
       this.preflights++;
       res.writeHead(204, {
-        'access-control-allow-methods': 'GET, POST, PUT',
+        'access-control-allow-methods': 'GET, POST, PUT, DELETE',
         'access-control-allow-headers': 'content-type, x-api-key',
         'access-control-max-age': '600',
       });
@@ -227,6 +278,11 @@ export class Emulator {
       return;
     }
     this.#send(req, res, answer, fault);
+    if (this.#options.goneAfterRequests !== undefined && this.requests.length >= this.#options.goneAfterRequests) {
+      // After this answer is out: the requests before the cut get theirs.
+      if (res.writableFinished) this.goAway();
+      else res.once('finish', () => this.goAway());
+    }
   }
 
   /** Faults that replace the answer; true when the request is finished (or abandoned). */
@@ -299,9 +355,38 @@ export class Emulator {
       if (account !== this.accountId) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
       return { status: 200, body: runQuery(graphqlQuery!) };
     }
+    const evaluated = evaluateByType(this.#behaviour.policySets, method, path, query, body.toString('utf8'), req.headers['content-type'], this.accountId, correlationId);
+    if (evaluated) return evaluated;
+    const listed = listAnswer(this.store, method, path, query, body.toString('utf8'), this.accountId, correlationId);
+    if (listed) return listed;
+    const organization = method === 'GET' ? /^\/ng\/api\/organizations\/([^/]+)$/.exec(path) : null;
+    if (organization) return this.#organization(decodeURIComponent(organization[1]!), query, correlationId);
     const route = matchRoute(method, path);
     if (!route) return { status: 404, body: 'no such endpoint', violation: `unknown endpoint ${method} ${path}` };
     const ifMatch = req.headers['if-match'];
+    const branch = this.#gitBranchOf(route, query);
+    if (branch !== undefined) {
+      // TF issue #970: writes to one repository and branch at once fail on a blob-id conflict.
+      if (this.#busyBranches.has(branch)) {
+        this.gitCollisions++;
+        return {
+          status: 409,
+          body: scmError(
+            'Please check the input blob id of the requested file, it may have been changed by another commit to the branch; retry with its latest version.',
+            "The input blob id of the requested file doesn't match with current blob id of the file at head of the branch in Github repo",
+            'SCM_CONFLICT_ERROR_V2',
+            'Conflict: another commit to the branch is in progress',
+            correlationId,
+          ),
+        };
+      }
+      this.#busyBranches.add(branch);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, this.#options.gitCommitMs ?? 25));
+      } finally {
+        this.#busyBranches.delete(branch);
+      }
+    }
     const answer = handleRest(this.store, {
       route,
       query,
@@ -323,6 +408,29 @@ export class Emulator {
       }
     }
     return answer;
+  }
+
+  /** `repo/branch` of a write that commits to Git (a remote create, or an update naming a blob), else undefined. */
+  #gitBranchOf(route: Route, query: URLSearchParams): string | undefined {
+    if (route.op === 'create') return query.get('storeType') === 'REMOTE' ? `${query.get('repoName')}/${query.get('branch')}` : undefined;
+    if (route.op !== 'update' || !query.get('lastObjectId') || route.id === undefined) return undefined;
+    // An update names no repository: the stored file's is the one it commits to.
+    const { org, project, at } = readTarget(route, query);
+    const stored = this.store.get(route.kind, org, project, route.id, at);
+    return stored?.git ? `${stored.git.repoName}/${query.get('branch') ?? stored.git.branch}` : undefined;
+  }
+
+  /**
+   * GET `/ng/api/organizations/{id}`: the organization, or the FailureDTO 400 RESOURCE_NOT_FOUND_EXCEPTION of
+   * OrganizationResource.java L164 (javax.ws.rs.NotFoundException, platform-facts-2.md §3).
+   */
+  #organization(identifier: string, query: URLSearchParams, correlationId: string): Answer {
+    const extra = [...query.keys()].filter((name) => name !== 'accountIdentifier');
+    if (extra.length || query.get('accountIdentifier') !== this.accountId)
+      return { status: 400, body: errorBody('INVALID_REQUEST', 'accountIdentifier is the only query parameter', correlationId), violation: `organization read with ${query.toString()}` };
+    if (!this.store.orgs.has(identifier))
+      return { status: 400, body: { status: 'FAILURE', code: 'RESOURCE_NOT_FOUND_EXCEPTION', message: `Organization with identifier [${identifier}] not found`, correlationId, errors: null } };
+    return { status: 200, body: { status: 'SUCCESS', data: { organization: { identifier, name: identifier, description: '', tags: {} } }, metaData: null, correlationId } };
   }
 
   /** The key's role, or undefined once a rotation has revoked it. */
