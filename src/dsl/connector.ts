@@ -6,6 +6,7 @@ import { Builder } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
 import { SCOPED_KEYS, scopeOf, type ScopedOptions } from './scoped-resource.js';
 
@@ -71,8 +72,13 @@ export interface DockerRegistryOptions extends ConnectorCommonOptions {
   readonly delegateSelectors?: readonly string[];
 }
 
+const DOCKER_REGISTRY_KEYS = [
+  ...CONNECTOR_COMMON_KEYS,
+  ...keyList<DockerRegistryOptions, keyof ConnectorCommonOptions>()(['url', 'provider', 'auth', 'delegateSelectors']),
+];
+
 export function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
-  const issues = checkOptions('connectors.dockerRegistry', options, [...CONNECTOR_COMMON_KEYS, 'url', 'provider', 'auth', 'delegateSelectors'], ['identifier']);
+  const issues = checkOptions('connectors.dockerRegistry', options, DOCKER_REGISTRY_KEYS, ['identifier']);
   const { url, provider, auth = 'Anonymous', delegateSelectors, ...common } = options;
   const spec = defined({
     dockerRegistryUrl: url ?? 'https://index.docker.io/v2/',

@@ -17,7 +17,8 @@ import { Expr, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
-import type { ProjectBuilder } from './project.js';
+import { DEFAULT_ORG, type ProjectBuilder } from './project.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
 import { isStageBuilder, type StageBuilder } from './stage.js';
 import type { StepNode } from './step.js';
@@ -76,7 +77,7 @@ export class PipelineBuilder<LastStage extends string = string, Variables extend
     const projectOrg = typeof project === 'object' ? project?.org : undefined;
     // A missing project is reported (missing-option); the scope still has a value so nothing crashes on the way.
     const projectId = typeof project === 'string' ? project : (project?.identifier ?? '');
-    return { org: org ?? projectOrg ?? 'default', project: projectId };
+    return { org: org ?? projectOrg ?? DEFAULT_ORG, project: projectId };
   }
   /** The stages' identifiers, in order. */
   get stageIdentifiers(): string[] {
@@ -167,10 +168,10 @@ export class PipelineBuilder<LastStage extends string = string, Variables extend
   }
 }
 
-const PIPELINE_KEYS = [
+const PIPELINE_KEYS: readonly string[] = keyList<PipelineOptions>()([
   'identifier', 'name', 'project', 'org', 'description', 'tags', 'variables', 'timeout', 'delegateSelectors', 'properties', 'codebase',
   'notificationRules', 'barriers', 'allowStageExecutions', 'stages',
-];
+]);
 
 /** A pipeline: stages run in order, each with its steps. */
 export function pipeline<const Declared extends Readonly<Record<string, VariableOption>> = {}>(

@@ -5,7 +5,11 @@ import { type IrNode, RESOURCE_BRAND, type Resource, type Scope } from '../ir/no
 import { Builder } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
+
+/** The organization a project belongs to when none is named: it exists in every account. */
+export const DEFAULT_ORG = 'default';
 
 export interface ProjectOptions {
   readonly identifier: string;
@@ -28,7 +32,7 @@ export class ProjectBuilder extends Builder<ProjectOptions & WithIssues> impleme
     return this.props.identifier;
   }
   get org(): string {
-    return this.props.org ?? 'default';
+    return this.props.org ?? DEFAULT_ORG;
   }
   get scope(): Scope {
     return { org: this.org };
@@ -56,7 +60,7 @@ export class ProjectBuilder extends Builder<ProjectOptions & WithIssues> impleme
   }
 }
 
-const PROJECT_KEYS = ['identifier', 'name', 'org', 'color', 'description', 'tags', 'modules'];
+const PROJECT_KEYS: readonly string[] = keyList<ProjectOptions>()(['identifier', 'name', 'org', 'color', 'description', 'tags', 'modules']);
 
 /** A project: groups pipelines, connectors and other resources inside an organization. */
 export function project(options: ProjectOptions): ProjectBuilder {

@@ -1,5 +1,6 @@
 import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue, type Reference, isResource, type AnyResource } from '../ir/node.js';
 import { liftStepLists } from '../ir/lift.js';
+import { keyList } from './key-list.js';
 import { checkOptions, missingOptions, unknownOptions } from './option-check.js';
 import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
@@ -179,10 +180,10 @@ export function stage(options: GenericStageOptions): StageBuilder {
 }
 
 /** The options every stage builder takes besides its type's own. */
-export const STAGE_COMMON_KEYS: readonly string[] = [
+export const STAGE_COMMON_KEYS: readonly string[] = keyList<StageCommonOptions>()([
   'identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors',
   'strategy', 'steps', 'rollbackSteps',
-];
+]);
 
 /** A stage of any type from its wire `spec`; steps added with `.step()` fill `spec.execution`. */
 export function genericStage<Type extends string>(
@@ -300,8 +301,11 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
  * `deploymentType` and `infrastructureDefinitions`, the newer `service`/`environment` form.
  */
 const DEPLOYMENT_KEYS = [
-  ...STAGE_COMMON_KEYS, 'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
-  'serviceInputs', 'environmentInputs', 'deployToAll', 'infrastructureDefinitions',
+  ...STAGE_COMMON_KEYS,
+  ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions, keyof StageCommonOptions>()([
+    'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
+    'serviceInputs', 'environmentInputs', 'deployToAll', 'infrastructureDefinitions',
+  ]),
 ];
 
 export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder<'Deployment'> {

@@ -6,11 +6,12 @@ import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';
 import type { FailureStrategyOption, VariableOption } from './common-options.js';
+import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import type { StrategyOption, WhenOption } from './step.js';
 import { STAGE_COMMON_KEYS, StageBuilder, type Execution, type StageCommonOptions, type StageProps } from './stage.js';
 import type { PipelineBuilder } from './pipeline.js';
-import type { StepTemplateOptions, WithTemplateBuilder, WithTemplateText } from './template.js';
+import { TEMPLATE_KEYS, type StepTemplateOptions, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 import type { Expressible } from './wire-types.js';
 
 /** `execution` with rollbackSteps only when there are some: CI, Approval and Custom stages rarely roll back. */
@@ -24,7 +25,10 @@ export interface CiOptions extends StageCommonOptions, CiSpecOptions {
   readonly runtime?: 'Cloud' | 'Docker' | { readonly type: 'Cloud' | 'Docker'; readonly spec?: Readonly<Record<string, unknown>> };
 }
 
-const CI_SPEC_KEYS = ['cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies'];
+/** The CI spec's fields, in the platform's order; each is an option of `ci()`. */
+const CI_SPEC_KEYS: readonly string[] = keyList<CiOptions, keyof StageCommonOptions>()([
+  'cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies',
+]);
 
 const split = (options: object, specKeys: readonly string[]) => {
   const common: Record<string, unknown> = {};
@@ -93,7 +97,10 @@ export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' |
   readonly outputs?: Readonly<Record<string, Value>>;
 }
 
-const PIPELINE_STAGE_KEYS = ['org', 'project', 'pipeline', 'inputSetReferences', 'inputs', 'outputs'];
+/** The Pipeline stage spec's fields, in the platform's order; each is an option of `pipelineStage()`. */
+const PIPELINE_STAGE_KEYS: readonly string[] = keyList<PipelineStageOptions, keyof StageCommonOptions>()([
+  'org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs',
+]);
 
 /** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
 export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipeline'> {
@@ -110,7 +117,7 @@ export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipe
         wireValue(
           ordered(
             { ...spec, outputs: outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })) },
-            ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs'],
+            PIPELINE_STAGE_KEYS,
           ),
           references,
           ['spec'],
@@ -127,7 +134,7 @@ export type StageTemplateOptions = Omit<StepTemplateOptions, 'timeout' | 'when' 
 export function stageTemplate<S>(options: WithTemplateBuilder<StageTemplateOptions, 'Stage', S>): StageBuilder;
 export function stageTemplate(options: WithTemplateText<StageTemplateOptions>): StageBuilder;
 export function stageTemplate(options: StageTemplateOptions): StageBuilder {
-  const issues = checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']);
+  const issues = checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, ...TEMPLATE_KEYS], ['identifier', 'templateRef']);
   const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;
   return new StageBuilder(
     {

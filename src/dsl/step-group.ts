@@ -8,6 +8,7 @@ import { plain } from './plain.js';
 import { refValue } from './references.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 import { isStepNode, STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
 
 export interface ContainerInfraOption {
@@ -97,10 +98,10 @@ export class StepGroupBuilder<Types extends string = string> extends Builder<Ste
   }
 }
 
-const STEP_GROUP_KEYS = [
+const STEP_GROUP_KEYS: readonly string[] = keyList<StepGroupOptions>()([
   'identifier', 'name', 'steps', 'rollbackSteps', 'when', 'failureStrategies', 'strategy', 'variables', 'timeout', 'delegateSelectors',
   'containerInfra', 'sharedPaths', 'template',
-];
+]);
 
 /** The wire types of the steps in a list (of step nodes). */
 export type StepTypesOf<Steps extends readonly unknown[]> = Steps[number] extends infer Node

@@ -5,6 +5,7 @@ import { Builder } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
+import { keyList } from './key-list.js';
 import { missingOptions, unknownOptions } from './option-check.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
@@ -67,7 +68,9 @@ export interface StepProps extends StepOptions {
 }
 
 /** The options every step builder takes besides its type's own. */
-export const STEP_COMMON_KEYS: readonly string[] = ['identifier', 'name', 'description', 'timeout', 'when', 'failureStrategies', 'strategy'];
+export const STEP_COMMON_KEYS: readonly string[] = keyList<StepCommonOptions>()([
+  'identifier', 'name', 'description', 'timeout', 'when', 'failureStrategies', 'strategy',
+]);
 
 export class StepBuilder<Outputs extends string = never, Type extends string = string> extends Builder<StepProps> implements StepNode<Type> {
   declare readonly stepTypes?: Type;
