@@ -1,8 +1,10 @@
-import { stepEntry, stepSpecKeys } from '../catalog/catalog.js';
-import { STEP_COMMON_KEYS } from '../dsl/step.js';
+import { stepEntry } from '../catalog/catalog.js';
+import { catalogStepOptions } from '../dsl/catalog/catalog-step.js';
+import { optionsOfSpec, type StepSugar } from '../dsl/catalog/step-sugar.js';
+import { stepSugar } from '../dsl/catalog/sugar-table.js';
 import * as dsl from './builders.js';
 import { call, chained, commented, lit, obj, originOf, type Code } from './code.js';
-import { attempt, failureStrategiesOption, nameOption, optional, tagsOption, value, variablesOption, wire } from './options.js';
+import { failureStrategiesOption, nameOption, optional, tagsOption, value, variablesOption, wire } from './options.js';
 import type { Comments } from './read-documents.js';
 import { asDocument, asStageElement, asStepElement, choose, type Candidate, type Demotions } from './verify.js';
 import { isRecord } from '../core/is-record.js';
@@ -34,65 +36,38 @@ const stepTail = (step: Node) => ({
 const specOptions = (spec: unknown): Record<string, Code> =>
   Object.fromEntries(Object.entries(node(spec)).map(([key, field]) => [key, wire(field)]));
 
-/**
- * A step's spec as a catalogue builder takes it: the fields its type declares flat, and the rest (fields
- * the published schema does not list, or named like a common option) as they are under `spec`.
- */
-function catalogSpecOptions(type: string, spec: unknown): Record<string, Code> {
-  const known = stepSpecKeys(type);
-  const flat: Record<string, Code> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(node(spec)))
-    if ((known === undefined || known.includes(key)) && !STEP_COMMON_KEYS.includes(key) && key !== 'spec') flat[key] = wire(field);
-    else rest[key] = field;
-  return Object.keys(rest).length > 0 ? { ...flat, spec: wire(rest) } : flat;
-}
-
 /** The catalogue's builder of a step type (`K8sBGSwapServices` -> `k8sBGSwapServices`), if the package exports it. */
 const typedStepBuilder = (type: string): string | undefined => {
   const name = stepEntry(type)?.builder;
   return name && typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
 };
 
-function shellCode(step: Node): Code | undefined {
-  const spec = node(step.spec);
-  const source = node(spec.source);
-  const script = node(source.spec).script;
-  if (source.type !== 'Inline' || typeof script !== 'string') return undefined;
-  const env = Array.isArray(spec.environmentVariables) ? (spec.environmentVariables as Node[]) : [];
-  const outputs = Array.isArray(spec.outputVariables) ? (spec.outputVariables as Node[]) : [];
-  const target = spec.executionTarget;
-  return call('shell', [
-    obj({
-      ...stepHead(step),
-      script: lit(script),
-      shell: spec.shell === 'Bash' ? undefined : optional(spec.shell),
-      onDelegate: spec.onDelegate === true ? undefined : optional(spec.onDelegate),
-      env:
-        spec.environmentVariables === undefined
-          ? undefined
-          : obj(Object.fromEntries(env.map((e) => [e.name as string, value(e.value)]))),
-      outputs: spec.outputVariables === undefined ? undefined : wire(outputs.map((o) => o.name)),
-      executionTarget: optional(target),
-      delegateSelectors: optional(spec.delegateSelectors),
-      ...stepTail(step),
-    }),
-  ]);
+/** Options as code: those the declaration keeps verbatim as written text, the others as wire data. */
+const optionsCode = (options: Record<string, unknown>, sugar: StepSugar | undefined): Record<string, Code> =>
+  Object.fromEntries(
+    Object.entries(options).map(([key, option]) => [key, sugar?.fields?.[key]?.verbatim ? lit(option as string) : wire(option)]),
+  );
+
+/**
+ * A step as its typed builder's call: a hand-written builder's declaration read backwards (options from the
+ * spec, those equal to their default left out), else the catalogue builder's flat options.
+ */
+function typedStepCode(type: string, step: Node): Code | undefined {
+  const sugar = stepSugar(type);
+  const builder = sugar?.builder ?? typedStepBuilder(type);
+  if (builder === undefined) return undefined;
+  const options = sugar?.fields ? optionsOfSpec(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
+  return options && call(builder, [obj({ ...stepHead(step), ...optionsCode(options, sugar), ...stepTail(step) })]);
 }
 
 /** Candidates for a `{ step: ... }` element, most specific first (the fallback levels of a step). */
 function stepCandidates(step: Node): Candidate[] {
   const type = typeof step.type === 'string' ? step.type : undefined;
   const template = isRecord(step.template) ? step.template : undefined;
-  const builder = type && type !== 'ShellScript' ? typedStepBuilder(type) : undefined;
   return [
     () =>
       template && call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })]),
-    () => (type === 'ShellScript' ? shellCode(step) : undefined),
-    () =>
-      builder === undefined
-        ? undefined
-        : call(builder, [obj({ ...stepHead(step), ...catalogSpecOptions(type!, step.spec), ...stepTail(step) })]),
+    () => (type === undefined ? undefined : typedStepCode(type, step)),
     () =>
       type === undefined
         ? undefined
