@@ -77,12 +77,19 @@ const DOCKER_REGISTRY_KEYS = [
   ...keyList<DockerRegistryOptions, keyof ConnectorCommonOptions>()(['url', 'provider', 'auth', 'delegateSelectors']),
 ];
 
+/** What `connectors.dockerRegistry()` writes for options left out (import leaves out values equal to these). */
+export const DOCKER_REGISTRY_DEFAULTS = {
+  url: 'https://index.docker.io/v2/',
+  provider: 'DockerHub',
+  auth: 'Anonymous',
+} as const satisfies Pick<DockerRegistryOptions, 'url' | 'provider' | 'auth'>;
+
 export function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
   const issues = checkOptions('connectors.dockerRegistry', options, DOCKER_REGISTRY_KEYS, ['identifier']);
-  const { url, provider, auth = 'Anonymous', delegateSelectors, ...common } = options;
+  const { url, provider, auth = DOCKER_REGISTRY_DEFAULTS.auth, delegateSelectors, ...common } = options;
   const spec = defined({
-    dockerRegistryUrl: url ?? 'https://index.docker.io/v2/',
-    providerType: provider ?? 'DockerHub',
+    dockerRegistryUrl: url ?? DOCKER_REGISTRY_DEFAULTS.url,
+    providerType: provider ?? DOCKER_REGISTRY_DEFAULTS.provider,
     auth:
       auth === 'Anonymous'
         ? { type: 'Anonymous' }

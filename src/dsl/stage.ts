@@ -326,6 +326,22 @@ export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploy
   return serviceConfigDeployment({ ...options, issues } as DeploymentOptions, captureSite(deployment));
 }
 
+/**
+ * What `deployment()` (the serviceConfig form) writes for options left out. Import leaves out a value equal to
+ * its default, but for `releaseName`, whose expression it writes to show where the name comes from.
+ */
+export const DEPLOYMENT_DEFAULTS = {
+  deploymentType: 'Kubernetes',
+  allowSimultaneousDeployments: false,
+  infrastructure: {
+    type: 'KubernetesDirect',
+    // The platform requires a release name; its editor writes this one (unique per infrastructure).
+    releaseName: 'release-<+INFRA_KEY>',
+  },
+} as const satisfies Pick<DeploymentOptions, 'deploymentType' | 'allowSimultaneousDeployments'> & {
+  readonly infrastructure: Pick<KubernetesInfrastructureOption, 'type' | 'releaseName'>;
+};
+
 function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): StageBuilder<'Deployment'> {
   const { service, deploymentType, serviceVariables, environment, infrastructure, allowSimultaneousDeployments, ...common } =
     options;
@@ -333,22 +349,21 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
     serviceConfig: {
       serviceRef: optionalText(service),
       serviceDefinition: {
-        type: deploymentType ?? 'Kubernetes',
+        type: deploymentType ?? DEPLOYMENT_DEFAULTS.deploymentType,
         spec: { variables: variablesDocument(serviceVariables ?? {}) },
       },
     },
     infrastructure: {
       environmentRef: optionalText(environment),
       infrastructureDefinition: {
-        type: infrastructure.type ?? 'KubernetesDirect',
+        type: infrastructure.type ?? DEPLOYMENT_DEFAULTS.infrastructure.type,
         spec: defined({
           connectorRef: refValue(infrastructure.connector, references, ['spec', 'infrastructure', 'infrastructureDefinition', 'spec', 'connectorRef']),
           namespace: optionalText(infrastructure.namespace),
-          // The platform requires a release name; its editor writes this one (unique per infrastructure).
-          releaseName: valueText(infrastructure.releaseName ?? 'release-<+INFRA_KEY>'),
+          releaseName: valueText(infrastructure.releaseName ?? DEPLOYMENT_DEFAULTS.infrastructure.releaseName),
         }),
       },
-      allowSimultaneousDeployments: allowSimultaneousDeployments ?? false,
+      allowSimultaneousDeployments: allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments,
     },
     execution,
   });

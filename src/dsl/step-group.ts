@@ -19,6 +19,9 @@ export interface ContainerInfraOption {
   readonly type?: string;
 }
 
+/** What a containerised group writes for options left out (import leaves out values equal to these). */
+export const CONTAINER_INFRA_DEFAULTS = { type: 'KubernetesDirect' } as const satisfies Pick<ContainerInfraOption, 'type'>;
+
 export interface StepGroupOptions {
   readonly identifier: string;
   /** Display name; defaults to the identifier. */
@@ -79,7 +82,7 @@ export class StepGroupBuilder<Types extends string = string> extends Builder<Ste
       rollbackSteps,
       template: p.template && templateBlock(p.template, references, ['template']),
       stepGroupInfra: infra && {
-        type: infra.type ?? 'KubernetesDirect',
+        type: infra.type ?? CONTAINER_INFRA_DEFAULTS.type,
         spec: {
           connectorRef: refValue(infra.connector, references, ['stepGroupInfra', 'spec', 'connectorRef'])!,
           namespace: valueText(infra.namespace),

@@ -4,7 +4,11 @@ import { optionsOfSpec, type StepSugar } from '../dsl/catalog/step-sugar.js';
 import { stepSugar } from '../dsl/catalog/sugar-table.js';
 import * as dsl from './builders.js';
 import { call, chained, commented, lit, obj, originOf, type Code } from './code.js';
-import { failureStrategiesOption, nameOption, optional, tagsOption, value, variablesOption, wire } from './options.js';
+import { DOCKER_REGISTRY_DEFAULTS } from '../dsl/connector.js';
+import { DEFAULT_ORG } from '../dsl/project.js';
+import { DEPLOYMENT_DEFAULTS } from '../dsl/stage.js';
+import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
+import { failureStrategiesOption, nameOption, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
 import type { Comments } from './read-documents.js';
 import { asDocument, asStageElement, asStepElement, choose, type Candidate, type Demotions } from './verify.js';
 import { isRecord } from '../core/is-record.js';
@@ -88,7 +92,7 @@ function stepGroupCode(group: Node, context: ImportContext): Code | undefined {
       containerInfra:
         infra &&
         obj({
-          type: infra.type === 'KubernetesDirect' ? undefined : optional(infra.type),
+          type: unlessDefault(infra.type, CONTAINER_INFRA_DEFAULTS.type),
           connector: value(infraSpec.connectorRef),
           namespace: value(infraSpec.namespace),
         }),
@@ -180,18 +184,21 @@ const STAGE_IMPORTERS: Record<
         obj({
           ...stageHead(stage),
           service: value(serviceConfig.serviceRef),
-          deploymentType: serviceDefinition.type === 'Kubernetes' ? undefined : optional(serviceDefinition.type),
+          deploymentType: unlessDefault(serviceDefinition.type, DEPLOYMENT_DEFAULTS.deploymentType),
           serviceVariables:
             Array.isArray(serviceVariables) && serviceVariables.length ? variablesOption(serviceVariables) : undefined,
           environment: value(infra.environmentRef),
           infrastructure: obj({
-            type: definition.type === 'KubernetesDirect' ? undefined : optional(definition.type),
+            type: unlessDefault(definition.type, DEPLOYMENT_DEFAULTS.infrastructure.type),
             connector: value(defSpec.connectorRef),
             namespace: value(defSpec.namespace),
+            // Written even when it is the default: its expression shows where the name comes from.
             releaseName: optional(defSpec.releaseName, (t) => value(t, true)),
           }),
-          allowSimultaneousDeployments:
-            infra.allowSimultaneousDeployments === false ? undefined : optional(infra.allowSimultaneousDeployments),
+          allowSimultaneousDeployments: unlessDefault(
+            infra.allowSimultaneousDeployments,
+            DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments,
+          ),
           ...stageTail(stage),
         }),
       ]);
@@ -403,7 +410,7 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
       identifier: lit(body.identifier as string),
       name: nameOption(body),
       project: optional(body.projectIdentifier),
-      org: body.orgIdentifier === 'default' ? undefined : optional(body.orgIdentifier),
+      org: unlessDefault(body.orgIdentifier, DEFAULT_ORG),
       description: optional(body.description),
       tags: tagsOption(body.tags),
       codebase: shortcuts && onlyCodebase ? wire(codebase) : undefined,
@@ -426,7 +433,7 @@ export function projectCode(document: Node, context: ImportContext = newContext(
       obj({
         identifier: lit(body.identifier as string),
         name: nameOption(body),
-        org: body.orgIdentifier === 'default' ? undefined : optional(body.orgIdentifier),
+        org: unlessDefault(body.orgIdentifier, DEFAULT_ORG),
         color: optional(body.color),
         description: optional(body.description),
         tags: optional(body.tags),
@@ -455,11 +462,10 @@ export function connectorCode(document: Node, context: ImportContext = newContex
       ? call('connectors.dockerRegistry', [
           obj({
             ...common(),
-            url:
-              spec.dockerRegistryUrl === 'https://index.docker.io/v2/' ? undefined : optional(spec.dockerRegistryUrl),
-            provider: spec.providerType === 'DockerHub' ? undefined : optional(spec.providerType),
+            url: unlessDefault(spec.dockerRegistryUrl, DOCKER_REGISTRY_DEFAULTS.url),
+            provider: unlessDefault(spec.providerType, DOCKER_REGISTRY_DEFAULTS.provider),
             auth:
-              auth.type === 'Anonymous'
+              auth.type === DOCKER_REGISTRY_DEFAULTS.auth
                 ? undefined
                 : obj({ username: optional(authSpec.username), passwordRef: optional(authSpec.passwordRef) }),
             delegateSelectors: optional(spec.delegateSelectors),
