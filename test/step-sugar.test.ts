@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as pipewright from '../src/index.js';
-import { stepSpecKeys } from '../src/catalog/catalog.js';
+import { STAGE_TYPES, STEP_TYPES, stepSpecKeys } from '../src/catalog/catalog.js';
+import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DELEGATE_STAGE_TYPES, DEPLOY_STEP_TYPES } from '../src/schema/step-categories.js';
 import { catalogStepOptions } from '../src/dsl/catalog/catalog-step.js';
 import { HAND_WRITTEN_STEPS } from '../src/dsl/catalog/hand-written.js';
 import { optionsOfSpec, specOfOptions } from '../src/dsl/catalog/step-sugar.js';
@@ -101,5 +102,15 @@ describe("a catalogue builder's declaration", () => {
     expect(text(true)).toContain('harnessApproval(');
     expect(text(true)).not.toContain('includePipelineExecutionHistory');
     expect(text(false)).toContain('includePipelineExecutionHistory: false');
+  });
+});
+
+describe('the step families the placement rule knows', () => {
+  it('name step and stage types the catalogue knows, each family apart from the others', () => {
+    const families = [CONTAINER_STEP_TYPES, DEPLOY_STEP_TYPES, APPROVAL_STEP_TYPES];
+    expect(families.flat().filter((type) => !STEP_TYPES.includes(type))).toEqual([]);
+    expect(new Set(families.flat()).size).toBe(families.flat().length);
+    expect(DELEGATE_STAGE_TYPES.filter((type) => !STAGE_TYPES.includes(type))).toEqual([]);
+    expect(DELEGATE_STAGE_TYPES).not.toContain('CI');
   });
 });
