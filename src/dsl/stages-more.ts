@@ -6,7 +6,9 @@ import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';
 import type { FailureStrategyOption, VariableOption } from './common-options.js';
-import { keyList } from './key-list.js';
+import { isRecord } from '../core/is-record.js';
+import { declareMappedStage } from './catalog/stage-sugar.js';
+import { sameField, specOfOptions } from './catalog/sugar.js';
 import { checkOptions } from './option-check.js';
 import type { StrategyOption, WhenOption } from './step.js';
 import { STAGE_COMMON_KEYS, StageBuilder, type Execution, type StageCommonOptions, type StageProps } from './stage.js';
@@ -25,10 +27,32 @@ export interface CiOptions extends StageCommonOptions, CiSpecOptions {
   readonly runtime?: 'Cloud' | 'Docker' | { readonly type: 'Cloud' | 'Docker'; readonly spec?: Readonly<Record<string, unknown>> };
 }
 
-/** The CI spec's fields, in the platform's order; each is an option of `ci()`. */
-const CI_SPEC_KEYS: readonly string[] = keyList<CiOptions, keyof StageCommonOptions>()([
-  'cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies',
-]);
+/** `ci()` declared beside the CI catalogue entry: its options are the spec's fields, `runtime` also as a bare type. */
+export const CI_SUGAR = declareMappedStage<Omit<CiOptions, keyof StageCommonOptions>>()('CI', {
+  builder: 'ci',
+  order: [
+    'cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies',
+    'slsa_provenance',
+  ],
+  fields: {
+    cloneCodebase: sameField('cloneCodebase'),
+    caching: sameField('caching'),
+    buildIntelligence: sameField('buildIntelligence'),
+    platform: sameField('platform'),
+    runtime: {
+      key: 'runtime',
+      write: (runtime) => (typeof runtime === 'string' ? { type: runtime, spec: {} } : runtime),
+      read: (runtime) =>
+        isRecord(runtime) && typeof runtime.type === 'string' && Object.keys(runtime).length === 2 && isRecord(runtime.spec) && Object.keys(runtime.spec).length === 0
+          ? runtime.type
+          : (runtime ?? undefined),
+    },
+    infrastructure: sameField('infrastructure'),
+    sharedPaths: sameField('sharedPaths'),
+    serviceDependencies: sameField('serviceDependencies'),
+  },
+});
+const CI_OPTIONS = Object.keys(CI_SUGAR.fields!);
 
 const split = (options: object, specKeys: readonly string[]) => {
   const common: Record<string, unknown> = {};
@@ -39,9 +63,8 @@ const split = (options: object, specKeys: readonly string[]) => {
 
 /** A CI (build) stage: clones `properties.ci.codebase` and runs container steps on `runtime` or `infrastructure`. */
 export function ci(options: CiOptions): StageBuilder<'CI'> {
-  const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_SPEC_KEYS], ['identifier']);
-  const { common, spec } = split(options, CI_SPEC_KEYS);
-  const runtime = typeof spec.runtime === 'string' ? { type: spec.runtime, spec: {} } : spec.runtime;
+  const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_OPTIONS], ['identifier']);
+  const { common, spec } = split(options, CI_OPTIONS);
   return new StageBuilder<'CI'>(
     {
       ...common,
@@ -49,7 +72,8 @@ export function ci(options: CiOptions): StageBuilder<'CI'> {
       type: 'CI',
       hasExecution: true,
       buildSpec: (references, execution) => ({
-        ...(wireValue(ordered({ ...spec, runtime }, CI_SPEC_KEYS), references, ['spec']) as Record<string, unknown>),
+        // An option ci() does not know is reported, and written as given (so the document shows what was meant).
+        ...(wireValue(ordered({ ...spec, ...specOfOptions(CI_SUGAR, spec) }, CI_SUGAR.order), references, ['spec']) as Record<string, unknown>),
         execution: execution && { steps: execution.steps },
       }),
     },
@@ -97,16 +121,35 @@ export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' |
   readonly outputs?: Readonly<Record<string, Value>>;
 }
 
-/** The Pipeline stage spec's fields, in the platform's order; each is an option of `pipelineStage()`. */
-const PIPELINE_STAGE_KEYS: readonly string[] = keyList<PipelineStageOptions, keyof StageCommonOptions>()([
-  'org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs',
-]);
+/** A list of wire entries that are records with a string `name` and a `value` (else undefined). */
+const namedValues = (list: unknown): Array<{ name: string; value: unknown }> | undefined =>
+  Array.isArray(list) && list.every((entry) => isRecord(entry) && typeof entry.name === 'string' && 'value' in entry && Object.keys(entry).length === 2)
+    ? (list as Array<{ name: string; value: unknown }>)
+    : undefined;
+
+/** `pipelineStage()` declared beside the Pipeline catalogue entry: the spec's fields, `outputs` as a map by name. */
+export const PIPELINE_STAGE_SUGAR = declareMappedStage<Omit<PipelineStageOptions, keyof StageCommonOptions>>()('Pipeline', {
+  builder: 'pipelineStage',
+  order: ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs', 'pipelineInputs'],
+  fields: {
+    org: sameField('org'),
+    pipeline: sameField('pipeline'),
+    project: sameField('project'),
+    inputSetReferences: sameField('inputSetReferences'),
+    inputs: sameField('inputs'),
+    outputs: {
+      key: 'outputs',
+      write: (outputs) => outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })),
+      read: (list) => namedValues(list) && Object.fromEntries(namedValues(list)!.map((output) => [output.name, output.value])),
+    },
+  },
+});
+const PIPELINE_STAGE_OPTIONS = Object.keys(PIPELINE_STAGE_SUGAR.fields!);
 
 /** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
 export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipeline'> {
-  const issues = checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_KEYS], ['identifier', 'pipeline']);
-  const { common, spec } = split(options, PIPELINE_STAGE_KEYS);
-  const outputs = spec.outputs as Readonly<Record<string, Value>> | undefined;
+  const issues = checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_OPTIONS], ['identifier', 'pipeline']);
+  const { common, spec } = split(options, PIPELINE_STAGE_OPTIONS);
   return new StageBuilder<'Pipeline'>(
     {
       ...common,
@@ -114,14 +157,8 @@ export function pipelineStage(options: PipelineStageOptions): StageBuilder<'Pipe
       type: 'Pipeline',
       hasExecution: false,
       buildSpec: (references) =>
-        wireValue(
-          ordered(
-            { ...spec, outputs: outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })) },
-            PIPELINE_STAGE_KEYS,
-          ),
-          references,
-          ['spec'],
-        ) as Record<string, unknown>,
+        // An option pipelineStage() does not know is reported, and written as given.
+        wireValue(ordered({ ...spec, ...specOfOptions(PIPELINE_STAGE_SUGAR, spec) }, PIPELINE_STAGE_SUGAR.order), references, ['spec']) as Record<string, unknown>,
     },
     captureSite(pipelineStage),
   );

@@ -1,9 +1,11 @@
 import { isRecord } from '../core/is-record.js';
+import { optionsOfSpec, type Sugar } from '../dsl/catalog/sugar.js';
 import { DEPLOYMENT_DEFAULTS } from '../dsl/stage.js';
+import { CI_SUGAR, PIPELINE_STAGE_SUGAR } from '../dsl/stages-more.js';
 import { call, chained, lit, obj, originOf, type Code } from './code.js';
 import { specOptions, stepElementCode } from './from-step.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
-import { failureStrategiesOption, nameOption, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
+import { failureStrategiesOption, nameOption, optional, sugarOptionsCode, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStageElement, choose, type Candidate } from './verify.js';
 
 const stageHead = (stage: Node) => ({
@@ -46,6 +48,12 @@ const withRollback = (code: Code, exec: Execution, context: ImportContext): Code
   exec.rollbackSteps.length
     ? chained(code, [{ method: 'rollbackStep', args: exec.rollbackSteps.map((s) => stepElementCode(s, context)) }])
     : code;
+
+/** A stage as its hand-written builder's call, the builder's declaration read backwards from the spec. */
+function sugarStageCode(sugar: Sugar, stage: Node, spec: unknown): Code | undefined {
+  const options = optionsOfSpec(sugar, spec);
+  return options && call(sugar.builder, [obj({ ...stageHead(stage), ...sugarOptionsCode(options, sugar), ...stageTail(stage) })]);
+}
 
 /** Typed stage builders; steps are added by the caller. */
 const STAGE_IMPORTERS: Record<
@@ -115,21 +123,8 @@ const STAGE_IMPORTERS: Record<
   },
   CI(stage, exec) {
     if (!exec || exec.rollbackSteps.length || exec.hasRollbackKey || Object.keys(exec.rest).length) return undefined;
-    const { execution: _execution, runtime, ...spec } = node(stage.spec);
-    const runtimeNode = node(runtime);
-    const simpleRuntime =
-      typeof runtimeNode.type === 'string' &&
-      Object.keys(runtimeNode).length === 2 &&
-      isRecord(runtimeNode.spec) &&
-      Object.keys(runtimeNode.spec).length === 0;
-    return call('ci', [
-      obj({
-        ...stageHead(stage),
-        ...specOptions(spec),
-        runtime: simpleRuntime ? lit(runtimeNode.type as string) : optional(runtime),
-        ...stageTail(stage),
-      }),
-    ]);
+    const { execution: _execution, ...spec } = node(stage.spec);
+    return sugarStageCode(CI_SUGAR, stage, spec);
   },
   Approval(stage, exec, context) {
     const spec = node(stage.spec);
@@ -146,18 +141,7 @@ const STAGE_IMPORTERS: Record<
     );
   },
   Pipeline(stage) {
-    const { outputs, ...spec } = node(stage.spec);
-    const named = Array.isArray(outputs) && (outputs as Node[]).every((o) => Object.keys(node(o)).length === 2);
-    return call('pipelineStage', [
-      obj({
-        ...stageHead(stage),
-        ...specOptions(spec),
-        outputs: named
-          ? obj(Object.fromEntries((outputs as Node[]).map((o) => [String(o.name), value(o.value)])))
-          : optional(outputs),
-        ...stageTail(stage),
-      }),
-    ]);
+    return sugarStageCode(PIPELINE_STAGE_SUGAR, stage, stage.spec);
   },
 };
 

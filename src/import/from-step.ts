@@ -1,13 +1,13 @@
 import { stepEntry } from '../catalog/catalog.js';
 import { isRecord } from '../core/is-record.js';
 import { catalogStepOptions } from '../dsl/catalog/catalog-step.js';
-import { optionsOfSpec, type StepSugar } from '../dsl/catalog/step-sugar.js';
+import { optionsOfSpec } from '../dsl/catalog/sugar.js';
 import { stepSugar } from '../dsl/catalog/sugar-table.js';
 import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
 import * as dsl from './builders.js';
 import { call, commented, lit, obj, type Code } from './code.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
-import { failureStrategiesOption, nameOption, optional, unlessDefault, value, variablesOption, wire } from './options.js';
+import { failureStrategiesOption, nameOption, optional, sugarOptionsCode, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStepElement, choose, type Candidate } from './verify.js';
 
 /** Options every step builder shares: naming first, then (after the type's own) timing and failure handling. */
@@ -33,12 +33,6 @@ const typedStepBuilder = (type: string): string | undefined => {
   return name && typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
 };
 
-/** Options as code: those the declaration keeps verbatim as written text, the others as wire data. */
-const optionsCode = (options: Record<string, unknown>, sugar: StepSugar | undefined): Record<string, Code> =>
-  Object.fromEntries(
-    Object.entries(options).map(([key, option]) => [key, sugar?.fields?.[key]?.verbatim ? lit(option as string) : wire(option)]),
-  );
-
 /**
  * A step as its typed builder's call: a hand-written builder's declaration read backwards (options from the
  * spec, those equal to their default left out), else the catalogue builder's flat options.
@@ -48,7 +42,7 @@ function typedStepCode(type: string, step: Node): Code | undefined {
   const builder = sugar?.builder ?? typedStepBuilder(type);
   if (builder === undefined) return undefined;
   const options = sugar?.fields ? optionsOfSpec(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
-  return options && call(builder, [obj({ ...stepHead(step), ...optionsCode(options, sugar), ...stepTail(step) })]);
+  return options && call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
 }
 
 /** Candidates for a step node, most specific first (the fallback levels of a step). */

@@ -5,7 +5,8 @@ import { ordered } from '../references.js';
 import { STEP_COMMON_KEYS, StepBuilder, type StepCommonOptions } from '../step.js';
 import { stepEntry, stepSpecKeys } from '../../catalog/catalog.js';
 import type { StepSpecs } from './generated/types.js';
-import type { CommonKey, DefaultValue, FlatStepSugar, StepSugar, StepType } from './step-sugar.js';
+import type { CommonKey, FlatStepSugar, StepSugar, StepType } from './step-sugar.js';
+import type { DefaultValue } from './sugar.js';
 
 export type { StepType } from './step-sugar.js';
 

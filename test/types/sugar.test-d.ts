@@ -1,9 +1,11 @@
 /**
- * Type tests for the declarations of hand-written step builders (src/dsl/catalog/step-sugar.ts), checked by
- * `npm run typecheck`: a key order that leaves out a field of the type's spec, or names one it lacks, does not
- * compile; nor does a mapped builder's table without a mapping for each of its options.
+ * Type tests for the declarations of hand-written builders (src/dsl/catalog/sugar.ts, step-sugar.ts,
+ * stage-sugar.ts), checked by `npm run typecheck`: a key order that leaves out a field of the type's spec, or
+ * names one it lacks, does not compile; nor does a mapped builder's table without a mapping for each option.
  */
-import { declareMappedStep, declareStep, sameField } from '../../src/dsl/catalog/step-sugar.js';
+import { declareMappedStage } from '../../src/dsl/catalog/stage-sugar.js';
+import { declareMappedStep, declareStep } from '../../src/dsl/catalog/step-sugar.js';
+import { sameField } from '../../src/dsl/catalog/sugar.js';
 
 // Every field of Wait's spec (duration, metadata), in order.
 declareStep('Wait', { order: ['duration', 'metadata'] });
@@ -49,3 +51,18 @@ declarePause('Wait', { builder: 'pause', order: ['duration', 'metadata'], fields
 declarePause('Wait', { builder: 'pause', order: ['duration'], fields: { duration: sameField('duration'), note } });
 // @ts-expect-error: a default must be a value its option takes (duration is text)
 declarePause('Wait', { builder: 'pause', order: ['duration', 'metadata'], defaults: { duration: 10 }, fields: { duration: sameField('duration'), note } });
+
+// A stage builder's declaration is tied to its option type and the stage type's spec the same way.
+interface ChildOptions {
+  readonly pipeline: string;
+  readonly org?: string;
+}
+const declareChild = declareMappedStage<ChildOptions>();
+const childOrder = ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs', 'pipelineInputs'] as const;
+declareChild('Pipeline', { builder: 'child', order: childOrder, fields: { pipeline: sameField('pipeline'), org: sameField('org') } });
+// @ts-expect-error: the option "org" has no mapping
+declareChild('Pipeline', { builder: 'child', order: childOrder, fields: { pipeline: sameField('pipeline') } });
+// @ts-expect-error: the order leaves out "pipelineInputs"
+declareChild('Pipeline', { builder: 'child', order: ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs'], fields: { pipeline: sameField('pipeline'), org: sameField('org') } });
+// @ts-expect-error: "execution" holds the stage's steps, not an option's value
+declareChild('Pipeline', { builder: 'child', order: childOrder, fields: { pipeline: sameField('execution'), org: sameField('org') } });

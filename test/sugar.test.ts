@@ -1,6 +1,6 @@
 /**
- * The declarations of hand-written step builders (src/dsl/catalog/step-sugar.ts, one per builder beside it):
- * the builder writes its spec from one, import reads the same one backwards.
+ * The declarations of hand-written builders (src/dsl/catalog/sugar.ts, one beside each builder): the builder
+ * writes its spec from one, import reads the same one backwards.
  */
 import { describe, expect, it } from 'vitest';
 import * as pipewright from '../src/index.js';
@@ -8,9 +8,10 @@ import { STAGE_TYPES, STEP_TYPES, stepSpecKeys } from '../src/catalog/catalog.js
 import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DELEGATE_STAGE_TYPES, DEPLOY_STEP_TYPES } from '../src/schema/step-categories.js';
 import { catalogStepOptions } from '../src/dsl/catalog/catalog-step.js';
 import { HAND_WRITTEN_STEPS } from '../src/dsl/catalog/hand-written.js';
-import { optionsOfSpec, specOfOptions } from '../src/dsl/catalog/step-sugar.js';
+import { optionsOfSpec, specOfOptions } from '../src/dsl/catalog/sugar.js';
 import { STEP_SUGAR, stepSugar } from '../src/dsl/catalog/sugar-table.js';
 import { SHELL_SUGAR, STEP_COMMON_KEYS } from '../src/dsl/step.js';
+import { CI_SUGAR, PIPELINE_STAGE_SUGAR } from '../src/dsl/stages-more.js';
 import { HARNESS_APPROVAL_SUGAR } from '../src/dsl/steps-approval.js';
 import { generateModule } from '../src/import/generate-module.js';
 
@@ -112,5 +113,26 @@ describe('the step families the placement rule knows', () => {
     expect(new Set(families.flat()).size).toBe(families.flat().length);
     expect(DELEGATE_STAGE_TYPES.filter((type) => !STAGE_TYPES.includes(type))).toEqual([]);
     expect(DELEGATE_STAGE_TYPES).not.toContain('CI');
+  });
+});
+
+describe("ci() and pipelineStage()'s declarations", () => {
+  it("write `runtime: 'Cloud'` as the platform's runtime, and read it back as the bare type", () => {
+    const spec = specOfOptions(CI_SUGAR, { cloneCodebase: true, runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' } });
+    expect(spec).toEqual({ cloneCodebase: true, platform: { os: 'Linux', arch: 'Amd64' }, runtime: { type: 'Cloud', spec: {} } });
+    expect(Object.keys(spec)).toEqual(['cloneCodebase', 'platform', 'runtime']);
+    expect(optionsOfSpec(CI_SUGAR, spec)).toEqual({ cloneCodebase: true, platform: { os: 'Linux', arch: 'Amd64' }, runtime: 'Cloud' });
+    const full = { type: 'Cloud', spec: { size: 'large' } };
+    expect(optionsOfSpec(CI_SUGAR, { runtime: full })).toEqual({ runtime: full });
+    // A field ci() has no option for: a more general builder writes the stage.
+    expect(optionsOfSpec(CI_SUGAR, { cloneCodebase: true, slsa_provenance: { enabled: false } })).toBeUndefined();
+  });
+
+  it("write a Pipeline stage's outputs as the platform's list, and read them back by name", () => {
+    const spec = specOfOptions(PIPELINE_STAGE_SUGAR, { pipeline: 'child', project: 'p', org: 'o', outputs: { image: 'x' } });
+    expect(Object.keys(spec)).toEqual(['org', 'pipeline', 'project', 'outputs']);
+    expect(spec.outputs).toEqual([{ name: 'image', value: 'x' }]);
+    expect(optionsOfSpec(PIPELINE_STAGE_SUGAR, spec)).toEqual({ org: 'o', pipeline: 'child', project: 'p', outputs: { image: 'x' } });
+    expect(optionsOfSpec(PIPELINE_STAGE_SUGAR, { ...spec, outputs: [{ name: 'image', value: 'x', type: 'String' }] })).toBeUndefined();
   });
 });
