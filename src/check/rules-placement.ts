@@ -1,10 +1,7 @@
 import { STAGE_TYPES, stagesForStep } from '../catalog/catalog.js';
 import type { Rule } from './walk.js';
-import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DEPLOY_STEP_TYPES } from '../schema/step-categories.js';
+import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DELEGATE_STAGE_TYPES, DEPLOY_STEP_TYPES } from '../schema/step-categories.js';
 import { ruleError } from './rule-kit.js';
-
-/** Stage types whose steps run on a delegate; container steps there need a containerised step group. */
-const DELEGATE_STAGES = new Set(['Deployment', 'Custom', 'Approval']);
 
 /**
  * A step type the stage type cannot run, as the platform's schema lists each stage type's steps (the
@@ -19,7 +16,7 @@ export const stepPlacement: Rule = {
     if (typeof type !== 'string' || typeof stageType !== 'string') return;
     const error = (message: string, hint: string) => at.report(ruleError(at.document, [...at.path, 'type'], 'step-not-allowed', message, hint));
     const allowed = stagesForStep(type);
-    if (CONTAINER_STEP_TYPES.includes(type) && DELEGATE_STAGES.has(stageType) && !at.containerised)
+    if (CONTAINER_STEP_TYPES.includes(type) && DELEGATE_STAGE_TYPES.includes(stageType) && !at.containerised)
       error(`a ${type} step runs in a container and cannot run in a ${stageType} stage outside a containerised step group`,
         'move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on)');
     else if (!allowed || !STAGE_TYPES.includes(stageType) || allowed.includes(stageType)) return;

@@ -19,8 +19,11 @@ export interface FailureStrategyOption {
   readonly action: FailureActionType | { type: FailureActionType; spec?: Record<string, unknown> };
 }
 
+/** What a failure strategy writes for options left out (import leaves out values equal to these). */
+export const FAILURE_STRATEGY_DEFAULTS = { errors: 'AllErrors' } as const satisfies Pick<FailureStrategyOption, 'errors'>;
+
 export const failureStrategiesDocument = (options: readonly FailureStrategyOption[]): FailureStrategy[] =>
-  options.map(({ errors = 'AllErrors', action }) => ({
+  options.map(({ errors = FAILURE_STRATEGY_DEFAULTS.errors, action }) => ({
     onFailure: {
       errors: typeof errors === 'string' ? [errors as FailureType] : [...(errors as FailureType[])],
       action: typeof action === 'string' ? { type: action } : { ...action },

@@ -5,6 +5,7 @@ import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument } from './common-options.js';
 import type { ProjectBuilder } from './project.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
 import { SCOPED_KEYS, scopeOf, type ScopedOptions } from './scoped-resource.js';
 
@@ -77,12 +78,24 @@ export interface DockerRegistryOptions extends ConnectorCommonOptions {
   readonly delegateSelectors?: readonly string[];
 }
 
+const DOCKER_REGISTRY_KEYS = [
+  ...CONNECTOR_COMMON_KEYS,
+  ...keyList<DockerRegistryOptions, keyof ConnectorCommonOptions>()(['url', 'provider', 'auth', 'delegateSelectors']),
+];
+
+/** What `connectors.dockerRegistry()` writes for options left out (import leaves out values equal to these). */
+export const DOCKER_REGISTRY_DEFAULTS = {
+  url: 'https://index.docker.io/v2/',
+  provider: 'DockerHub',
+  auth: 'Anonymous',
+} as const satisfies Pick<DockerRegistryOptions, 'url' | 'provider' | 'auth'>;
+
 export function dockerRegistry(options: DockerRegistryOptions): ConnectorBuilder {
-  const issues = checkOptions('connectors.dockerRegistry', options, [...CONNECTOR_COMMON_KEYS, 'url', 'provider', 'auth', 'delegateSelectors'], ['identifier']);
-  const { url, provider, auth = 'Anonymous', delegateSelectors, ...common } = options;
+  const issues = checkOptions('connectors.dockerRegistry', options, DOCKER_REGISTRY_KEYS, ['identifier']);
+  const { url, provider, auth = DOCKER_REGISTRY_DEFAULTS.auth, delegateSelectors, ...common } = options;
   const spec = defined({
-    dockerRegistryUrl: url ?? 'https://index.docker.io/v2/',
-    providerType: provider ?? 'DockerHub',
+    dockerRegistryUrl: url ?? DOCKER_REGISTRY_DEFAULTS.url,
+    providerType: provider ?? DOCKER_REGISTRY_DEFAULTS.provider,
     auth:
       auth === 'Anonymous'
         ? { type: 'Anonymous' }

@@ -2,6 +2,7 @@ import { type Child, type Reference, RESOURCE_BRAND } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import { variablesDocument, type VariableOption } from './common-options.js';
+import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
@@ -32,8 +33,10 @@ class EnvironmentImpl extends ScopedResource<'environment', EnvironmentOptions> 
   }
 }
 
+const ENVIRONMENT_KEYS = [...SCOPED_KEYS, ...keyList<EnvironmentOptions, keyof ScopedOptions>()(['otherFields', 'type', 'variables', 'overrides'])];
+
 /** An environment: where services are deployed; its infrastructure definitions name it as their parent. */
 export function environment(options: EnvironmentOptions): EnvironmentBuilder {
-  const issues = checkOptions('environment', options, [...SCOPED_KEYS, 'otherFields', 'type', 'variables', 'overrides'], ['identifier', 'type']);
+  const issues = checkOptions('environment', options, ENVIRONMENT_KEYS, ['identifier', 'type']);
   return new EnvironmentImpl({ ...options, issues }, captureSite(environment));
 }

@@ -2,6 +2,7 @@ import { type Child, type Reference, RESOURCE_BRAND, type Scope } from '../ir/no
 import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import type { EnvironmentBuilder } from './environment.js';
+import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
@@ -55,9 +56,15 @@ class InfrastructureImpl extends ScopedResource<'infrastructure', Infrastructure
   }
 }
 
+const INFRASTRUCTURE_KEYS = [
+  ...SCOPED_KEYS,
+  ...keyList<InfrastructureOptions, keyof ScopedOptions>()([
+    'otherFields', 'environment', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices',
+  ]),
+];
+
 /** An infrastructure definition: one target (a cluster and namespace, a set of hosts) inside an environment. */
 export function infrastructure(options: InfrastructureOptions): InfrastructureBuilder {
-  const known = [...SCOPED_KEYS, 'otherFields', 'environment', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices'];
-  const issues = checkOptions('infrastructure', options, known, ['identifier', 'environment', 'deploymentType', 'type', 'spec']);
+  const issues = checkOptions('infrastructure', options, INFRASTRUCTURE_KEYS, ['identifier', 'environment', 'deploymentType', 'type', 'spec']);
   return new InfrastructureImpl({ ...options, issues }, captureSite(infrastructure));
 }

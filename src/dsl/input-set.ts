@@ -1,6 +1,7 @@
 import { type Child, type Reference, RESOURCE_BRAND, type AnyResource, type Scope } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
+import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import type { PipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
@@ -53,9 +54,11 @@ class InputSetImpl extends ScopedResource<'inputSet', InputSetOptions> implement
   }
 }
 
+const INPUT_SET_KEYS = [...SCOPED_KEYS, ...keyList<InputSetOptions, keyof ScopedOptions>()(['otherFields', 'pipeline', 'values'])];
+
 /** An input set: values for a pipeline's runtime inputs, kept under a name so runs and triggers can pick them. */
 export function inputSet(options: InputSetOptions): InputSetBuilder {
-  const issues = checkOptions('inputSet', options, [...SCOPED_KEYS, 'otherFields', 'pipeline', 'values'], ['identifier', 'pipeline']);
+  const issues = checkOptions('inputSet', options, INPUT_SET_KEYS, ['identifier', 'pipeline']);
   return new InputSetImpl({ ...options, issues }, captureSite(inputSet));
 }
 
@@ -94,9 +97,14 @@ class OverlayInputSetImpl extends ScopedResource<'overlayInputSet', OverlayInput
   }
 }
 
+const OVERLAY_INPUT_SET_KEYS = [
+  ...SCOPED_KEYS,
+  ...keyList<OverlayInputSetOptions, keyof ScopedOptions>()(['otherFields', 'pipeline', 'inputSets']),
+];
+
 /** An overlay input set: several input sets of one pipeline applied in order. */
 export function overlayInputSet(options: OverlayInputSetOptions): OverlayInputSetBuilder {
-  const issues = checkOptions('overlayInputSet', options, [...SCOPED_KEYS, 'otherFields', 'pipeline', 'inputSets'], ['identifier', 'pipeline', 'inputSets']);
+  const issues = checkOptions('overlayInputSet', options, OVERLAY_INPUT_SET_KEYS, ['identifier', 'pipeline', 'inputSets']);
   return new OverlayInputSetImpl({ ...options, issues }, captureSite(overlayInputSet));
 }
 

@@ -17,7 +17,8 @@ import { Expr, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
-import type { ProjectBuilder } from './project.js';
+import { DEFAULT_ORG, type ProjectBuilder } from './project.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
 import { isStageBuilder, stepsRefusal, type StageBuilder, type StageNode } from './stage.js';
 import type { StepNode } from './step.js';
@@ -98,7 +99,7 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
     const projectOrg = typeof project === 'object' ? project?.org : undefined;
     // A missing project is reported (missing-option); the scope still has a value so nothing crashes on the way.
     const projectId = typeof project === 'string' ? project : (project?.identifier ?? '');
-    return { org: org ?? projectOrg ?? 'default', project: projectId };
+    return { org: org ?? projectOrg ?? DEFAULT_ORG, project: projectId };
   }
   get stageIdentifiers(): string[] {
     const flat = (s: StageNode): string[] => (isParallelStages(s) ? s.stages.flatMap(flat) : [s.identifier]);
@@ -183,10 +184,10 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
   }
 }
 
-const PIPELINE_KEYS = [
+const PIPELINE_KEYS: readonly string[] = keyList<PipelineOptions>()([
   'identifier', 'name', 'project', 'org', 'description', 'tags', 'variables', 'timeout', 'delegateSelectors', 'properties', 'codebase',
   'notificationRules', 'barriers', 'allowStageExecutions', 'stages',
-];
+]);
 
 /** A pipeline: stages run in order, each with its steps. */
 // `LastStage` starts as `string` (any stage), not as "no stage yet": `let p = pipeline(...)` reassigned in a loop

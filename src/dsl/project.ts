@@ -4,7 +4,11 @@ import { type IrNode, RESOURCE_BRAND, type Resource, type Scope, resourceNode } 
 import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
+
+/** The organization a project belongs to when none is named: it exists in every account. */
+export const DEFAULT_ORG = 'default';
 
 export interface ProjectOptions {
   readonly identifier: string;
@@ -35,7 +39,7 @@ class ProjectImpl extends Builder<ProjectOptions & WithIssues> implements Projec
     return this.props.identifier;
   }
   get org(): string {
-    return this.props.org ?? 'default';
+    return this.props.org ?? DEFAULT_ORG;
   }
   get scope(): Scope {
     return { org: this.org };
@@ -63,7 +67,7 @@ class ProjectImpl extends Builder<ProjectOptions & WithIssues> implements Projec
   }
 }
 
-const PROJECT_KEYS = ['identifier', 'name', 'org', 'color', 'description', 'tags', 'modules'];
+const PROJECT_KEYS: readonly string[] = keyList<ProjectOptions>()(['identifier', 'name', 'org', 'color', 'description', 'tags', 'modules']);
 
 /** A project: groups pipelines, connectors and other resources inside an organization. */
 export function project(options: ProjectOptions): ProjectBuilder {

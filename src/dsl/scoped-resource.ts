@@ -4,7 +4,8 @@ import { type Child, type IrNode, type Reference, RESOURCE_BRAND, type Resource,
 import { Builder, type Chainable } from './builder.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import type { WithIssues } from './option-check.js';
-import type { ProjectBuilder } from './project.js';
+import { keyList } from './key-list.js';
+import { DEFAULT_ORG, type ProjectBuilder } from './project.js';
 import { ordered, wireValue } from './references.js';
 
 /** What every resource beside pipelines has: identity, display fields, and where it lives. */
@@ -27,7 +28,7 @@ export function scopeOf({ org, project, account }: ScopedOptions): Scope {
   if (account) return {};
   const projectId = typeof project === 'string' ? project : project?.identifier;
   const projectOrg = typeof project === 'object' ? project.org : undefined;
-  return defined({ org: org ?? projectOrg ?? 'default', project: projectId });
+  return defined({ org: org ?? projectOrg ?? DEFAULT_ORG, project: projectId });
 }
 
 /** Fields of the document no option names (newer or rarer ones), written as given after the others. */
@@ -41,7 +42,7 @@ export interface OtherFieldsOption {
  */
 export interface ResourceBuilder<K extends ResourceKind, Doc = Record<string, Record<string, unknown>>> extends Resource<K, Doc>, Chainable {}
 
-export const SCOPED_KEYS: readonly string[] = ['identifier', 'name', 'description', 'tags', 'org', 'project', 'account'];
+export const SCOPED_KEYS: readonly string[] = keyList<ScopedOptions>()(['identifier', 'name', 'description', 'tags', 'org', 'project', 'account']);
 
 /**
  * A resource of one kind of the table, written as `{ <root key>: { name, identifier, scope, ...fields } }`.

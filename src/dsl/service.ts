@@ -2,6 +2,7 @@ import type { InfrastructureDef, ServiceDefinition } from './catalog/generated/t
 import { type Child, type Reference, RESOURCE_BRAND } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
+import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
@@ -42,9 +43,11 @@ class ServiceImpl extends ScopedResource<'service', ServiceOptions> implements S
   }
 }
 
+const SERVICE_KEYS = [...SCOPED_KEYS, ...keyList<ServiceOptions, keyof ScopedOptions>()(['otherFields', 'deploymentType', 'spec', 'gitOpsEnabled'])];
+
 /** A service: what a Deployment stage deploys (`service.serviceRef` may name it, or take the builder). */
 export function service(options: ServiceOptions): ServiceBuilder {
-  const issues = checkOptions('service', options, [...SCOPED_KEYS, 'otherFields', 'deploymentType', 'spec', 'gitOpsEnabled'], ['identifier']);
+  const issues = checkOptions('service', options, SERVICE_KEYS, ['identifier']);
   return new ServiceImpl({ ...options, issues }, captureSite(service));
 }
 

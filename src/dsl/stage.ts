@@ -1,5 +1,6 @@
 import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue, type Reference, isResource, type AnyResource } from '../ir/node.js';
 import { liftStepLists } from '../ir/lift.js';
+import { keyList } from './key-list.js';
 import { checkOptions, missingOptions, unknownOptions } from './option-check.js';
 import { Builder, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
@@ -251,10 +252,10 @@ export function stage(options: GenericStageOptions): StageBuilder {
 }
 
 /** The options every stage builder takes besides its type's own. */
-export const STAGE_COMMON_KEYS: readonly string[] = [
+export const STAGE_COMMON_KEYS: readonly string[] = keyList<StageCommonOptions>()([
   'identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors',
   'strategy', 'steps', 'rollbackSteps',
-];
+]);
 
 /** `steps` or `rollbackSteps` given to a stage of a `type` that takes none: reported with the reason, never dropped. */
 export const stepsOptionIssues = (builder: string, options: object, type: string): OptionIssue[] =>
@@ -386,8 +387,11 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
  * `deploymentType` and `infrastructureDefinitions`, the newer `service`/`environment` form.
  */
 const DEPLOYMENT_KEYS = [
-  ...STAGE_COMMON_KEYS, 'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
-  'serviceInputs', 'environmentInputs', 'deployToAll', 'infrastructureDefinitions',
+  ...STAGE_COMMON_KEYS,
+  ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions, keyof StageCommonOptions>()([
+    'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
+    'serviceInputs', 'environmentInputs', 'deployToAll', 'infrastructureDefinitions',
+  ]),
 ];
 
 export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder<'Deployment'> {
@@ -408,6 +412,22 @@ export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploy
   return serviceConfigDeployment({ ...options, issues } as DeploymentOptions, captureSite(deployment));
 }
 
+/**
+ * What `deployment()` (the serviceConfig form) writes for options left out. Import leaves out a value equal to
+ * its default, but for `releaseName`, whose expression it writes to show where the name comes from.
+ */
+export const DEPLOYMENT_DEFAULTS = {
+  deploymentType: 'Kubernetes',
+  allowSimultaneousDeployments: false,
+  infrastructure: {
+    type: 'KubernetesDirect',
+    // The platform requires a release name; its editor writes this one (unique per infrastructure).
+    releaseName: 'release-<+INFRA_KEY>',
+  },
+} as const satisfies Pick<DeploymentOptions, 'deploymentType' | 'allowSimultaneousDeployments'> & {
+  readonly infrastructure: Pick<KubernetesInfrastructureOption, 'type' | 'releaseName'>;
+};
+
 function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): StageBuilder<'Deployment'> {
   const { service, deploymentType, serviceVariables, environment, infrastructure, allowSimultaneousDeployments, ...common } =
     options;
@@ -415,22 +435,21 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
     serviceConfig: {
       serviceRef: optionalText(service),
       serviceDefinition: {
-        type: deploymentType ?? 'Kubernetes',
+        type: deploymentType ?? DEPLOYMENT_DEFAULTS.deploymentType,
         spec: { variables: variablesDocument(serviceVariables ?? {}) },
       },
     },
     infrastructure: {
       environmentRef: optionalText(environment),
       infrastructureDefinition: {
-        type: infrastructure.type ?? 'KubernetesDirect',
+        type: infrastructure.type ?? DEPLOYMENT_DEFAULTS.infrastructure.type,
         spec: defined({
           connectorRef: refValue(infrastructure.connector, references, ['spec', 'infrastructure', 'infrastructureDefinition', 'spec', 'connectorRef']),
           namespace: optionalText(infrastructure.namespace),
-          // The platform requires a release name; its editor writes this one (unique per infrastructure).
-          releaseName: valueText(infrastructure.releaseName ?? 'release-<+INFRA_KEY>'),
+          releaseName: valueText(infrastructure.releaseName ?? DEPLOYMENT_DEFAULTS.infrastructure.releaseName),
         }),
       },
-      allowSimultaneousDeployments: allowSimultaneousDeployments ?? false,
+      allowSimultaneousDeployments: allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments,
     },
     execution,
   });

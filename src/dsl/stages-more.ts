@@ -4,6 +4,10 @@ import { captureSite } from '../core/source-site.js';
 import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';
+import type { FailureStrategyOption, VariableOption } from './common-options.js';
+import { isRecord } from '../core/is-record.js';
+import { declareMappedStage } from './catalog/stage-sugar.js';
+import { sameField, specOfOptions } from './catalog/sugar.js';
 import { checkOptions } from './option-check.js';
 import type { StepBuilder } from './step.js';
 import type { Expr } from './expr.js';
@@ -20,7 +24,7 @@ import {
   type StageWithoutSteps,
 } from './stage.js';
 import type { PipelineBuilder } from './pipeline.js';
-import type { StepTemplateOptions, WithTemplateBuilder, WithTemplateText } from './template.js';
+import { TEMPLATE_KEYS, type StepTemplateOptions, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 import type { Expressible } from './wire-types.js';
 
 /** `execution` with rollbackSteps only when there are some: CI, Approval and Custom stages rarely roll back. */
@@ -34,7 +38,32 @@ export interface CiOptions extends StageCommonOptions, CiSpecOptions {
   readonly runtime?: 'Cloud' | 'Docker' | { readonly type: 'Cloud' | 'Docker'; readonly spec?: Readonly<Record<string, unknown>> };
 }
 
-const CI_SPEC_KEYS = ['cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies'];
+/** `ci()` declared beside the CI catalogue entry: its options are the spec's fields, `runtime` also as a bare type. */
+export const CI_SUGAR = declareMappedStage<Omit<CiOptions, keyof StageCommonOptions>>()('CI', {
+  builder: 'ci',
+  order: [
+    'cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies',
+    'slsa_provenance',
+  ],
+  fields: {
+    cloneCodebase: sameField('cloneCodebase'),
+    caching: sameField('caching'),
+    buildIntelligence: sameField('buildIntelligence'),
+    platform: sameField('platform'),
+    runtime: {
+      key: 'runtime',
+      write: (runtime) => (typeof runtime === 'string' ? { type: runtime, spec: {} } : runtime),
+      read: (runtime) =>
+        isRecord(runtime) && typeof runtime.type === 'string' && Object.keys(runtime).length === 2 && isRecord(runtime.spec) && Object.keys(runtime.spec).length === 0
+          ? runtime.type
+          : (runtime ?? undefined),
+    },
+    infrastructure: sameField('infrastructure'),
+    sharedPaths: sameField('sharedPaths'),
+    serviceDependencies: sameField('serviceDependencies'),
+  },
+});
+const CI_OPTIONS = Object.keys(CI_SUGAR.fields!);
 
 const split = (options: object, specKeys: readonly string[]) => {
   const common: Record<string, unknown> = {};
@@ -45,16 +74,16 @@ const split = (options: object, specKeys: readonly string[]) => {
 
 /** A CI (build) stage: clones `properties.ci.codebase` and runs container steps on `runtime` or `infrastructure`. */
 export function ci(options: CiOptions): StageBuilder<'CI'> {
-  const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_SPEC_KEYS], ['identifier']);
-  const { common, spec } = split(options, CI_SPEC_KEYS);
-  const runtime = typeof spec.runtime === 'string' ? { type: spec.runtime, spec: {} } : spec.runtime;
+  const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_OPTIONS], ['identifier']);
+  const { common, spec } = split(options, CI_OPTIONS);
   return new StageImpl<'CI'>(
     {
       ...common,
       issues,
       type: 'CI',
       buildSpec: (references, execution) => ({
-        ...(wireValue(ordered({ ...spec, runtime }, CI_SPEC_KEYS), references, ['spec']) as Record<string, unknown>),
+        // An option ci() does not know is reported, and written as given (so the document shows what was meant).
+        ...(wireValue(ordered({ ...spec, ...specOfOptions(CI_SUGAR, spec) }, CI_SUGAR.order), references, ['spec']) as Record<string, unknown>),
         execution: execution && { steps: execution.steps },
       }),
     },
@@ -101,7 +130,30 @@ export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' |
   readonly outputs?: Readonly<Record<string, Value>>;
 }
 
-const PIPELINE_STAGE_KEYS = ['org', 'project', 'pipeline', 'inputSetReferences', 'inputs', 'outputs'];
+/** A list of wire entries that are records with a string `name` and a `value` (else undefined). */
+const namedValues = (list: unknown): Array<{ name: string; value: unknown }> | undefined =>
+  Array.isArray(list) && list.every((entry) => isRecord(entry) && typeof entry.name === 'string' && 'value' in entry && Object.keys(entry).length === 2)
+    ? (list as Array<{ name: string; value: unknown }>)
+    : undefined;
+
+/** `pipelineStage()` declared beside the Pipeline catalogue entry: the spec's fields, `outputs` as a map by name. */
+export const PIPELINE_STAGE_SUGAR = declareMappedStage<Omit<PipelineStageOptions, keyof StageCommonOptions>>()('Pipeline', {
+  builder: 'pipelineStage',
+  order: ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs', 'pipelineInputs'],
+  fields: {
+    org: sameField('org'),
+    pipeline: sameField('pipeline'),
+    project: sameField('project'),
+    inputSetReferences: sameField('inputSetReferences'),
+    inputs: sameField('inputs'),
+    outputs: {
+      key: 'outputs',
+      write: (outputs) => outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })),
+      read: (list) => namedValues(list) && Object.fromEntries(namedValues(list)!.map((output) => [output.name, output.value])),
+    },
+  },
+});
+const PIPELINE_STAGE_OPTIONS = Object.keys(PIPELINE_STAGE_SUGAR.fields!);
 
 /** A Pipeline stage: it runs another pipeline, whose stages have the steps. */
 export interface PipelineStageBuilder extends StageWithoutSteps<'Pipeline'> {}
@@ -109,25 +161,18 @@ export interface PipelineStageBuilder extends StageWithoutSteps<'Pipeline'> {}
 /** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
 export function pipelineStage(options: PipelineStageOptions): PipelineStageBuilder {
   const issues = [
-    ...checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_KEYS], ['identifier', 'pipeline']),
+    ...checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_OPTIONS], ['identifier', 'pipeline']),
     ...stepsOptionIssues('pipelineStage', options, 'Pipeline'),
   ];
-  const { common, spec } = split(options, PIPELINE_STAGE_KEYS);
-  const outputs = spec.outputs as Readonly<Record<string, Value>> | undefined;
+  const { common, spec } = split(options, PIPELINE_STAGE_OPTIONS);
   return new StageWithoutStepsImpl<'Pipeline'>(
     {
       ...common,
       issues,
       type: 'Pipeline',
       buildSpec: (references) =>
-        wireValue(
-          ordered(
-            { ...spec, outputs: outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })) },
-            ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs'],
-          ),
-          references,
-          ['spec'],
-        ) as Record<string, unknown>,
+        // An option pipelineStage() does not know is reported, and written as given.
+        wireValue(ordered({ ...spec, ...specOfOptions(PIPELINE_STAGE_SUGAR, spec) }, PIPELINE_STAGE_SUGAR.order), references, ['spec']) as Record<string, unknown>,
     },
     captureSite(pipelineStage),
   );
@@ -153,7 +198,7 @@ export function stageTemplate<S>(options: WithTemplateBuilder<StageTemplateOptio
 export function stageTemplate(options: WithTemplateText<StageTemplateOptions>): TemplateStageBuilder;
 export function stageTemplate(options: StageTemplateOptions): TemplateStageBuilder {
   const issues = [
-    ...checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, 'templateRef', 'versionLabel', 'gitBranch', 'templateInputs'], ['identifier', 'templateRef']),
+    ...checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, ...TEMPLATE_KEYS], ['identifier', 'templateRef']),
     ...stepsOptionIssues('stageTemplate', options, ''),
   ];
   const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;

@@ -10,6 +10,7 @@ import { plain } from './plain.js';
 import { refValue } from './references.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
 import { isStepNode, STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
+import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
 
 export interface ContainerInfraOption {
@@ -19,6 +20,9 @@ export interface ContainerInfraOption {
   /** Infrastructure type; default KubernetesDirect. */
   readonly type?: string;
 }
+
+/** What a containerised group writes for options left out (import leaves out values equal to these). */
+export const CONTAINER_INFRA_DEFAULTS = { type: 'KubernetesDirect' } as const satisfies Pick<ContainerInfraOption, 'type'>;
 
 export interface StepGroupOptions {
   readonly identifier: string;
@@ -86,7 +90,7 @@ abstract class StepGroupBase<Types extends string> extends Builder<StepGroupOpti
       rollbackSteps,
       template: p.template && templateBlock(p.template, references, ['template']),
       stepGroupInfra: infra && {
-        type: infra.type ?? 'KubernetesDirect',
+        type: infra.type ?? CONTAINER_INFRA_DEFAULTS.type,
         spec: {
           connectorRef: refValue(infra.connector, references, ['stepGroupInfra', 'spec', 'connectorRef'])!,
           namespace: valueText(infra.namespace),
@@ -125,10 +129,10 @@ class TemplateStepGroupImpl extends StepGroupBase<string> implements TemplateSte
   }
 }
 
-const STEP_GROUP_KEYS = [
+const STEP_GROUP_KEYS: readonly string[] = keyList<StepGroupOptions>()([
   'identifier', 'name', 'steps', 'rollbackSteps', 'when', 'failureStrategies', 'strategy', 'variables', 'timeout', 'delegateSelectors',
   'containerInfra', 'sharedPaths', 'template',
-];
+]);
 
 /** The wire types of the steps in a list (of step nodes). */
 export type StepTypesOf<Steps extends readonly unknown[]> = Steps[number] extends infer Node

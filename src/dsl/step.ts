@@ -5,6 +5,10 @@ import { Builder, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
+import { isRecord } from '../core/is-record.js';
+import { declareMappedStep } from './catalog/step-sugar.js';
+import { sameField, specOfOptions } from './catalog/sugar.js';
+import { keyList } from './key-list.js';
 import { missingOptions, unknownOptions } from './option-check.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
@@ -67,7 +71,9 @@ export interface StepProps extends StepOptions {
 }
 
 /** The options every step builder takes besides its type's own. */
-export const STEP_COMMON_KEYS: readonly string[] = ['identifier', 'name', 'description', 'timeout', 'when', 'failureStrategies', 'strategy'];
+export const STEP_COMMON_KEYS: readonly string[] = keyList<StepCommonOptions>()([
+  'identifier', 'name', 'description', 'timeout', 'when', 'failureStrategies', 'strategy',
+]);
 
 /** A step: its identity, the settings every step has, and typed references to the outputs it declares. */
 export interface StepBuilder<Outputs extends string = never, Type extends string = string> extends StepNode<Type>, Chainable {
@@ -174,22 +180,67 @@ export interface ShellOptions<Outputs extends string> extends StepCommonOptions 
 const stringVariables = (names: Readonly<Record<string, Value>>) =>
   Object.entries(names).map(([name, value]) => ({ name, type: 'String', value: valueText(value) }));
 
-/** A ShellScript step running an inline Bash (or PowerShell) script. */
-const SHELL_KEYS = [...STEP_COMMON_KEYS, 'script', 'shell', 'onDelegate', 'env', 'outputs', 'executionTarget', 'delegateSelectors'];
+/** Entries of a wire list that are records with a string `name` (else undefined): variables read back by name. */
+const named = (list: unknown): Array<Record<string, unknown> & { name: string }> | undefined =>
+  Array.isArray(list) && list.every((entry) => isRecord(entry) && typeof entry.name === 'string')
+    ? (list as Array<Record<string, unknown> & { name: string }>)
+    : undefined;
 
-export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs, 'ShellScript'> {
-  const issues = [...unknownOptions('shell', options, SHELL_KEYS), ...missingOptions('shell', options, ['identifier', 'script'])];
-  const { script, shell: shellType = 'Bash', onDelegate = true, env, outputs, executionTarget, delegateSelectors, ...common } =
-    options;
-  const spec = defined({
-    shell: shellType,
-    onDelegate,
-    source: { type: 'Inline', spec: { script } },
+/**
+ * `shell()` declared beside the ShellScript catalogue entry: how each option maps to the spec and back, the
+ * values written when one is left out, and the spec's key order. `shell()` writes with it; import reads it back.
+ */
+export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof StepCommonOptions>>()('ShellScript', {
+  builder: 'shell',
+  order: [
+    'shell', 'onDelegate', 'source', 'environmentVariables', 'outputVariables', 'executionTarget', 'delegateSelectors',
+    'includeInfraSelectors', 'metadata', 'outputAlias',
+  ],
+  defaults: { shell: 'Bash', onDelegate: true },
+  fields: {
+    script: {
+      key: 'source',
+      required: true,
+      verbatim: true,
+      write: (script) => ({ type: 'Inline', spec: { script } }),
+      read: (source) =>
+        isRecord(source) && source.type === 'Inline' && isRecord(source.spec) && typeof source.spec.script === 'string'
+          ? source.spec.script
+          : undefined,
+    },
+    shell: sameField('shell'),
+    onDelegate: sameField('onDelegate'),
     // Written only when given (pass `env: {}` for `environmentVariables: []`), so output stays minimal.
-    environmentVariables: env && stringVariables(env),
-    outputVariables: outputs?.map((name) => ({ name, type: 'String', value: name })),
-    executionTarget: executionTarget && plain(executionTarget),
-    delegateSelectors,
-  });
-  return new StepBuilderImpl<Outputs, 'ShellScript'>({ ...common, type: 'ShellScript', spec, outputs, issues }, captureSite(shell));
+    env: {
+      key: 'environmentVariables',
+      write: (env) => env && stringVariables(env),
+      read: (list) => named(list) && Object.fromEntries(named(list)!.map((variable) => [variable.name, variable.value])),
+    },
+    outputs: {
+      key: 'outputVariables',
+      write: (names) => names?.map((name) => ({ name, type: 'String', value: name })),
+      read: (list) => named(list)?.map((variable) => variable.name),
+    },
+    executionTarget: { ...sameField('executionTarget'), write: (target) => target && plain(target) },
+    delegateSelectors: sameField('delegateSelectors'),
+  },
+});
+
+const SHELL_FIELDS = Object.keys(SHELL_SUGAR.fields!);
+const SHELL_REQUIRED = SHELL_FIELDS.filter((option) => SHELL_SUGAR.fields![option]!.required);
+
+/** A ShellScript step running an inline Bash (or PowerShell) script. */
+export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs, 'ShellScript'> {
+  const issues = [
+    ...unknownOptions('shell', options, [...STEP_COMMON_KEYS, ...SHELL_FIELDS]),
+    ...missingOptions('shell', options, ['identifier', ...SHELL_REQUIRED]),
+  ];
+  const given: Record<string, unknown> = {};
+  const common: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) (SHELL_FIELDS.includes(key) ? given : common)[key] = value;
+  const spec = specOfOptions(SHELL_SUGAR, given);
+  return new StepBuilderImpl<Outputs, 'ShellScript'>(
+    { ...(common as unknown as StepCommonOptions), type: 'ShellScript', spec, outputs: options.outputs, issues },
+    captureSite(shell),
+  );
 }

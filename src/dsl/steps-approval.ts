@@ -1,7 +1,7 @@
 import { catalogStep } from './catalog/catalog-step.js';
+import { declareStep } from './catalog/step-sugar.js';
 
-/** Waits for members of user groups to approve (or reject). */
-export const harnessApproval = catalogStep('HarnessApproval', {
+export const HARNESS_APPROVAL_SUGAR = declareStep('HarnessApproval', {
   // The platform requires it; real documents write true (the editor default).
   defaults: { includePipelineExecutionHistory: true },
   order: [
@@ -11,11 +11,14 @@ export const harnessApproval = catalogStep('HarnessApproval', {
     'approvers',
     'approverInputs',
     'autoApproval',
+    'callbackId',
   ],
 });
 
-/** Waits until a Jira issue matches the approval (or rejection) criteria. */
-export const jiraApproval = catalogStep('JiraApproval', {
+/** Waits for members of user groups to approve (or reject). */
+export const harnessApproval = catalogStep(HARNESS_APPROVAL_SUGAR);
+
+export const JIRA_APPROVAL_SUGAR = declareStep('JiraApproval', {
   order: [
     'connectorRef',
     'projectKey',
@@ -27,3 +30,6 @@ export const jiraApproval = catalogStep('JiraApproval', {
     'delegateSelectors',
   ],
 });
+
+/** Waits until a Jira issue matches the approval (or rejection) criteria. */
+export const jiraApproval = catalogStep(JIRA_APPROVAL_SUGAR);

@@ -1,7 +1,7 @@
 import { catalogStep } from './catalog/catalog-step.js';
+import { declareStep } from './catalog/step-sugar.js';
 
-/** Calls a URL from the delegate; `assertion` decides success, `outputVariables` keep parts of the response. */
-export const http = catalogStep('Http', {
+export const HTTP_SUGAR = declareStep('Http', {
   order: [
     'url',
     'method',
@@ -14,13 +14,25 @@ export const http = catalogStep('Http', {
     'certificateKey',
     'delegateSelectors',
   ],
+  outsideSchema: ['inputVariables', 'certificate', 'certificateKey'],
 });
 
+/** Calls a URL from the delegate; `assertion` decides success, `outputVariables` keep parts of the response. */
+export const http = catalogStep(HTTP_SUGAR);
+
+export const WAIT_SUGAR = declareStep('Wait', { order: ['duration', 'metadata'] });
+
 /** Pauses for `duration` (e.g. 10m); can be ended early from the UI. */
-export const wait = catalogStep('Wait', { order: ['duration'] });
+export const wait = catalogStep(WAIT_SUGAR);
+
+export const BARRIER_SUGAR = declareStep('Barrier', { order: ['barrierRef'] });
 
 /** Waits at a barrier (declared with the pipeline's `barriers` option) until every stage using it arrives. */
-export const barrier = catalogStep('Barrier', { order: ['barrierRef'] });
+export const barrier = catalogStep(BARRIER_SUGAR);
+
+export const EMAIL_SUGAR = declareStep('Email', {
+  order: ['to', 'cc', 'subject', 'body', 'ccUserGroups', 'delegateSelectors', 'fireAndForget', 'inputVariables', 'toUserGroups'],
+});
 
 /** Sends an email to `to` (comma-separated) with `subject` and `body`. */
-export const email = catalogStep('Email', { order: ['to', 'cc', 'subject', 'body'] });
+export const email = catalogStep(EMAIL_SUGAR);

@@ -1,5 +1,6 @@
 import { irNode, type Child, type IrNode, type Reference, isResource, RESOURCE_BRAND, type PublishFlags } from '../ir/node.js';
 import { captureSite } from '../core/source-site.js';
+import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import type { TemplateKind, TemplateRef } from './template-inputs.js';
 import type { PipelineBuilder } from './pipeline.js';
@@ -73,7 +74,10 @@ class TemplateImpl<T extends TemplateKind, S> extends ScopedResource<'template',
   }
 }
 
-const TEMPLATE_KEYS = [...SCOPED_KEYS, 'otherFields', 'versionLabel', 'stable', 'spec', 'icon', 'variables'];
+const TEMPLATE_KEYS = [
+  ...SCOPED_KEYS,
+  ...keyList<TemplateOptions, keyof ScopedOptions>()(['otherFields', 'versionLabel', 'stable', 'spec', 'icon', 'variables']),
+];
 
 const templateOf = <T extends TemplateKind>(type: T, name: string) =>
   function build<const S extends TemplateOptions<T>['spec'] = undefined>(options: TemplateOptions<T> & { readonly spec?: S }): TemplateBuilder<T, S> {

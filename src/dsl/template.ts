@@ -7,6 +7,7 @@ import { captureSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
+import { keyList } from './key-list.js';
 import { wireValue } from './references.js';
 import { STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 import type { TemplateInputsOf, TemplateKind, TemplateRef } from './template-inputs.js';
@@ -32,7 +33,8 @@ export interface StepTemplateOptions extends TemplateRefOption {
   readonly strategy?: StrategyOption;
 }
 
-const TEMPLATE_KEYS = ['templateRef', 'versionLabel', 'gitBranch', 'templateInputs'] as const;
+/** The options naming a template and the values for its inputs (the `template:` block's fields). */
+export const TEMPLATE_KEYS = keyList<TemplateRefOption>()(['templateRef', 'versionLabel', 'gitBranch', 'templateInputs']);
 
 /** The `template:` block of a stage or step made from a template. */
 export function templateBlock(options: TemplateRefOption, references: Reference[], path: DocPath): Record<string, unknown> {

@@ -3,6 +3,7 @@ import { type Child, type Reference, RESOURCE_BRAND, type Scope } from '../ir/no
 import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import { inputSetRefs, ownedScope, pipelineReference, type InputSetsOption, type PipelineOption } from './input-set.js';
+import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
@@ -48,7 +49,12 @@ class TriggerImpl extends ScopedResource<'trigger', TriggerOptions> implements T
   }
 }
 
-const COMMON_KEYS = [...SCOPED_KEYS, 'otherFields', 'pipeline', 'enabled', 'inputYaml', 'inputSets', 'pipelineBranchName', 'stagesToExecute'];
+const COMMON_KEYS = [
+  ...SCOPED_KEYS,
+  ...keyList<TriggerCommonOptions, keyof ScopedOptions>()([
+    'otherFields', 'pipeline', 'enabled', 'inputYaml', 'inputSets', 'pipelineBranchName', 'stagesToExecute',
+  ]),
+];
 
 function make(name: string, options: TriggerCommonOptions, extra: readonly string[], required: readonly string[], source: TriggerOptions['source'], caller: (...args: never[]) => unknown): TriggerBuilder {
   const issues = checkOptions(name, options, [...COMMON_KEYS, ...extra], ['identifier', 'pipeline', ...required]);

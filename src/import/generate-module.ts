@@ -1,7 +1,8 @@
 import { ts } from 'ts-morph';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { originOf, usedNames, withOrigin, type Code, type Origin } from './code.js';
-import { connectorCode, pipelineCode, projectCode, type ImportContext } from './from-document.js';
+import { connectorCode, pipelineCode, projectCode } from './from-document.js';
+import type { ImportContext } from './lifted.js';
 import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
 import { printStatements, toExpression } from './print.js';
 import type { Comments } from './read-documents.js';

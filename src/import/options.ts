@@ -1,6 +1,8 @@
 import { data, lit, obj, arr, type Code } from './code.js';
 import { expressionCode } from './expressions.js';
 import { isRecord } from '../core/is-record.js';
+import { FAILURE_STRATEGY_DEFAULTS } from '../dsl/common-options.js';
+import type { Sugar } from '../dsl/catalog/sugar.js';
 
 /** Converts whole-value runtime inputs and known expressions; leaves other text as written. */
 export const value = (text: unknown, templates = false): Code =>
@@ -27,6 +29,16 @@ export const optional = (raw: unknown, as: (v: unknown) => Code = wire): Code | 
   return raw === undefined ? undefined : as(raw);
 };
 
+/** A typed option, left out when the wire value is the one its builder declares as the default. */
+export const unlessDefault = (raw: unknown, declared: unknown, as: (v: unknown) => Code = wire): Code | undefined =>
+  raw === declared ? undefined : optional(raw, as);
+
+/** Options read back through a builder's declaration, as code: verbatim ones as written text, the others as wire data. */
+export const sugarOptionsCode = (options: Record<string, unknown>, sugar: Sugar | undefined): Record<string, Code> =>
+  Object.fromEntries(
+    Object.entries(options).map(([key, option]) => [key, sugar?.fields?.[key]?.verbatim ? lit(option as string) : wire(option)]),
+  );
+
 /** Builds a candidate, or undefined when it cannot be expressed with that builder. */
 export function attempt(build: () => Code | undefined): Code | undefined {
   try {
@@ -47,7 +59,7 @@ export function failureStrategiesOption(raw: unknown): Code | undefined {
       const errors = onFailure.errors;
       const action = isRecord(onFailure.action) ? onFailure.action : {};
       const simpleAction = Object.keys(action).length === 1 && typeof action.type === 'string';
-      const allErrors = Array.isArray(errors) && errors.length === 1 && errors[0] === 'AllErrors';
+      const allErrors = Array.isArray(errors) && errors.length === 1 && errors[0] === FAILURE_STRATEGY_DEFAULTS.errors;
       return obj({
         errors: allErrors
           ? undefined

@@ -1,6 +1,7 @@
 /**
- * Which stage types a step type can run in. The platform decides this per step; pipewright knows the
- * families below and says nothing about other types.
+ * Which stage types a step type can run in, beyond the catalogue's list per type: the families of steps the
+ * placement rule explains, and the stage types they concern, declared together here. The platform decides
+ * placement per step; pipewright knows these families and says nothing more about other types.
  */
 
 /** Steps that run in a container: a CI stage, or a containerised step group (stepGroupInfra) elsewhere. */
@@ -9,6 +10,9 @@ export const CONTAINER_STEP_TYPES: readonly string[] = [
   'BuildAndPushDockerRegistry', 'BuildAndPushECR', 'BuildAndPushGCR', 'BuildAndPushACR',
   'RestoreCacheS3', 'SaveCacheS3', 'RestoreCacheGCS', 'SaveCacheGCS',
 ];
+
+/** Stage types whose steps run on a delegate: a container step there needs a containerised step group. */
+export const DELEGATE_STAGE_TYPES: readonly string[] = ['Deployment', 'Custom', 'Approval'];
 
 /** Steps that deploy a service to an infrastructure: only a Deployment stage has both. */
 export const DEPLOY_STEP_TYPES: readonly string[] = [

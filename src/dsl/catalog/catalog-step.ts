@@ -1,14 +1,15 @@
 import { captureSite } from '../../core/source-site.js';
+import { isRecord } from '../../core/is-record.js';
 import { missingOptions, unknownOptions } from '../option-check.js';
 import { ordered } from '../references.js';
 import { STEP_COMMON_KEYS, StepBuilderImpl, type StepBuilder, type StepCommonOptions } from '../step.js';
 import { stepEntry, stepSpecKeys } from '../../catalog/catalog.js';
 import type { StepSpecs } from './generated/types.js';
+import type { CommonKey, FlatStepSugar, StepSugar, StepType } from './step-sugar.js';
+import type { DefaultValue } from './sugar.js';
 
-/** A step type the catalogue knows. */
-export type StepType = keyof StepSpecs & string;
+export type { StepType } from './step-sugar.js';
 
-type CommonKey = 'identifier' | 'name' | 'description' | 'timeout' | 'when' | 'failureStrategies' | 'strategy' | 'spec' | 'type';
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** `outputVariables` whose names become the step's typed outputs (`step.output('NAME')`). */
@@ -39,30 +40,23 @@ export type CatalogStepFactory<T extends StepType, Defaulted extends string = ne
   options: CatalogStepOptions<T, Names, Defaulted>,
 ) => StepBuilder<Names, T>;
 
-interface CatalogStepSettings<Defaulted extends string> {
-  /** The name users call (for messages); defaults to the catalogue's. */
-  readonly builder?: string;
-  /** The platform's customary key order for the spec; keys not listed keep the order given. */
-  readonly order?: readonly string[];
-  /** Spec values written when not given (the values the platform's editor writes). */
-  readonly defaults?: Readonly<Record<Defaulted, unknown>>;
-}
-
 /**
- * The builder of one catalogue step type. Option keys that are neither common step options nor fields of
- * the type's spec are reported at the call (with the closest name), never dropped or passed on silently.
+ * The builder of one catalogue step type: from its type (generated builders), or from a hand-written builder's
+ * declaration (`declareStep`: key order, defaults). Option keys that are neither common step options nor fields
+ * of the type's spec are reported at the call (with the closest name), never dropped or passed on silently.
  */
-export function catalogStep<T extends StepType, Defaulted extends string = never>(
-  type: T,
-  settings: CatalogStepSettings<Defaulted> = {},
-): CatalogStepFactory<T, Defaulted> {
-  const builder = settings.builder ?? stepEntry(type)?.builder ?? type;
+export function catalogStep<T extends StepType>(type: T): CatalogStepFactory<T>;
+export function catalogStep<T extends StepType, Defaulted extends string>(sugar: FlatStepSugar<T, Defaulted>): CatalogStepFactory<T, Defaulted>;
+export function catalogStep(declared: StepType | StepSugar): unknown {
+  const sugar = typeof declared === 'string' ? undefined : declared;
+  const type = sugar?.type ?? (declared as StepType);
+  const builder = sugar?.builder ?? stepEntry(type)?.builder ?? type;
   const factory = (options: Record<string, unknown>) => {
     const site = captureSite(factory);
     const { spec: explicit, ...rest } = options ?? {};
     const specKeys = stepSpecKeys(type);
     const common: Record<string, unknown> = {};
-    const spec: Record<string, unknown> = { ...settings.defaults };
+    const spec: Record<string, unknown> = { ...sugar?.defaults };
     const unknown: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(rest)) {
       if (STEP_COMMON_KEYS.includes(key)) common[key] = value;
@@ -81,12 +75,28 @@ export function catalogStep<T extends StepType, Defaulted extends string = never
       {
         ...(common as unknown as StepCommonOptions),
         type,
-        spec: settings.order ? ordered(spec, settings.order) : spec,
+        spec: sugar ? ordered(spec, sugar.order) : spec,
         outputs,
         issues,
       },
       site,
     );
   };
-  return factory as unknown as CatalogStepFactory<T, Defaulted>;
+  return factory;
+}
+
+/**
+ * The inverse of a catalogue step's options, for import: a spec read from YAML as its builder takes it, the
+ * fields its type declares flat (but those equal to a declared default) and the rest (fields the published
+ * schema does not list, or named like a common option) as they are under `spec`.
+ */
+export function catalogStepOptions(type: string, spec: unknown, defaults: Readonly<Record<string, DefaultValue>> = {}): Record<string, unknown> {
+  const known = stepSpecKeys(type);
+  const flat: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(isRecord(spec) ? spec : {}))
+    if ((known === undefined || known.includes(key)) && !STEP_COMMON_KEYS.includes(key) && key !== 'spec') {
+      if (field !== defaults[key]) flat[key] = field;
+    } else rest[key] = field;
+  return Object.keys(rest).length > 0 ? { ...flat, spec: rest } : flat;
 }

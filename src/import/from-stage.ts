@@ -1,0 +1,251 @@
+import { isRecord } from '../core/is-record.js';
+import { optionsOfSpec, type Sugar } from '../dsl/catalog/sugar.js';
+import { DEPLOYMENT_DEFAULTS } from '../dsl/stage.js';
+import { CI_SUGAR, PIPELINE_STAGE_SUGAR } from '../dsl/stages-more.js';
+import { call, chained, lit, obj, originOf, type Code } from './code.js';
+import { specOptions, stepElementCode } from './from-step.js';
+import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
+import { failureStrategiesOption, nameOption, optional, sugarOptionsCode, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
+import { asStageElement, choose, type Candidate } from './verify.js';
+
+const stageHead = (stage: Node) => ({
+  identifier: lit(stage.identifier as string),
+  name: nameOption(stage),
+  description: optional(stage.description),
+  tags: tagsOption(stage.tags),
+});
+const stageTail = (stage: Node) => ({
+  failureStrategies: failureStrategiesOption(stage.failureStrategies),
+  when: optional(stage.when),
+  variables: variablesOption(stage.variables),
+  strategy: optional(stage.strategy),
+  timeout: optional(stage.timeout, (t) => value(t)),
+  delegateSelectors: optional(stage.delegateSelectors),
+});
+
+interface Execution {
+  readonly steps: Lifted[];
+  readonly rollbackSteps: Lifted[];
+  /** Fields of `execution` other than the two step lists. */
+  readonly rest: Node;
+  readonly hasRollbackKey: boolean;
+}
+
+/** A stage's execution: its two step lists as lift found them, and the rest of its fields. */
+function executionOf(lifted: Lifted, stage: Node): Execution | undefined {
+  const exec = node(node(stage.spec).execution);
+  if (!Array.isArray(exec.steps)) return undefined;
+  const { steps: _steps, rollbackSteps: _rollbackSteps, ...rest } = exec;
+  return {
+    steps: childrenAt(lifted, ['spec', 'execution', 'steps']),
+    rollbackSteps: childrenAt(lifted, ['spec', 'execution', 'rollbackSteps']),
+    rest,
+    hasRollbackKey: 'rollbackSteps' in exec,
+  };
+}
+
+const withRollback = (code: Code, exec: Execution, context: ImportContext): Code =>
+  exec.rollbackSteps.length
+    ? chained(code, [{ method: 'rollbackStep', args: exec.rollbackSteps.map((s) => stepElementCode(s, context)) }])
+    : code;
+
+/** A stage as its hand-written builder's call, the builder's declaration read backwards from the spec. */
+function sugarStageCode(sugar: Sugar, stage: Node, spec: unknown): Code | undefined {
+  const options = optionsOfSpec(sugar, spec);
+  return options && call(sugar.builder, [obj({ ...stageHead(stage), ...sugarOptionsCode(options, sugar), ...stageTail(stage) })]);
+}
+
+/** Typed stage builders; steps are added by the caller. */
+const STAGE_IMPORTERS: Record<
+  string,
+  (stage: Node, exec: Execution | undefined, context: ImportContext) => Code | undefined
+> = {
+  Deployment(stage, exec, context) {
+    const spec = node(stage.spec);
+    if (!exec || Object.keys(exec.rest).length) return undefined;
+    if (isRecord(spec.serviceConfig)) {
+      const serviceConfig = spec.serviceConfig;
+      const infra = node(spec.infrastructure);
+      const definition = node(infra.infrastructureDefinition);
+      const serviceDefinition = node(serviceConfig.serviceDefinition);
+      const defSpec = node(definition.spec);
+      const serviceVariables = node(serviceDefinition.spec).variables;
+      const code = call('deployment', [
+        obj({
+          ...stageHead(stage),
+          service: value(serviceConfig.serviceRef),
+          deploymentType: unlessDefault(serviceDefinition.type, DEPLOYMENT_DEFAULTS.deploymentType),
+          serviceVariables:
+            Array.isArray(serviceVariables) && serviceVariables.length ? variablesOption(serviceVariables) : undefined,
+          environment: value(infra.environmentRef),
+          infrastructure: obj({
+            type: unlessDefault(definition.type, DEPLOYMENT_DEFAULTS.infrastructure.type),
+            connector: value(defSpec.connectorRef),
+            namespace: value(defSpec.namespace),
+            // Written even when it is the default: its expression shows where the name comes from.
+            releaseName: optional(defSpec.releaseName, (t) => value(t, true)),
+          }),
+          allowSimultaneousDeployments: unlessDefault(
+            infra.allowSimultaneousDeployments,
+            DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments,
+          ),
+          ...stageTail(stage),
+        }),
+      ]);
+      return withRollback(code, exec, context);
+    }
+    const service = node(spec.service);
+    const environment = node(spec.environment);
+    const useFromStage = node(service.useFromStage).stage;
+    const definitions = environment.infrastructureDefinitions;
+    const code = call('deployment', [
+      obj({
+        ...stageHead(stage),
+        deploymentType: optional(spec.deploymentType),
+        service:
+          typeof useFromStage === 'string' ? obj({ useFromStage: lit(useFromStage) }) : value(service.serviceRef),
+        serviceInputs: optional(service.serviceInputs),
+        environment: value(environment.environmentRef),
+        environmentInputs: optional(environment.environmentInputs),
+        deployToAll: optional(environment.deployToAll),
+        infrastructureDefinitions: Array.isArray(definitions)
+          ? {
+              kind: 'array',
+              items: (definitions as Node[]).map((d) =>
+                Object.keys(node(d)).length === 1 && typeof d.identifier === 'string' ? lit(d.identifier) : wire(d),
+              ),
+            }
+          : optional(definitions, (d) => value(d)),
+        ...stageTail(stage),
+      }),
+    ]);
+    return withRollback(code, exec, context);
+  },
+  CI(stage, exec) {
+    if (!exec || exec.rollbackSteps.length || exec.hasRollbackKey || Object.keys(exec.rest).length) return undefined;
+    const { execution: _execution, ...spec } = node(stage.spec);
+    return sugarStageCode(CI_SUGAR, stage, spec);
+  },
+  Approval(stage, exec, context) {
+    const spec = node(stage.spec);
+    if (!exec || Object.keys(spec).length !== 1 || Object.keys(exec.rest).length) return undefined;
+    return withRollback(call('approval', [obj({ ...stageHead(stage), ...stageTail(stage) })]), exec, context);
+  },
+  Custom(stage, exec, context) {
+    const { execution: _execution, environment, ...rest } = node(stage.spec);
+    if (!exec || Object.keys(rest).length || Object.keys(exec.rest).length) return undefined;
+    return withRollback(
+      call('custom', [obj({ ...stageHead(stage), environment: optional(environment), ...stageTail(stage) })]),
+      exec,
+      context,
+    );
+  },
+  Pipeline(stage) {
+    return sugarStageCode(PIPELINE_STAGE_SUGAR, stage, stage.spec);
+  },
+};
+
+/** The stage call (typed, generic, or raw) with its steps chained on it, verified exactly. */
+interface StageCode {
+  /** The stage builder call, without its execution steps. */
+  readonly stage: Code;
+  /** Steps, added with `.step()` (on the pipeline for a top-level stage, so the chain reads in order). */
+  readonly steps: readonly Code[];
+}
+
+/** Splits the `.step()` calls verified on a stage off it, to be written after the stage on the pipeline. */
+function splitSteps(code: Code, count: number): StageCode {
+  if (code.kind !== 'call' || count === 0) return { stage: code, steps: [] };
+  const chain = code.chain ?? [];
+  return {
+    stage: { ...code, chain: chain.slice(0, chain.length - count) },
+    steps: chain.slice(chain.length - count).map((c) => c.args[0]!),
+  };
+}
+
+function stageCode(lifted: Lifted, context: ImportContext): StageCode {
+  const { element } = lifted;
+  const stage = node(bodyOf(lifted));
+  const exec = executionOf(lifted, stage);
+  const steps = (exec?.steps ?? []).map((s) => stepElementCode(s, context));
+  const withSteps = (code: Code | undefined) =>
+    code &&
+    chained(
+      code,
+      steps.map((s) => ({ method: 'step', args: [s] })),
+    );
+  const { type } = lifted.node;
+  const template = isRecord(stage.template) ? stage.template : undefined;
+  // The fallback levels of a stage: template, typed builder, generic stage() with its steps, generic stage()
+  // with the spec as it is, raw.stage(); the ones that take steps get them chained, as the pipeline writes them.
+  const candidates: Candidate[] = [
+    () =>
+      template &&
+      call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
+    () => {
+      const typed = type ? STAGE_IMPORTERS[type]?.(stage, exec, context) : undefined;
+      return type === 'Pipeline' ? typed : withSteps(typed);
+    },
+    () => {
+      if (!exec) return undefined;
+      const { execution: _execution, ...specRest } = node(stage.spec);
+      const execution = {
+        ...exec.rest,
+        ...(exec.hasRollbackKey && exec.rollbackSteps.length === 0 ? { rollbackSteps: [] } : {}),
+      };
+      const genericSpec = { ...specRest, ...(Object.keys(execution).length ? { execution } : {}) };
+      return withSteps(
+        withRollback(
+          call('stage', [
+            obj({
+              ...stageHead(stage),
+              type: lit(String(type)),
+              spec: Object.keys(genericSpec).length === 0 ? undefined : wire(genericSpec),
+              ...stageTail(stage),
+            }),
+          ]),
+          exec,
+          context,
+        ),
+      );
+    },
+    () =>
+      call('stage', [
+        obj({ ...stageHead(stage), type: lit(String(type)), spec: optional(stage.spec), ...stageTail(stage) }),
+      ]),
+  ];
+  const code = choose(element as object, candidates, element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted);
+  const level = originOf(code)!.level;
+  const stepsChained = (level === 1 && type !== 'Pipeline') || level === 2;
+  return splitSteps(code, stepsChained ? steps.length : 0);
+}
+
+/** A stage element lift did not take for a stage (a parallel block's odd entry): raw, as it is. */
+const rawStageCode = ({ element }: Lifted, context: ImportContext): StageCode => ({
+  stage: choose(element as object, [], element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted),
+  steps: [],
+});
+
+/** A `stages` element as code: a stage (steps split out) or `parallel(...)` stages with their steps on them. */
+export function stageElementCode(lifted: Lifted, context: ImportContext): StageCode {
+  if (lifted.node.kind === 'stage') return stageCode(lifted, context);
+  const { element } = lifted;
+  const parallel = lifted.node.kind === 'parallel' ? childrenAt(lifted) : [];
+  const candidates: Candidate[] = parallel.length
+    ? [
+        () =>
+          call(
+            'parallel',
+            parallel.map((child) => {
+              const inner = child.node.kind === 'stage' ? stageCode(child, context) : rawStageCode(child, context);
+              return chained(
+                inner.stage,
+                inner.steps.map((s) => ({ method: 'step', args: [s] })),
+              );
+            }),
+          ),
+      ]
+    : [];
+  const code = choose(element as object, candidates, element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted);
+  return { stage: code, steps: [] };
+}

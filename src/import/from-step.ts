@@ -1,0 +1,108 @@
+import { stepEntry } from '../catalog/catalog.js';
+import { isRecord } from '../core/is-record.js';
+import { catalogStepOptions } from '../dsl/catalog/catalog-step.js';
+import { optionsOfSpec } from '../dsl/catalog/sugar.js';
+import { stepSugar } from '../dsl/catalog/sugar-table.js';
+import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
+import * as dsl from './builders.js';
+import { call, commented, lit, obj, type Code } from './code.js';
+import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
+import { failureStrategiesOption, nameOption, optional, sugarOptionsCode, unlessDefault, value, variablesOption, wire } from './options.js';
+import { asStepElement, choose, type Candidate } from './verify.js';
+
+/** Options every step builder shares: naming first, then (after the type's own) timing and failure handling. */
+const stepHead = (step: Node) => ({
+  identifier: lit(step.identifier as string),
+  name: nameOption(step),
+  description: optional(step.description),
+});
+const stepTail = (step: Node) => ({
+  timeout: optional(step.timeout, (t) => value(t)),
+  when: optional(step.when),
+  failureStrategies: failureStrategiesOption(step.failureStrategies),
+  strategy: optional(step.strategy),
+});
+
+/** Spec fields as flat options, the way the typed builders take them. */
+export const specOptions = (spec: unknown): Record<string, Code> =>
+  Object.fromEntries(Object.entries(node(spec)).map(([key, field]) => [key, wire(field)]));
+
+/** The catalogue's builder of a step type (`K8sBGSwapServices` -> `k8sBGSwapServices`), if the package exports it. */
+const typedStepBuilder = (type: string): string | undefined => {
+  const name = stepEntry(type)?.builder;
+  return name && typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
+};
+
+/**
+ * A step as its typed builder's call: a hand-written builder's declaration read backwards (options from the
+ * spec, those equal to their default left out), else the catalogue builder's flat options.
+ */
+function typedStepCode(type: string, step: Node): Code | undefined {
+  const sugar = stepSugar(type);
+  const builder = sugar?.builder ?? typedStepBuilder(type);
+  if (builder === undefined) return undefined;
+  const options = sugar?.fields ? optionsOfSpec(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
+  return options && call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
+}
+
+/** Candidates for a step node, most specific first (the fallback levels of a step). */
+function stepCandidates({ node: lifted }: Lifted, step: Node): Candidate[] {
+  const { type } = lifted;
+  const template = isRecord(step.template) ? step.template : undefined;
+  return [
+    () =>
+      template && call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })]),
+    () => (type === undefined ? undefined : typedStepCode(type, step)),
+    () =>
+      type === undefined
+        ? undefined
+        : call('step', [obj({ ...stepHead(step), type: lit(type), spec: optional(step.spec), ...stepTail(step) })]),
+  ];
+}
+
+function stepGroupCode(lifted: Lifted, group: Node, context: ImportContext): Code | undefined {
+  const infra = isRecord(group.stepGroupInfra) ? group.stepGroupInfra : undefined;
+  const infraSpec = node(infra?.spec);
+  return call('stepGroup', [
+    obj({
+      identifier: lit(group.identifier as string),
+      name: nameOption(group),
+      steps: Array.isArray(group.steps)
+        ? { kind: 'array', items: childrenAt(lifted, ['steps']).map((child) => stepElementCode(child, context)) }
+        : undefined,
+      containerInfra:
+        infra &&
+        obj({
+          type: unlessDefault(infra.type, CONTAINER_INFRA_DEFAULTS.type),
+          connector: value(infraSpec.connectorRef),
+          namespace: value(infraSpec.namespace),
+        }),
+      sharedPaths: optional(group.sharedPaths),
+      when: optional(group.when),
+      failureStrategies: failureStrategiesOption(group.failureStrategies),
+      strategy: optional(group.strategy),
+      variables: variablesOption(group.variables),
+      timeout: optional(group.timeout, (t) => value(t)),
+      delegateSelectors: optional(group.delegateSelectors),
+    }),
+  ]);
+}
+
+/** A step list element as code: a typed builder, `stepGroup()`, `parallel()`, `step()` or `raw.step()`, whichever is exact. */
+export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
+  const { comments } = context;
+  const { element } = lifted;
+  const body = node(bodyOf(lifted));
+  const parallel = lifted.node.kind === 'parallel' ? childrenAt(lifted) : [];
+  const candidates: Candidate[] =
+    lifted.node.kind === 'step'
+      ? stepCandidates(lifted, body)
+      : lifted.node.kind === 'stepGroup'
+        ? [() => stepGroupCode(lifted, body, context)]
+        : parallel.length > 0
+          ? [() => call('parallel', parallel.map((child) => stepElementCode(child, context)))]
+          : [];
+  const code = choose(element as object, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
+  const inner = lifted.node.kind === 'step' || lifted.node.kind === 'stepGroup' ? body : undefined;
+  return commented(code, comments.get(element as object) ?? (inner && comments.get(inner)));
+}

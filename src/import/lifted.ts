@@ -1,0 +1,39 @@
+import { valueAt, type DocPath } from '../core/document-path.js';
+import { isRecord } from '../core/is-record.js';
+import type { IrNode } from '../ir/node.js';
+import type { Comments } from './read-documents.js';
+import type { Demotions } from './verify.js';
+
+/** What code generation reads beside the document: its comments, and the nodes demoted after a type error. */
+export interface ImportContext {
+  readonly comments: Comments;
+  readonly demoted: Demotions;
+}
+export const newContext = (): ImportContext => ({ comments: new WeakMap(), demoted: new WeakMap() });
+
+export type Node = Record<string, unknown>;
+export const node = (value: unknown): Node => (isRecord(value) ? value : {});
+
+/**
+ * A node of the tree `lift` makes of a pipeline (what is a stage, a step group, a parallel block, a step, and
+ * where each list of them is), beside the YAML element it was lifted from: import reads the structure from the
+ * node, and the fields, comments and demotions from the element (the objects the reader parsed, which comments
+ * and demotions are keyed on; lift copies the containers it lifts children out of).
+ */
+export interface Lifted {
+  readonly node: IrNode;
+  /** The element as parsed: `{ step: {...} }`, `{ stage: {...} }`, `{ parallel: [...] }`, or what lift kept raw. */
+  readonly element: unknown;
+}
+
+/** The parsed body of a lifted element: what its wrapper key holds (the element itself for a raw node). */
+export const bodyOf = ({ node: lifted, element }: Lifted): unknown =>
+  lifted.wrapper === undefined ? element : node(element)[lifted.wrapper];
+
+/** The children lifted from one list of the body (`[]` for all of a parallel block's), each beside its element. */
+export function childrenAt(lifted: Lifted, list: DocPath = []): Lifted[] {
+  const body = bodyOf(lifted);
+  return lifted.node.children
+    .filter((child) => child.at.length === list.length + 1 && list.every((key, index) => child.at[index] === key))
+    .map((child) => ({ node: child.node, element: valueAt(body, child.at) }));
+}
