@@ -3,6 +3,8 @@
  * a list that leaves out a key of its type, or names one the type lacks, must not compile.
  */
 import { expectTypeOf } from 'vitest';
+import { z } from 'zod';
+import { typedStep } from 'pipewright';
 import { keyList, type ExhaustiveKeys, type KeysOf } from '../../src/dsl/key-list.js';
 import type { PipewrightTypeError } from '../../src/core/type-error.js';
 
@@ -39,3 +41,9 @@ type Loose = { readonly known: 1; readonly [key: string]: unknown };
 expectTypeOf<KeysOf<Loose>>().toEqualTypeOf<'known'>();
 // @ts-expect-error: "unknown" is no key of the type
 keyList<Loose>()(['known', 'unknown']);
+
+// typedStep's key order names fields of its spec: a misspelt one is a type error.
+const httpSpec = z.object({ url: z.string(), method: z.string() });
+typedStep<typeof httpSpec>('Http', ['url', 'method']);
+// @ts-expect-error: "methd" is misspelt
+typedStep<typeof httpSpec>('Http', ['url', 'methd']);
