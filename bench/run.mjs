@@ -3,7 +3,7 @@
 // timed from spawn to exit, so compile and floor pay the same Node start-up.
 //
 //   node bench/run.mjs [--n 100,1000,5000] [--imported 100,300,1000,5000] [--reps 5]
-//     [--only compile,incremental,imported,watch,startup,typecheck,validate,import] [--json FILE]
+//     [--only compile,incremental,imported,watch,startup,typecheck,validate,import,publish] [--json FILE]
 //   PIPEWRIGHT_BENCH_DIST=/other/checkout/dist measures the type-check against another build's types.
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     n: { type: 'string', default: '100,1000,5000' },
     imported: { type: 'string', default: '100,300,1000,5000' },
     reps: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'compile,incremental,imported,watch,startup,typecheck,validate,import' },
+    only: { type: 'string', default: 'compile,incremental,imported,watch,startup,typecheck,validate,import,publish' },
     json: { type: 'string' },
     work: { type: 'string', default: join(tmpdir(), 'pipewright-bench') },
   },
@@ -275,6 +275,59 @@ if (only.has('import')) {
   );
 }
 
+if (only.has('publish')) await publishWorkload();
+
+/**
+ * Issue 29's workload: `pipewright publish` of 1000 unchanged documents of mixed kinds (projects, connectors,
+ * services, environments, infrastructure definitions, pipelines, triggers) against the test suite's platform
+ * emulator, at the default rate limit (1000 requests a minute): how many requests a run that writes nothing
+ * makes, and how long it takes.
+ */
+async function publishWorkload() {
+  const { build } = await import('esbuild');
+  const bundle = join(work, 'publish-fixture.mjs');
+  await mkdir(work, { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'publish-fixture.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    logLevel: 'silent',
+    // Some dependencies are CommonJS and require() Node's built-ins.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  const { startEmulator, writeEstate, ADMIN_KEY, ACCOUNT_ID } = await import(bundle);
+  const out = join(work, 'publish-1000', 'out');
+  await rm(join(work, 'publish-1000'), { recursive: true, force: true });
+  const count = await writeEstate(out, 10);
+  console.error(`publish, ${count} unchanged documents`);
+  const emulator = await startEmulator();
+  try {
+    const env = { ...process.env, HARNESS_API_KEY: ADMIN_KEY, HARNESS_ACCOUNT_ID: ACCOUNT_ID, HARNESS_BASE_URL: emulator.url };
+    const run = async () => {
+      const before = emulator.requests.length;
+      const start = performance.now();
+      await new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, 'publish', out], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`publish exited ${code}\n${err}`))));
+      });
+      return { ms: performance.now() - start, requests: emulator.requests.length - before };
+    };
+    await run(); // creates everything
+    const writes = emulator.totalWrites();
+    const samples = await repeat(Math.min(reps, 3), run);
+    if (emulator.totalWrites() !== writes) throw new Error('an unchanged publish wrote something');
+    record(`publish ${count} unchanged documents`, samples, { requests: samples[0].requests });
+    console.error(`  requests per unchanged run: ${samples.map((s) => s.requests).join(', ')}`);
+  } finally {
+    await emulator.stop();
+  }
+}
+
 if (only.has('startup')) {
   console.error('start-up');
   const small = join(work, 'small');
@@ -292,7 +345,7 @@ const ms = (x) => `${x.toFixed(0)}`;
 const lines = [
   '| measurement | median ms | min ms | max ms | runs | peak RSS |',
   '|---|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} | ${ms(r.median)} | ${ms(r.min)} | ${ms(r.max)} | ${r.runs} | ${mb(r.rssMax)} |`),
+  ...rows.map((r) => `| ${r.name}${r.requests !== undefined ? ` (${r.requests} requests)` : ''} | ${ms(r.median)} | ${ms(r.min)} | ${ms(r.max)} | ${r.runs} | ${mb(r.rssMax)} |`),
   '',
   '| ratio (medians) | value | target |',
   '|---|---:|---|',

@@ -123,7 +123,7 @@ describe('rate limits and licence limits', () => {
     expect(failed).toMatchObject({ outcome: 'failed', error: { reason: 'limit', status: 400, code: 'INVALID_REQUEST' } });
     expect(failed.error!.message).toContain('Maximum limit has reached for MULTIPLE_CONNECTORS');
     expect(failed.error!.message).toContain('not retried');
-    expect(em.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/gateway/ng/api/connectors')).length).toBe(2);
+    expect(em.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/gateway/ng/api/connectors?')).length).toBe(2);
   });
 });
 

@@ -213,8 +213,8 @@ describe('D4: writes the platform serialises badly go one at a time', () => {
 
   it('creates webhook triggers one at a time with a pause, so no webhook is registered twice; without the pause one is', async () => {
     const docs = [projectDoc('shop'), pipelineDoc('deploy', 'shop'), ...['a', 'b', 'c'].map((id) => webhookTriggerDoc(`push_${id}`, 'shop', 'deploy'))];
-    const paused = await emulate({ webhookRegistrationMs: 30 });
-    const calm = await publishWith({ emulator: paused, args: [await compiled(docs), '--concurrency', '4'], env: { PIPEWRIGHT_WEBHOOK_PAUSE_MS: '60' } });
+    const paused = await emulate({ webhookRegistrationMs: 20 });
+    const calm = await publishWith({ emulator: paused, args: [await compiled(docs), '--concurrency', '4'], env: { PIPEWRIGHT_WEBHOOK_PAUSE_MS: '250' } });
     expect(calm.code).toBe(0);
     expect(paused.webhooks.registered).toHaveLength(3);
     expect(paused.webhooks.duplicates).toBe(0);

@@ -144,6 +144,8 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       bar?.clear();
       if (!flags.json) for (const result of outcomes) process.stdout.write(`${orphanLines(result, report.dryRun).join('\n')}\n`);
     }
+    // Every request of the command, the preflight and the orphans' included.
+    report = { ...report, requests: client.requests };
     const removed = (report.orphans ?? []).filter((o) => !report.dryRun && (o.outcome === 'deleted' || o.outcome === 'gone')).map((o) => o.file);
     if (!report.dryRun)
       try {

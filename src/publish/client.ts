@@ -100,6 +100,8 @@ export interface ListedItem {
   readonly versionLabel?: string;
   /** The entity as the list has it (`content[].service`, or the item itself). */
   readonly entity: Record<string, unknown>;
+  /** The item of `content` as it came: for kinds whose list is complete, what the GET's `data` would be. */
+  readonly data: Record<string, unknown>;
 }
 
 export interface ListPage {
@@ -137,6 +139,8 @@ export interface Client {
   listPage(scope: ListScope, index: number, size?: number): Promise<ListPage>;
   /** Every page of a kind's list in a scope. */
   list(scope: ListScope): Promise<ListedItem[]>;
+  /** Requests sent so far (each attempt counts: a retry is a request to the platform too). */
+  readonly requests: number;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
   upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
@@ -173,6 +177,7 @@ export function createClient(options: ClientOptions): Client {
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     health: new PlatformHealth(clock.now(), options.gone),
+    counter: { requests: 0 },
   };
 
   const asRecord = (value: unknown): Record<string, unknown> | undefined =>
@@ -205,6 +210,9 @@ export function createClient(options: ClientOptions): Client {
   const client: Client = {
     baseUrl: base.href.replace(/\/$/, ''),
     accountId,
+    get requests() {
+      return transport.counter!.requests;
+    },
     async read(id, readOptions = {}) {
       const git = storableInGit(id.kind);
       const endpoint = git && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
@@ -256,7 +264,7 @@ export function createClient(options: ClientOptions): Client {
         const identifier = typeof body?.identifier === 'string' ? body.identifier : undefined;
         if (!body || !identifier) continue;
         const version = body.versionLabel;
-        items.push({ identifier, ...(typeof version === 'string' || typeof version === 'number' ? { versionLabel: String(version) } : {}), entity: body });
+        items.push({ identifier, ...(typeof version === 'string' || typeof version === 'number' ? { versionLabel: String(version) } : {}), entity: body, data: asRecord(raw)! });
       }
       const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
       const last = data.last === true || (totalPages !== undefined && index + 1 >= totalPages) || content.length < size;

@@ -7,6 +7,7 @@ import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftD
 import { DependencyCheck } from './dependencies.js';
 import { checkStorage, GitWriter, type GitSettings } from './git-write.js';
 import { KeyedLock } from './keyed-lock.js';
+import { ListReads } from './list-reads.js';
 import { runPool } from './pool.js';
 import { DocumentRefusal, failure, type DocumentFailure } from './publish-failure.js';
 import { publishWaves } from './publish-order.js';
@@ -51,6 +52,8 @@ export interface StopReason {
 
 export interface PublishReport {
   readonly dryRun: boolean;
+  /** Requests the run sent to the platform (retries included). */
+  readonly requests?: number;
   readonly results: readonly DocumentResult[];
   readonly stopped?: StopReason;
   /** Resources an earlier publish recorded whose source is gone: listed, or with `--prune` deleted (prune.ts). */
@@ -124,6 +127,8 @@ class Run {
 
   /** Dry runs: what each write depends on, checked against the run and the platform. */
   readonly dependencies: DependencyCheck | undefined;
+  /** The platform's state of documents whose kinds' lists carry them, read a page at a time. */
+  readonly lists: ListReads;
 
   constructor(client: Client, items: readonly PublishItem[], options: PublishOptions) {
     this.client = client;
@@ -131,6 +136,7 @@ class Run {
     this.dryRun = options.dryRun ?? false;
     this.git = options.store === 'remote' && options.git ? new GitWriter(client, options.git) : undefined;
     this.dependencies = this.dryRun ? new DependencyCheck(client, items) : undefined;
+    this.lists = new ListReads(client, options.concurrency ?? 4);
   }
 
   /** Git settings for this document: pipelines and input sets with `--store remote`. */
@@ -263,7 +269,8 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   const { document } = item;
   const git = run.gitFor(item);
   run.checkTriggerBranch(item);
-  const remote = await client.read(document.id, git ? { branch: options.git!.branch } : {});
+  const listed = run.lists.take(item);
+  const remote = listed === undefined ? await client.read(document.id, git ? { branch: options.git!.branch } : {}) : (listed ?? undefined);
   const changes = remote ? semanticDiff(document.value, remote.document) : undefined;
   if (remote) checkStorage(item, remote, git ? 'remote' : 'inline', options.git);
   await checkPolicies(run, item, changes === undefined || changes.length > 0);
@@ -361,6 +368,7 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
     options.onResult?.(result);
   };
   for (const batch of publishWaves(items)) {
+    if (!stopped) await run.lists.prefetch(batch);
     await runPool(
       batch,
       options.concurrency ?? 4,
@@ -387,7 +395,7 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
   // Reports list documents in publish order, not in the order requests happened to finish.
   const order = new Map(items.map((item, i) => [item.file, i]));
   results.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0));
-  return { dryRun: run.dryRun, results, ...(stopped ? { stopped } : {}) };
+  return { dryRun: run.dryRun, results, requests: client.requests, ...(stopped ? { stopped } : {}) };
 }
 
 export const countOutcomes = (results: readonly DocumentResult[]): Record<Outcome, number> => {

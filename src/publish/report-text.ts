@@ -88,6 +88,7 @@ export function summaryTable(report: PublishReport): string {
   rows.push(['total', ...outcomes.map((o) => String(total[o]))]);
   const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const lines = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  if (report.requests !== undefined) lines.push('', `${report.requests} request${report.requests === 1 ? '' : 's'} to the platform`);
   const orphans = report.orphans ?? [];
   if (orphans.length > 0) {
     const counts = new Map<string, number>();
@@ -116,6 +117,7 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
     baseUrl: context.baseUrl,
     accountId: context.accountId,
     counts,
+    ...(report.requests !== undefined ? { requests: report.requests } : {}),
     // A CI job reading only the JSON needs the advice too: it names where the key came from, never the key.
     ...(report.stopped ? { stopped: { ...report.stopped, advice: authAdvice(report.stopped.kind, context.keySource) } } : {}),
     ...(context.edited.length ? { editedAfterCompile: context.edited } : {}),

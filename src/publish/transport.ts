@@ -19,6 +19,8 @@ export interface TransportOptions {
   readonly signal?: AbortSignal;
   /** Whether the platform still answers at all, across every request of the client. */
   readonly health?: PlatformHealth;
+  /** Counts the attempts sent (a run's report says how many requests it made). */
+  readonly counter?: { requests: number };
 }
 
 export interface HttpRequest {
@@ -53,6 +55,7 @@ async function attemptOnce(
   options: TransportOptions,
 ): Promise<{ status: number; text: string; retryAfterMs?: number; etag?: string; contentType?: string }> {
   await options.limiter.acquire(options.signal);
+  if (options.counter) options.counter.requests++;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal!.reason);
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
