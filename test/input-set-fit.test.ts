@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeIn } from './support/cli.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
-import { input, inputSet, pipeline, shell, stage, type AnyResource } from '../src/index.js';
+import { input, inputSet, parallel, pipeline, shell, stage, type AnyResource } from '../src/index.js';
+import { fieldsOf } from '../src/check/input-fields.js';
+import { runtimeInputs } from '../src/check/rules-input-sets.js';
 
 /** An input set is checked against its pipeline when both are compiled, as the platform checks it on save. */
 const compileAll = (...resources: AnyResource[]) =>
@@ -37,6 +39,45 @@ describe('input sets against their pipeline', () => {
 
   it('checks nothing when the pipeline is not compiled (it exists on the platform)', () => {
     expect(compileAll(inputSet({ identifier: 'prod', pipeline: 'deploy', project: 'web', values: { anything: 1 } }))).toEqual([]);
+  });
+});
+
+describe('input sets are keyed as the platform keys fields when it merges them (one keying with render)', () => {
+  // Steps in a parallel block: the platform gives the block no position (FQNMapGenerator), so an input set
+  // that lists only the block holding an input still names the same fields.
+  const fanOut = pipeline({ identifier: 'fan_out', project: 'web' }).stage(
+    stage({ identifier: 'test', type: 'Custom' })
+      .step(shell({ identifier: 'prepare', script: 'echo', timeout: '1m' }))
+      .step(parallel(shell({ identifier: 'unit', script: 'echo', timeout: input() }), shell({ identifier: 'lint', script: 'echo', timeout: '1m' }))),
+  );
+  const unitTimeout = { stages: [{ stage: { identifier: 'test', type: 'Custom', spec: { execution: { steps: [{ parallel: [{ step: { identifier: 'unit', type: 'ShellScript', timeout: '5m' } }] }] } } } }] };
+
+  it("accepts a value for a step of a parallel block, whatever the block's position", () => {
+    expect(compileAll(fanOut, inputSet({ identifier: 'quick', pipeline: fanOut, values: unitTimeout }))).toEqual([]);
+  });
+
+  it("refuses a value for a fixed field of a parallel block's step", () => {
+    const lint = structuredClone(unitTimeout);
+    lint.stages[0]!.stage.spec.execution.steps[0]!.parallel[0]!.step.identifier = 'lint';
+    expect(compileAll(fanOut, inputSet({ identifier: 'quick', pipeline: fanOut, values: lint })).map((d) => [d.code, d.message])).toEqual([
+      ['input-set-not-an-input', 'stages.0.stage.spec.execution.steps.0.parallel.0.step.timeout is not a runtime input of pipeline "fan_out"'],
+      ['input-set-missing-input', 'leaves stages.0.stage.spec.execution.steps.1.parallel.0.step.timeout of pipeline "fan_out" unset, and it has no default'],
+    ]);
+  });
+
+  it("keys each runtime input as fieldsOf keys the pipeline's field (the key render merges by)", () => {
+    const document = deploy.toDocument() as { pipeline: unknown };
+    for (const pipelineDocument of [document, fanOut.toDocument() as { pipeline: unknown }]) {
+      const inputs = runtimeInputs(pipelineDocument);
+      const all = fieldsOf(pipelineDocument.pipeline, ['pipeline']);
+      expect(inputs.length).toBeGreaterThan(0);
+      for (const found of inputs) expect(all.find((field) => field.key === found.key && field.leaf)?.path).toEqual(found.path);
+    }
+    expect(runtimeInputs(document).map((found) => found.key)).toEqual([
+      'pipeline/variables/[name:env]/value',
+      'pipeline/variables/[name:region]/value',
+      'pipeline/stages/stage[identifier:build]/spec/execution/steps/step[identifier:hi]/timeout',
+    ]);
   });
 });
 

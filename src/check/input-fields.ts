@@ -139,3 +139,51 @@ export function fieldMap(fields: readonly Field[]): Map<string, Field> {
   for (const field of fields) if (!map.has(field.key)) map.set(field.key, field);
   return map;
 }
+
+/** The identities of the lists a walk passed, kept for the next path (`fieldKeyAt`). */
+export type ListIdentities = Map<readonly unknown[], readonly ElementIdentity[] | undefined>;
+
+/**
+ * The key `fieldsOf` gives the field at `path` (below the body: `['stages', 0, 'stage', 'spec', ...]`), or, when
+ * that place is inside a field the platform keys as one piece (a list without identities, a variable's `value`),
+ * the key of that field. Walks only the path, so a caller with a few paths into a large pipeline (its runtime
+ * inputs) does not key every field; `identities` keeps each list's identities from one path to the next.
+ */
+export function fieldKeyAt(body: unknown, path: DocPath, identities: ListIdentities = new Map()): string {
+  const listed = (list: readonly unknown[]) => {
+    if (!identities.has(list)) identities.set(list, listIdentities(list));
+    return identities.get(list);
+  };
+  let key = 'pipeline';
+  let value = body;
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i]!;
+    if (Array.isArray(value)) {
+      const ids = listed(value);
+      if (ids === undefined || typeof step !== 'number' || ids[step] === undefined) return key;
+      const element = value[step] as Record<string, unknown>;
+      const { wrapper, by } = ids[step];
+      if (wrapper === 'parallel') {
+        // `[..., 3, 'parallel', 0, ...]`: the block adds `/parallel` and no position; its list is walked next.
+        if (path[i + 1] !== 'parallel') return key;
+        key = `${key}/parallel`;
+        value = element.parallel;
+        i++;
+      } else if (wrapper !== undefined) {
+        key = `${key}/${wrapper}[${by}:${String((element[wrapper] as Record<string, unknown>)[by])}]`;
+        if (path[i + 1] !== wrapper) return key;
+        value = element[wrapper];
+        i++;
+      } else {
+        key = `${key}/[${by}:${String(element[by])}]`;
+        value = element;
+        // A variable's fields are each one piece.
+        if (!LOOKED_INTO.has(by)) return typeof path[i + 1] === 'string' ? `${key}/${path[i + 1] as string}` : key;
+      }
+    } else if (isRecord(value) && typeof step === 'string' && Object.keys(value).length > 0) {
+      key = `${key}/${step}`;
+      value = value[step];
+    } else return key;
+  }
+  return key;
+}

@@ -4,6 +4,7 @@ import { ruleError, ruleWarning } from './rule-kit.js';
 import { isRuntimeInput } from './runtime-input.js';
 import type { SeenInput } from './walk.js';
 import { isRecord } from '../core/is-record.js';
+import { fieldKeyAt, fieldsOf, type ListIdentities } from './input-fields.js';
 
 /**
  * An input set against the pipeline it fills, when both are compiled: the platform refuses an input set that
@@ -12,35 +13,12 @@ import { isRecord } from '../core/is-record.js';
  * value fills only fails when a run starts with this input set alone, so that is a warning.
  */
 
-/** Where a list element sits: by its stage, step or step group identifier, or a variable's name; else its index. */
-function elementKey(element: unknown, index: number): string {
-  if (!isRecord(element)) return String(index);
-  for (const key of ['stage', 'step', 'stepGroup'])
-    if (isRecord(element[key]) && typeof element[key].identifier === 'string') return `${key}:${element[key].identifier}`;
-  if (typeof element.name === 'string') return `name:${element.name}`;
-  if (typeof element.identifier === 'string') return `id:${element.identifier}`;
-  return String(index);
-}
-
-interface Leaf {
-  readonly key: string;
-  readonly path: DocPath;
-  readonly value: unknown;
-}
-
-/** Every scalar (and empty container) under `value`, keyed by identity rather than list position. */
-function leaves(value: unknown, path: DocPath, key: string, into: Leaf[]): Leaf[] {
-  if (Array.isArray(value) && value.length > 0) value.forEach((item, index) => leaves(item, [...path, index], `${key}/${elementKey(item, index)}`, into));
-  else if (isRecord(value) && Object.keys(value).length > 0) for (const [name, item] of Object.entries(value)) leaves(item, [...path, name], `${key}/${name}`, into);
-  else into.push({ key, path, value });
-  return into;
-}
-
 /** Fields an input set repeats only to say which stage or step it means. */
 const IDENTITY_FIELDS = new Set(['identifier', 'type', 'name']);
 
-/** A field a pipeline takes as `<+input>`: keyed by identity as `leaves` keys them, and whether it has a default. */
+/** A field a pipeline takes as `<+input>`: keyed as the platform keys it (`fieldsOf`), and whether it has a default. */
 export interface RuntimeInput {
+  /** The field's key (`pipeline/stages/stage[identifier:build]/...`), or that of the one-piece field holding it. */
   readonly key: string;
   readonly path: DocPath;
   /** `<+input>.default(...)` or `.executionInput()`: a run without a value for it does not stop. */
@@ -55,24 +33,11 @@ export interface RuntimeInput {
 export function runtimeInputs(pipelineDocument: unknown, seen?: readonly SeenInput[]): RuntimeInput[] {
   const found: RuntimeInput[] = [];
   const inputs = seen ?? inputsIn(pipelineDocument, [], []);
-  /** `containers[i]` holds `path[i]`; `keys[i]` is the key of `path[0..i]`: kept from one input to the next, which share most of their path. */
-  const containers: unknown[] = [pipelineDocument];
-  const keys: string[] = [''];
-  let last: DocPath = [];
+  const body = isRecord(pipelineDocument) ? pipelineDocument.pipeline : undefined;
+  const identities: ListIdentities = new Map();
   for (const { path, text } of inputs) {
     if (path[0] !== 'pipeline') continue;
-    let same = 0;
-    while (same < last.length && same < path.length && last[same] === path[same]) same++;
-    for (let i = same; i < path.length; i++) {
-      const step = path[i]!;
-      const container = containers[i];
-      const value = Array.isArray(container) ? container[step as number] : isRecord(container) ? container[step] : undefined;
-      containers[i + 1] = value;
-      // The key starts below `pipeline`, as `leaves` keys the pipeline's fields.
-      if (i > 0) keys[i] = `${keys[i - 1]}/${typeof step === 'number' ? elementKey(value, step) : step}`;
-    }
-    last = path;
-    found.push({ key: keys[path.length - 1]!, path, optional: /\.default\(|\.executionInput\(\)/.test(text) });
+    found.push({ key: fieldKeyAt(body, path.slice(1), identities), path, optional: /\.default\(|\.executionInput\(\)/.test(text) });
   }
   return found;
 }
@@ -103,7 +68,7 @@ function inputsIn(value: unknown, path: Array<string | number>, into: SeenInput[
 export function inputSetFit(inputSetDocument: unknown, inputs: readonly RuntimeInput[], pipeline: string): Diagnostic[] {
   const inputSet = isRecord(inputSetDocument) && isRecord(inputSetDocument.inputSet) ? inputSetDocument.inputSet : undefined;
   if (!inputSet || !isRecord(inputSet.pipeline)) return [];
-  const filled = leaves(inputSet.pipeline, ['inputSet', 'pipeline'], '', []).filter((leaf) => !IDENTITY_FIELDS.has(String(leaf.path.at(-1))));
+  const filled = fieldsOf(inputSet.pipeline, ['inputSet', 'pipeline']).filter((field) => field.leaf && !IDENTITY_FIELDS.has(String(field.path.at(-1))));
   const takes = (key: string) => inputs.some((input) => key === input.key || key.startsWith(`${input.key}/`));
   const found: Diagnostic[] = [];
   for (const leaf of filled)
