@@ -8,7 +8,7 @@ import { ROOT, runCli, tempDir } from './support/cli.js';
  * Each example has its compiled output checked in under `expected/`. The test compiles it with the real
  * binary and compares every byte. PIPEWRIGHT_UPDATE_GOLDEN=1 rewrites the golden files on purpose (never in CI).
  */
-const EXAMPLES = ['seed', 'environments', 'delivery'];
+const EXAMPLES = ['seed', 'environments', 'delivery', 'testing'];
 const update = process.env.PIPEWRIGHT_UPDATE_GOLDEN === '1' && !process.env.CI;
 
 async function listTree(dir: string): Promise<string[]> {

@@ -68,7 +68,7 @@ describe('the npm package', { timeout: 240_000 }, () => {
     const files = new Set(packed.files);
     expect(files).toContain('LICENSE');
     expect(await readFile(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the pipewright authors\n/);
-    for (const file of ['README.md', 'package.json', 'bin/pipewright.js', 'dist/cli/main.js', 'dist/index.d.ts', 'templates/default/package.json'])
+    for (const file of ['README.md', 'package.json', 'bin/pipewright.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/testing/index.d.ts', 'templates/default/package.json'])
       expect(files).toContain(file);
     expect(packed.files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
     expect(packed.files.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -107,6 +107,23 @@ describe('the npm package', { timeout: 240_000 }, () => {
         'pipewright: pipewright import needs ts-morph and prettier, which are not installed [error missing-dependency]\n' +
         '    hint: install them beside pipewright: npm install --save-dev ts-morph@^28.0.0 prettier@^3.10.1\n\n1 error\n',
     });
+    // `pipewright/testing`, the package's second entry, as a user's test imports it beside `pipewright`.
+    await writeIn(
+      project,
+      'synth.mjs',
+      `import { custom, pipeline, project, shell } from 'pipewright';
+import { assertNoErrors, findDocument, synth } from 'pipewright/testing';
+const shop = project({ identifier: 'shop' });
+const result = synth([shop, pipeline({ identifier: 'p', project: shop }).stage(custom({ identifier: 'go' })).step(shell({ identifier: 's', script: 'echo', timeout: '1m' }))]);
+assertNoErrors(result);
+console.log(findDocument(result, 'p').path);
+`,
+    );
+    const synthesized = await promisify(execFile)(process.execPath, ['synth.mjs'], { cwd: project });
+    expect(synthesized).toEqual({ stdout: 'pipelines/default/shop/p.yaml\n', stderr: '' });
+    const typings = JSON.parse(await readFile(join(project, 'node_modules/pipewright/package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+    expect(existsSync(join(project, 'node_modules/pipewright', typings.exports['./testing']!.types))).toBe(true);
+
     const typechecked = await pipewright(project, ['compile', 'pipelines/*.ts', '-o', 'out', '--typecheck']);
     expect(typechecked.code).toBe(1);
     expect(typechecked.stderr).toBe(

@@ -9,7 +9,7 @@ import type { LoadedModule } from './load-modules.js';
  * Every exported resource builder, or array of them, in file order then export-name order. The same builder
  * exported twice (or re-exported by another file) counts once, at its first export.
  */
-export function collectResources(modules: readonly LoadedModule[]): FoundResource[] {
+export function collectResources(modules: ReadonlyArray<Pick<LoadedModule, 'file' | 'exports'>>): FoundResource[] {
   const misshapen = modules.flatMap(({ file, exports }) =>
     Object.keys(exports)
       .sort()
