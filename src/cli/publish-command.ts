@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_OUT_DIR } from '../compile/config.js';
 import type { PublishFlags } from './publish-run.js';
 
@@ -19,6 +19,12 @@ export function registerPublish(program: Command): void {
     .option('--api-key-file <file>', 'read the API key from this file instead of HARNESS_API_KEY')
     .option('--dry-run', 'read the platform and show what would be created, updated or left unchanged; write nothing')
     .option('--json', 'print a machine-readable report on stdout')
+    .addOption(
+      new Option('--format <format>', 'text: a line per document as it goes; markdown: the report only, at the end, for a CI job summary or a merge request comment')
+        .choices(['text', 'markdown'])
+        .default('text')
+        .conflicts('json'),
+    )
     .option('--rate <n>', 'requests per minute to allow (default: config rateLimit, else 1000)', positiveInt('--rate'))
     .option('--concurrency <n>', 'documents of one kind published at once (default 4)', positiveInt('--concurrency'))
     .option('--store <where>', 'where pipelines and their input sets are kept: inline (in the platform, default) or remote (in Git; default: config store)')
@@ -42,6 +48,7 @@ export function registerPublish(program: Command): void {
         '  $ pipewright publish --dry-run --fail-on-drift    # in CI: exit 1 if someone changed a document in the UI',
         '  $ pipewright publish --prune --dry-run            # what --prune would delete, and what it would keep',
         '  $ pipewright publish --dry-run --policy-check     # which documents the platform\'s policies would deny',
+        '  $ pipewright publish --dry-run --format markdown >> "$GITHUB_STEP_SUMMARY"   # the plan on a pull request',
       ].join('\n'),
     )
     .action(async (dir: string | undefined, flags: PublishFlags, command: Command) => {

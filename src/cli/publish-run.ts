@@ -9,6 +9,7 @@ import { readRecord, recordPath, writeRecord } from '../publish/published-record
 import { findOrphans, pruneOrphans } from '../publish/prune.js';
 import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, orphanLines, orphansFailed, resultLines, summaryTable } from '../publish/report-text.js';
+import { markdownReport } from '../publish/report-markdown.js';
 import type { RetryEvent } from '../publish/retry.js';
 import { authAdvice, expandFilePath, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
 import type { Probe } from '../publish/transport.js';
@@ -23,6 +24,8 @@ export interface PublishFlags {
   readonly apiKeyFile?: string;
   readonly dryRun?: boolean;
   readonly json?: boolean;
+  /** `markdown`: nothing on stdout until the report, in Markdown. */
+  readonly format?: 'text' | 'markdown';
   readonly rate?: number;
   readonly concurrency?: number;
   readonly store?: string;
@@ -79,7 +82,9 @@ const retryLogger = (debug: boolean) =>
 export async function runPublish(dirArg: string | undefined, flags: PublishFlags): Promise<number> {
   let report: PublishReport;
   let context: { baseUrl: string; accountId: string; dir: string; edited: string[]; keySource: string };
-  const tty = Boolean(process.stderr.isTTY) && !flags.json;
+  // Markdown and JSON are read by a program or a page: stdout holds the report alone, and no bar runs.
+  const quiet = Boolean(flags.json) || flags.format === 'markdown';
+  const tty = Boolean(process.stderr.isTTY) && !quiet;
   let bar: ProgressBar | undefined;
   try {
     const { config } = await loadConfig();
@@ -106,7 +111,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     context = { baseUrl: client.baseUrl, accountId: client.accountId, dir, edited, keySource: connection.keySource };
     for (const file of edited)
       process.stderr.write(`warning: ${dir}/${file} was changed after compile (its sha256 differs from manifest.json); publishing it as it is\n`);
-    if (!flags.json)
+    if (!quiet)
       process.stdout.write(
         `${flags.dryRun ? 'dry run: reading' : 'publishing'} ${items.length} document${items.length === 1 ? '' : 's'} from ${dir} ${flags.dryRun ? 'against' : 'to'} ${client.baseUrl} (account ${client.accountId})\n`,
       );
@@ -132,7 +137,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       onStart: (item) => bar?.started(item.file),
       onResult: (result) => {
         if (bar) bar.finished(result);
-        else if (!flags.json) process.stdout.write(`${resultLines(result, flags.dryRun ?? false).join('\n')}\n`);
+        else if (!quiet) process.stdout.write(`${resultLines(result, flags.dryRun ?? false).join('\n')}\n`);
       },
     });
     // What an earlier publish recorded and this folder no longer has: listed, or deleted with --prune (not when the
@@ -142,7 +147,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       const outcomes = await pruneOrphans(client, orphans, { prune: (flags.prune ?? false) && !report.stopped, dryRun: report.dryRun });
       report = { ...report, orphans: outcomes };
       bar?.clear();
-      if (!flags.json) for (const result of outcomes) process.stdout.write(`${orphanLines(result, report.dryRun).join('\n')}\n`);
+      if (!quiet) for (const result of outcomes) process.stdout.write(`${orphanLines(result, report.dryRun).join('\n')}\n`);
     }
     // Every request of the command, the preflight and the orphans' included.
     report = { ...report, requests: client.requests };
@@ -163,7 +168,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
   if (flags.json) {
     const { ok, ...fields } = jsonReport(report, context);
     printEnvelope('publish', ok, publishDiagnostics(report), fields);
-  }
+  } else if (flags.format === 'markdown') process.stdout.write(markdownReport(report, context));
   else {
     // On a terminal the bar replaced the per-document lines; what needs reading afterwards is the diff and the failures.
     if (tty)

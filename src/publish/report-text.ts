@@ -7,12 +7,12 @@ import { authAdvice } from './settings.js';
 const VERB: Readonly<Record<Outcome, string>> = { created: 'created', updated: 'updated', unchanged: 'unchanged', failed: 'FAILED' };
 const DRY_VERB: Readonly<Record<Outcome, string>> = { created: 'would create', updated: 'would update', unchanged: 'unchanged', failed: 'FAILED' };
 
-const correlation = (id: string | undefined) => (id ? ` (correlationId ${id})` : '');
+export const correlation = (id: string | undefined) => (id ? ` (correlationId ${id})` : '');
 /** Kind names line up in a column as wide as the longest. */
 const KIND_WIDTH = Math.max(...RESOURCE_KINDS.map((kind) => kind.length));
 
 /** `reason: message`, the words a reader scans for first, unless the message already starts with them. */
-const failureText = (error: DocumentResult['error']): string => {
+export const failureText = (error: DocumentResult['error']): string => {
   const message = error?.message ?? 'failed';
   return error?.reason && !message.startsWith(error.reason) ? `${error.reason}: ${message}` : message;
 };
@@ -28,10 +28,13 @@ function policyLines(result: DocumentResult): string[] {
   return lines;
 }
 
+/** A failure the dry run predicts itself (it writes nothing, so a denial can only be the policy pre-flight's). */
+export const isPrediction = (result: DocumentResult, dryRun: boolean): boolean =>
+  dryRun && (result.error?.reason === 'missing dependency' || result.error?.reason === 'denied by policy');
+
 /** One line per document for CI logs; with dry-run, the semantic diff of an update under it. */
 export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
-  // A prediction of the dry run's own (it writes nothing, so a denial can only be the policy pre-flight's).
-  const predicted = dryRun && (result.error?.reason === 'missing dependency' || result.error?.reason === 'denied by policy');
+  const predicted = isPrediction(result, dryRun);
   const verb = (predicted ? 'would fail' : (dryRun ? DRY_VERB : VERB)[result.outcome]).padEnd(dryRun ? 12 : 9);
   const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  ${result.file}`;
   const warnings = [...(result.warnings ?? []).map((warning) => `    warning: ${warning}`), ...policyLines(result)];
