@@ -82,25 +82,28 @@ describe('pipewright init', () => {
     expect(checked).toMatchObject({ code: 0, stdout: 'out is up to date (3 documents)\n' });
   });
 
-  it('writes a GitHub workflow that checks pull requests and publishes from main with the secrets', async () => {
+  it('writes a GitHub workflow that checks and plans pull requests and publishes from the default branch with the secrets', async () => {
     expect((await runCli(['init'], { cwd: dir })).code).toBe(0);
     const text = await readFile(join(dir, '.github/workflows/pipewright.yml'), 'utf8');
     const workflow = parse(text);
     expect(Object.keys(workflow.on)).toEqual(['push', 'pull_request']);
-    const steps = workflow.jobs.compile.steps as Array<Record<string, unknown>>;
-    expect(steps.map((s) => s.run).filter(Boolean)).toEqual([
+    const runs = (job: string) => (workflow.jobs[job].steps as Array<Record<string, unknown>>).filter((s) => s.run);
+    expect(runs('check').map((s) => String(s.run).trim().split('\n').at(-1))).toEqual([
       'npm ci',
       'npx pipewright compile --check --typecheck',
-      'npx pipewright publish',
+      'npx pipewright publish --dry-run --fail-on-drift --format markdown >> "$GITHUB_STEP_SUMMARY"',
     ]);
-    const publish = steps.find((s) => s.run === 'npx pipewright publish')!;
-    expect(publish.if).toBe("github.event_name == 'push' && github.ref == 'refs/heads/main'");
+    expect(runs('publish').map((s) => s.run)).toEqual(['npm ci', 'npx pipewright publish --fail-on-drift --format markdown >> "$GITHUB_STEP_SUMMARY"']);
+    expect(workflow.jobs.publish.if).toBe("github.event_name == 'push' && github.ref_type == 'branch' && github.ref_name == github.event.repository.default_branch");
     // GitHub's own ${{ }} syntax survives the template placeholders; the SaaS address when no secret names another.
-    expect(publish.env).toEqual({
-      HARNESS_BASE_URL: "${{ secrets.HARNESS_BASE_URL || 'https://app.harness.io' }}",
-      HARNESS_ACCOUNT_ID: '${{ secrets.HARNESS_ACCOUNT_ID }}',
-      HARNESS_API_KEY: '${{ secrets.HARNESS_API_KEY }}',
-    });
+    for (const step of [runs('check')[2]!, runs('publish')[1]!])
+      expect(step.env).toEqual({
+        HARNESS_BASE_URL: "${{ secrets.HARNESS_BASE_URL || 'https://app.harness.io' }}",
+        HARNESS_ACCOUNT_ID: '${{ secrets.HARNESS_ACCOUNT_ID }}',
+        HARNESS_API_KEY: '${{ secrets.HARNESS_API_KEY }}',
+      });
+    // The key is given to the steps that talk to the platform only, never to `npm ci` (a dependency's scripts).
+    expect(text.match(/HARNESS_API_KEY: \$\{\{/g)).toHaveLength(2);
     // The scaffolded README names the secrets the workflow reads.
     const readme = await readFile(join(dir, 'README.md'), 'utf8');
     for (const name of ['HARNESS_ACCOUNT_ID', 'HARNESS_API_KEY', 'HARNESS_BASE_URL']) expect(readme).toContain(name);

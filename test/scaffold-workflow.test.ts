@@ -1,7 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/cli.js';
+import { parse } from 'yaml';
+import { ROOT, runCli, tempDir } from './support/cli.js';
 import { ACCOUNT_ID, ADMIN_KEY, startEmulator, type Emulator } from './support/emulator.js';
 import { lockConsumerProject, packPipewright } from './support/pack-install.js';
 import { interpolate, readWorkflow, runJob, runScript, type JobRun, type WorkflowContext } from './support/workflow.js';
@@ -81,6 +82,21 @@ describe('the scaffolded CI workflow, as written', () => {
       ['actions/cache/save@v4', 'out.published.json', 'always()'],
     ]);
     expect(await readFile(join(project, '.gitignore'), 'utf8')).toContain('\nout.published.json\n');
+  });
+
+  it("the GitLab CI version in docs/publishing.md is YAML, and plans and publishes with the workflow's commands", async () => {
+    const docs = await readFile(join(ROOT, 'docs/publishing.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('### GitLab CI'));
+    const gitlab = parse(section.slice(section.indexOf('```yaml\n') + 8, section.indexOf('\n```\n'))) as Record<string, { script?: string[]; resource_group?: string; rules?: Array<{ if: string }>; cache?: { paths: string[] } }>;
+    const command = (script: string) => script.replace(/ >+ .*$/, '');
+    const github = (await readWorkflow(workflow)).jobs;
+    const runOf = (name: string, stepName: string) => github[name]!.steps.find((s) => s.name === stepName)!.run!.trim().split('\n').at(-1)!;
+    expect(command(gitlab.plan!.script![0]!)).toBe(command(runOf('check', 'plan')));
+    expect(command(gitlab.publish!.script![0]!)).toBe(command(runOf('publish', 'publish')));
+    expect(gitlab.check!.script).toEqual([github.check!.steps.find((s) => s.name === 'compile --check')!.run]);
+    expect(gitlab.publish!.resource_group).toBe('pipewright-publish');
+    expect(gitlab.publish!.rules).toEqual([{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"' }]);
+    expect(gitlab.publish!.cache!.paths).toEqual(['out.published.json']);
   });
 
   it("publishes to the platform's SaaS address when no HARNESS_BASE_URL secret is set", async () => {
