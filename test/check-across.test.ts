@@ -86,7 +86,8 @@ describe('the check across documents', () => {
   const deploy = (place = 'pipeline'): AcrossRecord<string> => ({
     key: pipelineKey('deploy'),
     place,
-    runtimeInputs: () => [{ key: '/variables/name:env/value', path: ['pipeline', 'variables', 0, 'value'], optional: false }],
+    // Keyed as input-fields.ts keys the pipeline's fields (the platform's FQN keys).
+    runtimeInputs: () => [{ key: 'pipeline/variables/[name:env]/value', path: ['pipeline', 'variables', 0, 'value'], optional: false }],
   });
   const env = (value: string) => ({ variables: [{ name: 'env', type: 'String', value }] });
 

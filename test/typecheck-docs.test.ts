@@ -50,7 +50,12 @@ beforeAll(async () => {
         // The sources use Node's types; a user's project gets them through pipewright's .d.ts files.
         typeRoots: [join(ROOT, 'node_modules/@types')],
         types: ['node'],
-        paths: { pipewright: [join(ROOT, 'dist/index.d.ts')] },
+        paths: {
+          pipewright: [join(ROOT, 'dist/index.d.ts')],
+          'pipewright/testing': [join(ROOT, 'dist/testing/index.d.ts')],
+          // docs/testing.md's example is a vitest test, as a user's would be.
+          vitest: [join(ROOT, 'node_modules/vitest/dist/index.d.ts')],
+        },
       },
     }),
   );
