@@ -57,6 +57,10 @@ function elementIdentity(element: unknown): ElementIdentity | undefined {
   return own === undefined ? undefined : { by: own };
 }
 
+/** A list element's key under its list's `key`: `stage[identifier:build]` by its wrapper, `[name:env]` by its own field. */
+const elementKey = (key: string, { wrapper, by }: ElementIdentity, element: Record<string, unknown>): string =>
+  wrapper === undefined ? `${key}/[${by}:${String(element[by])}]` : `${key}/${wrapper}[${by}:${String((element[wrapper] as Record<string, unknown>)[by])}]`;
+
 /** The identities of a list's elements, or undefined when the platform keys the whole list as one value. */
 function listIdentities(list: readonly unknown[]): ElementIdentity[] | undefined {
   if (list.length === 0) return undefined;
@@ -111,20 +115,20 @@ function visitList(
     }
     if (wrapper !== undefined) {
       const id = String((element[wrapper] as Record<string, unknown>)[by]);
-      visit(element[wrapper], `${key}/${wrapper}[${by}:${id}]`, [...name, id], [...path, index, wrapper], into);
+      visit(element[wrapper], elementKey(key, identities[index]!, element), [...name, id], [...path, index, wrapper], into);
       return;
     }
     const id = String(element[by]);
-    const elementKey = `${key}/[${by}:${id}]`;
+    const ownKey = elementKey(key, identities[index]!, element);
     if (LOOKED_INTO.has(by)) {
-      visit(element, elementKey, [...name, id], [...path, index], into);
+      visit(element, ownKey, [...name, id], [...path, index], into);
       return;
     }
     // A variable's `value` is named by the variable alone (`pipeline.variables.env`): FQN.getExpressionFqn.
-    into.push({ key: elementKey, name: [...name, id].join('.'), path: [...path, index], value: element, leaf: false });
+    into.push({ key: ownKey, name: [...name, id].join('.'), path: [...path, index], value: element, leaf: false });
     for (const [field, value] of Object.entries(element))
       into.push({
-        key: `${elementKey}/${field}`,
+        key: `${ownKey}/${field}`,
         name: [...name, id, ...(by === 'name' && field === 'value' ? [] : [field])].join('.'),
         path: [...path, index, field],
         value,
@@ -162,7 +166,8 @@ export function fieldKeyAt(body: unknown, path: DocPath, identities: ListIdentit
       const ids = listed(value);
       if (ids === undefined || typeof step !== 'number' || ids[step] === undefined) return key;
       const element = value[step] as Record<string, unknown>;
-      const { wrapper, by } = ids[step];
+      const identity = ids[step];
+      const { wrapper, by } = identity;
       if (wrapper === 'parallel') {
         // `[..., 3, 'parallel', 0, ...]`: the block adds `/parallel` and no position; its list is walked next.
         if (path[i + 1] !== 'parallel') return key;
@@ -170,12 +175,12 @@ export function fieldKeyAt(body: unknown, path: DocPath, identities: ListIdentit
         value = element.parallel;
         i++;
       } else if (wrapper !== undefined) {
-        key = `${key}/${wrapper}[${by}:${String((element[wrapper] as Record<string, unknown>)[by])}]`;
+        key = elementKey(key, identity, element);
         if (path[i + 1] !== wrapper) return key;
         value = element[wrapper];
         i++;
       } else {
-        key = `${key}/[${by}:${String(element[by])}]`;
+        key = elementKey(key, identity, element);
         value = element;
         // A variable's fields are each one piece.
         if (!LOOKED_INTO.has(by)) return typeof path[i + 1] === 'string' ? `${key}/${path[i + 1] as string}` : key;
