@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeIn } from './support/cli.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { input, inputSet, parallel, pipeline, shell, stage, type AnyResource } from '../src/index.js';
-import { fieldsOf } from '../src/check/input-fields.js';
+import { fieldKeysAt, fieldsOf } from '../src/check/input-fields.js';
 import { runtimeInputs } from '../src/check/rules-input-sets.js';
 
 /** An input set is checked against its pipeline when both are compiled, as the platform checks it on save. */
@@ -63,6 +63,26 @@ describe('input sets are keyed as the platform keys fields when it merges them (
       ['input-set-not-an-input', 'stages.0.stage.spec.execution.steps.0.parallel.0.step.timeout is not a runtime input of pipeline "fan_out"'],
       ['input-set-missing-input', 'leaves stages.0.stage.spec.execution.steps.1.parallel.0.step.timeout of pipeline "fan_out" unset, and it has no default'],
     ]);
+  });
+
+  it('fieldKeysAt gives every field the key fieldsOf gives it, paths in any order; inside a one-piece field, that field', () => {
+    const body = {
+      identifier: 'p',
+      variables: [{ name: 'env', type: 'String', value: '<+input>' }],
+      stages: [
+        { stage: { identifier: 'a', spec: { execution: { steps: [{ step: { identifier: 's', spec: { list: ['x', 'y'] } } }, { parallel: [{ step: { identifier: 't' } }, { step: { identifier: 'u', timeout: '<+input>' } }] }] } } } },
+        { parallel: [{ stage: { identifier: 'b', delegateSelectors: [{ plain: 1 }] } }] },
+      ],
+    };
+    const leaves = fieldsOf(body, ['pipeline']).filter((field) => field.leaf);
+    for (const order of [leaves, [...leaves].reverse()]) {
+      const keyAt = fieldKeysAt(body);
+      for (const field of order) expect(keyAt(field.path.slice(1)), field.key).toBe(field.key);
+    }
+    const keyAt = fieldKeysAt(body);
+    expect(keyAt(['stages', 0, 'stage', 'spec', 'execution', 'steps', 0, 'step', 'spec', 'list', 1])).toBe('pipeline/stages/stage[identifier:a]/spec/execution/steps/step[identifier:s]/spec/list');
+    expect(keyAt(['stages', 1, 'parallel', 0, 'stage', 'delegateSelectors', 0, 'plain'])).toBe('pipeline/stages/parallel/stage[identifier:b]/delegateSelectors');
+    expect(keyAt(['variables', 0, 'value'])).toBe('pipeline/variables/[name:env]/value');
   });
 
   it("keys each runtime input as fieldsOf keys the pipeline's field (the key render merges by)", () => {

@@ -144,51 +144,69 @@ export function fieldMap(fields: readonly Field[]): Map<string, Field> {
   return map;
 }
 
-/** The identities of the lists a walk passed, kept for the next path (`fieldKeyAt`). */
-export type ListIdentities = Map<readonly unknown[], readonly ElementIdentity[] | undefined>;
+/** A walk down one path: the key of the fields passed so far, and the value reached. */
+interface Walked {
+  readonly key: string;
+  readonly value: unknown;
+}
 
 /**
- * The key `fieldsOf` gives the field at `path` (below the body: `['stages', 0, 'stage', 'spec', ...]`), or, when
- * that place is inside a field the platform keys as one piece (a list without identities, a variable's `value`),
- * the key of that field. Walks only the path, so a caller with a few paths into a large pipeline (its runtime
- * inputs) does not key every field; `identities` keeps each list's identities from one path to the next.
+ * One step of a walk down `path` from `at` (which holds `path[index]`): where it leads and the index of the next
+ * step (a wrapper or a parallel block takes two segments), or `done` when the place is inside a field the platform
+ * keys as one piece (a list without identities, a variable's `value`), whose key it is.
  */
-export function fieldKeyAt(body: unknown, path: DocPath, identities: ListIdentities = new Map()): string {
-  const listed = (list: readonly unknown[]) => {
-    if (!identities.has(list)) identities.set(list, listIdentities(list));
-    return identities.get(list);
-  };
-  let key = 'pipeline';
-  let value = body;
-  for (let i = 0; i < path.length; i++) {
-    const step = path[i]!;
-    if (Array.isArray(value)) {
-      const ids = listed(value);
-      if (ids === undefined || typeof step !== 'number' || ids[step] === undefined) return key;
-      const element = value[step] as Record<string, unknown>;
-      const identity = ids[step];
-      const { wrapper, by } = identity;
-      if (wrapper === 'parallel') {
-        // `[..., 3, 'parallel', 0, ...]`: the block adds `/parallel` and no position; its list is walked next.
-        if (path[i + 1] !== 'parallel') return key;
-        key = `${key}/parallel`;
-        value = element.parallel;
-        i++;
-      } else if (wrapper !== undefined) {
-        key = elementKey(key, identity, element);
-        if (path[i + 1] !== wrapper) return key;
-        value = element[wrapper];
-        i++;
-      } else {
-        key = elementKey(key, identity, element);
-        value = element;
-        // A variable's fields are each one piece.
-        if (!LOOKED_INTO.has(by)) return typeof path[i + 1] === 'string' ? `${key}/${path[i + 1] as string}` : key;
-      }
-    } else if (isRecord(value) && typeof step === 'string' && Object.keys(value).length > 0) {
-      key = `${key}/${step}`;
-      value = value[step];
-    } else return key;
+function walkStep(
+  at: Walked,
+  path: DocPath,
+  index: number,
+  identities: Map<readonly unknown[], readonly ElementIdentity[] | undefined>,
+): { readonly walked: Walked; readonly next: number } | { readonly done: string } {
+  const step = path[index]!;
+  const { key, value } = at;
+  if (Array.isArray(value)) {
+    if (!identities.has(value)) identities.set(value, listIdentities(value));
+    const identity = typeof step === 'number' ? identities.get(value)?.[step] : undefined;
+    if (identity === undefined) return { done: key };
+    const element = value[step as number] as Record<string, unknown>;
+    if (identity.wrapper === 'parallel')
+      // `[..., 3, 'parallel', 0, ...]`: the block adds `/parallel` and no position; its list is walked next.
+      return path[index + 1] === 'parallel' ? { walked: { key: `${key}/parallel`, value: element.parallel }, next: index + 2 } : { done: key };
+    const own = elementKey(key, identity, element);
+    if (identity.wrapper !== undefined) return path[index + 1] === identity.wrapper ? { walked: { key: own, value: element[identity.wrapper] }, next: index + 2 } : { done: own };
+    // A variable's fields are each one piece.
+    if (!LOOKED_INTO.has(identity.by)) return { done: typeof path[index + 1] === 'string' ? `${own}/${path[index + 1] as string}` : own };
+    return { walked: { key: own, value: element }, next: index + 1 };
   }
-  return key;
+  if (isRecord(value) && typeof step === 'string' && Object.keys(value).length > 0) return { walked: { key: `${key}/${step}`, value: value[step] }, next: index + 1 };
+  return { done: key };
+}
+
+/**
+ * The key `fieldsOf` gives the field at a path below `body` (`['stages', 0, 'stage', 'spec', ...]`), or, when that
+ * place is inside a field the platform keys as one piece (a list without identities, a variable's `value`), the
+ * key of that field. For a few paths into a large pipeline (its runtime inputs) without keying every field:
+ * the returned function walks only each path, from where it leaves the path before it (paths in document order
+ * share most of their steps).
+ */
+export function fieldKeysAt(body: unknown): (path: DocPath) => string {
+  const identities = new Map<readonly unknown[], readonly ElementIdentity[] | undefined>();
+  let last: DocPath = [];
+  /** `walked[i]`: where the last path's walk was before its step at `i` (absent where a step took two segments). */
+  const walked: Array<Walked | undefined> = [{ key: 'pipeline', value: body }];
+  return (path) => {
+    let same = 0;
+    while (same < last.length && same < path.length && last[same] === path[same]) same++;
+    let index = same;
+    while (walked[index] === undefined) index--;
+    walked.length = index + 1;
+    last = path;
+    let at = walked[index]!;
+    while (index < path.length) {
+      const found = walkStep(at, path, index, identities);
+      if ('done' in found) return found.done;
+      ({ walked: at, next: index } = found);
+      walked[index] = at;
+    }
+    return at.key;
+  };
 }

@@ -4,7 +4,7 @@ import { ruleError, ruleWarning } from './rule-kit.js';
 import { isRuntimeInput } from './runtime-input.js';
 import type { SeenInput } from './walk.js';
 import { isRecord } from '../core/is-record.js';
-import { fieldKeyAt, fieldsOf, type ListIdentities } from './input-fields.js';
+import { fieldKeysAt, fieldsOf } from './input-fields.js';
 
 /**
  * An input set against the pipeline it fills, when both are compiled: the platform refuses an input set that
@@ -34,10 +34,10 @@ export function runtimeInputs(pipelineDocument: unknown, seen?: readonly SeenInp
   const found: RuntimeInput[] = [];
   const inputs = seen ?? inputsIn(pipelineDocument, [], []);
   const body = isRecord(pipelineDocument) ? pipelineDocument.pipeline : undefined;
-  const identities: ListIdentities = new Map();
+  const keyAt = fieldKeysAt(body);
   for (const { path, text } of inputs) {
     if (path[0] !== 'pipeline') continue;
-    found.push({ key: fieldKeyAt(body, path.slice(1), identities), path, optional: /\.default\(|\.executionInput\(\)/.test(text) });
+    found.push({ key: keyAt(path.slice(1)), path, optional: /\.default\(|\.executionInput\(\)/.test(text) });
   }
   return found;
 }
