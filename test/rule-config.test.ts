@@ -77,7 +77,7 @@ describe('rule settings', () => {
   const codes = (doc: unknown, settings?: Parameters<typeof validateDocument>[2]) =>
     validateDocument('pipeline', doc, settings).filter((d) => d.code !== 'missing-field').map((d) => `${d.severity} ${d.code}`);
 
-  it('switching the placeholder rule off leaves the schema's own verdict on a value it refuses', () => {
+  it("switching the placeholder rule off leaves the schema's own verdict on a value it refuses", () => {
     expect(codes(document('${PIPELINE}', 'x'))).toEqual(['error unsubstituted-placeholder']);
     expect(codes(document('${PIPELINE}', 'x'), { 'unsubstituted-placeholder': 'off' })).toEqual(['error invalid-format']);
   });
