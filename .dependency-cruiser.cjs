@@ -15,7 +15,9 @@ const LAYERS = {
   validate: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check'],
   import: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl'],
   publish: ['core', 'yaml', 'catalog', 'compile'],
-  cli: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'validate', 'import', 'publish', 'index.ts'],
+  // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
+  lsp: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'validate'],
+  cli: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'validate', 'import', 'publish', 'lsp', 'index.ts'],
 };
 const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'publish'];
 

@@ -39,7 +39,7 @@ async function resolveFiles(args: readonly string[]): Promise<string[]> {
  * In a project, its pipewright.config.ts says which rules are off or at another severity, as for compile. The
  * config loader (and esbuild behind it) is imported only when there is a config to read.
  */
-async function projectRules(): Promise<RuleSettings | undefined> {
+export async function projectRules(): Promise<RuleSettings | undefined> {
   if (!CONFIG_FILES.some((name) => existsSync(name))) return undefined;
   const { loadConfig } = await import('../compile/load-config.js');
   return (await loadConfig()).config.rules;
