@@ -12,6 +12,8 @@ export class LspClient {
   readonly #waiting = new Map<string, Array<(params: PublishDiagnosticsParams) => void>>();
   readonly latest = new Map<string, PublishDiagnosticsParams>();
   stderr = '';
+  /** What the client answers `workspace/configuration` with, by section (`yaml` for yaml-language-server). */
+  configuration: Record<string, unknown> = {};
 
   constructor(command: string, args: readonly string[], cwd: string) {
     this.#child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -24,7 +26,9 @@ export class LspClient {
       for (const resolve of waiting) resolve(params);
     });
     // yaml-language-server asks its client for settings and registrations: answer as an editor would.
-    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => null));
+    this.connection.onRequest('workspace/configuration', (params: { items: Array<{ section?: string }> }) =>
+      params.items.map((item) => (item.section ? (this.configuration[item.section] ?? null) : this.configuration)),
+    );
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
     this.connection.onNotification(() => {});
