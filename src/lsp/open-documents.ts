@@ -42,7 +42,7 @@ export class OpenDocuments {
     const results: FileResult[] = [];
     const records: ValidatedFile['records'] = [];
     for (const [file, open] of this.#documents) {
-      open.checked ??= validateSource(open.text, file, this.#settings, (name) => this.#textOf(name));
+      open.checked ??= validateSource(open.text, file, this.#settings, (name) => this.#textOf(name), false);
       // A copy: the check across documents and the comments add to the list, and the next change starts again.
       results.push({ ...open.checked.result, diagnostics: [...open.checked.result.diagnostics] });
       records.push(...open.checked.records);

@@ -126,8 +126,10 @@ export function validateBatch(files: readonly string[], settings?: RuleSettings)
 /**
  * Reads, validates and locates the documents of one YAML text, named `file`: its diagnostics, and its keyed
  * documents for the check across files (a pipeline's runtime inputs read again through `textOf` when asked).
+ * `fast` tries the fast reader first, which pays when most files are clean (validate's many files); an editor's
+ * document, checked at every edit and often unfinished, goes straight to the exact reader.
  */
-export function validateSource(source: string, file: string, settings: RuleSettings | undefined, textOf: TextOf): ValidatedFile {
+export function validateSource(source: string, file: string, settings: RuleSettings | undefined, textOf: TextOf, fast = true): ValidatedFile {
   const result: FileResult = { file, documents: 0, diagnostics: [] };
   const records: Array<AcrossRecord<DocumentPlace>> = [];
   /** A keyed document for the check across files: an input set with its document, a pipeline with a way to its inputs. */
@@ -140,7 +142,7 @@ export function validateSource(source: string, file: string, settings: RuleSetti
     });
   // Most files are plain block YAML with nothing to report: the fast reader and one check settle them. Any
   // other file, or any diagnostic, goes through readYaml, which reads and locates everything exactly.
-  const plain = readPlainYaml(source);
+  const plain = fast ? readPlainYaml(source) : undefined;
   const plainKind = plain && kindOfDocument(plain.value);
   const plainNode = plain && plainKind && lift(plainKind, plain.value);
   if (plain && plainKind && plainNode && checkDocument(plainKind, plainNode, plain.value, settings).length === 0) {
