@@ -143,6 +143,8 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: 
   const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`, suppressedCount(suppressed)]
     .filter(Boolean)
     .join(', ');
+  // Only suppressed ones: the count alone, with no empty line for the diagnostics above it.
+  if (lines.length === 0) return counts ? `${counts}\n` : '';
   return `${lines.join('\n')}\n${counts ? `\n${counts}\n` : ''}`;
 }
 
