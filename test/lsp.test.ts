@@ -64,6 +64,13 @@ describe('pipewright lsp, over stdio against the binary', () => {
     expect((await fixed).diagnostics).toEqual([]);
   });
 
+  it('leaves YAML that is not the platform\'s alone', async () => {
+    const file = uri('compose.yaml');
+    const next = client.nextDiagnostics(file);
+    await client.open(file, 'services:\n  web:\n    image: nginx\n');
+    expect((await next).diagnostics).toEqual([]);
+  });
+
   it('offers quick fixes: the did-you-mean, and a disable comment that then suppresses the diagnostic', async () => {
     const file = uri('fix.yaml');
     const text = pipeline('fix', ['timout: 1m']);

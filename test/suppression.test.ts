@@ -5,7 +5,7 @@ import { buildAndValidate } from '../src/compile/build-documents.js';
 import { hasErrors, type Diagnostic } from '../src/core/diagnostics.js';
 import { DOCUMENT_CODES } from '../src/core/diagnostic-codes.js';
 import { disableComments } from '../src/yaml/disable-comments.js';
-import { validateSource } from '../src/validate/validate-files.js';
+import { finishResults, validateSource } from '../src/validate/validate-files.js';
 import { applyDisableComments } from '../src/validate/comment-suppressions.js';
 import { runCli, tempDir, writeIn } from './support/cli.js';
 
@@ -165,6 +165,23 @@ ${comment ? `                  ${comment}\n` : ''}                  timout: 1m
     expect(summary(found)).toEqual(['unknown-key', 'invalid-suppression']);
     expect(found[1]).toMatchObject({ message: 'unknown-kye is not a diagnostic code', suggestion: 'unknown-key' });
     expect(validated(yaml('# pipewright-disable-next-line yaml-syntax -- no'))[1]).toMatchObject({ message: 'yaml-syntax is not about a document and cannot be suppressed' });
+  });
+
+  it('covers a check across files too (the same pipeline in two files)', () => {
+    const texts: Record<string, string> = {
+      'a.yaml': yaml('').replace('timout', 'timeout'),
+      'b.yaml': yaml('').replace('timout', 'timeout').replace('  identifier: p\n', '  # pipewright-disable-next-line duplicate-resource -- a copy kept while we migrate\n  identifier: p\n'),
+    };
+    const checked = Object.entries(texts).map(([file, text]) => validateSource(text, file, undefined, (name) => texts[name]!));
+    const results = finishResults(checked.map((c) => c.result), checked.flatMap((c) => c.records), undefined, (name) => texts[name]!);
+    expect(results.map((r) => `${r.file}: ${summary(r.diagnostics).join(', ')}`)).toEqual([
+      'a.yaml: ',
+      'b.yaml: duplicate-resource suppressed (comment: a copy kept while we migrate)',
+    ]);
+    // Without the comment, the same check reports it.
+    const plain = yaml('').replace('timout', 'timeout');
+    const again = ['a.yaml', 'b.yaml'].map((file) => validateSource(plain, file, undefined, () => plain));
+    expect(finishResults(again.map((c) => c.result), again.flatMap((c) => c.records), undefined, () => plain).flatMap((r) => summary(r.diagnostics))).toEqual(['duplicate-resource']);
   });
 
   it('inside a block scalar is text of the script, not a comment', () => {
