@@ -42,7 +42,15 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
   }));
 
   const publish = () => {
-    for (const result of open.diagnose()) {
+    let results;
+    try {
+      results = open.diagnose();
+    } catch (error) {
+      // A bug in a check must not take the editor's server down: it is logged, and the next edit tries again.
+      connection.console.error(`pipewright: the check failed, a bug to report: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return;
+    }
+    for (const result of results) {
       const uri = uriOf.get(result.file) ?? pathToFileURL(result.file).href;
       const diagnostics = result.diagnostics.filter((d) => !NOT_OURS.has(d.code)).flatMap((d) => toLsp(d) ?? []);
       void connection.sendDiagnostics({ uri, diagnostics });
