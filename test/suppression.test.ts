@@ -167,6 +167,13 @@ ${comment ? `                  ${comment}\n` : ''}                  timout: 1m
     expect(validated(yaml('# pipewright-disable-next-line yaml-syntax -- no'))[1]).toMatchObject({ message: 'yaml-syntax is not about a document and cannot be suppressed' });
   });
 
+  it('reports a comment without a reason even when its line has nothing to suppress (validate\'s fast path)', () => {
+    const clean = yaml('# pipewright-disable-next-line unknown-key').replace('timout', 'timeout');
+    const checked = validateSource(clean, 'p.yaml', undefined, () => clean);
+    const [result] = finishResults([checked.result], checked.records, undefined, () => clean);
+    expect(summary(result!.diagnostics)).toEqual(['invalid-suppression']);
+  });
+
   it('covers a check across files too (the same pipeline in two files)', () => {
     const texts: Record<string, string> = {
       'a.yaml': yaml('').replace('timout', 'timeout'),

@@ -11,6 +11,7 @@ type Located = Diagnostic & { readonly location: SourceLocation };
  * as suppressed (a diagnostic that starts on the line after the comment, with one of its codes), and a warning for
  * each comment that cannot suppress: a code that does not exist or is not about a document, or no reason. Such a
  * comment suppresses nothing, so the diagnostic it meant stays in front of the user with the warning beside it.
+ * (A well-formed comment whose line has nothing to suppress is left alone: the diagnostic may come back.)
  */
 export function applyDisableComments(diagnostics: readonly Located[], text: string, file: string): Located[] {
   const comments = disableComments(text);

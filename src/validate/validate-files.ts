@@ -14,6 +14,7 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 import { kindOfDocument, kindRow, KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
+import { DISABLE_NEXT_LINE } from '../yaml/disable-comments.js';
 import { locate } from './yaml-locate.js';
 import { isRecord } from '../core/is-record.js';
 
@@ -25,6 +26,8 @@ export interface FileResult {
   /** Documents found in the file (a multi-document file counts each). */
   documents: number;
   readonly diagnostics: LocatedDiagnostic[];
+  /** The text holds a `# pipewright-disable-next-line`: read again to apply it, or to report it when it cannot. */
+  readonly disableComments?: boolean;
 }
 
 /**
@@ -86,7 +89,7 @@ export function finishResults(results: FileResult[], records: ReadonlyArray<Acro
     byFile.get(record.place.file)?.diagnostics.push({ ...diagnostic, location });
   }
   for (const result of results) {
-    if (result.diagnostics.length) result.diagnostics.splice(0, Infinity, ...applyDisableComments(result.diagnostics, textOf(result.file), result.file));
+    if (result.disableComments) result.diagnostics.splice(0, Infinity, ...applyDisableComments(result.diagnostics, textOf(result.file), result.file));
     result.diagnostics.sort((a, b) => compareLocations(a.location, b.location) || (a.message < b.message ? -1 : 1));
   }
   return results;
@@ -130,7 +133,7 @@ export function validateBatch(files: readonly string[], settings?: RuleSettings)
  * document, checked at every edit and often unfinished, goes straight to the exact reader.
  */
 export function validateSource(source: string, file: string, settings: RuleSettings | undefined, textOf: TextOf, fast = true): ValidatedFile {
-  const result: FileResult = { file, documents: 0, diagnostics: [] };
+  const result: FileResult = { file, documents: 0, diagnostics: [], ...(source.includes(DISABLE_NEXT_LINE) ? { disableComments: true } : {}) };
   const records: Array<AcrossRecord<DocumentPlace>> = [];
   /** A keyed document for the check across files: an input set with its document, a pipeline with a way to its inputs. */
   const keep = (kind: ResourceKind, key: ResourceKey, value: unknown, place: DocumentPlace) =>
