@@ -38,7 +38,8 @@ function shapeOf(line: string): LineShape | undefined {
  */
 export function cursorContext(lines: readonly string[], line: number, character: number): CursorContext | undefined {
   const text = (lines[line] ?? '').slice(0, character);
-  const value = /^([ \t]*(?:-[ \t]+)?)(["']?)([^\s#'":][^#:]*?)\2[ \t]*:[ \t]*(\S*)$/.exec(text);
+  // A flow collection (`{`, `[`) is not completed: its value does not start with one.
+  const value = /^([ \t]*(?:-[ \t]+)?)(["']?)([^\s#'":][^#:]*?)\2[ \t]*:[ \t]*([^\s{}[\],]*)$/.exec(text);
   const key = /^([ \t]*(?:-[ \t]+)?)([\w.$-]*)$/.exec(text);
   if (!value && !key) return undefined;
   const column = (value ?? key)![1]!.length;
