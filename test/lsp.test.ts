@@ -152,7 +152,8 @@ describe('pipewright lsp, over stdio against the binary', () => {
     await next;
     const hover = async (line: number, character: number) =>
       ((await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: file }, position: { line, character } })) as Hover | null)?.contents;
-    expect(await hover(19, 22)).toMatchObject({ kind: 'markdown', value: expect.stringMatching(/^\*\*shell\*\*: one of .*Bash/) });
+    expect(await hover(19, 22)).toMatchObject({ kind: 'markdown', value: expect.stringMatching(/^\*\*shell\*\* \(required\): one of .*Bash/) });
+    expect(await hover(15, 20)).toMatchObject({ value: expect.stringMatching(/^\*\*identifier\*\* \(required\): string/) });
     expect(await hover(16, 26)).toMatchObject({ value: expect.stringContaining('step type `ShellScript`: built by `shellScript()`') });
   });
 });

@@ -76,6 +76,9 @@ export function describeType(schema: z.ZodType): string {
   return def.type === 'object' ? 'object' : def.type === 'record' ? 'map' : def.type;
 }
 
+/** Whether a field may be left out (an optional field, or one with a default). */
+export const isOptional = (schema: z.ZodType): boolean => ['optional', 'default'].includes(zodDef(schema).type);
+
 const plural = (words: string) => (/^(object|map|string|number|boolean)$/.test(words) ? `${words}s` : words);
 
 /** Our description of a field, when the schema has one (`.meta({ description })`), through its wrappers. */

@@ -8,7 +8,7 @@ import { fieldSchema } from '../check/schema-position.js';
 import { quickFixes } from './code-actions.js';
 import { cursorContext } from './cursor-context.js';
 import { OpenDocuments } from './open-documents.js';
-import { describeType, descriptionOf, mapAt, typeNote, valuesFor } from './schema-lookup.js';
+import { describeType, descriptionOf, isOptional, mapAt, typeNote, valuesFor } from './schema-lookup.js';
 import { toLsp } from './to-lsp.js';
 
 /** Codes about files that are not the platform's: an editor opens every YAML file, and only ours are checked. */
@@ -113,7 +113,7 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
     const schema = fieldSchema(place.fields, key);
     if (!note && !schema) return null;
     const description = schema && descriptionOf(schema);
-    const value = note ?? [`**${key}**: ${describeType(schema!)}`, description].filter(Boolean).join('\n\n');
+    const value = note ?? [`**${key}**${isOptional(schema!) ? '' : ' (required)'}: ${describeType(schema!)}`, description].filter(Boolean).join('\n\n');
     return { contents: { kind: 'markdown', value } };
   });
 
