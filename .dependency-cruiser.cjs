@@ -17,7 +17,9 @@ const LAYERS = {
   publish: ['core', 'yaml', 'catalog', 'compile'],
   // `pipewright/testing`, a library entry beside src/index.ts: compile's build and check, without files.
   testing: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
-  cli: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'validate', 'import', 'publish', 'index.ts'],
+  // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
+  lsp: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'validate'],
+  cli: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'validate', 'import', 'publish', 'lsp', 'index.ts'],
 };
 const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'publish'];
 

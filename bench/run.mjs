@@ -3,7 +3,7 @@
 // timed from spawn to exit, so compile and floor pay the same Node start-up.
 //
 //   node bench/run.mjs [--n 100,1000,5000] [--imported 100,300,1000,5000] [--reps 5]
-//     [--only compile,incremental,imported,watch,startup,typecheck,validate,import,publish] [--json FILE]
+//     [--only compile,incremental,imported,watch,startup,typecheck,validate,import,publish,lsp,schema] [--json FILE]
 //   PIPEWRIGHT_BENCH_DIST=/other/checkout/dist measures the type-check against another build's types.
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     n: { type: 'string', default: '100,1000,5000' },
     imported: { type: 'string', default: '100,300,1000,5000' },
     reps: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'compile,incremental,imported,watch,startup,typecheck,validate,import,publish' },
+    only: { type: 'string', default: 'compile,incremental,imported,watch,startup,typecheck,validate,import,publish,lsp,schema' },
     json: { type: 'string' },
     work: { type: 'string', default: join(tmpdir(), 'pipewright-bench') },
   },
@@ -326,6 +326,104 @@ async function publishWorkload() {
   } finally {
     await emulator.stop();
   }
+}
+
+if (only.has('lsp')) await lspWorkload();
+
+/**
+ * Issue 32's workload: `pipewright lsp` with a 648-line pipeline open (test/fixtures/editor/pipeline_600.yaml),
+ * from an edit (a whole-document change, as a client without incremental sync sends it) to the diagnostics it
+ * publishes. Edits alternate a misspelt key and its fix, so every other one has a diagnostic to locate. The first
+ * diagnostics after opening (module loading, the schemas' first use) are recorded apart.
+ */
+async function lspWorkload() {
+  console.error('lsp: edit -> diagnostics, 648-line pipeline');
+  const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = await import('vscode-jsonrpc/node');
+  const text = await readFile(join(ROOT, 'test', 'fixtures', 'editor', 'pipeline_600.yaml'), 'utf8');
+  const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: work, stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const uri = `file://${join(work, 'pipeline_600.yaml')}`;
+  let waiting;
+  connection.onNotification('textDocument/publishDiagnostics', (params) => params.uri === uri && waiting?.(params));
+  connection.listen();
+  const diagnosed = () => new Promise((resolve) => (waiting = resolve));
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: `file://${work}`, capabilities: {} });
+  await connection.sendNotification('initialized', {});
+  let start = performance.now();
+  let next = diagnosed();
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  await next;
+  record('lsp first diagnostics after open (648 lines)', [{ ms: performance.now() - start }]);
+  const edits = Math.max(reps * 8, 40);
+  const samples = [];
+  for (let i = 0; i < edits; i++) {
+    const edited = i % 2 === 0 ? text.replace('timeout: 10m', 'timout: 10m') : text.replace('timeout: 10m', `timeout: ${10 + i}m`);
+    start = performance.now();
+    next = diagnosed();
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: i + 2 }, contentChanges: [{ text: edited }] });
+    const { diagnostics } = await next;
+    samples.push({ ms: performance.now() - start });
+    if (process.env.PIPEWRIGHT_BENCH_VERBOSE) console.error(`  edit ${i + 1}: ${samples.at(-1).ms.toFixed(0)} ms`);
+    if (i % 2 === 0 && !diagnostics.some((d) => d.code === 'unknown-key')) throw new Error('lsp bench: the misspelt key was not reported');
+  }
+  // The first edit is the first document with a diagnostic: zod's error path and the locator run for the first
+  // time; the target (issue 32) is every edit after it.
+  record('lsp first edit -> diagnostics (648 lines)', samples.slice(0, 1));
+  const edit = record(`lsp edit -> diagnostics (648 lines, ${edits - 1} edits after the first)`, samples.slice(1));
+  ratios.push(['lsp edit -> diagnostics after the first, max (ms)', edit.max, '< 200']);
+  ratios.push(['lsp edit -> diagnostics after the first, median (ms)', edit.median, '']);
+  await connection.sendRequest('shutdown');
+  await connection.sendNotification('exit');
+  connection.dispose();
+}
+
+if (only.has('schema')) await schemaWorkload();
+
+/**
+ * Issue 32's schema figures: the size of what `pipewright schema` writes, and Red Hat's yaml-language-server (from
+ * node_modules, over stdio) configured with the pipeline schema: its first diagnostics of the 327-line pipeline
+ * (reading and compiling the schema included), then of the 648-line one with the schema loaded.
+ */
+async function schemaWorkload() {
+  console.error('schema: sizes, and yaml-language-server with the pipeline schema');
+  const out = join(work, 'schemas');
+  await timed([BIN, 'schema', '-o', out]);
+  for (const kind of ['pipeline', 'template', 'connector']) console.error(`  ${kind}.schema.json: ${statSync(join(out, `${kind}.schema.json`)).size} bytes`);
+  const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = await import('vscode-jsonrpc/node');
+  const settings = { yaml: { validate: true, yamlVersion: '1.1', schemas: { [`file://${join(out, 'pipeline.schema.json')}`]: ['*.yaml'] } } };
+  const samples = { first: [], loaded: [] };
+  for (let i = 0; i < Math.min(reps, 3); i++) {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'), '--stdio'], { cwd: work, stdio: ['pipe', 'pipe', 'ignore'] });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const waiting = new Map();
+    connection.onNotification('textDocument/publishDiagnostics', (params) => waiting.get(params.uri)?.(params));
+    connection.onRequest('workspace/configuration', (params) => params.items.map((item) => settings[item.section] ?? null));
+    connection.onRequest('client/registerCapability', () => null);
+    connection.listen();
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: `file://${work}`, capabilities: { workspace: { configuration: true } } });
+    await connection.sendNotification('initialized', {});
+    await connection.sendNotification('workspace/didChangeConfiguration', { settings });
+    const open = async (name, file) => {
+      const uri = `file://${join(work, name)}`;
+      const text = await readFile(join(ROOT, 'test', 'fixtures', 'editor', file), 'utf8');
+      const start = performance.now();
+      const { diagnostics } = await new Promise((resolve) => {
+        waiting.set(uri, resolve);
+        void connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+      });
+      if (diagnostics.length) throw new Error(`yaml-language-server reported ${diagnostics.length} problems in ${file}, which is valid`);
+      return { ms: performance.now() - start };
+    };
+    samples.first.push(await open(`a${i}.yaml`, 'pipeline_300.yaml'));
+    samples.loaded.push(await open(`b${i}.yaml`, 'pipeline_600.yaml'));
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    connection.dispose();
+  }
+  const first = record('yaml-language-server first diagnostics, pipeline schema (327 lines)', samples.first);
+  record('yaml-language-server diagnostics, schema loaded (648 lines)', samples.loaded);
+  ratios.push(['pipeline.schema.json (MB)', statSync(join(out, 'pipeline.schema.json')).size / 1e6, '< 2.0']);
+  ratios.push(['yaml-language-server first diagnostics (ms)', first.median, '< 10000']);
 }
 
 if (only.has('startup')) {

@@ -119,4 +119,14 @@ describe('the assertions', () => {
     expect(() => assertNoDiagnostics(result)).toThrowError(/^expected no diagnostics, found 1:\n.*input-set-missing-input/);
     expect(() => assertNoDiagnostics(synth([shop, hello('greeter')]))).not.toThrow();
   });
+
+  it('passes an error suppressed with .suppress(code, reason): compile would write the document', () => {
+    const quiet = pipeline({ identifier: 'quiet', name: 'quiet', project: shop })
+      .stage(custom({ identifier: 'go', name: 'go' }))
+      .step(shell({ identifier: 'a', name: 'a', script: 'echo a', timeout: 'soon' }).suppress('invalid-format', 'the platform takes it here'));
+    const result = synth([shop, quiet]);
+    expect(result.diagnostics.map((d) => [d.code, d.suppressed?.reason])).toEqual([['invalid-format', 'the platform takes it here']]);
+    expect(() => assertNoErrors(result)).not.toThrow();
+    expect(() => assertNoDiagnostics(result)).not.toThrow();
+  });
 });

@@ -10,6 +10,7 @@ import { pathKey } from '../core/document-path.js';
 import { applyRuleSettings, ruleOff, type RuleSettings } from './rule-settings.js';
 import { RULES } from './rules.js';
 import { schemaDiagnostics } from './schema-issues.js';
+import { markSuppressed } from './suppressions.js';
 
 /** The rules each project's settings leave on: one list per settings object, so the walk's plan for it is made once. */
 const rulesBySettings = new WeakMap<RuleSettings, readonly AnyRule[]>();
@@ -33,7 +34,7 @@ export function checkDocument(kind: ResourceKind, node: IrNode, document: unknow
     walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind], inputs);
   } catch (error) {
     if (error !== TOO_DEEP) throw error;
-    return [
+    const tooDeep: Diagnostic[] = [
       {
         code: 'too-deep',
         severity: 'error',
@@ -43,6 +44,7 @@ export function checkDocument(kind: ResourceKind, node: IrNode, document: unknow
         hint: 'flatten the step groups; real pipelines nest a few levels at most',
       },
     ];
+    return markSuppressed(node, applyRuleSettings(tooDeep, settings));
   }
   const documentSchema = documentSchemas[kind];
   // Most documents pass: the quick check answers them without the copy zod's parse makes; the rest are parsed.
@@ -51,7 +53,7 @@ export function checkDocument(kind: ResourceKind, node: IrNode, document: unknow
   // A placeholder the schema refuses (an identifier's pattern): one diagnostic, the one that says why.
   const absorbed = walked.finish(new Set(schemaFound.map((d) => pathKey(d.path))));
   const schema = absorbed.size ? schemaFound.filter((d) => !absorbed.has(pathKey(d.path))) : schemaFound;
-  return applyRuleSettings(withoutEchoes([...schema, ...walked.found.flat()]), settings);
+  return markSuppressed(node, applyRuleSettings(withoutEchoes([...schema, ...walked.found.flat()]), settings));
 }
 
 /** Checks a wire document (read from YAML, or given whole): lifted to the IR, then as `checkDocument`. */

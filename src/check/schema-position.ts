@@ -166,7 +166,7 @@ function mayParse(option: UnionOption, value: unknown): boolean {
 }
 
 /** The schema under optional, nullable, default, readonly, pipe and lazy wrappers (as `schemaAt` unwraps them). */
-function resolved(schema: z.ZodType): z.ZodType {
+export function resolved(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let depth = 0; depth < MAX_UNWRAP; depth++) {
     const def = zodDef(current);

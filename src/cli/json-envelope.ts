@@ -23,10 +23,12 @@ export interface JsonDiagnostic {
   readonly suggestion?: string;
   readonly count?: number;
   readonly places?: readonly string[];
+  /** A suppressed diagnostic (a builder's `.suppress()`, a `# pipewright-disable-next-line` comment): why, and by which. */
+  readonly suppressed?: { readonly reason: string; readonly by: 'builder' | 'comment' };
 }
 
 export function jsonDiagnostic(diagnostic: Diagnostic): JsonDiagnostic {
-  const { code, severity, message, location, path, subject, hint, suggestion, count, places } = diagnostic;
+  const { code, severity, message, location, path, subject, hint, suggestion, count, places, suppressed } = diagnostic;
   return {
     code,
     severity,
@@ -38,6 +40,7 @@ export function jsonDiagnostic(diagnostic: Diagnostic): JsonDiagnostic {
     ...(suggestion ? { suggestion } : {}),
     ...(count ? { count } : {}),
     ...(places ? { places } : {}),
+    ...(suppressed ? { suppressed } : {}),
   };
 }
 

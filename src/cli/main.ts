@@ -3,6 +3,7 @@ import { registerCompile } from './compile-command.js';
 import { registerImport } from './import-command.js';
 import { registerGraphql } from './graphql-command.js';
 import { registerInit } from './init-command.js';
+import { registerLsp } from './lsp-command.js';
 import { registerPublish } from './publish-command.js';
 import { registerRender } from './render-command.js';
 import { registerSchema } from './schema-command.js';
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   registerPublish(program);
   registerRender(program);
   registerGraphql(program);
+  registerLsp(program);
   return program;
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors } from '../core/diagnostics.js';
+import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors, suppressedCount } from '../core/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
 import { CONFIG_FILES } from '../compile/config.js';
 import type { RuleSettings } from '../check/rule-settings.js';
@@ -39,7 +39,7 @@ async function resolveFiles(args: readonly string[]): Promise<string[]> {
  * In a project, its pipewright.config.ts says which rules are off or at another severity, as for compile. The
  * config loader (and esbuild behind it) is imported only when there is a config to read.
  */
-async function projectRules(): Promise<RuleSettings | undefined> {
+export async function projectRules(): Promise<RuleSettings | undefined> {
   if (!CONFIG_FILES.some((name) => existsSync(name))) return undefined;
   const { loadConfig } = await import('../compile/load-config.js');
   return (await loadConfig()).config.rules;
@@ -56,17 +56,21 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
   }
   const color = useColor(process.stderr);
   for (const result of results) {
+    // A suppressed diagnostic is not a problem to show: --json lists it, with its reason.
+    const shown = result.diagnostics.filter((d) => !d.suppressed);
     // The text again, only for a file with something to show: validating keeps no file's text.
-    const source = result.diagnostics.length ? readFileSync(result.file, 'utf8') : '';
+    const source = shown.length ? readFileSync(result.file, 'utf8') : '';
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
-    for (const diagnostic of groupDiagnostics(result.diagnostics) as typeof result.diagnostics)
+    for (const diagnostic of groupDiagnostics(shown) as typeof shown)
       process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`);
   }
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.length - errors;
+  const shown = diagnostics.filter((d) => !d.suppressed);
+  const errors = shown.filter((d) => d.severity === 'error').length;
+  const warnings = shown.length - errors;
   const documents = results.reduce((sum, r) => sum + r.documents, 0);
   const summary = `${documents} document${documents === 1 ? '' : 's'} in ${results.length} file${results.length === 1 ? '' : 's'}`;
-  const warned = warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
+  const suppressed = suppressedCount(diagnostics.length - shown.length);
+  const warned = `${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}${suppressed ? `, ${suppressed}` : ''}`;
   if (errors === 0) process.stdout.write(`${summary}: valid${warned}\n`);
   else process.stderr.write(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warned}\n`);
   return failed ? EXIT.failed : EXIT.ok;

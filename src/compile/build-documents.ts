@@ -9,8 +9,9 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { formatLocation, type DiagnosticLocation } from '../core/source-location.js';
 import { checkAcross, type AcrossRecord, type AcrossWords } from '../check/check-across.js';
 import { runtimeInputs } from '../check/rules-input-sets.js';
-import type { RuleSettings } from '../check/rule-settings.js';
 import { checkDocument } from '../check/check-document.js';
+import { applyRuleSettings, type RuleSettings } from '../check/rule-settings.js';
+import { markSuppressed } from '../check/suppressions.js';
 import type { SeenInput } from '../check/walk.js';
 
 /** A resource found in the user's modules, with the file and export that produced it. */
@@ -124,10 +125,11 @@ export function checkBuiltAcross(documents: readonly BuiltDocument[], otherKeys:
       runtimeInputs: () => runtimeInputs(built.document, built.inputs),
     }),
   );
-  return checkAcross(records, BUILT_WORDS, { known: otherKeys, settings }).map(({ diagnostic, record, reference }) =>
+  return checkAcross(records, BUILT_WORDS, { known: otherKeys, settings }).map(({ diagnostic, record, reference }) => {
+    const [marked] = markSuppressed(record.place.node, [diagnostic]);
     // Formatting a call site reads the bundle's source map: done only for what is reported (docs/performance.md).
-    reference ? { ...diagnostic, location: reference.place.reference.node.site?.location ?? fileOf(record.place) } : locate(record.place, diagnostic),
-  );
+    return reference ? { ...marked!, location: reference.place.reference.node.site?.location ?? fileOf(record.place) } : locate(record.place, marked!);
+  });
 }
 
 /**
@@ -164,7 +166,7 @@ export function buildEach(found: readonly FoundResource[], settings?: RuleSettin
     const key = node.key ?? { kind, identifier: entry.resource.identifier };
     return { ...entry, kind, key, document: lower(node), node, ...(kind === 'pipeline' ? { inputs: [] } : {}) };
   });
-  const diagnostics: Diagnostic[] = [...optionIssues(documents)];
+  const diagnostics: Diagnostic[] = documents.flatMap((built) => markSuppressed(built.node, applyRuleSettings(optionIssues(built), settings)));
   for (const built of documents) {
     // A builder told of a missing option already said what the wire check would find missing below it.
     const missing = nodeFindings(built.node).issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
@@ -179,22 +181,21 @@ export function buildEach(found: readonly FoundResource[], settings?: RuleSettin
  * Options a builder was given wrong, at the builder's call, once per use: a shared step used in many pipelines
  * made one mistake at one line, which `groupDiagnostics` reports once, with the number of uses and a few of them.
  */
-function optionIssues(documents: readonly BuiltDocument[]): Diagnostic[] {
+function optionIssues(built: BuiltDocument): Diagnostic[] {
   const found: Diagnostic[] = [];
-  for (const built of documents)
-    for (const issue of nodeFindings(built.node).issues) {
-      const location = issue.node.site?.location ?? fileOf(built);
-      const { subject } = describePath(built.document, issue.path);
-      found.push({
-        code: issue.code,
-        severity: 'error',
-        message: issue.message,
-        path: issue.path,
-        subject,
-        location,
-        ...(issue.hint ? { hint: issue.hint } : {}),
-        ...(issue.suggestion ? { suggestion: issue.suggestion } : {}),
-      });
-    }
+  for (const issue of nodeFindings(built.node).issues) {
+    const location = issue.node.site?.location ?? fileOf(built);
+    const { subject } = describePath(built.document, issue.path);
+    found.push({
+      code: issue.code,
+      severity: 'error',
+      message: issue.message,
+      path: issue.path,
+      subject,
+      location,
+      ...(issue.hint ? { hint: issue.hint } : {}),
+      ...(issue.suggestion ? { suggestion: issue.suggestion } : {}),
+    });
+  }
   return found;
 }

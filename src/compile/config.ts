@@ -26,8 +26,9 @@ export const configSchema = z.strictObject({
   schemaModeline: z.boolean().optional(),
   /**
    * Switch a rule off, or report it at another severity, in compile and validate: `{ 'possible-secret': 'off',
-   * 'unknown-reference': 'error' }`. Only pipewright's own judgements are configurable (docs/troubleshooting.md
-   * lists them); what the platform refuses is not.
+   * 'unknown-reference': 'error', 'unknown-key': 'warning' }`. Every code about a document is configurable, the
+   * schema's included (docs/troubleshooting.md#configuring-rules); lowering what the platform refuses moves the
+   * failure to publish time, so prefer `.suppress()` or a disable comment at the one place it is wrong.
    */
   rules: z.partialRecord(z.enum(CONFIGURABLE_CODES), z.enum(['off', 'warning', 'error'])).optional(),
 });

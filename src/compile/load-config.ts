@@ -27,7 +27,7 @@ export async function loadConfig(dir = process.cwd()): Promise<LoadedConfig> {
         subject: 'config',
         hint:
           d.path[0] === 'rules'
-            ? `rules takes 'off', 'warning' or 'error' for the codes ${CONFIGURABLE_CODES.join(', ')}; what the platform refuses cannot be switched off`
+            ? `rules takes 'off', 'warning' or 'error' for every code about a document (${CONFIGURABLE_CODES.slice(0, 3).join(', ')}, ... docs/troubleshooting.md#configuring-rules); codes about the run (a missing file, the command line) are not configurable`
             : 'export default defineConfig({ include: [...], outDir: "out" })',
       })),
     );

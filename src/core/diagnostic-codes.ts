@@ -10,6 +10,12 @@ interface CodeEntry {
   /** One severity, or both where the same problem is refused in one place and only risky in another. */
   readonly severity: Severity | readonly [Severity, Severity];
   readonly summary: string;
+  /**
+   * A finding about a document (its fields, its YAML, its builder options, its relations to other documents) rather
+   * than about the run: a project's `rules` may lower it or switch it off, and a builder's `.suppress()` or a YAML
+   * comment may suppress it at one place (docs/troubleshooting.md#suppressing-a-diagnostic).
+   */
+  readonly about?: 'document';
 }
 
 export const DIAGNOSTIC_CODES = {
@@ -32,37 +38,39 @@ export const DIAGNOSTIC_CODES = {
   'missing-setting': { severity: 'error', summary: 'a setting publish or graphql needs (address, account, API key) is not given' },
   'type-error': { severity: 'error', summary: 'compile --typecheck: the TypeScript checker found an error' },
   // Builder options
-  'unknown-option': { severity: 'error', summary: 'a builder was given an option it does not have' },
-  'missing-option': { severity: 'error', summary: 'a builder was called without an option it needs' },
+  'unknown-option': { severity: 'error', summary: 'a builder was given an option it does not have', about: 'document' },
+  'missing-option': { severity: 'error', summary: 'a builder was called without an option it needs', about: 'document' },
   // Document validation
-  'missing-field': { severity: 'error', summary: 'a field the platform requires is not set' },
-  'invalid-type': { severity: 'error', summary: 'a field has the wrong kind of value' },
-  'invalid-value': { severity: 'error', summary: 'a value is not one the platform accepts' },
-  'invalid-format': { severity: 'error', summary: 'a string does not have the shape the platform requires' },
-  'too-small': { severity: 'error', summary: 'a list has too few items, or a string is empty' },
-  'too-big': { severity: 'error', summary: 'a value is longer or larger than the platform allows' },
-  'too-deep': { severity: 'error', summary: 'a document nests deeper than the limit' },
-  'unknown-type': { severity: 'error', summary: 'a stage or step type is a near miss of a known type' },
-  'unknown-key': { severity: 'error', summary: 'a key is a near miss of a key the platform models' },
-  'duplicate-identifier': { severity: 'error', summary: 'two stages, or two steps of one list, have the same identifier' },
-  'unbalanced-expression': { severity: 'warning', summary: 'a <+...> expression is not closed, empty, or has an open quote' },
-  'invalid-runtime-input': { severity: 'warning', summary: 'a <+input> value has a malformed method chain' },
-  'unknown-reference': { severity: 'warning', summary: 'an expression refers to a stage or step that does not exist' },
-  'unknown-barrier': { severity: 'error', summary: 'a Barrier step names no barrier of the pipeline' },
-  'step-not-allowed': { severity: 'error', summary: 'a step type cannot run in the stage it is in' },
+  'missing-field': { severity: 'error', summary: 'a field the platform requires is not set', about: 'document' },
+  'invalid-type': { severity: 'error', summary: 'a field has the wrong kind of value', about: 'document' },
+  'invalid-value': { severity: 'error', summary: 'a value is not one the platform accepts', about: 'document' },
+  'invalid-format': { severity: 'error', summary: 'a string does not have the shape the platform requires', about: 'document' },
+  'too-small': { severity: 'error', summary: 'a list has too few items, or a string is empty', about: 'document' },
+  'too-big': { severity: 'error', summary: 'a value is longer or larger than the platform allows', about: 'document' },
+  'too-deep': { severity: 'error', summary: 'a document nests deeper than the limit', about: 'document' },
+  'unknown-type': { severity: 'error', summary: 'a stage or step type is a near miss of a known type', about: 'document' },
+  'unknown-key': { severity: 'error', summary: 'a key is a near miss of a key the platform models', about: 'document' },
+  'duplicate-identifier': { severity: 'error', summary: 'two stages, or two steps of one list, have the same identifier', about: 'document' },
+  'unbalanced-expression': { severity: 'warning', summary: 'a <+...> expression is not closed, empty, or has an open quote', about: 'document' },
+  'invalid-runtime-input': { severity: 'warning', summary: 'a <+input> value has a malformed method chain', about: 'document' },
+  'unknown-reference': { severity: 'warning', summary: 'an expression refers to a stage or step that does not exist', about: 'document' },
+  'unknown-barrier': { severity: 'error', summary: 'a Barrier step names no barrier of the pipeline', about: 'document' },
+  'step-not-allowed': { severity: 'error', summary: 'a step type cannot run in the stage it is in', about: 'document' },
   'unsubstituted-placeholder': {
     severity: ['error', 'warning'],
     summary: 'a template placeholder was not filled in (an error where the schema refuses it, a warning elsewhere)',
+    about: 'document',
   },
-  'invalid-scope': { severity: 'warning', summary: "a document's orgIdentifier or projectIdentifier cannot be an identifier" },
-  'clone-without-codebase': { severity: 'warning', summary: 'a CI stage clones the codebase but the pipeline has none' },
-  'possible-secret': { severity: 'warning', summary: 'a value looks like a real credential in plain text' },
+  'invalid-scope': { severity: 'warning', summary: "a document's orgIdentifier or projectIdentifier cannot be an identifier", about: 'document' },
+  'clone-without-codebase': { severity: 'warning', summary: 'a CI stage clones the codebase but the pipeline has none', about: 'document' },
+  'possible-secret': { severity: 'warning', summary: 'a value looks like a real credential in plain text', about: 'document' },
+  'invalid-suppression': { severity: 'warning', summary: 'a pipewright-disable-next-line comment names no code it can suppress, or gives no reason' },
   // Between resources
-  'duplicate-resource': { severity: 'error', summary: 'two documents are the same resource (kind, scope, identifier)' },
-  'unresolved-reference': { severity: 'error', summary: 'a resource refers to another that is not compiled with it' },
-  'out-of-scope-reference': { severity: 'error', summary: 'a document uses a connector outside its scope' },
-  'input-set-not-an-input': { severity: 'error', summary: 'an input set sets a field its pipeline fixes instead of taking it as <+input>' },
-  'input-set-missing-input': { severity: 'warning', summary: 'an input set leaves unset a runtime input of its pipeline that has no default' },
+  'duplicate-resource': { severity: 'error', summary: 'two documents are the same resource (kind, scope, identifier)', about: 'document' },
+  'unresolved-reference': { severity: 'error', summary: 'a resource refers to another that is not compiled with it', about: 'document' },
+  'out-of-scope-reference': { severity: 'error', summary: 'a document uses a connector outside its scope', about: 'document' },
+  'input-set-not-an-input': { severity: 'error', summary: 'an input set sets a field its pipeline fixes instead of taking it as <+input>', about: 'document' },
+  'input-set-missing-input': { severity: 'warning', summary: 'an input set leaves unset a runtime input of its pipeline that has no default', about: 'document' },
   // render
   'unknown-pipeline': { severity: 'error', summary: 'render was given a pipeline that is not in the compiled output or the YAML file' },
   'unknown-input-set': { severity: 'error', summary: 'render was given an input set the pipeline does not have (not found, another pipeline\'s, or an overlay\'s bad reference)' },
@@ -73,14 +81,14 @@ export const DIAGNOSTIC_CODES = {
   'foreign-manifest': { severity: 'error', summary: 'the output folder holds a manifest.json pipewright did not write' },
   'unsafe-out-dir': { severity: 'error', summary: 'the output folder contains the working directory or the definitions' },
   // Reading YAML
-  'no-documents': { severity: 'error', summary: 'the input holds no YAML documents' },
-  'not-a-platform-document': { severity: 'error', summary: 'a YAML document is not a pipeline, connector or project' },
+  'no-documents': { severity: 'error', summary: 'the input holds no YAML documents', about: 'document' },
+  'not-a-platform-document': { severity: 'error', summary: 'a YAML document is not a pipeline, connector or project', about: 'document' },
   'yaml-syntax': { severity: 'error', summary: 'a file is not valid YAML' },
-  'yaml-duplicate-key': { severity: 'error', summary: 'a key appears twice in one map' },
-  'yaml-number': { severity: 'error', summary: 'a value reads as a number the platform cannot read' },
-  'yaml-alias': { severity: 'warning', summary: 'an alias, which the platform does not expand' },
-  'yaml-merge-key': { severity: 'warning', summary: 'a merge key, which the platform does not merge' },
-  'yaml-multiple-documents': { severity: 'warning', summary: 'a file holds several documents; the platform reads the first' },
+  'yaml-duplicate-key': { severity: 'error', summary: 'a key appears twice in one map', about: 'document' },
+  'yaml-number': { severity: 'error', summary: 'a value reads as a number the platform cannot read', about: 'document' },
+  'yaml-alias': { severity: 'warning', summary: 'an alias, which the platform does not expand', about: 'document' },
+  'yaml-merge-key': { severity: 'warning', summary: 'a merge key, which the platform does not merge', about: 'document' },
+  'yaml-multiple-documents': { severity: 'warning', summary: 'a file holds several documents; the platform reads the first', about: 'document' },
   'yaml-too-large': { severity: 'error', summary: 'a document is over the platform reader\'s size limit' },
   // Import
   'generated-code-type-error': { severity: 'error', summary: 'code generated by import does not type-check: a bug to report' },
@@ -108,6 +116,13 @@ export type SeverityOf<C extends DiagnosticCode> = Table[C]['severity'] extends 
 
 /** The codes that may be reported with a severity: `CodeWith<'warning'>` for a warning rule. */
 export type CodeWith<S extends Severity> = { [C in DiagnosticCode]: S extends SeverityOf<C> ? C : never }[DiagnosticCode];
+
+/** The codes a project's `rules`, `.suppress()` and `# pipewright-disable-next-line` may act on, in the table's order. */
+export type DocumentCode = { [C in DiagnosticCode]: Table[C] extends { about: 'document' } ? C : never }[DiagnosticCode];
+export const DOCUMENT_CODES = (Object.keys(DIAGNOSTIC_CODES) as DiagnosticCode[]).filter(
+  (code): code is DocumentCode => (DIAGNOSTIC_CODES[code] as CodeEntry).about === 'document',
+);
+export const isDocumentCode = (code: string): code is DocumentCode => isDiagnosticCode(code) && (DIAGNOSTIC_CODES[code] as CodeEntry).about === 'document';
 
 export const isDiagnosticCode = (code: string): code is DiagnosticCode => Object.hasOwn(DIAGNOSTIC_CODES, code);
 

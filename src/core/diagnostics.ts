@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { DocPath } from './document-path.js';
 import { compareLocations, formatLocation, type DiagnosticLocation } from './source-location.js';
 
-import { type CodeWith, type DiagnosticCode, type Severity, type SeverityOf } from './diagnostic-codes.js';
+import { type CodeWith, type DiagnosticCode, type DocumentCode, type Severity, type SeverityOf } from './diagnostic-codes.js';
 
 export type { DiagnosticCode, Severity } from './diagnostic-codes.js';
 export type { DiagnosticLocation, FileLocation, SourceLocation } from './source-location.js';
@@ -28,6 +28,23 @@ export interface DiagnosticFields {
   readonly count?: number;
   /** A few of those subjects, in order. */
   readonly places?: readonly string[];
+  /**
+   * Set when a builder's `.suppress()` or a `# pipewright-disable-next-line` comment covers it: it is still
+   * listed by `--json`, with the reason, but never printed as a problem nor fails the run.
+   */
+  readonly suppressed?: SuppressedBy;
+}
+
+/** Who suppressed a diagnostic, and why (the reason the user gave). */
+export interface SuppressedBy {
+  readonly reason: string;
+  readonly by: 'builder' | 'comment';
+}
+
+/** A suppression a builder or comment carries: a code and the reason, for a node and everything below it. */
+export interface Suppression {
+  readonly code: DocumentCode;
+  readonly reason: string;
 }
 
 /**
@@ -98,7 +115,7 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic
       out.push(diagnostic);
       continue;
     }
-    const key = JSON.stringify([diagnostic.code, diagnostic.severity, formatLocation(diagnostic.location), diagnostic.message, diagnostic.hint]);
+    const key = JSON.stringify([diagnostic.code, diagnostic.severity, formatLocation(diagnostic.location), diagnostic.message, diagnostic.hint, diagnostic.suppressed]);
     const group = groups.get(key);
     if (group) group.push(diagnostic);
     else {
@@ -118,17 +135,24 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic
 }
 
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: FormatOptions): string {
-  const sorted = sortDiagnostics(groupDiagnostics(diagnostics));
+  const sorted = sortDiagnostics(groupDiagnostics(diagnostics.filter((d) => !d.suppressed)));
+  const suppressed = diagnostics.filter((d) => d.suppressed).length;
   const errors = sorted.filter((d) => d.severity === 'error').length;
   const warnings = sorted.length - errors;
   const lines = sorted.map((d) => formatDiagnostic(d, options));
-  const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`]
+  const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`, suppressedCount(suppressed)]
     .filter(Boolean)
     .join(', ');
+  // Only suppressed ones: the count alone, with no empty line for the diagnostics above it.
+  if (lines.length === 0) return counts ? `${counts}\n` : '';
   return `${lines.join('\n')}\n${counts ? `\n${counts}\n` : ''}`;
 }
 
-export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === 'error');
+/** `2 suppressed (pipewright compile --json lists them)`, or '' for none. */
+export const suppressedCount = (n: number): string => (n ? `${n} suppressed (--json lists them with their reasons)` : '');
+
+/** Whether the run fails: an error nobody suppressed. */
+export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === 'error' && !d.suppressed);
 
 /** Each diagnostic once, in order of first appearance (a shared file's error, met by every batch or chunk). */
 export const withoutRepeats = (diagnostics: Iterable<Diagnostic>): Diagnostic[] => [

@@ -1,11 +1,25 @@
 import type { SourceSite } from '../core/source-site.js';
+import { isDocumentCode, type DocumentCode } from '../core/diagnostic-codes.js';
+import type { Suppression } from '../core/diagnostics.js';
+import { irNode, type IrNode } from '../ir/node.js';
+
+/** What every builder (the `raw.*` ones too) offers: a diagnostic accepted at its node and below it. */
+export interface Suppressible {
+  /**
+   * Accepts one diagnostic code for this node and everything in it (a stage's steps, a pipeline's stages): the
+   * diagnostic no longer fails compile, and `--json` still lists it as suppressed, with `reason`. For a document
+   * the platform takes and pipewright refuses; other codes at the node are still reported.
+   * @example shell({ identifier: 'legacy', script: 'make' }).suppress('unknown-key', 'the platform takes inputVariables here (ticket OPS-12)')
+   */
+  suppress(code: DocumentCode, reason: string): this;
+}
 
 /**
  * What every builder the user holds offers besides its own methods: where it was made, and two helpers that keep
  * a chain unbroken. The public builder types are interfaces extending this one; the classes behind them stay
  * inside the package (kysely's pattern), so a builder shows only the methods that make sense for its kind.
  */
-export interface Chainable {
+export interface Chainable extends Suppressible {
   /** Where the user's code created this builder. */
   readonly site: SourceSite;
   /** Applies `then` only when `condition` holds, keeping the chain unbroken. */
@@ -18,6 +32,22 @@ export interface Chainable {
  * Base of the builder classes: frozen props, and methods that return a new builder of the same class.
  * A stage or step defined once can be reused anywhere without one use changing another.
  */
+/** Where a builder keeps its `.suppress()` calls among its props: a symbol, so no option can collide with it. */
+const SUPPRESSIONS = Symbol('pipewright.suppressions');
+
+/** The suppressions so far plus one, checked: JavaScript callers get no type check of the code or the reason. */
+export function addSuppression(existing: readonly Suppression[] | undefined, code: DocumentCode, reason: string): readonly Suppression[] {
+  if (!isDocumentCode(code))
+    throw new Error(`.suppress(${JSON.stringify(code)}, ...): not a code about a document; use a code from docs/troubleshooting.md, e.g. 'unknown-key'`);
+  if (typeof reason !== 'string' || reason.trim() === '')
+    throw new Error(`.suppress('${code}', reason): give the reason the diagnostic is wrong here (it is listed with the suppression in --json)`);
+  return [...(existing ?? []), { code, reason: reason.trim() }];
+}
+
+/** A node carrying suppressions (none: the node itself). */
+export const suppressedNode = (node: IrNode, suppressions: readonly Suppression[] | undefined): IrNode =>
+  suppressions?.length ? irNode({ ...node, suppressions: [...(node.suppressions ?? []), ...suppressions] }) : node;
+
 export abstract class Builder<Props extends object> implements Chainable {
   protected readonly props: Readonly<Props>;
   readonly site: SourceSite;
@@ -41,4 +71,16 @@ export abstract class Builder<Props extends object> implements Chainable {
   $call<R>(fn: (builder: this) => R): R {
     return fn(this);
   }
+
+  suppress(code: DocumentCode, reason: string): this {
+    const existing = (this.props as { [SUPPRESSIONS]?: readonly Suppression[] })[SUPPRESSIONS];
+    return this.with({ [SUPPRESSIONS]: addSuppression(existing, code, reason) } as unknown as Partial<Props>);
+  }
+
+  /** The builder's IR node, with its suppressions; each kind of builder makes its node in `makeNode`. */
+  toNode(): IrNode {
+    return suppressedNode(this.makeNode(), (this.props as { [SUPPRESSIONS]?: readonly Suppression[] })[SUPPRESSIONS]);
+  }
+
+  protected abstract makeNode(): IrNode;
 }

@@ -40,7 +40,7 @@ export class ConnectorImpl extends Builder<ConnectorOptions & WithIssues> implem
     return typeof this.props.project === 'object' ? this.props.project : undefined;
   }
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const { identifier, name, description, tags, type, spec } = this.props;
     const { org, project } = this.scope;
     const references: Reference[] = this.projectBuilder ? [{ path: ['projectIdentifier'], target: this.projectBuilder }] : [];

@@ -15,6 +15,7 @@ export { isResource, kindOf, RESOURCE_BRAND } from '../ir/node.js';
 export type { AnyResource, Resource, Scope } from '../ir/node.js';
 export { deployment, stage, isStageBuilder } from './stage.js';
 export type { StageBuilder, StageNode, StageOutputs, StageSettings, StageWithoutSteps, DeploymentOptions, GenericStageOptions, KubernetesInfrastructureOption } from './stage.js';
+export type { Suppressible } from './builder.js';
 export { shell, step, isStepNode } from './step.js';
 export type { ShellOptions, StepBuilder, StepNode, StepOptions, WhenOption } from './step.js';
 export type { IrNode } from '../ir/node.js';

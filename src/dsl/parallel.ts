@@ -103,7 +103,7 @@ class ParallelStagesImpl extends Builder<ParallelProps<StageNode>> implements Pa
     return this.with({ issues: [...(this.props.issues ?? []), refusedSetting('stage', setting)] });
   }
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     return parallelNode(this.site, this.stages.map((stage) => stage.toNode()), this.props.issues);
   }
 }
@@ -130,7 +130,7 @@ class ParallelStepsImpl<Types extends string> extends Builder<ParallelProps<Step
     return this.with({ issues: [...(this.props.issues ?? []), refusedSetting('step', setting)] });
   }
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     return parallelNode(this.site, this.props.nodes.map((node) => node.toNode()), this.props.issues);
   }
 }

@@ -136,7 +136,7 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
     return this.with({ tags });
   }
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const p = this.props;
     const { org, project } = this.scope;
     const references: Reference[] = [];

@@ -52,7 +52,7 @@ class ProjectImpl extends Builder<ProjectOptions & WithIssues> implements Projec
     return this.with({ tags });
   }
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const { identifier, name, color, description, tags, modules } = this.props;
     const body = {
       name: name ?? identifier,

@@ -6,38 +6,52 @@ import { plain } from './plain.js';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { NO_STEPS, STAGE_BRAND, type StageNode } from './stage.js';
 import { STEP_BRAND, type StepNode } from './step.js';
+import { addSuppression, suppressedNode, type Suppressible } from './builder.js';
+import type { DocumentCode } from '../core/diagnostic-codes.js';
+import type { Suppression } from '../core/diagnostics.js';
 
 /**
  * Escape hatches that emit a wire element exactly as given: for what no builder models yet. `import` uses
- * them only where a builder cannot reproduce the YAML, so nothing is ever dropped.
+ * them only where a builder cannot reproduce the YAML, so nothing is ever dropped. "As written" is not "unchecked":
+ * their documents are checked like any other, and `.suppress(code, reason)` accepts a diagnostic, as on any builder.
  */
 
 const copy = <T>(value: T): T => plain(value) as T;
 
-class RawStep implements StepNode {
+class RawStep implements StepNode, Suppressible {
   readonly #element: Readonly<Record<string, unknown>>;
+  readonly #suppressions: readonly Suppression[] | undefined;
   readonly site: SourceSite;
-  constructor(element: Record<string, unknown>, site: SourceSite) {
+  constructor(element: Record<string, unknown>, site: SourceSite, suppressions?: readonly Suppression[]) {
     this.#element = copy(element);
+    this.#suppressions = suppressions;
     this.site = site;
     Object.freeze(this);
   }
   get [STEP_BRAND](): true {
     return true;
   }
+  suppress(code: DocumentCode, reason: string): this {
+    return new RawStep(this.#element, this.site, addSuppression(this.#suppressions, code, reason)) as this;
+  }
   toNode(): IrNode {
-    return liftStep(copy(this.#element), this.site);
+    return suppressedNode(liftStep(copy(this.#element), this.site), this.#suppressions);
   }
 }
 
 /** A stage element (`{ stage: {...} }` or `{ parallel: [...] }`) emitted verbatim. */
-class RawStage implements StageNode {
+class RawStage implements StageNode, Suppressible {
   readonly #element: Readonly<Record<string, unknown>>;
+  readonly #suppressions: readonly Suppression[] | undefined;
   readonly site: SourceSite;
-  constructor(element: Record<string, unknown>, site: SourceSite) {
+  constructor(element: Record<string, unknown>, site: SourceSite, suppressions?: readonly Suppression[]) {
     this.#element = copy(element);
+    this.#suppressions = suppressions;
     this.site = site;
     Object.freeze(this);
+  }
+  suppress(code: DocumentCode, reason: string): this {
+    return new RawStage(this.#element, this.site, addSuppression(this.#suppressions, code, reason)) as this;
   }
   get [STAGE_BRAND](): true {
     return true;
@@ -55,19 +69,24 @@ class RawStage implements StageNode {
     return String(this.#inner.type ?? 'parallel');
   }
   toNode(): IrNode {
-    return liftStage(copy(this.#element), this.site);
+    return suppressedNode(liftStage(copy(this.#element), this.site), this.#suppressions);
   }
 }
 
-class RawResource<K extends ResourceKind> implements Resource<K, Record<string, unknown>> {
+class RawResource<K extends ResourceKind> implements Resource<K, Record<string, unknown>>, Suppressible {
   readonly #kind: K;
   readonly #document: Readonly<Record<string, unknown>>;
+  readonly #suppressions: readonly Suppression[] | undefined;
   readonly site: SourceSite;
-  constructor(kind: K, document: Record<string, unknown>, site: SourceSite) {
+  constructor(kind: K, document: Record<string, unknown>, site: SourceSite, suppressions?: readonly Suppression[]) {
     this.#kind = kind;
     this.#document = copy(document);
+    this.#suppressions = suppressions;
     this.site = site;
     Object.freeze(this);
+  }
+  suppress(code: DocumentCode, reason: string): this {
+    return new RawResource(this.#kind, this.#document, this.site, addSuppression(this.#suppressions, code, reason)) as this;
   }
   get [RESOURCE_BRAND](): K {
     return this.#kind;
@@ -85,23 +104,23 @@ class RawResource<K extends ResourceKind> implements Resource<K, Record<string, 
     return { ...(org ? { org } : {}), ...(project ? { project } : {}) };
   }
   toNode(): IrNode {
-    return lift(this.#kind, copy(this.#document), this.site);
+    return suppressedNode(lift(this.#kind, copy(this.#document), this.site), this.#suppressions);
   }
   toDocument(): Record<string, unknown> {
     return lower(this.toNode()) as Record<string, unknown>;
   }
 }
 
-function rawStep(element: Record<string, unknown>): StepNode {
+function rawStep(element: Record<string, unknown>): StepNode & Suppressible {
   return new RawStep(element, captureSite(rawStep));
 }
 
-function rawStage(element: Record<string, unknown>): StageNode {
+function rawStage(element: Record<string, unknown>): StageNode & Suppressible {
   return new RawStage(element, captureSite(rawStage));
 }
 
 const rawResource = <K extends ResourceKind>(kind: K) =>
-  function rawDocument(document: Record<string, unknown>): Resource<K, Record<string, unknown>> {
+  function rawDocument(document: Record<string, unknown>): Resource<K, Record<string, unknown>> & Suppressible {
     return new RawResource(kind, document, captureSite(rawDocument));
   };
 

@@ -67,7 +67,7 @@ export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOpt
    */
   protected abstract fields(references: Reference[], children: Child[]): Record<string, unknown>;
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const kind = this[RESOURCE_BRAND];
     const { identifier, name, description, tags, project } = this.props;
     const { org, project: projectId } = this.scope;

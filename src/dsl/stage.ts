@@ -151,7 +151,7 @@ abstract class StageBase<Type extends string> extends Builder<StageProps> implem
   /** The stage's own steps as nodes, for the spec to place; undefined for a stage without steps. */
   protected abstract execution(): Execution | undefined;
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const p = this.props;
     const references: Reference[] = [];
     const execution = this.execution();

@@ -77,7 +77,7 @@ abstract class StepGroupBase<Types extends string> extends Builder<StepGroupOpti
     return this.props.identifier;
   }
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const p = this.props;
     const references: Reference[] = [];
     const infra = p.containerInfra;

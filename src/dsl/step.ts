@@ -133,7 +133,7 @@ export class StepBuilderImpl<Outputs extends string = never, Type extends string
     return new Expr(`<+execution.steps.${this.props.identifier}.output.outputVariables.${name}>`);
   }
 
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const { type, identifier, name, description, spec, timeout, when, failureStrategies, strategy, extra, issues } = this.props;
     const references: Reference[] = [];
     const body = defined({

@@ -56,7 +56,7 @@ class StepTemplateImpl extends Builder<StepTemplateOptions> implements StepTempl
   get identifier(): string {
     return this.props.identifier;
   }
-  toNode(): IrNode {
+  protected makeNode(): IrNode {
     const p = this.props;
     const references: Reference[] = [];
     const body = defined({

@@ -1,6 +1,7 @@
 import type { SourceSite } from '../core/source-site.js';
 import type { IrNode } from './node.js';
 import type { DocPath } from '../core/document-path.js';
+import type { Suppression } from '../core/diagnostics.js';
 
 /** Where a node's element and body sit in the document. */
 export interface Placed {
@@ -33,24 +34,27 @@ const startsWith = (path: DocPath, prefix: DocPath, from: number): boolean => {
   return true;
 };
 
+/** A node on the way to a path, and the `.step(x)` call that put it in its list, when it says one. */
+interface Along {
+  readonly node: IrNode;
+  readonly use?: SourceSite;
+}
+
 /**
- * The source of a document path: the call site of its nearest node that has one (the innermost node whose
- * element holds the path), and where that node, or the nearest one above it, was added to its list (`.step(x)`).
- * Found by descending the tree along the path: one child list per level.
+ * The nodes whose elements hold a document path, outermost first (the root always): found by descending the tree
+ * along the path, one child list per level.
  */
-export function sourceOf(root: IrNode, path: DocPath): { site?: SourceSite; use?: SourceSite } {
+function nodesAlong(root: IrNode, path: DocPath): Along[] {
+  const found: Along[] = [{ node: root }];
   let node = root;
-  let site = root.site;
-  let use: SourceSite | undefined;
   let offset = root.wrapper === undefined ? 0 : 1;
-  if (offset === 1 && path[0] !== root.wrapper) return { site };
+  if (offset === 1 && path[0] !== root.wrapper) return found;
   descend: for (;;) {
     for (const child of node.children) {
       if (!startsWith(path, child.at, offset)) continue;
       node = child.node;
       offset += child.at.length;
-      if (node.site) site = node.site;
-      if (child.use) use = child.use;
+      found.push(child.use ? { node, use: child.use } : { node });
       if (node.wrapper !== undefined && !child.unwrap) {
         if (path[offset] !== node.wrapper) break descend;
         offset++;
@@ -59,5 +63,30 @@ export function sourceOf(root: IrNode, path: DocPath): { site?: SourceSite; use?
     }
     break;
   }
+  return found;
+}
+
+/**
+ * The source of a document path: the call site of its nearest node that has one (the innermost node whose
+ * element holds the path), and where that node, or the nearest one above it, was added to its list (`.step(x)`).
+ */
+export function sourceOf(root: IrNode, path: DocPath): { site?: SourceSite; use?: SourceSite } {
+  let site: SourceSite | undefined;
+  let use: SourceSite | undefined;
+  for (const along of nodesAlong(root, path)) {
+    if (along.node.site) site = along.node.site;
+    if (along.use) use = along.use;
+  }
   return { site, use };
 }
+
+/** The suppression of `code` nearest a document path: the innermost node holding the path that suppresses it. */
+export function suppressionAt(root: IrNode, path: DocPath, code: string): Suppression | undefined {
+  let found: Suppression | undefined;
+  for (const { node } of nodesAlong(root, path)) found = node.suppressions?.find((s) => s.code === code) ?? found;
+  return found;
+}
+
+/** Whether any node of the tree carries a suppression (most trees have none: then nothing is looked up). */
+export const carriesSuppressions = (node: IrNode): boolean =>
+  (node.suppressions?.length ?? 0) > 0 || node.children.some((child) => carriesSuppressions(child.node));

@@ -2,6 +2,7 @@ import type { DocPath } from '../core/document-path.js';
 import { kindRow, RESOURCE_KINDS, type ResourceKind } from '../catalog/kinds.js';
 import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
 import type { SourceSite } from '../core/source-site.js';
+import type { Suppression } from '../core/diagnostics.js';
 
 /**
  * What a node is. A resource document is a `pipeline` or a `resource` (every other kind of the table: its wire
@@ -60,6 +61,8 @@ export interface IrNode {
   /** A resource document's kind and identity, as the builder (or lift) knew them. */
   readonly resourceKind?: ResourceKind;
   readonly key?: ResourceKey;
+  /** Codes accepted at this node and below it (a builder's `.suppress()`), with the user's reasons. */
+  readonly suppressions?: readonly Suppression[];
 }
 
 /** What makes a node: its fields, the lists optional (empty when left out). */

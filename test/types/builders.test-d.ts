@@ -37,6 +37,7 @@ import {
   type PipelineStageBuilder,
   type StageBuilder,
   type StageNode,
+  type Suppressible,
   type StageWithoutSteps,
   type StepBuilder,
   type StepGroupBuilder,
@@ -61,7 +62,7 @@ expectTypeOf(parallel(say, pause)).toEqualTypeOf<ParallelSteps<'ShellScript' | '
 expectTypeOf(stepGroup({ identifier: 'g', steps: [say] })).toEqualTypeOf<StepGroupBuilder<'ShellScript'>>();
 expectTypeOf(stepGroup({ identifier: 'g', template: { templateRef: 'checks' } })).toEqualTypeOf<TemplateStepGroupBuilder>();
 expectTypeOf(stepTemplate({ identifier: 's', templateRef: 'echo' })).toEqualTypeOf<StepTemplateBuilder>();
-expectTypeOf(raw.stage({ stage: { identifier: 'r', name: 'r', type: 'Custom', spec: {} } })).toEqualTypeOf<StageNode>();
+expectTypeOf(raw.stage({ stage: { identifier: 'r', name: 'r', type: 'Custom', spec: {} } })).toEqualTypeOf<StageNode & Suppressible>();
 expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).toEqualTypeOf<PipelineBuilder<string, never>>();
 
 // --- a stage that runs steps: steps, settings, references ----------------------------------------------------
@@ -199,3 +200,13 @@ pipeline({ identifier: 'p', project: 'web' }).stage(environment({ identifier: 'p
 declare const unknownValue: unknown;
 if (isStageBuilder(unknownValue)) expectTypeOf(unknownValue).toEqualTypeOf<StageNode>();
 expectTypeOf(input).toBeFunction();
+
+// --- .suppress(code, reason): any builder, raw ones too; codes about a document only; a reason is required --
+expectTypeOf(shell({ identifier: 'x', script: 'make' }).suppress('unknown-key', 'the platform takes it')).toEqualTypeOf(shell({ identifier: 'x', script: 'make' }));
+expectTypeOf(raw.step({ step: { identifier: 'r', name: 'r', type: 'Wait', spec: {} } }).suppress('missing-field', 'legacy form')).toMatchTypeOf<Suppressible>();
+// @ts-expect-error: not a diagnostic code
+shell({ identifier: 'x', script: 'make' }).suppress('unkown-key', 'typo');
+// @ts-expect-error: a code about the run, not a document
+pipeline({ identifier: 'p', project: 'web' }).suppress('file-not-found', 'no');
+// @ts-expect-error: the reason is required
+custom({ identifier: 'c' }).suppress('unknown-key');
