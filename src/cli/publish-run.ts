@@ -10,7 +10,7 @@ import { findOrphans, pruneOrphans } from '../publish/prune.js';
 import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, orphanLines, orphansFailed, resultLines, summaryTable } from '../publish/report-text.js';
 import type { RetryEvent } from '../publish/retry.js';
-import { authAdvice, expandFilePath, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
+import { authAdvice, expandFilePath, gitFilesOf, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
 import type { Probe } from '../publish/transport.js';
 import { DiagnosticError, diagnosticOf } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
@@ -117,6 +117,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       );
     const git = storage.git;
     const template = git?.filePath;
+    const gitFileOf = gitFilesOf(config);
     bar = tty ? new ProgressBar(process.stderr, items.length) : undefined;
     report = await publishDocuments(client, items, {
       dryRun: flags.dryRun ?? false,
@@ -129,6 +130,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       policyCheck: flags.policyCheck ?? false,
       ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
       lastPublished: (item) => record.get(item.file)?.document,
+      ...(gitFileOf ? { gitFileOf } : {}),
       onStart: (item) => bar?.started(item.file),
       onResult: (result) => {
         if (bar) bar.finished(result);

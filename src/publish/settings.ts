@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { PipewrightConfig } from '../compile/config.js';
 import type { CodeWith } from '../core/diagnostic-codes.js';
 import type { RetryOptions } from './retry.js';
+import { keyName, type ResourceKey } from '../catalog/resource-key.js';
+import type { GitFileLocation } from './publish.js';
 
 /** A setting that is missing or wrong, with what to do about it; the CLI prints it as a diagnostic of its code. */
 export class SettingsError extends Error {
@@ -171,4 +173,17 @@ export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certi
     case 'gone':
       return 'the platform stopped answering during the run, so nothing more was sent: check that it is up (and the network, VPN or tunnel to it), then publish again; what was published stays, and the next run leaves it unchanged';
   }
+}
+
+/** The name of a document in config `gitFiles`: `pipeline:default/shop/deploy`, `inputSet:default/shop/deploy/eu`. */
+export const gitFileName = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
+
+/** Config `gitFiles` as publish reads it: each document's place in Git, by its key. */
+export function gitFilesOf(config: PipewrightConfig): ((id: ResourceKey) => GitFileLocation | undefined) | undefined {
+  const files = config.gitFiles;
+  if (!files || Object.keys(files).length === 0) return undefined;
+  return (id) => {
+    const place = files[gitFileName(id)];
+    return place ? { connectorRef: place.connector, repoName: place.repo, branch: place.branch, filePath: place.filePath } : undefined;
+  };
 }
