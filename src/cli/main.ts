@@ -4,6 +4,7 @@ import { registerImport } from './import-command.js';
 import { registerGraphql } from './graphql-command.js';
 import { registerInit } from './init-command.js';
 import { registerPublish } from './publish-command.js';
+import { registerPull } from './pull-command.js';
 import { registerRender } from './render-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
@@ -30,6 +31,7 @@ export function createProgram(): Command {
   registerValidate(program);
   registerSchema(program);
   registerPublish(program);
+  registerPull(program);
   registerRender(program);
   registerGraphql(program);
   return program;

@@ -36,7 +36,7 @@ export interface PublishFlags {
 }
 
 /** What to check when the preflight found no platform at the address. */
-const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
+export const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
   refused: 'nothing listens there: check the host and port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts, and that the platform (or your tunnel) is running',
   unresolved: 'check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts (and the DNS of this machine)',
   tls: 'check that the address is the platform\'s; a private CA is trusted with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
@@ -70,7 +70,7 @@ const publishDiagnostics = (report: PublishReport) => [
 ];
 
 /** Retries are logged only with --debug: in CI a flaky minute would otherwise bury the per-document lines. */
-const retryLogger = (debug: boolean) =>
+export const retryLogger = (debug: boolean) =>
   debug
     ? ({ error, attempt, delayMs }: RetryEvent) =>
         process.stderr.write(`debug: ${error.request}: ${error.message}; attempt ${attempt + 1} in ${delayMs} ms\n`)
