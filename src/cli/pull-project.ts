@@ -37,8 +37,12 @@ export interface FileOutcome {
   readonly diff?: string;
 }
 
-/** The lines that differ between two texts, after their common start and end: enough to see an edit. */
-export function shortDiff(mine: string, theirs: string, maxLines = 12): string {
+/**
+ * The lines that differ between two texts, as `-` (the first's) and `+` (the second's) lines under `@@ line N`
+ * headers: a longest-common-subsequence diff of the lines, at most `maxLines` of them shown. Modules are small;
+ * past 4000 lines a side only the changed range between the common start and end is shown.
+ */
+export function shortDiff(mine: string, theirs: string, maxLines = 20): string {
   const a = mine.split('\n');
   const b = theirs.split('\n');
   let start = 0;
@@ -49,12 +53,36 @@ export function shortDiff(mine: string, theirs: string, maxLines = 12): string {
     endA--;
     endB--;
   }
-  const cut = (lines: string[], sign: string) => {
-    const shown = lines.slice(0, maxLines).map((line) => `${sign} ${line}`);
-    if (lines.length > maxLines) shown.push(`${sign} ... ${lines.length - maxLines} more line${lines.length - maxLines === 1 ? '' : 's'}`);
-    return shown;
-  };
-  return [`@@ line ${start + 1}`, ...cut(a.slice(start, endA), '-'), ...cut(b.slice(start, endB), '+')].join('\n');
+  const x = a.slice(start, endA);
+  const y = b.slice(start, endB);
+  const lines: Array<{ sign: '-' | '+'; at: number; text: string }> = [];
+  if (x.length > 4000 || y.length > 4000) {
+    x.forEach((text, i) => lines.push({ sign: '-', at: start + i, text }));
+    y.forEach((text, i) => lines.push({ sign: '+', at: start + i, text }));
+  } else {
+    // lengths[i][j]: the longest common subsequence of x[i..] and y[j..].
+    const lengths = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
+    for (let i = x.length - 1; i >= 0; i--)
+      for (let j = y.length - 1; j >= 0; j--) lengths[i]![j] = x[i] === y[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+    let i = 0;
+    let j = 0;
+    while (i < x.length || j < y.length) {
+      if (i < x.length && j < y.length && x[i] === y[j]) {
+        i++;
+        j++;
+      } else if (j < y.length && (i === x.length || lengths[i]![j + 1]! >= lengths[i + 1]![j]!)) lines.push({ sign: '+', at: start + i, text: y[j++]! });
+      else lines.push({ sign: '-', at: start + i, text: x[i++]! });
+    }
+  }
+  const out: string[] = [];
+  let last = -2;
+  for (const line of lines.slice(0, maxLines)) {
+    if (line.at > last + 1) out.push(`@@ line ${line.at + 1}`);
+    last = line.sign === '-' ? line.at : line.at - 1;
+    out.push(`${line.sign} ${line.text}`);
+  }
+  if (lines.length > maxLines) out.push(`... ${lines.length - maxLines} more changed line${lines.length - maxLines === 1 ? '' : 's'}`);
+  return out.join('\n');
 }
 
 /**

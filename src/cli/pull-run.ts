@@ -108,6 +108,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
       rateLimit: flags.rate ?? config.rateLimit ?? 1000,
       retry: tuning.retry,
       ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
+      ...(tuning.listPageSize !== undefined ? { listPageSize: tuning.listPageSize } : {}),
       ...(onRetry ? { onRetry } : {}),
     });
     // One request first: a wrong address fails once, at once.
@@ -127,9 +128,12 @@ export async function runPull(flags: PullFlags): Promise<number> {
     if (tty) process.stderr.write('\r\x1b[2K');
   } catch (error) {
     if (tty) process.stderr.write('\r\x1b[2K');
-    if (error instanceof ApiError && STOPPING.has(error.kind)) {
-      const advice = authAdvice(error.kind as 'unauthorized', keySource).replace(/create, edit and view on the kinds published/, 'view on every kind pulled');
-      throw DiagnosticError.of('request-failed', `pull stopped: ${error.message}`, advice);
+    if (error instanceof ApiError) {
+      // Nothing is written from a partial read: a project missing what the platform holds would publish as deletions.
+      const advice = STOPPING.has(error.kind)
+        ? authAdvice(error.kind as 'unauthorized', keySource).replace(/create, edit and view on the kinds published \([^)]*\)/, 'view on every kind pulled')
+        : 'nothing was written; run pull again (with --rate lower than the platform\'s limit if it kept answering 429)';
+      throw DiagnosticError.of('request-failed', `pull stopped: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`, advice);
     }
     throw asUserError(error);
   }

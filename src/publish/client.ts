@@ -61,6 +61,8 @@ export interface ClientOptions {
    * default 5 and 2000 ms (platform-health.ts).
    */
   readonly gone?: { readonly threshold?: number; readonly quietMs?: number };
+  /** Items per list page; default 100, the most the services answer. Smaller pages are for tests. */
+  readonly listPageSize?: number;
 }
 
 /** What a GET found. */
@@ -172,6 +174,7 @@ export function createClient(options: ClientOptions): Client {
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? systemClock;
+  const pageSize = options.listPageSize ?? LIST_PAGE_SIZE;
   const transport: TransportOptions = {
     fetch: doFetch,
     limiter: new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock),
@@ -260,7 +263,7 @@ export function createClient(options: ClientOptions): Client {
         throw new ApiError(`${endpoint.method} ${endpoint.path} answered without an evaluation status`, { kind: 'rejected', request: `${endpoint.method} ${endpoint.path}` });
       return record;
     },
-    async listPage(scope, index, size = LIST_PAGE_SIZE) {
+    async listPage(scope, index, size = pageSize) {
       const endpoint = listEndpoint(scope, accountId, index, size);
       const envelope = await send(endpoint, endpoint.body);
       const data = asRecord(envelope.data) ?? {};
@@ -289,7 +292,7 @@ export function createClient(options: ClientOptions): Client {
     async listOrganizations() {
       const found: string[] = [];
       for (let index = 0; ; index++) {
-        const envelope = await send(organizationListEndpoint(accountId, index, LIST_PAGE_SIZE));
+        const envelope = await send(organizationListEndpoint(accountId, index, pageSize));
         const data = asRecord(envelope.data) ?? {};
         const content = Array.isArray(data.content) ? data.content : [];
         for (const raw of content) {
@@ -297,7 +300,7 @@ export function createClient(options: ClientOptions): Client {
           if (typeof identifier === 'string') found.push(identifier);
         }
         const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
-        if ((totalPages !== undefined && index + 1 >= totalPages) || content.length < LIST_PAGE_SIZE) return found;
+        if ((totalPages !== undefined && index + 1 >= totalPages) || content.length < pageSize) return found;
       }
     },
     async organizationExists(identifier) {

@@ -132,10 +132,10 @@ function checkKeyShape(apiKey: string, where: string): void {
 /**
  * Retry and timeout tuning from the environment. Meant for tests and emulators, where waiting the production
  * half-second between retries would make a suite slow: PIPEWRIGHT_RETRY_BASE_MS, PIPEWRIGHT_RETRY_ATTEMPTS,
- * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, and PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
- * trigger create).
+ * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
+ * trigger create), and PIPEWRIGHT_LIST_PAGE_SIZE (items per list page, 1 to 100: small pages make paging testable).
  */
-export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number; webhookPauseMs?: number } {
+export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number; webhookPauseMs?: number; listPageSize?: number } {
   const number = (name: string): number | undefined => {
     const value = fromEnv(env, name);
     if (value === undefined) return undefined;
@@ -148,6 +148,7 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
   const maxTotalMs = number('PIPEWRIGHT_RETRY_MAX_TOTAL_MS');
   const timeoutMs = number('PIPEWRIGHT_TIMEOUT_MS');
   const webhookPauseMs = number('PIPEWRIGHT_WEBHOOK_PAUSE_MS');
+  const pageSize = number('PIPEWRIGHT_LIST_PAGE_SIZE');
   return {
     retry: {
       ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
@@ -156,6 +157,7 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
     },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(webhookPauseMs !== undefined ? { webhookPauseMs } : {}),
+    ...(pageSize !== undefined ? { listPageSize: Math.min(100, Math.max(1, Math.floor(pageSize))) } : {}),
   };
 }
 
