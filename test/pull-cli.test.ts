@@ -160,6 +160,25 @@ describe('pipewright pull', () => {
     expect(await readFile(module('b'), 'utf8')).toContain('renamed b');
   });
 
+  it('lists in a stable order: a pipeline edited while pull pages through the list is not lost', async () => {
+    let edited = false;
+    const em: Emulator = await emulate({
+      // After the first page of pipelines, someone edits the oldest: in the list's own order (the last update
+      // first) it moves to the page already read, and every other one a place down.
+      onListPage: (kind, index) => {
+        if (kind !== 'pipeline' || index !== 0 || edited) return;
+        edited = true;
+        em.edit('pipeline', 'default', 'shop', 'deploy_00', (body) => void (body.name = 'edited while paging'));
+      },
+    });
+    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 12 }, (_, i) => pipelineDoc(`deploy_${String(i).padStart(2, '0')}`, 'shop'))]);
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    expect(edited).toBe(true);
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.pipeline).toBe(12);
+    expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain("identifier: 'deploy_00'");
+  });
+
   it('keeps a document it cannot model as YAML beside the project, with a diagnostic', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), pipelineDoc('a', 'shop')]);
