@@ -85,10 +85,18 @@ describe('pipewright pull', () => {
     expect(pulled.stderr).toBe('');
     expect(pulled.code).toBe(0);
     expect(em.rateLimited).toBeGreaterThan(0);
-    const report = JSON.parse(pulled.stdout) as { ok: boolean; requests: number; kinds: Record<string, number>; skipped: { name: string }[]; diagnostics: { code: string; message: string }[] };
+    const report = JSON.parse(pulled.stdout) as {
+      ok: boolean;
+      requests: number;
+      kinds: Record<string, number>;
+      skipped: { name: string }[];
+      stableTemplates: string[];
+      diagnostics: { code: string; message: string }[];
+    };
     expect(report.ok).toBe(true);
     expect(report.kinds).toEqual({ project: 1, connector: 1, service: 1, environment: 1, infrastructure: 1, template: 2, pipeline: 14, inputSet: 3, overlayInputSet: 1, trigger: 2 });
     expect(report.skipped.map((s) => s.name)).toEqual(['default/shop/simple']);
+    expect(report.stableTemplates).toEqual(['default/shop/checks@v2']);
     expect(report.diagnostics.map((d) => d.code)).toEqual(['pull-skipped']);
     // Every request pull sent reached the emulator (the 429s included), and none wrote.
     expect(report.requests).toBe(em.requests.length);
@@ -126,6 +134,23 @@ describe('pipewright pull', () => {
     const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], { cwd: project, env: env(em) });
     expect(drift.code).toBe(0);
     expect(drift.stderr).not.toMatch(/no record/);
+  });
+
+  it('a Git-stored pipeline changed in the code is published to its own repository, branch and file', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), pipelineDoc('inline', 'shop')]);
+    seedDocument(em, pipelineDoc('release', 'shop'), { git: { ...GIT, branch: 'release', filePath: 'ci/release.yaml' } });
+    seedDocument(em, pipelineDoc('other', 'shop'), { git: { ...GIT, repoName: 'tools', filePath: 'other.yaml' } });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const module = join(project, 'pipelines/default/shop/release.ts');
+    await writeFile(module, (await readFile(module, 'utf8')).replace("name: 'deploy release'", "name: 'release train'"));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 3, failed: 0 });
+    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([{ repo: 'delivery', branch: 'release', file: 'ci/release.yaml' }]);
+    expect(em.resource('pipeline', 'default', 'shop', 'release')!.body.name).toBe('release train');
   });
 
   it('pulls again: rewrites only what changed, keeps a module edited by hand, reports what was deleted', async () => {
