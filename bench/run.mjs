@@ -334,7 +334,8 @@ if (only.has('pull')) await pullWorkload();
  * Issue 30's workload: `pipewright pull` of an account of 1000 pipelines (10 projects of 100), each with an input
  * set and a trigger, from the test suite's platform emulator at the default rate limit (1000 requests a minute):
  * the requests a whole-account pull makes, and how long it takes (the reads, then import's project mode writing
- * 3010 modules). Then a second pull into the same project, which rewrites nothing.
+ * 3010 modules). Then a second pull into the same project, which rewrites nothing, and one more into a new folder
+ * without the rate limit, which shows what pull itself costs.
  */
 async function pullWorkload() {
   const { build } = await import('esbuild');
@@ -358,11 +359,11 @@ async function pullWorkload() {
   console.error(`pull, ${count} documents (1000 pipelines, an input set and a trigger each)`);
   try {
     const env = { ...process.env, HARNESS_API_KEY: ADMIN_KEY, HARNESS_ACCOUNT_ID: ACCOUNT_ID, HARNESS_BASE_URL: emulator.url };
-    const run = async () => {
+    const run = async (extra = [], into = 'platform') => {
       const before = emulator.requests.length;
       const start = performance.now();
       await new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, 'pull', '-o', 'platform'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [BIN, 'pull', '-o', into, ...extra], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
         let err = '';
         child.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
         child.on('error', reject);
@@ -375,7 +376,10 @@ async function pullWorkload() {
     if (emulator.totalWrites() !== 0) throw new Error('pull wrote to the platform');
     const again = await run();
     record('pull again into the same project (nothing changed)', [again], { requests: again.requests });
-    console.error(`  requests: ${first.requests} (first pull), ${again.requests} (again)`);
+    // The same reads without the platform's limit (the emulator has none): what pull itself costs.
+    const unlimited = await run(['--rate', '100000'], 'unlimited');
+    record('pull 1000 pipelines at --rate 100000 (the emulator only)', [unlimited], { requests: unlimited.requests });
+    console.error(`  requests: ${first.requests} (first pull), ${again.requests} (again), ${unlimited.requests} (unlimited rate)`);
   } finally {
     await emulator.stop();
   }

@@ -204,6 +204,18 @@ describe('pipewright pull', () => {
     expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain("identifier: 'deploy_00'");
   });
 
+  it('--org and --project narrow the scope; --project needs --org', async () => {
+    const em = await emulate();
+    const { projectIdentifier: _, ...orgHub } = connectorDoc('org_hub', 'shop').connector!;
+    seedDocuments(em, [projectDoc('shop'), projectDoc('other'), pipelineDoc('a', 'shop'), pipelineDoc('b', 'other'), { connector: orgHub }]);
+    const kinds = (result: { stdout: string }) => (JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds;
+    expect(kinds(await pull(em, ['--org', 'default', '--project', 'shop', '--json']))).toEqual({ project: 1, pipeline: 1 });
+    expect(kinds(await pull(em, ['--org', 'default', '--json', '-o', 'org']))).toEqual({ project: 2, connector: 1, pipeline: 2 });
+    const usage = await pull(em, ['--project', 'shop']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--project needs --org');
+  });
+
   it('keeps a document it cannot model as YAML beside the project, with a diagnostic', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), pipelineDoc('a', 'shop')]);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { keyName, outputPathOf } from '../catalog/resource-key.js';
-import { DEFAULT_OUT_DIR } from '../compile/config.js';
+import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DiagnosticError, diagnosticOf, formatDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { ImportInput } from '../import/import-yaml.js';
@@ -94,9 +94,11 @@ export async function runPull(flags: PullFlags): Promise<number> {
   let keySource = 'HARNESS_API_KEY';
   let read: PullReadResult;
   let client: ReturnType<typeof createClient>;
+  let existing: PipewrightConfig = {};
   try {
     // Pulling again: the project's own config says where it came from (flags and environment still win).
     const { config } = existsSync(out) ? await loadConfig(out) : { config: {} };
+    existing = config;
     const connection = await resolveConnection(flags, config);
     keySource = connection.keySource;
     const tuning = tuningFromEnv();
@@ -186,7 +188,8 @@ export async function runPull(flags: PullFlags): Promise<number> {
   // The publish record: what the platform holds, so the first publish's drift check starts from it.
   const items: PublishItem[] = imported.imported.map((document) => ({ file: outputPathOf(document.key), document: { id: document.key, yaml: document.yaml, value: document.value } }));
   const results: DocumentResult[] = items.map((item) => ({ file: item.file, kind: item.document.id.kind, name: keyName(item.document.id), id: item.document.id, outcome: 'unchanged' }));
-  const outDir = join(out, DEFAULT_OUT_DIR);
+  // Beside the folder publish reads: the project's own outDir when it has a config of its own already.
+  const outDir = join(out, existing.outDir ?? DEFAULT_OUT_DIR);
   await writeRecord(outDir, { baseUrl: client.baseUrl, accountId: client.accountId }, new Map(), items, results);
 
   const count = (what: FileOutcome['outcome']) => outcomes.filter((o) => o.outcome === what).length;
