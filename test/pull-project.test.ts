@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readPullState, shortDiff, writePulledFiles, writePullState } from '../src/cli/pull-project.js';
+import { pullProgressText } from '../src/publish/progress.js';
 
 /** How a pull lands in a project that exists: what changed is written, hand edits are kept, and the diff shows why. */
 
@@ -65,5 +66,17 @@ describe('writePulledFiles', () => {
     const dir = await project();
     await writeFile(join(dir, 'a.ts'), 'hand written\n');
     expect(writePulledFiles(dir, [{ path: 'a.ts', text: 'pulled\n' }], undefined, false).map((o) => o.outcome)).toEqual(['kept']);
+  });
+});
+
+describe('pullProgressText', () => {
+  it('counts items and pages per kind, in the table\'s order, then the requests', () => {
+    const kinds = new Map([
+      ['trigger', { pages: 3, items: 2 }],
+      ['pipeline', { pages: 2, items: 120 }],
+      ['project', { pages: 1, items: 1 }],
+    ] as const);
+    expect(pullProgressText({ kinds: new Map(kinds), requests: 512 })).toBe('projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests');
+    expect(pullProgressText({ kinds: new Map(), requests: 1 })).toBe('1 request');
   });
 });

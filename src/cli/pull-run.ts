@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { kindRow, publishRank, type ResourceKind } from '../catalog/kinds.js';
 import { keyName, outputPathOf } from '../catalog/resource-key.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { loadConfig } from '../compile/load-config.js';
@@ -11,7 +11,8 @@ import { ApiError } from '../publish/envelope.js';
 import type { PublishItem } from '../publish/publish-item.js';
 import type { DocumentResult } from '../publish/publish.js';
 import { recordPath, writeRecord } from '../publish/published-record.js';
-import { readEstate, type PulledDocument, type PullProgress, type PullReadResult, type Unreadable } from '../publish/pull-reads.js';
+import { pullProgressText } from '../publish/progress.js';
+import { readEstate, type PulledDocument, type PullReadResult, type Unreadable } from '../publish/pull-reads.js';
 import { authAdvice, gitFileName, resolveConnection, tuningFromEnv } from '../publish/settings.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
@@ -40,16 +41,6 @@ const UNMODELLED_DIR = 'unmodelled';
 const STAGING_DIR = '.pipewright-pull';
 /** Import rounds: a round that refuses documents sets them aside and imports the rest again. */
 const IMPORT_ROUNDS = 4;
-
-/** `pipelines 120 (2 pages) · input sets 98 (120 pages) · 512 requests`: the counts so far, in the table's order. */
-export function progressText(progress: PullProgress): string {
-  const parts = [...progress.kinds.entries()]
-    .sort(([a], [b]) => kindOrder(a) - kindOrder(b))
-    .map(([kind, { pages, items }]) => `${kindRow(kind).plural} ${items} (${pages} page${pages === 1 ? '' : 's'})`);
-  return `${parts.join(' · ')}${parts.length ? ' · ' : ''}${progress.requests} request${progress.requests === 1 ? '' : 's'}`;
-}
-const ORDER: readonly ResourceKind[] = ['project', 'connector', 'service', 'environment', 'infrastructure', 'template', 'pipeline', 'inputSet', 'overlayInputSet', 'trigger'];
-const kindOrder = (kind: ResourceKind) => ORDER.indexOf(kind);
 
 /** A file's name for a document pipewright keeps as YAML: its compiled path, or the kind and platform name. */
 const unmodelledPath = (item: Unreadable) => `${UNMODELLED_DIR}/${kindRow(item.kind).folder}/${item.name.replace(/[^\w.@/-]/g, '_')}.yaml`;
@@ -124,7 +115,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
         // A redraw at most every 100 ms: a thousand pages would otherwise flood a slow terminal.
         if (!tty || Date.now() - drawn < 100) return;
         drawn = Date.now();
-        process.stderr.write(`\r\x1b[2K${progressText(progress).slice(0, (process.stderr.columns || 100) - 1)}`);
+        process.stderr.write(`\r\x1b[2K${pullProgressText(progress).slice(0, (process.stderr.columns || 100) - 1)}`);
       },
     });
     if (tty) process.stderr.write('\r\x1b[2K');
@@ -195,7 +186,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
   const count = (what: FileOutcome['outcome']) => outcomes.filter((o) => o.outcome === what).length;
   const perKind = new Map<ResourceKind, number>();
   for (const document of imported.imported) perKind.set(document.key.kind, (perKind.get(document.key.kind) ?? 0) + 1);
-  const kinds = Object.fromEntries([...perKind].sort(([a], [b]) => kindOrder(a) - kindOrder(b)).map(([kind, n]) => [kind, n]));
+  const kinds = Object.fromEntries([...perKind].sort(([a], [b]) => publishRank(a) - publishRank(b)).map(([kind, n]) => [kind, n]));
   const warnings = [...imported.warnings, ...diagnostics];
   if (flags.json) {
     printEnvelope('pull', true, warnings, {
@@ -214,7 +205,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
     return EXIT.ok;
   }
   if (warnings.length) process.stderr.write(formatDiagnostics(warnings, { color: useColor(process.stderr) }));
-  const kindText = [...perKind].sort(([a], [b]) => kindOrder(a) - kindOrder(b)).map(([kind, n]) => `${n} ${n === 1 ? kindRow(kind).label : kindRow(kind).plural}`);
+  const kindText = [...perKind].sort(([a], [b]) => publishRank(a) - publishRank(b)).map(([kind, n]) => `${n} ${n === 1 ? kindRow(kind).label : kindRow(kind).plural}`);
   process.stdout.write(
     [
       `pulled ${imported.imported.length} document${imported.imported.length === 1 ? '' : 's'}${kindText.length ? ` (${kindText.join(', ')})` : ''} in ${client.requests} request${client.requests === 1 ? '' : 's'}`,
