@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -16,6 +17,7 @@ import {
   triggerDoc,
   type Doc,
 } from './support/emulator-output.js';
+import { readTree } from './support/cli.js';
 import { assertNoKey, emulatorsPerTest, FAST_RETRIES, runBinary } from './support/emulator-run.js';
 import { seedDocument, seedDocuments } from './support/emulator-seed.js';
 import { ACCOUNT_ID, ADMIN_KEY, type Emulator } from './support/emulator.js';
@@ -108,7 +110,8 @@ describe('pipewright pull', () => {
     const config = await readFile(join(project, 'pipewright.config.ts'), 'utf8');
     expect(config).toContain(`"pipeline:default/shop/release": {`);
     expect(config).toContain(`"inputSet:default/shop/release/prod": {`);
-    expect(config).not.toContain(ADMIN_KEY);
+    // The key is in no file pull wrote.
+    for (const [file, text] of Object.entries(await readTree(project))) expect(text.includes(ADMIN_KEY.slice(0, 12)), file).toBe(false);
 
     const compiled = await runBinary(['compile'], { cwd: project });
     expect(compiled.stderr).toBe('');
@@ -226,6 +229,18 @@ describe('pipewright pull', () => {
     expect(report.unmodelled.map((u) => u.file)).toEqual(['unmodelled/services/default/shop/odd.yaml']);
     expect(report.diagnostics.map((d) => d.code)).toEqual(['pull-unmodelled']);
     expect(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/odd.yaml'), 'utf8')).toBe('service:\n  - not a mapping\n');
+  });
+
+  it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
+    const em = await emulate({ goneAfterRequests: 6 });
+    seedEstate(em);
+    const started = Date.now();
+    const result = await pull(em);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/pull stopped: /);
+    expect(result.stderr).toMatch(/nothing (more )?was (sent|written)/);
+    expect(existsSync(join(session.work, 'platform'))).toBe(false);
   });
 
   it('a bad key fails in seconds with a clear message, and the key is never printed', async () => {

@@ -34,6 +34,7 @@ export interface PullFlags {
   readonly debug?: boolean;
 }
 
+/** Failures that say something about the key or the platform as a whole: publish's advice for them applies. */
 const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable', 'gone']);
 /** Where documents pipewright cannot model go, beside the project's code (no include glob reads them). */
 const UNMODELLED_DIR = 'unmodelled';
@@ -124,8 +125,10 @@ export async function runPull(flags: PullFlags): Promise<number> {
     if (error instanceof ApiError) {
       // Nothing is written from a partial read: a project missing what the platform holds would publish as deletions.
       const advice = STOPPING.has(error.kind)
-        ? authAdvice(error.kind as 'unauthorized', keySource).replace(/create, edit and view on the kinds published \([^)]*\)/, 'view on every kind pulled')
-        : 'nothing was written; run pull again (with --rate lower than the platform\'s limit if it kept answering 429)';
+        ? authAdvice(error.kind as 'unauthorized', keySource, 'pull')
+        : error.kind === 'transient'
+          ? 'the platform kept failing this request after every retry (429, 5xx or no answer): nothing was written; check that it is up, then pull again (with a lower --rate if it kept answering 429)'
+          : 'nothing was written; pull again once the request above can succeed';
       throw DiagnosticError.of('request-failed', `pull stopped: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`, advice);
     }
     throw asUserError(error);

@@ -161,19 +161,23 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
   };
 }
 
-/** Advice for a run stopped early: the platform refusing the key, or not answering. */
-export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone', keySource: string): string {
+/** Advice for a run stopped early: the platform refusing the key, or not answering. Pull only reads, and writes nothing then. */
+export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone', keySource: string, command: 'publish' | 'pull' = 'publish'): string {
   switch (kind) {
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
     case 'forbidden':
-      return `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on the kinds published (projects, connectors, pipelines, ...) in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
+      return command === 'pull'
+        ? `the API key from ${keySource} lacks permission (HTTP 403): its role needs view on every kind pulled (projects, connectors, pipelines, templates, ...) in these organizations`
+        : `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on the kinds published (projects, connectors, pipelines, ...) in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
     case 'untrusted-certificate':
       return 'the TLS certificate of the platform is not trusted: if it is signed by a private CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
     case 'unreachable':
       return 'the platform address does not resolve (DNS): check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts';
     case 'gone':
-      return 'the platform stopped answering during the run, so nothing more was sent: check that it is up (and the network, VPN or tunnel to it), then publish again; what was published stays, and the next run leaves it unchanged';
+      return command === 'pull'
+        ? 'the platform stopped answering during the pull, so nothing more was sent and nothing was written: check that it is up (and the network, VPN or tunnel to it), then pull again'
+        : 'the platform stopped answering during the run, so nothing more was sent: check that it is up (and the network, VPN or tunnel to it), then publish again; what was published stays, and the next run leaves it unchanged';
   }
 }
 
