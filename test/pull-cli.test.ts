@@ -36,7 +36,8 @@ const GIT = { connectorRef: 'account.github', repoName: 'delivery', branch: 'mai
 /** One document of every kind, a template in two versions, a pipeline kept in Git, a v1 pipeline, and a page of pipelines. */
 function seedEstate(em: Emulator): void {
   seedDocuments(em, [
-    projectDoc('shop'),
+    // `on` is a string the platform keeps as one: written unquoted it would read back as true (YAML 1.1).
+    projectDoc('shop', { tags: { rollout: 'on' } }),
     connectorDoc('hub', 'shop'),
     serviceDoc('web', 'shop'),
     environmentDoc('staging', 'shop'),
@@ -214,6 +215,9 @@ describe('pipewright pull', () => {
     const kinds = (result: { stdout: string }) => (JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds;
     expect(kinds(await pull(em, ['--org', 'default', '--project', 'shop', '--json']))).toEqual({ project: 1, pipeline: 1 });
     expect(kinds(await pull(em, ['--org', 'default', '--json', '-o', 'org']))).toEqual({ project: 2, connector: 1, pipeline: 2 });
+    const missing = await pull(em, ['--org', 'default', '--project', 'nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('project nope of organization default does not exist on the platform');
     const usage = await pull(em, ['--project', 'shop']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--project needs --org');

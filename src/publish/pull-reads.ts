@@ -1,12 +1,12 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
 import { isRecord } from '../core/is-record.js';
-import { stringify } from 'yaml';
+import { toYaml } from '../yaml/emit-yaml.js';
 import type { Client, ListedItem } from './client.js';
 import { readPlatformYaml } from './document.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi, storageOf, type ListScope, type Storage } from './endpoints.js';
-import { ApiError } from './envelope.js';
+import { SettingsError } from './settings.js';
 import { runPool } from './pool.js';
 
 /**
@@ -136,7 +136,8 @@ class PullRun {
       const body = valueAt(data, dottedPath(answer.object));
       if (!isRecord(body)) return this.#unreadable(kind, extra.name, JSON.stringify(data, null, 2), `the answer has no ${answer.object} object`);
       value = { [rootKey]: body };
-      yamlText = stringify(value);
+      // As the platform reads YAML (1.1): a string such as `on` stays a string.
+      yamlText = toYaml(value);
     } else {
       const found = valueAt(data, dottedPath(answer.yaml));
       if (typeof found !== 'string') return this.#unreadable(kind, extra.name, JSON.stringify(data, null, 2), `the answer has no ${answer.yaml} text`);
@@ -199,7 +200,8 @@ export async function readEstate(client: Client, scope: PullScope, options: Pull
     if (!scope.project) scopes.push({ org });
     if (scope.project) {
       const found = await client.readData({ kind: 'project', org, identifier: scope.project });
-      if (!found) throw new ApiError(`project ${org}/${scope.project} does not exist on the platform`, { kind: 'rejected', request: 'GET /ng/api/projects' });
+      if (!found)
+        throw new SettingsError(`project ${scope.project} of organization ${org} does not exist on the platform`, 'check --org and --project: they take identifiers (as in the console URL), not names', 'invalid-setting');
       run.keep('project', found.data, { name: `${org}/${scope.project}` });
       scopes.push({ org, project: scope.project });
       continue;
