@@ -3,7 +3,7 @@
 // timed from spawn to exit, so compile and floor pay the same Node start-up.
 //
 //   node bench/run.mjs [--n 100,1000,5000] [--imported 100,300,1000,5000] [--reps 5]
-//     [--only compile,incremental,imported,watch,startup,typecheck,validate,import,publish,lsp,schema] [--json FILE]
+//     [--only compile,incremental,imported,watch,startup,typecheck,validate,import,publish,lsp,schema,pull] [--json FILE]
 //   PIPEWRIGHT_BENCH_DIST=/other/checkout/dist measures the type-check against another build's types.
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     n: { type: 'string', default: '100,1000,5000' },
     imported: { type: 'string', default: '100,300,1000,5000' },
     reps: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'compile,incremental,imported,watch,startup,typecheck,validate,import,publish,lsp,schema' },
+    only: { type: 'string', default: 'compile,incremental,imported,watch,startup,typecheck,validate,import,publish,lsp,schema,pull' },
     json: { type: 'string' },
     work: { type: 'string', default: join(tmpdir(), 'pipewright-bench') },
   },
@@ -424,6 +424,63 @@ async function schemaWorkload() {
   record('yaml-language-server diagnostics, schema loaded (648 lines)', samples.loaded);
   ratios.push(['pipeline.schema.json (MB)', statSync(join(out, 'pipeline.schema.json')).size / 1e6, '< 2.0']);
   ratios.push(['yaml-language-server first diagnostics (ms)', first.median, '< 10000']);
+}
+
+if (only.has('pull')) await pullWorkload();
+
+/**
+ * Issue 30's workload: `pipewright pull` of an account of 1000 pipelines (10 projects of 100), each with an input
+ * set and a trigger, from the test suite's platform emulator at the default rate limit (1000 requests a minute):
+ * the requests a whole-account pull makes, and how long it takes (the reads, then import's project mode writing
+ * 3010 modules). Then a second pull into the same project, which rewrites nothing, and one more into a new folder
+ * without the rate limit, which shows what pull itself costs.
+ */
+async function pullWorkload() {
+  const { build } = await import('esbuild');
+  const bundle = join(work, 'pull-fixture.mjs');
+  await mkdir(work, { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'pull-fixture.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    logLevel: 'silent',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  const { startEmulator, seedEstate, ADMIN_KEY, ACCOUNT_ID } = await import(bundle);
+  const dir = join(work, 'pull-1000');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const emulator = await startEmulator();
+  const count = seedEstate(emulator, 10, 100);
+  console.error(`pull, ${count} documents (1000 pipelines, an input set and a trigger each)`);
+  try {
+    const env = { ...process.env, HARNESS_API_KEY: ADMIN_KEY, HARNESS_ACCOUNT_ID: ACCOUNT_ID, HARNESS_BASE_URL: emulator.url };
+    const run = async (extra = [], into = 'platform') => {
+      const before = emulator.requests.length;
+      const start = performance.now();
+      await new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, 'pull', '-o', into, ...extra], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`pull exited ${code}\n${err}`))));
+      });
+      return { ms: performance.now() - start, requests: emulator.requests.length - before };
+    };
+    const first = await run();
+    record(`pull 1000 pipelines with input sets and triggers (${count} documents)`, [first], { requests: first.requests });
+    if (emulator.totalWrites() !== 0) throw new Error('pull wrote to the platform');
+    const again = await run();
+    record('pull again into the same project (nothing changed)', [again], { requests: again.requests });
+    // The same reads without the platform's limit (the emulator has none): what pull itself costs.
+    const unlimited = await run(['--rate', '100000'], 'unlimited');
+    record('pull 1000 pipelines at --rate 100000 (the emulator only)', [unlimited], { requests: unlimited.requests });
+    console.error(`  requests: ${first.requests} (first pull), ${again.requests} (again), ${unlimited.requests} (unlimited rate)`);
+  } finally {
+    await emulator.stop();
+  }
 }
 
 if (only.has('startup')) {

@@ -5,6 +5,7 @@ import { registerGraphql } from './graphql-command.js';
 import { registerInit } from './init-command.js';
 import { registerLsp } from './lsp-command.js';
 import { registerPublish } from './publish-command.js';
+import { registerPull } from './pull-command.js';
 import { registerRender } from './render-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
@@ -31,6 +32,7 @@ export function createProgram(): Command {
   registerValidate(program);
   registerSchema(program);
   registerPublish(program);
+  registerPull(program);
   registerRender(program);
   registerGraphql(program);
   registerLsp(program);

@@ -11,7 +11,7 @@ import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, orphanLines, orphansFailed, resultLines, summaryTable } from '../publish/report-text.js';
 import { markdownReport } from '../publish/report-markdown.js';
 import type { RetryEvent } from '../publish/retry.js';
-import { authAdvice, expandFilePath, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
+import { authAdvice, expandFilePath, gitFilesOf, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
 import type { Probe } from '../publish/transport.js';
 import { DiagnosticError, diagnosticOf } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
@@ -39,7 +39,7 @@ export interface PublishFlags {
 }
 
 /** What to check when the preflight found no platform at the address. */
-const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
+export const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
   refused: 'nothing listens there: check the host and port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts, and that the platform (or your tunnel) is running',
   unresolved: 'check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts (and the DNS of this machine)',
   tls: 'check that the address is the platform\'s; a private CA is trusted with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
@@ -73,7 +73,7 @@ const publishDiagnostics = (report: PublishReport) => [
 ];
 
 /** Retries are logged only with --debug: in CI a flaky minute would otherwise bury the per-document lines. */
-const retryLogger = (debug: boolean) =>
+export const retryLogger = (debug: boolean) =>
   debug
     ? ({ error, attempt, delayMs }: RetryEvent) =>
         process.stderr.write(`debug: ${error.request}: ${error.message}; attempt ${attempt + 1} in ${delayMs} ms\n`)
@@ -122,6 +122,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       );
     const git = storage.git;
     const template = git?.filePath;
+    const gitFileOf = gitFilesOf(config);
     bar = tty ? new ProgressBar(process.stderr, items.length) : undefined;
     report = await publishDocuments(client, items, {
       dryRun: flags.dryRun ?? false,
@@ -134,6 +135,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       policyCheck: flags.policyCheck ?? false,
       ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
       lastPublished: (item) => record.get(item.file)?.document,
+      ...(gitFileOf ? { gitFileOf } : {}),
       onStart: (item) => bar?.started(item.file),
       onResult: (result) => {
         if (bar) bar.finished(result);

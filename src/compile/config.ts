@@ -22,6 +22,14 @@ export const configSchema = z.strictObject({
   git: z
     .strictObject({ connector: z.string().min(1).optional(), repo: z.string().min(1).optional(), branch: z.string().min(1).optional(), filePath: z.string().min(1).optional() })
     .optional(),
+  /**
+   * Pipelines and input sets the platform keeps as files in Git, each where it lives, by `<kind>:<org>/<project>/
+   * [<pipeline>/]<identifier>` (e.g. `pipeline:default/shop/deploy`): publish reads and updates each on its own
+   * connector, repository, branch and file, whatever `store` says. `pipewright pull` writes it.
+   */
+  gitFiles: z
+    .record(z.string(), z.strictObject({ connector: z.string().min(1), repo: z.string().min(1), branch: z.string().min(1), filePath: z.string().min(1) }))
+    .optional(),
   /** Add a `# yaml-language-server: $schema=` line to compiled files. */
   schemaModeline: z.boolean().optional(),
   /**

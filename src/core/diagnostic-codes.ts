@@ -97,6 +97,10 @@ export const DIAGNOSTIC_CODES = {
   'no-platform': { severity: 'error', summary: 'nothing at the address answers as the platform\'s API' },
   'request-failed': { severity: 'error', summary: 'a request to the platform failed (refused, unauthorized, or an error answer)' },
   'publish-failed': { severity: 'error', summary: 'the platform did not take a document (the report says why)' },
+  'pull-unmodelled': { severity: 'warning', summary: 'pull kept a document the platform returned as YAML beside the project: pipewright cannot write it as code' },
+  'pull-skipped': { severity: 'warning', summary: 'pull left out a pipeline in the v1 syntax' },
+  'pull-edited': { severity: 'warning', summary: 'pull kept a module edited by hand that differs from the platform (--force replaces it)' },
+  'pull-deleted': { severity: 'warning', summary: 'a resource an earlier pull wrote is no longer on the platform' },
   'empty-query': { severity: 'error', summary: 'graphql was given an empty query' },
   'graphql-errors': { severity: 'error', summary: 'the GraphQL answer holds errors' },
   // init

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { rootKeyList } from '../catalog/kinds.js';
+import { KINDS, rootKeyList } from '../catalog/kinds.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
@@ -18,6 +18,11 @@ export interface ImportOptions {
   readonly outDir: string;
   /** `files`: one module per document in outDir. `project`: a ready project (config + kind folders). */
   readonly mode: ImportMode;
+  /**
+   * Project mode: fields the generated pipewright.config.ts holds beside `include` and `outDir` (pull: the platform's
+   * address and account, and `gitFiles`), written as JSON literals.
+   */
+  readonly config?: Readonly<Record<string, unknown>>;
 }
 
 export interface ImportResult {
@@ -28,13 +33,18 @@ export interface ImportResult {
   readonly warnings: Diagnostic[];
 }
 
+// Every kind's folder, from the table of kinds: a folder left out would be written and never compiled.
 const CONFIG = `import { defineConfig } from 'pipewright';
 
 export default defineConfig({
-  include: ['projects/**/*.ts', 'connectors/**/*.ts', 'pipelines/**/*.ts'],
+  include: [${KINDS.map((row) => `'${row.folder}/**/*.ts'`).join(', ')}],
   outDir: 'out',
 });
 `;
+
+/** The project's config with `extra` fields added before the closing brace (prettier formats the module after). */
+const configText = (extra: Readonly<Record<string, unknown>> = {}): string =>
+  CONFIG.replace(/\n\}\);\n$/, `\n${Object.entries(extra).map(([key, value]) => `  ${key}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')},\n`).join('')}});\n`);
 
 /** Below this many documents the import stays in one thread: starting workers costs more than it saves. */
 const MIN_DOCUMENTS_FOR_WORKERS = 100;
@@ -197,7 +207,7 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   const failures = checked.failures.flatMap((found) => found ?? []);
   if (failures.length) throw new DiagnosticError(failures);
   const formatted = source.paths.map((path, index) => ({ path, text: checked.texts[index]! }));
-  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: CONFIG });
+  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: configText(options.config) });
   writeAll(options.outDir, formatted);
   const warnings = source.problems.filter((problem) => problem.severity !== 'error');
   return { written: formatted.map((f) => f.path), documents: source.documents.length, warnings };

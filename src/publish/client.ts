@@ -10,6 +10,7 @@ import {
   listEndpoint,
   isPublicIn,
   organizationEndpoint,
+  organizationListEndpoint,
   policyEvaluationEndpoint,
   readEndpoint,
   readRemoteEndpoint,
@@ -60,6 +61,8 @@ export interface ClientOptions {
    * default 5 and 2000 ms (platform-health.ts).
    */
   readonly gone?: { readonly threshold?: number; readonly quietMs?: number };
+  /** Items per list page; default 100, the most the services answer. Smaller pages are for tests. */
+  readonly listPageSize?: number;
 }
 
 /** What a GET found. */
@@ -122,6 +125,8 @@ export interface Client {
   readonly accountId: string;
   /** GET; undefined when the platform says it is not there. */
   read(id: ResourceKey, options?: ReadOptions): Promise<RemoteResource | undefined>;
+  /** GET, the answer as it came (pull keeps what it cannot read as a document); undefined when not there. */
+  readData(id: ResourceKey, options?: ReadOptions): Promise<Envelope | undefined>;
   /** Resolves only when the platform stored it: a policy denial or an answer without the entity rejects. */
   create(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
@@ -139,6 +144,8 @@ export interface Client {
   listPage(scope: ListScope, index: number, size?: number): Promise<ListPage>;
   /** Every page of a kind's list in a scope. */
   list(scope: ListScope): Promise<ListedItem[]>;
+  /** The identifiers of the account's organizations, every page. */
+  listOrganizations(): Promise<string[]>;
   /** Requests sent so far (each attempt counts: a retry is a request to the platform too). */
   readonly requests: number;
   /** Create, or update when it exists (also when a retried create finds its own lost write). */
@@ -167,6 +174,7 @@ export function createClient(options: ClientOptions): Client {
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? systemClock;
+  const pageSize = options.listPageSize ?? LIST_PAGE_SIZE;
   const transport: TransportOptions = {
     fetch: doFetch,
     limiter: new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock),
@@ -214,18 +222,21 @@ export function createClient(options: ClientOptions): Client {
       return transport.counter!.requests;
     },
     async read(id, readOptions = {}) {
-      const git = storableInGit(id.kind);
-      const endpoint = git && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
+      const envelope = await client.readData(id, readOptions);
+      if (!envelope) return undefined;
+      return {
+        document: remoteDocument(id.kind, envelope.data),
+        data: envelope.data,
+        ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}),
+        ...(envelope.etag ? { etag: envelope.etag } : {}),
+        ...(storableInGit(id.kind) ? { storage: storageOf(envelope.data) } : {}),
+        ...(id.kind === 'pipeline' && isPublicIn(envelope.data) ? { public: true } : {}),
+      };
+    },
+    async readData(id, readOptions = {}) {
+      const endpoint = storableInGit(id.kind) && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
       try {
-        const envelope = await send(endpoint);
-        return {
-          document: remoteDocument(id.kind, envelope.data),
-          data: envelope.data,
-          ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}),
-          ...(envelope.etag ? { etag: envelope.etag } : {}),
-          ...(git ? { storage: storageOf(envelope.data) } : {}),
-          ...(id.kind === 'pipeline' && isPublicIn(envelope.data) ? { public: true } : {}),
-        };
+        return await send(endpoint);
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
@@ -252,7 +263,7 @@ export function createClient(options: ClientOptions): Client {
         throw new ApiError(`${endpoint.method} ${endpoint.path} answered without an evaluation status`, { kind: 'rejected', request: `${endpoint.method} ${endpoint.path}` });
       return record;
     },
-    async listPage(scope, index, size = LIST_PAGE_SIZE) {
+    async listPage(scope, index, size = pageSize) {
       const endpoint = listEndpoint(scope, accountId, index, size);
       const envelope = await send(endpoint, endpoint.body);
       const data = asRecord(envelope.data) ?? {};
@@ -276,6 +287,20 @@ export function createClient(options: ClientOptions): Client {
         const page = await client.listPage(scope, index);
         all.push(...page.items);
         if (page.last) return all;
+      }
+    },
+    async listOrganizations() {
+      const found: string[] = [];
+      for (let index = 0; ; index++) {
+        const envelope = await send(organizationListEndpoint(accountId, index, pageSize));
+        const data = asRecord(envelope.data) ?? {};
+        const content = Array.isArray(data.content) ? data.content : [];
+        for (const raw of content) {
+          const identifier = asRecord(asRecord(raw)?.organization)?.identifier;
+          if (typeof identifier === 'string') found.push(identifier);
+        }
+        const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
+        if ((totalPages !== undefined && index + 1 >= totalPages) || content.length < pageSize) return found;
       }
     },
     async organizationExists(identifier) {

@@ -101,11 +101,18 @@ export interface ListApi {
   readonly entity: string;
   /** Whether the entity holds the document as the GET does (its YAML, or the object): then no GET is needed. */
   readonly complete: boolean;
+  /**
+   * A stable order, for lists that take Spring's `sort`: the pipeline list sorts by `lastUpdatedAt DESC` by default
+   * (PipelineResourceImpl.java L415), so an edit during paging would move an item across pages and a reader would
+   * miss it (platform-facts-3.md §3, "Use a stable sort"). The NG lists paged by `pageIndex` take no `sort`.
+   */
+  readonly sort?: string;
 }
 
 const INLINE = { storeType: 'INLINE' } as const;
 const PAGE = ['page', 'size'] as const;
 const PAGE_INDEX = ['pageIndex', 'pageSize'] as const;
+const BY_IDENTIFIER = 'identifier,ASC';
 
 const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
   project: {
@@ -139,7 +146,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/ng/api/servicesV2',
     read: '/ng/api/servicesV2/{id}',
     delete: '/ng/api/servicesV2/{id}',
-    list: { method: 'GET', path: '/ng/api/servicesV2', pageQuery: PAGE, entity: 'service', complete: true },
+    list: { method: 'GET', path: '/ng/api/servicesV2', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: 'service', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'tags'] },
     writeScope: 'body',
@@ -152,7 +159,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/ng/api/environmentsV2',
     read: '/ng/api/environmentsV2/{id}',
     delete: '/ng/api/environmentsV2/{id}',
-    list: { method: 'GET', path: '/ng/api/environmentsV2', pageQuery: PAGE, entity: 'environment', complete: true },
+    list: { method: 'GET', path: '/ng/api/environmentsV2', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: 'environment', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'color', 'type', 'tags'] },
     writeScope: 'body',
@@ -165,7 +172,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/ng/api/infrastructures',
     read: '/ng/api/infrastructures/{id}',
     delete: '/ng/api/infrastructures/{id}',
-    list: { method: 'GET', path: '/ng/api/infrastructures', pageQuery: PAGE, entity: 'infrastructure', complete: true },
+    list: { method: 'GET', path: '/ng/api/infrastructures', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: 'infrastructure', complete: true },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'environmentRef', 'name', 'description', 'tags', 'type'] },
     writeScope: 'body',
@@ -180,7 +187,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/template/api/templates/update/{id}/{version}',
     read: '/template/api/templates/{id}',
     delete: '/template/api/templates/{id}/{version}',
-    list: { method: 'POST', path: '/template/api/templates/list-metadata', pageQuery: PAGE, query: { templateListType: 'All' }, body: '{"filterType":"Template"}', entity: '', complete: false },
+    list: { method: 'POST', path: '/template/api/templates/list-metadata', pageQuery: PAGE, sort: BY_IDENTIFIER, query: { templateListType: 'All' }, body: '{"filterType":"Template"}', entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -200,7 +207,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/pipeline/api/pipelines/v2/{id}',
     read: '/pipeline/api/pipelines/{id}',
     delete: '/pipeline/api/pipelines/{id}',
-    list: { method: 'POST', path: '/pipeline/api/pipelines/list', pageQuery: PAGE, body: '{"filterType":"PipelineSetup"}', entity: '', complete: false },
+    list: { method: 'POST', path: '/pipeline/api/pipelines/list', pageQuery: PAGE, sort: BY_IDENTIFIER, body: '{"filterType":"PipelineSetup"}', entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -246,7 +253,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/pipeline/api/triggers/{id}',
     read: '/pipeline/api/triggers/{id}',
     delete: '/pipeline/api/triggers/{id}',
-    list: { method: 'GET', path: '/pipeline/api/triggers', pageQuery: PAGE, entity: '', complete: true },
+    list: { method: 'GET', path: '/pipeline/api/triggers', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: '', complete: true },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -294,6 +301,8 @@ export interface ListScope {
   readonly org?: string;
   readonly project?: string;
   readonly parent?: string;
+  /** Query parameters over the list's own (pull lists both kinds of input set at once: `inputSetType=ALL`). */
+  readonly query?: Readonly<Record<string, string>>;
 }
 
 /** One page of a kind's list in a scope (`index` from 0, `size` items). */
@@ -309,8 +318,10 @@ export function listEndpoint(scope: ListScope, account: string, index: number, s
       projectIdentifier: scope.kind === 'project' ? undefined : scope.project,
       ...(api.parentQuery && scope.parent !== undefined ? { [api.parentQuery.name]: scope.parent } : {}),
       ...list.query,
+      ...scope.query,
       [list.pageQuery[0]]: String(index),
       [list.pageQuery[1]]: String(size),
+      ...(list.sort ? { sort: list.sort } : {}),
     },
     ...(list.body ? { contentType: 'application/json', body: list.body } : {}),
   };
@@ -406,6 +417,15 @@ export function withIfMatch(endpoint: Endpoint, etag: string | undefined): Endpo
 export function readRemoteEndpoint(res: ResourceKey, account: string, branch: string): Endpoint {
   const plain = readEndpoint(res, account);
   return { ...plain, query: { ...plain.query, branch } };
+}
+
+/**
+ * One page of the account's organizations: `GET /ng/api/organizations?accountIdentifier&pageIndex&pageSize`, an NG
+ * page of `{organization: {...}}` (OrganizationResource.java L171-200; harness-go-sdk api_organization.go
+ * GetOrganizationList).
+ */
+export function organizationListEndpoint(account: string, index: number, size: number): Endpoint {
+  return { method: 'GET', path: '/gateway/ng/api/organizations', query: { accountIdentifier: account, pageIndex: String(index), pageSize: String(size) } };
 }
 
 /** GET `/ng/api/organizations/{id}` (OrganizationResource.java L146-168; a missing one is 400 RESOURCE_NOT_FOUND_EXCEPTION). */

@@ -53,6 +53,10 @@ export class GitWriter {
     this.#git = git;
   }
 
+  get settings(): GitSettings {
+    return this.#git;
+  }
+
   /** Creates or updates `item` in Git, after the other writes to its branch. */
   write(item: PublishItem, remote: RemoteResource | undefined, changes?: readonly Change[]): Promise<Written & { changes?: readonly Change[] }> {
     const key = `${this.#git.connectorRef}\u0000${this.#git.repoName}\u0000${this.#git.branch}`;

@@ -1,4 +1,6 @@
+import { kindRow, publishRank } from '../catalog/kinds.js';
 import type { DocumentResult, Outcome } from './publish.js';
+import type { PullProgress } from './pull-reads.js';
 
 /**
  * A one-line progress bar for a terminal, redrawn in place on stderr. CI logs get one line per document
@@ -40,4 +42,12 @@ export class ProgressBar {
     const columns = this.#stream.columns || 100;
     this.#stream.write(`\r\x1b[2K${line.slice(0, columns - 1)}`);
   }
+}
+
+/** Pull's progress line: `pipelines 120 (3 pages) · input sets 98 (120 pages) · 512 requests`, kinds in the table's order. */
+export function pullProgressText(progress: PullProgress): string {
+  const parts = [...progress.kinds.entries()]
+    .sort(([a], [b]) => publishRank(a) - publishRank(b))
+    .map(([kind, { pages, items }]) => `${kindRow(kind).plural} ${items} (${pages} page${pages === 1 ? '' : 's'})`);
+  return [...parts, `${progress.requests} request${progress.requests === 1 ? '' : 's'}`].join(' · ');
 }

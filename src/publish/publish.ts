@@ -1,7 +1,7 @@
 import type { Client, RemoteResource, WriteOptions } from './client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyName, type ResourceKey } from '../catalog/resource-key.js';
-import { hasPolicyType, storableInGit } from './endpoints.js';
+import { defaultGitFile, hasPolicyType, storableInGit } from './endpoints.js';
 import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from './governance.js';
 import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftDelete, type Envelope } from './envelope.js';
 import { DependencyCheck } from './dependencies.js';
@@ -85,6 +85,19 @@ export interface PublishOptions {
    * reported.
    */
   readonly policyCheck?: boolean;
+  /**
+   * Where a document lives in Git when it keeps a place of its own (config `gitFiles`, written by pull): it is read
+   * from that branch and updated there, whatever `store` says for the others.
+   */
+  readonly gitFileOf?: (id: ResourceKey) => GitFileLocation | undefined;
+}
+
+/** One document's place in Git. */
+export interface GitFileLocation {
+  readonly connectorRef: string;
+  readonly repoName: string;
+  readonly branch: string;
+  readonly filePath: string;
 }
 
 export const DEFAULT_WEBHOOK_PAUSE_MS = 5_000;
@@ -139,9 +152,32 @@ class Run {
     this.lists = new ListReads(client, options.concurrency ?? 4);
   }
 
-  /** Git settings for this document: pipelines and input sets with `--store remote`. */
+  /** Writers of documents that keep their own place in Git (`gitFiles`), one per connector, repository and branch. */
+  readonly #located = new Map<string, GitWriter>();
+
+  /**
+   * Git settings for this document: where the config says it lives (`gitFiles`, which pull writes), else pipelines
+   * and input sets with `--store remote`.
+   */
   gitFor(item: PublishItem): GitWriter | undefined {
-    return this.git && storableInGit(item.document.id.kind) ? this.git : undefined;
+    if (!storableInGit(item.document.id.kind)) return undefined;
+    const place = this.options.gitFileOf?.(item.document.id);
+    if (!place) return this.git;
+    const key = `${place.connectorRef}\u0000${place.repoName}\u0000${place.branch}`;
+    let writer = this.#located.get(key);
+    if (!writer) {
+      const files = this.options.gitFileOf!;
+      const fallback = this.options.git?.filePath;
+      const settings: GitSettings = {
+        connectorRef: place.connectorRef,
+        repoName: place.repoName,
+        branch: place.branch,
+        // A resource deleted on the platform is created again at the file it had.
+        filePath: (id) => files(id)?.filePath ?? fallback?.(id) ?? defaultGitFile(id),
+      };
+      this.#located.set(key, (writer = new GitWriter(this.client, settings)));
+    }
+    return writer;
   }
 
   notePipeline(id: ResourceKey, store: 'inline' | 'remote'): void {
@@ -270,9 +306,9 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   const git = run.gitFor(item);
   run.checkTriggerBranch(item);
   const listed = run.lists.take(item);
-  const remote = listed === undefined ? await client.read(document.id, git ? { branch: options.git!.branch } : {}) : (listed ?? undefined);
+  const remote = listed === undefined ? await client.read(document.id, git ? { branch: git.settings.branch } : {}) : (listed ?? undefined);
   const changes = remote ? semanticDiff(document.value, remote.document) : undefined;
-  if (remote) checkStorage(item, remote, git ? 'remote' : 'inline', options.git);
+  if (remote) checkStorage(item, remote, git ? 'remote' : 'inline', git?.settings);
   await checkPolicies(run, item, changes === undefined || changes.length > 0);
   if (remote && changes) {
     if (document.id.kind === 'pipeline' && remote.storage) run.notePipeline(document.id, remote.storage.store);

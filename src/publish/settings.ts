@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { PipewrightConfig } from '../compile/config.js';
 import type { CodeWith } from '../core/diagnostic-codes.js';
 import type { RetryOptions } from './retry.js';
+import { keyName, type ResourceKey } from '../catalog/resource-key.js';
+import type { GitFileLocation } from './publish.js';
 
 /** A setting that is missing or wrong, with what to do about it; the CLI prints it as a diagnostic of its code. */
 export class SettingsError extends Error {
@@ -130,10 +132,10 @@ function checkKeyShape(apiKey: string, where: string): void {
 /**
  * Retry and timeout tuning from the environment. Meant for tests and emulators, where waiting the production
  * half-second between retries would make a suite slow: PIPEWRIGHT_RETRY_BASE_MS, PIPEWRIGHT_RETRY_ATTEMPTS,
- * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, and PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
- * trigger create).
+ * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
+ * trigger create), and PIPEWRIGHT_LIST_PAGE_SIZE (items per list page, 1 to 100: small pages make paging testable).
  */
-export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number; webhookPauseMs?: number } {
+export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number; webhookPauseMs?: number; listPageSize?: number } {
   const number = (name: string): number | undefined => {
     const value = fromEnv(env, name);
     if (value === undefined) return undefined;
@@ -146,6 +148,7 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
   const maxTotalMs = number('PIPEWRIGHT_RETRY_MAX_TOTAL_MS');
   const timeoutMs = number('PIPEWRIGHT_TIMEOUT_MS');
   const webhookPauseMs = number('PIPEWRIGHT_WEBHOOK_PAUSE_MS');
+  const pageSize = number('PIPEWRIGHT_LIST_PAGE_SIZE');
   return {
     retry: {
       ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
@@ -154,21 +157,39 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
     },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(webhookPauseMs !== undefined ? { webhookPauseMs } : {}),
+    ...(pageSize !== undefined ? { listPageSize: Math.min(100, Math.max(1, Math.floor(pageSize))) } : {}),
   };
 }
 
-/** Advice for a run stopped early: the platform refusing the key, or not answering. */
-export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone', keySource: string): string {
+/** Advice for a run stopped early: the platform refusing the key, or not answering. Pull only reads, and writes nothing then. */
+export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone', keySource: string, command: 'publish' | 'pull' = 'publish'): string {
   switch (kind) {
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
     case 'forbidden':
-      return `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on the kinds published (projects, connectors, pipelines, ...) in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
+      return command === 'pull'
+        ? `the API key from ${keySource} lacks permission (HTTP 403): its role needs view on every kind pulled (projects, connectors, pipelines, templates, ...) in these organizations`
+        : `the API key from ${keySource} lacks permission (HTTP 403): its role needs create, edit and view on the kinds published (projects, connectors, pipelines, ...) in these organizations (Account Administrator, Organization Admin or Project Admin suffice)`;
     case 'untrusted-certificate':
       return 'the TLS certificate of the platform is not trusted: if it is signed by a private CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
     case 'unreachable':
       return 'the platform address does not resolve (DNS): check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts';
     case 'gone':
-      return 'the platform stopped answering during the run, so nothing more was sent: check that it is up (and the network, VPN or tunnel to it), then publish again; what was published stays, and the next run leaves it unchanged';
+      return command === 'pull'
+        ? 'the platform stopped answering during the pull, so nothing more was sent and nothing was written: check that it is up (and the network, VPN or tunnel to it), then pull again'
+        : 'the platform stopped answering during the run, so nothing more was sent: check that it is up (and the network, VPN or tunnel to it), then publish again; what was published stays, and the next run leaves it unchanged';
   }
+}
+
+/** The name of a document in config `gitFiles`: `pipeline:default/shop/deploy`, `inputSet:default/shop/deploy/eu`. */
+export const gitFileName = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
+
+/** Config `gitFiles` as publish reads it: each document's place in Git, by its key. */
+export function gitFilesOf(config: PipewrightConfig): ((id: ResourceKey) => GitFileLocation | undefined) | undefined {
+  const files = config.gitFiles;
+  if (!files || Object.keys(files).length === 0) return undefined;
+  return (id) => {
+    const place = files[gitFileName(id)];
+    return place ? { connectorRef: place.connector, repoName: place.repo, branch: place.branch, filePath: place.filePath } : undefined;
+  };
 }

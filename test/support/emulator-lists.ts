@@ -45,7 +45,7 @@ const pipelineSummary = (r: StoredResource) => ({
   projectIdentifier: r.project,
   storeType: r.git ? 'REMOTE' : 'INLINE',
   ...(r.git ? { connectorRef: r.git.connectorRef, gitDetails: { repoName: r.git.repoName, filePath: r.git.filePath, branch: r.git.branch } } : {}),
-  yamlVersion: '0',
+  yamlVersion: r.yamlVersion ?? '0',
   version: r.version,
   lastUpdatedAt: r.lastModifiedAt,
 });
@@ -80,7 +80,16 @@ const ROUTES: readonly ListRoute[] = [
 ];
 
 /** The answer to a list call, or undefined when the request is not one. */
-export function listAnswer(store: Store, method: string, path: string, query: URLSearchParams, body: string, accountId: string, correlationId: string): Answer | undefined {
+export function listAnswer(
+  store: Store,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: string,
+  accountId: string,
+  correlationId: string,
+  onPage?: (kind: Kind, index: number) => void,
+): Answer | undefined {
   const route = ROUTES.find((r) => r.method === method && r.path === path);
   if (!route) return undefined;
   const bad = (message: string): Answer => ({ status: 400, body: errorBody('INVALID_REQUEST', message, correlationId), violation: message });
@@ -101,10 +110,18 @@ export function listAnswer(store: Store, method: string, path: string, query: UR
   const parent = route.parent ? query.get(route.parent) : undefined;
   const type = query.get('inputSetType');
   const kinds = type === 'INPUT_SET' ? ['inputSet'] : type === 'OVERLAY_INPUT_SET' ? ['overlayInputSet'] : route.kinds;
+  const byIdentifier = (a: StoredResource, b: StoredResource) =>
+    a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : (a.versionLabel ?? '') < (b.versionLabel ?? '') ? -1 : 1;
   const all = [...store.resources.values()]
     .filter((r) => kinds.includes(r.kind) && r.org === org && r.project === project && (parent === undefined || parent === null || r.parent === parent))
-    .sort((a, b) => (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : (a.versionLabel ?? '') < (b.versionLabel ?? '') ? -1 : 1));
+    .sort(byIdentifier);
+  // The pipeline list's own order is the last update first (PipelineResourceImpl.java L415): an edit while a client
+  // pages through it moves the pipeline to the first page. `sort=identifier,ASC` asks for a stable order.
+  const sort = query.get('sort');
+  if (sort !== null && !/^identifier,(ASC|DESC)$/.test(sort)) return bad(`sort=${sort} is not a field and direction this emulator sorts by`);
+  if (route.kinds[0] === 'pipeline' && sort === null) all.sort((a, b) => b.lastModifiedAt - a.lastModifiedAt || byIdentifier(a, b));
   const index = Number(query.get(route.page[0]) ?? 0);
+  onPage?.(route.kinds[0]!, index);
   const size = Number(query.get(route.page[1]) ?? (route.page[0] === 'pageIndex' ? 100 : 25));
   if (!Number.isInteger(index) || index < 0 || !Number.isInteger(size) || size < 1 || size > 100) return bad(`${route.page[0]}=${index} ${route.page[1]}=${size} is not a page (size 1 to 100)`);
   const content = all.slice(index * size, index * size + size).map(route.item);
@@ -113,5 +130,22 @@ export function listAnswer(store: Store, method: string, path: string, query: UR
     route.shape === 'ng'
       ? { totalPages, totalItems: all.length, pageItemCount: content.length, pageSize: size, content, pageIndex: index, empty: content.length === 0 }
       : { content, totalElements: all.length, totalPages, number: index, size, numberOfElements: content.length, first: index === 0, last: index + 1 >= totalPages, empty: content.length === 0 };
+  return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId } };
+}
+
+/**
+ * GET `/ng/api/organizations`: the account's organizations, an NG page of `{organization}` (OrganizationResource.java
+ * L171-200).
+ */
+export function organizationListAnswer(orgs: ReadonlySet<string>, query: URLSearchParams, accountId: string, correlationId: string): Answer {
+  for (const name of query.keys())
+    if (!['accountIdentifier', 'pageIndex', 'pageSize', 'searchTerm'].includes(name))
+      return { status: 400, body: errorBody('INVALID_REQUEST', `unexpected query parameter ${name}`, correlationId), violation: `organization list with ${name}` };
+  if (query.get('accountIdentifier') !== accountId) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
+  const all = [...orgs].sort();
+  const index = Number(query.get('pageIndex') ?? 0);
+  const size = Number(query.get('pageSize') ?? 50);
+  const content = all.slice(index * size, index * size + size).map((identifier) => ({ organization: { identifier, name: identifier, description: '', tags: {} }, harnessManaged: identifier === 'default' }));
+  const data = { totalPages: Math.ceil(all.length / size), totalItems: all.length, pageItemCount: content.length, pageSize: size, content, pageIndex: index, empty: content.length === 0 };
   return { status: 200, body: { status: 'SUCCESS', data, metaData: null, correlationId } };
 }

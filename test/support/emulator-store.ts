@@ -32,6 +32,8 @@ export interface StoredResource {
   git?: GitFile;
   /** A stored pipeline whose YAML no longer validates: GET answers 200 with `entityValidityDetails.valid: false`. */
   invalid?: boolean;
+  /** Pipelines in the v1 (simplified) syntax: `'1'`; served as stored, and so listed (`yamlVersion`). */
+  yamlVersion?: string;
   /** Pipelines made public (PipelineResourceImpl's `markPipelinePublic`): every GET says so. */
   public?: boolean;
   /** Triggers: the flag given at create, reused by every update (NGTriggerResourceImpl.java L168-169). */
@@ -189,7 +191,7 @@ function gitFields(r: StoredResource, withConnector: boolean) {
  * client comparing text instead of meaning would see a change that is not there.
  */
 export function pipelineData(r: StoredResource) {
-  const yamlPipeline = r.invalid ? r.raw : stringify({ pipeline: r.body }, { indent: 4 });
+  const yamlPipeline = r.invalid || r.yamlVersion === '1' ? r.raw : stringify({ pipeline: r.body }, { indent: 4 });
   return {
     yamlPipeline,
     createdAt: r.createdAt,

@@ -10,7 +10,7 @@ import { KIND_FACTS } from './emulator-kinds.js';
 import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, readTarget, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
 import type { Route } from './emulator-kinds.js';
 import type { GitSettingsTable } from './emulator-gitx.js';
-import { listAnswer } from './emulator-lists.js';
+import { listAnswer, organizationListAnswer } from './emulator-lists.js';
 import { evaluateByType, type PolicySet } from './emulator-policies.js';
 import { scmError } from './emulator-git.js';
 import { resourceKey, Store, type GitFile, type Kind, type Placement, type StoredResource, type WriteCount } from './emulator-store.js';
@@ -62,6 +62,8 @@ export interface EmulatorOptions {
   readonly policySets?: readonly PolicySet[];
   /** The platform goes away after answering this many requests: the port closes, connections are refused. */
   readonly goneAfterRequests?: number;
+  /** Called as each list page is answered (before it is sent): a test edits the platform while a client pages. */
+  readonly onListPage?: (kind: Kind, index: number) => void;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
   readonly pages?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
 }
@@ -220,6 +222,7 @@ export class Emulator {
     invalid?: boolean;
     public?: boolean;
     withServiceV2?: boolean;
+    yamlVersion?: string;
   }): void {
     const now = Date.now();
     this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource), {
@@ -357,8 +360,9 @@ export class Emulator {
     }
     const evaluated = evaluateByType(this.#behaviour.policySets, method, path, query, body.toString('utf8'), req.headers['content-type'], this.accountId, correlationId);
     if (evaluated) return evaluated;
-    const listed = listAnswer(this.store, method, path, query, body.toString('utf8'), this.accountId, correlationId);
+    const listed = listAnswer(this.store, method, path, query, body.toString('utf8'), this.accountId, correlationId, (kind, index) => this.#options.onListPage?.(kind, index));
     if (listed) return listed;
+    if (method === 'GET' && path === '/ng/api/organizations') return organizationListAnswer(this.store.orgs, query, this.accountId, correlationId);
     const organization = method === 'GET' ? /^\/ng\/api\/organizations\/([^/]+)$/.exec(path) : null;
     if (organization) return this.#organization(decodeURIComponent(organization[1]!), query, correlationId);
     const route = matchRoute(method, path);

@@ -1,0 +1,134 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { sha256 } from '../compile/layout.js';
+
+/**
+ * Pull's own record, `pipewright.pull.json` at the project's root: the address, account and scope pulled, and the
+ * sha256 of every file pull wrote, so that a later pull tells a module the user edited (its bytes differ from what
+ * pull wrote) from one only the platform changed, and names what the platform no longer has.
+ */
+
+export const PULL_STATE_FILE = 'pipewright.pull.json';
+
+export interface PullState {
+  readonly generator: 'pipewright-pull';
+  readonly version: 1;
+  readonly baseUrl: string;
+  readonly accountId: string;
+  readonly scope: { readonly org?: string; readonly project?: string };
+  /** Every file pull wrote, relative to the project, and the sha256 of what it wrote. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+export function readPullState(dir: string): PullState | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dir, PULL_STATE_FILE), 'utf8')) as Partial<PullState>;
+    return parsed.generator === 'pipewright-pull' && parsed.files && typeof parsed.files === 'object' ? (parsed as PullState) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What happened to one file of the pulled project. */
+export interface FileOutcome {
+  readonly path: string;
+  readonly outcome: 'created' | 'updated' | 'unchanged' | 'kept' | 'overwritten';
+  /** `kept` and `overwritten`: the lines that differ (the user's, then the platform's). */
+  readonly diff?: string;
+}
+
+/**
+ * The lines that differ between two texts, as `-` (the first's) and `+` (the second's) lines under `@@ line N`
+ * headers: a longest-common-subsequence diff of the lines, at most `maxLines` of them shown. Modules are small;
+ * past 4000 lines a side only the changed range between the common start and end is shown.
+ */
+export function shortDiff(mine: string, theirs: string, maxLines = 20): string {
+  const a = mine.split('\n');
+  const b = theirs.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const x = a.slice(start, endA);
+  const y = b.slice(start, endB);
+  const lines: Array<{ sign: '-' | '+'; at: number; text: string }> = [];
+  if (x.length > 4000 || y.length > 4000) {
+    x.forEach((text, i) => lines.push({ sign: '-', at: start + i, text }));
+    y.forEach((text, i) => lines.push({ sign: '+', at: start + i, text }));
+  } else {
+    // lengths[i][j]: the longest common subsequence of x[i..] and y[j..].
+    const lengths = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
+    for (let i = x.length - 1; i >= 0; i--)
+      for (let j = y.length - 1; j >= 0; j--) lengths[i]![j] = x[i] === y[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+    let i = 0;
+    let j = 0;
+    while (i < x.length || j < y.length) {
+      if (i < x.length && j < y.length && x[i] === y[j]) {
+        i++;
+        j++;
+      } else if (j < y.length && (i === x.length || lengths[i]![j + 1]! >= lengths[i + 1]![j]!)) lines.push({ sign: '+', at: start + i, text: y[j++]! });
+      else lines.push({ sign: '-', at: start + i, text: x[i++]! });
+    }
+  }
+  const out: string[] = [];
+  let last = -2;
+  for (const line of lines.slice(0, maxLines)) {
+    if (line.at > last + 1) out.push(`@@ line ${line.at + 1}`);
+    last = line.sign === '-' ? line.at : line.at - 1;
+    out.push(`${line.sign} ${line.text}`);
+  }
+  if (lines.length > maxLines) out.push(`... ${lines.length - maxLines} more changed line${lines.length - maxLines === 1 ? '' : 's'}`);
+  return out.join('\n');
+}
+
+/**
+ * Writes the files of a pull into the project: a file pull wrote before and nobody changed since is replaced
+ * when the platform changed it; a file someone edited (its bytes are not what pull last wrote) is kept unless
+ * `force`; an identical one is not touched. Each file is written beside its target and renamed.
+ */
+export function writePulledFiles(dir: string, files: ReadonlyArray<{ path: string; text: string }>, previous: PullState | undefined, force: boolean): FileOutcome[] {
+  const outcomes: FileOutcome[] = [];
+  for (const { path, text } of files) {
+    const target = join(dir, path);
+    const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+    if (current === text) {
+      outcomes.push({ path, outcome: 'unchanged' });
+      continue;
+    }
+    const ours = current !== undefined && previous?.files[path] === sha256(current);
+    if (current !== undefined && !ours && !force) {
+      outcomes.push({ path, outcome: 'kept', diff: shortDiff(current, text) });
+      continue;
+    }
+    mkdirSync(dirname(target), { recursive: true });
+    const temp = `${target}.pipewright-${process.pid}.tmp`;
+    try {
+      writeFileSync(temp, text);
+      renameSync(temp, target);
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    outcomes.push(
+      current === undefined ? { path, outcome: 'created' } : ours ? { path, outcome: 'updated' } : { path, outcome: 'overwritten', diff: shortDiff(current, text) },
+    );
+  }
+  return outcomes;
+}
+
+/** Records what pull wrote (files kept as the user has them keep the hash pull last wrote). */
+export function writePullState(dir: string, state: Omit<PullState, 'generator' | 'version' | 'files'>, written: ReadonlyArray<{ path: string; text: string }>, outcomes: readonly FileOutcome[], previous: PullState | undefined): void {
+  const kept = new Set(outcomes.filter((o) => o.outcome === 'kept').map((o) => o.path));
+  const files: Record<string, string> = {};
+  for (const { path, text } of [...written].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const before = previous?.files[path];
+    if (kept.has(path)) {
+      if (before) files[path] = before;
+    } else files[path] = sha256(text);
+  }
+  const record: PullState = { generator: 'pipewright-pull', version: 1, ...state, files };
+  writeFileSync(join(dir, PULL_STATE_FILE), `${JSON.stringify(record, null, 2)}\n`);
+}

@@ -1,0 +1,265 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import {
+  connectorDoc,
+  environmentDoc,
+  infrastructureDoc,
+  inputSetDoc,
+  overlayInputSetDoc,
+  pipelineDoc,
+  projectDoc,
+  serviceDoc,
+  templateDoc,
+  templatedPipelineDoc,
+  triggerDoc,
+  type Doc,
+} from './support/emulator-output.js';
+import { readTree } from './support/cli.js';
+import { assertNoKey, emulatorsPerTest, FAST_RETRIES, runBinary } from './support/emulator-run.js';
+import { seedDocument, seedDocuments } from './support/emulator-seed.js';
+import { ACCOUNT_ID, ADMIN_KEY, type Emulator } from './support/emulator.js';
+import { connectorData, projectData } from './support/emulator-store.js';
+
+/**
+ * `pipewright pull` against the emulator, as a user runs it: pull, then compile and publish in the pulled project.
+ * Right after a pull, publish writes nothing: the round trip platform -> code -> platform is exact.
+ */
+
+const session = emulatorsPerTest('pipewright-pull-');
+const { emulate } = session;
+
+const GIT = { connectorRef: 'account.github', repoName: 'delivery', branch: 'main' };
+
+/** One document of every kind, a template in two versions, a pipeline kept in Git, a v1 pipeline, and a page of pipelines. */
+function seedEstate(em: Emulator): void {
+  seedDocuments(em, [
+    // `on` is a string the platform keeps as one: written unquoted it would read back as true (YAML 1.1).
+    projectDoc('shop', { tags: { rollout: 'on' } }),
+    connectorDoc('hub', 'shop'),
+    serviceDoc('web', 'shop'),
+    environmentDoc('staging', 'shop'),
+    infrastructureDoc('k8s', 'shop', 'staging'),
+    templateDoc('checks', 'shop', 'v1', 'make test'),
+    templatedPipelineDoc('gated', 'shop', 'checks', 'v2'),
+    inputSetDoc('eu', 'shop', 'gated'),
+    inputSetDoc('us', 'shop', 'gated', 'us'),
+    overlayInputSetDoc('both', 'shop', 'gated', ['eu', 'us']),
+    triggerDoc('nightly', 'shop', 'gated', '0 4 * * *', ['eu']),
+  ]);
+  seedDocument(em, templateDoc('checks', 'shop', 'v2', 'make test lint'), { stable: true });
+  // Several pages of pipelines (PIPEWRIGHT_LIST_PAGE_SIZE=5 below).
+  for (let i = 0; i < 12; i++) seedDocument(em, pipelineDoc(`deploy_${String(i).padStart(2, '0')}`, 'shop'));
+  const release = templatedPipelineDoc('release', 'shop', 'checks', 'v2');
+  seedDocument(em, release, { git: { ...GIT, filePath: '.harness/release.yaml' } });
+  seedDocument(em, inputSetDoc('prod', 'shop', 'release'), { git: { ...GIT, filePath: '.harness/release-prod.yaml' } });
+  const trigger = triggerDoc('on_tag', 'shop', 'release');
+  seedDocument(em, { trigger: { ...trigger.trigger, pipelineBranchName: 'main' } });
+  seedDocument(em, { pipeline: { identifier: 'simple', name: 'simple', orgIdentifier: 'default', projectIdentifier: 'shop' } }, {
+    yamlVersion: '1',
+    raw: 'version: 1\nkind: pipeline\nspec:\n  stages: []\n',
+  });
+}
+
+const env = (em: Emulator, key = ADMIN_KEY) => ({
+  HARNESS_API_KEY: key,
+  HARNESS_ACCOUNT_ID: ACCOUNT_ID,
+  HARNESS_BASE_URL: em.url,
+  PIPEWRIGHT_LIST_PAGE_SIZE: '5',
+  ...FAST_RETRIES,
+});
+
+async function pull(em: Emulator, args: readonly string[] = [], key = ADMIN_KEY) {
+  const result = await runBinary(['pull', '-o', 'platform', ...args], { cwd: session.work, env: env(em, key) });
+  assertNoKey(result);
+  return result;
+}
+
+const writesOf = (em: Emulator, from = 0) => em.requests.slice(from).filter((r) => r.method !== 'GET' && !/\/list(-metadata|V2)?\b/.test(r.path));
+
+describe('pipewright pull', () => {
+  it('writes a project whose compile reproduces every stored document and whose publish writes nothing', async () => {
+    // Occasional 429s: a window of 10 requests per 100 ms is far below what pull would send.
+    const em = await emulate({ rateLimit: { limit: 10, windowMs: 100 } });
+    seedEstate(em);
+    const pulled = await pull(em, ['--json']);
+    expect(pulled.stderr).toBe('');
+    expect(pulled.code).toBe(0);
+    expect(em.rateLimited).toBeGreaterThan(0);
+    const report = JSON.parse(pulled.stdout) as {
+      ok: boolean;
+      requests: number;
+      kinds: Record<string, number>;
+      skipped: { name: string }[];
+      stableTemplates: string[];
+      diagnostics: { code: string; message: string }[];
+    };
+    expect(report.ok).toBe(true);
+    expect(report.kinds).toEqual({ project: 1, connector: 1, service: 1, environment: 1, infrastructure: 1, template: 2, pipeline: 14, inputSet: 3, overlayInputSet: 1, trigger: 2 });
+    expect(report.skipped.map((s) => s.name)).toEqual(['default/shop/simple']);
+    expect(report.stableTemplates).toEqual(['default/shop/checks@v2']);
+    expect(report.diagnostics.map((d) => d.code)).toEqual(['pull-skipped']);
+    // Every request pull sent reached the emulator (the 429s included), and none wrote.
+    expect(report.requests).toBe(em.requests.length);
+    expect(writesOf(em)).toEqual([]);
+    // Pipelines are listed in a stable order, a page of 5 at a time.
+    expect(em.requests.filter((r) => r.path.startsWith('/gateway/pipeline/api/pipelines/list') && r.status === 200).map((r) => new URL(r.path, 'http://x').searchParams.get('sort'))).toEqual(Array(3).fill('identifier,ASC'));
+
+    const project = join(session.work, 'platform');
+    const config = await readFile(join(project, 'pipewright.config.ts'), 'utf8');
+    expect(config).toContain(`"pipeline:default/shop/release": {`);
+    expect(config).toContain(`"inputSet:default/shop/release/prod": {`);
+    // The key is in no file pull wrote.
+    for (const [file, text] of Object.entries(await readTree(project))) expect(text.includes(ADMIN_KEY.slice(0, 12)), file).toBe(false);
+
+    const compiled = await runBinary(['compile'], { cwd: project });
+    expect(compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+    // Every stored document, as data.
+    for (const stored of em.store.resources.values()) {
+      if (stored.yamlVersion === '1') continue;
+      const row = { project: 'projects', connector: 'connectors', service: 'services', environment: 'environments', infrastructure: 'infrastructures', template: 'templates', pipeline: 'pipelines', inputSet: 'input-sets', overlayInputSet: 'overlay-input-sets', trigger: 'triggers' }[stored.kind];
+      const file = [row, stored.org, ...(stored.kind === 'project' ? [] : [stored.project ?? '_']), ...(stored.parent ? [stored.parent] : []), stored.versionLabel ? `${stored.identifier}/${stored.versionLabel}` : stored.identifier].join('/');
+      const value = parse(await readFile(join(project, 'out', `${file}.yaml`), 'utf8')) as Record<string, unknown>;
+      const expected = stored.kind === 'project' ? projectData(stored).project : stored.kind === 'connector' ? connectorData(stored).connector : stored.body;
+      expect(Object.values(value)[0], file).toEqual(expected);
+    }
+
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect(published.code).toBe(0);
+    const publishReport = JSON.parse(published.stdout) as { counts: Record<string, number>; orphans?: unknown[] };
+    expect(publishReport.counts).toEqual({ created: 0, updated: 0, unchanged: 27, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
+    // Drift checks start from what the platform holds.
+    const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], { cwd: project, env: env(em) });
+    expect(drift.code).toBe(0);
+    expect(drift.stderr).not.toMatch(/no record/);
+  });
+
+  it('a Git-stored pipeline changed in the code is published to its own repository, branch and file', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), pipelineDoc('inline', 'shop')]);
+    seedDocument(em, pipelineDoc('release', 'shop'), { git: { ...GIT, branch: 'release', filePath: 'ci/release.yaml' } });
+    seedDocument(em, pipelineDoc('other', 'shop'), { git: { ...GIT, repoName: 'tools', filePath: 'other.yaml' } });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const module = join(project, 'pipelines/default/shop/release.ts');
+    await writeFile(module, (await readFile(module, 'utf8')).replace("name: 'deploy release'", "name: 'release train'"));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 3, failed: 0 });
+    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([{ repo: 'delivery', branch: 'release', file: 'ci/release.yaml' }]);
+    expect(em.resource('pipeline', 'default', 'shop', 'release')!.body.name).toBe('release train');
+  });
+
+  it('pulls again: rewrites only what changed, keeps a module edited by hand, reports what was deleted', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), pipelineDoc('a', 'shop'), pipelineDoc('b', 'shop'), pipelineDoc('c', 'shop')]);
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const module = (id: string) => join(project, 'pipelines/default/shop', `${id}.ts`);
+    // b edited by hand, a and b changed on the platform, c deleted there.
+    const edited = `${await readFile(module('b'), 'utf8')}// reviewed\n`;
+    await writeFile(module('b'), edited);
+    em.edit('pipeline', 'default', 'shop', 'a', (body) => void (body.name = 'renamed a'));
+    em.edit('pipeline', 'default', 'shop', 'b', (body) => void (body.name = 'renamed b'));
+    em.store.resources.delete('pipeline:default/shop/c');
+    const again = await pull(em, ['--json']);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as { files: { path: string; outcome: string }[]; deleted: string[]; diagnostics: { code: string; message: string }[] };
+    const outcome = (path: string) => report.files.find((f) => f.path === path)?.outcome;
+    expect(outcome('pipelines/default/shop/a.ts')).toBe('updated');
+    expect(outcome('pipelines/default/shop/b.ts')).toBe('kept');
+    expect(outcome('projects/default/shop.ts')).toBe('unchanged');
+    expect(report.deleted).toEqual(['pipelines/default/shop/c.ts']);
+    expect(await readFile(module('a'), 'utf8')).toContain('renamed a');
+    expect(await readFile(module('b'), 'utf8')).toBe(edited);
+    const kept = report.diagnostics.find((d) => d.code === 'pull-edited')!;
+    expect(kept.message).toContain('- // reviewed');
+    expect(kept.message).toContain('renamed b');
+    expect(report.diagnostics.map((d) => d.code).sort()).toEqual(['pull-deleted', 'pull-edited']);
+    // --force replaces it.
+    const forced = await pull(em, ['--force', '--json']);
+    expect((JSON.parse(forced.stdout) as { files: { path: string; outcome: string }[] }).files.find((f) => f.path === 'pipelines/default/shop/b.ts')?.outcome).toBe('overwritten');
+    expect(await readFile(module('b'), 'utf8')).toContain('renamed b');
+  });
+
+  it('lists in a stable order: a pipeline edited while pull pages through the list is not lost', async () => {
+    let edited = false;
+    const em: Emulator = await emulate({
+      // After the first page of pipelines, someone edits the oldest: in the list's own order (the last update
+      // first) it moves to the page already read, and every other one a place down.
+      onListPage: (kind, index) => {
+        if (kind !== 'pipeline' || index !== 0 || edited) return;
+        edited = true;
+        em.edit('pipeline', 'default', 'shop', 'deploy_00', (body) => void (body.name = 'edited while paging'));
+      },
+    });
+    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 12 }, (_, i) => pipelineDoc(`deploy_${String(i).padStart(2, '0')}`, 'shop'))]);
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    expect(edited).toBe(true);
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.pipeline).toBe(12);
+    expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain("identifier: 'deploy_00'");
+  });
+
+  it('--org and --project narrow the scope; --project needs --org', async () => {
+    const em = await emulate();
+    const { projectIdentifier: _, ...orgHub } = connectorDoc('org_hub', 'shop').connector!;
+    seedDocuments(em, [projectDoc('shop'), projectDoc('other'), pipelineDoc('a', 'shop'), pipelineDoc('b', 'other'), { connector: orgHub }]);
+    const kinds = (result: { stdout: string }) => (JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds;
+    expect(kinds(await pull(em, ['--org', 'default', '--project', 'shop', '--json']))).toEqual({ project: 1, pipeline: 1 });
+    expect(kinds(await pull(em, ['--org', 'default', '--json', '-o', 'org']))).toEqual({ project: 2, connector: 1, pipeline: 2 });
+    const missing = await pull(em, ['--org', 'default', '--project', 'nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('project nope of organization default does not exist on the platform');
+    const usage = await pull(em, ['--project', 'shop']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--project needs --org');
+  });
+
+  it('keeps a document it cannot model as YAML beside the project, with a diagnostic', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), pipelineDoc('a', 'shop')]);
+    seedDocument(em, serviceDoc('odd', 'shop'), { raw: 'service:\n  - not a mapping\n' });
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { unmodelled: { file: string }[]; diagnostics: { code: string }[] };
+    expect(report.unmodelled.map((u) => u.file)).toEqual(['unmodelled/services/default/shop/odd.yaml']);
+    expect(report.diagnostics.map((d) => d.code)).toEqual(['pull-unmodelled']);
+    expect(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/odd.yaml'), 'utf8')).toBe('service:\n  - not a mapping\n');
+  });
+
+  it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
+    const em = await emulate({ goneAfterRequests: 6 });
+    seedEstate(em);
+    const started = Date.now();
+    const result = await pull(em);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/pull stopped: /);
+    expect(result.stderr).toMatch(/nothing (more )?was (sent|written)/);
+    expect(existsSync(join(session.work, 'platform'))).toBe(false);
+  });
+
+  it('a bad key fails in seconds with a clear message, and the key is never printed', async () => {
+    const em = await emulate();
+    seedEstate(em);
+    const badKey = 'pat.bad.Qw3Er5Ty7Ui9Op1As';
+    const started = Date.now();
+    const result = await runBinary(['pull', '-o', 'platform'], { cwd: session.work, env: { ...env(em, badKey), PIPEWRIGHT_RETRY_BASE_MS: undefined } });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/pull stopped: .*401/);
+    expect(result.stderr).toContain('HARNESS_API_KEY');
+    expect(`${result.stdout}${result.stderr}`).not.toContain(badKey);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(badKey.slice(0, 12));
+    // The probe, then the first list: no request after the refusal.
+    expect(em.requests.length).toBeLessThanOrEqual(2);
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readPullState, shortDiff, writePulledFiles, writePullState } from '../src/cli/pull-project.js';
+import { pullProgressText } from '../src/publish/progress.js';
+
+/** How a pull lands in a project that exists: what changed is written, hand edits are kept, and the diff shows why. */
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+const project = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pipewright-pull-project-'));
+  dirs.push(dir);
+  return dir;
+};
+const STATE = { baseUrl: 'http://127.0.0.1:1', accountId: 'acct', scope: {} };
+
+describe('shortDiff', () => {
+  it('shows only the lines that differ, under the line they start at', () => {
+    expect(shortDiff('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n')).toBe(['@@ line 2', '+ B', '- b', '@@ line 5', '+ e'].join('\n'));
+  });
+  it('says how many more lines differ past the limit', () => {
+    const diff = shortDiff('x\n', Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n'), 5);
+    // 30 lines added and 2 removed (`x` and the empty last line): 5 shown.
+    expect(diff).toBe(['@@ line 1', '+ line 0', '+ line 1', '+ line 2', '+ line 3', '+ line 4', '... 27 more changed lines'].join('\n'));
+  });
+  it('is empty for equal texts', () => {
+    expect(shortDiff('same\n', 'same\n')).toBe('');
+  });
+});
+
+describe('writePulledFiles', () => {
+  it('creates, leaves identical files alone, and replaces what only the platform changed', async () => {
+    const dir = await project();
+    const first = [{ path: 'pipelines/a.ts', text: 'one\n' }, { path: 'pipelines/b.ts', text: 'two\n' }];
+    const created = writePulledFiles(dir, first, undefined, false);
+    expect(created.map((o) => o.outcome)).toEqual(['created', 'created']);
+    writePullState(dir, STATE, first, created, undefined);
+    const state = readPullState(dir);
+    const again = writePulledFiles(dir, [{ path: 'pipelines/a.ts', text: 'one\n' }, { path: 'pipelines/b.ts', text: 'TWO\n' }], state, false);
+    expect(again.map((o) => o.outcome)).toEqual(['unchanged', 'updated']);
+    expect(await readFile(join(dir, 'pipelines/b.ts'), 'utf8')).toBe('TWO\n');
+  });
+
+  it('keeps a file edited by hand, and replaces it with force', async () => {
+    const dir = await project();
+    const files = [{ path: 'a.ts', text: 'one\n' }];
+    writePullState(dir, STATE, files, writePulledFiles(dir, files, undefined, false), undefined);
+    await writeFile(join(dir, 'a.ts'), 'one\n// mine\n');
+    const state = readPullState(dir);
+    const kept = writePulledFiles(dir, [{ path: 'a.ts', text: 'ONE\n' }], state, false);
+    expect(kept).toEqual([{ path: 'a.ts', outcome: 'kept', diff: ['@@ line 1', '+ ONE', '- one', '- // mine'].join('\n') }]);
+    expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe('one\n// mine\n');
+    // The record keeps what pull last wrote for a kept file: the edit is still seen as one next time.
+    writePullState(dir, STATE, [{ path: 'a.ts', text: 'ONE\n' }], kept, state);
+    expect(readPullState(dir)!.files['a.ts']).toBe(state!.files['a.ts']);
+    const forced = writePulledFiles(dir, [{ path: 'a.ts', text: 'ONE\n' }], readPullState(dir), true);
+    expect(forced.map((o) => o.outcome)).toEqual(['overwritten']);
+    expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe('ONE\n');
+  });
+
+  it('treats a file no pull wrote as the user\'s', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'a.ts'), 'hand written\n');
+    expect(writePulledFiles(dir, [{ path: 'a.ts', text: 'pulled\n' }], undefined, false).map((o) => o.outcome)).toEqual(['kept']);
+  });
+});
+
+describe('pullProgressText', () => {
+  it('counts items and pages per kind, in the table\'s order, then the requests', () => {
+    const kinds = new Map([
+      ['trigger', { pages: 3, items: 2 }],
+      ['pipeline', { pages: 2, items: 120 }],
+      ['project', { pages: 1, items: 1 }],
+    ] as const);
+    expect(pullProgressText({ kinds: new Map(kinds), requests: 512 })).toBe('projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests');
+    expect(pullProgressText({ kinds: new Map(), requests: 1 })).toBe('1 request');
+  });
+});
