@@ -383,8 +383,11 @@ function tsType(shape, indent, key) {
       return `ReadonlyArray<${tsType(rest[0], indent, undefined)}>`;
     case 'map':
       return `{ readonly [key: string]: ${tsType(rest[0], indent, undefined)} }`;
-    case 'or':
+    case 'or': {
+      const scalar = scalarOrExpression(rest);
+      if (scalar) return `Expressive<${scalar}>`;
       return [...new Set(rest.map((inner) => wrap(tsType(inner, indent, key))))].join(' | ');
+    }
     case 'expr':
       return `Expressive<${tsType(rest[0], indent, key)}>`;
     case 'ref':
@@ -394,6 +397,26 @@ function tsType(shape, indent, key) {
     default:
       return 'unknown';
   }
+}
+
+/** Shapes that read as a boolean on the wire (`ParameterFieldBoolean` is the platform's wrapper of one). */
+const isBooleanShape = (shape) => shape === 'boolean' || (shape[0] === 'ref' && shape[1] === 'ParameterFieldBoolean');
+const isNumberShape = (shape) => shape === 'number' || shape === 'integer';
+/** The text branches of a `oneOf` beside a boolean or number: where the platform takes an expression instead. */
+const isTextShape = (shape) => shape === 'string' || shape[0] === 'pattern' || (shape[0] === 'ref' && /^common_jexl/.test(shape[1]));
+
+/**
+ * `oneOf: [boolean, string]` (or a number first): the platform's Java field is a boolean or number that also
+ * takes an expression (ParameterField), so the text branch is an expression, never any text: `'nope'` for a
+ * boolean fails when the platform reads it. A field whose text comes first (`cpu: '500m'`, a Nexus port) is
+ * text in its own right and stays open.
+ */
+function scalarOrExpression(branches) {
+  const [first, ...others] = branches;
+  const scalar = isBooleanShape(first) ? 'boolean' : isNumberShape(first) ? 'number' : undefined;
+  if (!scalar || others.length === 0) return undefined;
+  const same = scalar === 'boolean' ? isBooleanShape : isNumberShape;
+  return others.every((shape) => same(shape) || isTextShape(shape)) && others.some(isTextShape) ? scalar : undefined;
 }
 
 const wrap = (text) => (/^\{|^[A-Za-z_<>.$ |"0-9,\[\]-]+$/.test(text) && !text.includes('=>') ? text : `(${text})`);
@@ -426,7 +449,7 @@ function objectType(fields, required, cases, indent, open) {
 const typeName = (type) => `${type.replace(/[^0-9a-zA-Z_]/g, '_')}`;
 
 function writeTypes(catalog) {
-  const out = [HEADER, "import type { AnyResource } from '../../../ir/node.js';", "import type { Value } from '../../expr.js';", "import type { Expressive } from '../expressive.js';", ''];
+  const out = [HEADER, "import type { AnyResource } from '../../../ir/node.js';", "import type { Expressive, Value } from '../../expr.js';", ''];
   for (const [name, shape] of Object.entries(catalog.defs)) {
     const text = tsType(shape, 0, undefined);
     out.push(text.startsWith('{') ? `export interface ${name} ${text}` : `export type ${name} = ${text};`, '');

@@ -1,3 +1,5 @@
+import type { ExpressionText } from '../schema/common.js';
+
 /**
  * A `<+...>` expression, or a string that embeds some. Usable wherever a string value goes;
  * it serialises to its text.
@@ -26,6 +28,13 @@ export const isExpr = (value: unknown): value is Expr =>
 
 /** A plain string, or an expression built with `expr`/`input()`. */
 export type Value = string | Expr;
+
+/**
+ * A value the platform also takes as a `<+...>` expression: an `expr`, an `input()`, or text holding `<+`.
+ * The one type of such fields (booleans, numbers, enums): `Expressive<boolean>` takes `true` and
+ * `'<+pipeline.variables.dryRun>'` but not `'maybe'`.
+ */
+export type Expressive<T> = T | Expr | ExpressionText;
 
 export const valueText = (value: Value | number | boolean): string => String(value);
 

@@ -14,7 +14,7 @@ import {
   type TagsOption,
   type VariableOption,
 } from './common-options.js';
-import { Expr, optionalText, valueText, type Value } from './expr.js';
+import { Expr, optionalText, valueText, type Expressive, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue, wireValue } from './references.js';
 import type { EnvironmentBuilder } from './environment.js';
@@ -318,7 +318,7 @@ export interface DeploymentOptions extends StageCommonOptions {
   readonly environment: Value;
   readonly infrastructure: KubernetesInfrastructureOption;
   /** Allow several runs to deploy to the same infrastructure at once (default false). */
-  readonly allowSimultaneousDeployments?: boolean;
+  readonly allowSimultaneousDeployments?: Expressive<boolean>;
 }
 
 /** An infrastructure of the environment: its builder, its identifier, or with values for its runtime inputs. */
@@ -342,7 +342,7 @@ export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions 
   readonly environment: Value | EnvironmentBuilder;
   readonly environmentInputs?: unknown;
   /** Deploy to every infrastructure of the environment. */
-  readonly deployToAll?: boolean | Value;
+  readonly deployToAll?: Expressive<boolean>;
   /** Infrastructures to deploy to, or `input()`. */
   readonly infrastructureDefinitions?: readonly InfrastructureDefinitionOption[] | Value;
   /** Never given in this form; it tells the two forms apart. */
@@ -449,7 +449,7 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
           releaseName: valueText(infrastructure.releaseName ?? DEPLOYMENT_DEFAULTS.infrastructure.releaseName),
         }),
       },
-      allowSimultaneousDeployments: allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments,
+      allowSimultaneousDeployments: wireValue(allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments, references, ['spec', 'infrastructure', 'allowSimultaneousDeployments']),
     },
     execution,
   });

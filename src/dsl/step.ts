@@ -4,7 +4,7 @@ import { irNode, type IrNode, type OptionIssue, type Reference } from '../ir/nod
 import { Builder, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
-import { Expr, valueText, type Value } from './expr.js';
+import { Expr, valueText, type Expressive, type Value } from './expr.js';
 import { isRecord } from '../core/is-record.js';
 import { declareMappedStep } from './catalog/step-sugar.js';
 import { sameField, specOfOptions } from './catalog/sugar.js';
@@ -167,7 +167,7 @@ export interface ShellOptions<Outputs extends string> extends StepCommonOptions 
   /** Bash (default) or PowerShell. */
   readonly shell?: 'Bash' | 'PowerShell';
   /** Run on the delegate (default true). */
-  readonly onDelegate?: boolean;
+  readonly onDelegate?: Expressive<boolean>;
   /** Environment variables visible to the script. */
   readonly env?: Readonly<Record<string, Value>>;
   /** Variables the script exports, readable later through `step.output(name)`. */

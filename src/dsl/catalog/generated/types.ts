@@ -2,8 +2,7 @@
 // Do not edit: change the script or the hand-written catalogue (src/catalog, src/dsl/catalog) instead.
 
 import type { AnyResource } from '../../../ir/node.js';
-import type { Value } from '../../expr.js';
-import type { Expressive } from '../expressive.js';
+import type { Expressive, Value } from '../../expr.js';
 
 export interface ACRStepInfo {
   readonly baseImageConnectorRefs?: ReadonlyArray<Value> | Value;
@@ -15,11 +14,11 @@ export interface ACRStepInfo {
   readonly envVariables?: { readonly [key: string]: Value } | Value;
   readonly fileDockerSecrets?: { readonly [key: string]: Value } | Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly remoteCacheImage?: Value;
   readonly repository: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly subscriptionId?: Value;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
@@ -35,7 +34,7 @@ export interface AIExperimentStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AIVerifyNGHealthSource {
@@ -62,7 +61,7 @@ export interface AIVerifyNGStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface ALBTargetGroupTuple {
@@ -157,7 +156,7 @@ export interface AiAgentServiceSpec {
 export interface AiEvalStepInfo {
   readonly apiEndpoint?: string_without_jexl | common_jexl;
   readonly apiKey: string_without_jexl | common_jexl;
-  readonly concurrency?: number | common_jexl;
+  readonly concurrency?: Expressive<number>;
   readonly datasetId?: string_without_jexl | common_jexl;
   readonly evalId?: string_without_jexl | common_jexl;
   readonly llmConnectorRef?: string_without_jexl | common_jexl;
@@ -196,7 +195,7 @@ export interface AiVerifyStepInfo {
   readonly registryRef?: Value;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -223,7 +222,7 @@ export interface AnchoreStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlAnchoreToolData;
@@ -246,9 +245,9 @@ export interface ApproverInputInfo {
 }
 
 export interface Approvers {
-  readonly disallowPipelineExecutor: boolean | Value;
+  readonly disallowPipelineExecutor: Expressive<boolean>;
   readonly disallowedUserEmails?: Expressive<ReadonlyArray<Value>>;
-  readonly minimumCount: number | Value;
+  readonly minimumCount: Expressive<number>;
   readonly serviceAccounts?: Expressive<ReadonlyArray<Value>>;
   readonly userGroups?: Expressive<ReadonlyArray<Value>>;
 }
@@ -267,7 +266,7 @@ export interface AquaSecurityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -286,7 +285,7 @@ export interface AquaTrivyStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly repository?: STOYamlRepository;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sbom?: STOYamlSBOM;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
@@ -592,7 +591,7 @@ export interface AutoApprovalParams {
 
 export interface AutoScalerManifest {
   readonly metadata?: Value;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -630,7 +629,7 @@ export interface AwsCdkBootstrapStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AwsCdkDeployStepInfo {
@@ -648,7 +647,7 @@ export interface AwsCdkDeployStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -665,7 +664,7 @@ export interface AwsCdkDestroyStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -682,7 +681,7 @@ export interface AwsCdkDiffStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -706,7 +705,7 @@ export interface AwsCdkSynthStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -734,7 +733,7 @@ export interface AwsEcrStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -812,7 +811,7 @@ export interface AwsSamBuildStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly samBuildDockerRegistryConnectorRef?: Value | AnyResource;
   readonly samVersion?: Expressive<Value>;
 }
@@ -826,7 +825,7 @@ export interface AwsSamDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly samVersion?: Value;
   readonly stackName: Value;
 }
@@ -871,7 +870,7 @@ export interface AwsSecurityHubStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -901,7 +900,7 @@ export interface AzureContainerAppsDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureContainerAppsDeploymentMetaData { readonly [key: string]: unknown }
@@ -923,13 +922,13 @@ export interface AzureContainerAppsPrepareRollbackDataStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureContainerAppsRevisionMetadata {
   readonly label?: Value;
   readonly revisionName: Value;
-  readonly trafficWeight?: number | Value;
+  readonly trafficWeight?: Expressive<number>;
 }
 
 export interface AzureContainerAppsRollbackStepInfo {
@@ -940,7 +939,7 @@ export interface AzureContainerAppsRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureContainerAppsServiceSpec {
@@ -959,7 +958,7 @@ export interface AzureContainerAppsTrafficShiftStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
   readonly revisionTrafficDetails?: Expressive<ReadonlyArray<AzureContainerAppsRevisionMetadata>>;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureCreateARMResourceParameterFile {
@@ -1014,7 +1013,7 @@ export interface AzureFunctionDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureFunctionDeploymentMetaData { readonly [key: string]: unknown }
@@ -1035,7 +1034,7 @@ export interface AzureFunctionRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureFunctionServiceSpec {
@@ -1133,7 +1132,7 @@ export interface BackgroundStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -1171,7 +1170,7 @@ export interface BanditStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1210,7 +1209,7 @@ export interface BlackDuckStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sbom?: STOYamlSBOM;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
@@ -1237,7 +1236,7 @@ export interface BrakemanStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1274,7 +1273,7 @@ export interface BurpStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlBurpToolData;
@@ -1358,7 +1357,7 @@ export interface ChangeAdvisorStepInfo {
   readonly mode?: string_without_jexl | common_jexl;
   readonly policyPack?: string_without_jexl | common_jexl;
   readonly presets?: ReadonlyArray<Value> | common_jexl;
-  readonly timeoutMinutes?: number | common_jexl;
+  readonly timeoutMinutes?: Expressive<number>;
 }
 
 export interface ChaosActionInfo {
@@ -1440,7 +1439,7 @@ export interface CheckmarxOneStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlCheckmarxToolData;
@@ -1460,7 +1459,7 @@ export interface CheckmarxStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlCheckmarxToolData;
@@ -1478,7 +1477,7 @@ export interface CheckovStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1495,7 +1494,7 @@ export interface ClairStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1593,7 +1592,7 @@ export interface CodeqlStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1604,7 +1603,7 @@ export interface CommandStepInfo {
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly host?: Value;
   readonly metadata?: Value;
-  readonly onDelegate: boolean | Value;
+  readonly onDelegate: Expressive<boolean>;
   readonly outputVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
 }
 
@@ -3257,7 +3256,7 @@ export interface ContainerInfraYamlSpec {
   readonly os?: Expressive<"Linux" | "MacOS" | "Windows">;
   readonly priorityClassName?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serviceAccountName?: Value;
   readonly tolerations?: Expressive<ReadonlyArray<Toleration>>;
   readonly volumes?: Expressive<ReadonlyArray<ContainerVolume>>;
@@ -3295,7 +3294,7 @@ export interface ContainerVolume {
 
 export interface CopyCommandUnitSpec {
   readonly destinationPath: Value;
-  readonly preserveDirectoryStructure?: boolean | Value;
+  readonly preserveDirectoryStructure?: Expressive<boolean>;
   readonly sourceType: "Artifact" | "Config";
   readonly type?: Value;
 }
@@ -3314,7 +3313,7 @@ export interface CortexCloudStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlCortexCloudToolData;
@@ -3353,7 +3352,7 @@ export interface CoverityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -3461,7 +3460,7 @@ export interface CustomIngestStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -3495,7 +3494,7 @@ export interface DBApplySchemaStepInfo {
   readonly migrationType?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tag?: Value;
   readonly tagDatabaseChangeSet?: boolean;
 }
@@ -3511,7 +3510,7 @@ export interface DBOPSTestAndPreviewStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
 }
 
@@ -3528,7 +3527,7 @@ export interface DBRollbackSchemaStepInfo {
   readonly migrationType?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
   readonly tag?: Value;
 }
@@ -3545,7 +3544,7 @@ export interface DBSchemaRollbackSQLInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
   readonly tag?: Value;
 }
@@ -3561,7 +3560,7 @@ export interface DBSchemaUpdateSQLInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
 }
 
@@ -3583,7 +3582,7 @@ export interface DataTheoremStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -3594,7 +3593,7 @@ export interface DeleteManifestPathSpec {
 }
 
 export interface DeleteReleaseNameSpec {
-  readonly deleteNamespace?: boolean | Value;
+  readonly deleteNamespace?: Expressive<boolean>;
 }
 
 export interface DeleteResourceNameSpec {
@@ -3638,7 +3637,7 @@ export interface DeployAwsAgentCoreRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly waitReady?: Expressive<boolean>;
 }
 
@@ -3650,7 +3649,7 @@ export interface DeployGoogleAgentRuntimeRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly waitReady?: Expressive<boolean>;
 }
 
@@ -3667,7 +3666,7 @@ export interface DockerContentTrustStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -3708,7 +3707,7 @@ export interface DockerStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef?: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -3716,12 +3715,12 @@ export interface DockerStepInfo {
   readonly envVariables?: { readonly [key: string]: Value } | Value;
   readonly fileDockerSecrets?: { readonly [key: string]: Value } | Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly registryRef?: Value;
   readonly remoteCacheRepo?: Value;
   readonly repo?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags?: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -3741,7 +3740,7 @@ export interface DownloadAwsS3StepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface DownloadGcsStepInfo {
@@ -3753,7 +3752,7 @@ export interface DownloadGcsStepInfo {
   readonly outputFilePathsContent?: ReadonlyArray<Value>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface DownloadHarnessStoreStepInfo {
@@ -3763,7 +3762,7 @@ export interface DownloadHarnessStoreStepInfo {
   readonly outputFilePathsContent?: ReadonlyArray<Value>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface DownloadManifestsStepInfo {
@@ -3776,7 +3775,7 @@ export interface ECRStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -3785,11 +3784,11 @@ export interface ECRStepInfo {
   readonly fileDockerSecrets?: { readonly [key: string]: Value } | Value;
   readonly imageName: Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly region: Value;
   readonly remoteCacheImage?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -3798,7 +3797,7 @@ export interface ECSDirectInfraYamlSpec {
   readonly cluster?: string_without_jexl | common_jexl;
   readonly connectorRef: string_without_jexl | common_jexl;
   readonly containerSecurityContext?: Expressive<SecurityContext | common_jexl>;
-  readonly enableExecuteCommand?: Expressive<boolean | common_jexl>;
+  readonly enableExecuteCommand?: Expressive<Expressive<boolean>>;
   readonly executionRoleArn?: string_without_jexl | common_jexl;
   readonly harnessImageConnectorRef?: string_without_jexl | common_jexl;
   readonly initTimeout?: string_without_jexl | common_jexl;
@@ -3859,8 +3858,8 @@ export interface EcsBlueGreenRollbackStepInfo {
 
 export interface EcsBlueGreenSwapTargetGroupsStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly doNotDownsizeOldService?: boolean | Value;
-  readonly downsizeOldServiceDelayInSecs?: number | Value;
+  readonly doNotDownsizeOldService?: Expressive<boolean>;
+  readonly downsizeOldServiceDelayInSecs?: Expressive<number>;
 }
 
 export interface EcsBlueGreenTrafficShiftStepInfo {
@@ -4038,7 +4037,7 @@ export interface ElastigroupSetupStepInfo {
 
 export interface ElastigroupSwapRouteStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly downsizeOldElastigroup: boolean | Value;
+  readonly downsizeOldElastigroup: Expressive<boolean>;
 }
 
 export type ElastigroupTrafficShiftWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inherit" } & {
@@ -4225,7 +4224,7 @@ export interface FlywayCommandStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
 }
 
@@ -4268,7 +4267,7 @@ export interface FmeFlagCreateStepInfo {
 
 export interface FmeFlagDefaultAllocationStepInfo {
   readonly allocation: (ReadonlyArray<{
-    readonly amount: number | common_jexl;
+    readonly amount: Expressive<number>;
     readonly treatment: fme_flag_common_treatments | common_jexl_expression_only;
   }>) | common_jexl;
   readonly environment: fme_flag_common_environment | common_jexl;
@@ -4290,7 +4289,7 @@ export interface FmeFlagDefinitionInstructionsStepInfo {
 }
 
 export interface FmeFlagDeleteStepInfo {
-  readonly deleteAllDefinitions?: boolean | common_jexl;
+  readonly deleteAllDefinitions?: Expressive<boolean>;
   readonly name: fme_flag_common_flag_name | common_jexl;
 }
 
@@ -4302,7 +4301,7 @@ export interface FmeFlagKillStepInfo {
 export interface FmeFlagLimitExposureStepInfo {
   readonly environment: fme_flag_common_environment | common_jexl;
   readonly flagName: fme_flag_common_flag_name | common_jexl;
-  readonly limit: number | common_jexl;
+  readonly limit: Expressive<number>;
 }
 
 export interface FmeFlagPatchDefinitionStepInfo {
@@ -4333,7 +4332,7 @@ export interface FmeFlagSetDynamicConfigurationsStepInfo {
 }
 
 export interface FmeFlagSetImpressionTrackingStepInfo {
-  readonly enabled: boolean | common_jexl;
+  readonly enabled: Expressive<boolean>;
   readonly environment: fme_flag_common_environment | common_jexl;
   readonly flagName: fme_flag_common_flag_name | common_jexl;
 }
@@ -4353,7 +4352,7 @@ export interface FmeFlagSetTargetingRulesStepInfo {
   readonly flagName: fme_flag_common_flag_name | common_jexl;
   readonly targetingRules: (ReadonlyArray<{
     readonly allocation: (ReadonlyArray<{
-      readonly size: number | common_jexl;
+      readonly size: Expressive<number>;
       readonly treatment: fme_flag_common_treatments | common_jexl;
     }>) | common_jexl;
     readonly condition: {
@@ -4478,7 +4477,7 @@ export interface FortifyOnDemandStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlFODToolData;
@@ -4497,7 +4496,7 @@ export interface FossaStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlFossaToolData;
@@ -4508,7 +4507,7 @@ export interface GARStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -4518,11 +4517,11 @@ export interface GARStepInfo {
   readonly host: Value;
   readonly imageName: Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly projectID: Value;
   readonly remoteCacheImage?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -4558,7 +4557,7 @@ export interface GCEProvisionBackendServiceStepInfo {
   readonly project: Value;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -4567,7 +4566,7 @@ export interface GCRStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -4577,11 +4576,11 @@ export interface GCRStepInfo {
   readonly host: Value;
   readonly imageName: Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly projectID: Value;
   readonly remoteCacheImage?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -4650,7 +4649,7 @@ export interface GitCloneStepInfo {
   readonly projectName?: Value;
   readonly repoName?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sparseCheckout?: Expressive<ReadonlyArray<Value>>;
   readonly sslVerify?: Expressive<boolean>;
   readonly submoduleStrategy?: Expressive<"true" | "false" | "recursive">;
@@ -4669,7 +4668,7 @@ export interface GitHubAdvancedSecurityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -4693,7 +4692,7 @@ export interface GitOpsGetAppDetailsStepInfo {
   readonly applicationName?: Value;
   readonly applicationRegex?: Value;
   readonly applicationsList?: Expressive<ReadonlyArray<AgentApplicationTargets>>;
-  readonly hardRefresh?: boolean | Value;
+  readonly hardRefresh?: Expressive<boolean>;
 }
 
 export type GitOpsRollbackStepInfo = StepSpecType;
@@ -4746,7 +4745,7 @@ export interface GitleaksStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -4804,7 +4803,7 @@ export interface GoogleCloudRunDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly skipTrafficShift?: Expressive<boolean>;
 }
 
@@ -4830,7 +4829,7 @@ export interface GoogleCloudRunJobStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly replaceCommandOptions?: Expressive<ReadonlyArray<Value>>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudRunPrepareRollbackDataStepInfo {
@@ -4841,7 +4840,7 @@ export interface GoogleCloudRunPrepareRollbackDataStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudRunRevisionMetadata {
@@ -4858,7 +4857,7 @@ export interface GoogleCloudRunRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudRunServiceSpec {
@@ -4877,7 +4876,7 @@ export interface GoogleCloudRunTrafficShiftStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
   readonly revisionTrafficDetails?: Expressive<ReadonlyArray<GoogleCloudRunRevisionMetadata>>;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudSourceArtifactConfig {
@@ -4957,7 +4956,7 @@ export interface GoogleMigBlueGreenDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly targetSize?: Expressive<number>;
   readonly trafficConfig?: ({ readonly [key: string]: unknown } & (({ readonly type: "CSM" } & {
     readonly spec: {
@@ -4976,7 +4975,7 @@ export interface GoogleMigBlueGreenRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleMigConfiguration {
@@ -4994,7 +4993,7 @@ export interface GoogleMigDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly targetSize?: Expressive<number>;
 }
 
@@ -5048,7 +5047,7 @@ export interface GoogleMigSteadyStateStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleMigTrafficShiftStepInfo {
@@ -5061,7 +5060,7 @@ export interface GoogleMigTrafficShiftStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly trafficConfig?: ({ readonly [key: string]: unknown } & (({ readonly type: "CSM" } & {
     readonly spec: {
       readonly destinations: Expressive<ReadonlyArray<{
@@ -5089,7 +5088,7 @@ export interface GrypeStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -5105,7 +5104,7 @@ export interface HarnessApprovalStepInfo {
   readonly approvers: Approvers;
   readonly autoApproval?: AutoApprovalParams;
   readonly callbackId?: Value;
-  readonly includePipelineExecutionHistory: boolean | Value;
+  readonly includePipelineExecutionHistory: Expressive<boolean>;
   readonly isAutoRejectEnabled?: Expressive<boolean>;
 }
 
@@ -5147,7 +5146,7 @@ export interface HarnessStore {
 export interface HelmBlueGreenStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<HelmManifestCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly ignoreReleaseHistFailStatus?: boolean | Value;
+  readonly ignoreReleaseHistFailStatus?: Expressive<boolean>;
   readonly runChartTests?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipSteadyStateCheck?: Expressive<ParameterFieldBoolean | boolean>;
   readonly useUpgradeInstall?: Expressive<ParameterFieldBoolean | boolean>;
@@ -5166,7 +5165,7 @@ export interface HelmCanaryDeleteStepInfo {
 export interface HelmCanaryDeployStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<HelmManifestCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly ignoreReleaseHistFailStatus?: boolean | Value;
+  readonly ignoreReleaseHistFailStatus?: Expressive<boolean>;
   readonly instanceSelection: InstanceSelectionWrapper;
   readonly runChartTests?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipSteadyStateCheck?: Expressive<ParameterFieldBoolean | boolean>;
@@ -5177,11 +5176,11 @@ export interface HelmChartManifest {
   readonly chartName?: Value;
   readonly chartVersion?: Value;
   readonly commandFlags?: ReadonlyArray<HelmManifestCommandFlag>;
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly helmVersion?: "V2" | "V3" | "V380" | "V4";
   readonly metadata?: Value;
   readonly optionalValuesYaml?: Expressive<ParameterFieldBoolean | boolean>;
-  readonly skipResourceVersioning?: boolean | Value;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
   readonly subChartPath?: Value;
   readonly valuesPaths?: Expressive<ReadonlyArray<Value>>;
@@ -5199,7 +5198,7 @@ export interface HelmDeployStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<HelmManifestCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly environmentVariables?: Expressive<ParameterFieldMapStringString>;
-  readonly ignoreReleaseHistFailStatus?: boolean | Value;
+  readonly ignoreReleaseHistFailStatus?: Expressive<boolean>;
   readonly runChartTests?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipCleanup?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipDryRun?: Expressive<boolean>;
@@ -5355,17 +5354,17 @@ export interface IACMTFLintPluginInfo {
   readonly disableRule?: ReadonlyArray<Value> | Value;
   readonly enableRule?: ReadonlyArray<Value> | Value;
   readonly filter?: ReadonlyArray<Value>;
-  readonly fix?: boolean | Value;
-  readonly force?: boolean | Value;
+  readonly fix?: Expressive<boolean>;
+  readonly force?: Expressive<boolean>;
   readonly format?: "default" | "json" | "checkstyle" | "junit" | "compact" | "sarif";
   readonly ignoreModule?: ReadonlyArray<Value> | Value;
   readonly image?: Value;
-  readonly langserver?: boolean | Value;
-  readonly maxWorkers?: number | Value;
+  readonly langserver?: Expressive<boolean>;
+  readonly maxWorkers?: Expressive<number>;
   readonly minimumFailureSeverity?: "error" | "warning" | "notice";
-  readonly noParallelRunners?: boolean | Value;
+  readonly noParallelRunners?: Expressive<boolean>;
   readonly only?: ReadonlyArray<Value> | Value;
-  readonly recursive?: boolean | Value;
+  readonly recursive?: Expressive<boolean>;
   readonly resources?: ContainerResource;
 }
 
@@ -5719,7 +5718,7 @@ export interface JfrogXrayStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -5776,9 +5775,9 @@ export interface K8sApplyStepInfo {
   readonly filePaths?: Expressive<ReadonlyArray<Value>>;
   readonly manifestSource?: ManifestSourceWrapper;
   readonly overrides?: ReadonlyArray<ManifestConfigWrapper>;
-  readonly skipDryRun?: boolean | Value;
-  readonly skipRendering?: boolean | Value;
-  readonly skipSteadyStateCheck?: boolean | Value;
+  readonly skipDryRun?: Expressive<boolean>;
+  readonly skipRendering?: Expressive<boolean>;
+  readonly skipSteadyStateCheck?: Expressive<boolean>;
 }
 
 export interface K8sAwsInfrastructure {
@@ -5811,7 +5810,7 @@ export interface K8sBGStageScaleUpStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly instanceSelection?: InstanceSelectionWrapper;
   readonly replicaCountMode?: "Auto" | "Custom";
-  readonly skipSteadyStateCheck?: boolean | Value;
+  readonly skipSteadyStateCheck?: Expressive<boolean>;
 }
 
 export interface K8sBGSwapServicesStepInfo {
@@ -5821,9 +5820,9 @@ export interface K8sBGSwapServicesStepInfo {
 export interface K8sBlueGreenStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly pruningEnabled?: boolean | Value;
+  readonly pruningEnabled?: Expressive<boolean>;
   readonly skipDeploymentIfSameManifest?: Expressive<boolean>;
-  readonly skipDryRun?: boolean | Value;
+  readonly skipDryRun?: Expressive<boolean>;
   readonly trafficRouting?: K8sTrafficRoutingSpec;
 }
 
@@ -5835,7 +5834,7 @@ export type K8sCanaryStepInfo = ({
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly instanceSelection?: InstanceSelectionWrapper;
-  readonly skipDryRun?: boolean | Value;
+  readonly skipDryRun?: Expressive<boolean>;
   readonly targetPercentage?: Expressive<number>;
   readonly trafficRouting?: K8sTrafficRoutingSpec;
 } & (({ readonly canaryType: "Progressive" } & { readonly [key: string]: unknown })));
@@ -5875,7 +5874,7 @@ export interface K8sDirectInfraYamlSpec {
   readonly os?: Expressive<"Linux" | "MacOS" | "Windows">;
   readonly podSpecOverlay?: Value;
   readonly priorityClassName?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serviceAccountName?: Value;
   readonly tolerations?: Expressive<ReadonlyArray<Toleration>>;
   readonly volumes?: Expressive<ReadonlyArray<CIVolume>>;
@@ -5897,10 +5896,10 @@ export interface K8sGcpInfrastructure {
 }
 
 export interface K8sManifest {
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly metadata?: Value;
   readonly optionalValuesYaml?: Expressive<ParameterFieldBoolean | boolean>;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
   readonly valuesPaths?: Expressive<ReadonlyArray<Value>>;
 }
@@ -5938,14 +5937,14 @@ export interface K8sRancherInfrastructure {
 export interface K8sRollingRollbackStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly pruningEnabled?: boolean | Value;
+  readonly pruningEnabled?: Expressive<boolean>;
 }
 
 export interface K8sRollingStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly pruningEnabled?: boolean | Value;
-  readonly skipDryRun?: boolean | Value;
+  readonly pruningEnabled?: Expressive<boolean>;
+  readonly skipDryRun?: Expressive<boolean>;
 }
 
 export interface K8sRolloutStepCommandFlag {
@@ -5963,7 +5962,7 @@ export interface K8sRolloutStepInfo {
 export interface K8sScaleStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly instanceSelection: InstanceSelectionWrapper;
-  readonly skipSteadyStateCheck?: boolean | Value;
+  readonly skipSteadyStateCheck?: Expressive<boolean>;
   readonly workload: Value;
 }
 
@@ -6057,7 +6056,7 @@ export type K8sTrafficRoutingStepInfo = ({
 
 export interface KeyValuesCriteriaSpec {
   readonly conditions: ReadonlyArray<Condition>;
-  readonly matchAnyCondition?: boolean | Value;
+  readonly matchAnyCondition?: Expressive<boolean>;
 }
 
 export interface KeyValuesImportDataSpec {
@@ -6089,12 +6088,12 @@ export interface KubernetesServiceSpec {
 
 export interface KustomizeManifest {
   readonly commandFlags?: ReadonlyArray<KustomizeManifestCommandFlag>;
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly metadata?: Value;
   readonly overlayConfiguration?: OverlayConfiguration;
   readonly patchesPaths?: Expressive<ReadonlyArray<Value>>;
   readonly pluginPath?: Value;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -6136,7 +6135,7 @@ export interface LiquibaseCommandStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
 }
 
@@ -6309,7 +6308,7 @@ export interface MendStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlMendToolData;
@@ -6330,7 +6329,7 @@ export interface MetasploitStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6347,13 +6346,13 @@ export interface ModelScanStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
 
 export interface ModuleSource {
-  readonly useConnectorCredentials: ParameterFieldBoolean | Value | boolean;
+  readonly useConnectorCredentials: Expressive<boolean>;
 }
 
 export interface MultiDeploymentConfig {
@@ -6375,7 +6374,7 @@ export interface MythosAgentStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlMythosAgentToolData;
@@ -6423,7 +6422,7 @@ export interface NessusStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6459,7 +6458,7 @@ export interface NexusIQStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlNexusIqToolData;
@@ -6525,7 +6524,7 @@ export interface NiktoStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6543,7 +6542,7 @@ export interface NmapStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6555,7 +6554,7 @@ export interface NumberNGVariable {
   readonly name?: Value;
   readonly required?: boolean;
   readonly type?: "Number";
-  readonly value: Expressive<number | Value>;
+  readonly value: Expressive<Expressive<number>>;
 }
 
 export interface OciHelmChartConfig {
@@ -6612,16 +6611,16 @@ export interface OpenAiStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
 
 export interface OpenshiftManifest {
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly metadata?: Value;
   readonly paramsPaths?: Expressive<ReadonlyArray<Value>>;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -6644,7 +6643,7 @@ export interface OpenvasStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6662,7 +6661,7 @@ export interface OsvScannerStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6693,7 +6692,7 @@ export interface OwaspStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6731,7 +6730,7 @@ export interface PercentageInstanceSelection {
 }
 
 export interface PipelineInfrastructure {
-  readonly allowSimultaneousDeployments?: boolean | Value;
+  readonly allowSimultaneousDeployments?: Expressive<boolean>;
   readonly environment?: EnvironmentYaml;
   readonly environmentRef?: Value;
   readonly infrastructureDefinition?: InfrastructureDef;
@@ -6758,7 +6757,7 @@ export interface PluginStepInfo {
   readonly registryRef?: Value;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly uses?: Value;
 }
@@ -6841,7 +6840,7 @@ export interface PrismaCloudStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlPrismaCloudToolData;
@@ -6940,7 +6939,7 @@ export interface ProwlerStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6957,7 +6956,7 @@ export interface QualysStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6988,7 +6987,7 @@ export interface ReapsawStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -7013,7 +7012,7 @@ export interface RemoteTerraformBackendConfigSpec {
 }
 
 export interface RemoteTerraformVarFileSpec {
-  readonly optional?: boolean | Value;
+  readonly optional?: Expressive<boolean>;
   readonly store: StoreConfigWrapper;
   readonly type?: Value;
 }
@@ -7057,9 +7056,9 @@ export interface RestoreCacheAzureStepInfo {
   readonly connectorRef: Value | AnyResource;
   readonly containerName: Value;
   readonly desc?: Value;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
-  readonly preserveMetadata?: boolean | Value;
+  readonly preserveMetadata?: Expressive<boolean>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
   readonly storageAccount: Value;
 }
@@ -7069,11 +7068,11 @@ export interface RestoreCacheGCSStepInfo {
   readonly baseImageConnectorRefs?: ParameterFieldListString;
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
   readonly preserveMetadata?: boolean;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RestoreCacheS3StepInfo {
@@ -7082,13 +7081,13 @@ export interface RestoreCacheS3StepInfo {
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
   readonly endpoint?: Value;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
-  readonly pathStyle?: boolean | Value;
+  readonly pathStyle?: Expressive<boolean>;
   readonly preserveMetadata?: boolean;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RestoreCacheStepInfo {
@@ -7096,11 +7095,11 @@ export interface RestoreCacheStepInfo {
   readonly baseImageConnectorRefs?: ParameterFieldListString;
   readonly bucket?: Value;
   readonly connectorRef?: Value | AnyResource;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
   readonly providerType: "Gcs" | "S3" | "Harness" | "Azure";
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RetryFailureSpecConfig {
@@ -7122,7 +7121,7 @@ export interface RollbackAwsAgentCoreRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RollbackGoogleAgentRuntimeRevisionStepInfo {
@@ -7133,7 +7132,7 @@ export interface RollbackGoogleAgentRuntimeRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RolloutManifestPathSpec {
@@ -7181,7 +7180,7 @@ export interface RunStepInfo {
   readonly registryRef?: Value;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -7195,7 +7194,7 @@ export interface RunTestStepV2Info {
   readonly privileged?: Expressive<boolean>;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -7219,8 +7218,8 @@ export interface RunTestsStepInfo {
   readonly pythonVersion?: Expressive<"3" | "2">;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
-  readonly runOnlySelectedTests?: boolean | Value;
+  readonly runAsUser?: Expressive<number>;
+  readonly runOnlySelectedTests?: Expressive<boolean>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
   readonly testAnnotations?: Value;
   readonly testGlobs?: Value;
@@ -7463,7 +7462,7 @@ export type SalesforceApexTestStepInfo = ({
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly testType?: Value;
   readonly testValues?: Value;
 } & (({ readonly testLevel: "RunSpecifiedTests" } & { readonly [key: string]: unknown })));
@@ -7479,7 +7478,7 @@ export interface SalesforceCreateScratchOrgStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly scratchOrgName?: Value;
   readonly username?: Value;
 }
@@ -7493,7 +7492,7 @@ export interface SalesforceDeleteScratchOrgStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly scratchOrgAuthUrl?: Value;
 }
 
@@ -7506,7 +7505,7 @@ export interface SalesforceDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SalesforceDeploymentMetaData { readonly [key: string]: unknown }
@@ -7521,7 +7520,7 @@ export interface SalesforceDownloadDeployablesStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly source1Ref?: Value;
   readonly source1Type?: Value;
   readonly source2Ref?: Value;
@@ -7539,7 +7538,7 @@ export interface SalesforceDownloadOrgStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourceRef?: Value;
 }
 
@@ -7562,7 +7561,7 @@ export interface SalesforceEvaluateDiffStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SalesforceInfrastructure {
@@ -7594,7 +7593,7 @@ export interface SalesforceQuickDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly validatedDeployRequestId?: Value;
 }
 
@@ -7607,7 +7606,7 @@ export interface SalesforceRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SalesforceServiceSpec {
@@ -7632,7 +7631,7 @@ export interface SalesforceSourceBackupStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly repoName?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly targetBranch?: Value;
 }
 
@@ -7645,7 +7644,7 @@ export interface SalesforceValidateStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly testLevel?: Value;
   readonly tests?: Value;
 }
@@ -7662,7 +7661,7 @@ export interface SastStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlShiftLeftToolData;
@@ -7674,9 +7673,9 @@ export interface SaveCacheAzureStepInfo {
   readonly connectorRef: Value | AnyResource;
   readonly containerName: Value;
   readonly key: Value;
-  readonly override?: boolean | Value;
+  readonly override?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
   readonly storageAccount: Value;
 }
@@ -7687,9 +7686,9 @@ export interface SaveCacheGCSStepInfo {
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
   readonly key: Value;
-  readonly override?: boolean | Value;
+  readonly override?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
 }
 
@@ -7700,11 +7699,11 @@ export interface SaveCacheS3StepInfo {
   readonly connectorRef: Value | AnyResource;
   readonly endpoint?: Value;
   readonly key: Value;
-  readonly override?: boolean | Value;
-  readonly pathStyle?: boolean | Value;
+  readonly override?: Expressive<boolean>;
+  readonly pathStyle?: Expressive<boolean>;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
 }
 
@@ -7715,12 +7714,12 @@ export interface SaveCacheStepInfo {
   readonly connectorRef?: Value | AnyResource;
   readonly endpoint?: Value;
   readonly key: Value;
-  readonly override?: boolean | Value;
-  readonly pathStyle?: boolean | Value;
+  readonly override?: Expressive<boolean>;
+  readonly pathStyle?: Expressive<boolean>;
   readonly providerType: "Gcs" | "S3" | "Harness" | "Azure";
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
 }
 
@@ -7770,7 +7769,7 @@ export interface ScaStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlShiftLeftToolData;
@@ -7807,7 +7806,7 @@ export interface SecurityContext {
   readonly readOnlyRootFilesystem?: Expressive<boolean>;
   readonly runAsGroup?: Expressive<number>;
   readonly runAsNonRoot?: Expressive<boolean>;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SecurityStepInfo {
@@ -7816,7 +7815,7 @@ export interface SecurityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
 }
 
@@ -7833,7 +7832,7 @@ export interface SemgrepStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -7852,7 +7851,7 @@ export interface ServerlessAwsLambdaDeployV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -7882,7 +7881,7 @@ export interface ServerlessAwsLambdaPackageV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -7901,7 +7900,7 @@ export interface ServerlessAwsLambdaPrepareRollbackV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -7917,7 +7916,7 @@ export interface ServerlessAwsLambdaRollbackV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -8106,7 +8105,7 @@ export interface ServiceYamlV2 {
 }
 
 export interface ServicesMetadata {
-  readonly parallel?: boolean | Value;
+  readonly parallel?: Expressive<boolean>;
 }
 
 export interface ServicesYaml {
@@ -8138,9 +8137,9 @@ export interface ShellScriptStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly executionTarget?: ExecutionTarget | Value;
-  readonly includeInfraSelectors?: boolean | Value;
+  readonly includeInfraSelectors?: Expressive<boolean>;
   readonly metadata?: Value;
-  readonly onDelegate?: boolean | Value;
+  readonly onDelegate?: Expressive<boolean>;
   readonly outputAlias?: OutputAlias;
   readonly outputVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly shell: "Bash" | "PowerShell";
@@ -8155,7 +8154,7 @@ export interface ShiftAwsAgentCoreTrafficStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly target?: {
     readonly revisionId?: Value;
   };
@@ -8170,7 +8169,7 @@ export interface ShiftGoogleAgentRuntimeTrafficStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly target?: {
     readonly revisionId?: Value;
   };
@@ -8189,7 +8188,7 @@ export interface ShiftLeftStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlShiftLeftToolData;
@@ -8362,7 +8361,7 @@ export interface SniperStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -8381,7 +8380,7 @@ export interface SnykStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sbom?: STOYamlSBOM;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
@@ -8401,7 +8400,7 @@ export interface SonarqubeStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlSonarqubeToolData;
@@ -8656,7 +8655,7 @@ export interface SysdigStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -8688,7 +8687,7 @@ export interface TanzuApplicationServiceSpec {
 
 export interface TasAppResizeStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly ignoreInstanceCountManifest?: boolean | Value;
+  readonly ignoreInstanceCountManifest?: Expressive<boolean>;
   readonly newAppInstances: TasInstanceSelectionWrapper;
   readonly oldAppInstances?: TasInstanceSelectionWrapper;
 }
@@ -8773,12 +8772,12 @@ export interface TasRouteMappingStepInfo {
 
 export interface TasSwapRollbackStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly upsizeInActiveApp: boolean | Value;
+  readonly upsizeInActiveApp: Expressive<boolean>;
 }
 
 export interface TasSwapRoutesStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly downSizeOldApplication: boolean | Value;
+  readonly downSizeOldApplication: Expressive<boolean>;
 }
 
 export interface TemplateLinkConfig {
@@ -9269,7 +9268,7 @@ export interface Template_NumberNGVariable {
   readonly name?: Value;
   readonly required?: boolean;
   readonly type?: "Number";
-  readonly value: Expressive<number | Value>;
+  readonly value: Expressive<Expressive<number>>;
 }
 
 export interface Template_OciHelmChartConfig {
@@ -9462,7 +9461,7 @@ export interface TenableStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -9508,25 +9507,25 @@ export interface TerraformCloudCliPlanExecutionData {
   readonly command: "Apply" | "Destroy";
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
   readonly configFiles: TerraformConfigFilesWrapper;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
-  readonly skipStateStorage?: boolean | Value;
+  readonly skipStateStorage?: Expressive<boolean>;
   readonly targets?: ReadonlyArray<Value> | Value;
   readonly varFiles?: ReadonlyArray<TerraformVarFileWrapper>;
 }
 
 export interface TerraformCloudCliStepConfiguration {
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
-  readonly skipStateStorage?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
+  readonly skipStateStorage?: Expressive<boolean>;
   readonly spec?: TerraformCloudCliExecutionData;
 }
 
 export interface TerraformCloudPlanAndApplySpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
   readonly organization: Value;
-  readonly overridePolicies?: boolean | Value;
+  readonly overridePolicies?: Expressive<boolean>;
   readonly project?: Value;
   readonly provisionerIdentifier: Value;
   readonly targets?: ReadonlyArray<Value> | Value;
@@ -9536,9 +9535,9 @@ export interface TerraformCloudPlanAndApplySpec {
 
 export interface TerraformCloudPlanAndDestroySpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
   readonly organization: Value;
-  readonly overridePolicies?: boolean | Value;
+  readonly overridePolicies?: Expressive<boolean>;
   readonly project?: Value;
   readonly provisionerIdentifier: Value;
   readonly targets?: ReadonlyArray<Value> | Value;
@@ -9548,8 +9547,8 @@ export interface TerraformCloudPlanAndDestroySpec {
 
 export interface TerraformCloudPlanOnlySpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns: boolean | Value;
-  readonly exportTerraformPlanJson?: boolean | Value;
+  readonly discardPendingRuns: Expressive<boolean>;
+  readonly exportTerraformPlanJson?: Expressive<boolean>;
   readonly organization: Value;
   readonly planType?: "Apply" | "Destroy";
   readonly project?: Value;
@@ -9562,8 +9561,8 @@ export interface TerraformCloudPlanOnlySpec {
 
 export interface TerraformCloudPlanSpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns: boolean | Value;
-  readonly exportTerraformPlanJson?: boolean | Value;
+  readonly discardPendingRuns: Expressive<boolean>;
+  readonly exportTerraformPlanJson?: Expressive<boolean>;
   readonly organization: Value;
   readonly planType?: "Apply" | "Destroy" | "Refresh";
   readonly project?: Value;
@@ -9575,7 +9574,7 @@ export interface TerraformCloudPlanSpec {
 
 export interface TerraformCloudRefreshSpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
   readonly organization: Value;
   readonly project?: Value;
   readonly variables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
@@ -9584,8 +9583,8 @@ export interface TerraformCloudRefreshSpec {
 
 export interface TerraformCloudRollbackStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly discardPendingRuns?: boolean | Value;
-  readonly overridePolicies?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
+  readonly overridePolicies?: Expressive<boolean>;
   readonly provisionerIdentifier: Value;
   readonly runMessage?: Value;
 }
@@ -9640,15 +9639,15 @@ export interface TerraformPlanExecutionData {
   readonly command: "Apply" | "Destroy";
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
   readonly configFiles: TerraformConfigFilesWrapper;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
-  readonly exportTerraformHumanReadablePlan?: boolean | Value;
-  readonly exportTerraformPlanJson?: boolean | Value;
+  readonly exportTerraformHumanReadablePlan?: Expressive<boolean>;
+  readonly exportTerraformPlanJson?: Expressive<boolean>;
   readonly providerCredential?: TerraformProviderCredential;
   readonly secretManagerRef: Value;
-  readonly skipRefreshCommand?: boolean | Value;
-  readonly skipStateStorage?: boolean | Value;
-  readonly storeTfPlanOnDelegate?: boolean | Value;
+  readonly skipRefreshCommand?: Expressive<boolean>;
+  readonly skipStateStorage?: Expressive<boolean>;
+  readonly storeTfPlanOnDelegate?: Expressive<boolean>;
   readonly targets?: ReadonlyArray<Value> | Value;
   readonly varFiles?: ReadonlyArray<TerraformVarFileWrapper>;
   readonly workspace?: Value;
@@ -9673,14 +9672,14 @@ export interface TerraformRollbackStepInfo {
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly provisionerIdentifier: Value;
-  readonly skipRefreshCommand?: boolean | Value;
+  readonly skipRefreshCommand?: Expressive<boolean>;
 }
 
 export interface TerraformStepConfiguration {
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
-  readonly skipRefreshCommand?: boolean | Value;
-  readonly skipStateStorage?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
+  readonly skipRefreshCommand?: Expressive<boolean>;
+  readonly skipStateStorage?: Expressive<boolean>;
   readonly spec?: TerraformExecutionData;
   readonly type: "Inline" | "InheritFromPlan" | "InheritFromApply";
 }
@@ -9748,7 +9747,7 @@ export interface TerragruntPlanExecutionData {
   readonly commandFlags?: ReadonlyArray<TerragruntCliOptionFlag>;
   readonly configFiles: TerragruntConfigFilesWrapper;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
-  readonly exportTerragruntPlanJson?: boolean | Value;
+  readonly exportTerragruntPlanJson?: Expressive<boolean>;
   readonly moduleConfig: TerragruntModuleConfig;
   readonly secretManagerRef: Value;
   readonly targets?: ReadonlyArray<Value> | Value;
@@ -9816,7 +9815,7 @@ export interface TraceableStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlTraceableToolData;
@@ -10602,10 +10601,10 @@ export interface UploadToArtifactoryStepInfo {
   readonly baseImageConnectorRefs?: ParameterFieldListString;
   readonly connectorRef: Value | AnyResource;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePath: Value;
   readonly target: Value;
-  readonly uploadAsFlat?: boolean | Value;
+  readonly uploadAsFlat?: Expressive<boolean>;
 }
 
 export interface UploadToGCSStepInfo {
@@ -10613,7 +10612,7 @@ export interface UploadToGCSStepInfo {
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePath: Value;
   readonly target?: Value;
 }
@@ -10625,7 +10624,7 @@ export interface UploadToHarStepInfo {
   readonly packageVersion?: Value;
   readonly registryRef: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
   readonly sourcePath: Value;
   readonly target?: Value;
@@ -10638,7 +10637,7 @@ export interface UploadToS3StepInfo {
   readonly endpoint?: Value;
   readonly region: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePath: Value;
   readonly stripPrefix?: Value;
   readonly target?: Value;
@@ -10678,7 +10677,7 @@ export interface VeracodeStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlVeracodeToolData;
@@ -10754,7 +10753,7 @@ export interface WizStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlWizToolData;
@@ -10773,7 +10772,7 @@ export interface ZapStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlZapToolData;

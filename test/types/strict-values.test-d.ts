@@ -1,0 +1,90 @@
+/**
+ * Booleans and numbers are as strict in the types as the platform is when it reads them: the value itself,
+ * an `input()`, an `expr`, or text holding a `<+...>` expression, never other text (`'nope'` for a boolean
+ * fails on the platform). Enums stay unions of their values. Checked by `npm run typecheck` (tsc and tsgo).
+ */
+import { expectTypeOf } from 'vitest';
+import {
+  approval,
+  ci,
+  custom,
+  deployment,
+  expr,
+  harnessApproval,
+  helmDeploy,
+  input,
+  k8sApply,
+  k8sRollingDeploy,
+  pipeline,
+  run,
+  shell,
+  terraformApply,
+  type Expressive,
+} from 'pipewright';
+
+const approvers = { userGroups: ['ops'], minimumCount: 1, disallowPipelineExecutor: false };
+
+// --- accepted: the value, input(), an expr, an expression string --------------------------------------
+harnessApproval({ identifier: 'a', approvalMessage: 'ok?', approvers });
+harnessApproval({ identifier: 'a', approvers: { ...approvers, minimumCount: input(), disallowPipelineExecutor: true } });
+harnessApproval({
+  identifier: 'a',
+  approvers: { ...approvers, minimumCount: '<+pipeline.variables.approvers>', disallowPipelineExecutor: expr.pipeline.variable('strict') },
+});
+harnessApproval({ identifier: 'a', approvers: { ...approvers, minimumCount: input().default(2) } });
+k8sRollingDeploy({ identifier: 'roll', skipDryRun: true });
+k8sRollingDeploy({ identifier: 'roll', skipDryRun: input() });
+k8sRollingDeploy({ identifier: 'roll', skipDryRun: '<+pipeline.variables.x>' });
+k8sRollingDeploy({ identifier: 'roll', skipDryRun: expr`<+stage.variables.dry>` });
+helmDeploy({ identifier: 'helm', skipDryRun: false, skipSteadyStateCheck: '<+input>', useUpgradeInstall: true });
+k8sApply({ identifier: 'apply', filePaths: ['job.yaml'], skipDryRun: input(), skipSteadyStateCheck: true });
+terraformApply({
+  identifier: 'tf',
+  provisionerIdentifier: 'infra',
+  configuration: { type: 'InheritFromPlan', skipRefreshCommand: '<+pipeline.variables.skip>' },
+});
+run({ identifier: 'r', command: 'make', runAsUser: 1000 });
+run({ identifier: 'r', command: 'make', runAsUser: '<+pipeline.variables.uid>', privileged: input() });
+
+// --- refused: text that is no expression -------------------------------------------------------------
+// @ts-expect-error minimumCount is a number (or an expression), not 'one'
+harnessApproval({ identifier: 'a', approvers: { ...approvers, minimumCount: 'one' } });
+// @ts-expect-error disallowPipelineExecutor is a boolean (or an expression), not 'nope'
+harnessApproval({ identifier: 'a', approvers: { ...approvers, disallowPipelineExecutor: 'nope' } });
+// @ts-expect-error skipDryRun is a boolean (or an expression), not 'maybe'
+k8sRollingDeploy({ identifier: 'roll', skipDryRun: 'maybe' });
+// @ts-expect-error 'true' as text is not a boolean (YAML would write a string)
+helmDeploy({ identifier: 'helm', useUpgradeInstall: 'true' });
+// @ts-expect-error includePipelineExecutionHistory is a boolean
+harnessApproval({ identifier: 'a', approvers, includePipelineExecutionHistory: 'yes' });
+// @ts-expect-error runAsUser is a number
+run({ identifier: 'r', command: 'make', runAsUser: 'root' });
+// @ts-expect-error an expression needs `<+`; `{pipeline.x}` is not one
+k8sApply({ identifier: 'apply', filePaths: ['job.yaml'], skipSteadyStateCheck: '{pipeline.x}' });
+
+// --- enums stay unions: their values or an expression -------------------------------------------------
+shell({ identifier: 's', script: 'echo', shell: 'PowerShell' });
+// @ts-expect-error not a shell the platform runs
+shell({ identifier: 's', script: 'echo', shell: 'Zsh' });
+terraformApply({ identifier: 'tf', provisionerIdentifier: 'infra', configuration: { type: 'InheritFromPlan' } });
+// @ts-expect-error not a configuration type
+terraformApply({ identifier: 'tf', provisionerIdentifier: 'infra', configuration: { type: 'FromPlan' } });
+
+// --- hand-written builders whose options come from the wire schema ----------------------------------
+pipeline({ identifier: 'p', project: 'web', allowStageExecutions: true });
+ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' }, cloneCodebase: input() });
+// @ts-expect-error cloneCodebase is a boolean
+ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' }, cloneCodebase: 'sure' });
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', deployToAll: input() });
+// @ts-expect-error deployToAll is a boolean
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', deployToAll: 'all' });
+deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, allowSimultaneousDeployments: input() });
+// @ts-expect-error allowSimultaneousDeployments is a boolean
+deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, allowSimultaneousDeployments: 'no' });
+approval({ identifier: 'ok' });
+custom({ identifier: 'c' });
+
+// --- one declaration: Expressive is what every such field takes ------------------------------------------
+expectTypeOf<'<+input>'>().toMatchTypeOf<Expressive<boolean>>();
+expectTypeOf<'nope'>().not.toMatchTypeOf<Expressive<boolean>>();
+expectTypeOf(input()).toMatchTypeOf<Expressive<number>>();
