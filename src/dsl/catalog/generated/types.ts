@@ -141,11 +141,11 @@ export interface AgentStepInfo {
   readonly mcpConnectors?: Expressive<ReadonlyArray<Value>>;
 }
 
-export type AiAgentPlatform = ({ readonly [key: string]: unknown } & (({ readonly type: "AwsAgentCore" } & {
+export type AiAgentPlatform = (({ readonly type: "AwsAgentCore" } & {
   readonly spec?: AwsAgentCorePlatformSpec;
 }) | ({ readonly type: "GoogleAgentRuntime" } & {
   readonly spec?: GoogleAgentRuntimePlatformSpec;
-})));
+}));
 
 export interface AiAgentServiceSpec {
   readonly configVariables?: ReadonlyArray<NGVariable>;
@@ -305,7 +305,7 @@ export interface ArtifactOverrideSets {
   readonly identifier?: Value;
 }
 
-export type ArtifactSigningSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type ArtifactSigningSource = (({ readonly type: "acr" } & {
   readonly spec?: AcrSourceSpec;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: DockerSourceSpec;
@@ -319,7 +319,7 @@ export type ArtifactSigningSource = ({ readonly [key: string]: unknown } & (({ r
   readonly spec?: HarSbomSource;
 }) | ({ readonly type: "local" } & {
   readonly spec?: common_LocalSourceSpec;
-})));
+}));
 
 export interface ArtifactSigningStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -473,11 +473,11 @@ export interface AsgInfrastructure {
   readonly type?: "KubernetesDirect" | "UseFromStage" | "VM";
 }
 
-export type AsgInstances = ({ readonly [key: string]: unknown } & (({ readonly type: "CurrentRunning" } & {
+export type AsgInstances = (({ readonly type: "CurrentRunning" } & {
   readonly spec?: AsgCurrentRunningInstances;
 }) | ({ readonly type: "Fixed" } & {
   readonly spec?: AsgFixedInstances;
-})));
+}));
 
 export interface AsgLaunchTemplateManifest {
   readonly metadata?: Value;
@@ -579,9 +579,9 @@ export type AttestationV1 = ({
   readonly spec?: CosignAttestationV1 | CosignSecretManagerAttestation;
 })));
 
-export type AttestedEventScope = ({ readonly [key: string]: unknown } & (({ readonly scope: "specific" } & {
+export type AttestedEventScope = (({ readonly scope: "specific" } & {
   readonly eventTypes: ReadonlyArray<"Code" | "Test" | "Build" | "Security" | "Custom">;
-})));
+}));
 
 export interface AutoApprovalParams {
   readonly action: "APPROVE";
@@ -715,9 +715,9 @@ export interface AwsCloudProviderBasicConfig {
   readonly type?: "AWS";
 }
 
-export type AwsCoreAgentSource = ({ readonly [key: string]: unknown } & (({ readonly type: "container" } & {
+export type AwsCoreAgentSource = (({ readonly type: "container" } & {
   readonly spec?: ContainerAgentSource;
-})));
+}));
 
 export interface AwsEcrStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -979,7 +979,7 @@ export interface AzureCreateARMResourceStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type AzureCreateARMResourceStepScope = ({ readonly [key: string]: unknown } & (({ readonly type: "ManagementGroup" } & {
+export type AzureCreateARMResourceStepScope = (({ readonly type: "ManagementGroup" } & {
   readonly spec?: AzureManagementSpec;
 }) | ({ readonly type: "ResourceGroup" } & {
   readonly spec?: AzureResourceGroupSpec;
@@ -987,7 +987,7 @@ export type AzureCreateARMResourceStepScope = ({ readonly [key: string]: unknown
   readonly spec?: AzureSubscriptionSpec;
 }) | ({ readonly type: "Tenant" } & {
   readonly spec?: AzureTenantSpec;
-})));
+}));
 
 export interface AzureCreateBPStepConfiguration {
   readonly assignmentName?: Value;
@@ -1245,7 +1245,7 @@ export interface BranchBuildSpec {
   readonly branch: Value;
 }
 
-export type Build = ({ readonly [key: string]: unknown } & (({ readonly type: "PR" } & {
+export type Build = (({ readonly type: "PR" } & {
   readonly spec?: PRBuildSpec;
 }) | ({ readonly type: "branch" } & {
   readonly spec?: BranchBuildSpec;
@@ -1253,7 +1253,7 @@ export type Build = ({ readonly [key: string]: unknown } & (({ readonly type: "P
   readonly spec?: CommitShaBuildSpec;
 }) | ({ readonly type: "tag" } & {
   readonly spec?: TagBuildSpec;
-})));
+}));
 
 export interface BuildIntelligence {
   readonly enabled?: Expressive<boolean>;
@@ -1327,11 +1327,11 @@ export interface Capabilities {
   readonly drop?: Expressive<ReadonlyArray<Value>>;
 }
 
-export type Capacity = ({ readonly [key: string]: unknown } & (({ readonly type: "Count" } & {
+export type Capacity = (({ readonly type: "Count" } & {
   readonly spec?: CountCapacitySpec;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: PercentageCapacitySpec;
-})));
+}));
 
 export interface CdSscaEnforcementStepInfo {
   readonly infrastructure: ContainerK8sInfra;
@@ -1499,9 +1499,9 @@ export interface ClairStepInfo {
   readonly target: STOYamlTarget;
 }
 
-export type CloudProvider = ({ readonly [key: string]: unknown } & (({ readonly type: "AWS" } & {
+export type CloudProvider = (({ readonly type: "AWS" } & {
   readonly spec?: AwsCloudProviderBasicConfig;
-})));
+}));
 
 export interface CloudRuntime {
   readonly spec: CloudRuntimeSpec;
@@ -1534,11 +1534,11 @@ export interface CloudformationCreateStackStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type CloudformationDeleteStackStepConfiguration = ({ readonly [key: string]: unknown } & (({ readonly type: "Inherited" } & {
+export type CloudformationDeleteStackStepConfiguration = (({ readonly type: "Inherited" } & {
   readonly spec?: InheritedCloudformationDeleteStackStepConfiguration;
 }) | ({ readonly type: "Inline" } & {
   readonly spec?: InlineCloudformationDeleteStackStepConfiguration;
-})));
+}));
 
 export interface CloudformationDeleteStackStepInfo {
   readonly configuration: CloudformationDeleteStackStepConfiguration;
@@ -1561,19 +1561,19 @@ export interface CloudformationRollbackStepInfo {
   readonly metadata?: Value;
 }
 
-export type CloudformationTags = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type CloudformationTags = (({ readonly type: "Inline" } & {
   readonly spec?: InlineCloudformationTagsFileSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteCloudformationTagsFileSpec;
-})));
+}));
 
-export type CloudformationTemplateFile = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type CloudformationTemplateFile = (({ readonly type: "Inline" } & {
   readonly spec?: InlineCloudformationTemplateFileSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteCloudformationTemplateFileSpec;
 }) | ({ readonly type: "S3URL" } & {
   readonly spec?: S3UrlCloudformationTemplateFileSpec;
-})));
+}));
 
 export interface ClusterYaml {
   readonly identifier: Value;
@@ -1660,11 +1660,11 @@ export interface ConnectionStringsConfiguration {
   readonly store: StoreConfigWrapper;
 }
 
-export type Connector_AnthropicAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "BedrockApiKey" } & {
+export type Connector_AnthropicAuthenticationDTO = (({ readonly type: "BedrockApiKey" } & {
   readonly spec?: Connector_AnthropicBedrockApiKeyCredentialsDTO;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_AnthropicTokenCredentialsDTO;
-})));
+}));
 
 export interface Connector_AnthropicBedrockApiKeyCredentialsDTO {
   readonly apiKeyRef: Value;
@@ -1696,11 +1696,11 @@ export interface Connector_AppDynamicsConnectorDTO {
   readonly username?: Value;
 }
 
-export type Connector_ArtifactoryAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "OidcAuthentication" } & {
+export type Connector_ArtifactoryAuthentication = (({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_ArtifactoryOidcAuth;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_ArtifactoryUsernamePasswordAuth;
-})));
+}));
 
 export interface Connector_ArtifactoryConnector {
   readonly artifactoryServerUrl: Value;
@@ -1723,9 +1723,9 @@ export interface Connector_ArtifactoryUsernamePasswordAuth {
   readonly usernameRef?: Value;
 }
 
-export type Connector_AwsCodeCommitAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "HTTPS" } & {
+export type Connector_AwsCodeCommitAuthenticationDTO = (({ readonly type: "HTTPS" } & {
   readonly spec?: Connector_AwsCodeCommitHttpsCredentialsDTO;
-})));
+}));
 
 export interface Connector_AwsCodeCommitConnectorDTO {
   readonly authentication: Connector_AwsCodeCommitAuthenticationDTO;
@@ -1735,9 +1735,9 @@ export interface Connector_AwsCodeCommitConnectorDTO {
   readonly url: Value;
 }
 
-export type Connector_AwsCodeCommitHttpsCredentialsDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "AWSCredentials" } & {
+export type Connector_AwsCodeCommitHttpsCredentialsDTO = (({ readonly type: "AWSCredentials" } & {
   readonly spec?: Connector_AwsCodeCommitSecretKeyAccessKeyDTO;
-})));
+}));
 
 export interface Connector_AwsCodeCommitSecretKeyAccessKeyDTO {
   readonly accessKey?: Value;
@@ -1799,13 +1799,13 @@ export interface Connector_AwsFullJitterBackoffStrategy {
   readonly retryCount?: number;
 }
 
-export type Connector_AwsKmsConnectorCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "AssumeIAMRole" } & {
+export type Connector_AwsKmsConnectorCredential = (({ readonly type: "AssumeIAMRole" } & {
   readonly spec?: Connector_AwsKmsCredentialSpecAssumeIAM;
 }) | ({ readonly type: "AssumeSTSRole" } & {
   readonly spec?: Connector_AwsKmsCredentialSpecAssumeSTS;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsKmsCredentialSpecManualConfig;
-})));
+}));
 
 export interface Connector_AwsKmsConnectorDTO {
   readonly awsOidcTokenExchangeDetailsForDelegate?: Connector_AwsOidcTokenExchangeDetailsForDelegate;
@@ -1866,21 +1866,21 @@ export interface Connector_AwsSMCredentialSpecManualConfig {
   readonly secretKey: Value;
 }
 
-export type Connector_AwsSdkClientBackoffStrategy = ({ readonly [key: string]: unknown } & (({ readonly type: "EqualJitterBackoffStrategy" } & {
+export type Connector_AwsSdkClientBackoffStrategy = (({ readonly type: "EqualJitterBackoffStrategy" } & {
   readonly spec?: Connector_AwsEqualJitterBackoffStrategy;
 }) | ({ readonly type: "FixedDelayBackoffStrategy" } & {
   readonly spec?: Connector_AwsFixedDelayBackoffStrategy;
 }) | ({ readonly type: "FullJitterBackoffStrategy" } & {
   readonly spec?: Connector_AwsFullJitterBackoffStrategy;
-})));
+}));
 
-export type Connector_AwsSecretManagerCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "AssumeIAMRole" } & {
+export type Connector_AwsSecretManagerCredential = (({ readonly type: "AssumeIAMRole" } & {
   readonly spec?: Connector_AwsSMCredentialSpecAssumeIAM;
 }) | ({ readonly type: "AssumeSTSRole" } & {
   readonly spec?: Connector_AwsSMCredentialSpecAssumeSTS;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsSMCredentialSpecManualConfig;
-})));
+}));
 
 export interface Connector_AwsSecretManagerDTO {
   readonly awsOidcTokenExchangeDetailsForDelegate?: Connector_AwsOidcTokenExchangeDetailsForDelegate;
@@ -1917,7 +1917,7 @@ export interface Connector_AzureArtifactsUsernameToken {
   readonly tokenRef: Value;
 }
 
-export type Connector_AzureAuthDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Certificate" } & {
+export type Connector_AzureAuthDTO = (({ readonly type: "Certificate" } & {
   readonly spec?: Connector_AzureClientKeyCertDTO;
 }) | ({ readonly type: "Secret" } & {
   readonly spec?: Connector_AzureClientSecretKeyDTO;
@@ -1925,7 +1925,7 @@ export type Connector_AzureAuthDTO = ({ readonly [key: string]: unknown } & (({ 
   readonly spec?: Connector_AzureSystemAssignedMSIAuth;
 }) | ({ readonly type: "UserAssignedManagedIdentity" } & {
   readonly spec?: Connector_AzureUserAssignedMSIAuth;
-})));
+}));
 
 export interface Connector_AzureClientKeyCertDTO {
   readonly certificateRef: Value;
@@ -1943,13 +1943,13 @@ export interface Connector_AzureConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_AzureCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "InheritFromDelegate" } & {
+export type Connector_AzureCredential = (({ readonly type: "InheritFromDelegate" } & {
   readonly spec?: Connector_AzureInheritFromDelegateDetails;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AzureManualDetails;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_AzureOidcSpec;
-})));
+}));
 
 export interface Connector_AzureInheritFromDelegateDetails {
   readonly auth: Connector_AzureMSIAuth;
@@ -1986,15 +1986,15 @@ export interface Connector_AzureOidcSpec {
   readonly tenantId?: Value;
 }
 
-export type Connector_AzureRepoApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "Token" } & {
+export type Connector_AzureRepoApiAccess = (({ readonly type: "Token" } & {
   readonly spec?: Connector_AzureRepoTokenSpec;
-})));
+}));
 
-export type Connector_AzureRepoAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_AzureRepoAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_AzureRepoHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_AzureRepoSshCredentials;
-})));
+}));
 
 export interface Connector_AzureRepoConnector {
   readonly apiAccess?: Connector_AzureRepoApiAccess;
@@ -2007,9 +2007,9 @@ export interface Connector_AzureRepoConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_AzureRepoHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernameToken" } & {
+export type Connector_AzureRepoHttpCredentials = (({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_AzureRepoUsernameToken;
-})));
+}));
 
 export interface Connector_AzureRepoSshCredentials {
   readonly sshKeyRef: Value;
@@ -2031,9 +2031,9 @@ export interface Connector_AzureUserAssignedMSIAuth {
   readonly clientId: Value;
 }
 
-export type Connector_BambooAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_BambooAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_BambooUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_BambooConnectorDTO {
   readonly auth?: Connector_BambooAuthenticationDTO;
@@ -2061,7 +2061,7 @@ export interface Connector_BitbucketAccessTokenApiAccess {
   readonly tokenRef: Value;
 }
 
-export type Connector_BitbucketApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "AccessToken" } & {
+export type Connector_BitbucketApiAccess = (({ readonly type: "AccessToken" } & {
   readonly spec?: Connector_BitbucketAccessTokenApiAccess;
 }) | ({ readonly type: "EmailAndApiToken" } & {
   readonly spec?: Connector_BitbucketEmailApiTokenApiAccess;
@@ -2069,13 +2069,13 @@ export type Connector_BitbucketApiAccess = ({ readonly [key: string]: unknown } 
   readonly spec?: Connector_BitbucketOauth;
 }) | ({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_BitbucketUsernameTokenApiAccess;
-})));
+}));
 
-export type Connector_BitbucketAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_BitbucketAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_BitbucketHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_BitbucketSshCredentials;
-})));
+}));
 
 export interface Connector_BitbucketConnector {
   readonly apiAccess?: Connector_BitbucketApiAccess;
@@ -2095,9 +2095,9 @@ export interface Connector_BitbucketEmailApiTokenApiAccess {
   readonly tokenRef: Value;
 }
 
-export type Connector_BitbucketHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_BitbucketHttpCredentials = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_BitbucketUsernamePassword;
-})));
+}));
 
 export interface Connector_BitbucketOauth {
   readonly refreshTokenRef: Value;
@@ -2212,9 +2212,9 @@ export interface Connector_DatadogConnectorDTO {
   readonly url: Value;
 }
 
-export type Connector_DockerAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_DockerAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_DockerUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_DockerConnectorDTO {
   readonly auth?: Connector_DockerAuthenticationDTO;
@@ -2264,9 +2264,9 @@ export interface Connector_GcpBillingExportSpec {
   readonly tableId: Value;
 }
 
-export type Connector_GcpCcmConnectorCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "OidcAuthentication" } & {
+export type Connector_GcpCcmConnectorCredential = (({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_GcpCcmOidcDetails;
-})));
+}));
 
 export interface Connector_GcpCcmOidcDetails {
   readonly gcpProjectId?: Value;
@@ -2293,13 +2293,13 @@ export interface Connector_GcpConnector {
   readonly proxy?: boolean;
 }
 
-export type Connector_GcpConnectorCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "InheritFromDelegate" } & {
+export type Connector_GcpConnectorCredential = (({ readonly type: "InheritFromDelegate" } & {
   readonly spec?: Connector_GcpDelegateDetails;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_GcpManualDetails;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_GcpOidcDetails;
-})));
+}));
 
 export interface Connector_GcpDelegateDetails {
   readonly delegateSelectors: ReadonlyArray<Value>;
@@ -2373,11 +2373,11 @@ export interface Connector_GitHTTPAuthenticationDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_GitHubMcpAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "OAuth" } & {
+export type Connector_GitHubMcpAuthenticationDTO = (({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GitHubMcpOAuthDTO;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_GitHubMcpTokenDTO;
-})));
+}));
 
 export interface Connector_GitHubMcpConnectorDTO {
   readonly auth?: Connector_GitHubMcpAuthenticationDTO;
@@ -2399,13 +2399,13 @@ export interface Connector_GitSSHAuthenticationDTO {
   readonly sshKeyRef: Value;
 }
 
-export type Connector_GithubApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "GithubApp" } & {
+export type Connector_GithubApiAccess = (({ readonly type: "GithubApp" } & {
   readonly spec?: Connector_GithubAppSpec;
 }) | ({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GithubOauth;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_GithubTokenSpec;
-})));
+}));
 
 export interface Connector_GithubApp {
   readonly applicationId?: Value;
@@ -2423,11 +2423,11 @@ export interface Connector_GithubAppSpec {
   readonly privateKeyRef: Value;
 }
 
-export type Connector_GithubAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_GithubAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_GithubHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_GithubSshCredentials;
-})));
+}));
 
 export interface Connector_GithubConnector {
   readonly apiAccess?: Connector_GithubApiAccess;
@@ -2441,7 +2441,7 @@ export interface Connector_GithubConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_GithubHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "GithubApp" } & {
+export type Connector_GithubHttpCredentials = (({ readonly type: "GithubApp" } & {
   readonly spec?: Connector_GithubApp;
 }) | ({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GithubOauth;
@@ -2449,7 +2449,7 @@ export type Connector_GithubHttpCredentials = ({ readonly [key: string]: unknown
   readonly spec?: Connector_GithubUsernamePassword;
 }) | ({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_GithubUsernameToken;
-})));
+}));
 
 export interface Connector_GithubOauth {
   readonly tokenRef: Value;
@@ -2475,17 +2475,17 @@ export interface Connector_GithubUsernameToken {
   readonly usernameRef?: Value;
 }
 
-export type Connector_GitlabApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "OAuth" } & {
+export type Connector_GitlabApiAccess = (({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GitlabOauth;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_GitlabTokenSpec;
-})));
+}));
 
-export type Connector_GitlabAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_GitlabAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_GitlabHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_GitlabSshCredentials;
-})));
+}));
 
 export interface Connector_GitlabConnector {
   readonly apiAccess?: Connector_GitlabApiAccess;
@@ -2499,7 +2499,7 @@ export interface Connector_GitlabConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_GitlabHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "Kerberos" } & {
+export type Connector_GitlabHttpCredentials = (({ readonly type: "Kerberos" } & {
   readonly spec?: Connector_GitlabKerberos;
 }) | ({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GitlabOauth;
@@ -2507,7 +2507,7 @@ export type Connector_GitlabHttpCredentials = ({ readonly [key: string]: unknown
   readonly spec?: Connector_GitlabUsernamePassword;
 }) | ({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_GitlabUsernameToken;
-})));
+}));
 
 export interface Connector_GitlabKerberos {
   readonly kerberosKeyRef: Value;
@@ -2546,11 +2546,11 @@ export interface Connector_GoogleChatConnector {
   readonly refreshTokenRef?: Value;
 }
 
-export type Connector_HarnessApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "Jwt_Token" } & {
+export type Connector_HarnessApiAccess = (({ readonly type: "Jwt_Token" } & {
   readonly spec?: Connector_HarnessJWTTokenSpec;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_HarnessTokenSpec;
-})));
+}));
 
 export interface Connector_HarnessAuthentication {
   readonly spec: Connector_HarnessHttpCredentials;
@@ -2567,9 +2567,9 @@ export interface Connector_HarnessConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_HarnessHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernameToken" } & {
+export type Connector_HarnessHttpCredentials = (({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_HarnessUsernameToken;
-})));
+}));
 
 export interface Connector_HarnessJWTTokenSpec {
   readonly tokenRef: Value;
@@ -2589,9 +2589,9 @@ export interface Connector_HostDTO {
   readonly hostname: Value;
 }
 
-export type Connector_HttpHelmAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_HttpHelmAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_HttpHelmUsernamePasswordDTO;
-})));
+}));
 
 export interface Connector_HttpHelmConnectorDTO {
   readonly auth?: Connector_HttpHelmAuthenticationDTO;
@@ -2606,7 +2606,7 @@ export interface Connector_HttpHelmUsernamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JDBCAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Aws" } & {
+export type Connector_JDBCAuthenticationDTO = (({ readonly type: "Aws" } & {
   readonly spec?: Connector_JDBCAwsDTO;
 }) | ({ readonly type: "InheritFromDelegate" } & {
   readonly spec?: Connector_JDBCDelegateAccessDTO;
@@ -2620,15 +2620,15 @@ export type Connector_JDBCAuthenticationDTO = ({ readonly [key: string]: unknown
   readonly spec?: Connector_JDBCServiceAccountDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_JDBCUserNamePasswordDTO;
-})));
+}));
 
-export type Connector_JDBCAwsDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "CredentialBroker" } & {
+export type Connector_JDBCAwsDTO = (({ readonly type: "CredentialBroker" } & {
   readonly spec?: Connector_AwsCredentialBrokerSpec;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsManualConfigSpec;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_AwsOidcSpec;
-})));
+}));
 
 export interface Connector_JDBCConnectorDTO {
   readonly auth?: Connector_JDBCAuthenticationDTO;
@@ -2665,9 +2665,9 @@ export interface Connector_JDBCKeyPairDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JDBCOidcDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Gcp" } & {
+export type Connector_JDBCOidcDTO = (({ readonly type: "Gcp" } & {
   readonly spec?: Connector_JDBCGcpOidcSpecDTO;
-})));
+}));
 
 export interface Connector_JDBCServiceAccountDTO {
   readonly serviceAccountTokenRef: Value;
@@ -2679,11 +2679,11 @@ export interface Connector_JDBCUserNamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JenkinsAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Bearer Token(HTTP Header)" } & {
+export type Connector_JenkinsAuthenticationDTO = (({ readonly type: "Bearer Token(HTTP Header)" } & {
   readonly spec?: Connector_JenkinsBearerTokenDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_JenkinsUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_JenkinsBearerTokenDTO {
   readonly tokenRef: Value;
@@ -2702,11 +2702,11 @@ export interface Connector_JenkinsUserNamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JiraAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "PersonalAccessToken" } & {
+export type Connector_JiraAuthenticationDTO = (({ readonly type: "PersonalAccessToken" } & {
   readonly spec?: Connector_JiraPATDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_JiraUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_JiraConnector {
   readonly auth: Connector_JiraAuthenticationDTO;
@@ -2728,7 +2728,7 @@ export interface Connector_JiraUserNamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_KubernetesAuthDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ClientKeyCert" } & {
+export type Connector_KubernetesAuthDTO = (({ readonly type: "ClientKeyCert" } & {
   readonly spec?: Connector_KubernetesClientKeyCertDTO;
 }) | ({ readonly type: "OpenIdConnect" } & {
   readonly spec?: Connector_KubernetesOpenIdConnectDTO;
@@ -2736,7 +2736,7 @@ export type Connector_KubernetesAuthDTO = ({ readonly [key: string]: unknown } &
   readonly spec?: Connector_KubernetesServiceAccountDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_KubernetesUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_KubernetesClientKeyCertDTO {
   readonly caCertRef?: Value;
@@ -2757,9 +2757,9 @@ export interface Connector_KubernetesClusterDetailsDTO {
   readonly masterUrl: Value;
 }
 
-export type Connector_KubernetesCredentialDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ManualConfig" } & {
+export type Connector_KubernetesCredentialDTO = (({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_KubernetesClusterDetailsDTO;
-})));
+}));
 
 export interface Connector_KubernetesOpenIdConnectDTO {
   readonly oidcClientIdRef: Value;
@@ -2786,9 +2786,9 @@ export interface Connector_LangSmithApiKeyDTO {
   readonly apiKeyRef: Value;
 }
 
-export type Connector_LangSmithAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ApiKey" } & {
+export type Connector_LangSmithAuthenticationDTO = (({ readonly type: "ApiKey" } & {
   readonly spec?: Connector_LangSmithApiKeyDTO;
-})));
+}));
 
 export interface Connector_LangSmithConnectorDTO {
   readonly auth?: Connector_LangSmithAuthenticationDTO;
@@ -2811,7 +2811,7 @@ export interface Connector_MCPApiKeyAuthDTO {
   readonly apiKeyRef: Value;
 }
 
-export type Connector_MCPAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ApiKey" } & {
+export type Connector_MCPAuthenticationDTO = (({ readonly type: "ApiKey" } & {
   readonly spec?: Connector_MCPApiKeyAuthDTO;
 }) | ({ readonly type: "Basic" } & {
   readonly spec?: Connector_MCPBasicAuthDTO;
@@ -2819,7 +2819,7 @@ export type Connector_MCPAuthenticationDTO = ({ readonly [key: string]: unknown 
   readonly spec?: Connector_MCPCustomHeaderAuthDTO;
 }) | ({ readonly type: "None" } & {
   readonly spec?: Connector_MCPNoneAuthDTO;
-})));
+}));
 
 export interface Connector_MCPBasicAuthDTO {
   readonly passwordRef: Value;
@@ -2843,9 +2843,9 @@ export interface Connector_MCPNoneAuthDTO { readonly [key: string]: unknown }
 
 export interface Connector_MLFlowApiKeyDTO { readonly [key: string]: unknown }
 
-export type Connector_MLFlowAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Anonymous" } & {
+export type Connector_MLFlowAuthenticationDTO = (({ readonly type: "Anonymous" } & {
   readonly spec?: Connector_MLFlowApiKeyDTO;
-})));
+}));
 
 export interface Connector_MLFlowConnectorDTO {
   readonly auth: Connector_MLFlowAuthenticationDTO;
@@ -2879,9 +2879,9 @@ export interface Connector_NewRelicConnectorDTO {
   readonly url: Value;
 }
 
-export type Connector_NexusAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_NexusAuthentication = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_NexusUsernamePasswordAuth;
-})));
+}));
 
 export interface Connector_NexusConnector {
   readonly auth?: Connector_NexusAuthentication;
@@ -2897,9 +2897,9 @@ export interface Connector_NexusUsernamePasswordAuth {
   readonly usernameRef?: Value;
 }
 
-export type Connector_OciHelmAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_OciHelmAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_OciHelmUsernamePasswordDTO;
-})));
+}));
 
 export interface Connector_OciHelmConnectorDTO {
   readonly auth?: Connector_OciHelmAuthenticationDTO;
@@ -2936,9 +2936,9 @@ export interface Connector_OidcWorkloadAccessTokenRequest {
   readonly subject_token_type?: Value;
 }
 
-export type Connector_OpenAIAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Token" } & {
+export type Connector_OpenAIAuthenticationDTO = (({ readonly type: "Token" } & {
   readonly spec?: Connector_OpenAITokenCredentialsDTO;
-})));
+}));
 
 export interface Connector_OpenAIConnectorDTO {
   readonly authentication: Connector_OpenAIAuthenticationDTO;
@@ -2986,9 +2986,9 @@ export interface Connector_RancherConnectorBearerTokenAuthenticationDTO {
   readonly passwordRef: Value;
 }
 
-export type Connector_RancherConnectorConfigAuthCredentialsDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "BearerToken" } & {
+export type Connector_RancherConnectorConfigAuthCredentialsDTO = (({ readonly type: "BearerToken" } & {
   readonly spec?: Connector_RancherConnectorBearerTokenAuthenticationDTO;
-})));
+}));
 
 export interface Connector_RancherConnectorConfigAuthDTO {
   readonly auth: Connector_RancherConnectorConfigAuthCredentialsDTO;
@@ -3013,11 +3013,11 @@ export interface Connector_SalesforceConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_SalesforceCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "Jwt" } & {
+export type Connector_SalesforceCredential = (({ readonly type: "Jwt" } & {
   readonly spec?: Connector_SalesforceJwtCredentialDetails;
 }) | ({ readonly type: "SfdxAuthUrl" } & {
   readonly spec?: Connector_SalesforceSfdxAuthUrlCredentialDetails;
-})));
+}));
 
 export interface Connector_SalesforceJwtCredentialDetails {
   readonly clientId?: Value;
@@ -3038,13 +3038,13 @@ export interface Connector_ServiceNowADFSDTO {
   readonly resourceIdRef: Value;
 }
 
-export type Connector_ServiceNowAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "AdfsClientCredentialsWithCertificate" } & {
+export type Connector_ServiceNowAuthenticationDTO = (({ readonly type: "AdfsClientCredentialsWithCertificate" } & {
   readonly spec?: Connector_ServiceNowADFSDTO;
 }) | ({ readonly type: "RefreshTokenGrantType" } & {
   readonly spec?: Connector_ServiceNowRefreshTokenDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_ServiceNowUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_ServiceNowConnector {
   readonly auth: Connector_ServiceNowAuthenticationDTO;
@@ -3103,9 +3103,9 @@ export interface Connector_SpotConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_SpotCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "PermanentTokenConfig" } & {
+export type Connector_SpotCredential = (({ readonly type: "PermanentTokenConfig" } & {
   readonly spec?: Connector_SpotPermanentTokenConfigSpec;
-})));
+}));
 
 export interface Connector_SpotPermanentTokenConfigSpec {
   readonly apiTokenRef: Value;
@@ -3136,9 +3136,9 @@ export interface Connector_TasConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_TasCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "ManualConfig" } & {
+export type Connector_TasCredential = (({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_TasManualDetails;
-})));
+}));
 
 export interface Connector_TasManualDetails {
   readonly endpointUrl: Value;
@@ -3162,9 +3162,9 @@ export interface Connector_TerraformCloudConnector {
   readonly terraformCloudUrl: Value;
 }
 
-export type Connector_TerraformCloudCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "ApiToken" } & {
+export type Connector_TerraformCloudCredential = (({ readonly type: "ApiToken" } & {
   readonly spec?: Connector_TerraformCloudTokenCredentials;
-})));
+}));
 
 export interface Connector_TerraformCloudTokenCredentials {
   readonly apiToken: Value;
@@ -3357,11 +3357,11 @@ export interface CoverityStepInfo {
   readonly target: STOYamlTarget;
 }
 
-export type CriteriaSpecWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Jexl" } & {
+export type CriteriaSpecWrapper = (({ readonly type: "Jexl" } & {
   readonly spec?: JexlCriteriaSpec;
 }) | ({ readonly type: "KeyValues" } & {
   readonly spec?: KeyValuesCriteriaSpec;
-})));
+}));
 
 export interface CustomApprovalStepInfo {
   readonly approvalCriteria: CriteriaSpecWrapper;
@@ -3390,9 +3390,9 @@ export interface CustomArtifactScriptInfo {
   readonly source: CustomArtifactScriptSourceWrapper;
 }
 
-export type CustomArtifactScriptSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type CustomArtifactScriptSourceWrapper = (({ readonly type: "Inline" } & {
   readonly spec?: CustomScriptInlineSource;
-})));
+}));
 
 export interface CustomArtifactScripts {
   readonly fetchAllArtifacts: FetchAllArtifacts;
@@ -3600,13 +3600,13 @@ export interface DeleteResourceNameSpec {
   readonly resourceNames: Expressive<ReadonlyArray<Value>>;
 }
 
-export type DeleteResourcesWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "ManifestPath" } & {
+export type DeleteResourcesWrapper = (({ readonly type: "ManifestPath" } & {
   readonly spec?: DeleteManifestPathSpec;
 }) | ({ readonly type: "ReleaseName" } & {
   readonly spec?: DeleteReleaseNameSpec;
 }) | ({ readonly type: "ResourceName" } & {
   readonly spec?: DeleteResourceNameSpec;
-})));
+}));
 
 export interface DependencyElement {
   readonly description?: Value;
@@ -3950,11 +3950,11 @@ export interface EcsTaskDefinitionManifest {
   readonly store?: StoreConfigWrapper;
 }
 
-export type EcsTrafficShiftWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inherit" } & {
+export type EcsTrafficShiftWrapper = (({ readonly type: "Inherit" } & {
   readonly spec?: InheritEcsTrafficShiftSpec;
 }) | ({ readonly type: "Standalone" } & {
   readonly spec?: StandAloneEcsTrafficShiftSpec;
-})));
+}));
 
 export interface EcsUpgradeContainerStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
@@ -4010,11 +4010,11 @@ export interface ElastigroupInfrastructure {
   readonly type?: "KubernetesDirect" | "UseFromStage" | "VM";
 }
 
-export type ElastigroupInstances = ({ readonly [key: string]: unknown } & (({ readonly type: "CurrentRunning" } & {
+export type ElastigroupInstances = (({ readonly type: "CurrentRunning" } & {
   readonly spec?: ElastigroupCurrentRunningInstances;
 }) | ({ readonly type: "Fixed" } & {
   readonly spec?: ElastigroupFixedInstances;
-})));
+}));
 
 export interface ElastigroupRollbackStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
@@ -4040,11 +4040,11 @@ export interface ElastigroupSwapRouteStepInfo {
   readonly downsizeOldElastigroup: Expressive<boolean>;
 }
 
-export type ElastigroupTrafficShiftWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inherit" } & {
+export type ElastigroupTrafficShiftWrapper = (({ readonly type: "Inherit" } & {
   readonly spec?: InheritElastigroupTrafficShiftSpec;
 }) | ({ readonly type: "Standalone" } & {
   readonly spec?: StandAloneElastigroupTrafficShiftSpec;
-})));
+}));
 
 export interface EmailStepInfo {
   readonly body?: Value;
@@ -4058,7 +4058,7 @@ export interface EmailStepInfo {
   readonly toUserGroups?: Expressive<ReadonlyArray<Value>>;
 }
 
-export type EnforceAttestationSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type EnforceAttestationSource = (({ readonly type: "acr" } & {
   readonly spec?: AcrSbomSource;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: ImageSbomSource;
@@ -4072,7 +4072,7 @@ export type EnforceAttestationSource = ({ readonly [key: string]: unknown } & ((
   readonly spec?: HarSbomSource;
 }) | ({ readonly type: "image" } & {
   readonly spec?: ImageSbomSource;
-})));
+}));
 
 export interface EnforceAttestationStepInfo {
   readonly attestedEventScope?: AttestedEventScope;
@@ -4162,16 +4162,16 @@ export interface ExecutionTarget {
   readonly workingDirectory?: Value;
 }
 
-export type FailureStrategyActionConfig = ({ readonly [key: string]: unknown } & (({ readonly type: "Abort" } & { readonly [key: string]: unknown }) | ({ readonly type: "Ignore" } & { readonly [key: string]: unknown }) | ({ readonly type: "ManualIntervention" } & {
+export type FailureStrategyActionConfig = ({ readonly type: "Abort" } | { readonly type: "Ignore" } | ({ readonly type: "ManualIntervention" } & {
   readonly spec?: {
     readonly onTimeout?: { readonly [key: string]: unknown };
     readonly timeout: Value;
   };
-}) | ({ readonly type: "MarkAsFailure" } & { readonly [key: string]: unknown }) | ({ readonly type: "MarkAsSuccess" } & { readonly [key: string]: unknown }) | ({ readonly type: "PipelineRollback" } & { readonly [key: string]: unknown }) | ({ readonly type: "ProceedWithDefaultValues" } & { readonly [key: string]: unknown }) | ({ readonly type: "Retry" } & {
+}) | { readonly type: "MarkAsFailure" } | { readonly type: "MarkAsSuccess" } | { readonly type: "PipelineRollback" } | { readonly type: "ProceedWithDefaultValues" } | ({ readonly type: "Retry" } & {
   readonly spec?: RetryFailureSpecConfig;
 }) | ({ readonly type: "RetryStepGroup" } & {
   readonly spec?: { readonly [key: string]: unknown };
-}) | ({ readonly type: "StageRollback" } & { readonly [key: string]: unknown }) | ({ readonly type: "StepGroupRollback" } & { readonly [key: string]: unknown })));
+}) | { readonly type: "StageRollback" } | { readonly type: "StepGroupRollback" });
 
 export interface FailureStrategyConfig {
   readonly onFailure: OnFailureConfig;
@@ -4754,9 +4754,9 @@ export interface GoogleAgentRuntimePlatformSpec {
   readonly source: GoogleAgentSource;
 }
 
-export type GoogleAgentSource = ({ readonly [key: string]: unknown } & (({ readonly type: "container" } & {
+export type GoogleAgentSource = (({ readonly type: "container" } & {
   readonly spec?: ContainerAgentSource;
-})));
+}));
 
 export interface GoogleArtifactRegistryConfig {
   readonly connectorRef: Value | AnyResource;
@@ -4958,12 +4958,12 @@ export interface GoogleMigBlueGreenDeployStepInfo {
   readonly resources?: ContainerResource;
   readonly runAsUser?: Expressive<number>;
   readonly targetSize?: Expressive<number>;
-  readonly trafficConfig?: ({ readonly [key: string]: unknown } & (({ readonly type: "CSM" } & {
+  readonly trafficConfig?: (({ readonly type: "CSM" } & {
     readonly spec: {
       readonly route: Value;
       readonly type: "GRPCRoute" | "HTTPRoute";
     };
-  })));
+  }));
 }
 
 export interface GoogleMigBlueGreenRollbackStepInfo {
@@ -5061,7 +5061,7 @@ export interface GoogleMigTrafficShiftStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
   readonly runAsUser?: Expressive<number>;
-  readonly trafficConfig?: ({ readonly [key: string]: unknown } & (({ readonly type: "CSM" } & {
+  readonly trafficConfig?: (({ readonly type: "CSM" } & {
     readonly spec: {
       readonly destinations: Expressive<ReadonlyArray<{
         readonly destination: Value;
@@ -5072,7 +5072,7 @@ export interface GoogleMigTrafficShiftStepInfo {
       readonly route: Value;
       readonly type: "GRPCRoute" | "HTTPRoute";
     };
-  })));
+  }));
 }
 
 export interface GrypeStepInfo {
@@ -5520,11 +5520,11 @@ export interface ImportCommandParameterField {
   readonly id: Value;
 }
 
-export type ImportDataSpecWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Json" } & {
+export type ImportDataSpecWrapper = (({ readonly type: "Json" } & {
   readonly spec?: JsonImportDataSpec;
 }) | ({ readonly type: "KeyValues" } & {
   readonly spec?: KeyValuesImportDataSpec;
-})));
+}));
 
 export interface ImprovisedCanaryVerificationJobSpec {
   readonly deploymentTag?: Value;
@@ -5659,11 +5659,11 @@ export interface InlineTerragruntVarFileSpec {
   readonly type?: Value;
 }
 
-export type InstanceSelectionWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Count" } & {
+export type InstanceSelectionWrapper = (({ readonly type: "Count" } & {
   readonly spec?: CountInstanceSelection;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: PercentageInstanceSelection;
-})));
+}));
 
 export interface IstioProviderSpec {
   readonly delegateService?: Expressive<boolean>;
@@ -5837,7 +5837,7 @@ export type K8sCanaryStepInfo = ({
   readonly skipDryRun?: Expressive<boolean>;
   readonly targetPercentage?: Expressive<number>;
   readonly trafficRouting?: K8sTrafficRoutingSpec;
-} & (({ readonly canaryType: "Progressive" } & { readonly [key: string]: unknown })));
+} & ({ readonly canaryType: "Progressive" }));
 
 export interface K8sDeleteStepCommandFlag {
   readonly commandType: "Delete";
@@ -6139,11 +6139,11 @@ export interface LiquibaseCommandStepInfo {
   readonly settings?: { readonly [key: string]: Value } | Value;
 }
 
-export type LoadBalancer = ({ readonly [key: string]: unknown } & (({ readonly type: "AWSLoadBalancerConfig" } & {
+export type LoadBalancer = (({ readonly type: "AWSLoadBalancerConfig" } & {
   readonly spec?: AwsLoadBalancerConfigYaml;
-})));
+}));
 
-export type LoadTestStepInfo = ({ readonly [key: string]: unknown } & (({ readonly kind: "template" } & { readonly [key: string]: unknown })));
+export type LoadTestStepInfo = ({ readonly kind: "template" });
 
 export interface LocalSourceSpec {
   readonly artifact_name: Value;
@@ -6238,7 +6238,7 @@ export interface ManifestOverrideSets {
   readonly manifests?: ReadonlyArray<ManifestConfigWrapper>;
 }
 
-export type ManifestSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "AsgConfiguration" } & {
+export type ManifestSourceWrapper = (({ readonly type: "AsgConfiguration" } & {
   readonly spec?: AsgConfigurationManifest;
 }) | ({ readonly type: "AsgLaunchTemplate" } & {
   readonly spec?: AsgLaunchTemplateManifest;
@@ -6292,7 +6292,7 @@ export type ManifestSourceWrapper = ({ readonly [key: string]: unknown } & (({ r
   readonly spec?: VarsManifest;
 }) | ({ readonly type: "Values" } & {
   readonly spec?: ValuesManifest;
-})));
+}));
 
 export interface MendStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -6773,9 +6773,9 @@ export type PolicyStepInfo = ({
   readonly policySpec?: CustomPolicyStepSpec;
 })));
 
-export type PolicyStore = ({ readonly [key: string]: unknown } & (({ readonly type: "Harness" } & {
+export type PolicyStore = (({ readonly type: "Harness" } & {
   readonly spec?: HarnessStore;
-})));
+}));
 
 export type PrimaryArtifact = ({
   readonly primaryArtifactRef?: Value;
@@ -6902,7 +6902,7 @@ export interface ProvenanceLocalSourceSpec {
   readonly workspace: Value;
 }
 
-export type ProvenanceSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type ProvenanceSource = (({ readonly type: "acr" } & {
   readonly spec?: ProvenanceAcrSourceSpec;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: ProvenanceDockerSourceSpec;
@@ -6916,7 +6916,7 @@ export type ProvenanceSource = ({ readonly [key: string]: unknown } & (({ readon
   readonly spec?: ProvenanceHarSourceSpec;
 }) | ({ readonly type: "local" } & {
   readonly spec?: ProvenanceLocalSourceSpec;
-})));
+}));
 
 export interface ProvenanceStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -7144,11 +7144,11 @@ export interface RolloutResourceNameSpec {
   readonly resourceNames: Expressive<ReadonlyArray<Value>>;
 }
 
-export type RolloutResourcesWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "ManifestPath" } & {
+export type RolloutResourcesWrapper = (({ readonly type: "ManifestPath" } & {
   readonly spec?: RolloutManifestPathSpec;
 }) | ({ readonly type: "ResourceName" } & {
   readonly spec?: RolloutResourceNameSpec;
-})));
+}));
 
 export interface RouteSpec {
   readonly route: {
@@ -7465,7 +7465,7 @@ export type SalesforceApexTestStepInfo = ({
   readonly runAsUser?: Expressive<number>;
   readonly testType?: Value;
   readonly testValues?: Value;
-} & (({ readonly testLevel: "RunSpecifiedTests" } & { readonly [key: string]: unknown })));
+} & ({ readonly testLevel: "RunSpecifiedTests" }));
 
 export interface SalesforceCreateScratchOrgStepInfo {
   readonly commandOptions?: Expressive<ReadonlyArray<Value>>;
@@ -7723,21 +7723,21 @@ export interface SaveCacheStepInfo {
   readonly sourcePaths: ReadonlyArray<Value> | Value;
 }
 
-export type SbomDrift = ({ readonly [key: string]: unknown } & (({ readonly base: "repository" } & {
+export type SbomDrift = (({ readonly base: "repository" } & {
   readonly spec?: RepositorySbomDrift;
-})));
+}));
 
 export interface SbomFile {
   readonly file?: Value;
 }
 
-export type SbomOrchestrationTool = ({ readonly [key: string]: unknown } & (({ readonly type: "Syft" } & {
+export type SbomOrchestrationTool = (({ readonly type: "Syft" } & {
   readonly spec?: SyftSbomOrchestration;
 }) | ({ readonly type: "cdxgen" } & {
   readonly spec?: CdxgenSbomOrchestration;
-})));
+}));
 
-export type SbomSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type SbomSource = (({ readonly type: "acr" } & {
   readonly spec?: AcrSbomSource;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: ImageSbomSource;
@@ -7755,7 +7755,7 @@ export type SbomSource = ({ readonly [key: string]: unknown } & (({ readonly typ
   readonly spec?: LocalSourceSpec;
 }) | ({ readonly type: "repository" } & {
   readonly spec?: RepositorySbomSource;
-})));
+}));
 
 export interface ScaStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -7936,7 +7936,7 @@ export interface ServiceConfig {
   readonly useFromStage?: ServiceUseFromStage;
 }
 
-export type ServiceDefinition = ({ readonly [key: string]: unknown } & (({ readonly type: "AWS_SAM" } & {
+export type ServiceDefinition = (({ readonly type: "AWS_SAM" } & {
   readonly spec?: AwsSamServiceSpec;
 }) | ({ readonly type: "AiAgent" } & {
   readonly spec?: AiAgentServiceSpec;
@@ -7976,7 +7976,7 @@ export type ServiceDefinition = ({ readonly [key: string]: unknown } & (({ reado
   readonly spec?: TanzuApplicationServiceSpec;
 }) | ({ readonly type: "WinRm" } & {
   readonly spec?: WinRmServiceSpec;
-})));
+}));
 
 export type ServiceHook = ({
   readonly actions?: ReadonlyArray<"FetchFiles" | "TemplateManifest" | "SteadyStateCheck">;
@@ -8127,11 +8127,11 @@ export interface ShellScriptProvisionStepInfo {
   readonly source: ShellScriptSourceWrapper;
 }
 
-export type ShellScriptSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Harness" } & {
+export type ShellScriptSourceWrapper = (({ readonly type: "Harness" } & {
   readonly spec?: HarnessFileStoreSource;
 }) | ({ readonly type: "Inline" } & {
   readonly spec?: ShellScriptInlineSource;
-})));
+}));
 
 export interface ShellScriptStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
@@ -8310,7 +8310,7 @@ export interface SlsaVerificationLocalSourceSpec {
   readonly workspace: Value;
 }
 
-export type SlsaVerificationSource = ({ readonly [key: string]: unknown } & (({ readonly type: "Acr" } & {
+export type SlsaVerificationSource = (({ readonly type: "Acr" } & {
   readonly spec?: SlsaAcrSourceSpec;
 }) | ({ readonly type: "Docker" } & {
   readonly spec?: SlsaDockerSourceSpec;
@@ -8324,7 +8324,7 @@ export type SlsaVerificationSource = ({ readonly [key: string]: unknown } & (({ 
   readonly spec?: SlsaHarSourceSpec;
 }) | ({ readonly type: "Local" } & {
   readonly spec?: SlsaVerificationLocalSourceSpec;
-})));
+}));
 
 export interface SlsaVerificationStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -8424,17 +8424,17 @@ export interface SscaAibomRepositorySource {
   readonly variant_type: "branch" | "git_tag" | "commit";
 }
 
-export type SscaAibomSource = ({ readonly [key: string]: unknown } & (({ readonly type: "repository" } & {
+export type SscaAibomSource = (({ readonly type: "repository" } & {
   readonly spec?: SscaAibomRepositorySource;
-})));
+}));
 
-export type SscaComplianceSource = ({ readonly [key: string]: unknown } & (({ readonly type: "github" } & {
+export type SscaComplianceSource = (({ readonly type: "github" } & {
   readonly spec?: RepositorySscaComplianceSource;
 }) | ({ readonly type: "harness" } & {
   readonly spec?: HarnessSscaComplianceSource;
 }) | ({ readonly type: "scm" } & {
   readonly spec?: RepositorySscaComplianceSource;
-})));
+}));
 
 export interface SscaComplianceStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -8732,11 +8732,11 @@ export interface TasCountInstanceSelection {
 
 export interface TasDeploymentMetaData { readonly [key: string]: unknown }
 
-export type TasInstanceSelectionWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Count" } & {
+export type TasInstanceSelectionWrapper = (({ readonly type: "Count" } & {
   readonly spec?: TasCountInstanceSelection;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: TasPercentageInstanceSelection;
-})));
+}));
 
 export interface TasManifest {
   readonly autoScalerPath?: Expressive<ReadonlyArray<Value>>;
@@ -8947,9 +8947,9 @@ export interface Template_CustomArtifactScriptInfo {
   readonly source: Template_CustomArtifactScriptSourceWrapper;
 }
 
-export type Template_CustomArtifactScriptSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type Template_CustomArtifactScriptSourceWrapper = (({ readonly type: "Inline" } & {
   readonly spec?: Template_CustomScriptInlineSource;
-})));
+}));
 
 export interface Template_CustomArtifactScripts {
   readonly fetchAllArtifacts: Template_FetchAllArtifacts;
@@ -9479,11 +9479,11 @@ export interface TerraformAzureProviderCredentialSpec {
   readonly subscriptionId: Value;
 }
 
-export type TerraformBackendConfig = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type TerraformBackendConfig = (({ readonly type: "Inline" } & {
   readonly spec?: InlineTerraformBackendConfigSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteTerraformBackendConfigSpec;
-})));
+}));
 
 export interface TerraformCliOptionFlag {
   readonly commandType: "INIT" | "WORKSPACE" | "REFRESH" | "PLAN" | "APPLY" | "DESTROY";
@@ -9660,13 +9660,13 @@ export interface TerraformPlanStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type TerraformProviderCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "Aws" } & {
+export type TerraformProviderCredential = (({ readonly type: "Aws" } & {
   readonly spec?: AWSIAMRoleCredentialSpec;
 }) | ({ readonly type: "Azure" } & {
   readonly spec?: TerraformAzureProviderCredentialSpec;
 }) | ({ readonly type: "Gcp" } & {
   readonly spec?: TerraformGcpProviderCredentialSpec;
-})));
+}));
 
 export interface TerraformRollbackStepInfo {
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
@@ -9703,11 +9703,11 @@ export interface TerragruntApplyStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type TerragruntBackendConfig = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type TerragruntBackendConfig = (({ readonly type: "Inline" } & {
   readonly spec?: InlineTerragruntBackendConfigSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteTerragruntBackendConfigSpec;
-})));
+}));
 
 export interface TerragruntCliOptionFlag {
   readonly commandType: "INIT" | "WORKSPACE" | "PLAN" | "APPLY" | "DESTROY" | "OUTPUT";
@@ -9908,7 +9908,7 @@ export type Trigger_artifact_trigger = ({
   readonly spec?: Trigger_nexus_registry;
 })));
 
-export type Trigger_artifact_type_spec_wrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Acr" } & {
+export type Trigger_artifact_type_spec_wrapper = (({ readonly type: "Acr" } & {
   readonly spec?: Trigger_acr_spec;
 }) | ({ readonly type: "AmazonMachineImage" } & {
   readonly spec?: Trigger_ami_registry_spec;
@@ -9940,7 +9940,7 @@ export type Trigger_artifact_type_spec_wrapper = ({ readonly [key: string]: unkn
   readonly spec?: Trigger_nexus;
 }) | ({ readonly type: "Nexus3Registry" } & {
   readonly spec?: Trigger_nexus_registry;
-})));
+}));
 
 export interface Trigger_artifactory_registry {
   readonly artifactDirectory?: Value;
@@ -9962,9 +9962,9 @@ export interface Trigger_aws_commit_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_aws_commit_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Push" } & {
+export type Trigger_aws_commit_spec = (({ readonly type: "Push" } & {
   readonly spec?: Trigger_aws_commit_push_spec;
-})));
+}));
 
 export interface Trigger_azure_artifact {
   readonly connectorRef?: Value | AnyResource;
@@ -10008,13 +10008,13 @@ export interface Trigger_azure_repo_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_azure_repo_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "IssueComment" } & {
+export type Trigger_azure_repo_spec = (({ readonly type: "IssueComment" } & {
   readonly spec?: Trigger_azure_issue_comment_spec;
 }) | ({ readonly type: "PullRequest" } & {
   readonly spec?: Trigger_azure_repo_pr_spec;
 }) | ({ readonly type: "Push" } & {
   readonly spec?: Trigger_azure_repo_push_spec;
-})));
+}));
 
 export interface Trigger_bamboo {
   readonly artifactPaths?: ReadonlyArray<Value>;
@@ -10055,21 +10055,21 @@ export interface Trigger_bitbucket_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_bitbucket_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "PRComment" } & {
+export type Trigger_bitbucket_spec = (({ readonly type: "PRComment" } & {
   readonly spec?: Trigger_bitbucket_pr_comment_spec;
 }) | ({ readonly type: "PullRequest" } & {
   readonly spec?: Trigger_bitbucket_pr_spec;
 }) | ({ readonly type: "Push" } & {
   readonly spec?: Trigger_bitbucket_push_spec;
-})));
+}));
 
-export type Trigger_build_store = ({ readonly [key: string]: unknown } & (({ readonly type: "Gcs" } & {
+export type Trigger_build_store = (({ readonly type: "Gcs" } & {
   readonly spec?: Trigger_gcs_build_store_spec;
 }) | ({ readonly type: "Http" } & {
   readonly spec?: Trigger_http_build_store_spec;
 }) | ({ readonly type: "S3" } & {
   readonly spec?: Trigger_s3_build_store_spec;
-})));
+}));
 
 export interface Trigger_cron_trigger_spec {
   readonly expression?: Value;
@@ -10248,7 +10248,7 @@ export interface Trigger_github_release_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_github_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Create" } & {
+export type Trigger_github_spec = (({ readonly type: "Create" } & {
   readonly spec?: Trigger_github_create_spec;
 }) | ({ readonly type: "Delete" } & {
   readonly spec?: Trigger_github_delete_spec;
@@ -10264,7 +10264,7 @@ export type Trigger_github_spec = ({ readonly [key: string]: unknown } & (({ rea
   readonly spec?: Trigger_github_push_spec;
 }) | ({ readonly type: "Release" } & {
   readonly spec?: Trigger_github_release_spec;
-})));
+}));
 
 export interface Trigger_gitlab_mr_comment_spec {
   readonly actions?: ReadonlyArray<"Create">;
@@ -10304,7 +10304,7 @@ export interface Trigger_gitlab_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_gitlab_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "MRComment" } & {
+export type Trigger_gitlab_spec = (({ readonly type: "MRComment" } & {
   readonly spec?: Trigger_gitlab_mr_comment_spec;
 }) | ({ readonly type: "MergeRequest" } & {
   readonly spec?: Trigger_gitlab_pr_spec;
@@ -10314,7 +10314,7 @@ export type Trigger_gitlab_spec = ({ readonly [key: string]: unknown } & (({ rea
   readonly spec?: Trigger_gitlab_push_spec;
 }) | ({ readonly type: "Tag" } & {
   readonly spec?: Trigger_gitlab_tag_spec;
-})));
+}));
 
 export interface Trigger_gitlab_tag_spec {
   readonly autoAbortPreviousExecutions?: boolean;
@@ -10344,9 +10344,9 @@ export interface Trigger_har_artifact_spec {
   readonly registryName: Value;
 }
 
-export type Trigger_harness_artifact_registry_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Artifact" } & {
+export type Trigger_harness_artifact_registry_spec = (({ readonly type: "Artifact" } & {
   readonly spec?: Trigger_har_artifact_spec;
-})));
+}));
 
 export interface Trigger_harness_branch_spec {
   readonly actions?: ReadonlyArray<"Create" | "Delete">;
@@ -10380,7 +10380,7 @@ export interface Trigger_harness_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_harness_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Branch" } & {
+export type Trigger_harness_spec = (({ readonly type: "Branch" } & {
   readonly spec?: Trigger_harness_branch_spec;
 }) | ({ readonly type: "MergeQueue" } & {
   readonly spec?: Trigger_harness_merge_queue_spec;
@@ -10390,7 +10390,7 @@ export type Trigger_harness_spec = ({ readonly [key: string]: unknown } & (({ re
   readonly spec?: Trigger_harness_push_spec;
 }) | ({ readonly type: "Tag" } & {
   readonly spec?: Trigger_harness_tag_spec;
-})));
+}));
 
 export interface Trigger_harness_tag_spec {
   readonly actions?: ReadonlyArray<"Create" | "Delete">;
@@ -10495,9 +10495,9 @@ export interface Trigger_s3_build_store_spec {
   readonly region?: Value;
 }
 
-export type Trigger_scheduled_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "Cron" } & {
+export type Trigger_scheduled_trigger = (({ readonly type: "Cron" } & {
   readonly spec?: Trigger_cron_trigger_spec;
-})));
+}));
 
 export interface Trigger_secretVariable {
   readonly default?: Value;
@@ -10519,9 +10519,9 @@ export interface Trigger_stringVariable {
   readonly value: Value;
 }
 
-export type Trigger_system_event_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "Pipeline" } & {
+export type Trigger_system_event_trigger = (({ readonly type: "Pipeline" } & {
   readonly spec?: Trigger_pipeline_system_event_spec;
-})));
+}));
 
 export interface Trigger_trigger {
   readonly description?: Value;
@@ -10563,7 +10563,7 @@ export type Trigger_trigger_source = ({
   readonly spec?: Trigger_webhook_trigger;
 })));
 
-export type Trigger_webhook_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "AwsCodeCommit" } & {
+export type Trigger_webhook_trigger = (({ readonly type: "AwsCodeCommit" } & {
   readonly spec?: Trigger_aws_commit_spec;
 }) | ({ readonly type: "AzureRepo" } & {
   readonly spec?: Trigger_azure_repo_spec;
@@ -10579,11 +10579,11 @@ export type Trigger_webhook_trigger = ({ readonly [key: string]: unknown } & (({
   readonly spec?: Trigger_harness_spec;
 }) | ({ readonly type: "HarnessArtifactRegistry" } & {
   readonly spec?: Trigger_harness_artifact_registry_spec;
-})));
+}));
 
-export type UnitTestReport = ({ readonly [key: string]: unknown } & (({ readonly type: "JUnit" } & {
+export type UnitTestReport = (({ readonly type: "JUnit" } & {
   readonly spec?: JUnitTestReport;
-})));
+}));
 
 export interface UpdateGitOpsAppStepInfo {
   readonly helm?: Expressive<HelmValues>;
