@@ -444,6 +444,8 @@ function objectType(fields, required, cases, indent, open) {
     const inner = objectType(withTag, variantRequired, undefined, indent);
     return `({ readonly ${discriminator}: ${JSON.stringify(value)} } & ${inner})`;
   });
+  // A discriminator the schema does not require may be left out: then no case applies.
+  if (!required.includes(discriminator)) options.push(`{ readonly ${discriminator}?: undefined }`);
   const own = { ...fields };
   delete own[discriminator];
   // No fields beside the discriminator: the union alone (an open `{ [key: string]: unknown }` beside it would

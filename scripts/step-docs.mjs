@@ -38,7 +38,7 @@ export const STEP_DOCS = {
   TerraformPlan: {
     summary: 'Runs `terraform plan` under a provisioner identifier; a later TerraformApply with the same identifier can apply the saved plan.',
     example:
-      "terraformPlan({\n  identifier: 'plan',\n  provisionerIdentifier: 'network',\n  configuration: {\n    command: 'Apply',\n    configFiles: { store: { type: 'Harness', spec: { files: ['/terraform/network'] } } },\n    secretManagerRef: 'harnessSecretManager',\n  },\n})",
+      "terraformPlan({\n  identifier: 'plan',\n  provisionerIdentifier: 'network',\n  configuration: {\n    command: 'Apply',\n    configFiles: { store: { type: 'Harness', spec: { file: '/terraform/network/main.tf' } } },\n    secretManagerRef: 'harnessSecretManager',\n  },\n})",
   },
   TerraformApply: {
     summary: 'Applies Terraform configuration: given inline, or the plan a TerraformPlan step saved under the same provisioner identifier.',
@@ -66,7 +66,8 @@ export const STEP_DOCS = {
   },
   Verify: {
     summary: 'Continuous verification: watches the health sources of the monitored service after a deploy and fails the step (or rolls back) when they regress.',
-    example: "verify({ identifier: 'verify', type: 'Rolling', spec: { sensitivity: 'MEDIUM', duration: '10m' } })",
+    // `type` and `spec` are common step options' names too: the spec's own go under `spec`.
+    example: "verify({ identifier: 'verify', spec: { type: 'Rolling', spec: { sensitivity: 'MEDIUM', duration: '10m' } } })",
   },
   MergePR: {
     summary: 'Merges the pull request an earlier GitOps step opened in the release repository.',
@@ -140,7 +141,8 @@ export const STEP_DOCS = {
   },
   Policy: {
     summary: 'Evaluates policy sets (OPA) against a JSON payload and fails the step when one of them denies it.',
-    example: "policy({ identifier: 'check', policySets: ['account.prod_rules'], type: 'Custom', policySpec: { payload: '{\"env\": \"prod\"}' } })",
+    // `type` is a common step option's name too: the spec's own `type` goes under `spec`.
+    example: "policy({ identifier: 'check', policySets: ['account.prod_rules'], spec: { type: 'Custom', policySpec: { payload: '{\"env\": \"prod\"}' } } })",
   },
   Queue: {
     summary: 'Lets one run at a time through a named resource key; later runs wait their turn at this step.',

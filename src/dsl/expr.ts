@@ -55,7 +55,15 @@ function template(strings: TemplateStringsArray, ...values: Array<Value | number
 
 const variablesOf = (scope: string) => (name: string) => ref(`${scope}.variables.${name}`);
 
-/** Expression helpers for the platform's `<+...>` references. */
+/**
+ * The platform's `<+...>` expressions: as a tagged template, `expr` joins text and expressions into one value,
+ * and its helpers name the common ones (`expr.pipeline.sequenceId`, `expr.secret('name')`, `expr.raw('any.path')`).
+ *
+ * @example
+ * ```ts
+ * shell({ identifier: 'login', script: expr`docker login -p ${expr.secret('registry_token')} build ${expr.pipeline.sequenceId}` })
+ * ```
+ */
 export const expr = Object.assign(template, {
   /** Any expression by its path: `expr.raw('pipeline.name')` is `<+pipeline.name>`. */
   raw: ref,

@@ -242,7 +242,15 @@ export interface GenericStageOptions extends StageCommonOptions {
   readonly spec?: Readonly<Record<string, unknown>>;
 }
 
-/** Any stage type, given its wire `type` and `spec`: the escape hatch for stages without a typed builder. */
+/**
+ * Any stage type, given its wire `type` and `spec` as the platform writes them: for stage types without a builder
+ * of their own. Steps added with `.step()` fill `spec.execution`.
+ *
+ * @example
+ * ```ts
+ * stage({ identifier: 'flags', type: 'FeatureFlag', spec: {} })
+ * ```
+ */
 export function stage(options: GenericStageOptions): StageBuilder {
   const issues = [
     ...unknownOptions('stage', options, [...STAGE_COMMON_KEYS, 'type', 'spec']),
@@ -382,10 +390,7 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
   };
 }
 
-/**
- * A Deployment stage. With `infrastructure`, the older `serviceConfig`/`infrastructure` form; with
- * `deploymentType` and `infrastructureDefinitions`, the newer `service`/`environment` form.
- */
+/** The options `deployment()` takes, in any of its forms. */
 const DEPLOYMENT_KEYS = [
   ...STAGE_COMMON_KEYS,
   ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions, keyof StageCommonOptions>()([
@@ -394,6 +399,19 @@ const DEPLOYMENT_KEYS = [
   ]),
 ];
 
+/**
+ * A Deployment stage: deploys a service to an environment's infrastructure with CD steps (rolling, canary,
+ * blue/green, Helm, ...). With `deploymentType` and `environment`, the current form (a service and an environment
+ * defined on their own); with `infrastructure: { connector, namespace }`, the older Kubernetes `serviceConfig` form;
+ * with `serviceConfig`, the older form given whole as the platform writes it.
+ *
+ * @example
+ * ```ts
+ * deployment({ identifier: 'prod', deploymentType: 'Kubernetes', service: 'web', environment: 'prod', infrastructureDefinitions: ['prodCluster'] })
+ *   .step(k8sRollingDeploy({ identifier: 'rollout' }))
+ *   .rollbackStep(k8sRollingRollback({ identifier: 'rollback' }))
+ * ```
+ */
 export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder<'Deployment'> {
   const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'service', 'environment']);
   if (options?.infrastructure !== undefined)

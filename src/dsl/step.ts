@@ -152,7 +152,15 @@ export class StepBuilderImpl<Outputs extends string = never, Type extends string
   }
 }
 
-/** Any step type, given its wire `type` and `spec`: the escape hatch for steps without a typed builder. */
+/**
+ * Any step type, given its wire `type` and `spec` as the platform writes them: for step types without a builder
+ * of their own (every catalogue type has one, named after the type).
+ *
+ * @example
+ * ```ts
+ * step({ identifier: 'notify', type: 'Email', spec: { to: 'team@example.com', subject: 'Deployed', body: 'Done.' } })
+ * ```
+ */
 export function step(options: StepOptions): StepBuilder {
   const issues = [
     ...unknownOptions('step', options, [...STEP_COMMON_KEYS, 'type', 'spec']),
@@ -229,7 +237,16 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
 const SHELL_FIELDS = Object.keys(SHELL_SUGAR.fields!);
 const SHELL_REQUIRED = SHELL_FIELDS.filter((option) => SHELL_SUGAR.fields![option]!.required);
 
-/** A ShellScript step running an inline Bash (or PowerShell) script. */
+/**
+ * A ShellScript step: runs an inline Bash (or PowerShell) script on the delegate, or on a target host. `outputs`
+ * are the variables the script exports, read later with `step.output(name)`.
+ *
+ * @example
+ * ```ts
+ * const version = shell({ identifier: 'version', script: 'export VERSION=$(cat VERSION)', outputs: ['VERSION'] });
+ * shell({ identifier: 'tag', script: expr`git tag v${version.output('VERSION')}` });
+ * ```
+ */
 export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs, 'ShellScript'> {
   const issues = [
     ...unknownOptions('shell', options, [...STEP_COMMON_KEYS, ...SHELL_FIELDS]),

@@ -1437,7 +1437,7 @@ export type PolicyStepOptions<Names extends string = never> = CatalogStepOptions
  *
  * @example
  * ```ts
- * policy({ identifier: 'check', policySets: ['account.prod_rules'], type: 'Custom', policySpec: { payload: '{"env": "prod"}' } })
+ * policy({ identifier: 'check', policySets: ['account.prod_rules'], spec: { type: 'Custom', policySpec: { payload: '{"env": "prod"}' } } })
  * ```
  */
 export const policy: <const Names extends string = never>(options: PolicyStepOptions<Names>) => StepBuilder<Names, "Policy"> =
@@ -1920,7 +1920,7 @@ export type TerraformPlanStepOptions<Names extends string = never> = CatalogStep
  *   provisionerIdentifier: 'network',
  *   configuration: {
  *     command: 'Apply',
- *     configFiles: { store: { type: 'Harness', spec: { files: ['/terraform/network'] } } },
+ *     configFiles: { store: { type: 'Harness', spec: { file: '/terraform/network/main.tf' } } },
  *     secretManagerRef: 'harnessSecretManager',
  *   },
  * })
@@ -1992,7 +1992,7 @@ export type VerifyStepOptions<Names extends string = never> = CatalogStepOptions
  *
  * @example
  * ```ts
- * verify({ identifier: 'verify', type: 'Rolling', spec: { sensitivity: 'MEDIUM', duration: '10m' } })
+ * verify({ identifier: 'verify', spec: { type: 'Rolling', spec: { sensitivity: 'MEDIUM', duration: '10m' } } })
  * ```
  */
 export const verify: <const Names extends string = never>(options: VerifyStepOptions<Names>) => StepBuilder<Names, "Verify"> =

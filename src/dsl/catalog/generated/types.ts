@@ -319,7 +319,7 @@ export type ArtifactSigningSource = (({ readonly type: "acr" } & {
   readonly spec?: HarSbomSource;
 }) | ({ readonly type: "local" } & {
   readonly spec?: common_LocalSourceSpec;
-}));
+}) | { readonly type?: undefined });
 
 export interface ArtifactSigningStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -377,7 +377,7 @@ export type ArtifactSource = ({
   readonly spec?: SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface ArtifactVerificationStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -566,7 +566,7 @@ export type Attestation = ({
   readonly spec?: KeylessAttestation;
 }) | ({ readonly type: "secret-manager" } & {
   readonly spec?: custom_CosignSecretManagerAttestation;
-})));
+}) | { readonly type?: undefined }));
 
 export interface AttestationSpec { readonly [key: string]: unknown }
 
@@ -577,7 +577,7 @@ export type AttestationV1 = ({
   readonly spec?: { readonly [key: string]: unknown };
 } & (({ readonly type: "cosign" } & {
   readonly spec?: CosignAttestationV1 | CosignSecretManagerAttestation;
-})));
+}) | { readonly type?: undefined }));
 
 export type AttestedEventScope = (({ readonly scope: "specific" } & {
   readonly eventTypes: ReadonlyArray<"Code" | "Test" | "Build" | "Security" | "Custom">;
@@ -2656,7 +2656,7 @@ export type Connector_JDBCKerberosDTO = ({
   readonly spec?: Connector_TGTKeyTabFilePathSpecDTO;
 }) | ({ readonly tgtGenerationMethod: "Password" } & {
   readonly spec?: Connector_TGTPasswordSpecDTO;
-})));
+}) | { readonly tgtGenerationMethod?: undefined }));
 
 export interface Connector_JDBCKeyPairDTO {
   readonly privateKeyFileRef: Value;
@@ -3606,7 +3606,7 @@ export type DeleteResourcesWrapper = (({ readonly type: "ManifestPath" } & {
   readonly spec?: DeleteReleaseNameSpec;
 }) | ({ readonly type: "ResourceName" } & {
   readonly spec?: DeleteResourceNameSpec;
-}));
+}) | { readonly type?: undefined });
 
 export interface DependencyElement {
   readonly description?: Value;
@@ -4171,7 +4171,7 @@ export type FailureStrategyActionConfig = ({ readonly type: "Abort" } | { readon
   readonly spec?: RetryFailureSpecConfig;
 }) | ({ readonly type: "RetryStepGroup" } & {
   readonly spec?: { readonly [key: string]: unknown };
-}) | { readonly type: "StageRollback" } | { readonly type: "StepGroupRollback" });
+}) | { readonly type: "StageRollback" } | { readonly type: "StepGroupRollback" } | { readonly type?: undefined });
 
 export interface FailureStrategyConfig {
   readonly onFailure: OnFailureConfig;
@@ -5663,7 +5663,7 @@ export type InstanceSelectionWrapper = (({ readonly type: "Count" } & {
   readonly spec?: CountInstanceSelection;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: PercentageInstanceSelection;
-}));
+}) | { readonly type?: undefined });
 
 export interface IstioProviderSpec {
   readonly delegateService?: Expressive<boolean>;
@@ -5837,7 +5837,7 @@ export type K8sCanaryStepInfo = ({
   readonly skipDryRun?: Expressive<boolean>;
   readonly targetPercentage?: Expressive<number>;
   readonly trafficRouting?: K8sTrafficRoutingSpec;
-} & ({ readonly canaryType: "Progressive" }));
+} & ({ readonly canaryType: "Progressive" } | { readonly canaryType?: undefined }));
 
 export interface K8sDeleteStepCommandFlag {
   readonly commandType: "Delete";
@@ -6143,7 +6143,7 @@ export type LoadBalancer = (({ readonly type: "AWSLoadBalancerConfig" } & {
   readonly spec?: AwsLoadBalancerConfigYaml;
 }));
 
-export type LoadTestStepInfo = ({ readonly kind: "template" });
+export type LoadTestStepInfo = ({ readonly kind: "template" } | { readonly kind?: undefined });
 
 export interface LocalSourceSpec {
   readonly artifact_name: Value;
@@ -6771,7 +6771,7 @@ export type PolicyStepInfo = ({
   readonly policySets: Expressive<ReadonlyArray<Value>>;
 } & (({ readonly type: "Custom" } & {
   readonly policySpec?: CustomPolicyStepSpec;
-})));
+}) | { readonly type?: undefined }));
 
 export type PolicyStore = (({ readonly type: "Harness" } & {
   readonly spec?: HarnessStore;
@@ -6824,7 +6824,7 @@ export type PrimaryArtifact = ({
   readonly spec?: SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface PrismaCloudStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -6916,7 +6916,7 @@ export type ProvenanceSource = (({ readonly type: "acr" } & {
   readonly spec?: ProvenanceHarSourceSpec;
 }) | ({ readonly type: "local" } & {
   readonly spec?: ProvenanceLocalSourceSpec;
-}));
+}) | { readonly type?: undefined });
 
 export interface ProvenanceStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -7148,7 +7148,7 @@ export type RolloutResourcesWrapper = (({ readonly type: "ManifestPath" } & {
   readonly spec?: RolloutManifestPathSpec;
 }) | ({ readonly type: "ResourceName" } & {
   readonly spec?: RolloutResourceNameSpec;
-}));
+}) | { readonly type?: undefined });
 
 export interface RouteSpec {
   readonly route: {
@@ -7465,7 +7465,7 @@ export type SalesforceApexTestStepInfo = ({
   readonly runAsUser?: Expressive<number>;
   readonly testType?: Value;
   readonly testValues?: Value;
-} & ({ readonly testLevel: "RunSpecifiedTests" }));
+} & ({ readonly testLevel: "RunSpecifiedTests" } | { readonly testLevel?: undefined }));
 
 export interface SalesforceCreateScratchOrgStepInfo {
   readonly commandOptions?: Expressive<ReadonlyArray<Value>>;
@@ -8242,7 +8242,7 @@ export type SidecarArtifact = ({
   readonly spec?: SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface SidecarArtifactWrapper {
   readonly sidecar?: SidecarArtifact;
@@ -8324,7 +8324,7 @@ export type SlsaVerificationSource = (({ readonly type: "Acr" } & {
   readonly spec?: SlsaHarSourceSpec;
 }) | ({ readonly type: "Local" } & {
   readonly spec?: SlsaVerificationLocalSourceSpec;
-}));
+}) | { readonly type?: undefined });
 
 export interface SlsaVerificationStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -8345,7 +8345,7 @@ export type SlsaVerifyAttestation = ({
   readonly spec?: KeylessSlsaVerifyAttestation;
 }) | ({ readonly type: "secret-manager" } & {
   readonly spec?: common_CosignSecretManagerVerifyAttestation;
-})));
+}) | { readonly type?: undefined }));
 
 export interface SlsaVerifyAttestationSpec { readonly [key: string]: unknown }
 
@@ -8736,7 +8736,7 @@ export type TasInstanceSelectionWrapper = (({ readonly type: "Count" } & {
   readonly spec?: TasCountInstanceSelection;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: TasPercentageInstanceSelection;
-}));
+}) | { readonly type?: undefined });
 
 export interface TasManifest {
   readonly autoScalerPath?: Expressive<ReadonlyArray<Value>>;
@@ -8871,7 +8871,7 @@ export type Template_ArtifactSource_template = ({
   readonly spec?: Template_SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: Template_SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface Template_ArtifactoryRegistryArtifactConfig {
   readonly artifactDirectory?: Value;
@@ -9483,7 +9483,7 @@ export type TerraformBackendConfig = (({ readonly type: "Inline" } & {
   readonly spec?: InlineTerraformBackendConfigSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteTerraformBackendConfigSpec;
-}));
+}) | { readonly type?: undefined });
 
 export interface TerraformCliOptionFlag {
   readonly commandType: "INIT" | "WORKSPACE" | "REFRESH" | "PLAN" | "APPLY" | "DESTROY";
@@ -9707,7 +9707,7 @@ export type TerragruntBackendConfig = (({ readonly type: "Inline" } & {
   readonly spec?: InlineTerragruntBackendConfigSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteTerragruntBackendConfigSpec;
-}));
+}) | { readonly type?: undefined });
 
 export interface TerragruntCliOptionFlag {
   readonly commandType: "INIT" | "WORKSPACE" | "PLAN" | "APPLY" | "DESTROY" | "OUTPUT";
@@ -9906,7 +9906,7 @@ export type Trigger_artifact_trigger = ({
   readonly spec?: Trigger_nexus;
 }) | ({ readonly type: "Nexus3Registry" } & {
   readonly spec?: Trigger_nexus_registry;
-})));
+}) | { readonly type?: undefined }));
 
 export type Trigger_artifact_type_spec_wrapper = (({ readonly type: "Acr" } & {
   readonly spec?: Trigger_acr_spec;
@@ -9940,7 +9940,7 @@ export type Trigger_artifact_type_spec_wrapper = (({ readonly type: "Acr" } & {
   readonly spec?: Trigger_nexus;
 }) | ({ readonly type: "Nexus3Registry" } & {
   readonly spec?: Trigger_nexus_registry;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_artifactory_registry {
   readonly artifactDirectory?: Value;
@@ -9964,7 +9964,7 @@ export interface Trigger_aws_commit_push_spec {
 
 export type Trigger_aws_commit_spec = (({ readonly type: "Push" } & {
   readonly spec?: Trigger_aws_commit_push_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_azure_artifact {
   readonly connectorRef?: Value | AnyResource;
@@ -10014,7 +10014,7 @@ export type Trigger_azure_repo_spec = (({ readonly type: "IssueComment" } & {
   readonly spec?: Trigger_azure_repo_pr_spec;
 }) | ({ readonly type: "Push" } & {
   readonly spec?: Trigger_azure_repo_push_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_bamboo {
   readonly artifactPaths?: ReadonlyArray<Value>;
@@ -10061,7 +10061,7 @@ export type Trigger_bitbucket_spec = (({ readonly type: "PRComment" } & {
   readonly spec?: Trigger_bitbucket_pr_spec;
 }) | ({ readonly type: "Push" } & {
   readonly spec?: Trigger_bitbucket_push_spec;
-}));
+}) | { readonly type?: undefined });
 
 export type Trigger_build_store = (({ readonly type: "Gcs" } & {
   readonly spec?: Trigger_gcs_build_store_spec;
@@ -10069,7 +10069,7 @@ export type Trigger_build_store = (({ readonly type: "Gcs" } & {
   readonly spec?: Trigger_http_build_store_spec;
 }) | ({ readonly type: "S3" } & {
   readonly spec?: Trigger_s3_build_store_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_cron_trigger_spec {
   readonly expression?: Value;
@@ -10264,7 +10264,7 @@ export type Trigger_github_spec = (({ readonly type: "Create" } & {
   readonly spec?: Trigger_github_push_spec;
 }) | ({ readonly type: "Release" } & {
   readonly spec?: Trigger_github_release_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_gitlab_mr_comment_spec {
   readonly actions?: ReadonlyArray<"Create">;
@@ -10314,7 +10314,7 @@ export type Trigger_gitlab_spec = (({ readonly type: "MRComment" } & {
   readonly spec?: Trigger_gitlab_push_spec;
 }) | ({ readonly type: "Tag" } & {
   readonly spec?: Trigger_gitlab_tag_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_gitlab_tag_spec {
   readonly autoAbortPreviousExecutions?: boolean;
@@ -10346,7 +10346,7 @@ export interface Trigger_har_artifact_spec {
 
 export type Trigger_harness_artifact_registry_spec = (({ readonly type: "Artifact" } & {
   readonly spec?: Trigger_har_artifact_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_harness_branch_spec {
   readonly actions?: ReadonlyArray<"Create" | "Delete">;
@@ -10390,7 +10390,7 @@ export type Trigger_harness_spec = (({ readonly type: "Branch" } & {
   readonly spec?: Trigger_harness_push_spec;
 }) | ({ readonly type: "Tag" } & {
   readonly spec?: Trigger_harness_tag_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_harness_tag_spec {
   readonly actions?: ReadonlyArray<"Create" | "Delete">;
@@ -10427,7 +10427,7 @@ export type Trigger_manifest_trigger = ({
   readonly stageIdentifier?: Value;
 } & (({ readonly type: "HelmChart" } & {
   readonly spec?: Trigger_helm_spec;
-})));
+}) | { readonly type?: undefined }));
 
 export interface Trigger_multi_region_trigger {
   readonly artifactRef?: Value;
@@ -10497,7 +10497,7 @@ export interface Trigger_s3_build_store_spec {
 
 export type Trigger_scheduled_trigger = (({ readonly type: "Cron" } & {
   readonly spec?: Trigger_cron_trigger_spec;
-}));
+}) | { readonly type?: undefined });
 
 export interface Trigger_secretVariable {
   readonly default?: Value;
@@ -10561,7 +10561,7 @@ export type Trigger_trigger_source = ({
   readonly spec?: Trigger_system_event_trigger;
 }) | ({ readonly type: "Webhook" } & {
   readonly spec?: Trigger_webhook_trigger;
-})));
+}) | { readonly type?: undefined }));
 
 export type Trigger_webhook_trigger = (({ readonly type: "AwsCodeCommit" } & {
   readonly spec?: Trigger_aws_commit_spec;
@@ -10579,11 +10579,11 @@ export type Trigger_webhook_trigger = (({ readonly type: "AwsCodeCommit" } & {
   readonly spec?: Trigger_harness_spec;
 }) | ({ readonly type: "HarnessArtifactRegistry" } & {
   readonly spec?: Trigger_harness_artifact_registry_spec;
-}));
+}) | { readonly type?: undefined });
 
 export type UnitTestReport = (({ readonly type: "JUnit" } & {
   readonly spec?: JUnitTestReport;
-}));
+}) | { readonly type?: undefined });
 
 export interface UpdateGitOpsAppStepInfo {
   readonly helm?: Expressive<HelmValues>;
@@ -10693,7 +10693,7 @@ export type VerifyAttestation = ({
   readonly spec?: KeylessVerifyAttestation;
 }) | ({ readonly type: "secret-manager" } & {
   readonly spec?: CosignSecretManagerVerifyAttestation;
-})));
+}) | { readonly type?: undefined }));
 
 export interface VerifyAttestationSpec { readonly [key: string]: unknown }
 
@@ -11614,7 +11614,7 @@ export interface StageSpecs {
     readonly deploymentMetadata?: TasDeploymentMetaData;
   }) | ({ readonly deploymentType: "WinRm" } & {
     readonly deploymentMetadata?: WinrmDeploymentMetaData;
-  }))));
+  }) | { readonly deploymentType?: undefined })));
   readonly Dynamic: {
     readonly source?: Value;
     readonly sourceConfig?: {
