@@ -13,9 +13,9 @@ export function tagsDocument(tags: TagsOption | undefined): Record<string, strin
   return Array.isArray(tags) ? Object.fromEntries(tags.map((tag) => [tag, ''])) : { ...(tags as Record<string, string>) };
 }
 
-/** What happens after the retries fail or a manual intervention times out: an action with no spec of its own. */
+/** What happens after the retries fail or a manual intervention times out (a manual intervention may follow a retry). */
 export interface FollowUpActionOption {
-  readonly action: { readonly type: FailureActionType };
+  readonly action: FailureActionOption;
 }
 
 /** How often and how long apart to retry: `retryIntervals` are durations such as `10s`, one per attempt or the last repeated. */
