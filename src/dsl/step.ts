@@ -178,12 +178,26 @@ export interface ShellOptions<Outputs extends string> extends StepCommonOptions 
   readonly onDelegate?: Expressive<boolean>;
   /** Environment variables visible to the script. */
   readonly env?: Readonly<Record<string, Value>>;
-  /** Variables the script exports, readable later through `step.output(name)`. */
-  readonly outputs?: readonly Outputs[];
+  /**
+   * Variables the script exports, readable later through `step.output(name)`: their names (each output takes the
+   * shell variable of its name), or `{ name: value }` where the value names another variable or is an expression.
+   * @example outputs: ['VERSION'] // or: outputs: { VERSION: 'APP_VERSION' }
+   */
+  readonly outputs?: readonly Outputs[] | { readonly [Name in Outputs]: Value };
   /** Run on a host instead of the delegate. */
   readonly executionTarget?: { host?: Value; connectorRef?: Value; workingDirectory?: Value };
   readonly delegateSelectors?: readonly string[];
 }
+
+/** `outputVariables` of a ShellScript: a name reads the shell variable of the same name; a map names another (or an expression). */
+const outputVariables = (outputs: readonly string[] | Readonly<Record<string, Value>>) =>
+  Array.isArray(outputs)
+    ? (outputs as readonly string[]).map((name) => ({ name, type: 'String', value: name }))
+    : stringVariables(outputs as Readonly<Record<string, Value>>);
+
+/** The output names `step.output()` takes, from either form. */
+const outputNames = (outputs: readonly string[] | Readonly<Record<string, Value>> | undefined): readonly string[] | undefined =>
+  outputs === undefined || Array.isArray(outputs) ? (outputs as readonly string[] | undefined) : Object.keys(outputs);
 
 const stringVariables = (names: Readonly<Record<string, Value>>) =>
   Object.entries(names).map(([name, value]) => ({ name, type: 'String', value: valueText(value) }));
@@ -226,8 +240,15 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
     },
     outputs: {
       key: 'outputVariables',
-      write: (names) => names?.map((name) => ({ name, type: 'String', value: name })),
-      read: (list) => named(list)?.map((variable) => variable.name),
+      write: (outputs) => outputs && outputVariables(outputs),
+      // Names when each output reads the variable of its own name (what the platform's editor writes), else the map.
+      read: (list) => {
+        const variables = named(list);
+        if (!variables?.every((variable) => variable.type === 'String' && typeof variable.value === 'string')) return undefined;
+        return variables.every((variable) => variable.value === variable.name)
+          ? variables.map((variable) => variable.name)
+          : Object.fromEntries(variables.map((variable) => [variable.name, variable.value as string]));
+      },
     },
     executionTarget: { ...sameField('executionTarget'), write: (target) => target && plain(target) },
     delegateSelectors: sameField('delegateSelectors'),
@@ -257,7 +278,7 @@ export function shell<const Outputs extends string = never>(options: ShellOption
   for (const [key, value] of Object.entries(options)) (SHELL_FIELDS.includes(key) ? given : common)[key] = value;
   const spec = specOfOptions(SHELL_SUGAR, given);
   return new StepBuilderImpl<Outputs, 'ShellScript'>(
-    { ...(common as unknown as StepCommonOptions), type: 'ShellScript', spec, outputs: options.outputs, issues },
+    { ...(common as unknown as StepCommonOptions), type: 'ShellScript', spec, outputs: outputNames(options.outputs), issues },
     captureSite(shell),
   );
 }
