@@ -496,7 +496,8 @@ function writeBuilders(catalog, handWritten) {
     HEADER,
     "import { catalogStep, type CatalogStepOptions } from '../catalog-step.js';",
     "import { catalogStage, type CatalogStageOf, type CatalogStageOptions } from '../catalog-stage.js';",
-    "import type { StepBuilder } from '../../step.js';",
+    "import type { StepBuilder, StepNode } from '../../step.js';",
+    "import type { PlacedSteps } from '../../stage.js';",
     '',
   ];
   // Each builder gets a named options type and a signature written out, so a hover reads
@@ -517,11 +518,17 @@ function writeBuilders(catalog, handWritten) {
   for (const [type, entry] of Object.entries(catalog.stages)) {
     if (handWritten.stages.has(entry.builder)) continue;
     const options = optionsTypeName(type, 'Stage');
+    const quoted = JSON.stringify(type);
+    // A stage that runs steps checks its `steps` option's steps in the types, as `.step()` does.
+    const signature = entry.hasExecution
+      ? `<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: ${options} & PlacedSteps<${quoted}, Steps, Rollback>)`
+      : `(options: ${options})`;
     out.push(
       `/** Options of \`${entry.builder}()\`: the common stage options and the \`${type}\` stage's \`spec\` fields, flat. */`,
-      `export type ${options} = CatalogStageOptions<${JSON.stringify(type)}>;`,
+      `export type ${options} = CatalogStageOptions<${quoted}>;`,
       `/** A ${type} stage; options are its wire \`spec\` fields, flat, beside the common stage options. */`,
-      `export const ${entry.builder}: (options: ${options}) => CatalogStageOf<${JSON.stringify(type)}> = catalogStage(${JSON.stringify(type)});`,
+      `export const ${entry.builder}: ${signature} => CatalogStageOf<${quoted}> =`,
+      `  catalogStage(${quoted});`,
     );
   }
   out.push('');

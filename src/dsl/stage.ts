@@ -52,6 +52,15 @@ export interface StageCommonOptions {
   readonly rollbackSteps?: readonly StepNode[];
 }
 
+/**
+ * `steps` and `rollbackSteps` given as options, each step checked against the stage type in the types as
+ * `.step()` checks it (a K8sRollingDeploy in a CI stage is a type error, with the reason).
+ */
+export interface PlacedSteps<Type extends string, Steps extends readonly StepNode[], Rollback extends readonly StepNode[]> {
+  readonly steps?: Steps & PlacementCheck<Steps, Type>;
+  readonly rollbackSteps?: Rollback & PlacementCheck<Rollback, Type>;
+}
+
 /** The stage's steps as nodes, which the spec places at `execution.steps` and `execution.rollbackSteps`. */
 export type Execution = { steps: IrNode[]; rollbackSteps: IrNode[] };
 
@@ -412,7 +421,9 @@ const DEPLOYMENT_KEYS = [
  *   .rollbackStep(k8sRollingRollback({ identifier: 'rollback' }))
  * ```
  */
-export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder<'Deployment'> {
+export function deployment<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: (DeploymentOptions | ServiceEnvironmentDeploymentOptions) & PlacedSteps<'Deployment', Steps, Rollback>,
+): StageBuilder<'Deployment'> {
   const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'service', 'environment']);
   if (options?.infrastructure !== undefined)
     issues.push(...missingOptions('deployment', {

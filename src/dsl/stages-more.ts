@@ -9,7 +9,7 @@ import { isRecord } from '../core/is-record.js';
 import { declareMappedStage } from './catalog/stage-sugar.js';
 import { sameField, specOfOptions } from './catalog/sugar.js';
 import { checkOptions } from './option-check.js';
-import type { StepBuilder } from './step.js';
+import type { StepBuilder, StepNode } from './step.js';
 import type { Expr } from './expr.js';
 import {
   STAGE_COMMON_KEYS,
@@ -18,6 +18,7 @@ import {
   StageWithoutStepsImpl,
   stepOutputOf,
   type Execution,
+  type PlacedSteps,
   type StageBuilder,
   type StageCommonOptions,
   type StageOutputs,
@@ -82,7 +83,9 @@ const split = (options: object, specKeys: readonly string[]) => {
  *   .step(run({ identifier: 'test', shell: 'Sh', command: 'npm test' }))
  * ```
  */
-export function ci(options: CiOptions): StageBuilder<'CI'> {
+export function ci<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: CiOptions & PlacedSteps<'CI', Steps, Rollback>,
+): StageBuilder<'CI'> {
   const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_OPTIONS], ['identifier']);
   const { common, spec } = split(options, CI_OPTIONS);
   return new StageImpl<'CI'>(
@@ -110,7 +113,9 @@ export function ci(options: CiOptions): StageBuilder<'CI'> {
  * )
  * ```
  */
-export function approval(options: StageCommonOptions): StageBuilder<'Approval'> {
+export function approval<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: StageCommonOptions & PlacedSteps<'Approval', Steps, Rollback>,
+): StageBuilder<'Approval'> {
   const issues = checkOptions('approval', options, STAGE_COMMON_KEYS, ['identifier']);
   return new StageImpl<'Approval'>(
     { ...options, issues, type: 'Approval', buildSpec: (_references, execution) => ({ execution: stepsOnly(execution) }) },
@@ -131,7 +136,9 @@ export interface CustomOptions extends StageCommonOptions {
  * custom({ identifier: 'notify' }).step(http({ identifier: 'hook', url: 'https://hooks.example.com/done', method: 'POST' }))
  * ```
  */
-export function custom(options: CustomOptions): StageBuilder<'Custom'> {
+export function custom<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: CustomOptions & PlacedSteps<'Custom', Steps, Rollback>,
+): StageBuilder<'Custom'> {
   const issues = checkOptions('custom', options, [...STAGE_COMMON_KEYS, 'environment'], ['identifier']);
   const { environment, ...common } = options;
   return new StageImpl<'Custom'>(

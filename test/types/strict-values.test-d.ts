@@ -17,6 +17,7 @@ import {
   k8sRollingDeploy,
   pipeline,
   run,
+  securityTests,
   shell,
   terraformApply,
   type Expressive,
@@ -88,3 +89,23 @@ custom({ identifier: 'c' });
 expectTypeOf<'<+input>'>().toMatchTypeOf<Expressive<boolean>>();
 expectTypeOf<'nope'>().not.toMatchTypeOf<Expressive<boolean>>();
 expectTypeOf(input()).toMatchTypeOf<Expressive<number>>();
+
+// --- `steps: [...]` options are placed in the types, as `.step()` is ----------------------------------------
+const roll = k8sRollingDeploy({ identifier: 'roll' });
+const unit = run({ identifier: 'unit', command: 'make test' });
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', steps: [roll], rollbackSteps: [shell({ identifier: 'undo', script: 'x' })] });
+ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' }, steps: [unit] });
+custom({ identifier: 'c', steps: [shell({ identifier: 's', script: 'x' })] });
+approval({ identifier: 'ok', steps: [harnessApproval({ identifier: 'a', approvers })] });
+// @ts-expect-error a K8sRollingDeploy step cannot run in a CI stage
+ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' }, steps: [unit, roll] });
+// @ts-expect-error rollback steps are placed too
+custom({ identifier: 'c', rollbackSteps: [roll] });
+// @ts-expect-error a K8sRollingDeploy step cannot run in a Custom stage
+custom({ identifier: 'c', steps: [roll] });
+// @ts-expect-error a K8sRollingDeploy step cannot run in an Approval stage
+approval({ identifier: 'ok', steps: [roll] });
+// the catalogue's stages too
+securityTests({ identifier: 'sto', steps: [unit] });
+// @ts-expect-error a K8sRollingDeploy step cannot run in a SecurityTests stage
+securityTests({ identifier: 'sto', steps: [roll] });

@@ -3,7 +3,8 @@
 
 import { catalogStep, type CatalogStepOptions } from '../catalog-step.js';
 import { catalogStage, type CatalogStageOf, type CatalogStageOptions } from '../catalog-stage.js';
-import type { StepBuilder } from '../../step.js';
+import type { StepBuilder, StepNode } from '../../step.js';
+import type { PlacedSteps } from '../../stage.js';
 
 /** Options of `aiExperiment()`: the common step options and the `AIExperiment` step's `spec` fields, flat; `Names` are its output variables' names. */
 export type AIExperimentStepOptions<Names extends string = never> = CatalogStepOptions<"AIExperiment", Names>;
@@ -2016,28 +2017,35 @@ export const provenance: <const Names extends string = never>(options: provenanc
 /** Options of `compositeLoadTest()`: the common stage options and the `CompositeLoadTest` stage's `spec` fields, flat. */
 export type CompositeLoadTestStageOptions = CatalogStageOptions<"CompositeLoadTest">;
 /** A CompositeLoadTest stage; options are its wire `spec` fields, flat, beside the common stage options. */
-export const compositeLoadTest: (options: CompositeLoadTestStageOptions) => CatalogStageOf<"CompositeLoadTest"> = catalogStage("CompositeLoadTest");
+export const compositeLoadTest: <const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: CompositeLoadTestStageOptions & PlacedSteps<"CompositeLoadTest", Steps, Rollback>) => CatalogStageOf<"CompositeLoadTest"> =
+  catalogStage("CompositeLoadTest");
 /** Options of `drTest()`: the common stage options and the `DRTest` stage's `spec` fields, flat. */
 export type DRTestStageOptions = CatalogStageOptions<"DRTest">;
 /** A DRTest stage; options are its wire `spec` fields, flat, beside the common stage options. */
-export const drTest: (options: DRTestStageOptions) => CatalogStageOf<"DRTest"> = catalogStage("DRTest");
+export const drTest: <const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: DRTestStageOptions & PlacedSteps<"DRTest", Steps, Rollback>) => CatalogStageOf<"DRTest"> =
+  catalogStage("DRTest");
 /** Options of `dynamic()`: the common stage options and the `Dynamic` stage's `spec` fields, flat. */
 export type DynamicStageOptions = CatalogStageOptions<"Dynamic">;
 /** A Dynamic stage; options are its wire `spec` fields, flat, beside the common stage options. */
-export const dynamic: (options: DynamicStageOptions) => CatalogStageOf<"Dynamic"> = catalogStage("Dynamic");
+export const dynamic: (options: DynamicStageOptions) => CatalogStageOf<"Dynamic"> =
+  catalogStage("Dynamic");
 /** Options of `featureFlag()`: the common stage options and the `FeatureFlag` stage's `spec` fields, flat. */
 export type FeatureFlagStageOptions = CatalogStageOptions<"FeatureFlag">;
 /** A FeatureFlag stage; options are its wire `spec` fields, flat, beside the common stage options. */
-export const featureFlag: (options: FeatureFlagStageOptions) => CatalogStageOf<"FeatureFlag"> = catalogStage("FeatureFlag");
+export const featureFlag: <const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: FeatureFlagStageOptions & PlacedSteps<"FeatureFlag", Steps, Rollback>) => CatalogStageOf<"FeatureFlag"> =
+  catalogStage("FeatureFlag");
 /** Options of `iacm()`: the common stage options and the `IACM` stage's `spec` fields, flat. */
 export type IACMStageOptions = CatalogStageOptions<"IACM">;
 /** A IACM stage; options are its wire `spec` fields, flat, beside the common stage options. */
-export const iacm: (options: IACMStageOptions) => CatalogStageOf<"IACM"> = catalogStage("IACM");
+export const iacm: <const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: IACMStageOptions & PlacedSteps<"IACM", Steps, Rollback>) => CatalogStageOf<"IACM"> =
+  catalogStage("IACM");
 /** Options of `idp()`: the common stage options and the `IDP` stage's `spec` fields, flat. */
 export type IDPStageOptions = CatalogStageOptions<"IDP">;
 /** A IDP stage; options are its wire `spec` fields, flat, beside the common stage options. */
-export const idp: (options: IDPStageOptions) => CatalogStageOf<"IDP"> = catalogStage("IDP");
+export const idp: <const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: IDPStageOptions & PlacedSteps<"IDP", Steps, Rollback>) => CatalogStageOf<"IDP"> =
+  catalogStage("IDP");
 /** Options of `securityTests()`: the common stage options and the `SecurityTests` stage's `spec` fields, flat. */
 export type SecurityTestsStageOptions = CatalogStageOptions<"SecurityTests">;
 /** A SecurityTests stage; options are its wire `spec` fields, flat, beside the common stage options. */
-export const securityTests: (options: SecurityTestsStageOptions) => CatalogStageOf<"SecurityTests"> = catalogStage("SecurityTests");
+export const securityTests: <const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: SecurityTestsStageOptions & PlacedSteps<"SecurityTests", Steps, Rollback>) => CatalogStageOf<"SecurityTests"> =
+  catalogStage("SecurityTests");
