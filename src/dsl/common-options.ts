@@ -1,5 +1,5 @@
 import type { FailureActionType, FailureStrategy, FailureType } from '../schema/failure-strategy.js';
-import { valueText, type Expressive, type Value } from './expr.js';
+import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 
 /** Tags as a map, or a list of key-only tags. */
@@ -18,10 +18,14 @@ export interface FollowUpActionOption {
   readonly action: FailureActionOption;
 }
 
-/** How often and how long apart to retry: `retryIntervals` are durations such as `10s`, one per attempt or the last repeated. */
+/**
+ * How often and how long apart to retry: `retryIntervals` are durations such as `10s`, one per attempt or the last
+ * repeated. Fixed values: the platform refuses an expression here when it plans the run ("RetryCount fixed value is
+ * not given", harness-core FailureStrategiesUtils.validateRetryFailureAction).
+ */
 interface RetrySpecOption {
-  readonly retryCount?: Expressive<number>;
-  readonly retryIntervals?: readonly Value[] | Value;
+  readonly retryCount?: number;
+  readonly retryIntervals?: readonly string[];
 }
 
 /** The actions without a spec. */

@@ -109,3 +109,10 @@ approval({ identifier: 'ok', steps: [roll] });
 securityTests({ identifier: 'sto', steps: [unit] });
 // @ts-expect-error a K8sRollingDeploy step cannot run in a SecurityTests stage
 securityTests({ identifier: 'sto', steps: [roll] });
+
+// --- a failure strategy's retry takes fixed values (the platform refuses an expression when it plans the run) ---
+shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: 2, retryIntervals: ['10s'] } } }] });
+// @ts-expect-error retryCount is a fixed number
+shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: input() } } }] });
+// @ts-expect-error not a field of a Retry spec
+shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retries: 2 } } }] });
