@@ -498,6 +498,8 @@ function writeBuilders(catalog, handWritten) {
     "import { catalogStage, type CatalogStageOf, type CatalogStageOptions } from '../catalog-stage.js';",
     "import type { StepBuilder, StepNode } from '../../step.js';",
     "import type { PlacedSteps } from '../../stage.js';",
+    "import type { CatalogConnectorOptions } from '../catalog-connector.js';",
+    "import type { ConnectorBuilder } from '../../connector.js';",
     '',
   ];
   // Each builder gets a named options type and a signature written out, so a hover reads
@@ -532,6 +534,18 @@ function writeBuilders(catalog, handWritten) {
     );
   }
   out.push('');
+  // Connectors: a named options type each, and the `connectors` object's type with a signature per builder.
+  const connectorEntries = Object.entries(catalog.connectors);
+  for (const [type, entry] of connectorEntries)
+    out.push(
+      `/** Options of \`connectors.${entry.builder}()\`: where the connector lives and the \`${type}\` connector's \`spec\` fields, flat. */`,
+      `export type ${optionsTypeName(type, 'Connector')} = CatalogConnectorOptions<${JSON.stringify(type)}>;`,
+    );
+  out.push('', '/** One builder per connector type of the platform, named after it: `connectors.github({...})`. */', 'export interface CatalogConnectors {');
+  for (const [type, entry] of connectorEntries)
+    out.push(`  /** A \`${type}\` connector; options are its wire \`spec\` fields, flat, beside where it lives. */`,
+      `  readonly ${entry.builder}: (options: ${optionsTypeName(type, 'Connector')}) => ConnectorBuilder;`);
+  out.push('}', '');
   return out.join('\n');
 }
 

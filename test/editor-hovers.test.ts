@@ -65,9 +65,11 @@ describe('hovers', () => {
     expect(shown.text).not.toMatch(/CatalogStepOptions|CatalogStepFactory/);
   });
 
-  it('name the options of a hand-written step builder and of a catalogue stage', () => {
+  it('name the options of a hand-written step builder, a catalogue stage and a connector', () => {
     expect(hover("import { harnessApproval } from 'pipewright';\n|harnessApproval;").text).toContain('HarnessApprovalStepOptions<Names>');
     expect(hover("import { run } from 'pipewright';\n|run;").text).toContain('RunStepOptions<Names>');
+    const connector = hover("import { connectors } from 'pipewright';\nconnectors.|github;").text;
+    expect(connector).toContain('(options: GithubConnectorOptions) => ConnectorBuilder');
     const stage = hover("import { iacm } from 'pipewright';\n|iacm;").text;
     expect(stage).toContain('IACMStageOptions');
     expect(stage).not.toContain('CatalogStageOptions');

@@ -1,4 +1,5 @@
-import { catalogConnectors, type CatalogConnectors } from './catalog/catalog-connector.js';
+import { catalogConnectors } from './catalog/catalog-connector.js';
+import type { CatalogConnectors } from './catalog/generated/builders.js';
 import { dockerRegistry } from './connector.js';
 
 /**

@@ -5,6 +5,8 @@ import { catalogStep, type CatalogStepOptions } from '../catalog-step.js';
 import { catalogStage, type CatalogStageOf, type CatalogStageOptions } from '../catalog-stage.js';
 import type { StepBuilder, StepNode } from '../../step.js';
 import type { PlacedSteps } from '../../stage.js';
+import type { CatalogConnectorOptions } from '../catalog-connector.js';
+import type { ConnectorBuilder } from '../../connector.js';
 
 /** Options of `aiExperiment()`: the common step options and the `AIExperiment` step's `spec` fields, flat; `Names` are its output variables' names. */
 export type AIExperimentStepOptions<Names extends string = never> = CatalogStepOptions<"AIExperiment", Names>;
@@ -2049,3 +2051,268 @@ export type SecurityTestsStageOptions = CatalogStageOptions<"SecurityTests">;
 /** A SecurityTests stage; options are its wire `spec` fields, flat, beside the common stage options. */
 export const securityTests: <const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: SecurityTestsStageOptions & PlacedSteps<"SecurityTests", Steps, Rollback>) => CatalogStageOf<"SecurityTests"> =
   catalogStage("SecurityTests");
+
+/** Options of `connectors.anthropic()`: where the connector lives and the `Anthropic` connector's `spec` fields, flat. */
+export type AnthropicConnectorOptions = CatalogConnectorOptions<"Anthropic">;
+/** Options of `connectors.appDynamics()`: where the connector lives and the `AppDynamics` connector's `spec` fields, flat. */
+export type AppDynamicsConnectorOptions = CatalogConnectorOptions<"AppDynamics">;
+/** Options of `connectors.artifactory()`: where the connector lives and the `Artifactory` connector's `spec` fields, flat. */
+export type ArtifactoryConnectorOptions = CatalogConnectorOptions<"Artifactory">;
+/** Options of `connectors.aws()`: where the connector lives and the `Aws` connector's `spec` fields, flat. */
+export type AwsConnectorOptions = CatalogConnectorOptions<"Aws">;
+/** Options of `connectors.awsKms()`: where the connector lives and the `AwsKms` connector's `spec` fields, flat. */
+export type AwsKmsConnectorOptions = CatalogConnectorOptions<"AwsKms">;
+/** Options of `connectors.awsSecretManager()`: where the connector lives and the `AwsSecretManager` connector's `spec` fields, flat. */
+export type AwsSecretManagerConnectorOptions = CatalogConnectorOptions<"AwsSecretManager">;
+/** Options of `connectors.azure()`: where the connector lives and the `Azure` connector's `spec` fields, flat. */
+export type AzureConnectorOptions = CatalogConnectorOptions<"Azure">;
+/** Options of `connectors.azureArtifacts()`: where the connector lives and the `AzureArtifacts` connector's `spec` fields, flat. */
+export type AzureArtifactsConnectorOptions = CatalogConnectorOptions<"AzureArtifacts">;
+/** Options of `connectors.azureKeyVault()`: where the connector lives and the `AzureKeyVault` connector's `spec` fields, flat. */
+export type AzureKeyVaultConnectorOptions = CatalogConnectorOptions<"AzureKeyVault">;
+/** Options of `connectors.azureRepo()`: where the connector lives and the `AzureRepo` connector's `spec` fields, flat. */
+export type AzureRepoConnectorOptions = CatalogConnectorOptions<"AzureRepo">;
+/** Options of `connectors.bamboo()`: where the connector lives and the `Bamboo` connector's `spec` fields, flat. */
+export type BambooConnectorOptions = CatalogConnectorOptions<"Bamboo">;
+/** Options of `connectors.bitbucket()`: where the connector lives and the `Bitbucket` connector's `spec` fields, flat. */
+export type BitbucketConnectorOptions = CatalogConnectorOptions<"Bitbucket">;
+/** Options of `connectors.ceAws()`: where the connector lives and the `CEAws` connector's `spec` fields, flat. */
+export type CEAwsConnectorOptions = CatalogConnectorOptions<"CEAws">;
+/** Options of `connectors.ceAzure()`: where the connector lives and the `CEAzure` connector's `spec` fields, flat. */
+export type CEAzureConnectorOptions = CatalogConnectorOptions<"CEAzure">;
+/** Options of `connectors.cek8sCluster()`: where the connector lives and the `CEK8sCluster` connector's `spec` fields, flat. */
+export type CEK8sClusterConnectorOptions = CatalogConnectorOptions<"CEK8sCluster">;
+/** Options of `connectors.codecommit()`: where the connector lives and the `Codecommit` connector's `spec` fields, flat. */
+export type CodecommitConnectorOptions = CatalogConnectorOptions<"Codecommit">;
+/** Options of `connectors.confluence()`: where the connector lives and the `Confluence` connector's `spec` fields, flat. */
+export type ConfluenceConnectorOptions = CatalogConnectorOptions<"Confluence">;
+/** Options of `connectors.customHealth()`: where the connector lives and the `CustomHealth` connector's `spec` fields, flat. */
+export type CustomHealthConnectorOptions = CatalogConnectorOptions<"CustomHealth">;
+/** Options of `connectors.customSecretManager()`: where the connector lives and the `CustomSecretManager` connector's `spec` fields, flat. */
+export type CustomSecretManagerConnectorOptions = CatalogConnectorOptions<"CustomSecretManager">;
+/** Options of `connectors.datadog()`: where the connector lives and the `Datadog` connector's `spec` fields, flat. */
+export type DatadogConnectorOptions = CatalogConnectorOptions<"Datadog">;
+/** Options of `connectors.dockerRegistry()`: where the connector lives and the `DockerRegistry` connector's `spec` fields, flat. */
+export type DockerRegistryConnectorOptions = CatalogConnectorOptions<"DockerRegistry">;
+/** Options of `connectors.dynatrace()`: where the connector lives and the `Dynatrace` connector's `spec` fields, flat. */
+export type DynatraceConnectorOptions = CatalogConnectorOptions<"Dynatrace">;
+/** Options of `connectors.elasticSearch()`: where the connector lives and the `ElasticSearch` connector's `spec` fields, flat. */
+export type ElasticSearchConnectorOptions = CatalogConnectorOptions<"ElasticSearch">;
+/** Options of `connectors.errorTracking()`: where the connector lives and the `ErrorTracking` connector's `spec` fields, flat. */
+export type ErrorTrackingConnectorOptions = CatalogConnectorOptions<"ErrorTracking">;
+/** Options of `connectors.gcp()`: where the connector lives and the `Gcp` connector's `spec` fields, flat. */
+export type GcpConnectorOptions = CatalogConnectorOptions<"Gcp">;
+/** Options of `connectors.gcpCloudCost()`: where the connector lives and the `GcpCloudCost` connector's `spec` fields, flat. */
+export type GcpCloudCostConnectorOptions = CatalogConnectorOptions<"GcpCloudCost">;
+/** Options of `connectors.gcpKms()`: where the connector lives and the `GcpKms` connector's `spec` fields, flat. */
+export type GcpKmsConnectorOptions = CatalogConnectorOptions<"GcpKms">;
+/** Options of `connectors.gcpSecretManager()`: where the connector lives and the `GcpSecretManager` connector's `spec` fields, flat. */
+export type GcpSecretManagerConnectorOptions = CatalogConnectorOptions<"GcpSecretManager">;
+/** Options of `connectors.git()`: where the connector lives and the `Git` connector's `spec` fields, flat. */
+export type GitConnectorOptions = CatalogConnectorOptions<"Git">;
+/** Options of `connectors.github()`: where the connector lives and the `Github` connector's `spec` fields, flat. */
+export type GithubConnectorOptions = CatalogConnectorOptions<"Github">;
+/** Options of `connectors.githubMcp()`: where the connector lives and the `GithubMcp` connector's `spec` fields, flat. */
+export type GithubMcpConnectorOptions = CatalogConnectorOptions<"GithubMcp">;
+/** Options of `connectors.gitlab()`: where the connector lives and the `Gitlab` connector's `spec` fields, flat. */
+export type GitlabConnectorOptions = CatalogConnectorOptions<"Gitlab">;
+/** Options of `connectors.googleChat()`: where the connector lives and the `GoogleChat` connector's `spec` fields, flat. */
+export type GoogleChatConnectorOptions = CatalogConnectorOptions<"GoogleChat">;
+/** Options of `connectors.harness()`: where the connector lives and the `Harness` connector's `spec` fields, flat. */
+export type HarnessConnectorOptions = CatalogConnectorOptions<"Harness">;
+/** Options of `connectors.httpHelmRepo()`: where the connector lives and the `HttpHelmRepo` connector's `spec` fields, flat. */
+export type HttpHelmRepoConnectorOptions = CatalogConnectorOptions<"HttpHelmRepo">;
+/** Options of `connectors.jdbc()`: where the connector lives and the `JDBC` connector's `spec` fields, flat. */
+export type JDBCConnectorOptions = CatalogConnectorOptions<"JDBC">;
+/** Options of `connectors.jenkins()`: where the connector lives and the `Jenkins` connector's `spec` fields, flat. */
+export type JenkinsConnectorOptions = CatalogConnectorOptions<"Jenkins">;
+/** Options of `connectors.jira()`: where the connector lives and the `Jira` connector's `spec` fields, flat. */
+export type JiraConnectorOptions = CatalogConnectorOptions<"Jira">;
+/** Options of `connectors.k8sCluster()`: where the connector lives and the `K8sCluster` connector's `spec` fields, flat. */
+export type K8sClusterConnectorOptions = CatalogConnectorOptions<"K8sCluster">;
+/** Options of `connectors.langSmith()`: where the connector lives and the `LangSmith` connector's `spec` fields, flat. */
+export type LangSmithConnectorOptions = CatalogConnectorOptions<"LangSmith">;
+/** Options of `connectors.local()`: where the connector lives and the `Local` connector's `spec` fields, flat. */
+export type LocalConnectorOptions = CatalogConnectorOptions<"Local">;
+/** Options of `connectors.mlFlow()`: where the connector lives and the `MLFlow` connector's `spec` fields, flat. */
+export type MLFlowConnectorOptions = CatalogConnectorOptions<"MLFlow">;
+/** Options of `connectors.mcp()`: where the connector lives and the `Mcp` connector's `spec` fields, flat. */
+export type McpConnectorOptions = CatalogConnectorOptions<"Mcp">;
+/** Options of `connectors.msTeams()`: where the connector lives and the `MsTeams` connector's `spec` fields, flat. */
+export type MsTeamsConnectorOptions = CatalogConnectorOptions<"MsTeams">;
+/** Options of `connectors.newRelic()`: where the connector lives and the `NewRelic` connector's `spec` fields, flat. */
+export type NewRelicConnectorOptions = CatalogConnectorOptions<"NewRelic">;
+/** Options of `connectors.nexus()`: where the connector lives and the `Nexus` connector's `spec` fields, flat. */
+export type NexusConnectorOptions = CatalogConnectorOptions<"Nexus">;
+/** Options of `connectors.ociHelmRepo()`: where the connector lives and the `OciHelmRepo` connector's `spec` fields, flat. */
+export type OciHelmRepoConnectorOptions = CatalogConnectorOptions<"OciHelmRepo">;
+/** Options of `connectors.openAI()`: where the connector lives and the `OpenAI` connector's `spec` fields, flat. */
+export type OpenAIConnectorOptions = CatalogConnectorOptions<"OpenAI">;
+/** Options of `connectors.opsGenie()`: where the connector lives and the `OpsGenie` connector's `spec` fields, flat. */
+export type OpsGenieConnectorOptions = CatalogConnectorOptions<"OpsGenie">;
+/** Options of `connectors.pagerDuty()`: where the connector lives and the `PagerDuty` connector's `spec` fields, flat. */
+export type PagerDutyConnectorOptions = CatalogConnectorOptions<"PagerDuty">;
+/** Options of `connectors.pdc()`: where the connector lives and the `Pdc` connector's `spec` fields, flat. */
+export type PdcConnectorOptions = CatalogConnectorOptions<"Pdc">;
+/** Options of `connectors.prometheus()`: where the connector lives and the `Prometheus` connector's `spec` fields, flat. */
+export type PrometheusConnectorOptions = CatalogConnectorOptions<"Prometheus">;
+/** Options of `connectors.rancher()`: where the connector lives and the `Rancher` connector's `spec` fields, flat. */
+export type RancherConnectorOptions = CatalogConnectorOptions<"Rancher">;
+/** Options of `connectors.salesforce()`: where the connector lives and the `Salesforce` connector's `spec` fields, flat. */
+export type SalesforceConnectorOptions = CatalogConnectorOptions<"Salesforce">;
+/** Options of `connectors.serviceNow()`: where the connector lives and the `ServiceNow` connector's `spec` fields, flat. */
+export type ServiceNowConnectorOptions = CatalogConnectorOptions<"ServiceNow">;
+/** Options of `connectors.signalFX()`: where the connector lives and the `SignalFX` connector's `spec` fields, flat. */
+export type SignalFXConnectorOptions = CatalogConnectorOptions<"SignalFX">;
+/** Options of `connectors.slack()`: where the connector lives and the `Slack` connector's `spec` fields, flat. */
+export type SlackConnectorOptions = CatalogConnectorOptions<"Slack">;
+/** Options of `connectors.splunk()`: where the connector lives and the `Splunk` connector's `spec` fields, flat. */
+export type SplunkConnectorOptions = CatalogConnectorOptions<"Splunk">;
+/** Options of `connectors.spot()`: where the connector lives and the `Spot` connector's `spec` fields, flat. */
+export type SpotConnectorOptions = CatalogConnectorOptions<"Spot">;
+/** Options of `connectors.sumoLogic()`: where the connector lives and the `SumoLogic` connector's `spec` fields, flat. */
+export type SumoLogicConnectorOptions = CatalogConnectorOptions<"SumoLogic">;
+/** Options of `connectors.tas()`: where the connector lives and the `Tas` connector's `spec` fields, flat. */
+export type TasConnectorOptions = CatalogConnectorOptions<"Tas">;
+/** Options of `connectors.terraformCloud()`: where the connector lives and the `TerraformCloud` connector's `spec` fields, flat. */
+export type TerraformCloudConnectorOptions = CatalogConnectorOptions<"TerraformCloud">;
+/** Options of `connectors.vault()`: where the connector lives and the `Vault` connector's `spec` fields, flat. */
+export type VaultConnectorOptions = CatalogConnectorOptions<"Vault">;
+/** Options of `connectors.xMatters()`: where the connector lives and the `XMatters` connector's `spec` fields, flat. */
+export type XMattersConnectorOptions = CatalogConnectorOptions<"XMatters">;
+/** Options of `connectors.zoom()`: where the connector lives and the `Zoom` connector's `spec` fields, flat. */
+export type ZoomConnectorOptions = CatalogConnectorOptions<"Zoom">;
+
+/** One builder per connector type of the platform, named after it: `connectors.github({...})`. */
+export interface CatalogConnectors {
+  /** A `Anthropic` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly anthropic: (options: AnthropicConnectorOptions) => ConnectorBuilder;
+  /** A `AppDynamics` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly appDynamics: (options: AppDynamicsConnectorOptions) => ConnectorBuilder;
+  /** A `Artifactory` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly artifactory: (options: ArtifactoryConnectorOptions) => ConnectorBuilder;
+  /** A `Aws` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly aws: (options: AwsConnectorOptions) => ConnectorBuilder;
+  /** A `AwsKms` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly awsKms: (options: AwsKmsConnectorOptions) => ConnectorBuilder;
+  /** A `AwsSecretManager` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly awsSecretManager: (options: AwsSecretManagerConnectorOptions) => ConnectorBuilder;
+  /** A `Azure` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly azure: (options: AzureConnectorOptions) => ConnectorBuilder;
+  /** A `AzureArtifacts` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly azureArtifacts: (options: AzureArtifactsConnectorOptions) => ConnectorBuilder;
+  /** A `AzureKeyVault` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly azureKeyVault: (options: AzureKeyVaultConnectorOptions) => ConnectorBuilder;
+  /** A `AzureRepo` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly azureRepo: (options: AzureRepoConnectorOptions) => ConnectorBuilder;
+  /** A `Bamboo` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly bamboo: (options: BambooConnectorOptions) => ConnectorBuilder;
+  /** A `Bitbucket` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly bitbucket: (options: BitbucketConnectorOptions) => ConnectorBuilder;
+  /** A `CEAws` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly ceAws: (options: CEAwsConnectorOptions) => ConnectorBuilder;
+  /** A `CEAzure` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly ceAzure: (options: CEAzureConnectorOptions) => ConnectorBuilder;
+  /** A `CEK8sCluster` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly cek8sCluster: (options: CEK8sClusterConnectorOptions) => ConnectorBuilder;
+  /** A `Codecommit` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly codecommit: (options: CodecommitConnectorOptions) => ConnectorBuilder;
+  /** A `Confluence` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly confluence: (options: ConfluenceConnectorOptions) => ConnectorBuilder;
+  /** A `CustomHealth` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly customHealth: (options: CustomHealthConnectorOptions) => ConnectorBuilder;
+  /** A `CustomSecretManager` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly customSecretManager: (options: CustomSecretManagerConnectorOptions) => ConnectorBuilder;
+  /** A `Datadog` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly datadog: (options: DatadogConnectorOptions) => ConnectorBuilder;
+  /** A `DockerRegistry` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly dockerRegistry: (options: DockerRegistryConnectorOptions) => ConnectorBuilder;
+  /** A `Dynatrace` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly dynatrace: (options: DynatraceConnectorOptions) => ConnectorBuilder;
+  /** A `ElasticSearch` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly elasticSearch: (options: ElasticSearchConnectorOptions) => ConnectorBuilder;
+  /** A `ErrorTracking` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly errorTracking: (options: ErrorTrackingConnectorOptions) => ConnectorBuilder;
+  /** A `Gcp` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly gcp: (options: GcpConnectorOptions) => ConnectorBuilder;
+  /** A `GcpCloudCost` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly gcpCloudCost: (options: GcpCloudCostConnectorOptions) => ConnectorBuilder;
+  /** A `GcpKms` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly gcpKms: (options: GcpKmsConnectorOptions) => ConnectorBuilder;
+  /** A `GcpSecretManager` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly gcpSecretManager: (options: GcpSecretManagerConnectorOptions) => ConnectorBuilder;
+  /** A `Git` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly git: (options: GitConnectorOptions) => ConnectorBuilder;
+  /** A `Github` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly github: (options: GithubConnectorOptions) => ConnectorBuilder;
+  /** A `GithubMcp` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly githubMcp: (options: GithubMcpConnectorOptions) => ConnectorBuilder;
+  /** A `Gitlab` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly gitlab: (options: GitlabConnectorOptions) => ConnectorBuilder;
+  /** A `GoogleChat` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly googleChat: (options: GoogleChatConnectorOptions) => ConnectorBuilder;
+  /** A `Harness` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly harness: (options: HarnessConnectorOptions) => ConnectorBuilder;
+  /** A `HttpHelmRepo` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly httpHelmRepo: (options: HttpHelmRepoConnectorOptions) => ConnectorBuilder;
+  /** A `JDBC` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly jdbc: (options: JDBCConnectorOptions) => ConnectorBuilder;
+  /** A `Jenkins` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly jenkins: (options: JenkinsConnectorOptions) => ConnectorBuilder;
+  /** A `Jira` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly jira: (options: JiraConnectorOptions) => ConnectorBuilder;
+  /** A `K8sCluster` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly k8sCluster: (options: K8sClusterConnectorOptions) => ConnectorBuilder;
+  /** A `LangSmith` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly langSmith: (options: LangSmithConnectorOptions) => ConnectorBuilder;
+  /** A `Local` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly local: (options: LocalConnectorOptions) => ConnectorBuilder;
+  /** A `MLFlow` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly mlFlow: (options: MLFlowConnectorOptions) => ConnectorBuilder;
+  /** A `Mcp` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly mcp: (options: McpConnectorOptions) => ConnectorBuilder;
+  /** A `MsTeams` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly msTeams: (options: MsTeamsConnectorOptions) => ConnectorBuilder;
+  /** A `NewRelic` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly newRelic: (options: NewRelicConnectorOptions) => ConnectorBuilder;
+  /** A `Nexus` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly nexus: (options: NexusConnectorOptions) => ConnectorBuilder;
+  /** A `OciHelmRepo` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly ociHelmRepo: (options: OciHelmRepoConnectorOptions) => ConnectorBuilder;
+  /** A `OpenAI` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly openAI: (options: OpenAIConnectorOptions) => ConnectorBuilder;
+  /** A `OpsGenie` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly opsGenie: (options: OpsGenieConnectorOptions) => ConnectorBuilder;
+  /** A `PagerDuty` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly pagerDuty: (options: PagerDutyConnectorOptions) => ConnectorBuilder;
+  /** A `Pdc` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly pdc: (options: PdcConnectorOptions) => ConnectorBuilder;
+  /** A `Prometheus` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly prometheus: (options: PrometheusConnectorOptions) => ConnectorBuilder;
+  /** A `Rancher` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly rancher: (options: RancherConnectorOptions) => ConnectorBuilder;
+  /** A `Salesforce` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly salesforce: (options: SalesforceConnectorOptions) => ConnectorBuilder;
+  /** A `ServiceNow` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly serviceNow: (options: ServiceNowConnectorOptions) => ConnectorBuilder;
+  /** A `SignalFX` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly signalFX: (options: SignalFXConnectorOptions) => ConnectorBuilder;
+  /** A `Slack` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly slack: (options: SlackConnectorOptions) => ConnectorBuilder;
+  /** A `Splunk` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly splunk: (options: SplunkConnectorOptions) => ConnectorBuilder;
+  /** A `Spot` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly spot: (options: SpotConnectorOptions) => ConnectorBuilder;
+  /** A `SumoLogic` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly sumoLogic: (options: SumoLogicConnectorOptions) => ConnectorBuilder;
+  /** A `Tas` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly tas: (options: TasConnectorOptions) => ConnectorBuilder;
+  /** A `TerraformCloud` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly terraformCloud: (options: TerraformCloudConnectorOptions) => ConnectorBuilder;
+  /** A `Vault` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly vault: (options: VaultConnectorOptions) => ConnectorBuilder;
+  /** A `XMatters` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly xMatters: (options: XMattersConnectorOptions) => ConnectorBuilder;
+  /** A `Zoom` connector; options are its wire `spec` fields, flat, beside where it lives. */
+  readonly zoom: (options: ZoomConnectorOptions) => ConnectorBuilder;
+}
