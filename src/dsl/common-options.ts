@@ -13,15 +13,18 @@ export function tagsDocument(tags: TagsOption | undefined): Record<string, strin
   return Array.isArray(tags) ? Object.fromEntries(tags.map((tag) => [tag, ''])) : { ...(tags as Record<string, string>) };
 }
 
-/** What happens after the retries fail or a manual intervention times out (a manual intervention may follow a retry). */
-export interface FollowUpActionOption {
-  readonly action: FailureActionOption;
+/**
+ * What happens after the retries fail, or after a manual intervention times out: any action but the one it follows
+ * (the platform refuses a Retry after a Retry and a ManualIntervention after a ManualIntervention).
+ */
+export interface FollowUpActionOption<Refused extends FailureActionType> {
+  readonly action: Exclude<FailureActionOption, { readonly type: Refused }>;
 }
 
 /**
  * How often and how long apart to retry: `retryIntervals` are durations such as `10s`, one per attempt or the last
  * repeated. Fixed values: the platform refuses an expression here when it plans the run ("RetryCount fixed value is
- * not given", harness-core FailureStrategiesUtils.validateRetryFailureAction).
+ * not given": FailureStrategiesUtils.validateRetryFailureAction in the platform's pipeline service).
  */
 interface RetrySpecOption {
   readonly retryCount?: number;
@@ -36,12 +39,12 @@ type PlainFailureAction = Exclude<FailureActionType, 'Retry' | 'RetryStepGroup' 
  * (editors complete its fields once the type is chosen).
  */
 export type FailureActionOption =
-  | { readonly type: 'Retry'; readonly spec?: RetrySpecOption & { readonly onRetryFailure?: FollowUpActionOption } }
+  | { readonly type: 'Retry'; readonly spec?: RetrySpecOption & { readonly onRetryFailure?: FollowUpActionOption<'Retry'> } }
   | { readonly type: 'RetryStepGroup'; readonly spec?: RetrySpecOption }
   | {
       readonly type: 'ManualIntervention';
       /** How long to wait for someone (a duration such as `1h`), and what to do then. */
-      readonly spec?: { readonly timeout?: Value; readonly onTimeout?: FollowUpActionOption };
+      readonly spec?: { readonly timeout?: Value; readonly onTimeout?: FollowUpActionOption<'ManualIntervention'> };
     }
   | { readonly type: PlainFailureAction; readonly spec?: Readonly<Record<string, unknown>> };
 

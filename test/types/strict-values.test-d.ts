@@ -116,3 +116,14 @@ shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Ret
 shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: input() } } }] });
 // @ts-expect-error not a field of a Retry spec
 shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retries: 2 } } }] });
+shell({
+  identifier: 's',
+  script: 'x',
+  failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: 1, onRetryFailure: { action: { type: 'ManualIntervention', spec: { timeout: '1h', onTimeout: { action: { type: 'Abort' } } } } } } } }],
+});
+// @ts-expect-error the platform refuses a Retry after failed retries
+shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { onRetryFailure: { action: { type: 'Retry' } } } } }] });
+// @ts-expect-error the platform refuses a ManualIntervention after a timed-out one
+shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'ManualIntervention', spec: { onTimeout: { action: { type: 'ManualIntervention' } } } } }] });
+// @ts-expect-error an action after another is written in full ({ type }), as the platform reads it
+shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { onRetryFailure: { action: 'Abort' } } } }] });
