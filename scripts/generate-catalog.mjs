@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STEP_DOCS } from './step-docs.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const REFERENCE = join(ROOT, '..', 'shared', 'reference', 'harness-schema');
@@ -383,8 +384,11 @@ function tsType(shape, indent, key) {
       return `ReadonlyArray<${tsType(rest[0], indent, undefined)}>`;
     case 'map':
       return `{ readonly [key: string]: ${tsType(rest[0], indent, undefined)} }`;
-    case 'or':
+    case 'or': {
+      const scalar = scalarOrExpression(rest);
+      if (scalar) return `Expressive<${scalar}>`;
       return [...new Set(rest.map((inner) => wrap(tsType(inner, indent, key))))].join(' | ');
+    }
     case 'expr':
       return `Expressive<${tsType(rest[0], indent, key)}>`;
     case 'ref':
@@ -394,6 +398,26 @@ function tsType(shape, indent, key) {
     default:
       return 'unknown';
   }
+}
+
+/** Shapes that read as a boolean on the wire (`ParameterFieldBoolean` is the platform's wrapper of one). */
+const isBooleanShape = (shape) => shape === 'boolean' || (shape[0] === 'ref' && shape[1] === 'ParameterFieldBoolean');
+const isNumberShape = (shape) => shape === 'number' || shape === 'integer';
+/** The text branches of a `oneOf` beside a boolean or number: where the platform takes an expression instead. */
+const isTextShape = (shape) => shape === 'string' || shape[0] === 'pattern' || (shape[0] === 'ref' && /^common_jexl/.test(shape[1]));
+
+/**
+ * `oneOf: [boolean, string]` (or a number first): the platform's Java field is a boolean or number that also
+ * takes an expression (ParameterField), so the text branch is an expression, never any text: `'nope'` for a
+ * boolean fails when the platform reads it. A field whose text comes first (`cpu: '500m'`, a Nexus port) is
+ * text in its own right and stays open.
+ */
+function scalarOrExpression(branches) {
+  const [first, ...others] = branches;
+  const scalar = isBooleanShape(first) ? 'boolean' : isNumberShape(first) ? 'number' : undefined;
+  if (!scalar || others.length === 0) return undefined;
+  const same = scalar === 'boolean' ? isBooleanShape : isNumberShape;
+  return others.every((shape) => same(shape) || isTextShape(shape)) && others.some(isTextShape) ? scalar : undefined;
 }
 
 const wrap = (text) => (/^\{|^[A-Za-z_<>.$ |"0-9,\[\]-]+$/.test(text) && !text.includes('=>') ? text : `(${text})`);
@@ -415,18 +439,25 @@ function objectType(fields, required, cases, indent, open) {
     const [, variantFields, variantRequired] = variant;
     const withTag = { ...variantFields };
     delete withTag[discriminator];
+    // A case that adds no fields is the tag alone: an open map there would hide every other field's type.
+    if (Object.keys(withTag).length === 0) return `{ readonly ${discriminator}: ${JSON.stringify(value)} }`;
     const inner = objectType(withTag, variantRequired, undefined, indent);
     return `({ readonly ${discriminator}: ${JSON.stringify(value)} } & ${inner})`;
   });
+  // A discriminator the schema does not require may be left out: then no case applies.
+  if (!required.includes(discriminator)) options.push(`{ readonly ${discriminator}?: undefined }`);
   const own = { ...fields };
   delete own[discriminator];
+  // No fields beside the discriminator: the union alone (an open `{ [key: string]: unknown }` beside it would
+  // leave editors nothing to complete inside the chosen case's `spec`).
+  if (Object.keys(own).length === 0) return `(${options.join(' | ')})`;
   return `(${objectType(own, required.filter((key) => key !== discriminator), undefined, indent)} & (${options.join(' | ')}))`;
 }
 
 const typeName = (type) => `${type.replace(/[^0-9a-zA-Z_]/g, '_')}`;
 
 function writeTypes(catalog) {
-  const out = [HEADER, "import type { AnyResource } from '../../../ir/node.js';", "import type { Value } from '../../expr.js';", "import type { Expressive } from '../expressive.js';", ''];
+  const out = [HEADER, "import type { AnyResource } from '../../../ir/node.js';", "import type { Expressive, Value } from '../../expr.js';", ''];
   for (const [name, shape] of Object.entries(catalog.defs)) {
     const text = tsType(shape, 0, undefined);
     out.push(text.startsWith('{') ? `export interface ${name} ${text}` : `export type ${name} = ${text};`, '');
@@ -449,59 +480,74 @@ function writeTypes(catalog) {
 
 const specTypeText = (shape) => (typeof shape === 'string' || shape[0] !== 'ref' ? wrap(tsType(shape, 1, undefined)) : shape[1]);
 
+/** `FlagConfiguration` -> `FlagConfigurationStepOptions`: the options' name a hover shows. */
+const optionsTypeName = (type, kind) => `${typeName(type)}${kind}Options`;
+
+/** A JSDoc block: the summary, then an `@example` in a code fence, each line behind ` * `. */
+function jsDoc(summary, example) {
+  if (!example) return [`/** ${summary} */`];
+  const lines = [summary];
+  if (example) lines.push('', '@example', '```ts', ...example.split('\n'), '```');
+  return ['/**', ...lines.map((line) => (line ? ` * ${line}` : ' *')), ' */'];
+}
+
 function writeBuilders(catalog, handWritten) {
-  const out = [HEADER, "import { catalogStep } from '../catalog-step.js';", "import { catalogStage } from '../catalog-stage.js';", ''];
+  const out = [
+    HEADER,
+    "import { catalogStep, type CatalogStepOptions } from '../catalog-step.js';",
+    "import { catalogStage, type CatalogStageOf, type CatalogStageOptions } from '../catalog-stage.js';",
+    "import type { StepBuilder, StepNode } from '../../step.js';",
+    "import type { PlacedSteps } from '../../stage.js';",
+    "import type { CatalogConnectorOptions } from '../catalog-connector.js';",
+    "import type { ConnectorBuilder } from '../../connector.js';",
+    '',
+  ];
+  // Each builder gets a named options type and a signature written out, so a hover reads
+  // `(options: FlagConfigurationStepOptions<never>)`, not the generic factory's type parameters.
   for (const [type, entry] of Object.entries(catalog.steps)) {
     if (handWritten.steps.has(entry.builder)) continue;
-    out.push(`/** ${stepDoc(type)} */`, `export const ${entry.builder} = catalogStep(${JSON.stringify(type)});`);
+    const options = optionsTypeName(type, 'Step');
+    const doc = STEP_DOCS[type];
+    out.push(
+      `/** Options of \`${entry.builder}()\`: the common step options and the \`${type}\` step's \`spec\` fields, flat; \`Names\` are its output variables' names. */`,
+      `export type ${options}<Names extends string = never> = CatalogStepOptions<${JSON.stringify(type)}, Names>;`,
+      ...jsDoc(doc?.summary ?? `A \`${type}\` step; options are its wire \`spec\` fields, flat, beside the common step options.`, doc?.example),
+      `export const ${entry.builder}: <const Names extends string = never>(options: ${options}<Names>) => StepBuilder<Names, ${JSON.stringify(type)}> =`,
+      `  catalogStep(${JSON.stringify(type)});`,
+    );
   }
   out.push('');
   for (const [type, entry] of Object.entries(catalog.stages)) {
     if (handWritten.stages.has(entry.builder)) continue;
-    out.push(`/** A ${type} stage; options are its wire \`spec\` fields, flat, beside the common stage options. */`,
-      `export const ${entry.builder} = catalogStage(${JSON.stringify(type)});`);
+    const options = optionsTypeName(type, 'Stage');
+    const quoted = JSON.stringify(type);
+    // A stage that runs steps checks its `steps` option's steps in the types, as `.step()` does.
+    const signature = entry.hasExecution
+      ? `<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(options: ${options} & PlacedSteps<${quoted}, Steps, Rollback>)`
+      : `(options: ${options})`;
+    out.push(
+      `/** Options of \`${entry.builder}()\`: the common stage options and the \`${type}\` stage's \`spec\` fields, flat. */`,
+      `export type ${options} = CatalogStageOptions<${quoted}>;`,
+      `/** A ${type} stage; options are its wire \`spec\` fields, flat, beside the common stage options. */`,
+      `export const ${entry.builder}: ${signature} => CatalogStageOf<${quoted}> =`,
+      `  catalogStage(${quoted});`,
+    );
   }
   out.push('');
+  // Connectors: a named options type each, and the `connectors` object's type with a signature per builder.
+  const connectorEntries = Object.entries(catalog.connectors);
+  for (const [type, entry] of connectorEntries)
+    out.push(
+      `/** Options of \`connectors.${entry.builder}()\`: where the connector lives and the \`${type}\` connector's \`spec\` fields, flat. */`,
+      `export type ${optionsTypeName(type, 'Connector')} = CatalogConnectorOptions<${JSON.stringify(type)}>;`,
+    );
+  out.push('', '/** One builder per connector type of the platform, named after it: `connectors.github({...})`. */', 'export interface CatalogConnectors {');
+  for (const [type, entry] of connectorEntries)
+    out.push(`  /** A \`${type}\` connector; options are its wire \`spec\` fields, flat, beside where it lives. */`,
+      `  readonly ${entry.builder}: (options: ${optionsTypeName(type, 'Connector')}) => ConnectorBuilder;`);
+  out.push('}', '');
   return out.join('\n');
 }
-
-/** Hover docs in our own words for the step types real pipelines use most; the rest get the generic line. */
-const STEP_DOCS = {
-  ShellScript: 'Runs a Bash or PowerShell script on the delegate or a target host (`shell()` is the friendlier form).',
-  Command: 'Runs command units (copy, download, script) on the hosts of an SSH or WinRM deployment.',
-  K8sCanaryDelete: 'Removes the canary workload that K8sCanaryDeploy created; usually after verification, and in rollback.',
-  K8sBGSwapServices: 'Points the primary service at the stage (new) colour of a blue/green deployment.',
-  K8sDelete: 'Deletes Kubernetes resources by name, by manifest path, or the whole release.',
-  K8sScale: 'Scales a workload of the release to a number or percentage of instances.',
-  HelmRollback: 'Rolls a native Helm release back to its previous revision.',
-  TerraformPlan: 'Runs terraform plan for a provisioner identifier; a later TerraformApply can apply the saved plan.',
-  TerraformApply: 'Applies Terraform configuration (inline, or the plan saved by TerraformPlan with the same provisioner).',
-  TerraformDestroy: 'Destroys what a Terraform provisioner identifier manages.',
-  TerraformRollback: 'Rolls Terraform state back to the last successful apply of a provisioner identifier.',
-  IACMTerraformPlugin: 'Runs a Terraform command (init, plan, apply, destroy, ...) against an IaCM workspace.',
-  Verify: 'Continuous verification: watches health sources after a deploy and fails (or rolls back) on regressions.',
-  MergePR: 'Merges the pull request a GitOps step opened.',
-  GitClone: 'Clones another repository into the workspace, beside the codebase.',
-  GitOpsUpdateReleaseRepo: 'Writes new values into the GitOps release repository and opens a pull request.',
-  Container: 'Runs a command in a container image on a Kubernetes cluster, from a CD or custom stage.',
-  Background: 'Starts a long-running service container (a database, a mock) for the later steps of a CI stage.',
-  RestoreCacheS3: 'Restores a cache (e.g. dependencies) saved in S3 by SaveCacheS3 with the same key.',
-  SaveCacheS3: 'Saves paths to S3 under a key, for RestoreCacheS3 in later runs.',
-  RestoreCacheGCS: 'Restores a cache saved in Google Cloud Storage by SaveCacheGCS with the same key.',
-  SaveCacheGCS: 'Saves paths to Google Cloud Storage under a key, for RestoreCacheGCS in later runs.',
-  ServiceNowApproval: 'Waits until a ServiceNow ticket meets the approval (or rejection) criteria.',
-  JiraCreate: 'Creates a Jira issue with the fields given.',
-  JiraUpdate: 'Updates fields or the status of a Jira issue.',
-  Policy: 'Evaluates OPA policy sets against a payload and fails the step when one denies it.',
-  Queue: 'Lets one run at a time through a named resource key; later runs wait their turn.',
-  AsgBlueGreenDeploy: 'Deploys the new Auto Scaling group of an AWS ASG blue/green deployment.',
-  EcsRollingDeploy: 'Rolling deployment of an ECS service.',
-  SscaOrchestration: 'Generates an SBOM of an image or repository, and optionally an attestation.',
-  Security: 'Runs a security scanner through the generic STO step (settings by key).',
-};
-
-const stepDoc = (type) =>
-  STEP_DOCS[type] ?? `A \`${type}\` step; options are its wire \`spec\` fields, flat, beside the common step options.`;
 
 function writeData(catalog) {
   const data = {

@@ -20,6 +20,8 @@ import {
   wait,
 } from 'pipewright';
 import { fixture, roundTrip } from './support/fixtures.js';
+import YAML from 'yaml';
+import { toYaml } from '../src/yaml/emit-yaml.js';
 
 /** Each test rebuilds a corpus fixture with the typed builders: builder -> document -> YAML -> data equals the fixture. */
 const payments = (identifier: string, name: string) => pipeline({ identifier, name, project: 'payments' });
@@ -213,5 +215,115 @@ describe('Deployment builders', () => {
         .rollbackStep(k8sRollingRollback({ identifier: 'rollback', name: 'Rollback', timeout: '10m' })),
     );
     expect(roundTrip(built)).toEqual(await fixture('cd-containerised-step-group'));
+  });
+});
+
+describe('deployment(): the older serviceConfig/infrastructure form given whole', () => {
+  // The legacy shapes the shorthand cannot say (issue 27): an inline service with artifacts and manifests,
+  // an inline environment, stage overrides, and a later stage deploying the first one's service and infrastructure.
+  const expected = YAML.parse(`
+pipeline:
+  name: legacy
+  identifier: legacy
+  projectIdentifier: shop
+  orgIdentifier: default
+  stages:
+    - stage:
+        name: dev
+        identifier: dev
+        type: Deployment
+        spec:
+          serviceConfig:
+            service: { name: cart, identifier: cart }
+            serviceDefinition:
+              type: Kubernetes
+              spec:
+                artifacts:
+                  primary:
+                    type: DockerRegistry
+                    spec: { connectorRef: dockerhub, imagePath: acme/cart, tag: <+input> }
+                manifests:
+                  - manifest:
+                      identifier: k8s
+                      type: K8sManifest
+                      spec:
+                        store:
+                          type: Github
+                          spec: { connectorRef: github, gitFetchType: Branch, branch: main, paths: [k8s/] }
+                variables: []
+          infrastructure:
+            environment: { name: dev, identifier: dev, type: PreProduction }
+            infrastructureDefinition:
+              type: KubernetesDirect
+              spec: { connectorRef: cluster, namespace: cart, releaseName: release-<+INFRA_KEY> }
+            allowSimultaneousDeployments: false
+          execution:
+            steps:
+              - step: { type: K8sRollingDeploy, name: roll, identifier: roll, spec: { skipDryRun: false } }
+            rollbackSteps: []
+    - stage:
+        name: qa
+        identifier: qa
+        type: Deployment
+        spec:
+          serviceConfig:
+            useFromStage: { stage: dev }
+            stageOverrides:
+              variables: [{ name: replicas, type: String, value: "2" }]
+          infrastructure:
+            environmentRef: qa
+            useFromStage: { stage: dev }
+          execution:
+            steps:
+              - step: { type: K8sRollingDeploy, name: roll, identifier: roll, spec: { skipDryRun: false } }
+            rollbackSteps: []
+`);
+
+  it('writes serviceConfig and infrastructure as given, in the platform order, with the steps', () => {
+    const roll = k8sRollingDeploy({ identifier: 'roll', skipDryRun: false });
+    const built = pipeline({ identifier: 'legacy', project: 'shop' }).stage(
+      deployment({
+        identifier: 'dev',
+        serviceConfig: {
+          service: { name: 'cart', identifier: 'cart' },
+          serviceDefinition: {
+            type: 'Kubernetes',
+            spec: {
+              artifacts: { primary: { type: 'DockerRegistry', spec: { connectorRef: 'dockerhub', imagePath: 'acme/cart', tag: input() } } },
+              manifests: [
+                {
+                  manifest: {
+                    identifier: 'k8s',
+                    type: 'K8sManifest',
+                    spec: { store: { type: 'Github', spec: { connectorRef: 'github', gitFetchType: 'Branch', branch: 'main', paths: ['k8s/'] } } },
+                  },
+                },
+              ],
+              variables: [],
+            },
+          },
+        },
+        infrastructure: {
+          environment: { name: 'dev', identifier: 'dev', type: 'PreProduction' },
+          infrastructureDefinition: {
+            type: 'KubernetesDirect',
+            spec: { connectorRef: 'cluster', namespace: 'cart', releaseName: expr`release-${expr.infra.key}` },
+          },
+          allowSimultaneousDeployments: false,
+        },
+        steps: [roll],
+      }),
+      deployment({
+        identifier: 'qa',
+        serviceConfig: { useFromStage: { stage: 'dev' }, stageOverrides: { variables: [{ name: 'replicas', type: 'String', value: '2' }] } },
+        infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } },
+      }).step(roll),
+    );
+    expect(YAML.parse(toYaml(built.toDocument()), { version: '1.1' })).toEqual(expected);
+  });
+
+  it('reports a missing infrastructure at the call, as the other forms report theirs', () => {
+    const built = deployment({ identifier: 'dev', serviceConfig: { useFromStage: { stage: 'build' } } } as never);
+    expect(built.toNode().issues?.map((issue) => issue.message)).toEqual([expect.stringContaining('infrastructure')]);
   });
 });

@@ -158,6 +158,19 @@ describe('shell()', () => {
     expect(spec.outputVariables).toEqual([{ name: 'VERSION', type: 'String', value: 'VERSION' }]);
   });
 
+  it('takes outputs as { name: value }: another variable or an expression, names typed the same', () => {
+    const s = shell({ identifier: 'build', script: 'x', outputs: { VERSION: 'APP_VERSION', URL: expr`https://${expr.env.name}.example.com` } });
+    const spec = (lower(s.toNode()) as any).step.spec;
+    expect(spec.outputVariables).toEqual([
+      { name: 'VERSION', type: 'String', value: 'APP_VERSION' },
+      { name: 'URL', type: 'String', value: 'https://<+env.name>.example.com' },
+    ]);
+    expect(String(s.output('URL'))).toBe('<+execution.steps.build.output.outputVariables.URL>');
+    expectTypeOf(s.output).parameter(0).toEqualTypeOf<'VERSION' | 'URL'>();
+    // @ts-expect-error: not a declared output
+    s.output('APP_VERSION');
+  });
+
   it('types output references by the declared outputs', () => {
     const s = shell({ identifier: 'build', script: 'x', outputs: ['VERSION', 'SHA'] });
     expect(String(s.output('VERSION'))).toBe('<+execution.steps.build.output.outputVariables.VERSION>');

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, writeIn } from './support/cli.js';
+import { ROOT, runCli, tempDir, writeIn } from './support/cli.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -102,6 +102,16 @@ echo two\`,
     await write('ui.yaml', SEED.replace('                          echo two\n', '                          echo two\n                    environmentVariables: []\n                    outputVariables: []\n                    executionTarget: {}\n'));
     expect((await importCli('ui.yaml', '-o', 'ts')).stderr).toBe('');
     expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain("echo two`,\n      env: {},\n      outputs: [],\n      executionTarget: {},\n      timeout: '10m',");
+  });
+
+  it("writes the older Deployment form whole as deployment()'s serviceConfig variant, and serviceOverrideInputs", async () => {
+    await write('legacy.yaml', await readFile(join(ROOT, 'test', 'fixtures', 'legacy-forms', 'deployment.yaml'), 'utf8'));
+    expect((await importCli('legacy.yaml', '-o', 'ts')).stderr).toBe('');
+    const code = await readFile(join(dir, 'ts/legacy.ts'), 'utf8');
+    expect(code).toContain("deployment({\n      identifier: 'qa',\n      serviceConfig: {\n        useFromStage: { stage: 'dev' },");
+    expect(code).toContain("infrastructure: {\n        environment: {\n          name: 'qa',");
+    expect(code).toContain('serviceOverrideInputs: input(),');
+    expect(code).not.toMatch(/raw\.|stage\(\{/);
   });
 
   it('reads standard input with "-"', async () => {

@@ -55,6 +55,14 @@ describe("shell()'s declaration", () => {
     expect(optionsOfSpec(SHELL_SUGAR, specOfOptions(SHELL_SUGAR, { script: 'true' }))).toEqual({ script: 'true' });
   });
 
+  it('reads outputs back as names when each reads its own variable, else as { name: value }', () => {
+    const mapped = { script: 'true', outputs: { VERSION: 'APP_VERSION', TAG: 'TAG' } };
+    expect(optionsOfSpec(SHELL_SUGAR, specOfOptions(SHELL_SUGAR, mapped))).toEqual(mapped);
+    const spec = specOfOptions(SHELL_SUGAR, { script: 'true' });
+    // A Secret or a Number output has no shell() form: the catalogue builder takes it.
+    expect(optionsOfSpec(SHELL_SUGAR, { ...spec, outputVariables: [{ name: 'S', type: 'Secret', value: 'S' }] })).toBeUndefined();
+  });
+
   it('reads nothing back from a spec no options write: another source, a field no option names, a null', () => {
     const spec = specOfOptions(SHELL_SUGAR, { script: 'true' });
     expect(optionsOfSpec(SHELL_SUGAR, { ...spec, source: { type: 'Harness', spec: { file: 'a.sh' } } })).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { FailureActionType, FailureStrategy, FailureType } from '../schema/failure-strategy.js';
 import { valueText, type Value } from './expr.js';
+import { plain } from './plain.js';
 
 /** Tags as a map, or a list of key-only tags. */
 export type TagsOption = Readonly<Record<string, string>> | readonly string[];
@@ -12,11 +13,49 @@ export function tagsDocument(tags: TagsOption | undefined): Record<string, strin
   return Array.isArray(tags) ? Object.fromEntries(tags.map((tag) => [tag, ''])) : { ...(tags as Record<string, string>) };
 }
 
+/**
+ * What happens after the retries fail, or after a manual intervention times out: any action but the one it follows
+ * (the platform refuses a Retry after a Retry and a ManualIntervention after a ManualIntervention).
+ */
+export interface FollowUpActionOption<Refused extends FailureActionType> {
+  readonly action: Exclude<FailureActionOption, { readonly type: Refused }>;
+}
+
+/**
+ * How often and how long apart to retry: `retryIntervals` are durations such as `10s`, one per attempt or the last
+ * repeated. Fixed values: the platform refuses an expression here when it plans the run ("RetryCount fixed value is
+ * not given": FailureStrategiesUtils.validateRetryFailureAction in the platform's pipeline service).
+ */
+interface RetrySpecOption {
+  readonly retryCount?: number;
+  readonly retryIntervals?: readonly string[];
+}
+
+/** The actions without a spec. */
+type PlainFailureAction = Exclude<FailureActionType, 'Retry' | 'RetryStepGroup' | 'ManualIntervention'>;
+
+/**
+ * A failure strategy's action in full: its type and, for the three actions that take one, a typed `spec`
+ * (editors complete its fields once the type is chosen).
+ */
+export type FailureActionOption =
+  | { readonly type: 'Retry'; readonly spec?: RetrySpecOption & { readonly onRetryFailure?: FollowUpActionOption<'Retry'> } }
+  | { readonly type: 'RetryStepGroup'; readonly spec?: RetrySpecOption }
+  | {
+      readonly type: 'ManualIntervention';
+      /** How long to wait for someone (a duration such as `1h`), and what to do then. */
+      readonly spec?: { readonly timeout?: Value; readonly onTimeout?: FollowUpActionOption<'ManualIntervention'> };
+    }
+  | { readonly type: PlainFailureAction; readonly spec?: Readonly<Record<string, unknown>> };
+
 export interface FailureStrategyOption {
   /** Error types this strategy handles; default AllErrors. */
   readonly errors?: FailureType | readonly FailureType[];
-  /** The action, by type, or in full with its spec (e.g. Retry with retryCount). */
-  readonly action: FailureActionType | { type: FailureActionType; spec?: Record<string, unknown> };
+  /**
+   * The action, by type (`'Abort'`, `'StageRollback'`), or in full with its spec.
+   * @example { type: 'Retry', spec: { retryCount: 2, retryIntervals: ['10s'], onRetryFailure: { action: { type: 'Abort' } } } }
+   */
+  readonly action: FailureActionType | FailureActionOption;
 }
 
 /** What a failure strategy writes for options left out (import leaves out values equal to these). */
@@ -26,7 +65,8 @@ export const failureStrategiesDocument = (options: readonly FailureStrategyOptio
   options.map(({ errors = FAILURE_STRATEGY_DEFAULTS.errors, action }) => ({
     onFailure: {
       errors: typeof errors === 'string' ? [errors as FailureType] : [...(errors as FailureType[])],
-      action: typeof action === 'string' ? { type: action } : { ...action },
+      // plain: an `input()` or `expr` in the spec (a retry count) is written as its text.
+      action: typeof action === 'string' ? { type: action } : (plain(action) as FailureStrategy['onFailure']['action']),
     },
   }));
 

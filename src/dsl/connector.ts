@@ -60,7 +60,15 @@ export class ConnectorImpl extends Builder<ConnectorOptions & WithIssues> implem
 
 export const CONNECTOR_COMMON_KEYS: readonly string[] = SCOPED_KEYS;
 
-/** Any connector kind, given its wire `type` and `spec`. */
+/**
+ * Any connector, given its wire `type` and `spec` as the platform writes them; `connectors.<type>()` has a typed
+ * builder for each connector type.
+ *
+ * @example
+ * ```ts
+ * connector({ identifier: 'artifactory', type: 'Artifactory', spec: { artifactoryServerUrl: 'https://acme.jfrog.io', auth: { type: 'Anonymous' } } })
+ * ```
+ */
 export function connector(options: ConnectorOptions): ConnectorBuilder {
   const issues = checkOptions('connector', options, [...CONNECTOR_COMMON_KEYS, 'type', 'spec'], ['identifier', 'type']);
   return new ConnectorImpl({ ...options, spec: options.spec ?? {}, issues }, captureSite(connector));

@@ -1,9 +1,20 @@
-import { catalogConnectors, type CatalogConnectors } from './catalog/catalog-connector.js';
+import { catalogConnectors } from './catalog/catalog-connector.js';
+import type { CatalogConnectors } from './catalog/generated/builders.js';
 import { dockerRegistry } from './connector.js';
 
 /**
- * Typed builders for every connector type of the platform (from the catalogue), with `dockerRegistry` written
- * by hand (Docker Hub and anonymous access by default).
+ * A typed builder for every connector type of the platform (from the catalogue): the connector's settings and
+ * credentials, with secrets by reference. `dockerRegistry` is written by hand (Docker Hub, anonymous by default).
+ *
+ * @example
+ * ```ts
+ * connectors.github({
+ *   identifier: 'github',
+ *   type: 'Repo',
+ *   url: 'https://github.com/acme/web',
+ *   authentication: { type: 'Http', spec: { type: 'UsernameToken', spec: { username: 'bot', tokenRef: 'github_token' } } },
+ * })
+ * ```
  */
 export const connectors: Omit<CatalogConnectors, 'dockerRegistry'> & { readonly dockerRegistry: typeof dockerRegistry } = Object.freeze({
   ...catalogConnectors,

@@ -35,7 +35,15 @@ class EnvironmentImpl extends ScopedResource<'environment', EnvironmentOptions> 
 
 const ENVIRONMENT_KEYS = [...SCOPED_KEYS, ...keyList<EnvironmentOptions, keyof ScopedOptions>()(['otherFields', 'type', 'variables', 'overrides'])];
 
-/** An environment: where services are deployed; its infrastructure definitions name it as their parent. */
+/**
+ * An environment (production or pre-production): where services are deployed. Its infrastructure definitions
+ * name it as their parent.
+ *
+ * @example
+ * ```ts
+ * environment({ identifier: 'prod', project: 'web', type: 'Production' })
+ * ```
+ */
 export function environment(options: EnvironmentOptions): EnvironmentBuilder {
   const issues = checkOptions('environment', options, ENVIRONMENT_KEYS, ['identifier', 'type']);
   return new EnvironmentImpl({ ...options, issues }, captureSite(environment));

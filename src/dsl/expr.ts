@@ -1,3 +1,5 @@
+import type { ExpressionText } from '../schema/common.js';
+
 /**
  * A `<+...>` expression, or a string that embeds some. Usable wherever a string value goes;
  * it serialises to its text.
@@ -27,6 +29,13 @@ export const isExpr = (value: unknown): value is Expr =>
 /** A plain string, or an expression built with `expr`/`input()`. */
 export type Value = string | Expr;
 
+/**
+ * A value the platform also takes as a `<+...>` expression: an `expr`, an `input()`, or text holding `<+`.
+ * The one type of such fields (booleans, numbers, enums): `Expressive<boolean>` takes `true` and
+ * `'<+pipeline.variables.dryRun>'` but not `'maybe'`.
+ */
+export type Expressive<T> = T | Expr | ExpressionText;
+
 export const valueText = (value: Value | number | boolean): string => String(value);
 
 /** The text of an option that may be missing: undefined stays undefined (never the text "undefined"). */
@@ -46,7 +55,15 @@ function template(strings: TemplateStringsArray, ...values: Array<Value | number
 
 const variablesOf = (scope: string) => (name: string) => ref(`${scope}.variables.${name}`);
 
-/** Expression helpers for the platform's `<+...>` references. */
+/**
+ * The platform's `<+...>` expressions: as a tagged template, `expr` joins text and expressions into one value,
+ * and its helpers name the common ones (`expr.pipeline.sequenceId`, `expr.secret('name')`, `expr.raw('any.path')`).
+ *
+ * @example
+ * ```ts
+ * shell({ identifier: 'login', script: expr`docker login -p ${expr.secret('registry_token')} build ${expr.pipeline.sequenceId}` })
+ * ```
+ */
 export const expr = Object.assign(template, {
   /** Any expression by its path: `expr.raw('pipeline.name')` is `<+pipeline.name>`. */
   raw: ref,

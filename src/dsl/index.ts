@@ -3,7 +3,7 @@ export { connector } from './connector.js';
 export type { ConnectorBuilder } from './connector.js';
 export { connectors } from './connectors.js';
 export type { ConnectorOptions, DockerRegistryOptions, DockerAuthOption } from './connector.js';
-export type { FailureStrategyOption, TagsOption, VariableOption } from './common-options.js';
+export type { FailureActionOption, FailureStrategyOption, TagsOption, VariableOption } from './common-options.js';
 export { expr, Expr, isExpr } from './expr.js';
 export type { Value } from './expr.js';
 export { input, RuntimeInput } from './input.js';
@@ -23,9 +23,16 @@ export type { DocPath } from '../core/document-path.js';
 export { lower } from '../ir/lower.js';
 export { raw } from './raw.js';
 export { run, runTests, buildAndPushDockerRegistry, plugin, action } from './steps-ci.js';
+export type { RunStepOptions, RunTestsStepOptions, BuildAndPushDockerRegistryStepOptions, PluginStepOptions, ActionStepOptions } from './steps-ci.js';
 export { k8sRollingDeploy, k8sRollingRollback, k8sCanaryDeploy, k8sBlueGreenDeploy, k8sApply, helmDeploy } from './steps-cd.js';
+export type {
+  K8sRollingDeployStepOptions, K8sRollingRollbackStepOptions, K8sCanaryDeployStepOptions, K8sBlueGreenDeployStepOptions, K8sApplyStepOptions,
+  HelmDeployStepOptions,
+} from './steps-cd.js';
 export { harnessApproval, jiraApproval } from './steps-approval.js';
+export type { HarnessApprovalStepOptions, JiraApprovalStepOptions } from './steps-approval.js';
 export { http, wait, barrier, email } from './steps-utility.js';
+export type { HttpStepOptions, WaitStepOptions, BarrierStepOptions, EmailStepOptions } from './steps-utility.js';
 export { typedStep } from './typed-step.js';
 export type { TypedStepOptions } from './typed-step.js';
 export { stepGroup } from './step-group.js';

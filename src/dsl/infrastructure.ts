@@ -63,7 +63,22 @@ const INFRASTRUCTURE_KEYS = [
   ]),
 ];
 
-/** An infrastructure definition: one target (a cluster and namespace, a set of hosts) inside an environment. */
+/**
+ * An infrastructure definition: one deployment target inside an environment, such as a cluster and namespace or a
+ * set of hosts.
+ *
+ * @example
+ * ```ts
+ * infrastructure({
+ *   identifier: 'prodCluster',
+ *   project: 'web',
+ *   environment: 'prod',
+ *   deploymentType: 'Kubernetes',
+ *   type: 'KubernetesDirect',
+ *   spec: { connectorRef: 'cluster', namespace: 'web', releaseName: 'release-<+INFRA_KEY>' },
+ * })
+ * ```
+ */
 export function infrastructure(options: InfrastructureOptions): InfrastructureBuilder {
   const issues = checkOptions('infrastructure', options, INFRASTRUCTURE_KEYS, ['identifier', 'environment', 'deploymentType', 'type', 'spec']);
   return new InfrastructureImpl({ ...options, issues }, captureSite(infrastructure));

@@ -56,7 +56,14 @@ class InputSetImpl extends ScopedResource<'inputSet', InputSetOptions> implement
 
 const INPUT_SET_KEYS = [...SCOPED_KEYS, ...keyList<InputSetOptions, keyof ScopedOptions>()(['otherFields', 'pipeline', 'values'])];
 
-/** An input set: values for a pipeline's runtime inputs, kept under a name so runs and triggers can pick them. */
+/**
+ * An input set: values for a pipeline's runtime inputs, kept under a name so that runs and triggers can pick them.
+ *
+ * @example
+ * ```ts
+ * inputSet({ identifier: 'prod', pipeline: 'release', project: 'web', values: { variables: [{ name: 'env', type: 'String', value: 'prod' }] } })
+ * ```
+ */
 export function inputSet(options: InputSetOptions): InputSetBuilder {
   const issues = checkOptions('inputSet', options, INPUT_SET_KEYS, ['identifier', 'pipeline']);
   return new InputSetImpl({ ...options, issues }, captureSite(inputSet));
@@ -102,7 +109,14 @@ const OVERLAY_INPUT_SET_KEYS = [
   ...keyList<OverlayInputSetOptions, keyof ScopedOptions>()(['otherFields', 'pipeline', 'inputSets']),
 ];
 
-/** An overlay input set: several input sets of one pipeline applied in order. */
+/**
+ * An overlay input set: several input sets of one pipeline applied in order, the later ones winning.
+ *
+ * @example
+ * ```ts
+ * overlayInputSet({ identifier: 'prodEu', pipeline: 'release', project: 'web', inputSets: ['prod', 'eu'] })
+ * ```
+ */
 export function overlayInputSet(options: OverlayInputSetOptions): OverlayInputSetBuilder {
   const issues = checkOptions('overlayInputSet', options, OVERLAY_INPUT_SET_KEYS, ['identifier', 'pipeline', 'inputSets']);
   return new OverlayInputSetImpl({ ...options, issues }, captureSite(overlayInputSet));

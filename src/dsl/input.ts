@@ -64,5 +64,13 @@ function listOf(method: string, values: Array<string | number | boolean>): strin
   return values.map((value) => checkedValue(method, value));
 }
 
-/** `<+input>`: a runtime input, refined with `.default()`, `.allowedValues()`, `.regex()` and friends. */
+/**
+ * `<+input>`: a value asked for when the pipeline runs (or given by an input set or trigger), refined with
+ * `.default()`, `.allowedValues()`, `.regex()` and `.executionInput()`.
+ *
+ * @example
+ * ```ts
+ * deployment({ identifier: 'deploy', deploymentType: 'Kubernetes', service: input(), environment: input().allowedValues('dev', 'prod'), deployToAll: true })
+ * ```
+ */
 export const input = (): RuntimeInput => new RuntimeInput();

@@ -141,6 +141,13 @@ export const isParallelStages = (value: StageNode): value is ParallelStages => v
 /**
  * Runs stages, or steps, at the same time: `parallel(buildApi, buildWeb)` in `pipeline().stage(...)`, or
  * `parallel(lint, test)` in a stage's `.step(...)`. Mixing stages and steps is an error.
+ *
+ * @example
+ * ```ts
+ * custom({ identifier: 'checks' }).step(
+ *   parallel(shell({ identifier: 'lint', script: 'make lint' }), shell({ identifier: 'unit', script: 'make test' })),
+ * )
+ * ```
  */
 export function parallel(...stages: [StageNode, ...StageNode[]]): ParallelStages;
 export function parallel<const Steps extends readonly [StepNode, ...StepNode[]]>(...steps: Steps): ParallelSteps<StepTypesOf<Steps>>;

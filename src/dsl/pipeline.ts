@@ -189,7 +189,17 @@ const PIPELINE_KEYS: readonly string[] = keyList<PipelineOptions>()([
   'notificationRules', 'barriers', 'allowStageExecutions', 'stages',
 ]);
 
-/** A pipeline: stages run in order, each with its steps. */
+/**
+ * A pipeline: its stages run one after another (or side by side with `parallel`), each with its own steps.
+ * Add stages with `.stage(...)`; `.step(...)` adds steps to the last stage added.
+ *
+ * @example
+ * ```ts
+ * pipeline({ identifier: 'release', project: 'web' })
+ *   .stage(custom({ identifier: 'smoke' }))
+ *   .step(shell({ identifier: 'ping', script: 'curl -f https://web.example.com' }))
+ * ```
+ */
 // `LastStage` starts as `string` (any stage), not as "no stage yet": `let p = pipeline(...)` reassigned in a loop
 // (`p = p.stage(...)`, `p = p.step(...)`) keeps the type of its first value, and must still take steps.
 export function pipeline<const Declared extends Readonly<Record<string, VariableOption>> = {}>(

@@ -69,7 +69,15 @@ class ProjectImpl extends Builder<ProjectOptions & WithIssues> implements Projec
 
 const PROJECT_KEYS: readonly string[] = keyList<ProjectOptions>()(['identifier', 'name', 'org', 'color', 'description', 'tags', 'modules']);
 
-/** A project: groups pipelines, connectors and other resources inside an organization. */
+/**
+ * A project: the home of pipelines, services, environments and project-level connectors inside an organization
+ * (`org`, `default` when left out).
+ *
+ * @example
+ * ```ts
+ * project({ identifier: 'web', name: 'Web shop', org: 'default', modules: ['CD', 'CI'] })
+ * ```
+ */
 export function project(options: ProjectOptions): ProjectBuilder {
   const issues = checkOptions('project', options, PROJECT_KEYS, ['identifier']);
   return new ProjectImpl({ ...options, issues }, captureSite(project));

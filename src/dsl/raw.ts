@@ -125,8 +125,14 @@ const rawResource = <K extends ResourceKind>(kind: K) =>
   };
 
 /**
- * `raw.step({ step: {...} })`, `raw.stage({ stage: {...} })`, and `raw.<kind>({ <root key>: {...} })` for each
- * kind of the table (`raw.infrastructure({ infrastructureDefinition: {...} })`): verbatim wire data.
+ * Wire data as written, for what no builder expresses: `raw.step({ step: {...} })`, `raw.stage({ stage: {...} })`,
+ * and `raw.<kind>({ <root key>: {...} })` for each kind (`raw.infrastructure({ infrastructureDefinition: {...} })`).
+ * It is checked like the rest.
+ *
+ * @example
+ * ```ts
+ * raw.step({ step: { identifier: 'pause', name: 'pause', type: 'Wait', spec: { duration: '1m' } } })
+ * ```
  */
 export const raw = {
   step: rawStep,

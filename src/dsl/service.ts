@@ -45,7 +45,15 @@ class ServiceImpl extends ScopedResource<'service', ServiceOptions> implements S
 
 const SERVICE_KEYS = [...SCOPED_KEYS, ...keyList<ServiceOptions, keyof ScopedOptions>()(['otherFields', 'deploymentType', 'spec', 'gitOpsEnabled'])];
 
-/** A service: what a Deployment stage deploys (`service.serviceRef` may name it, or take the builder). */
+/**
+ * A service: what a Deployment stage deploys (its manifests, artifacts and variables). A stage names it by
+ * identifier or takes the builder.
+ *
+ * @example
+ * ```ts
+ * service({ identifier: 'web', project: 'web', deploymentType: 'Kubernetes' })
+ * ```
+ */
 export function service(options: ServiceOptions): ServiceBuilder {
   const issues = checkOptions('service', options, SERVICE_KEYS, ['identifier']);
   return new ServiceImpl({ ...options, issues }, captureSite(service));

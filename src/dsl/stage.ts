@@ -14,7 +14,7 @@ import {
   type TagsOption,
   type VariableOption,
 } from './common-options.js';
-import { Expr, optionalText, valueText, type Value } from './expr.js';
+import { Expr, optionalText, valueText, type Expressive, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue, wireValue } from './references.js';
 import type { EnvironmentBuilder } from './environment.js';
@@ -22,6 +22,15 @@ import type { InfrastructureBuilder } from './infrastructure.js';
 import type { ServiceBuilder } from './service.js';
 import { isStepNode, type StepBuilder, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 import type { PlacementCheck } from './catalog/placement-types.js';
+import type {
+  EnvironmentYaml,
+  InfraUseFromStage,
+  InfrastructureDef,
+  ServiceDefinition,
+  ServiceUseFromStage,
+  ServiceYaml,
+  StageOverridesConfig,
+} from './catalog/generated/types.js';
 import type { PipewrightTypeError } from '../core/type-error.js';
 import { noStepsReason, type NoStepsReason } from './refusals.js';
 import { templateBlock, type TemplateRefOption } from './template.js';
@@ -50,6 +59,15 @@ export interface StageCommonOptions {
   readonly steps?: readonly StepNode[];
   /** Steps run on rollback. */
   readonly rollbackSteps?: readonly StepNode[];
+}
+
+/**
+ * `steps` and `rollbackSteps` given as options, each step checked against the stage type in the types as
+ * `.step()` checks it (a K8sRollingDeploy in a CI stage is a type error, with the reason).
+ */
+export interface PlacedSteps<Type extends string, Steps extends readonly StepNode[], Rollback extends readonly StepNode[]> {
+  readonly steps?: Steps & PlacementCheck<Steps, Type>;
+  readonly rollbackSteps?: Rollback & PlacementCheck<Rollback, Type>;
 }
 
 /** The stage's steps as nodes, which the spec places at `execution.steps` and `execution.rollbackSteps`. */
@@ -242,7 +260,15 @@ export interface GenericStageOptions extends StageCommonOptions {
   readonly spec?: Readonly<Record<string, unknown>>;
 }
 
-/** Any stage type, given its wire `type` and `spec`: the escape hatch for stages without a typed builder. */
+/**
+ * Any stage type, given its wire `type` and `spec` as the platform writes them: for stage types without a builder
+ * of their own. Steps added with `.step()` fill `spec.execution`.
+ *
+ * @example
+ * ```ts
+ * stage({ identifier: 'flags', type: 'FeatureFlag', spec: {} })
+ * ```
+ */
 export function stage(options: GenericStageOptions): StageBuilder {
   const issues = [
     ...unknownOptions('stage', options, [...STAGE_COMMON_KEYS, 'type', 'spec']),
@@ -318,7 +344,51 @@ export interface DeploymentOptions extends StageCommonOptions {
   readonly environment: Value;
   readonly infrastructure: KubernetesInfrastructureOption;
   /** Allow several runs to deploy to the same infrastructure at once (default false). */
-  readonly allowSimultaneousDeployments?: boolean;
+  readonly allowSimultaneousDeployments?: Expressive<boolean>;
+  /** Never given in this form; it tells the forms apart. */
+  readonly serviceConfig?: never;
+}
+
+/**
+ * The older form's service, given whole: an earlier stage's (`useFromStage`), or a `serviceRef` or an inline
+ * `service: { name, identifier }` with its `serviceDefinition` (type, manifests, artifacts, variables); each with
+ * optional `stageOverrides`. The schema takes exactly these combinations.
+ */
+export type ServiceConfigOption = { readonly stageOverrides?: StageOverridesConfig } & (
+  | { readonly useFromStage: ServiceUseFromStage; readonly serviceRef?: never; readonly service?: never; readonly serviceDefinition?: never }
+  | { readonly serviceRef: Value; readonly service?: never; readonly serviceDefinition: ServiceDefinition; readonly useFromStage?: never }
+  | { readonly service: ServiceYaml; readonly serviceRef?: never; readonly serviceDefinition: ServiceDefinition; readonly useFromStage?: never }
+);
+
+/**
+ * The older form's infrastructure, given whole: an `environmentRef` or an inline `environment: { name,
+ * identifier, type }`, and an `infrastructureDefinition` (or an earlier stage's, `useFromStage`).
+ */
+export type PipelineInfrastructureOption = {
+  readonly allowSimultaneousDeployments?: Expressive<boolean>;
+  readonly infrastructureKey?: Value;
+} & (
+  | { readonly environmentRef: Value; readonly environment?: never }
+  | { readonly environment: EnvironmentYaml; readonly environmentRef?: never }
+) &
+  (
+    | { readonly infrastructureDefinition: InfrastructureDef; readonly useFromStage?: never }
+    | { readonly useFromStage: InfraUseFromStage; readonly infrastructureDefinition?: never }
+  );
+
+/**
+ * The older `serviceConfig`/`infrastructure` form as the platform writes it, for what the Kubernetes shorthand
+ * above does not say: a service from an earlier stage, an inline service or environment, stage overrides,
+ * artifacts and manifests. Written as given, in the platform's key order.
+ */
+export interface ServiceConfigDeploymentOptions extends StageCommonOptions {
+  readonly serviceConfig: ServiceConfigOption;
+  readonly infrastructure: PipelineInfrastructureOption;
+  /** Never given in this form: `serviceConfig` says the service. */
+  readonly service?: never;
+  /** Never given in this form: `infrastructure` says the environment. */
+  readonly environment?: never;
+  readonly deploymentType?: never;
 }
 
 /** An infrastructure of the environment: its builder, its identifier, or with values for its runtime inputs. */
@@ -341,16 +411,19 @@ export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions 
   /** `environment.environmentRef`: the environment's builder (checked to be compiled too), an identifier or `input()`. */
   readonly environment: Value | EnvironmentBuilder;
   readonly environmentInputs?: unknown;
+  /** `environment.serviceOverrideInputs`: values for the runtime inputs of the service overrides (or `input()`). */
+  readonly serviceOverrideInputs?: unknown;
   /** Deploy to every infrastructure of the environment. */
-  readonly deployToAll?: boolean | Value;
+  readonly deployToAll?: Expressive<boolean>;
   /** Infrastructures to deploy to, or `input()`. */
   readonly infrastructureDefinitions?: readonly InfrastructureDefinitionOption[] | Value;
-  /** Never given in this form; it tells the two forms apart. */
+  /** Never given in this form; it tells the forms apart. */
   readonly infrastructure?: never;
+  readonly serviceConfig?: never;
 }
 
 function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): SpecFactory {
-  const { deploymentType, service, serviceInputs, environment, environmentInputs, deployToAll, infrastructureDefinitions } = options;
+  const { deploymentType, service, serviceInputs, environment, environmentInputs, serviceOverrideInputs, deployToAll, infrastructureDefinitions } = options;
   return (references, execution) => {
     const wire = (value: unknown, ...path: Array<string | number>) => wireValue(value, references, ['spec', ...path]);
     const infrastructures =
@@ -375,6 +448,7 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
         environmentRef: refValue(environment, references, ['spec', 'environment', 'environmentRef']),
         deployToAll: wire(deployToAll, 'environment', 'deployToAll'),
         environmentInputs: wire(environmentInputs, 'environment', 'environmentInputs'),
+        serviceOverrideInputs: wire(serviceOverrideInputs, 'environment', 'serviceOverrideInputs'),
         infrastructureDefinitions: wire(infrastructures, 'environment', 'infrastructureDefinitions'),
       }),
       execution,
@@ -382,19 +456,35 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
   };
 }
 
-/**
- * A Deployment stage. With `infrastructure`, the older `serviceConfig`/`infrastructure` form; with
- * `deploymentType` and `infrastructureDefinitions`, the newer `service`/`environment` form.
- */
+/** The options `deployment()` takes, in any of its forms. */
 const DEPLOYMENT_KEYS = [
   ...STAGE_COMMON_KEYS,
-  ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions, keyof StageCommonOptions>()([
+  ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions, keyof StageCommonOptions>()([
     'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
-    'serviceInputs', 'environmentInputs', 'deployToAll', 'infrastructureDefinitions',
+    'serviceInputs', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'serviceConfig',
   ]),
 ];
 
-export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploymentOptions): StageBuilder<'Deployment'> {
+/**
+ * A Deployment stage: deploys a service to an environment's infrastructure with CD steps (rolling, canary,
+ * blue/green, Helm, ...). With `deploymentType` and `environment`, the current form (a service and an environment
+ * defined on their own); with `infrastructure: { connector, namespace }`, the older Kubernetes `serviceConfig` form;
+ * with `serviceConfig`, the older form given whole as the platform writes it.
+ *
+ * @example
+ * ```ts
+ * deployment({ identifier: 'prod', deploymentType: 'Kubernetes', service: 'web', environment: 'prod', infrastructureDefinitions: ['prodCluster'] })
+ *   .step(k8sRollingDeploy({ identifier: 'rollout' }))
+ *   .rollbackStep(k8sRollingRollback({ identifier: 'rollback' }))
+ * ```
+ */
+export function deployment<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: (DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions) & PlacedSteps<'Deployment', Steps, Rollback>,
+): StageBuilder<'Deployment'> {
+  if (options?.serviceConfig !== undefined) {
+    const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'infrastructure']);
+    return serviceConfigWhole({ ...options, issues } as ServiceConfigDeploymentOptions, captureSite(deployment));
+  }
   const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'service', 'environment']);
   if (options?.infrastructure !== undefined)
     issues.push(...missingOptions('deployment', {
@@ -403,7 +493,7 @@ export function deployment(options: DeploymentOptions | ServiceEnvironmentDeploy
     }, ['infrastructure.connector', 'infrastructure.namespace']));
   if (!('infrastructure' in options) || options.infrastructure === undefined) {
     const { deploymentType: _type, service: _service, serviceInputs: _si, environment: _env, environmentInputs: _ei, deployToAll: _all,
-      infrastructureDefinitions: _defs, ...common } = options as ServiceEnvironmentDeploymentOptions;
+      serviceOverrideInputs: _soi, infrastructureDefinitions: _defs, ...common } = options as ServiceEnvironmentDeploymentOptions;
     return new StageImpl<'Deployment'>(
       { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), issues },
       captureSite(deployment),
@@ -449,8 +539,19 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
           releaseName: valueText(infrastructure.releaseName ?? DEPLOYMENT_DEFAULTS.infrastructure.releaseName),
         }),
       },
-      allowSimultaneousDeployments: allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments,
+      allowSimultaneousDeployments: wireValue(allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments, references, ['spec', 'infrastructure', 'allowSimultaneousDeployments']),
     },
+    execution,
+  });
+  return new StageImpl<'Deployment'>({ ...common, type: 'Deployment', buildSpec }, site);
+}
+
+/** The older form given whole: `serviceConfig` and `infrastructure` written as given, then the execution. */
+function serviceConfigWhole(options: ServiceConfigDeploymentOptions, site: SourceSite): StageBuilder<'Deployment'> {
+  const { serviceConfig, infrastructure, service: _service, environment: _environment, deploymentType: _type, ...common } = options;
+  const buildSpec: SpecFactory = (references, execution) => ({
+    serviceConfig: wireValue(serviceConfig, references, ['spec', 'serviceConfig']),
+    infrastructure: wireValue(infrastructure, references, ['spec', 'infrastructure']),
     execution,
   });
   return new StageImpl<'Deployment'>({ ...common, type: 'Deployment', buildSpec }, site);

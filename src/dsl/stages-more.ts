@@ -9,7 +9,7 @@ import { isRecord } from '../core/is-record.js';
 import { declareMappedStage } from './catalog/stage-sugar.js';
 import { sameField, specOfOptions } from './catalog/sugar.js';
 import { checkOptions } from './option-check.js';
-import type { StepBuilder } from './step.js';
+import type { StepBuilder, StepNode } from './step.js';
 import type { Expr } from './expr.js';
 import {
   STAGE_COMMON_KEYS,
@@ -18,6 +18,7 @@ import {
   StageWithoutStepsImpl,
   stepOutputOf,
   type Execution,
+  type PlacedSteps,
   type StageBuilder,
   type StageCommonOptions,
   type StageOutputs,
@@ -72,8 +73,19 @@ const split = (options: object, specKeys: readonly string[]) => {
   return { common: common as unknown as StageCommonOptions, spec };
 };
 
-/** A CI (build) stage: clones `properties.ci.codebase` and runs container steps on `runtime` or `infrastructure`. */
-export function ci(options: CiOptions): StageBuilder<'CI'> {
+/**
+ * A CI (build) stage: clones the pipeline's codebase and runs build steps in containers, on Harness Cloud
+ * (`runtime: 'Cloud'`), a Docker host, or a Kubernetes cluster (`infrastructure`).
+ *
+ * @example
+ * ```ts
+ * ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' } })
+ *   .step(run({ identifier: 'test', shell: 'Sh', command: 'npm test' }))
+ * ```
+ */
+export function ci<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: CiOptions & PlacedSteps<'CI', Steps, Rollback>,
+): StageBuilder<'CI'> {
   const issues = checkOptions('ci', options, [...STAGE_COMMON_KEYS, ...CI_OPTIONS], ['identifier']);
   const { common, spec } = split(options, CI_OPTIONS);
   return new StageImpl<'CI'>(
@@ -91,8 +103,19 @@ export function ci(options: CiOptions): StageBuilder<'CI'> {
   );
 }
 
-/** An Approval stage: approval steps (and a few utility steps) before the stages they guard. */
-export function approval(options: StageCommonOptions): StageBuilder<'Approval'> {
+/**
+ * An Approval stage: holds the pipeline at approval steps (people, Jira, ServiceNow) before the stages it guards.
+ *
+ * @example
+ * ```ts
+ * approval({ identifier: 'signOff' }).step(
+ *   harnessApproval({ identifier: 'ok', approvers: { userGroups: ['ops'], minimumCount: 1, disallowPipelineExecutor: false } }),
+ * )
+ * ```
+ */
+export function approval<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: StageCommonOptions & PlacedSteps<'Approval', Steps, Rollback>,
+): StageBuilder<'Approval'> {
   const issues = checkOptions('approval', options, STAGE_COMMON_KEYS, ['identifier']);
   return new StageImpl<'Approval'>(
     { ...options, issues, type: 'Approval', buildSpec: (_references, execution) => ({ execution: stepsOnly(execution) }) },
@@ -105,8 +128,17 @@ export interface CustomOptions extends StageCommonOptions {
   readonly environment?: Readonly<Record<string, unknown>>;
 }
 
-/** A Custom stage: any steps that do not need a service or build infrastructure (scripts, HTTP, approvals). */
-export function custom(options: CustomOptions): StageBuilder<'Custom'> {
+/**
+ * A Custom stage: steps that need no service and no build infrastructure (scripts, HTTP calls, approvals, Terraform).
+ *
+ * @example
+ * ```ts
+ * custom({ identifier: 'notify' }).step(http({ identifier: 'hook', url: 'https://hooks.example.com/done', method: 'POST' }))
+ * ```
+ */
+export function custom<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+  options: CustomOptions & PlacedSteps<'Custom', Steps, Rollback>,
+): StageBuilder<'Custom'> {
   const issues = checkOptions('custom', options, [...STAGE_COMMON_KEYS, 'environment'], ['identifier']);
   const { environment, ...common } = options;
   return new StageImpl<'Custom'>(
@@ -158,7 +190,15 @@ const PIPELINE_STAGE_OPTIONS = Object.keys(PIPELINE_STAGE_SUGAR.fields!);
 /** A Pipeline stage: it runs another pipeline, whose stages have the steps. */
 export interface PipelineStageBuilder extends StageWithoutSteps<'Pipeline'> {}
 
-/** A Pipeline stage (chained pipeline): runs another pipeline, with values for its inputs. */
+/**
+ * A Pipeline stage (a chained pipeline): runs another pipeline, giving values for its runtime inputs; its `outputs`
+ * name values the later stages can read.
+ *
+ * @example
+ * ```ts
+ * pipelineStage({ identifier: 'deployAll', pipeline: 'deploy_services', project: 'platform', org: 'default' })
+ * ```
+ */
 export function pipelineStage(options: PipelineStageOptions): PipelineStageBuilder {
   const issues = [
     ...checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_OPTIONS], ['identifier', 'pipeline']),
@@ -193,7 +233,15 @@ class TemplateStageImpl extends StageWithoutStepsImpl<''> implements TemplateSta
   }
 }
 
-/** A stage made from a stage template: `templateRef`, `versionLabel`, and values for its `templateInputs`. */
+/**
+ * A stage made from a stage template: the template's identifier (or its builder) as `templateRef`, a `versionLabel`,
+ * and values for the template's runtime inputs in `templateInputs`.
+ *
+ * @example
+ * ```ts
+ * stageTemplate({ identifier: 'deployProd', templateRef: 'k8s_deploy', versionLabel: 'v2' })
+ * ```
+ */
 export function stageTemplate<S>(options: WithTemplateBuilder<StageTemplateOptions, 'Stage', S>): TemplateStageBuilder;
 export function stageTemplate(options: WithTemplateText<StageTemplateOptions>): TemplateStageBuilder;
 export function stageTemplate(options: StageTemplateOptions): TemplateStageBuilder {

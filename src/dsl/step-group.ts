@@ -145,6 +145,15 @@ export type StepTypesOf<Steps extends readonly unknown[]> = Steps[number] extend
  * Steps that run together, sharing conditions, failure strategies, a looping strategy or a container cluster.
  * A containerised group (`containerInfra`) may hold container steps in any stage that runs steps. With `template`,
  * the group is made from a step-group template, which has its steps.
+ *
+ * @example
+ * ```ts
+ * stepGroup({
+ *   identifier: 'checks',
+ *   steps: [shell({ identifier: 'lint', script: 'make lint' }), shell({ identifier: 'test', script: 'make test' })],
+ *   failureStrategies: [{ action: 'Ignore' }],
+ * })
+ * ```
  */
 export function stepGroup(options: StepGroupOptions & { readonly template: TemplateRefOption }): TemplateStepGroupBuilder;
 export function stepGroup<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(

@@ -4,7 +4,7 @@ import { irNode, type IrNode, type OptionIssue, type Reference } from '../ir/nod
 import { Builder, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
-import { Expr, valueText, type Value } from './expr.js';
+import { Expr, valueText, type Expressive, type Value } from './expr.js';
 import { isRecord } from '../core/is-record.js';
 import { declareMappedStep } from './catalog/step-sugar.js';
 import { sameField, specOfOptions } from './catalog/sugar.js';
@@ -152,7 +152,15 @@ export class StepBuilderImpl<Outputs extends string = never, Type extends string
   }
 }
 
-/** Any step type, given its wire `type` and `spec`: the escape hatch for steps without a typed builder. */
+/**
+ * Any step type, given its wire `type` and `spec` as the platform writes them: for step types without a builder
+ * of their own (every catalogue type has one, named after the type).
+ *
+ * @example
+ * ```ts
+ * step({ identifier: 'notify', type: 'Email', spec: { to: 'team@example.com', subject: 'Deployed', body: 'Done.' } })
+ * ```
+ */
 export function step(options: StepOptions): StepBuilder {
   const issues = [
     ...unknownOptions('step', options, [...STEP_COMMON_KEYS, 'type', 'spec']),
@@ -167,15 +175,29 @@ export interface ShellOptions<Outputs extends string> extends StepCommonOptions 
   /** Bash (default) or PowerShell. */
   readonly shell?: 'Bash' | 'PowerShell';
   /** Run on the delegate (default true). */
-  readonly onDelegate?: boolean;
+  readonly onDelegate?: Expressive<boolean>;
   /** Environment variables visible to the script. */
   readonly env?: Readonly<Record<string, Value>>;
-  /** Variables the script exports, readable later through `step.output(name)`. */
-  readonly outputs?: readonly Outputs[];
+  /**
+   * Variables the script exports, readable later through `step.output(name)`: their names (each output takes the
+   * shell variable of its name), or `{ name: value }` where the value names another variable or is an expression.
+   * @example outputs: ['VERSION'] // or: outputs: { VERSION: 'APP_VERSION' }
+   */
+  readonly outputs?: readonly Outputs[] | { readonly [Name in Outputs]: Value };
   /** Run on a host instead of the delegate. */
   readonly executionTarget?: { host?: Value; connectorRef?: Value; workingDirectory?: Value };
   readonly delegateSelectors?: readonly string[];
 }
+
+/** `outputVariables` of a ShellScript: a name reads the shell variable of the same name; a map names another (or an expression). */
+const outputVariables = (outputs: readonly string[] | Readonly<Record<string, Value>>) =>
+  Array.isArray(outputs)
+    ? (outputs as readonly string[]).map((name) => ({ name, type: 'String', value: name }))
+    : stringVariables(outputs as Readonly<Record<string, Value>>);
+
+/** The output names `step.output()` takes, from either form. */
+const outputNames = (outputs: readonly string[] | Readonly<Record<string, Value>> | undefined): readonly string[] | undefined =>
+  outputs === undefined || Array.isArray(outputs) ? (outputs as readonly string[] | undefined) : Object.keys(outputs);
 
 const stringVariables = (names: Readonly<Record<string, Value>>) =>
   Object.entries(names).map(([name, value]) => ({ name, type: 'String', value: valueText(value) }));
@@ -218,8 +240,15 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
     },
     outputs: {
       key: 'outputVariables',
-      write: (names) => names?.map((name) => ({ name, type: 'String', value: name })),
-      read: (list) => named(list)?.map((variable) => variable.name),
+      write: (outputs) => outputs && outputVariables(outputs),
+      // Names when each output reads the variable of its own name (what the platform's editor writes), else the map.
+      read: (list) => {
+        const variables = named(list);
+        if (!variables?.every((variable) => variable.type === 'String' && typeof variable.value === 'string')) return undefined;
+        return variables.every((variable) => variable.value === variable.name)
+          ? variables.map((variable) => variable.name)
+          : Object.fromEntries(variables.map((variable) => [variable.name, variable.value as string]));
+      },
     },
     executionTarget: { ...sameField('executionTarget'), write: (target) => target && plain(target) },
     delegateSelectors: sameField('delegateSelectors'),
@@ -229,7 +258,16 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
 const SHELL_FIELDS = Object.keys(SHELL_SUGAR.fields!);
 const SHELL_REQUIRED = SHELL_FIELDS.filter((option) => SHELL_SUGAR.fields![option]!.required);
 
-/** A ShellScript step running an inline Bash (or PowerShell) script. */
+/**
+ * A ShellScript step: runs an inline Bash (or PowerShell) script on the delegate, or on a target host. `outputs`
+ * are the variables the script exports, read later with `step.output(name)`.
+ *
+ * @example
+ * ```ts
+ * const version = shell({ identifier: 'version', script: 'export VERSION=$(cat VERSION)', outputs: ['VERSION'] });
+ * shell({ identifier: 'tag', script: expr`git tag v${version.output('VERSION')}` });
+ * ```
+ */
 export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs, 'ShellScript'> {
   const issues = [
     ...unknownOptions('shell', options, [...STEP_COMMON_KEYS, ...SHELL_FIELDS]),
@@ -240,7 +278,7 @@ export function shell<const Outputs extends string = never>(options: ShellOption
   for (const [key, value] of Object.entries(options)) (SHELL_FIELDS.includes(key) ? given : common)[key] = value;
   const spec = specOfOptions(SHELL_SUGAR, given);
   return new StepBuilderImpl<Outputs, 'ShellScript'>(
-    { ...(common as unknown as StepCommonOptions), type: 'ShellScript', spec, outputs: options.outputs, issues },
+    { ...(common as unknown as StepCommonOptions), type: 'ShellScript', spec, outputs: outputNames(options.outputs), issues },
     captureSite(shell),
   );
 }

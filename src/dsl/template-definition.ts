@@ -91,6 +91,12 @@ const templateOf = <T extends TemplateKind>(type: T, name: string) =>
  * Templates, one version per builder: `template.step({ identifier, versionLabel, spec: shell({...}) })`, and
  * `template.stage`, `template.stepGroup`, `template.pipeline`. Use one with `stepTemplate()`/`stageTemplate()`,
  * passing the builder as `templateRef`.
+ *
+ * @example
+ * ```ts
+ * const echo = template.step({ identifier: 'echo', versionLabel: 'v1', spec: shell({ identifier: 'echo', script: 'echo <+input>' }) });
+ * stepTemplate({ identifier: 'hello', templateRef: echo });
+ * ```
  */
 export const template = Object.freeze({
   step: templateOf('Step', 'template.step'),

@@ -85,7 +85,15 @@ export type WithTemplateText<O extends TemplateRefOption> = Omit<O, 'templateRef
   readonly templateRef: Expressible<z.input<typeof templateRef>>['templateRef'];
 };
 
-/** A step made from a step template: `templateRef`, a `versionLabel`, and values for its `templateInputs`. */
+/**
+ * A step made from a step template: the template's identifier (or its builder) as `templateRef`, a `versionLabel`,
+ * and values for the template's runtime inputs in `templateInputs`.
+ *
+ * @example
+ * ```ts
+ * stepTemplate({ identifier: 'scan', templateRef: 'account.image_scan', versionLabel: '1' })
+ * ```
+ */
 export function stepTemplate<S>(options: WithTemplateBuilder<StepTemplateOptions, 'Step', S>): StepTemplateBuilder;
 export function stepTemplate(options: WithTemplateText<StepTemplateOptions>): StepTemplateBuilder;
 export function stepTemplate(options: StepTemplateOptions): StepTemplateBuilder {

@@ -89,6 +89,11 @@ export interface ArtifactTriggerOptions extends TriggerCommonOptions {
 /**
  * A trigger: what starts a pipeline. `trigger({ source })` takes any source as the platform's schema has it;
  * `trigger.cron`, `trigger.webhook` and `trigger.artifact` write the common ones.
+ *
+ * @example
+ * ```ts
+ * trigger.cron({ identifier: 'nightly', pipeline: 'release', project: 'web', expression: '0 2 * * *' })
+ * ```
  */
 export const trigger = Object.assign(
   function trigger(options: TriggerOptions): TriggerBuilder {

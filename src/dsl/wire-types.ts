@@ -1,4 +1,4 @@
-import type { Expr, Value } from './expr.js';
+import type { Expressive, Value } from './expr.js';
 import type { AnyResource } from '../ir/node.js';
 
 /** The named keys of an object type, without its index signature (loose zod objects have one). */
@@ -6,18 +6,18 @@ type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number e
 
 /**
  * Builder options derived from a wire schema's input type (`z.input`), so no shape is written twice:
- * strings also take expressions (`expr`, `input()`), booleans and numbers take expressions too, enums keep
- * their literals, and a `connectorRef` also takes a connector builder (compile checks the reference).
+ * strings also take expressions (`expr`, `input()`), booleans, numbers and enums take their own values or an
+ * expression (`Expressive`: never other text), and a `connectorRef` also takes a connector builder (compile checks the reference).
  * Loose objects lose their index signature here, so a misspelt option is a type error.
  */
 export type Expressible<T> = T extends string
   ? string extends T
     ? Value
-    : T | Expr
+    : Expressive<T>
   : T extends boolean
-    ? boolean | Expr
+    ? Expressive<boolean>
     : T extends number
-      ? number | Expr
+      ? Expressive<number>
       : T extends readonly (infer U)[]
         ? readonly Expressible<U>[]
         : T extends object

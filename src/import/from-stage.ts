@@ -55,6 +55,19 @@ function sugarStageCode(sugar: Sugar, stage: Node, spec: unknown): Code | undefi
   return options && call(sugar.builder, [obj({ ...stageHead(stage), ...sugarOptionsCode(options, sugar), ...stageTail(stage) })]);
 }
 
+/** Whether an older-form Deployment spec has fields the Kubernetes shorthand of `deployment()` does not write. */
+function saysMoreThanShorthand(spec: Node): boolean {
+  const only = (value: unknown, keys: readonly string[]) => Object.keys(node(value)).every((key) => keys.includes(key));
+  const serviceConfig = node(spec.serviceConfig);
+  const infrastructure = node(spec.infrastructure);
+  return !(
+    only(serviceConfig, ['serviceRef', 'serviceDefinition']) &&
+    only(node(serviceConfig.serviceDefinition).spec, ['variables']) &&
+    only(infrastructure, ['environmentRef', 'infrastructureDefinition', 'allowSimultaneousDeployments']) &&
+    only(node(infrastructure.infrastructureDefinition).spec, ['connectorRef', 'namespace', 'releaseName'])
+  );
+}
+
 /** Typed stage builders; steps are added by the caller. */
 const STAGE_IMPORTERS: Record<
   string,
@@ -63,7 +76,7 @@ const STAGE_IMPORTERS: Record<
   Deployment(stage, exec, context) {
     const spec = node(stage.spec);
     if (!exec || Object.keys(exec.rest).length) return undefined;
-    if (isRecord(spec.serviceConfig)) {
+    if (isRecord(spec.serviceConfig) && !saysMoreThanShorthand(spec)) {
       const serviceConfig = spec.serviceConfig;
       const infra = node(spec.infrastructure);
       const definition = node(infra.infrastructureDefinition);
@@ -94,6 +107,13 @@ const STAGE_IMPORTERS: Record<
       ]);
       return withRollback(code, exec, context);
     }
+    if (isRecord(spec.serviceConfig)) {
+      // The older form given whole: what the Kubernetes shorthand cannot say (useFromStage, inline service, overrides).
+      const code = call('deployment', [
+        obj({ ...stageHead(stage), serviceConfig: wire(spec.serviceConfig), infrastructure: optional(spec.infrastructure), ...stageTail(stage) }),
+      ]);
+      return withRollback(code, exec, context);
+    }
     const service = node(spec.service);
     const environment = node(spec.environment);
     const useFromStage = node(service.useFromStage).stage;
@@ -107,6 +127,7 @@ const STAGE_IMPORTERS: Record<
         serviceInputs: optional(service.serviceInputs),
         environment: value(environment.environmentRef),
         environmentInputs: optional(environment.environmentInputs),
+        serviceOverrideInputs: optional(environment.serviceOverrideInputs),
         deployToAll: optional(environment.deployToAll),
         infrastructureDefinitions: Array.isArray(definitions)
           ? {

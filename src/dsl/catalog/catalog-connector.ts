@@ -36,9 +36,9 @@ export function catalogConnector<T extends ConnectorType>(type: T): CatalogConne
   return factory as unknown as CatalogConnectorFactory<T>;
 }
 
-/** One builder per connector type of the platform, named after it: `connectors.github({...})`, `connectors.k8sCluster(...)`. */
-export type CatalogConnectors = { readonly [K in keyof ConnectorBuilderTypes]: CatalogConnectorFactory<ConnectorBuilderTypes[K]> };
-
-export const catalogConnectors = Object.freeze(
-  Object.fromEntries(catalog.connectors.map((entry) => [entry.builder, catalogConnector(entry.type as ConnectorType)])),
-) as unknown as CatalogConnectors;
+/**
+ * One builder per connector type of the platform, by builder name (`github`, `k8sCluster`); the generated
+ * `CatalogConnectors` (generated/builders.ts) types each with its named options.
+ */
+export const catalogConnectors: { readonly [Builder in keyof ConnectorBuilderTypes]: CatalogConnectorFactory<ConnectorBuilderTypes[Builder]> } =
+  Object.freeze(Object.fromEntries(catalog.connectors.map((entry) => [entry.builder, catalogConnector(entry.type as ConnectorType)]))) as never;

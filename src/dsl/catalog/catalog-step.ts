@@ -35,6 +35,13 @@ export type CatalogStepOptions<T extends StepType, Names extends string = never,
   PartialBy<DistributiveOmit<WithOutputs<StepSpecs[T], Names>, CommonKey>, Defaulted> &
   SpecOverride;
 
+/**
+ * The options of a hand-written step builder from its declaration (`declareStep`): a module names them
+ * (`RunStepOptions`) so that hovers show that name.
+ */
+export type SugarStepOptions<Sugar, Names extends string = never> =
+  Sugar extends FlatStepSugar<infer T, infer Defaulted> ? CatalogStepOptions<T, Names, Defaulted> : never;
+
 /** A step builder from the catalogue; output names come from the `outputVariables` given. */
 export type CatalogStepFactory<T extends StepType, Defaulted extends string = never> = <const Names extends string = never>(
   options: CatalogStepOptions<T, Names, Defaulted>,

@@ -2,8 +2,7 @@
 // Do not edit: change the script or the hand-written catalogue (src/catalog, src/dsl/catalog) instead.
 
 import type { AnyResource } from '../../../ir/node.js';
-import type { Value } from '../../expr.js';
-import type { Expressive } from '../expressive.js';
+import type { Expressive, Value } from '../../expr.js';
 
 export interface ACRStepInfo {
   readonly baseImageConnectorRefs?: ReadonlyArray<Value> | Value;
@@ -15,11 +14,11 @@ export interface ACRStepInfo {
   readonly envVariables?: { readonly [key: string]: Value } | Value;
   readonly fileDockerSecrets?: { readonly [key: string]: Value } | Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly remoteCacheImage?: Value;
   readonly repository: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly subscriptionId?: Value;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
@@ -35,7 +34,7 @@ export interface AIExperimentStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AIVerifyNGHealthSource {
@@ -62,7 +61,7 @@ export interface AIVerifyNGStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface ALBTargetGroupTuple {
@@ -142,11 +141,11 @@ export interface AgentStepInfo {
   readonly mcpConnectors?: Expressive<ReadonlyArray<Value>>;
 }
 
-export type AiAgentPlatform = ({ readonly [key: string]: unknown } & (({ readonly type: "AwsAgentCore" } & {
+export type AiAgentPlatform = (({ readonly type: "AwsAgentCore" } & {
   readonly spec?: AwsAgentCorePlatformSpec;
 }) | ({ readonly type: "GoogleAgentRuntime" } & {
   readonly spec?: GoogleAgentRuntimePlatformSpec;
-})));
+}));
 
 export interface AiAgentServiceSpec {
   readonly configVariables?: ReadonlyArray<NGVariable>;
@@ -157,7 +156,7 @@ export interface AiAgentServiceSpec {
 export interface AiEvalStepInfo {
   readonly apiEndpoint?: string_without_jexl | common_jexl;
   readonly apiKey: string_without_jexl | common_jexl;
-  readonly concurrency?: number | common_jexl;
+  readonly concurrency?: Expressive<number>;
   readonly datasetId?: string_without_jexl | common_jexl;
   readonly evalId?: string_without_jexl | common_jexl;
   readonly llmConnectorRef?: string_without_jexl | common_jexl;
@@ -196,7 +195,7 @@ export interface AiVerifyStepInfo {
   readonly registryRef?: Value;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -223,7 +222,7 @@ export interface AnchoreStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlAnchoreToolData;
@@ -246,9 +245,9 @@ export interface ApproverInputInfo {
 }
 
 export interface Approvers {
-  readonly disallowPipelineExecutor: boolean | Value;
+  readonly disallowPipelineExecutor: Expressive<boolean>;
   readonly disallowedUserEmails?: Expressive<ReadonlyArray<Value>>;
-  readonly minimumCount: number | Value;
+  readonly minimumCount: Expressive<number>;
   readonly serviceAccounts?: Expressive<ReadonlyArray<Value>>;
   readonly userGroups?: Expressive<ReadonlyArray<Value>>;
 }
@@ -267,7 +266,7 @@ export interface AquaSecurityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -286,7 +285,7 @@ export interface AquaTrivyStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly repository?: STOYamlRepository;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sbom?: STOYamlSBOM;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
@@ -306,7 +305,7 @@ export interface ArtifactOverrideSets {
   readonly identifier?: Value;
 }
 
-export type ArtifactSigningSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type ArtifactSigningSource = (({ readonly type: "acr" } & {
   readonly spec?: AcrSourceSpec;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: DockerSourceSpec;
@@ -320,7 +319,7 @@ export type ArtifactSigningSource = ({ readonly [key: string]: unknown } & (({ r
   readonly spec?: HarSbomSource;
 }) | ({ readonly type: "local" } & {
   readonly spec?: common_LocalSourceSpec;
-})));
+}) | { readonly type?: undefined });
 
 export interface ArtifactSigningStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -378,7 +377,7 @@ export type ArtifactSource = ({
   readonly spec?: SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface ArtifactVerificationStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -474,11 +473,11 @@ export interface AsgInfrastructure {
   readonly type?: "KubernetesDirect" | "UseFromStage" | "VM";
 }
 
-export type AsgInstances = ({ readonly [key: string]: unknown } & (({ readonly type: "CurrentRunning" } & {
+export type AsgInstances = (({ readonly type: "CurrentRunning" } & {
   readonly spec?: AsgCurrentRunningInstances;
 }) | ({ readonly type: "Fixed" } & {
   readonly spec?: AsgFixedInstances;
-})));
+}));
 
 export interface AsgLaunchTemplateManifest {
   readonly metadata?: Value;
@@ -567,7 +566,7 @@ export type Attestation = ({
   readonly spec?: KeylessAttestation;
 }) | ({ readonly type: "secret-manager" } & {
   readonly spec?: custom_CosignSecretManagerAttestation;
-})));
+}) | { readonly type?: undefined }));
 
 export interface AttestationSpec { readonly [key: string]: unknown }
 
@@ -578,11 +577,11 @@ export type AttestationV1 = ({
   readonly spec?: { readonly [key: string]: unknown };
 } & (({ readonly type: "cosign" } & {
   readonly spec?: CosignAttestationV1 | CosignSecretManagerAttestation;
-})));
+}) | { readonly type?: undefined }));
 
-export type AttestedEventScope = ({ readonly [key: string]: unknown } & (({ readonly scope: "specific" } & {
+export type AttestedEventScope = (({ readonly scope: "specific" } & {
   readonly eventTypes: ReadonlyArray<"Code" | "Test" | "Build" | "Security" | "Custom">;
-})));
+}));
 
 export interface AutoApprovalParams {
   readonly action: "APPROVE";
@@ -592,7 +591,7 @@ export interface AutoApprovalParams {
 
 export interface AutoScalerManifest {
   readonly metadata?: Value;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -630,7 +629,7 @@ export interface AwsCdkBootstrapStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AwsCdkDeployStepInfo {
@@ -648,7 +647,7 @@ export interface AwsCdkDeployStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -665,7 +664,7 @@ export interface AwsCdkDestroyStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -682,7 +681,7 @@ export interface AwsCdkDiffStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -706,7 +705,7 @@ export interface AwsCdkSynthStepInfo {
   readonly region?: Value;
   readonly resources?: ContainerResource;
   readonly roleArn?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly stackNames?: Expressive<ReadonlyArray<Value>>;
 }
 
@@ -716,9 +715,9 @@ export interface AwsCloudProviderBasicConfig {
   readonly type?: "AWS";
 }
 
-export type AwsCoreAgentSource = ({ readonly [key: string]: unknown } & (({ readonly type: "container" } & {
+export type AwsCoreAgentSource = (({ readonly type: "container" } & {
   readonly spec?: ContainerAgentSource;
-})));
+}));
 
 export interface AwsEcrStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -734,7 +733,7 @@ export interface AwsEcrStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -812,7 +811,7 @@ export interface AwsSamBuildStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly samBuildDockerRegistryConnectorRef?: Value | AnyResource;
   readonly samVersion?: Expressive<Value>;
 }
@@ -826,7 +825,7 @@ export interface AwsSamDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly samVersion?: Value;
   readonly stackName: Value;
 }
@@ -871,7 +870,7 @@ export interface AwsSecurityHubStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -901,7 +900,7 @@ export interface AzureContainerAppsDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureContainerAppsDeploymentMetaData { readonly [key: string]: unknown }
@@ -923,13 +922,13 @@ export interface AzureContainerAppsPrepareRollbackDataStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureContainerAppsRevisionMetadata {
   readonly label?: Value;
   readonly revisionName: Value;
-  readonly trafficWeight?: number | Value;
+  readonly trafficWeight?: Expressive<number>;
 }
 
 export interface AzureContainerAppsRollbackStepInfo {
@@ -940,7 +939,7 @@ export interface AzureContainerAppsRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureContainerAppsServiceSpec {
@@ -959,7 +958,7 @@ export interface AzureContainerAppsTrafficShiftStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
   readonly revisionTrafficDetails?: Expressive<ReadonlyArray<AzureContainerAppsRevisionMetadata>>;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureCreateARMResourceParameterFile {
@@ -980,7 +979,7 @@ export interface AzureCreateARMResourceStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type AzureCreateARMResourceStepScope = ({ readonly [key: string]: unknown } & (({ readonly type: "ManagementGroup" } & {
+export type AzureCreateARMResourceStepScope = (({ readonly type: "ManagementGroup" } & {
   readonly spec?: AzureManagementSpec;
 }) | ({ readonly type: "ResourceGroup" } & {
   readonly spec?: AzureResourceGroupSpec;
@@ -988,7 +987,7 @@ export type AzureCreateARMResourceStepScope = ({ readonly [key: string]: unknown
   readonly spec?: AzureSubscriptionSpec;
 }) | ({ readonly type: "Tenant" } & {
   readonly spec?: AzureTenantSpec;
-})));
+}));
 
 export interface AzureCreateBPStepConfiguration {
   readonly assignmentName?: Value;
@@ -1014,7 +1013,7 @@ export interface AzureFunctionDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureFunctionDeploymentMetaData { readonly [key: string]: unknown }
@@ -1035,7 +1034,7 @@ export interface AzureFunctionRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface AzureFunctionServiceSpec {
@@ -1133,7 +1132,7 @@ export interface BackgroundStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -1171,7 +1170,7 @@ export interface BanditStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1210,7 +1209,7 @@ export interface BlackDuckStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sbom?: STOYamlSBOM;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
@@ -1237,7 +1236,7 @@ export interface BrakemanStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1246,7 +1245,7 @@ export interface BranchBuildSpec {
   readonly branch: Value;
 }
 
-export type Build = ({ readonly [key: string]: unknown } & (({ readonly type: "PR" } & {
+export type Build = (({ readonly type: "PR" } & {
   readonly spec?: PRBuildSpec;
 }) | ({ readonly type: "branch" } & {
   readonly spec?: BranchBuildSpec;
@@ -1254,7 +1253,7 @@ export type Build = ({ readonly [key: string]: unknown } & (({ readonly type: "P
   readonly spec?: CommitShaBuildSpec;
 }) | ({ readonly type: "tag" } & {
   readonly spec?: TagBuildSpec;
-})));
+}));
 
 export interface BuildIntelligence {
   readonly enabled?: Expressive<boolean>;
@@ -1274,7 +1273,7 @@ export interface BurpStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlBurpToolData;
@@ -1328,11 +1327,11 @@ export interface Capabilities {
   readonly drop?: Expressive<ReadonlyArray<Value>>;
 }
 
-export type Capacity = ({ readonly [key: string]: unknown } & (({ readonly type: "Count" } & {
+export type Capacity = (({ readonly type: "Count" } & {
   readonly spec?: CountCapacitySpec;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: PercentageCapacitySpec;
-})));
+}));
 
 export interface CdSscaEnforcementStepInfo {
   readonly infrastructure: ContainerK8sInfra;
@@ -1358,7 +1357,7 @@ export interface ChangeAdvisorStepInfo {
   readonly mode?: string_without_jexl | common_jexl;
   readonly policyPack?: string_without_jexl | common_jexl;
   readonly presets?: ReadonlyArray<Value> | common_jexl;
-  readonly timeoutMinutes?: number | common_jexl;
+  readonly timeoutMinutes?: Expressive<number>;
 }
 
 export interface ChaosActionInfo {
@@ -1440,7 +1439,7 @@ export interface CheckmarxOneStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlCheckmarxToolData;
@@ -1460,7 +1459,7 @@ export interface CheckmarxStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlCheckmarxToolData;
@@ -1478,7 +1477,7 @@ export interface CheckovStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1495,14 +1494,14 @@ export interface ClairStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
 
-export type CloudProvider = ({ readonly [key: string]: unknown } & (({ readonly type: "AWS" } & {
+export type CloudProvider = (({ readonly type: "AWS" } & {
   readonly spec?: AwsCloudProviderBasicConfig;
-})));
+}));
 
 export interface CloudRuntime {
   readonly spec: CloudRuntimeSpec;
@@ -1535,11 +1534,11 @@ export interface CloudformationCreateStackStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type CloudformationDeleteStackStepConfiguration = ({ readonly [key: string]: unknown } & (({ readonly type: "Inherited" } & {
+export type CloudformationDeleteStackStepConfiguration = (({ readonly type: "Inherited" } & {
   readonly spec?: InheritedCloudformationDeleteStackStepConfiguration;
 }) | ({ readonly type: "Inline" } & {
   readonly spec?: InlineCloudformationDeleteStackStepConfiguration;
-})));
+}));
 
 export interface CloudformationDeleteStackStepInfo {
   readonly configuration: CloudformationDeleteStackStepConfiguration;
@@ -1562,19 +1561,19 @@ export interface CloudformationRollbackStepInfo {
   readonly metadata?: Value;
 }
 
-export type CloudformationTags = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type CloudformationTags = (({ readonly type: "Inline" } & {
   readonly spec?: InlineCloudformationTagsFileSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteCloudformationTagsFileSpec;
-})));
+}));
 
-export type CloudformationTemplateFile = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type CloudformationTemplateFile = (({ readonly type: "Inline" } & {
   readonly spec?: InlineCloudformationTemplateFileSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteCloudformationTemplateFileSpec;
 }) | ({ readonly type: "S3URL" } & {
   readonly spec?: S3UrlCloudformationTemplateFileSpec;
-})));
+}));
 
 export interface ClusterYaml {
   readonly identifier: Value;
@@ -1593,7 +1592,7 @@ export interface CodeqlStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -1604,7 +1603,7 @@ export interface CommandStepInfo {
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly host?: Value;
   readonly metadata?: Value;
-  readonly onDelegate: boolean | Value;
+  readonly onDelegate: Expressive<boolean>;
   readonly outputVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
 }
 
@@ -1661,11 +1660,11 @@ export interface ConnectionStringsConfiguration {
   readonly store: StoreConfigWrapper;
 }
 
-export type Connector_AnthropicAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "BedrockApiKey" } & {
+export type Connector_AnthropicAuthenticationDTO = (({ readonly type: "BedrockApiKey" } & {
   readonly spec?: Connector_AnthropicBedrockApiKeyCredentialsDTO;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_AnthropicTokenCredentialsDTO;
-})));
+}));
 
 export interface Connector_AnthropicBedrockApiKeyCredentialsDTO {
   readonly apiKeyRef: Value;
@@ -1697,11 +1696,11 @@ export interface Connector_AppDynamicsConnectorDTO {
   readonly username?: Value;
 }
 
-export type Connector_ArtifactoryAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "OidcAuthentication" } & {
+export type Connector_ArtifactoryAuthentication = (({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_ArtifactoryOidcAuth;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_ArtifactoryUsernamePasswordAuth;
-})));
+}));
 
 export interface Connector_ArtifactoryConnector {
   readonly artifactoryServerUrl: Value;
@@ -1724,9 +1723,9 @@ export interface Connector_ArtifactoryUsernamePasswordAuth {
   readonly usernameRef?: Value;
 }
 
-export type Connector_AwsCodeCommitAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "HTTPS" } & {
+export type Connector_AwsCodeCommitAuthenticationDTO = (({ readonly type: "HTTPS" } & {
   readonly spec?: Connector_AwsCodeCommitHttpsCredentialsDTO;
-})));
+}));
 
 export interface Connector_AwsCodeCommitConnectorDTO {
   readonly authentication: Connector_AwsCodeCommitAuthenticationDTO;
@@ -1736,9 +1735,9 @@ export interface Connector_AwsCodeCommitConnectorDTO {
   readonly url: Value;
 }
 
-export type Connector_AwsCodeCommitHttpsCredentialsDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "AWSCredentials" } & {
+export type Connector_AwsCodeCommitHttpsCredentialsDTO = (({ readonly type: "AWSCredentials" } & {
   readonly spec?: Connector_AwsCodeCommitSecretKeyAccessKeyDTO;
-})));
+}));
 
 export interface Connector_AwsCodeCommitSecretKeyAccessKeyDTO {
   readonly accessKey?: Value;
@@ -1800,13 +1799,13 @@ export interface Connector_AwsFullJitterBackoffStrategy {
   readonly retryCount?: number;
 }
 
-export type Connector_AwsKmsConnectorCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "AssumeIAMRole" } & {
+export type Connector_AwsKmsConnectorCredential = (({ readonly type: "AssumeIAMRole" } & {
   readonly spec?: Connector_AwsKmsCredentialSpecAssumeIAM;
 }) | ({ readonly type: "AssumeSTSRole" } & {
   readonly spec?: Connector_AwsKmsCredentialSpecAssumeSTS;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsKmsCredentialSpecManualConfig;
-})));
+}));
 
 export interface Connector_AwsKmsConnectorDTO {
   readonly awsOidcTokenExchangeDetailsForDelegate?: Connector_AwsOidcTokenExchangeDetailsForDelegate;
@@ -1867,21 +1866,21 @@ export interface Connector_AwsSMCredentialSpecManualConfig {
   readonly secretKey: Value;
 }
 
-export type Connector_AwsSdkClientBackoffStrategy = ({ readonly [key: string]: unknown } & (({ readonly type: "EqualJitterBackoffStrategy" } & {
+export type Connector_AwsSdkClientBackoffStrategy = (({ readonly type: "EqualJitterBackoffStrategy" } & {
   readonly spec?: Connector_AwsEqualJitterBackoffStrategy;
 }) | ({ readonly type: "FixedDelayBackoffStrategy" } & {
   readonly spec?: Connector_AwsFixedDelayBackoffStrategy;
 }) | ({ readonly type: "FullJitterBackoffStrategy" } & {
   readonly spec?: Connector_AwsFullJitterBackoffStrategy;
-})));
+}));
 
-export type Connector_AwsSecretManagerCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "AssumeIAMRole" } & {
+export type Connector_AwsSecretManagerCredential = (({ readonly type: "AssumeIAMRole" } & {
   readonly spec?: Connector_AwsSMCredentialSpecAssumeIAM;
 }) | ({ readonly type: "AssumeSTSRole" } & {
   readonly spec?: Connector_AwsSMCredentialSpecAssumeSTS;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsSMCredentialSpecManualConfig;
-})));
+}));
 
 export interface Connector_AwsSecretManagerDTO {
   readonly awsOidcTokenExchangeDetailsForDelegate?: Connector_AwsOidcTokenExchangeDetailsForDelegate;
@@ -1918,7 +1917,7 @@ export interface Connector_AzureArtifactsUsernameToken {
   readonly tokenRef: Value;
 }
 
-export type Connector_AzureAuthDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Certificate" } & {
+export type Connector_AzureAuthDTO = (({ readonly type: "Certificate" } & {
   readonly spec?: Connector_AzureClientKeyCertDTO;
 }) | ({ readonly type: "Secret" } & {
   readonly spec?: Connector_AzureClientSecretKeyDTO;
@@ -1926,7 +1925,7 @@ export type Connector_AzureAuthDTO = ({ readonly [key: string]: unknown } & (({ 
   readonly spec?: Connector_AzureSystemAssignedMSIAuth;
 }) | ({ readonly type: "UserAssignedManagedIdentity" } & {
   readonly spec?: Connector_AzureUserAssignedMSIAuth;
-})));
+}));
 
 export interface Connector_AzureClientKeyCertDTO {
   readonly certificateRef: Value;
@@ -1944,13 +1943,13 @@ export interface Connector_AzureConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_AzureCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "InheritFromDelegate" } & {
+export type Connector_AzureCredential = (({ readonly type: "InheritFromDelegate" } & {
   readonly spec?: Connector_AzureInheritFromDelegateDetails;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AzureManualDetails;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_AzureOidcSpec;
-})));
+}));
 
 export interface Connector_AzureInheritFromDelegateDetails {
   readonly auth: Connector_AzureMSIAuth;
@@ -1987,15 +1986,15 @@ export interface Connector_AzureOidcSpec {
   readonly tenantId?: Value;
 }
 
-export type Connector_AzureRepoApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "Token" } & {
+export type Connector_AzureRepoApiAccess = (({ readonly type: "Token" } & {
   readonly spec?: Connector_AzureRepoTokenSpec;
-})));
+}));
 
-export type Connector_AzureRepoAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_AzureRepoAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_AzureRepoHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_AzureRepoSshCredentials;
-})));
+}));
 
 export interface Connector_AzureRepoConnector {
   readonly apiAccess?: Connector_AzureRepoApiAccess;
@@ -2008,9 +2007,9 @@ export interface Connector_AzureRepoConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_AzureRepoHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernameToken" } & {
+export type Connector_AzureRepoHttpCredentials = (({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_AzureRepoUsernameToken;
-})));
+}));
 
 export interface Connector_AzureRepoSshCredentials {
   readonly sshKeyRef: Value;
@@ -2032,9 +2031,9 @@ export interface Connector_AzureUserAssignedMSIAuth {
   readonly clientId: Value;
 }
 
-export type Connector_BambooAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_BambooAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_BambooUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_BambooConnectorDTO {
   readonly auth?: Connector_BambooAuthenticationDTO;
@@ -2062,7 +2061,7 @@ export interface Connector_BitbucketAccessTokenApiAccess {
   readonly tokenRef: Value;
 }
 
-export type Connector_BitbucketApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "AccessToken" } & {
+export type Connector_BitbucketApiAccess = (({ readonly type: "AccessToken" } & {
   readonly spec?: Connector_BitbucketAccessTokenApiAccess;
 }) | ({ readonly type: "EmailAndApiToken" } & {
   readonly spec?: Connector_BitbucketEmailApiTokenApiAccess;
@@ -2070,13 +2069,13 @@ export type Connector_BitbucketApiAccess = ({ readonly [key: string]: unknown } 
   readonly spec?: Connector_BitbucketOauth;
 }) | ({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_BitbucketUsernameTokenApiAccess;
-})));
+}));
 
-export type Connector_BitbucketAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_BitbucketAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_BitbucketHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_BitbucketSshCredentials;
-})));
+}));
 
 export interface Connector_BitbucketConnector {
   readonly apiAccess?: Connector_BitbucketApiAccess;
@@ -2096,9 +2095,9 @@ export interface Connector_BitbucketEmailApiTokenApiAccess {
   readonly tokenRef: Value;
 }
 
-export type Connector_BitbucketHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_BitbucketHttpCredentials = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_BitbucketUsernamePassword;
-})));
+}));
 
 export interface Connector_BitbucketOauth {
   readonly refreshTokenRef: Value;
@@ -2213,9 +2212,9 @@ export interface Connector_DatadogConnectorDTO {
   readonly url: Value;
 }
 
-export type Connector_DockerAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_DockerAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_DockerUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_DockerConnectorDTO {
   readonly auth?: Connector_DockerAuthenticationDTO;
@@ -2265,9 +2264,9 @@ export interface Connector_GcpBillingExportSpec {
   readonly tableId: Value;
 }
 
-export type Connector_GcpCcmConnectorCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "OidcAuthentication" } & {
+export type Connector_GcpCcmConnectorCredential = (({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_GcpCcmOidcDetails;
-})));
+}));
 
 export interface Connector_GcpCcmOidcDetails {
   readonly gcpProjectId?: Value;
@@ -2294,13 +2293,13 @@ export interface Connector_GcpConnector {
   readonly proxy?: boolean;
 }
 
-export type Connector_GcpConnectorCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "InheritFromDelegate" } & {
+export type Connector_GcpConnectorCredential = (({ readonly type: "InheritFromDelegate" } & {
   readonly spec?: Connector_GcpDelegateDetails;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_GcpManualDetails;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_GcpOidcDetails;
-})));
+}));
 
 export interface Connector_GcpDelegateDetails {
   readonly delegateSelectors: ReadonlyArray<Value>;
@@ -2374,11 +2373,11 @@ export interface Connector_GitHTTPAuthenticationDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_GitHubMcpAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "OAuth" } & {
+export type Connector_GitHubMcpAuthenticationDTO = (({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GitHubMcpOAuthDTO;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_GitHubMcpTokenDTO;
-})));
+}));
 
 export interface Connector_GitHubMcpConnectorDTO {
   readonly auth?: Connector_GitHubMcpAuthenticationDTO;
@@ -2400,13 +2399,13 @@ export interface Connector_GitSSHAuthenticationDTO {
   readonly sshKeyRef: Value;
 }
 
-export type Connector_GithubApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "GithubApp" } & {
+export type Connector_GithubApiAccess = (({ readonly type: "GithubApp" } & {
   readonly spec?: Connector_GithubAppSpec;
 }) | ({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GithubOauth;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_GithubTokenSpec;
-})));
+}));
 
 export interface Connector_GithubApp {
   readonly applicationId?: Value;
@@ -2424,11 +2423,11 @@ export interface Connector_GithubAppSpec {
   readonly privateKeyRef: Value;
 }
 
-export type Connector_GithubAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_GithubAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_GithubHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_GithubSshCredentials;
-})));
+}));
 
 export interface Connector_GithubConnector {
   readonly apiAccess?: Connector_GithubApiAccess;
@@ -2442,7 +2441,7 @@ export interface Connector_GithubConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_GithubHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "GithubApp" } & {
+export type Connector_GithubHttpCredentials = (({ readonly type: "GithubApp" } & {
   readonly spec?: Connector_GithubApp;
 }) | ({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GithubOauth;
@@ -2450,7 +2449,7 @@ export type Connector_GithubHttpCredentials = ({ readonly [key: string]: unknown
   readonly spec?: Connector_GithubUsernamePassword;
 }) | ({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_GithubUsernameToken;
-})));
+}));
 
 export interface Connector_GithubOauth {
   readonly tokenRef: Value;
@@ -2476,17 +2475,17 @@ export interface Connector_GithubUsernameToken {
   readonly usernameRef?: Value;
 }
 
-export type Connector_GitlabApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "OAuth" } & {
+export type Connector_GitlabApiAccess = (({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GitlabOauth;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_GitlabTokenSpec;
-})));
+}));
 
-export type Connector_GitlabAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "Http" } & {
+export type Connector_GitlabAuthentication = (({ readonly type: "Http" } & {
   readonly spec?: Connector_GitlabHttpCredentials;
 }) | ({ readonly type: "Ssh" } & {
   readonly spec?: Connector_GitlabSshCredentials;
-})));
+}));
 
 export interface Connector_GitlabConnector {
   readonly apiAccess?: Connector_GitlabApiAccess;
@@ -2500,7 +2499,7 @@ export interface Connector_GitlabConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_GitlabHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "Kerberos" } & {
+export type Connector_GitlabHttpCredentials = (({ readonly type: "Kerberos" } & {
   readonly spec?: Connector_GitlabKerberos;
 }) | ({ readonly type: "OAuth" } & {
   readonly spec?: Connector_GitlabOauth;
@@ -2508,7 +2507,7 @@ export type Connector_GitlabHttpCredentials = ({ readonly [key: string]: unknown
   readonly spec?: Connector_GitlabUsernamePassword;
 }) | ({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_GitlabUsernameToken;
-})));
+}));
 
 export interface Connector_GitlabKerberos {
   readonly kerberosKeyRef: Value;
@@ -2547,11 +2546,11 @@ export interface Connector_GoogleChatConnector {
   readonly refreshTokenRef?: Value;
 }
 
-export type Connector_HarnessApiAccess = ({ readonly [key: string]: unknown } & (({ readonly type: "Jwt_Token" } & {
+export type Connector_HarnessApiAccess = (({ readonly type: "Jwt_Token" } & {
   readonly spec?: Connector_HarnessJWTTokenSpec;
 }) | ({ readonly type: "Token" } & {
   readonly spec?: Connector_HarnessTokenSpec;
-})));
+}));
 
 export interface Connector_HarnessAuthentication {
   readonly spec: Connector_HarnessHttpCredentials;
@@ -2568,9 +2567,9 @@ export interface Connector_HarnessConnector {
   readonly validationRepo?: Value;
 }
 
-export type Connector_HarnessHttpCredentials = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernameToken" } & {
+export type Connector_HarnessHttpCredentials = (({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_HarnessUsernameToken;
-})));
+}));
 
 export interface Connector_HarnessJWTTokenSpec {
   readonly tokenRef: Value;
@@ -2590,9 +2589,9 @@ export interface Connector_HostDTO {
   readonly hostname: Value;
 }
 
-export type Connector_HttpHelmAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_HttpHelmAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_HttpHelmUsernamePasswordDTO;
-})));
+}));
 
 export interface Connector_HttpHelmConnectorDTO {
   readonly auth?: Connector_HttpHelmAuthenticationDTO;
@@ -2607,7 +2606,7 @@ export interface Connector_HttpHelmUsernamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JDBCAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Aws" } & {
+export type Connector_JDBCAuthenticationDTO = (({ readonly type: "Aws" } & {
   readonly spec?: Connector_JDBCAwsDTO;
 }) | ({ readonly type: "InheritFromDelegate" } & {
   readonly spec?: Connector_JDBCDelegateAccessDTO;
@@ -2621,15 +2620,15 @@ export type Connector_JDBCAuthenticationDTO = ({ readonly [key: string]: unknown
   readonly spec?: Connector_JDBCServiceAccountDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_JDBCUserNamePasswordDTO;
-})));
+}));
 
-export type Connector_JDBCAwsDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "CredentialBroker" } & {
+export type Connector_JDBCAwsDTO = (({ readonly type: "CredentialBroker" } & {
   readonly spec?: Connector_AwsCredentialBrokerSpec;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsManualConfigSpec;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_AwsOidcSpec;
-})));
+}));
 
 export interface Connector_JDBCConnectorDTO {
   readonly auth?: Connector_JDBCAuthenticationDTO;
@@ -2657,7 +2656,7 @@ export type Connector_JDBCKerberosDTO = ({
   readonly spec?: Connector_TGTKeyTabFilePathSpecDTO;
 }) | ({ readonly tgtGenerationMethod: "Password" } & {
   readonly spec?: Connector_TGTPasswordSpecDTO;
-})));
+}) | { readonly tgtGenerationMethod?: undefined }));
 
 export interface Connector_JDBCKeyPairDTO {
   readonly privateKeyFileRef: Value;
@@ -2666,9 +2665,9 @@ export interface Connector_JDBCKeyPairDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JDBCOidcDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Gcp" } & {
+export type Connector_JDBCOidcDTO = (({ readonly type: "Gcp" } & {
   readonly spec?: Connector_JDBCGcpOidcSpecDTO;
-})));
+}));
 
 export interface Connector_JDBCServiceAccountDTO {
   readonly serviceAccountTokenRef: Value;
@@ -2680,11 +2679,11 @@ export interface Connector_JDBCUserNamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JenkinsAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Bearer Token(HTTP Header)" } & {
+export type Connector_JenkinsAuthenticationDTO = (({ readonly type: "Bearer Token(HTTP Header)" } & {
   readonly spec?: Connector_JenkinsBearerTokenDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_JenkinsUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_JenkinsBearerTokenDTO {
   readonly tokenRef: Value;
@@ -2703,11 +2702,11 @@ export interface Connector_JenkinsUserNamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_JiraAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "PersonalAccessToken" } & {
+export type Connector_JiraAuthenticationDTO = (({ readonly type: "PersonalAccessToken" } & {
   readonly spec?: Connector_JiraPATDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_JiraUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_JiraConnector {
   readonly auth: Connector_JiraAuthenticationDTO;
@@ -2729,7 +2728,7 @@ export interface Connector_JiraUserNamePasswordDTO {
   readonly usernameRef?: Value;
 }
 
-export type Connector_KubernetesAuthDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ClientKeyCert" } & {
+export type Connector_KubernetesAuthDTO = (({ readonly type: "ClientKeyCert" } & {
   readonly spec?: Connector_KubernetesClientKeyCertDTO;
 }) | ({ readonly type: "OpenIdConnect" } & {
   readonly spec?: Connector_KubernetesOpenIdConnectDTO;
@@ -2737,7 +2736,7 @@ export type Connector_KubernetesAuthDTO = ({ readonly [key: string]: unknown } &
   readonly spec?: Connector_KubernetesServiceAccountDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_KubernetesUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_KubernetesClientKeyCertDTO {
   readonly caCertRef?: Value;
@@ -2758,9 +2757,9 @@ export interface Connector_KubernetesClusterDetailsDTO {
   readonly masterUrl: Value;
 }
 
-export type Connector_KubernetesCredentialDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ManualConfig" } & {
+export type Connector_KubernetesCredentialDTO = (({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_KubernetesClusterDetailsDTO;
-})));
+}));
 
 export interface Connector_KubernetesOpenIdConnectDTO {
   readonly oidcClientIdRef: Value;
@@ -2787,9 +2786,9 @@ export interface Connector_LangSmithApiKeyDTO {
   readonly apiKeyRef: Value;
 }
 
-export type Connector_LangSmithAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ApiKey" } & {
+export type Connector_LangSmithAuthenticationDTO = (({ readonly type: "ApiKey" } & {
   readonly spec?: Connector_LangSmithApiKeyDTO;
-})));
+}));
 
 export interface Connector_LangSmithConnectorDTO {
   readonly auth?: Connector_LangSmithAuthenticationDTO;
@@ -2812,7 +2811,7 @@ export interface Connector_MCPApiKeyAuthDTO {
   readonly apiKeyRef: Value;
 }
 
-export type Connector_MCPAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "ApiKey" } & {
+export type Connector_MCPAuthenticationDTO = (({ readonly type: "ApiKey" } & {
   readonly spec?: Connector_MCPApiKeyAuthDTO;
 }) | ({ readonly type: "Basic" } & {
   readonly spec?: Connector_MCPBasicAuthDTO;
@@ -2820,7 +2819,7 @@ export type Connector_MCPAuthenticationDTO = ({ readonly [key: string]: unknown 
   readonly spec?: Connector_MCPCustomHeaderAuthDTO;
 }) | ({ readonly type: "None" } & {
   readonly spec?: Connector_MCPNoneAuthDTO;
-})));
+}));
 
 export interface Connector_MCPBasicAuthDTO {
   readonly passwordRef: Value;
@@ -2844,9 +2843,9 @@ export interface Connector_MCPNoneAuthDTO { readonly [key: string]: unknown }
 
 export interface Connector_MLFlowApiKeyDTO { readonly [key: string]: unknown }
 
-export type Connector_MLFlowAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Anonymous" } & {
+export type Connector_MLFlowAuthenticationDTO = (({ readonly type: "Anonymous" } & {
   readonly spec?: Connector_MLFlowApiKeyDTO;
-})));
+}));
 
 export interface Connector_MLFlowConnectorDTO {
   readonly auth: Connector_MLFlowAuthenticationDTO;
@@ -2880,9 +2879,9 @@ export interface Connector_NewRelicConnectorDTO {
   readonly url: Value;
 }
 
-export type Connector_NexusAuthentication = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_NexusAuthentication = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_NexusUsernamePasswordAuth;
-})));
+}));
 
 export interface Connector_NexusConnector {
   readonly auth?: Connector_NexusAuthentication;
@@ -2898,9 +2897,9 @@ export interface Connector_NexusUsernamePasswordAuth {
   readonly usernameRef?: Value;
 }
 
-export type Connector_OciHelmAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "UsernamePassword" } & {
+export type Connector_OciHelmAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_OciHelmUsernamePasswordDTO;
-})));
+}));
 
 export interface Connector_OciHelmConnectorDTO {
   readonly auth?: Connector_OciHelmAuthenticationDTO;
@@ -2937,9 +2936,9 @@ export interface Connector_OidcWorkloadAccessTokenRequest {
   readonly subject_token_type?: Value;
 }
 
-export type Connector_OpenAIAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "Token" } & {
+export type Connector_OpenAIAuthenticationDTO = (({ readonly type: "Token" } & {
   readonly spec?: Connector_OpenAITokenCredentialsDTO;
-})));
+}));
 
 export interface Connector_OpenAIConnectorDTO {
   readonly authentication: Connector_OpenAIAuthenticationDTO;
@@ -2987,9 +2986,9 @@ export interface Connector_RancherConnectorBearerTokenAuthenticationDTO {
   readonly passwordRef: Value;
 }
 
-export type Connector_RancherConnectorConfigAuthCredentialsDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "BearerToken" } & {
+export type Connector_RancherConnectorConfigAuthCredentialsDTO = (({ readonly type: "BearerToken" } & {
   readonly spec?: Connector_RancherConnectorBearerTokenAuthenticationDTO;
-})));
+}));
 
 export interface Connector_RancherConnectorConfigAuthDTO {
   readonly auth: Connector_RancherConnectorConfigAuthCredentialsDTO;
@@ -3014,11 +3013,11 @@ export interface Connector_SalesforceConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_SalesforceCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "Jwt" } & {
+export type Connector_SalesforceCredential = (({ readonly type: "Jwt" } & {
   readonly spec?: Connector_SalesforceJwtCredentialDetails;
 }) | ({ readonly type: "SfdxAuthUrl" } & {
   readonly spec?: Connector_SalesforceSfdxAuthUrlCredentialDetails;
-})));
+}));
 
 export interface Connector_SalesforceJwtCredentialDetails {
   readonly clientId?: Value;
@@ -3039,13 +3038,13 @@ export interface Connector_ServiceNowADFSDTO {
   readonly resourceIdRef: Value;
 }
 
-export type Connector_ServiceNowAuthenticationDTO = ({ readonly [key: string]: unknown } & (({ readonly type: "AdfsClientCredentialsWithCertificate" } & {
+export type Connector_ServiceNowAuthenticationDTO = (({ readonly type: "AdfsClientCredentialsWithCertificate" } & {
   readonly spec?: Connector_ServiceNowADFSDTO;
 }) | ({ readonly type: "RefreshTokenGrantType" } & {
   readonly spec?: Connector_ServiceNowRefreshTokenDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_ServiceNowUserNamePasswordDTO;
-})));
+}));
 
 export interface Connector_ServiceNowConnector {
   readonly auth: Connector_ServiceNowAuthenticationDTO;
@@ -3104,9 +3103,9 @@ export interface Connector_SpotConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_SpotCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "PermanentTokenConfig" } & {
+export type Connector_SpotCredential = (({ readonly type: "PermanentTokenConfig" } & {
   readonly spec?: Connector_SpotPermanentTokenConfigSpec;
-})));
+}));
 
 export interface Connector_SpotPermanentTokenConfigSpec {
   readonly apiTokenRef: Value;
@@ -3137,9 +3136,9 @@ export interface Connector_TasConnector {
   readonly ignoreTestConnection?: boolean;
 }
 
-export type Connector_TasCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "ManualConfig" } & {
+export type Connector_TasCredential = (({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_TasManualDetails;
-})));
+}));
 
 export interface Connector_TasManualDetails {
   readonly endpointUrl: Value;
@@ -3163,9 +3162,9 @@ export interface Connector_TerraformCloudConnector {
   readonly terraformCloudUrl: Value;
 }
 
-export type Connector_TerraformCloudCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "ApiToken" } & {
+export type Connector_TerraformCloudCredential = (({ readonly type: "ApiToken" } & {
   readonly spec?: Connector_TerraformCloudTokenCredentials;
-})));
+}));
 
 export interface Connector_TerraformCloudTokenCredentials {
   readonly apiToken: Value;
@@ -3257,7 +3256,7 @@ export interface ContainerInfraYamlSpec {
   readonly os?: Expressive<"Linux" | "MacOS" | "Windows">;
   readonly priorityClassName?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serviceAccountName?: Value;
   readonly tolerations?: Expressive<ReadonlyArray<Toleration>>;
   readonly volumes?: Expressive<ReadonlyArray<ContainerVolume>>;
@@ -3295,7 +3294,7 @@ export interface ContainerVolume {
 
 export interface CopyCommandUnitSpec {
   readonly destinationPath: Value;
-  readonly preserveDirectoryStructure?: boolean | Value;
+  readonly preserveDirectoryStructure?: Expressive<boolean>;
   readonly sourceType: "Artifact" | "Config";
   readonly type?: Value;
 }
@@ -3314,7 +3313,7 @@ export interface CortexCloudStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlCortexCloudToolData;
@@ -3353,16 +3352,16 @@ export interface CoverityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
 
-export type CriteriaSpecWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Jexl" } & {
+export type CriteriaSpecWrapper = (({ readonly type: "Jexl" } & {
   readonly spec?: JexlCriteriaSpec;
 }) | ({ readonly type: "KeyValues" } & {
   readonly spec?: KeyValuesCriteriaSpec;
-})));
+}));
 
 export interface CustomApprovalStepInfo {
   readonly approvalCriteria: CriteriaSpecWrapper;
@@ -3391,9 +3390,9 @@ export interface CustomArtifactScriptInfo {
   readonly source: CustomArtifactScriptSourceWrapper;
 }
 
-export type CustomArtifactScriptSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type CustomArtifactScriptSourceWrapper = (({ readonly type: "Inline" } & {
   readonly spec?: CustomScriptInlineSource;
-})));
+}));
 
 export interface CustomArtifactScripts {
   readonly fetchAllArtifacts: FetchAllArtifacts;
@@ -3461,7 +3460,7 @@ export interface CustomIngestStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -3495,7 +3494,7 @@ export interface DBApplySchemaStepInfo {
   readonly migrationType?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tag?: Value;
   readonly tagDatabaseChangeSet?: boolean;
 }
@@ -3511,7 +3510,7 @@ export interface DBOPSTestAndPreviewStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
 }
 
@@ -3528,7 +3527,7 @@ export interface DBRollbackSchemaStepInfo {
   readonly migrationType?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
   readonly tag?: Value;
 }
@@ -3545,7 +3544,7 @@ export interface DBSchemaRollbackSQLInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
   readonly tag?: Value;
 }
@@ -3561,7 +3560,7 @@ export interface DBSchemaUpdateSQLInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
 }
 
@@ -3583,7 +3582,7 @@ export interface DataTheoremStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -3594,20 +3593,20 @@ export interface DeleteManifestPathSpec {
 }
 
 export interface DeleteReleaseNameSpec {
-  readonly deleteNamespace?: boolean | Value;
+  readonly deleteNamespace?: Expressive<boolean>;
 }
 
 export interface DeleteResourceNameSpec {
   readonly resourceNames: Expressive<ReadonlyArray<Value>>;
 }
 
-export type DeleteResourcesWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "ManifestPath" } & {
+export type DeleteResourcesWrapper = (({ readonly type: "ManifestPath" } & {
   readonly spec?: DeleteManifestPathSpec;
 }) | ({ readonly type: "ReleaseName" } & {
   readonly spec?: DeleteReleaseNameSpec;
 }) | ({ readonly type: "ResourceName" } & {
   readonly spec?: DeleteResourceNameSpec;
-})));
+}) | { readonly type?: undefined });
 
 export interface DependencyElement {
   readonly description?: Value;
@@ -3638,7 +3637,7 @@ export interface DeployAwsAgentCoreRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly waitReady?: Expressive<boolean>;
 }
 
@@ -3650,7 +3649,7 @@ export interface DeployGoogleAgentRuntimeRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly waitReady?: Expressive<boolean>;
 }
 
@@ -3667,7 +3666,7 @@ export interface DockerContentTrustStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -3708,7 +3707,7 @@ export interface DockerStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef?: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -3716,12 +3715,12 @@ export interface DockerStepInfo {
   readonly envVariables?: { readonly [key: string]: Value } | Value;
   readonly fileDockerSecrets?: { readonly [key: string]: Value } | Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly registryRef?: Value;
   readonly remoteCacheRepo?: Value;
   readonly repo?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags?: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -3741,7 +3740,7 @@ export interface DownloadAwsS3StepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface DownloadGcsStepInfo {
@@ -3753,7 +3752,7 @@ export interface DownloadGcsStepInfo {
   readonly outputFilePathsContent?: ReadonlyArray<Value>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface DownloadHarnessStoreStepInfo {
@@ -3763,7 +3762,7 @@ export interface DownloadHarnessStoreStepInfo {
   readonly outputFilePathsContent?: ReadonlyArray<Value>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface DownloadManifestsStepInfo {
@@ -3776,7 +3775,7 @@ export interface ECRStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -3785,11 +3784,11 @@ export interface ECRStepInfo {
   readonly fileDockerSecrets?: { readonly [key: string]: Value } | Value;
   readonly imageName: Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly region: Value;
   readonly remoteCacheImage?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -3798,7 +3797,7 @@ export interface ECSDirectInfraYamlSpec {
   readonly cluster?: string_without_jexl | common_jexl;
   readonly connectorRef: string_without_jexl | common_jexl;
   readonly containerSecurityContext?: Expressive<SecurityContext | common_jexl>;
-  readonly enableExecuteCommand?: Expressive<boolean | common_jexl>;
+  readonly enableExecuteCommand?: Expressive<Expressive<boolean>>;
   readonly executionRoleArn?: string_without_jexl | common_jexl;
   readonly harnessImageConnectorRef?: string_without_jexl | common_jexl;
   readonly initTimeout?: string_without_jexl | common_jexl;
@@ -3859,8 +3858,8 @@ export interface EcsBlueGreenRollbackStepInfo {
 
 export interface EcsBlueGreenSwapTargetGroupsStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly doNotDownsizeOldService?: boolean | Value;
-  readonly downsizeOldServiceDelayInSecs?: number | Value;
+  readonly doNotDownsizeOldService?: Expressive<boolean>;
+  readonly downsizeOldServiceDelayInSecs?: Expressive<number>;
 }
 
 export interface EcsBlueGreenTrafficShiftStepInfo {
@@ -3951,11 +3950,11 @@ export interface EcsTaskDefinitionManifest {
   readonly store?: StoreConfigWrapper;
 }
 
-export type EcsTrafficShiftWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inherit" } & {
+export type EcsTrafficShiftWrapper = (({ readonly type: "Inherit" } & {
   readonly spec?: InheritEcsTrafficShiftSpec;
 }) | ({ readonly type: "Standalone" } & {
   readonly spec?: StandAloneEcsTrafficShiftSpec;
-})));
+}));
 
 export interface EcsUpgradeContainerStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
@@ -4011,11 +4010,11 @@ export interface ElastigroupInfrastructure {
   readonly type?: "KubernetesDirect" | "UseFromStage" | "VM";
 }
 
-export type ElastigroupInstances = ({ readonly [key: string]: unknown } & (({ readonly type: "CurrentRunning" } & {
+export type ElastigroupInstances = (({ readonly type: "CurrentRunning" } & {
   readonly spec?: ElastigroupCurrentRunningInstances;
 }) | ({ readonly type: "Fixed" } & {
   readonly spec?: ElastigroupFixedInstances;
-})));
+}));
 
 export interface ElastigroupRollbackStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
@@ -4038,14 +4037,14 @@ export interface ElastigroupSetupStepInfo {
 
 export interface ElastigroupSwapRouteStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly downsizeOldElastigroup: boolean | Value;
+  readonly downsizeOldElastigroup: Expressive<boolean>;
 }
 
-export type ElastigroupTrafficShiftWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inherit" } & {
+export type ElastigroupTrafficShiftWrapper = (({ readonly type: "Inherit" } & {
   readonly spec?: InheritElastigroupTrafficShiftSpec;
 }) | ({ readonly type: "Standalone" } & {
   readonly spec?: StandAloneElastigroupTrafficShiftSpec;
-})));
+}));
 
 export interface EmailStepInfo {
   readonly body?: Value;
@@ -4059,7 +4058,7 @@ export interface EmailStepInfo {
   readonly toUserGroups?: Expressive<ReadonlyArray<Value>>;
 }
 
-export type EnforceAttestationSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type EnforceAttestationSource = (({ readonly type: "acr" } & {
   readonly spec?: AcrSbomSource;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: ImageSbomSource;
@@ -4073,7 +4072,7 @@ export type EnforceAttestationSource = ({ readonly [key: string]: unknown } & ((
   readonly spec?: HarSbomSource;
 }) | ({ readonly type: "image" } & {
   readonly spec?: ImageSbomSource;
-})));
+}));
 
 export interface EnforceAttestationStepInfo {
   readonly attestedEventScope?: AttestedEventScope;
@@ -4163,16 +4162,16 @@ export interface ExecutionTarget {
   readonly workingDirectory?: Value;
 }
 
-export type FailureStrategyActionConfig = ({ readonly [key: string]: unknown } & (({ readonly type: "Abort" } & { readonly [key: string]: unknown }) | ({ readonly type: "Ignore" } & { readonly [key: string]: unknown }) | ({ readonly type: "ManualIntervention" } & {
+export type FailureStrategyActionConfig = ({ readonly type: "Abort" } | { readonly type: "Ignore" } | ({ readonly type: "ManualIntervention" } & {
   readonly spec?: {
     readonly onTimeout?: { readonly [key: string]: unknown };
     readonly timeout: Value;
   };
-}) | ({ readonly type: "MarkAsFailure" } & { readonly [key: string]: unknown }) | ({ readonly type: "MarkAsSuccess" } & { readonly [key: string]: unknown }) | ({ readonly type: "PipelineRollback" } & { readonly [key: string]: unknown }) | ({ readonly type: "ProceedWithDefaultValues" } & { readonly [key: string]: unknown }) | ({ readonly type: "Retry" } & {
+}) | { readonly type: "MarkAsFailure" } | { readonly type: "MarkAsSuccess" } | { readonly type: "PipelineRollback" } | { readonly type: "ProceedWithDefaultValues" } | ({ readonly type: "Retry" } & {
   readonly spec?: RetryFailureSpecConfig;
 }) | ({ readonly type: "RetryStepGroup" } & {
   readonly spec?: { readonly [key: string]: unknown };
-}) | ({ readonly type: "StageRollback" } & { readonly [key: string]: unknown }) | ({ readonly type: "StepGroupRollback" } & { readonly [key: string]: unknown })));
+}) | { readonly type: "StageRollback" } | { readonly type: "StepGroupRollback" } | { readonly type?: undefined });
 
 export interface FailureStrategyConfig {
   readonly onFailure: OnFailureConfig;
@@ -4225,7 +4224,7 @@ export interface FlywayCommandStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
 }
 
@@ -4268,7 +4267,7 @@ export interface FmeFlagCreateStepInfo {
 
 export interface FmeFlagDefaultAllocationStepInfo {
   readonly allocation: (ReadonlyArray<{
-    readonly amount: number | common_jexl;
+    readonly amount: Expressive<number>;
     readonly treatment: fme_flag_common_treatments | common_jexl_expression_only;
   }>) | common_jexl;
   readonly environment: fme_flag_common_environment | common_jexl;
@@ -4290,7 +4289,7 @@ export interface FmeFlagDefinitionInstructionsStepInfo {
 }
 
 export interface FmeFlagDeleteStepInfo {
-  readonly deleteAllDefinitions?: boolean | common_jexl;
+  readonly deleteAllDefinitions?: Expressive<boolean>;
   readonly name: fme_flag_common_flag_name | common_jexl;
 }
 
@@ -4302,7 +4301,7 @@ export interface FmeFlagKillStepInfo {
 export interface FmeFlagLimitExposureStepInfo {
   readonly environment: fme_flag_common_environment | common_jexl;
   readonly flagName: fme_flag_common_flag_name | common_jexl;
-  readonly limit: number | common_jexl;
+  readonly limit: Expressive<number>;
 }
 
 export interface FmeFlagPatchDefinitionStepInfo {
@@ -4333,7 +4332,7 @@ export interface FmeFlagSetDynamicConfigurationsStepInfo {
 }
 
 export interface FmeFlagSetImpressionTrackingStepInfo {
-  readonly enabled: boolean | common_jexl;
+  readonly enabled: Expressive<boolean>;
   readonly environment: fme_flag_common_environment | common_jexl;
   readonly flagName: fme_flag_common_flag_name | common_jexl;
 }
@@ -4353,7 +4352,7 @@ export interface FmeFlagSetTargetingRulesStepInfo {
   readonly flagName: fme_flag_common_flag_name | common_jexl;
   readonly targetingRules: (ReadonlyArray<{
     readonly allocation: (ReadonlyArray<{
-      readonly size: number | common_jexl;
+      readonly size: Expressive<number>;
       readonly treatment: fme_flag_common_treatments | common_jexl;
     }>) | common_jexl;
     readonly condition: {
@@ -4478,7 +4477,7 @@ export interface FortifyOnDemandStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlFODToolData;
@@ -4497,7 +4496,7 @@ export interface FossaStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlFossaToolData;
@@ -4508,7 +4507,7 @@ export interface GARStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -4518,11 +4517,11 @@ export interface GARStepInfo {
   readonly host: Value;
   readonly imageName: Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly projectID: Value;
   readonly remoteCacheImage?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -4558,7 +4557,7 @@ export interface GCEProvisionBackendServiceStepInfo {
   readonly project: Value;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -4567,7 +4566,7 @@ export interface GCRStepInfo {
   readonly buildArgs?: { readonly [key: string]: Value } | Value;
   readonly cacheFrom?: ReadonlyArray<Value> | Value;
   readonly cacheTo?: Value;
-  readonly caching?: boolean | Value;
+  readonly caching?: Expressive<boolean>;
   readonly connectorRef: Value | AnyResource;
   readonly context?: Value;
   readonly dockerfile?: Value;
@@ -4577,11 +4576,11 @@ export interface GCRStepInfo {
   readonly host: Value;
   readonly imageName: Value;
   readonly labels?: { readonly [key: string]: Value } | Value;
-  readonly optimize?: boolean | Value;
+  readonly optimize?: Expressive<boolean>;
   readonly projectID: Value;
   readonly remoteCacheImage?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly tags: ReadonlyArray<Value> | Value;
   readonly target?: Value;
 }
@@ -4650,7 +4649,7 @@ export interface GitCloneStepInfo {
   readonly projectName?: Value;
   readonly repoName?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sparseCheckout?: Expressive<ReadonlyArray<Value>>;
   readonly sslVerify?: Expressive<boolean>;
   readonly submoduleStrategy?: Expressive<"true" | "false" | "recursive">;
@@ -4669,7 +4668,7 @@ export interface GitHubAdvancedSecurityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -4693,7 +4692,7 @@ export interface GitOpsGetAppDetailsStepInfo {
   readonly applicationName?: Value;
   readonly applicationRegex?: Value;
   readonly applicationsList?: Expressive<ReadonlyArray<AgentApplicationTargets>>;
-  readonly hardRefresh?: boolean | Value;
+  readonly hardRefresh?: Expressive<boolean>;
 }
 
 export type GitOpsRollbackStepInfo = StepSpecType;
@@ -4746,7 +4745,7 @@ export interface GitleaksStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -4755,9 +4754,9 @@ export interface GoogleAgentRuntimePlatformSpec {
   readonly source: GoogleAgentSource;
 }
 
-export type GoogleAgentSource = ({ readonly [key: string]: unknown } & (({ readonly type: "container" } & {
+export type GoogleAgentSource = (({ readonly type: "container" } & {
   readonly spec?: ContainerAgentSource;
-})));
+}));
 
 export interface GoogleArtifactRegistryConfig {
   readonly connectorRef: Value | AnyResource;
@@ -4804,7 +4803,7 @@ export interface GoogleCloudRunDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly skipTrafficShift?: Expressive<boolean>;
 }
 
@@ -4830,7 +4829,7 @@ export interface GoogleCloudRunJobStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly replaceCommandOptions?: Expressive<ReadonlyArray<Value>>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudRunPrepareRollbackDataStepInfo {
@@ -4841,7 +4840,7 @@ export interface GoogleCloudRunPrepareRollbackDataStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudRunRevisionMetadata {
@@ -4858,7 +4857,7 @@ export interface GoogleCloudRunRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudRunServiceSpec {
@@ -4877,7 +4876,7 @@ export interface GoogleCloudRunTrafficShiftStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
   readonly revisionTrafficDetails?: Expressive<ReadonlyArray<GoogleCloudRunRevisionMetadata>>;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleCloudSourceArtifactConfig {
@@ -4957,14 +4956,14 @@ export interface GoogleMigBlueGreenDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly targetSize?: Expressive<number>;
-  readonly trafficConfig?: ({ readonly [key: string]: unknown } & (({ readonly type: "CSM" } & {
+  readonly trafficConfig?: (({ readonly type: "CSM" } & {
     readonly spec: {
       readonly route: Value;
       readonly type: "GRPCRoute" | "HTTPRoute";
     };
-  })));
+  }));
 }
 
 export interface GoogleMigBlueGreenRollbackStepInfo {
@@ -4976,7 +4975,7 @@ export interface GoogleMigBlueGreenRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleMigConfiguration {
@@ -4994,7 +4993,7 @@ export interface GoogleMigDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly targetSize?: Expressive<number>;
 }
 
@@ -5048,7 +5047,7 @@ export interface GoogleMigSteadyStateStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface GoogleMigTrafficShiftStepInfo {
@@ -5061,8 +5060,8 @@ export interface GoogleMigTrafficShiftStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
-  readonly trafficConfig?: ({ readonly [key: string]: unknown } & (({ readonly type: "CSM" } & {
+  readonly runAsUser?: Expressive<number>;
+  readonly trafficConfig?: (({ readonly type: "CSM" } & {
     readonly spec: {
       readonly destinations: Expressive<ReadonlyArray<{
         readonly destination: Value;
@@ -5073,7 +5072,7 @@ export interface GoogleMigTrafficShiftStepInfo {
       readonly route: Value;
       readonly type: "GRPCRoute" | "HTTPRoute";
     };
-  })));
+  }));
 }
 
 export interface GrypeStepInfo {
@@ -5089,7 +5088,7 @@ export interface GrypeStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -5105,7 +5104,7 @@ export interface HarnessApprovalStepInfo {
   readonly approvers: Approvers;
   readonly autoApproval?: AutoApprovalParams;
   readonly callbackId?: Value;
-  readonly includePipelineExecutionHistory: boolean | Value;
+  readonly includePipelineExecutionHistory: Expressive<boolean>;
   readonly isAutoRejectEnabled?: Expressive<boolean>;
 }
 
@@ -5147,7 +5146,7 @@ export interface HarnessStore {
 export interface HelmBlueGreenStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<HelmManifestCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly ignoreReleaseHistFailStatus?: boolean | Value;
+  readonly ignoreReleaseHistFailStatus?: Expressive<boolean>;
   readonly runChartTests?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipSteadyStateCheck?: Expressive<ParameterFieldBoolean | boolean>;
   readonly useUpgradeInstall?: Expressive<ParameterFieldBoolean | boolean>;
@@ -5166,7 +5165,7 @@ export interface HelmCanaryDeleteStepInfo {
 export interface HelmCanaryDeployStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<HelmManifestCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly ignoreReleaseHistFailStatus?: boolean | Value;
+  readonly ignoreReleaseHistFailStatus?: Expressive<boolean>;
   readonly instanceSelection: InstanceSelectionWrapper;
   readonly runChartTests?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipSteadyStateCheck?: Expressive<ParameterFieldBoolean | boolean>;
@@ -5177,11 +5176,11 @@ export interface HelmChartManifest {
   readonly chartName?: Value;
   readonly chartVersion?: Value;
   readonly commandFlags?: ReadonlyArray<HelmManifestCommandFlag>;
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly helmVersion?: "V2" | "V3" | "V380" | "V4";
   readonly metadata?: Value;
   readonly optionalValuesYaml?: Expressive<ParameterFieldBoolean | boolean>;
-  readonly skipResourceVersioning?: boolean | Value;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
   readonly subChartPath?: Value;
   readonly valuesPaths?: Expressive<ReadonlyArray<Value>>;
@@ -5199,7 +5198,7 @@ export interface HelmDeployStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<HelmManifestCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly environmentVariables?: Expressive<ParameterFieldMapStringString>;
-  readonly ignoreReleaseHistFailStatus?: boolean | Value;
+  readonly ignoreReleaseHistFailStatus?: Expressive<boolean>;
   readonly runChartTests?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipCleanup?: Expressive<ParameterFieldBoolean | boolean>;
   readonly skipDryRun?: Expressive<boolean>;
@@ -5355,17 +5354,17 @@ export interface IACMTFLintPluginInfo {
   readonly disableRule?: ReadonlyArray<Value> | Value;
   readonly enableRule?: ReadonlyArray<Value> | Value;
   readonly filter?: ReadonlyArray<Value>;
-  readonly fix?: boolean | Value;
-  readonly force?: boolean | Value;
+  readonly fix?: Expressive<boolean>;
+  readonly force?: Expressive<boolean>;
   readonly format?: "default" | "json" | "checkstyle" | "junit" | "compact" | "sarif";
   readonly ignoreModule?: ReadonlyArray<Value> | Value;
   readonly image?: Value;
-  readonly langserver?: boolean | Value;
-  readonly maxWorkers?: number | Value;
+  readonly langserver?: Expressive<boolean>;
+  readonly maxWorkers?: Expressive<number>;
   readonly minimumFailureSeverity?: "error" | "warning" | "notice";
-  readonly noParallelRunners?: boolean | Value;
+  readonly noParallelRunners?: Expressive<boolean>;
   readonly only?: ReadonlyArray<Value> | Value;
-  readonly recursive?: boolean | Value;
+  readonly recursive?: Expressive<boolean>;
   readonly resources?: ContainerResource;
 }
 
@@ -5521,11 +5520,11 @@ export interface ImportCommandParameterField {
   readonly id: Value;
 }
 
-export type ImportDataSpecWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Json" } & {
+export type ImportDataSpecWrapper = (({ readonly type: "Json" } & {
   readonly spec?: JsonImportDataSpec;
 }) | ({ readonly type: "KeyValues" } & {
   readonly spec?: KeyValuesImportDataSpec;
-})));
+}));
 
 export interface ImprovisedCanaryVerificationJobSpec {
   readonly deploymentTag?: Value;
@@ -5660,11 +5659,11 @@ export interface InlineTerragruntVarFileSpec {
   readonly type?: Value;
 }
 
-export type InstanceSelectionWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Count" } & {
+export type InstanceSelectionWrapper = (({ readonly type: "Count" } & {
   readonly spec?: CountInstanceSelection;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: PercentageInstanceSelection;
-})));
+}) | { readonly type?: undefined });
 
 export interface IstioProviderSpec {
   readonly delegateService?: Expressive<boolean>;
@@ -5719,7 +5718,7 @@ export interface JfrogXrayStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -5776,9 +5775,9 @@ export interface K8sApplyStepInfo {
   readonly filePaths?: Expressive<ReadonlyArray<Value>>;
   readonly manifestSource?: ManifestSourceWrapper;
   readonly overrides?: ReadonlyArray<ManifestConfigWrapper>;
-  readonly skipDryRun?: boolean | Value;
-  readonly skipRendering?: boolean | Value;
-  readonly skipSteadyStateCheck?: boolean | Value;
+  readonly skipDryRun?: Expressive<boolean>;
+  readonly skipRendering?: Expressive<boolean>;
+  readonly skipSteadyStateCheck?: Expressive<boolean>;
 }
 
 export interface K8sAwsInfrastructure {
@@ -5811,7 +5810,7 @@ export interface K8sBGStageScaleUpStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly instanceSelection?: InstanceSelectionWrapper;
   readonly replicaCountMode?: "Auto" | "Custom";
-  readonly skipSteadyStateCheck?: boolean | Value;
+  readonly skipSteadyStateCheck?: Expressive<boolean>;
 }
 
 export interface K8sBGSwapServicesStepInfo {
@@ -5821,9 +5820,9 @@ export interface K8sBGSwapServicesStepInfo {
 export interface K8sBlueGreenStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly pruningEnabled?: boolean | Value;
+  readonly pruningEnabled?: Expressive<boolean>;
   readonly skipDeploymentIfSameManifest?: Expressive<boolean>;
-  readonly skipDryRun?: boolean | Value;
+  readonly skipDryRun?: Expressive<boolean>;
   readonly trafficRouting?: K8sTrafficRoutingSpec;
 }
 
@@ -5835,10 +5834,10 @@ export type K8sCanaryStepInfo = ({
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly instanceSelection?: InstanceSelectionWrapper;
-  readonly skipDryRun?: boolean | Value;
+  readonly skipDryRun?: Expressive<boolean>;
   readonly targetPercentage?: Expressive<number>;
   readonly trafficRouting?: K8sTrafficRoutingSpec;
-} & (({ readonly canaryType: "Progressive" } & { readonly [key: string]: unknown })));
+} & ({ readonly canaryType: "Progressive" } | { readonly canaryType?: undefined }));
 
 export interface K8sDeleteStepCommandFlag {
   readonly commandType: "Delete";
@@ -5875,7 +5874,7 @@ export interface K8sDirectInfraYamlSpec {
   readonly os?: Expressive<"Linux" | "MacOS" | "Windows">;
   readonly podSpecOverlay?: Value;
   readonly priorityClassName?: Value;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serviceAccountName?: Value;
   readonly tolerations?: Expressive<ReadonlyArray<Toleration>>;
   readonly volumes?: Expressive<ReadonlyArray<CIVolume>>;
@@ -5897,10 +5896,10 @@ export interface K8sGcpInfrastructure {
 }
 
 export interface K8sManifest {
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly metadata?: Value;
   readonly optionalValuesYaml?: Expressive<ParameterFieldBoolean | boolean>;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
   readonly valuesPaths?: Expressive<ReadonlyArray<Value>>;
 }
@@ -5938,14 +5937,14 @@ export interface K8sRancherInfrastructure {
 export interface K8sRollingRollbackStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly pruningEnabled?: boolean | Value;
+  readonly pruningEnabled?: Expressive<boolean>;
 }
 
 export interface K8sRollingStepInfo {
   readonly commandFlags?: Expressive<ReadonlyArray<K8sStepCommandFlag>>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly pruningEnabled?: boolean | Value;
-  readonly skipDryRun?: boolean | Value;
+  readonly pruningEnabled?: Expressive<boolean>;
+  readonly skipDryRun?: Expressive<boolean>;
 }
 
 export interface K8sRolloutStepCommandFlag {
@@ -5963,7 +5962,7 @@ export interface K8sRolloutStepInfo {
 export interface K8sScaleStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly instanceSelection: InstanceSelectionWrapper;
-  readonly skipSteadyStateCheck?: boolean | Value;
+  readonly skipSteadyStateCheck?: Expressive<boolean>;
   readonly workload: Value;
 }
 
@@ -6057,7 +6056,7 @@ export type K8sTrafficRoutingStepInfo = ({
 
 export interface KeyValuesCriteriaSpec {
   readonly conditions: ReadonlyArray<Condition>;
-  readonly matchAnyCondition?: boolean | Value;
+  readonly matchAnyCondition?: Expressive<boolean>;
 }
 
 export interface KeyValuesImportDataSpec {
@@ -6089,12 +6088,12 @@ export interface KubernetesServiceSpec {
 
 export interface KustomizeManifest {
   readonly commandFlags?: ReadonlyArray<KustomizeManifestCommandFlag>;
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly metadata?: Value;
   readonly overlayConfiguration?: OverlayConfiguration;
   readonly patchesPaths?: Expressive<ReadonlyArray<Value>>;
   readonly pluginPath?: Value;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -6136,15 +6135,15 @@ export interface LiquibaseCommandStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
 }
 
-export type LoadBalancer = ({ readonly [key: string]: unknown } & (({ readonly type: "AWSLoadBalancerConfig" } & {
+export type LoadBalancer = (({ readonly type: "AWSLoadBalancerConfig" } & {
   readonly spec?: AwsLoadBalancerConfigYaml;
-})));
+}));
 
-export type LoadTestStepInfo = ({ readonly [key: string]: unknown } & (({ readonly kind: "template" } & { readonly [key: string]: unknown })));
+export type LoadTestStepInfo = ({ readonly kind: "template" } | { readonly kind?: undefined });
 
 export interface LocalSourceSpec {
   readonly artifact_name: Value;
@@ -6239,7 +6238,7 @@ export interface ManifestOverrideSets {
   readonly manifests?: ReadonlyArray<ManifestConfigWrapper>;
 }
 
-export type ManifestSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "AsgConfiguration" } & {
+export type ManifestSourceWrapper = (({ readonly type: "AsgConfiguration" } & {
   readonly spec?: AsgConfigurationManifest;
 }) | ({ readonly type: "AsgLaunchTemplate" } & {
   readonly spec?: AsgLaunchTemplateManifest;
@@ -6293,7 +6292,7 @@ export type ManifestSourceWrapper = ({ readonly [key: string]: unknown } & (({ r
   readonly spec?: VarsManifest;
 }) | ({ readonly type: "Values" } & {
   readonly spec?: ValuesManifest;
-})));
+}));
 
 export interface MendStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -6309,7 +6308,7 @@ export interface MendStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlMendToolData;
@@ -6330,7 +6329,7 @@ export interface MetasploitStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6347,13 +6346,13 @@ export interface ModelScanStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
 
 export interface ModuleSource {
-  readonly useConnectorCredentials: ParameterFieldBoolean | Value | boolean;
+  readonly useConnectorCredentials: Expressive<boolean>;
 }
 
 export interface MultiDeploymentConfig {
@@ -6375,7 +6374,7 @@ export interface MythosAgentStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlMythosAgentToolData;
@@ -6423,7 +6422,7 @@ export interface NessusStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6459,7 +6458,7 @@ export interface NexusIQStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlNexusIqToolData;
@@ -6525,7 +6524,7 @@ export interface NiktoStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6543,7 +6542,7 @@ export interface NmapStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6555,7 +6554,7 @@ export interface NumberNGVariable {
   readonly name?: Value;
   readonly required?: boolean;
   readonly type?: "Number";
-  readonly value: Expressive<number | Value>;
+  readonly value: Expressive<Expressive<number>>;
 }
 
 export interface OciHelmChartConfig {
@@ -6612,16 +6611,16 @@ export interface OpenAiStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
 
 export interface OpenshiftManifest {
-  readonly enableDeclarativeRollback?: ParameterFieldBoolean | Value | boolean;
+  readonly enableDeclarativeRollback?: Expressive<boolean>;
   readonly metadata?: Value;
   readonly paramsPaths?: Expressive<ReadonlyArray<Value>>;
-  readonly skipResourceVersioning?: ParameterFieldBoolean | Value | boolean;
+  readonly skipResourceVersioning?: Expressive<boolean>;
   readonly store?: StoreConfigWrapper;
 }
 
@@ -6644,7 +6643,7 @@ export interface OpenvasStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6662,7 +6661,7 @@ export interface OsvScannerStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6693,7 +6692,7 @@ export interface OwaspStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6731,7 +6730,7 @@ export interface PercentageInstanceSelection {
 }
 
 export interface PipelineInfrastructure {
-  readonly allowSimultaneousDeployments?: boolean | Value;
+  readonly allowSimultaneousDeployments?: Expressive<boolean>;
   readonly environment?: EnvironmentYaml;
   readonly environmentRef?: Value;
   readonly infrastructureDefinition?: InfrastructureDef;
@@ -6758,7 +6757,7 @@ export interface PluginStepInfo {
   readonly registryRef?: Value;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly uses?: Value;
 }
@@ -6772,11 +6771,11 @@ export type PolicyStepInfo = ({
   readonly policySets: Expressive<ReadonlyArray<Value>>;
 } & (({ readonly type: "Custom" } & {
   readonly policySpec?: CustomPolicyStepSpec;
-})));
+}) | { readonly type?: undefined }));
 
-export type PolicyStore = ({ readonly [key: string]: unknown } & (({ readonly type: "Harness" } & {
+export type PolicyStore = (({ readonly type: "Harness" } & {
   readonly spec?: HarnessStore;
-})));
+}));
 
 export type PrimaryArtifact = ({
   readonly primaryArtifactRef?: Value;
@@ -6825,7 +6824,7 @@ export type PrimaryArtifact = ({
   readonly spec?: SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface PrismaCloudStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -6841,7 +6840,7 @@ export interface PrismaCloudStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlPrismaCloudToolData;
@@ -6903,7 +6902,7 @@ export interface ProvenanceLocalSourceSpec {
   readonly workspace: Value;
 }
 
-export type ProvenanceSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type ProvenanceSource = (({ readonly type: "acr" } & {
   readonly spec?: ProvenanceAcrSourceSpec;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: ProvenanceDockerSourceSpec;
@@ -6917,7 +6916,7 @@ export type ProvenanceSource = ({ readonly [key: string]: unknown } & (({ readon
   readonly spec?: ProvenanceHarSourceSpec;
 }) | ({ readonly type: "local" } & {
   readonly spec?: ProvenanceLocalSourceSpec;
-})));
+}) | { readonly type?: undefined });
 
 export interface ProvenanceStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -6940,7 +6939,7 @@ export interface ProwlerStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6957,7 +6956,7 @@ export interface QualysStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -6988,7 +6987,7 @@ export interface ReapsawStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -7013,7 +7012,7 @@ export interface RemoteTerraformBackendConfigSpec {
 }
 
 export interface RemoteTerraformVarFileSpec {
-  readonly optional?: boolean | Value;
+  readonly optional?: Expressive<boolean>;
   readonly store: StoreConfigWrapper;
   readonly type?: Value;
 }
@@ -7057,9 +7056,9 @@ export interface RestoreCacheAzureStepInfo {
   readonly connectorRef: Value | AnyResource;
   readonly containerName: Value;
   readonly desc?: Value;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
-  readonly preserveMetadata?: boolean | Value;
+  readonly preserveMetadata?: Expressive<boolean>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
   readonly storageAccount: Value;
 }
@@ -7069,11 +7068,11 @@ export interface RestoreCacheGCSStepInfo {
   readonly baseImageConnectorRefs?: ParameterFieldListString;
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
   readonly preserveMetadata?: boolean;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RestoreCacheS3StepInfo {
@@ -7082,13 +7081,13 @@ export interface RestoreCacheS3StepInfo {
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
   readonly endpoint?: Value;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
-  readonly pathStyle?: boolean | Value;
+  readonly pathStyle?: Expressive<boolean>;
   readonly preserveMetadata?: boolean;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RestoreCacheStepInfo {
@@ -7096,11 +7095,11 @@ export interface RestoreCacheStepInfo {
   readonly baseImageConnectorRefs?: ParameterFieldListString;
   readonly bucket?: Value;
   readonly connectorRef?: Value | AnyResource;
-  readonly failIfKeyNotFound?: boolean | Value;
+  readonly failIfKeyNotFound?: Expressive<boolean>;
   readonly key: Value;
   readonly providerType: "Gcs" | "S3" | "Harness" | "Azure";
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RetryFailureSpecConfig {
@@ -7122,7 +7121,7 @@ export interface RollbackAwsAgentCoreRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RollbackGoogleAgentRuntimeRevisionStepInfo {
@@ -7133,7 +7132,7 @@ export interface RollbackGoogleAgentRuntimeRevisionStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface RolloutManifestPathSpec {
@@ -7145,11 +7144,11 @@ export interface RolloutResourceNameSpec {
   readonly resourceNames: Expressive<ReadonlyArray<Value>>;
 }
 
-export type RolloutResourcesWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "ManifestPath" } & {
+export type RolloutResourcesWrapper = (({ readonly type: "ManifestPath" } & {
   readonly spec?: RolloutManifestPathSpec;
 }) | ({ readonly type: "ResourceName" } & {
   readonly spec?: RolloutResourceNameSpec;
-})));
+}) | { readonly type?: undefined });
 
 export interface RouteSpec {
   readonly route: {
@@ -7181,7 +7180,7 @@ export interface RunStepInfo {
   readonly registryRef?: Value;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -7195,7 +7194,7 @@ export interface RunTestStepV2Info {
   readonly privileged?: Expressive<boolean>;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
 }
 
@@ -7219,8 +7218,8 @@ export interface RunTestsStepInfo {
   readonly pythonVersion?: Expressive<"3" | "2">;
   readonly reports?: Expressive<UnitTestReport>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
-  readonly runOnlySelectedTests?: boolean | Value;
+  readonly runAsUser?: Expressive<number>;
+  readonly runOnlySelectedTests?: Expressive<boolean>;
   readonly shell?: Expressive<"Sh" | "Bash" | "Powershell" | "Pwsh" | "Python">;
   readonly testAnnotations?: Value;
   readonly testGlobs?: Value;
@@ -7463,10 +7462,10 @@ export type SalesforceApexTestStepInfo = ({
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly testType?: Value;
   readonly testValues?: Value;
-} & (({ readonly testLevel: "RunSpecifiedTests" } & { readonly [key: string]: unknown })));
+} & ({ readonly testLevel: "RunSpecifiedTests" } | { readonly testLevel?: undefined }));
 
 export interface SalesforceCreateScratchOrgStepInfo {
   readonly commandOptions?: Expressive<ReadonlyArray<Value>>;
@@ -7479,7 +7478,7 @@ export interface SalesforceCreateScratchOrgStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly scratchOrgName?: Value;
   readonly username?: Value;
 }
@@ -7493,7 +7492,7 @@ export interface SalesforceDeleteScratchOrgStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly scratchOrgAuthUrl?: Value;
 }
 
@@ -7506,7 +7505,7 @@ export interface SalesforceDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SalesforceDeploymentMetaData { readonly [key: string]: unknown }
@@ -7521,7 +7520,7 @@ export interface SalesforceDownloadDeployablesStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly source1Ref?: Value;
   readonly source1Type?: Value;
   readonly source2Ref?: Value;
@@ -7539,7 +7538,7 @@ export interface SalesforceDownloadOrgStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourceRef?: Value;
 }
 
@@ -7562,7 +7561,7 @@ export interface SalesforceEvaluateDiffStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SalesforceInfrastructure {
@@ -7594,7 +7593,7 @@ export interface SalesforceQuickDeployStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly validatedDeployRequestId?: Value;
 }
 
@@ -7607,7 +7606,7 @@ export interface SalesforceRollbackStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SalesforceServiceSpec {
@@ -7632,7 +7631,7 @@ export interface SalesforceSourceBackupStepInfo {
   readonly privileged?: Expressive<boolean>;
   readonly repoName?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly targetBranch?: Value;
 }
 
@@ -7645,7 +7644,7 @@ export interface SalesforceValidateStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly testLevel?: Value;
   readonly tests?: Value;
 }
@@ -7662,7 +7661,7 @@ export interface SastStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlShiftLeftToolData;
@@ -7674,9 +7673,9 @@ export interface SaveCacheAzureStepInfo {
   readonly connectorRef: Value | AnyResource;
   readonly containerName: Value;
   readonly key: Value;
-  readonly override?: boolean | Value;
+  readonly override?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
   readonly storageAccount: Value;
 }
@@ -7687,9 +7686,9 @@ export interface SaveCacheGCSStepInfo {
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
   readonly key: Value;
-  readonly override?: boolean | Value;
+  readonly override?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
 }
 
@@ -7700,11 +7699,11 @@ export interface SaveCacheS3StepInfo {
   readonly connectorRef: Value | AnyResource;
   readonly endpoint?: Value;
   readonly key: Value;
-  readonly override?: boolean | Value;
-  readonly pathStyle?: boolean | Value;
+  readonly override?: Expressive<boolean>;
+  readonly pathStyle?: Expressive<boolean>;
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
 }
 
@@ -7715,30 +7714,30 @@ export interface SaveCacheStepInfo {
   readonly connectorRef?: Value | AnyResource;
   readonly endpoint?: Value;
   readonly key: Value;
-  readonly override?: boolean | Value;
-  readonly pathStyle?: boolean | Value;
+  readonly override?: Expressive<boolean>;
+  readonly pathStyle?: Expressive<boolean>;
   readonly providerType: "Gcs" | "S3" | "Harness" | "Azure";
   readonly region?: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePaths: ReadonlyArray<Value> | Value;
 }
 
-export type SbomDrift = ({ readonly [key: string]: unknown } & (({ readonly base: "repository" } & {
+export type SbomDrift = (({ readonly base: "repository" } & {
   readonly spec?: RepositorySbomDrift;
-})));
+}));
 
 export interface SbomFile {
   readonly file?: Value;
 }
 
-export type SbomOrchestrationTool = ({ readonly [key: string]: unknown } & (({ readonly type: "Syft" } & {
+export type SbomOrchestrationTool = (({ readonly type: "Syft" } & {
   readonly spec?: SyftSbomOrchestration;
 }) | ({ readonly type: "cdxgen" } & {
   readonly spec?: CdxgenSbomOrchestration;
-})));
+}));
 
-export type SbomSource = ({ readonly [key: string]: unknown } & (({ readonly type: "acr" } & {
+export type SbomSource = (({ readonly type: "acr" } & {
   readonly spec?: AcrSbomSource;
 }) | ({ readonly type: "docker" } & {
   readonly spec?: ImageSbomSource;
@@ -7756,7 +7755,7 @@ export type SbomSource = ({ readonly [key: string]: unknown } & (({ readonly typ
   readonly spec?: LocalSourceSpec;
 }) | ({ readonly type: "repository" } & {
   readonly spec?: RepositorySbomSource;
-})));
+}));
 
 export interface ScaStepInfo {
   readonly advanced?: STOYamlAdvancedSettings;
@@ -7770,7 +7769,7 @@ export interface ScaStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlShiftLeftToolData;
@@ -7807,7 +7806,7 @@ export interface SecurityContext {
   readonly readOnlyRootFilesystem?: Expressive<boolean>;
   readonly runAsGroup?: Expressive<number>;
   readonly runAsNonRoot?: Expressive<boolean>;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
 }
 
 export interface SecurityStepInfo {
@@ -7816,7 +7815,7 @@ export interface SecurityStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
 }
 
@@ -7833,7 +7832,7 @@ export interface SemgrepStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -7852,7 +7851,7 @@ export interface ServerlessAwsLambdaDeployV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -7882,7 +7881,7 @@ export interface ServerlessAwsLambdaPackageV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -7901,7 +7900,7 @@ export interface ServerlessAwsLambdaPrepareRollbackV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -7917,7 +7916,7 @@ export interface ServerlessAwsLambdaRollbackV2StepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly serverlessVersion?: Value;
 }
 
@@ -7937,7 +7936,7 @@ export interface ServiceConfig {
   readonly useFromStage?: ServiceUseFromStage;
 }
 
-export type ServiceDefinition = ({ readonly [key: string]: unknown } & (({ readonly type: "AWS_SAM" } & {
+export type ServiceDefinition = (({ readonly type: "AWS_SAM" } & {
   readonly spec?: AwsSamServiceSpec;
 }) | ({ readonly type: "AiAgent" } & {
   readonly spec?: AiAgentServiceSpec;
@@ -7977,7 +7976,7 @@ export type ServiceDefinition = ({ readonly [key: string]: unknown } & (({ reado
   readonly spec?: TanzuApplicationServiceSpec;
 }) | ({ readonly type: "WinRm" } & {
   readonly spec?: WinRmServiceSpec;
-})));
+}));
 
 export type ServiceHook = ({
   readonly actions?: ReadonlyArray<"FetchFiles" | "TemplateManifest" | "SteadyStateCheck">;
@@ -8106,7 +8105,7 @@ export interface ServiceYamlV2 {
 }
 
 export interface ServicesMetadata {
-  readonly parallel?: boolean | Value;
+  readonly parallel?: Expressive<boolean>;
 }
 
 export interface ServicesYaml {
@@ -8128,19 +8127,19 @@ export interface ShellScriptProvisionStepInfo {
   readonly source: ShellScriptSourceWrapper;
 }
 
-export type ShellScriptSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Harness" } & {
+export type ShellScriptSourceWrapper = (({ readonly type: "Harness" } & {
   readonly spec?: HarnessFileStoreSource;
 }) | ({ readonly type: "Inline" } & {
   readonly spec?: ShellScriptInlineSource;
-})));
+}));
 
 export interface ShellScriptStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly executionTarget?: ExecutionTarget | Value;
-  readonly includeInfraSelectors?: boolean | Value;
+  readonly includeInfraSelectors?: Expressive<boolean>;
   readonly metadata?: Value;
-  readonly onDelegate?: boolean | Value;
+  readonly onDelegate?: Expressive<boolean>;
   readonly outputAlias?: OutputAlias;
   readonly outputVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly shell: "Bash" | "PowerShell";
@@ -8155,7 +8154,7 @@ export interface ShiftAwsAgentCoreTrafficStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly target?: {
     readonly revisionId?: Value;
   };
@@ -8170,7 +8169,7 @@ export interface ShiftGoogleAgentRuntimeTrafficStepInfo {
   readonly preExecution?: Value;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly target?: {
     readonly revisionId?: Value;
   };
@@ -8189,7 +8188,7 @@ export interface ShiftLeftStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlShiftLeftToolData;
@@ -8243,7 +8242,7 @@ export type SidecarArtifact = ({
   readonly spec?: SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface SidecarArtifactWrapper {
   readonly sidecar?: SidecarArtifact;
@@ -8311,7 +8310,7 @@ export interface SlsaVerificationLocalSourceSpec {
   readonly workspace: Value;
 }
 
-export type SlsaVerificationSource = ({ readonly [key: string]: unknown } & (({ readonly type: "Acr" } & {
+export type SlsaVerificationSource = (({ readonly type: "Acr" } & {
   readonly spec?: SlsaAcrSourceSpec;
 }) | ({ readonly type: "Docker" } & {
   readonly spec?: SlsaDockerSourceSpec;
@@ -8325,7 +8324,7 @@ export type SlsaVerificationSource = ({ readonly [key: string]: unknown } & (({ 
   readonly spec?: SlsaHarSourceSpec;
 }) | ({ readonly type: "Local" } & {
   readonly spec?: SlsaVerificationLocalSourceSpec;
-})));
+}) | { readonly type?: undefined });
 
 export interface SlsaVerificationStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -8346,7 +8345,7 @@ export type SlsaVerifyAttestation = ({
   readonly spec?: KeylessSlsaVerifyAttestation;
 }) | ({ readonly type: "secret-manager" } & {
   readonly spec?: common_CosignSecretManagerVerifyAttestation;
-})));
+}) | { readonly type?: undefined }));
 
 export interface SlsaVerifyAttestationSpec { readonly [key: string]: unknown }
 
@@ -8362,7 +8361,7 @@ export interface SniperStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -8381,7 +8380,7 @@ export interface SnykStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sbom?: STOYamlSBOM;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
@@ -8401,7 +8400,7 @@ export interface SonarqubeStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlSonarqubeToolData;
@@ -8425,17 +8424,17 @@ export interface SscaAibomRepositorySource {
   readonly variant_type: "branch" | "git_tag" | "commit";
 }
 
-export type SscaAibomSource = ({ readonly [key: string]: unknown } & (({ readonly type: "repository" } & {
+export type SscaAibomSource = (({ readonly type: "repository" } & {
   readonly spec?: SscaAibomRepositorySource;
-})));
+}));
 
-export type SscaComplianceSource = ({ readonly [key: string]: unknown } & (({ readonly type: "github" } & {
+export type SscaComplianceSource = (({ readonly type: "github" } & {
   readonly spec?: RepositorySscaComplianceSource;
 }) | ({ readonly type: "harness" } & {
   readonly spec?: HarnessSscaComplianceSource;
 }) | ({ readonly type: "scm" } & {
   readonly spec?: RepositorySscaComplianceSource;
-})));
+}));
 
 export interface SscaComplianceStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -8656,7 +8655,7 @@ export interface SysdigStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -8688,7 +8687,7 @@ export interface TanzuApplicationServiceSpec {
 
 export interface TasAppResizeStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly ignoreInstanceCountManifest?: boolean | Value;
+  readonly ignoreInstanceCountManifest?: Expressive<boolean>;
   readonly newAppInstances: TasInstanceSelectionWrapper;
   readonly oldAppInstances?: TasInstanceSelectionWrapper;
 }
@@ -8733,11 +8732,11 @@ export interface TasCountInstanceSelection {
 
 export interface TasDeploymentMetaData { readonly [key: string]: unknown }
 
-export type TasInstanceSelectionWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Count" } & {
+export type TasInstanceSelectionWrapper = (({ readonly type: "Count" } & {
   readonly spec?: TasCountInstanceSelection;
 }) | ({ readonly type: "Percentage" } & {
   readonly spec?: TasPercentageInstanceSelection;
-})));
+}) | { readonly type?: undefined });
 
 export interface TasManifest {
   readonly autoScalerPath?: Expressive<ReadonlyArray<Value>>;
@@ -8773,12 +8772,12 @@ export interface TasRouteMappingStepInfo {
 
 export interface TasSwapRollbackStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly upsizeInActiveApp: boolean | Value;
+  readonly upsizeInActiveApp: Expressive<boolean>;
 }
 
 export interface TasSwapRoutesStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly downSizeOldApplication: boolean | Value;
+  readonly downSizeOldApplication: Expressive<boolean>;
 }
 
 export interface TemplateLinkConfig {
@@ -8872,7 +8871,7 @@ export type Template_ArtifactSource_template = ({
   readonly spec?: Template_SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: Template_SalesforcePackageArtifactConfig;
-})));
+}) | { readonly type?: undefined }));
 
 export interface Template_ArtifactoryRegistryArtifactConfig {
   readonly artifactDirectory?: Value;
@@ -8948,9 +8947,9 @@ export interface Template_CustomArtifactScriptInfo {
   readonly source: Template_CustomArtifactScriptSourceWrapper;
 }
 
-export type Template_CustomArtifactScriptSourceWrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type Template_CustomArtifactScriptSourceWrapper = (({ readonly type: "Inline" } & {
   readonly spec?: Template_CustomScriptInlineSource;
-})));
+}));
 
 export interface Template_CustomArtifactScripts {
   readonly fetchAllArtifacts: Template_FetchAllArtifacts;
@@ -9269,7 +9268,7 @@ export interface Template_NumberNGVariable {
   readonly name?: Value;
   readonly required?: boolean;
   readonly type?: "Number";
-  readonly value: Expressive<number | Value>;
+  readonly value: Expressive<Expressive<number>>;
 }
 
 export interface Template_OciHelmChartConfig {
@@ -9462,7 +9461,7 @@ export interface TenableStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
 }
@@ -9480,11 +9479,11 @@ export interface TerraformAzureProviderCredentialSpec {
   readonly subscriptionId: Value;
 }
 
-export type TerraformBackendConfig = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type TerraformBackendConfig = (({ readonly type: "Inline" } & {
   readonly spec?: InlineTerraformBackendConfigSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteTerraformBackendConfigSpec;
-})));
+}) | { readonly type?: undefined });
 
 export interface TerraformCliOptionFlag {
   readonly commandType: "INIT" | "WORKSPACE" | "REFRESH" | "PLAN" | "APPLY" | "DESTROY";
@@ -9508,25 +9507,25 @@ export interface TerraformCloudCliPlanExecutionData {
   readonly command: "Apply" | "Destroy";
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
   readonly configFiles: TerraformConfigFilesWrapper;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
-  readonly skipStateStorage?: boolean | Value;
+  readonly skipStateStorage?: Expressive<boolean>;
   readonly targets?: ReadonlyArray<Value> | Value;
   readonly varFiles?: ReadonlyArray<TerraformVarFileWrapper>;
 }
 
 export interface TerraformCloudCliStepConfiguration {
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
-  readonly skipStateStorage?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
+  readonly skipStateStorage?: Expressive<boolean>;
   readonly spec?: TerraformCloudCliExecutionData;
 }
 
 export interface TerraformCloudPlanAndApplySpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
   readonly organization: Value;
-  readonly overridePolicies?: boolean | Value;
+  readonly overridePolicies?: Expressive<boolean>;
   readonly project?: Value;
   readonly provisionerIdentifier: Value;
   readonly targets?: ReadonlyArray<Value> | Value;
@@ -9536,9 +9535,9 @@ export interface TerraformCloudPlanAndApplySpec {
 
 export interface TerraformCloudPlanAndDestroySpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
   readonly organization: Value;
-  readonly overridePolicies?: boolean | Value;
+  readonly overridePolicies?: Expressive<boolean>;
   readonly project?: Value;
   readonly provisionerIdentifier: Value;
   readonly targets?: ReadonlyArray<Value> | Value;
@@ -9548,8 +9547,8 @@ export interface TerraformCloudPlanAndDestroySpec {
 
 export interface TerraformCloudPlanOnlySpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns: boolean | Value;
-  readonly exportTerraformPlanJson?: boolean | Value;
+  readonly discardPendingRuns: Expressive<boolean>;
+  readonly exportTerraformPlanJson?: Expressive<boolean>;
   readonly organization: Value;
   readonly planType?: "Apply" | "Destroy";
   readonly project?: Value;
@@ -9562,8 +9561,8 @@ export interface TerraformCloudPlanOnlySpec {
 
 export interface TerraformCloudPlanSpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns: boolean | Value;
-  readonly exportTerraformPlanJson?: boolean | Value;
+  readonly discardPendingRuns: Expressive<boolean>;
+  readonly exportTerraformPlanJson?: Expressive<boolean>;
   readonly organization: Value;
   readonly planType?: "Apply" | "Destroy" | "Refresh";
   readonly project?: Value;
@@ -9575,7 +9574,7 @@ export interface TerraformCloudPlanSpec {
 
 export interface TerraformCloudRefreshSpec {
   readonly connectorRef: Value | AnyResource;
-  readonly discardPendingRuns?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
   readonly organization: Value;
   readonly project?: Value;
   readonly variables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
@@ -9584,8 +9583,8 @@ export interface TerraformCloudRefreshSpec {
 
 export interface TerraformCloudRollbackStepInfo {
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
-  readonly discardPendingRuns?: boolean | Value;
-  readonly overridePolicies?: boolean | Value;
+  readonly discardPendingRuns?: Expressive<boolean>;
+  readonly overridePolicies?: Expressive<boolean>;
   readonly provisionerIdentifier: Value;
   readonly runMessage?: Value;
 }
@@ -9640,15 +9639,15 @@ export interface TerraformPlanExecutionData {
   readonly command: "Apply" | "Destroy";
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
   readonly configFiles: TerraformConfigFilesWrapper;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
-  readonly exportTerraformHumanReadablePlan?: boolean | Value;
-  readonly exportTerraformPlanJson?: boolean | Value;
+  readonly exportTerraformHumanReadablePlan?: Expressive<boolean>;
+  readonly exportTerraformPlanJson?: Expressive<boolean>;
   readonly providerCredential?: TerraformProviderCredential;
   readonly secretManagerRef: Value;
-  readonly skipRefreshCommand?: boolean | Value;
-  readonly skipStateStorage?: boolean | Value;
-  readonly storeTfPlanOnDelegate?: boolean | Value;
+  readonly skipRefreshCommand?: Expressive<boolean>;
+  readonly skipStateStorage?: Expressive<boolean>;
+  readonly storeTfPlanOnDelegate?: Expressive<boolean>;
   readonly targets?: ReadonlyArray<Value> | Value;
   readonly varFiles?: ReadonlyArray<TerraformVarFileWrapper>;
   readonly workspace?: Value;
@@ -9661,26 +9660,26 @@ export interface TerraformPlanStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type TerraformProviderCredential = ({ readonly [key: string]: unknown } & (({ readonly type: "Aws" } & {
+export type TerraformProviderCredential = (({ readonly type: "Aws" } & {
   readonly spec?: AWSIAMRoleCredentialSpec;
 }) | ({ readonly type: "Azure" } & {
   readonly spec?: TerraformAzureProviderCredentialSpec;
 }) | ({ readonly type: "Gcp" } & {
   readonly spec?: TerraformGcpProviderCredentialSpec;
-})));
+}));
 
 export interface TerraformRollbackStepInfo {
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly provisionerIdentifier: Value;
-  readonly skipRefreshCommand?: boolean | Value;
+  readonly skipRefreshCommand?: Expressive<boolean>;
 }
 
 export interface TerraformStepConfiguration {
   readonly commandFlags?: ReadonlyArray<TerraformCliOptionFlag>;
-  readonly createRemoteWorkspaceWithPrefix?: boolean | Value;
-  readonly skipRefreshCommand?: boolean | Value;
-  readonly skipStateStorage?: boolean | Value;
+  readonly createRemoteWorkspaceWithPrefix?: Expressive<boolean>;
+  readonly skipRefreshCommand?: Expressive<boolean>;
+  readonly skipStateStorage?: Expressive<boolean>;
   readonly spec?: TerraformExecutionData;
   readonly type: "Inline" | "InheritFromPlan" | "InheritFromApply";
 }
@@ -9704,11 +9703,11 @@ export interface TerragruntApplyStepInfo {
   readonly provisionerIdentifier: Value;
 }
 
-export type TerragruntBackendConfig = ({ readonly [key: string]: unknown } & (({ readonly type: "Inline" } & {
+export type TerragruntBackendConfig = (({ readonly type: "Inline" } & {
   readonly spec?: InlineTerragruntBackendConfigSpec;
 }) | ({ readonly type: "Remote" } & {
   readonly spec?: RemoteTerragruntBackendConfigSpec;
-})));
+}) | { readonly type?: undefined });
 
 export interface TerragruntCliOptionFlag {
   readonly commandType: "INIT" | "WORKSPACE" | "PLAN" | "APPLY" | "DESTROY" | "OUTPUT";
@@ -9748,7 +9747,7 @@ export interface TerragruntPlanExecutionData {
   readonly commandFlags?: ReadonlyArray<TerragruntCliOptionFlag>;
   readonly configFiles: TerragruntConfigFilesWrapper;
   readonly environmentVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
-  readonly exportTerragruntPlanJson?: boolean | Value;
+  readonly exportTerragruntPlanJson?: Expressive<boolean>;
   readonly moduleConfig: TerragruntModuleConfig;
   readonly secretManagerRef: Value;
   readonly targets?: ReadonlyArray<Value> | Value;
@@ -9816,7 +9815,7 @@ export interface TraceableStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlTraceableToolData;
@@ -9907,9 +9906,9 @@ export type Trigger_artifact_trigger = ({
   readonly spec?: Trigger_nexus;
 }) | ({ readonly type: "Nexus3Registry" } & {
   readonly spec?: Trigger_nexus_registry;
-})));
+}) | { readonly type?: undefined }));
 
-export type Trigger_artifact_type_spec_wrapper = ({ readonly [key: string]: unknown } & (({ readonly type: "Acr" } & {
+export type Trigger_artifact_type_spec_wrapper = (({ readonly type: "Acr" } & {
   readonly spec?: Trigger_acr_spec;
 }) | ({ readonly type: "AmazonMachineImage" } & {
   readonly spec?: Trigger_ami_registry_spec;
@@ -9941,7 +9940,7 @@ export type Trigger_artifact_type_spec_wrapper = ({ readonly [key: string]: unkn
   readonly spec?: Trigger_nexus;
 }) | ({ readonly type: "Nexus3Registry" } & {
   readonly spec?: Trigger_nexus_registry;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_artifactory_registry {
   readonly artifactDirectory?: Value;
@@ -9963,9 +9962,9 @@ export interface Trigger_aws_commit_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_aws_commit_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Push" } & {
+export type Trigger_aws_commit_spec = (({ readonly type: "Push" } & {
   readonly spec?: Trigger_aws_commit_push_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_azure_artifact {
   readonly connectorRef?: Value | AnyResource;
@@ -10009,13 +10008,13 @@ export interface Trigger_azure_repo_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_azure_repo_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "IssueComment" } & {
+export type Trigger_azure_repo_spec = (({ readonly type: "IssueComment" } & {
   readonly spec?: Trigger_azure_issue_comment_spec;
 }) | ({ readonly type: "PullRequest" } & {
   readonly spec?: Trigger_azure_repo_pr_spec;
 }) | ({ readonly type: "Push" } & {
   readonly spec?: Trigger_azure_repo_push_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_bamboo {
   readonly artifactPaths?: ReadonlyArray<Value>;
@@ -10056,21 +10055,21 @@ export interface Trigger_bitbucket_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_bitbucket_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "PRComment" } & {
+export type Trigger_bitbucket_spec = (({ readonly type: "PRComment" } & {
   readonly spec?: Trigger_bitbucket_pr_comment_spec;
 }) | ({ readonly type: "PullRequest" } & {
   readonly spec?: Trigger_bitbucket_pr_spec;
 }) | ({ readonly type: "Push" } & {
   readonly spec?: Trigger_bitbucket_push_spec;
-})));
+}) | { readonly type?: undefined });
 
-export type Trigger_build_store = ({ readonly [key: string]: unknown } & (({ readonly type: "Gcs" } & {
+export type Trigger_build_store = (({ readonly type: "Gcs" } & {
   readonly spec?: Trigger_gcs_build_store_spec;
 }) | ({ readonly type: "Http" } & {
   readonly spec?: Trigger_http_build_store_spec;
 }) | ({ readonly type: "S3" } & {
   readonly spec?: Trigger_s3_build_store_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_cron_trigger_spec {
   readonly expression?: Value;
@@ -10249,7 +10248,7 @@ export interface Trigger_github_release_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_github_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Create" } & {
+export type Trigger_github_spec = (({ readonly type: "Create" } & {
   readonly spec?: Trigger_github_create_spec;
 }) | ({ readonly type: "Delete" } & {
   readonly spec?: Trigger_github_delete_spec;
@@ -10265,7 +10264,7 @@ export type Trigger_github_spec = ({ readonly [key: string]: unknown } & (({ rea
   readonly spec?: Trigger_github_push_spec;
 }) | ({ readonly type: "Release" } & {
   readonly spec?: Trigger_github_release_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_gitlab_mr_comment_spec {
   readonly actions?: ReadonlyArray<"Create">;
@@ -10305,7 +10304,7 @@ export interface Trigger_gitlab_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_gitlab_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "MRComment" } & {
+export type Trigger_gitlab_spec = (({ readonly type: "MRComment" } & {
   readonly spec?: Trigger_gitlab_mr_comment_spec;
 }) | ({ readonly type: "MergeRequest" } & {
   readonly spec?: Trigger_gitlab_pr_spec;
@@ -10315,7 +10314,7 @@ export type Trigger_gitlab_spec = ({ readonly [key: string]: unknown } & (({ rea
   readonly spec?: Trigger_gitlab_push_spec;
 }) | ({ readonly type: "Tag" } & {
   readonly spec?: Trigger_gitlab_tag_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_gitlab_tag_spec {
   readonly autoAbortPreviousExecutions?: boolean;
@@ -10345,9 +10344,9 @@ export interface Trigger_har_artifact_spec {
   readonly registryName: Value;
 }
 
-export type Trigger_harness_artifact_registry_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Artifact" } & {
+export type Trigger_harness_artifact_registry_spec = (({ readonly type: "Artifact" } & {
   readonly spec?: Trigger_har_artifact_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_harness_branch_spec {
   readonly actions?: ReadonlyArray<"Create" | "Delete">;
@@ -10381,7 +10380,7 @@ export interface Trigger_harness_push_spec {
   readonly repoName?: Value;
 }
 
-export type Trigger_harness_spec = ({ readonly [key: string]: unknown } & (({ readonly type: "Branch" } & {
+export type Trigger_harness_spec = (({ readonly type: "Branch" } & {
   readonly spec?: Trigger_harness_branch_spec;
 }) | ({ readonly type: "MergeQueue" } & {
   readonly spec?: Trigger_harness_merge_queue_spec;
@@ -10391,7 +10390,7 @@ export type Trigger_harness_spec = ({ readonly [key: string]: unknown } & (({ re
   readonly spec?: Trigger_harness_push_spec;
 }) | ({ readonly type: "Tag" } & {
   readonly spec?: Trigger_harness_tag_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_harness_tag_spec {
   readonly actions?: ReadonlyArray<"Create" | "Delete">;
@@ -10428,7 +10427,7 @@ export type Trigger_manifest_trigger = ({
   readonly stageIdentifier?: Value;
 } & (({ readonly type: "HelmChart" } & {
   readonly spec?: Trigger_helm_spec;
-})));
+}) | { readonly type?: undefined }));
 
 export interface Trigger_multi_region_trigger {
   readonly artifactRef?: Value;
@@ -10496,9 +10495,9 @@ export interface Trigger_s3_build_store_spec {
   readonly region?: Value;
 }
 
-export type Trigger_scheduled_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "Cron" } & {
+export type Trigger_scheduled_trigger = (({ readonly type: "Cron" } & {
   readonly spec?: Trigger_cron_trigger_spec;
-})));
+}) | { readonly type?: undefined });
 
 export interface Trigger_secretVariable {
   readonly default?: Value;
@@ -10520,9 +10519,9 @@ export interface Trigger_stringVariable {
   readonly value: Value;
 }
 
-export type Trigger_system_event_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "Pipeline" } & {
+export type Trigger_system_event_trigger = (({ readonly type: "Pipeline" } & {
   readonly spec?: Trigger_pipeline_system_event_spec;
-})));
+}));
 
 export interface Trigger_trigger {
   readonly description?: Value;
@@ -10562,9 +10561,9 @@ export type Trigger_trigger_source = ({
   readonly spec?: Trigger_system_event_trigger;
 }) | ({ readonly type: "Webhook" } & {
   readonly spec?: Trigger_webhook_trigger;
-})));
+}) | { readonly type?: undefined }));
 
-export type Trigger_webhook_trigger = ({ readonly [key: string]: unknown } & (({ readonly type: "AwsCodeCommit" } & {
+export type Trigger_webhook_trigger = (({ readonly type: "AwsCodeCommit" } & {
   readonly spec?: Trigger_aws_commit_spec;
 }) | ({ readonly type: "AzureRepo" } & {
   readonly spec?: Trigger_azure_repo_spec;
@@ -10580,11 +10579,11 @@ export type Trigger_webhook_trigger = ({ readonly [key: string]: unknown } & (({
   readonly spec?: Trigger_harness_spec;
 }) | ({ readonly type: "HarnessArtifactRegistry" } & {
   readonly spec?: Trigger_harness_artifact_registry_spec;
-})));
+}) | { readonly type?: undefined });
 
-export type UnitTestReport = ({ readonly [key: string]: unknown } & (({ readonly type: "JUnit" } & {
+export type UnitTestReport = (({ readonly type: "JUnit" } & {
   readonly spec?: JUnitTestReport;
-})));
+}) | { readonly type?: undefined });
 
 export interface UpdateGitOpsAppStepInfo {
   readonly helm?: Expressive<HelmValues>;
@@ -10602,10 +10601,10 @@ export interface UploadToArtifactoryStepInfo {
   readonly baseImageConnectorRefs?: ParameterFieldListString;
   readonly connectorRef: Value | AnyResource;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePath: Value;
   readonly target: Value;
-  readonly uploadAsFlat?: boolean | Value;
+  readonly uploadAsFlat?: Expressive<boolean>;
 }
 
 export interface UploadToGCSStepInfo {
@@ -10613,7 +10612,7 @@ export interface UploadToGCSStepInfo {
   readonly bucket: Value;
   readonly connectorRef: Value | AnyResource;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePath: Value;
   readonly target?: Value;
 }
@@ -10625,7 +10624,7 @@ export interface UploadToHarStepInfo {
   readonly packageVersion?: Value;
   readonly registryRef: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: { readonly [key: string]: Value } | Value;
   readonly sourcePath: Value;
   readonly target?: Value;
@@ -10638,7 +10637,7 @@ export interface UploadToS3StepInfo {
   readonly endpoint?: Value;
   readonly region: Value;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly sourcePath: Value;
   readonly stripPrefix?: Value;
   readonly target?: Value;
@@ -10678,7 +10677,7 @@ export interface VeracodeStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlVeracodeToolData;
@@ -10694,7 +10693,7 @@ export type VerifyAttestation = ({
   readonly spec?: KeylessVerifyAttestation;
 }) | ({ readonly type: "secret-manager" } & {
   readonly spec?: CosignSecretManagerVerifyAttestation;
-})));
+}) | { readonly type?: undefined }));
 
 export interface VerifyAttestationSpec { readonly [key: string]: unknown }
 
@@ -10754,7 +10753,7 @@ export interface WizStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlWizToolData;
@@ -10773,7 +10772,7 @@ export interface ZapStepInfo {
   readonly outputVariables?: Expressive<ReadonlyArray<OutputNGVariable>>;
   readonly privileged?: Expressive<boolean>;
   readonly resources?: ContainerResource;
-  readonly runAsUser?: number | Value;
+  readonly runAsUser?: Expressive<number>;
   readonly settings?: unknown;
   readonly target: STOYamlTarget;
   readonly tool?: STOYamlZapToolData;
@@ -11615,7 +11614,7 @@ export interface StageSpecs {
     readonly deploymentMetadata?: TasDeploymentMetaData;
   }) | ({ readonly deploymentType: "WinRm" } & {
     readonly deploymentMetadata?: WinrmDeploymentMetaData;
-  }))));
+  }) | { readonly deploymentType?: undefined })));
   readonly Dynamic: {
     readonly source?: Value;
     readonly sourceConfig?: {

@@ -1,0 +1,63 @@
+/**
+ * deployment()'s forms in the types: the current service/environment form (with `serviceOverrideInputs`), the
+ * Kubernetes shorthand of the older form, and the older `serviceConfig`/`infrastructure` form given whole, whose
+ * combinations follow the platform's schema (a service by reference, inline, or from an earlier stage).
+ */
+import { deployment, input, k8sRollingDeploy } from 'pipewright';
+
+const definition = { type: 'Kubernetes', spec: { variables: [] } } as const;
+
+// --- the current form ---------------------------------------------------------------------------------------
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', serviceOverrideInputs: input(), infrastructureDefinitions: input() });
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  service: 's',
+  environment: 'e',
+  serviceOverrideInputs: { variables: [{ name: 'replicas', type: 'String', value: '<+input>' }] },
+});
+
+// --- the older form, given whole ------------------------------------------------------------------------------
+deployment({ identifier: 'd', serviceConfig: { useFromStage: { stage: 'dev' } }, infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } } });
+deployment({
+  identifier: 'd',
+  serviceConfig: { serviceRef: 'cart', serviceDefinition: definition, stageOverrides: { manifests: [] } },
+  infrastructure: { environmentRef: 'dev', infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: 'k', namespace: 'n', releaseName: 'r' } } },
+  steps: [k8sRollingDeploy({ identifier: 'roll' })],
+});
+deployment({
+  identifier: 'd',
+  serviceConfig: { service: { name: 'cart', identifier: 'cart' }, serviceDefinition: definition },
+  infrastructure: {
+    environment: { name: 'dev', identifier: 'dev', type: 'PreProduction' },
+    infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: 'k', namespace: 'n', releaseName: 'r' } },
+    allowSimultaneousDeployments: input(),
+  },
+});
+
+// @ts-expect-error a service by reference needs its serviceDefinition
+deployment({ identifier: 'd', serviceConfig: { serviceRef: 'cart' }, infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } } });
+deployment({
+  identifier: 'd',
+  // @ts-expect-error a service from an earlier stage has no serviceDefinition of its own
+  serviceConfig: { useFromStage: { stage: 'dev' }, serviceDefinition: definition },
+  infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } },
+});
+deployment({
+  identifier: 'd',
+  serviceConfig: { useFromStage: { stage: 'dev' } },
+  // @ts-expect-error an environment is given by reference or inline, not both
+  infrastructure: { environmentRef: 'qa', environment: { name: 'qa', identifier: 'qa', type: 'PreProduction' }, useFromStage: { stage: 'dev' } },
+});
+deployment({
+  identifier: 'd',
+  serviceConfig: { useFromStage: { stage: 'dev' } },
+  // @ts-expect-error an inline environment is Production or PreProduction
+  infrastructure: { environment: { name: 'qa', identifier: 'qa', type: 'Staging' }, useFromStage: { stage: 'dev' } },
+});
+// @ts-expect-error the older form takes no serviceRef beside serviceConfig (serviceConfig says the service)
+deployment({ identifier: 'd', service: 's', serviceConfig: { useFromStage: { stage: 'dev' } }, infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } } });
+// @ts-expect-error the older form needs its infrastructure
+deployment({ identifier: 'd', serviceConfig: { useFromStage: { stage: 'dev' } } });
+// @ts-expect-error serviceOverrideInputs belongs to the current form
+deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, serviceOverrideInputs: {} });
