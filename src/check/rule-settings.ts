@@ -17,6 +17,7 @@ export const CONFIGURABLE_CODES = [
   'unknown-type',
   'invalid-scope',
   'clone-without-codebase',
+  'no-build-infrastructure',
   'unsubstituted-placeholder',
   'input-set-missing-input',
 ] as const satisfies readonly DiagnosticCode[];

@@ -43,7 +43,10 @@ export const DIAGNOSTIC_CODES = {
   'too-big': { severity: 'error', summary: 'a value is longer or larger than the platform allows' },
   'too-deep': { severity: 'error', summary: 'a document nests deeper than the limit' },
   'unknown-type': { severity: 'error', summary: 'a stage or step type is a near miss of a known type' },
-  'unknown-key': { severity: 'error', summary: 'a key is a near miss of a key the platform models' },
+  'unknown-key': {
+    severity: ['warning', 'error'],
+    summary: 'a key is a near miss of a key the platform models (an error where the key it misses is required)',
+  },
   'duplicate-identifier': { severity: 'error', summary: 'two stages, or two steps of one list, have the same identifier' },
   'unbalanced-expression': { severity: 'warning', summary: 'a <+...> expression is not closed, empty, or has an open quote' },
   'invalid-runtime-input': { severity: 'warning', summary: 'a <+input> value has a malformed method chain' },
@@ -55,6 +58,7 @@ export const DIAGNOSTIC_CODES = {
     summary: 'a template placeholder was not filled in (an error where the schema refuses it, a warning elsewhere)',
   },
   'invalid-scope': { severity: 'warning', summary: "a document's orgIdentifier or projectIdentifier cannot be an identifier" },
+  'no-build-infrastructure': { severity: 'warning', summary: 'a CI stage says neither where it runs (runtime, platform) nor on what infrastructure' },
   'clone-without-codebase': { severity: 'warning', summary: 'a CI stage clones the codebase but the pipeline has none' },
   'possible-secret': { severity: 'warning', summary: 'a value looks like a real credential in plain text' },
   // Between resources

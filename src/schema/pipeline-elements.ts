@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stepEntry } from '../catalog/catalog.js';
 import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, typedBy, variable } from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
@@ -40,7 +41,9 @@ export const step = typedBy(
     })
     .superRefine((value, ctx) => {
       requireTypeOrTemplate(value, ctx);
-      checkSpecByType(stepSpecs, value.type, value.spec, ctx);
+      // A step type whose node does not require `spec` (the schema's *StepNode `required`) may leave it out.
+      if (value.spec !== undefined || (typeof value.type === 'string' && stepEntry(value.type)?.specRequired !== false))
+        checkSpecByType(stepSpecs, value.type, value.spec, ctx);
     }, EVERY_PROBLEM)
     .meta({ title: 'Step' }),
   stepSpecs,
@@ -88,7 +91,7 @@ export const stepGroup = z
   .looseObject({
     name: displayName,
     identifier,
-    steps: z.array(stepElement).optional(),
+    steps: z.array(stepElement).min(1, { error: 'a step group needs at least one step' }).optional(),
     when: when.optional(),
     failureStrategies: failureStrategies.optional(),
     delegateSelectors: delegateSelectors.optional(),
@@ -105,4 +108,7 @@ export const stepGroup = z
   })
   .meta({ title: 'Step group' });
 
-export const executionSteps = z.array(stepElement);
+/** A stage's `steps`: at least one, as the schema's ExecutionElementConfig says (`minItems: 1`). */
+export const executionSteps = z.array(stepElement).min(1, { error: 'a step list needs at least one step' });
+/** A stage's `rollbackSteps`: may be empty (no `minItems` in the schema). */
+export const rollbackSteps = z.array(stepElement);

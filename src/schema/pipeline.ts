@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, scopeIdentifier, tags, typedBy, variable } from './common.js';
 import { notificationRule } from './notification.js';
-import { executionSteps, failureStrategies, requireTypeOrTemplate, when } from './pipeline-elements.js';
+import { executionSteps, failureStrategies, rollbackSteps, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
 import { HAND_MODELLED_STAGE_SPECS, stageSpecs } from './stages.js';
 import { strategyOrInput } from './strategy.js';
@@ -9,7 +9,7 @@ import { templateRef } from './template-ref.js';
 
 /** The part every stage type with steps shares: `execution.steps` and `execution.rollbackSteps`. */
 const anyStageSpec = z.looseObject({
-  execution: z.looseObject({ steps: executionSteps.optional(), rollbackSteps: executionSteps.optional() }).optional(),
+  execution: z.looseObject({ steps: executionSteps.optional(), rollbackSteps: rollbackSteps.optional() }).optional(),
 });
 
 export const stage = typedBy(
@@ -31,6 +31,8 @@ export const stage = typedBy(
     })
     .superRefine((value, ctx) => {
       requireTypeOrTemplate(value, ctx);
+      // No stage node of the schema requires `spec` (a stage without one saves, and runs nothing).
+      if (value.spec === undefined) return;
       checkSpecByType(stageSpecs, value.type, value.spec, ctx);
       // A stage type pipewright does not model still gets its steps checked, when it has them where steps go.
       if (typeof value.type === 'string' && !Object.hasOwn(HAND_MODELLED_STAGE_SPECS, value.type))

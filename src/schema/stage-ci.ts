@@ -50,8 +50,9 @@ export const ciSpec = z
     buildIntelligence: z.looseObject({ enabled: orExpression(z.boolean()).optional() }).optional(),
     platform: z
       .looseObject({
-        os: orExpression(z.enum(['Linux', 'MacOS', 'Windows'])),
-        arch: orExpression(z.enum(['Amd64', 'Arm64'])),
+        // Both optional in the schema's Platform (the platform defaults them).
+        os: orExpression(z.enum(['Linux', 'MacOS', 'Windows'])).optional(),
+        arch: orExpression(z.enum(['Amd64', 'Arm64'])).optional(),
       })
       .optional(),
     runtime: z
@@ -87,8 +88,6 @@ export const ciSpec = z
     serviceDependencies: z.array(z.looseObject({})).optional(),
     execution: z.looseObject({ steps: executionSteps }),
   })
-  .superRefine((spec, ctx) => {
-    if (spec.runtime === undefined && spec.infrastructure === undefined)
-      ctx.addIssue({ code: 'custom', path: [], message: 'a CI stage runs on runtime (with platform) or on infrastructure; give one' });
-  })
+  // Neither runtime nor infrastructure: the schema takes it and the platform saves it; the stage fails when it
+  // runs, which the `no-build-infrastructure` rule reports as a warning (check/rules.ts).
   .meta({ title: 'CI stage spec' });

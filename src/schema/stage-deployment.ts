@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { orExpression } from './common.js';
-import { executionSteps } from './pipeline-elements.js';
+import { executionSteps, rollbackSteps } from './pipeline-elements.js';
 
 const variables = z.array(z.looseObject({ name: z.string(), type: z.string(), value: z.unknown().optional() }));
 
@@ -60,7 +60,7 @@ export const environmentUse = z.looseObject({
     ctx.addIssue({ code: 'custom', path: [], message: 'environment needs environmentRef (or useFromStage)' });
 });
 
-export const deploymentExecution = z.looseObject({ steps: executionSteps, rollbackSteps: executionSteps.optional() });
+export const deploymentExecution = z.looseObject({ steps: executionSteps, rollbackSteps: rollbackSteps.optional() });
 
 export const deploymentSpec = z
   .looseObject({
