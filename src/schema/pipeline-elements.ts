@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { stepEntry } from '../catalog/catalog.js';
-import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, typedBy, pipelineVariable } from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
 import { strategyOrInput } from './strategy.js';
@@ -41,9 +41,10 @@ export const step = typedBy(
     })
     .superRefine((value, ctx) => {
       requireTypeOrTemplate(value, ctx);
-      // A step type whose node does not require `spec` (the schema's *StepNode `required`) may leave it out.
-      if (value.spec !== undefined || (typeof value.type === 'string' && stepEntry(value.type)?.specRequired !== false))
-        checkSpecByType(stepSpecs, value.type, value.spec, ctx);
+      // `spec` as the step type's node in the schema says (`required` of its *StepNode), then its fields.
+      if (value.spec === undefined && typeof value.type === 'string' && stepEntry(value.type)?.specRequired)
+        ctx.addIssue({ code: 'invalid_type', expected: 'object', input: undefined, path: ['spec'], message: 'spec is required' } as never);
+      else if (value.spec !== undefined) checkSpecByType(stepSpecs, value.type, value.spec, ctx);
     }, EVERY_PROBLEM)
     .meta({ title: 'Step' }),
   stepSpecs,
@@ -96,7 +97,7 @@ export const stepGroup = z
     failureStrategies: failureStrategies.optional(),
     delegateSelectors: delegateSelectors.optional(),
     timeout: duration.optional(),
-    variables: z.array(variable).optional(),
+    variables: z.array(pipelineVariable).optional(),
     strategy: strategyOrInput.optional(),
     stepGroupInfra: stepGroupInfra.optional(),
     sharedPaths: z.array(z.string()).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, scopeIdentifier, tags, typedBy, variable } from './common.js';
+import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, scopeIdentifier, tags, typedBy, pipelineVariable } from './common.js';
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, rollbackSteps, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
@@ -24,7 +24,7 @@ export const stage = typedBy(
       failureStrategies: failureStrategies.optional(),
       when: when.optional(),
       strategy: strategyOrInput.optional(),
-      variables: z.array(variable).optional(),
+      variables: z.array(pipelineVariable).optional(),
       delegateSelectors: delegateSelectors.optional(),
       timeout: duration.optional(),
       template: templateRef.optional(),
@@ -77,7 +77,7 @@ export const pipelineBody = z
     properties: pipelineProperties.optional(),
     allowStageExecutions: orExpression(z.boolean()).optional(),
     timeout: duration.optional(),
-    variables: z.array(variable).optional(),
+    variables: z.array(pipelineVariable).optional(),
     delegateSelectors: delegateSelectors.optional(),
     flowControl: flowControl.optional(),
     notificationRules: z.array(notificationRule).optional(),
