@@ -140,11 +140,14 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
   return { compile, def };
 }
 
-/** `['or', 'boolean', 'string']` (or integer, number): the scalar type, else undefined. */
-function textOrScalar(shape: readonly unknown[]): 'boolean' | 'integer' | 'number' | undefined {
+/**
+ * `['or', 'boolean', 'string']` (or integer): the scalar type, else undefined. Not `number`: there the text is real
+ * (a Kubernetes quantity such as `cpu: 200m`).
+ */
+function textOrScalar(shape: readonly unknown[]): 'boolean' | 'integer' | undefined {
   if (shape.length !== 3 || !shape.includes('string')) return undefined;
   const other = shape[1] === 'string' ? shape[2] : shape[1];
-  return other === 'boolean' || other === 'integer' || other === 'number' ? other : undefined;
+  return other === 'boolean' || other === 'integer' ? other : undefined;
 }
 
 /**
@@ -154,10 +157,10 @@ function textOrScalar(shape: readonly unknown[]): 'boolean' | 'integer' | 'numbe
  * one. So: the scalar, an expression, text Jackson coerces (`"true"`, `"false"`, `"3"`) or none (`""`); `one`, `nope`,
  * `maybe` are refused (docs/fidelity.md, "What Jackson coerces").
  */
-function scalarOrText(scalar: 'boolean' | 'integer' | 'number'): z.ZodType {
-  const coercible = scalar === 'boolean' ? /^(true|false)$/i : scalar === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-  const base = scalar === 'boolean' ? z.boolean() : scalar === 'integer' ? z.number().int() : z.number();
-  const words = scalar === 'boolean' ? 'true or false' : scalar === 'integer' ? 'a whole number' : 'a number';
+function scalarOrText(scalar: 'boolean' | 'integer'): z.ZodType {
+  const coercible = scalar === 'boolean' ? /^(true|false)$/i : /^[+-]?\d+$/;
+  const base = scalar === 'boolean' ? z.boolean() : z.number().int();
+  const words = scalar === 'boolean' ? 'true or false' : 'a whole number';
   return z.union([
     base,
     z.string().refine((text) => text === '' || EXPRESSION_PATTERN.test(text) || coercible.test(text.trim()), { error: `is not ${words} (or a <+...> expression)` }),
