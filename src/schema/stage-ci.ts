@@ -56,7 +56,7 @@ export const ciSpec = z
       })
       .optional(),
     runtime: z
-      .looseObject({ type: z.enum(['Cloud', 'Docker']), spec: z.looseObject({}).optional() })
+      .looseObject({ type: z.enum(['Cloud', 'Docker']), spec: z.looseObject({}) })
       .optional()
       .meta({ description: 'Harness Cloud or a local Docker runner; use with platform.' }),
     infrastructure: z
@@ -86,7 +86,9 @@ export const ciSpec = z
       .meta({ description: 'Your own build infrastructure (Kubernetes cluster or VM pool).' }),
     sharedPaths: z.array(z.string()).optional(),
     serviceDependencies: z.array(z.looseObject({})).optional(),
-    execution: z.looseObject({ steps: executionSteps }),
+    // Optional in the schema's IntegrationStageConfig (and `ExecutionElementConfig execution` carries no @NotNull
+    // in harness-core 332-ci-manager/.../cimanager/stages/IntegrationStageConfigImpl.java L64).
+    execution: z.looseObject({ steps: executionSteps }).optional(),
   })
   // Neither runtime nor infrastructure: the schema takes it and the platform saves it; the stage fails when it
   // runs, which the `no-build-infrastructure` rule reports as a warning (check/rules.ts).
