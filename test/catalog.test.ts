@@ -119,7 +119,7 @@ describe('builder options are checked at run time too', () => {
   it('refuses when() on a parallel group of stages instead of losing it', () => {
     const p = pipeline({ identifier: 'p', project: 'web' }).stage(
       // @ts-expect-error: the types refuse it too; this is what JavaScript callers get
-      parallel(custom({ identifier: 'a' }), custom({ identifier: 'b' })).when({ pipelineStatus: 'Success' }),
+      parallel(custom({ identifier: 'a' }).step(shell({ identifier: 'x', script: 'x' })), custom({ identifier: 'b' }).step(shell({ identifier: 'y', script: 'y' }))).when({ pipelineStatus: 'Success' }),
     );
     expect(problems(p)).toEqual([
       'unknown-option: parallel(...) stages have no when of their own; .when() on the group would be lost (set when on each stage inside parallel(...))',

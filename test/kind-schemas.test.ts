@@ -27,7 +27,7 @@ describe('template documents', () => {
   });
 
   it('takes a pipeline template without the pipeline identity fields', () => {
-    const doc = template({ type: 'Pipeline', spec: { stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [] } } } }] } });
+    const doc = template({ type: 'Pipeline', spec: { stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [{ step: { name: 'w', identifier: 'w', type: 'Wait', spec: { duration: '1m' } } }] } } } }] } });
     expect(codes('template', doc)).toEqual([]);
   });
 

@@ -67,6 +67,8 @@ describe('step placement', () => {
   it('rejects K8s and Helm steps outside Deployment stages, in rollback steps too', () => {
     // @ts-expect-error: misplaced on purpose; the types refuse it, the runtime rule is under test here
     expect(diagnosticsOf(build().step(tests(), rolling()), custom({ identifier: 'c' }).step(wait({ identifier: 'w', duration: '1m' })).rollbackStep(step({ identifier: 'h', type: 'HelmRollback' })))).toEqual([
+      // HelmStepNode requires `spec` in the schema.
+      'missing-field: spec is required (expected object)',
       'step-not-allowed: a K8sRollingDeploy step deploys a service and cannot run in a CI stage (move it to a Deployment stage, which has the service and infrastructure it needs)',
       'step-not-allowed: a HelmRollback step deploys a service and cannot run in a Custom stage (move it to a Deployment stage, which has the service and infrastructure it needs)',
     ]);
@@ -254,10 +256,12 @@ describe('codebase', () => {
 });
 
 describe('stage specs', () => {
-  it('requires a CI stage to say where it runs', () => {
+  it('warns when a CI stage does not say where it runs (the platform saves it; it fails when it runs)', () => {
     expect(diagnosticsOf(ci({ identifier: 'b' }).step(tests()))).toEqual([
-      'invalid-value: spec: a CI stage runs on runtime (with platform) or on infrastructure; give one',
+      'no-build-infrastructure: this CI stage says neither where it runs (runtime, platform) nor on what infrastructure (add runtime: { type: Cloud, spec: {} } with platform: { os: Linux, arch: Amd64 } for Harness Cloud, or infrastructure (a Kubernetes cluster or VM pool))',
     ]);
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(ci({ identifier: 'b' }).step(tests())).toDocument();
+    expect(validateDocument('pipeline', document).map((d) => d.severity)).toEqual(['warning']);
   });
 
   it('requires deploymentType with the service/environment form', () => {

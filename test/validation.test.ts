@@ -32,9 +32,9 @@ describe('identifiers', () => {
 
   it('rejects identifiers longer than 128 characters and ones starting with a digit', () => {
     // The name defaults to the identifier, and names are limited to 128 characters too: both are reported.
-    expect(errorsOf(pipeline({ identifier: `a${'b'.repeat(128)}`, project: 'web' }).stage(k8s())).filter((e) => / identifier "/.test(e))).toHaveLength(1);
-    expect(errorsOf(pipeline({ identifier: '1st', project: 'web' }).stage(k8s()))).toHaveLength(1);
-    expect(errorsOf(pipeline({ identifier: `_a${'b'.repeat(126)}`, project: 'web' }).stage(k8s()))).toEqual([]);
+    expect(errorsOf(pipeline({ identifier: `a${'b'.repeat(128)}`, project: 'web' }).stage(k8s()).step(echo())).filter((e) => / identifier "/.test(e))).toHaveLength(1);
+    expect(errorsOf(pipeline({ identifier: '1st', project: 'web' }).stage(k8s()).step(echo()))).toHaveLength(1);
+    expect(errorsOf(pipeline({ identifier: `_a${'b'.repeat(126)}`, project: 'web' }).stage(k8s()).step(echo()))).toEqual([]);
   });
 
   it('rejects a duplicate step identifier within a stage', () => {
@@ -48,7 +48,7 @@ describe('identifiers', () => {
   });
 
   it('rejects a duplicate stage identifier within a pipeline', () => {
-    expect(errorsOf(valid().stage(k8s('prod')))).toEqual([
+    expect(errorsOf(valid().stage(k8s('prod')).step(echo()))).toEqual([
       'pipeline "deploy" > stage "prod": stage identifier "prod" is used twice in this pipeline: stages[0] and stages[1]',
     ]);
   });
@@ -125,6 +125,8 @@ describe('schema', () => {
   it('reports a missing required field', () => {
     expect(validateDocument('pipeline', { pipeline: { name: 'x', identifier: 'x', orgIdentifier: 'default', stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [] } } } }] } }).map((d) => d.message)).toEqual([
       'projectIdentifier is required (expected string)',
+      // The schema's ExecutionElementConfig: `steps` has `minItems: 1`.
+      'spec.execution.steps: a step list needs at least one step',
     ]);
   });
 
@@ -165,12 +167,12 @@ describe('schema', () => {
 describe('references between resources', () => {
   it('accepts a pipeline whose project builder is compiled too', () => {
     const web = project({ identifier: 'web' });
-    expect(errorsOf(web, pipeline({ identifier: 'd', project: web }).stage(k8s()))).toEqual([]);
+    expect(errorsOf(web, pipeline({ identifier: 'd', project: web }).stage(k8s()).step(echo()))).toEqual([]);
   });
 
   it('rejects a pipeline whose project builder is not compiled', () => {
     const web = project({ identifier: 'web' });
-    const diagnostics = buildAndValidate(found(pipeline({ identifier: 'd', project: web }).stage(k8s()))).diagnostics;
+    const diagnostics = buildAndValidate(found(pipeline({ identifier: 'd', project: web }).stage(k8s()).step(echo()))).diagnostics;
     expect(diagnostics.map((d) => d.message)).toEqual([
       'references project "web" in org default, which is not among the compiled resources',
     ]);
@@ -178,13 +180,13 @@ describe('references between resources', () => {
   });
 
   it('accepts a project given by identifier without compiling it', () => {
-    expect(errorsOf(pipeline({ identifier: 'd', project: 'existing' }).stage(k8s()))).toEqual([]);
+    expect(errorsOf(pipeline({ identifier: 'd', project: 'existing' }).stage(k8s()).step(echo()))).toEqual([]);
   });
 
   it('rejects a connector builder that is not compiled', () => {
     const hub = connectors.dockerRegistry({ identifier: 'hub', project: 'web' });
     const p = pipeline({ identifier: 'd', project: 'web' }).stage(
-      deployment({ identifier: 's', service: 's', environment: 'e', infrastructure: { connector: hub, namespace: 'n' } }),
+      deployment({ identifier: 's', service: 's', environment: 'e', infrastructure: { connector: hub, namespace: 'n' } }).step(echo()),
     );
     expect(errorsOf(p)).toEqual([
       'pipeline "d" > stage "s": references connector "hub" in project default/web, which is not among the compiled resources',
@@ -195,7 +197,7 @@ describe('references between resources', () => {
   it('rejects a connector of another project', () => {
     const hub = connectors.dockerRegistry({ identifier: 'hub', project: 'other' });
     const p = pipeline({ identifier: 'd', project: 'web' }).stage(
-      deployment({ identifier: 's', service: input(), environment: 'e', infrastructure: { connector: hub, namespace: 'n' } }),
+      deployment({ identifier: 's', service: input(), environment: 'e', infrastructure: { connector: hub, namespace: 'n' } }).step(echo()),
     );
     expect(errorsOf(hub, p)).toEqual([
       'pipeline "d" > stage "s": uses connector "hub" in project default/other, which pipeline "d" in project default/web cannot see',

@@ -62,14 +62,15 @@ export const validateDocument = (kind: ResourceKind, document: unknown, settings
 
 /**
  * One mistake, one diagnostic: a misspelt required key (`scipt`) is reported as the typo with its
- * suggestion, not also as the required `script` missing beside it.
+ * suggestion, not also as the required `script` missing beside it; the typo then is the error the missing
+ * field was (a typo of a key that is not required stays a warning: the platform saves the document).
  */
 function withoutEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
-  const typoTargets = new Set(
-    diagnostics
-      .filter((d) => d.code === 'unknown-key' && d.hint)
-      .map((d) => JSON.stringify([...d.path.slice(0, -1), /"([^"]+)"/.exec(d.hint!)?.[1]])),
-  );
+  const targetOf = (d: Diagnostic) => JSON.stringify([...d.path.slice(0, -1), /"([^"]+)"/.exec(d.hint!)?.[1]]);
+  const typoTargets = new Set(diagnostics.filter((d) => d.code === 'unknown-key' && d.hint).map(targetOf));
   if (typoTargets.size === 0) return diagnostics;
-  return diagnostics.filter((d) => d.code !== 'missing-field' || !typoTargets.has(JSON.stringify(d.path)));
+  const missing = new Set(diagnostics.filter((d) => d.code === 'missing-field' && typoTargets.has(JSON.stringify(d.path))).map((d) => JSON.stringify(d.path)));
+  return diagnostics
+    .filter((d) => d.code !== 'missing-field' || !missing.has(JSON.stringify(d.path)))
+    .map((d) => (d.code === 'unknown-key' && d.hint && missing.has(targetOf(d)) ? { ...d, severity: 'error' as const } : d));
 }

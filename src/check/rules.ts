@@ -172,6 +172,24 @@ const codebaseForCloning: Rule<{ hasCodebase: boolean }> = {
 };
 
 /**
+ * A CI stage names where it runs: Harness Cloud or a local runner (`runtime`, `platform`) or its own
+ * infrastructure. Without any, the platform's schema takes the stage and the platform saves it; it fails when it
+ * runs (no infrastructure to start the build on). A warning.
+ */
+const buildInfrastructure: Rule = {
+  code: 'no-build-infrastructure',
+  kinds: ['pipeline'],
+  stage(stage, at) {
+    const spec = isRecord(stage.body) ? stage.body.spec : undefined;
+    if (stage.type !== 'CI' || !isRecord(spec) || ['runtime', 'platform', 'infrastructure'].some((key) => spec[key] !== undefined)) return;
+    at.report(
+      ruleWarning(at.document, [...at.path, 'spec'], 'no-build-infrastructure', 'this CI stage says neither where it runs (runtime, platform) nor on what infrastructure',
+        'add runtime: { type: Cloud, spec: {} } with platform: { os: Linux, arch: Amd64 } for Harness Cloud, or infrastructure (a Kubernetes cluster or VM pool)'),
+    );
+  },
+};
+
+/**
  * Every rule a schema cannot express, in the order their findings are listed. Each is called during the one
  * walk of a document's IR (`src/ir/walk.ts`); a project config can switch the configurable ones off.
  */
@@ -186,6 +204,7 @@ export const RULES: readonly AnyRule[] = [
   stageNameReferences,
   barrierReferences,
   codebaseForCloning,
+  buildInfrastructure,
   placeholders,
   scopeWarnings,
   secretWarnings,

@@ -31,3 +31,9 @@ export function documentPartSchema(part: keyof CatalogData['documents']): z.ZodT
   return typeof shape !== 'string' && shape[0] === 'ref' ? compiler.def(shape[1]) : compiler.compile(shape);
 }
 
+
+/**
+ * A named definition of the platform's schema (`ServiceConfig`, `PipelineInfrastructure`), compiled on first use:
+ * for a hand-modelled spec that takes a part whole from the schema rather than modelling it again.
+ */
+export const catalogDefinition = (name: string): z.ZodType => compiler.def(name);

@@ -85,6 +85,35 @@ export const variable = z.looseObject({
 });
 export type Variable = z.infer<typeof variable>;
 
+/** The schema's pattern for a pipeline, stage or step group variable's name (StringNGVariable and the others). */
+export const VARIABLE_NAME_PATTERN = /^[a-zA-Z_][0-9a-zA-Z_.$-]{0,127}$/;
+/** A Number variable's value as text: a number, an expression, or empty (NumberNGVariable's `value`). */
+const NUMBER_TEXT = /(^[+-]?[0-9]*\.?[0-9]+$)|(<\+.+>.*)|^$/;
+
+/**
+ * A variable of a pipeline, stage or step group, as pipeline.v0.json has it: `value` required and typed by the
+ * variable's `type` (the schema is checked strictly: a number is no String value, platform-facts-2 §1.1), the
+ * name by its pattern; the name itself is optional there.
+ */
+export const pipelineVariable = variable
+  .extend({
+    name: z.string().regex(VARIABLE_NAME_PATTERN, { error: 'is not a variable name: a letter or _, then letters, digits, _, ., $ or -' }).optional(),
+    value: z.union([z.string(), z.number()]),
+  })
+  .superRefine((value, ctx) => {
+    const wrong = (field: 'value' | 'default', expected: string) =>
+      ctx.addIssue({ code: 'custom', path: [field], message: `a ${value.type} variable's ${field} must be ${expected}` });
+    if (value.type !== 'Number') {
+      if (typeof value.value === 'number') wrong('value', 'text (quote it)');
+      if (typeof value.default === 'number') wrong('default', 'text (quote it)');
+    } else {
+      if (typeof value.value === 'string' && !NUMBER_TEXT.test(value.value)) wrong('value', 'a number or a <+...> expression');
+      if (typeof value.default === 'string') wrong('default', 'a number');
+    }
+    if (value.type === 'Secret' && typeof value.value === 'string' && value.value.includes('<+secrets.getValue('))
+      ctx.addIssue({ code: 'custom', path: ['value'], message: "a Secret variable's value is the secret's identifier, not <+secrets.getValue(...)" });
+  });
+
 export const delegateSelectors = orExpression(z.array(z.string())).meta({
   description: 'Delegate tags that select which delegates run this.',
 });

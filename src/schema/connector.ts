@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, identifier, scopeIdentifier, tags, typedBy } from './common.js';
+import { CONNECTOR_TYPES } from '../catalog/catalog.js';
+import { connectorSpecRegistry } from './catalog-schemas.js';
+import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, identifier, scopeIdentifier, tags, typedBy } from './common.js';
 
 export const DOCKER_PROVIDERS = ['DockerHub', 'Harbor', 'Quay', 'Other'] as const;
 
@@ -23,10 +25,21 @@ export const dockerRegistrySpec = z.looseObject({
   delegateSelectors: delegateSelectors.optional(),
 });
 
-/** Typed specs of the connector kinds pipewright models; any other `type` passes through unchecked. */
-export const connectorSpecs: Record<string, z.ZodType> = {
-  DockerRegistry: dockerRegistrySpec,
-};
+/** Connector specs modelled by hand (with their own messages and examples); every other type is the catalogue's. */
+const HAND_MODELLED_CONNECTOR_SPECS: Readonly<Record<string, z.ZodType>> = { DockerRegistry: dockerRegistrySpec };
+
+/**
+ * The `spec` of every connector type the platform's connector schema knows, by `type`: checked as step specs
+ * are (a Github connector without `spec.type` is refused, as the platform's schema refuses it).
+ */
+export const connectorSpecs: Readonly<Record<string, z.ZodType>> = Object.freeze(
+  Object.defineProperties(
+    {},
+    Object.fromEntries(
+      CONNECTOR_TYPES.map((type) => [type, { enumerable: true, get: () => HAND_MODELLED_CONNECTOR_SPECS[type] ?? connectorSpecRegistry[type] }]),
+    ),
+  ) as Record<string, z.ZodType>,
+);
 
 export const connectorBody = typedBy(
   z
@@ -37,10 +50,16 @@ export const connectorBody = typedBy(
       orgIdentifier: scopeIdentifier.optional(),
       projectIdentifier: scopeIdentifier.optional(),
       tags: tags.optional(),
-      type: z.string().meta({ description: 'Connector kind, e.g. DockerRegistry, Github, K8sCluster.' }),
+      // The connector schema's enum: the platform serves it (GET /ng/api/yaml-schema?entityType=Connectors).
+      type: z.enum(CONNECTOR_TYPES as [string, ...string[]]).meta({ description: 'Connector kind, e.g. DockerRegistry, Github, K8sCluster.' }),
       spec: z.looseObject({}),
     })
-    .superRefine((body, ctx) => checkSpecByType(connectorSpecs, body.type, body.spec, ctx))
+    .superRefine((body, ctx) => {
+      // A project's connector names its org: connector.project.json requires both (facts-1 §8, ConnectorInfo).
+      if (body.projectIdentifier !== undefined && body.orgIdentifier === undefined)
+        ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['orgIdentifier'], message: 'orgIdentifier is required with projectIdentifier' } as never);
+      checkSpecByType(connectorSpecs, body.type, body.spec, ctx);
+    }, EVERY_PROBLEM)
     .meta({ title: 'Connector' }),
   connectorSpecs,
 );

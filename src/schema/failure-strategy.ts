@@ -53,7 +53,8 @@ export const failureAction = z.looseObject({
 export const failureStrategy = z
   .looseObject({
     onFailure: z.looseObject({
-      errors: z.array(failureType).min(1, { error: 'list at least one error type, e.g. AllErrors' }),
+      // No minimum: the schema's OnFailureConfig sets none (docs/fidelity.md); an empty list matches no failure.
+      errors: z.array(failureType),
       action: failureAction,
     }),
   })

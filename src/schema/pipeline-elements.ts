@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, typedBy, variable } from './common.js';
+import { stepEntry } from '../catalog/catalog.js';
+import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, typedBy, pipelineVariable } from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
 import { strategyOrInput } from './strategy.js';
@@ -40,7 +41,10 @@ export const step = typedBy(
     })
     .superRefine((value, ctx) => {
       requireTypeOrTemplate(value, ctx);
-      checkSpecByType(stepSpecs, value.type, value.spec, ctx);
+      // `spec` as the step type's node in the schema says (`required` of its *StepNode), then its fields.
+      if (value.spec === undefined && typeof value.type === 'string' && stepEntry(value.type)?.specRequired)
+        ctx.addIssue({ code: 'invalid_type', expected: 'object', input: undefined, path: ['spec'], message: 'spec is required' } as never);
+      else if (value.spec !== undefined) checkSpecByType(stepSpecs, value.type, value.spec, ctx);
     }, EVERY_PROBLEM)
     .meta({ title: 'Step' }),
   stepSpecs,
@@ -88,12 +92,12 @@ export const stepGroup = z
   .looseObject({
     name: displayName,
     identifier,
-    steps: z.array(stepElement).optional(),
+    steps: z.array(stepElement).min(1, { error: 'a step group needs at least one step' }).optional(),
     when: when.optional(),
     failureStrategies: failureStrategies.optional(),
     delegateSelectors: delegateSelectors.optional(),
     timeout: duration.optional(),
-    variables: z.array(variable).optional(),
+    variables: z.array(pipelineVariable).optional(),
     strategy: strategyOrInput.optional(),
     stepGroupInfra: stepGroupInfra.optional(),
     sharedPaths: z.array(z.string()).optional(),
@@ -105,4 +109,7 @@ export const stepGroup = z
   })
   .meta({ title: 'Step group' });
 
-export const executionSteps = z.array(stepElement);
+/** A stage's `steps`: at least one, as the schema's ExecutionElementConfig says (`minItems: 1`). */
+export const executionSteps = z.array(stepElement).min(1, { error: 'a step list needs at least one step' });
+/** A stage's `rollbackSteps`: may be empty (no `minItems` in the schema). */
+export const rollbackSteps = z.array(stepElement);

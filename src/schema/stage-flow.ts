@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { executionSteps } from './pipeline-elements.js';
+import { executionSteps, rollbackSteps } from './pipeline-elements.js';
 
 /** Approval and Custom stages: steps only, no service or build infrastructure. */
-const stepsOnly = z.looseObject({ steps: executionSteps, rollbackSteps: executionSteps.optional() });
+const stepsOnly = z.looseObject({ steps: executionSteps, rollbackSteps: rollbackSteps.optional() });
 
 export const approvalSpec = z.looseObject({ execution: stepsOnly }).meta({ title: 'Approval stage spec' });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { documentPartSchema, templateSpecRegistry } from './catalog-schemas.js';
-import { checkSpecByType, identifier, typedBy } from './common.js';
+import { checkSpecByType, identifier, scopeIdentifier, typedBy } from './common.js';
 import { step, stepGroup } from './pipeline-elements.js';
 import { pipelineBody, stage } from './pipeline.js';
 import { stageSpecs } from './stages.js';
@@ -45,8 +45,8 @@ export const templateSpecs: Readonly<Record<string, z.ZodType>> = Object.freeze(
         enumerable: true,
         get: () =>
           (pipelineTemplateSpec ??= withoutIdentity(pipelineBody, undefined, {
-            orgIdentifier: identifier.optional(),
-            projectIdentifier: identifier.optional(),
+            orgIdentifier: scopeIdentifier.optional(),
+            projectIdentifier: scopeIdentifier.optional(),
           })),
       },
       ...Object.fromEntries(Object.keys(templateSpecRegistry).map((type) => [type, { enumerable: true, get: () => templateSpecRegistry[type] }])),
@@ -65,8 +65,10 @@ let pipelineTemplateSpec: z.ZodType | undefined;
 export const templateBody = typedBy(
   (documentPartSchema('template') as z.ZodObject)
     .safeExtend({
-      orgIdentifier: identifier.optional(),
-      projectIdentifier: identifier.optional(),
+      // Text, as a pipeline's (the template schema leaves them out): one that cannot be an identifier is the
+      // `invalid-scope` warning, not an error.
+      orgIdentifier: scopeIdentifier.optional(),
+      projectIdentifier: scopeIdentifier.optional(),
       spec: z.looseObject({}).optional(),
     })
     // A template saved without a spec (a stub) is still a template the platform stores.

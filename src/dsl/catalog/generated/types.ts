@@ -5266,6 +5266,7 @@ export interface HttpStepInfo {
   readonly assertion?: Value;
   readonly delegateSelectors?: Expressive<ReadonlyArray<Value>>;
   readonly headers?: ReadonlyArray<HttpHeaderConfig>;
+  readonly inputVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly method: Value;
   readonly outputVariables?: ReadonlyArray<NumberNGVariable | SecretNGVariable | StringNGVariable>;
   readonly requestBody?: Value;
