@@ -105,7 +105,7 @@ echo two\`,
   });
 
   it("writes the older Deployment form whole as deployment()'s serviceConfig variant, and serviceOverrideInputs", async () => {
-    await write('legacy.yaml', await readFile(join(ROOT, 'test', 'fixtures', 'legacy-forms', 'deployment.yaml'), 'utf8'));
+    await write('legacy.yaml', await readFile(join(ROOT, 'test', 'fixtures', 'import', 'legacy-deployment-forms.yaml'), 'utf8'));
     expect((await importCli('legacy.yaml', '-o', 'ts')).stderr).toBe('');
     const code = await readFile(join(dir, 'ts/legacy.ts'), 'utf8');
     expect(code).toContain("deployment({\n      identifier: 'qa',\n      serviceConfig: {\n        useFromStage: { stage: 'dev' },");
