@@ -183,10 +183,11 @@ describe('Deployment builders', () => {
         .rollbackStep(k8sRollingRollback({ identifier: 'rollback', name: 'Rollback', timeout: '10m' })),
     );
     const document = roundTrip(built) as any;
-    // delegateSelectors and failureStrategies as a whole runtime input have no typed option; the rest matches.
+    // delegateSelectors and failureStrategies as a whole runtime input have no typed option (the stage gets the
+    // failure strategies deployment() writes when none are given); the rest matches.
     const expected = (await fixture('cd-runtime-inputs')) as any;
     delete expected.pipeline.stages[0].stage.delegateSelectors;
-    delete expected.pipeline.stages[0].stage.failureStrategies;
+    expected.pipeline.stages[0].stage.failureStrategies = [{ onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } }];
     expect(document).toEqual(expected);
   });
 
@@ -232,6 +233,7 @@ pipeline:
         name: dev
         identifier: dev
         type: Deployment
+        failureStrategies: [{ onFailure: { errors: [AllErrors], action: { type: StageRollback } } }]
         spec:
           serviceConfig:
             service: { name: cart, identifier: cart }
@@ -265,6 +267,7 @@ pipeline:
         name: qa
         identifier: qa
         type: Deployment
+        failureStrategies: [{ onFailure: { errors: [AllErrors], action: { type: StageRollback } } }]
         spec:
           serviceConfig:
             useFromStage: { stage: dev }

@@ -27,9 +27,7 @@ const PATTERNS: Record<string, { refused: boolean; warns?: string[]; schema: 'ac
   'approval-text-for-number-and-boolean.yaml': { refused: true, schema: 'accepts', why: 'Jackson cannot read "one" as a number or "nope" as a boolean when the platform saves the stage' },
   'rolling-skip-dry-run-maybe.yaml': { refused: true, schema: 'accepts', why: 'Jackson cannot read "maybe" as a boolean' },
   'github-connector-without-type.yaml': { refused: true, schema: 'refuses', why: 'the connector schema requires spec.type' },
-  // Not yet: the deployment() builder writes no failureStrategies, so requiring them would refuse every builder's
-  // Deployment stage (docs/fidelity.md, "Not yet followed").
-  'deployment-without-failure-strategies.yaml': { refused: false, schema: 'refuses', why: 'DeploymentStageNode requires failureStrategies' },
+  'deployment-without-failure-strategies.yaml': { refused: true, schema: 'refuses', why: 'DeploymentStageNode requires failureStrategies (AbstractStageNodeWithFailureInfo, @NotNull)' },
 };
 
 const read = (file: string) => readYaml(readFileSync(join(FIXTURES, file), 'utf8'), file).documents[0]!.value;

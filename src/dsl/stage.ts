@@ -466,8 +466,17 @@ const DEPLOYMENT_KEYS = [
 ];
 
 /**
+ * The failure strategies of a Deployment stage that names none: what the platform's stage editor writes for a new
+ * one (roll the stage back on any error). The platform requires them on a Deployment stage and refuses the
+ * pipeline without them (DeploymentStageNode extends AbstractStageNodeWithFailureInfo, whose failureStrategies is
+ * @NotNull: harness-core 125-cd-nextgen/.../AbstractStageNodeWithFailureInfo.java L31-35, and the published schema's
+ * DeploymentStageNode `required`; saving runs the schema validation, platform-facts-2.md).
+ */
+export const DEPLOYMENT_FAILURE_STRATEGIES: readonly FailureStrategyOption[] = [{ errors: 'AllErrors', action: 'StageRollback' }];
+
+/**
  * A Deployment stage: deploys a service to an environment's infrastructure with CD steps (rolling, canary,
- * blue/green, Helm, ...). With `deploymentType` and `environment`, the current form (a service and an environment
+ * blue/green, Helm, ...). Without `failureStrategies` it gets DEPLOYMENT_FAILURE_STRATEGIES (the platform requires some). With `deploymentType` and `environment`, the current form (a service and an environment
  * defined on their own); with `infrastructure: { connector, namespace }`, the older Kubernetes `serviceConfig` form;
  * with `serviceConfig`, the older form given whole as the platform writes it.
  *
@@ -479,8 +488,9 @@ const DEPLOYMENT_KEYS = [
  * ```
  */
 export function deployment<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
-  options: (DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions) & PlacedSteps<'Deployment', Steps, Rollback>,
+  given: (DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions) & PlacedSteps<'Deployment', Steps, Rollback>,
 ): StageBuilder<'Deployment'> {
+  const options = given && !('failureStrategies' in given) ? { ...given, failureStrategies: DEPLOYMENT_FAILURE_STRATEGIES } : given;
   if (options?.serviceConfig !== undefined) {
     const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'infrastructure']);
     return serviceConfigWhole({ ...options, issues } as ServiceConfigDeploymentOptions, captureSite(deployment));

@@ -6,6 +6,7 @@ import { pipelineProperties } from './stage-ci.js';
 import { HAND_MODELLED_STAGE_SPECS, stageSpecs } from './stages.js';
 import { strategyOrInput } from './strategy.js';
 import { templateRef } from './template-ref.js';
+import { stageEntry } from '../catalog/catalog.js';
 
 /** The part every stage type with steps shares: `execution.steps` and `execution.rollbackSteps`. */
 const anyStageSpec = z.looseObject({
@@ -31,6 +32,12 @@ export const stage = typedBy(
     })
     .superRefine((value, ctx) => {
       requireTypeOrTemplate(value, ctx);
+      // Node fields the stage type requires (a Deployment stage's failureStrategies): the platform refuses the
+      // pipeline without them when it saves it (schema validation, platform-facts-2.md).
+      if (typeof value.type === 'string' && value.template === undefined)
+        for (const field of stageEntry(value.type)?.required ?? [])
+          if ((value as Record<string, unknown>)[field] === undefined)
+            ctx.addIssue({ code: 'invalid_type', expected: 'array', input: undefined, path: [field], message: `${field} is required on a ${value.type} stage` } as never);
       // No stage node of the schema requires `spec` (a stage without one saves, and runs nothing).
       if (value.spec === undefined) return;
       checkSpecByType(stageSpecs, value.type, value.spec, ctx);
