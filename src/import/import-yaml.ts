@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { rootKeyList } from '../catalog/kinds.js';
+import { KINDS, rootKeyList } from '../catalog/kinds.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
@@ -28,10 +28,16 @@ export interface ImportResult {
   readonly warnings: Diagnostic[];
 }
 
-const CONFIG = `import { defineConfig } from 'pipewright';
+/**
+ * The project's config: `include` names every kind's folder from the table of kinds, the folders the project
+ * mode writes modules into (a kind left out would be compiled by no one and published never).
+ */
+export const projectConfigText = (): string => `import { defineConfig } from 'pipewright';
 
 export default defineConfig({
-  include: ['projects/**/*.ts', 'connectors/**/*.ts', 'pipelines/**/*.ts'],
+  include: [
+${KINDS.map((row) => `    '${row.folder}/**/*.ts',`).join('\n')}
+  ],
   outDir: 'out',
 });
 `;
@@ -197,7 +203,7 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   const failures = checked.failures.flatMap((found) => found ?? []);
   if (failures.length) throw new DiagnosticError(failures);
   const formatted = source.paths.map((path, index) => ({ path, text: checked.texts[index]! }));
-  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: CONFIG });
+  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: projectConfigText() });
   writeAll(options.outDir, formatted);
   const warnings = source.problems.filter((problem) => problem.severity !== 'error');
   return { written: formatted.map((f) => f.path), documents: source.documents.length, warnings };
