@@ -37,6 +37,8 @@ export interface Origin {
   readonly level: number;
   /** The last level (`raw.*`): nothing more general to fall back to. */
   readonly last?: boolean;
+  /** Why a more specific candidate was passed over (the builder's refusal, the first difference, a type error). */
+  readonly why?: string;
 }
 export const originOf = (code: Code): Origin | undefined => (code as { [ORIGIN]?: Origin })[ORIGIN];
 export const withOrigin = (code: Code, origin: Origin): Code => ({ ...code, [ORIGIN]: origin }) as unknown as Code;

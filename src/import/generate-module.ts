@@ -5,6 +5,7 @@ import { connectorCode, pipelineCode, projectCode } from './from-document.js';
 import type { ImportContext } from './lifted.js';
 import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
 import { printStatements, toExpression } from './print.js';
+import { fallbacksOf, type Fallback } from './fallbacks.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 
@@ -110,6 +111,8 @@ export interface GeneratedModule {
   readonly text: string;
   /** The same code with each node's code marked (`print.ts`), and the origins the marks index. */
   readonly marked: { readonly text: string; readonly origins: readonly Origin[] };
+  /** The nodes written with a generic builder or `raw.*`, and why. */
+  readonly fallbacks: readonly Fallback[];
 }
 
 /**
@@ -160,6 +163,7 @@ export function generateModule(
   return {
     exportName,
     marked,
+    fallbacks: fallbacksOf(built),
     get text() {
       return print();
     },

@@ -12,7 +12,7 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 import { kindOfDocument, kindRow, KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
-import { locate } from './yaml-locate.js';
+import { locate } from '../yaml/yaml-locate.js';
 import { isRecord } from '../core/is-record.js';
 
 /** A diagnostic with its place in a YAML file. */
