@@ -113,28 +113,46 @@ echo two\`,
   it('writes one module per document of a multi-document file', async () => {
     await write('all.yaml', `project:\n  name: Web\n  identifier: web\n  orgIdentifier: default\n---\n${SEED}`);
     const result = await importCli('all.yaml', '-o', 'ts');
-    expect(result.stdout).toBe('imported 2 documents into ts:\n  web.ts\n  deploy.ts\n');
+    expect(result.stdout).toBe('imported 2 documents into ts (2 typed, 0 partly raw, 0 need attention):\n  web.ts\n  deploy.ts\n');
     expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({\n  identifier: 'web',\n  name: 'Web',\n});");
   });
 
-  it('rejects a document that is not a platform document, with its location, writing nothing', async () => {
+  it('reports a document that is not a platform document, with its location, and writes the others', async () => {
     await write('x.yaml', `${SEED}---\nworkflow:\n  jobs: {}\n`);
     const result = await importCli('x.yaml', '-o', 'ts');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(0);
     expect(result.stderr).toContain('x.yaml:51:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found workflow)');
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+  });
+
+  it('fails, writing nothing, when no document can be imported', async () => {
+    await write('x.yaml', 'workflow:\n  jobs: {}\n');
+    const result = await importCli('x.yaml', '-o', 'ts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('(found workflow) [error not-a-platform-document]');
     expect(await readdir(dir)).toEqual(['x.yaml']);
   });
 
-  it('names a platform kind it does not import yet (service overrides), with a code and no crash', async () => {
+  it('skips a platform kind it does not model (a secret, service overrides) with a warning, and imports the rest', async () => {
     await write('t.yaml', 'overrides:\n  identifier: prod_overrides\n  environmentRef: prod\n  type: ENV_GLOBAL_OVERRIDE\n');
-    const result = await importCli('t.yaml', '-o', 'ts');
-    expect(result.code).toBe(1);
+    await write('s.yaml', `secret:\n  identifier: token\n  type: SecretText\n---\n${SEED}`);
+    const result = await importCli('t.yaml', 's.yaml', '-o', 'ts');
+    expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      't.yaml:1:1  overrides documents are not imported yet: import reads project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet and trigger documents [error not-a-platform-document]',
+      't.yaml:1:1  overrides documents are not imported: import reads project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet and trigger documents; this one is left out [warning import-skipped]',
     );
-    expect(result.stderr).toContain('hint: leave the overrides files out of this import');
+    expect(result.stderr).toContain('s.yaml:1:1  secret documents are not imported');
     expect(result.stderr).not.toContain('unexpected error');
-    expect(await readdir(dir)).toEqual(['t.yaml']);
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+  });
+
+  it('says in --json which module each finding went to, and each module\'s status', async () => {
+    await write('all.yaml', `${SEED}---\nsecret:\n  identifier: token\n`);
+    const result = await importCli('all.yaml', '-o', 'ts', '--json');
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout) as { diagnostics: Array<{ code: string }>; modules: Array<{ path: string; status: string; source: string }> };
+    expect(out.modules).toEqual([expect.objectContaining({ path: 'deploy.ts', source: 'all.yaml#1', status: 'typed', written: true, kind: 'pipeline' })]);
+    expect(out.diagnostics.map((d) => d.code)).toContain('import-skipped');
   });
 
   it('locates YAML syntax errors', async () => {

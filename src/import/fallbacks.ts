@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.js';
+import { describePath } from '../core/document-path.js';
 import { originOf, type Code } from './code.js';
 import type { Places } from './read-documents.js';
 
@@ -53,16 +54,21 @@ export function fallbacksOf(code: Code, found: Fallback[] = [], seen = new Set<o
   return found;
 }
 
-/** The `import-fallback` diagnostic of a fallback: the node's path and place, the builder, and why. */
-export function fallbackDiagnostic(fallback: Fallback, places: Places, module: string): Diagnostic {
+/** Wrapper keys of list elements: a fallback of `{ step: {...} }` is named as the step. */
+const WRAPPERS = new Set(['stage', 'step', 'stepGroup']);
+
+/** The `import-fallback` diagnostic of a fallback: the node's path and place, the builder it fell to, and why. */
+export function fallbackDiagnostic(fallback: Fallback, places: Places, module: string, document: unknown): Diagnostic {
   const place = places.get(fallback.node);
-  const path = place?.path ?? [];
-  const what = path.length ? path.join('.') : 'the document';
+  const wrapper = Object.keys(fallback.node).length === 1 ? Object.keys(fallback.node).find((key) => WRAPPERS.has(key)) : undefined;
+  const path = [...(place?.path ?? []), ...(wrapper ? [wrapper] : [])];
+  const { subject, field } = describePath(document, path);
   return {
     code: 'import-fallback',
     severity: 'warning',
-    message: `${what} is written as ${fallback.builder}() in ${module}: ${fallback.why ?? 'no typed builder reproduces it'}`,
+    message: `${field ? `${field} ` : ''}written as ${fallback.builder}() in ${module}: ${fallback.why ?? 'no typed builder reproduces it'}`,
     path,
+    ...(subject ? { subject } : {}),
     ...(place ? { location: place.location } : {}),
     hint: fallback.builder.startsWith('raw.')
       ? 'the node is kept as written data: it compiles back exactly, without typed options'

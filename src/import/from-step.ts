@@ -1,13 +1,12 @@
 import { stepEntry } from '../catalog/catalog.js';
 import { isRecord } from '../core/is-record.js';
 import { catalogStepOptions } from '../dsl/catalog/catalog-step.js';
-import { optionsOfSpec } from '../dsl/catalog/sugar.js';
 import { stepSugar } from '../dsl/catalog/sugar-table.js';
 import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
 import * as dsl from './builders.js';
 import { call, commented, lit, obj, type Code } from './code.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
-import { failureStrategiesOption, nameOption, optional, sugarOptionsCode, unlessDefault, value, variablesOption, wire } from './options.js';
+import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStepElement, choose, type Candidate } from './verify.js';
 
 /** Options every step builder shares: naming first, then (after the type's own) timing and failure handling. */
@@ -40,9 +39,9 @@ const typedStepBuilder = (type: string): string | undefined => {
 function typedStepCode(type: string, step: Node): Code | undefined {
   const sugar = stepSugar(type);
   const builder = sugar?.builder ?? typedStepBuilder(type);
-  if (builder === undefined) return undefined;
-  const options = sugar?.fields ? optionsOfSpec(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
-  return options && call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
+  if (builder === undefined) throw new NotExpressible(`no typed builder for step type ${type}`);
+  const options = sugar?.fields ? sugarOptionsOf(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
+  return call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
 }
 
 /** Candidates for a step node, most specific first (the fallback levels of a step). */

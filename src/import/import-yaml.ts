@@ -115,7 +115,7 @@ async function checkedModules(
     const demoted = new Map<Origin, string>();
     for (const problem of problems) {
       const origin = problem.mark === undefined ? undefined : origins[index]![problem.mark];
-      if (origin && !origin.last && !demoted.has(origin)) demoted.set(origin, `its typed code does not type-check (${problem.diagnostic.message})`);
+      if (origin && !origin.last && !demoted.has(origin)) demoted.set(origin, `its typed code does not type-check (${problem.diagnostic.message.replace(/^generated code does not type-check: /, '')})`);
     }
     // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
     if (!demoted.size) {
@@ -237,7 +237,7 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
     const written = checked.texts[index] !== undefined;
     const diagnostics = [
       ...document.problems,
-      ...(checked.fallbacks[index] ?? []).map((fallback) => fallbackDiagnostic(fallback, document.places, path)),
+      ...(checked.fallbacks[index] ?? []).map((fallback) => fallbackDiagnostic(fallback, document.places, path, document.document)),
       ...(checked.failures[index] ?? []),
     ];
     return { path, written, source: document.source, kind: document.kind, status: statusOf(diagnostics, written), diagnostics };

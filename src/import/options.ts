@@ -2,7 +2,7 @@ import { data, lit, obj, arr, type Code } from './code.js';
 import { expressionCode } from './expressions.js';
 import { isRecord } from '../core/is-record.js';
 import { FAILURE_STRATEGY_DEFAULTS } from '../dsl/common-options.js';
-import type { Sugar } from '../dsl/catalog/sugar.js';
+import { optionsOfSpec, type Sugar } from '../dsl/catalog/sugar.js';
 
 /** Converts whole-value runtime inputs and known expressions; leaves other text as written. */
 export const value = (text: unknown, templates = false): Code =>
@@ -92,4 +92,22 @@ export function tagsOption(raw: unknown): Code | undefined {
   if (!isRecord(raw)) return optional(raw);
   const keys = Object.keys(raw);
   return keys.length > 0 && keys.every((key) => raw[key] === '') ? arr(keys.map((key) => lit(key))) : wire(raw);
+}
+
+/**
+ * A hand-written builder's options read back from a spec (`optionsOfSpec`); when it cannot take the spec, the
+ * candidate is abandoned with the reason an `import-fallback` names: the field no option writes, the field it
+ * needs, or the value it does not take.
+ */
+export function sugarOptionsOf(sugar: Sugar, spec: unknown): Record<string, unknown> {
+  const options = optionsOfSpec(sugar, spec);
+  if (options) return options;
+  const wire = isRecord(spec) ? spec : {};
+  const fields = Object.values(sugar.fields ?? {});
+  const unknown = Object.keys(wire).filter((key) => !fields.some((field) => field.key === key));
+  if (unknown.length) throw new NotExpressible(`${sugar.builder}() has no option for spec.${unknown.join(', spec.')}`);
+  const missing = fields.find((field) => field.required && wire[field.key] === undefined);
+  if (missing) throw new NotExpressible(`${sugar.builder}() needs spec.${missing.key}, which the YAML leaves out`);
+  const unread = fields.find((field) => wire[field.key] !== undefined && field.read(wire[field.key]) === undefined);
+  throw new NotExpressible(unread ? `${sugar.builder}() does not take spec.${unread.key} as written` : `${sugar.builder}() cannot take this spec`);
 }
