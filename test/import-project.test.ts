@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../src/catalog/kinds.js';
@@ -49,4 +49,24 @@ describe('import --mode project of every kind', () => {
     );
     for (const original of originals) expect(back).toContainEqual(original);
   });
+});
+
+describe('paths as the user types them', () => {
+  it('names a module in a folder named after a placeholder as it is on disk, not percent-encoded', async () => {
+    const { dir: here, cleanup: done } = await tempDir();
+    try {
+      const yaml = join(here, 'p.yaml');
+      await writeFile(
+        yaml,
+        'pipeline:\n  name: p\n  identifier: p\n  orgIdentifier: ${ORG_ID}\n  projectIdentifier: web\n  stages:\n    - stage:\n        name: s\n        identifier: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: w\n                  identifier: w\n                  spec:\n                    duration: 1m\n',
+      );
+      const imported = await runCli(['import', '--mode', 'project', yaml, '-o', 'estate'], { cwd: here });
+      expect(imported.stdout).toContain('pipelines/${ORG_ID}/web/p.ts');
+      const compiled = await runCli(['compile'], { cwd: join(here, 'estate') });
+      expect(compiled.stderr).toContain('pipelines/${ORG_ID}/web/p.ts:');
+      expect(compiled.stderr).not.toContain('%7B');
+    } finally {
+      await done();
+    }
+  }, 120_000);
 });
