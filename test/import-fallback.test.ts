@@ -65,6 +65,25 @@ describe('import falls back part by part', () => {
     expect(await back('default', 'web', 'fields_the_types_refuse')).toEqual(data(yaml)[0]);
   }, 120_000);
 
+  it('writes the typed form where one exists: step groups with rollbackSteps, variables with default, catalogue stages', async () => {
+    const yaml = await fixture('typed-forms.yaml');
+    const { code, back, stderr } = await roundTrip({ 'typed.yaml': yaml });
+    expect(stderr).not.toContain('import-fallback');
+    const text = code['typed_forms.ts']!;
+    expect(text).not.toMatch(/raw\.|(?<![.\w])stage\(|(?<![.\w])step\(/);
+    expect(text).toMatch(/region: \{\n\s+type: 'String',\n\s+value: input\(\),\n\s+description: 'where to deploy',\n\s+required: true,\n\s+default: 'eu',/);
+    expect(text).toMatch(/replicas: \{\n\s+type: 'Number',\n\s+value: input\(\),\n\s+default: 3,/);
+    expect(text).toMatch(/rollbackSteps: \[\n\s+wait\(\{\n\s+identifier: 'undo'/);
+    expect(text).toContain("featureFlag({ identifier: 'flags' })");
+    expect(await back('default', 'web', 'typed_forms')).toEqual(data(yaml)[0]);
+  }, 120_000);
+
+  it('names the variable field that has no typed option when a pipeline falls back for it', async () => {
+    const yaml = (await fixture('typed-forms.yaml')).replace('      default: eu\n', '      default: eu\n      allowedValues: [eu, us]\n');
+    const { stderr } = await roundTrip({ 'typed.yaml': yaml });
+    expect(stderr).toContain('written as raw.pipeline() in typed_forms.ts: a variable has no option allowedValues (variable region) [warning import-fallback]');
+  }, 120_000);
+
   it('passes over, while it verifies, a builder call with an option the builder does not know (no type check needed)', () => {
     const stage = { name: 'build', identifier: 'build', type: 'CI', spec: { cloneCodebase: true, execution: { steps: [] } } };
     const code = (spec: Record<string, ReturnType<typeof lit>>) => call('ci', [obj({ identifier: lit('build'), ...spec })]);

@@ -1,6 +1,8 @@
 import { isRecord } from '../core/is-record.js';
 import type { Sugar } from '../dsl/catalog/sugar.js';
-import { DEPLOYMENT_DEFAULTS } from '../dsl/stage.js';
+import { DEPLOYMENT_DEFAULTS, STAGE_COMMON_KEYS } from '../dsl/stage.js';
+import { stageEntry, stageSpecKeys } from '../catalog/catalog.js';
+import * as dsl from './builders.js';
 import { CI_SUGAR, PIPELINE_STAGE_SUGAR } from '../dsl/stages-more.js';
 import { call, chained, lit, obj, originOf, type Code } from './code.js';
 import { specOptions, stepElementCode } from './from-step.js';
@@ -164,6 +166,27 @@ const STAGE_IMPORTERS: Record<
   },
 };
 
+/** The catalogue's builder of a stage type (`FeatureFlag` -> `featureFlag`), if the package exports it. */
+const catalogStageBuilder = (type: string): string | undefined => {
+  const name = stageEntry(type)?.builder;
+  return name && typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
+};
+
+/** A stage of a catalogue type as its builder's call: the spec's fields flat beside the common options. */
+function catalogStageCode(type: string, stage: Node, exec: Execution | undefined, context: ImportContext): Code {
+  const builder = catalogStageBuilder(type);
+  if (!builder) refuse(`no typed builder for stage type ${type}`);
+  const { execution, ...spec } = node(stage.spec);
+  const known = stageSpecKeys(type) ?? [];
+  const unknown = Object.keys(spec).filter((key) => !known.includes(key) || STAGE_COMMON_KEYS.includes(key));
+  if (unknown.length) refuse(`${builder}() has no option for spec.${unknown.join(', spec.')}`);
+  if (execution !== undefined && !exec) refuse(`${builder}() needs spec.execution.steps`);
+  if (exec) refuseExtraExecution(exec, builder);
+  return withRollback(call(builder, [obj({ ...stageHead(stage), ...specOptions(spec), ...stageTail(stage) })]), exec ?? NO_EXECUTION, context);
+}
+
+const NO_EXECUTION: Execution = { steps: [], rollbackSteps: [], rest: {}, hasRollbackKey: false };
+
 /** The stage call (typed, generic, or raw) with its steps chained on it, verified exactly. */
 interface StageCode {
   /** The stage builder call, without its execution steps. */
@@ -203,8 +226,7 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
       call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
     () => {
       const importer = type ? STAGE_IMPORTERS[type] : undefined;
-      if (type && !importer) refuse(`no typed builder for stage type ${type}`);
-      const typed = importer?.(stage, exec, context);
+      const typed = importer ? importer(stage, exec, context) : type ? catalogStageCode(type, stage, exec, context) : undefined;
       return type === 'Pipeline' ? typed : withSteps(typed);
     },
     () => {

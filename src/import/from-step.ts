@@ -69,6 +69,9 @@ function stepGroupCode(lifted: Lifted, group: Node, context: ImportContext): Cod
       steps: Array.isArray(group.steps)
         ? { kind: 'array', items: childrenAt(lifted, ['steps']).map((child) => stepElementCode(child, context)) }
         : undefined,
+      rollbackSteps: Array.isArray(group.rollbackSteps)
+        ? { kind: 'array', items: childrenAt(lifted, ['rollbackSteps']).map((child) => stepElementCode(child, context)) }
+        : undefined,
       containerInfra:
         infra &&
         obj({
@@ -87,6 +90,17 @@ function stepGroupCode(lifted: Lifted, group: Node, context: ImportContext): Cod
   ]);
 }
 
+/** Why lift kept a step list element as data: what besides one `step`, `stepGroup` or `parallel` it holds. */
+function notAStep(element: unknown): never {
+  const keys = Object.keys(node(element));
+  const wrapper = keys.find((key) => key === 'step' || key === 'stepGroup' || key === 'parallel');
+  throw new NotExpressible(
+    wrapper && keys.length > 1
+      ? `the list item has ${keys.filter((key) => key !== wrapper).join(', ')} beside its ${wrapper}, which no builder writes`
+      : `the list item is not a step, a step group or a parallel block (it has ${keys.join(', ') || 'no keys'})`,
+  );
+}
+
 /** A step list element as code: a typed builder, `stepGroup()`, `parallel()`, `step()` or `raw.step()`, whichever is exact. */
 export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
   const { comments } = context;
@@ -100,7 +114,7 @@ export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
         ? [() => stepGroupCode(lifted, body, context)]
         : parallel.length > 0
           ? [() => call('parallel', parallel.map((child) => stepElementCode(child, context)))]
-          : [];
+          : [() => notAStep(element)];
   const code = choose(element as object, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
   const inner = lifted.node.kind === 'step' || lifted.node.kind === 'stepGroup' ? body : undefined;
   return commented(code, comments.get(element as object) ?? (inner && comments.get(inner)));

@@ -72,7 +72,19 @@ export function failureStrategiesOption(raw: unknown): Code | undefined {
   );
 }
 
-/** `[{ name, type, value }]` -> `{ name: value }` where the type follows from the value. */
+/** The fields of a typed variable option besides its type and value, and the type each takes. */
+const VARIABLE_FIELDS: Record<string, (value: unknown, type: unknown) => boolean> = {
+  description: (v) => typeof v === 'string',
+  required: (v) => typeof v === 'boolean',
+  metadata: (v) => typeof v === 'string',
+  default: (v, type) => (type === 'Number' ? typeof v === 'number' : typeof v === 'string'),
+};
+
+/**
+ * `[{ name, type, value }]` -> `{ name: value }` where the type follows from the value, else the variable in full
+ * (`{ type, value, default, required, description }`, each typed by the variable's type). A variable the option
+ * cannot hold abandons the candidate, naming the field.
+ */
 export function variablesOption(raw: unknown): Code | undefined {
   if (raw === undefined) return undefined;
   if (!Array.isArray(raw)) return wire(raw);
@@ -82,7 +94,19 @@ export function variablesOption(raw: unknown): Code | undefined {
     const { name, type, value: given, ...rest } = variable;
     const plainString = type === 'String' && typeof given === 'string' && Object.keys(rest).length === 0;
     const plainNumber = type === 'Number' && typeof given === 'number' && Object.keys(rest).length === 0;
-    entries[name] = plainString ? value(given) : plainNumber ? lit(given) : wire({ type, value: given, ...rest });
+    if (plainString || plainNumber) {
+      entries[name] = plainString ? value(given) : lit(given as number);
+      continue;
+    }
+    if (type !== 'String' && type !== 'Number' && type !== 'Secret')
+      throw new NotExpressible(`variable ${name} has the type ${JSON.stringify(type)}, not String, Number or Secret`);
+    if (typeof given !== 'string' && typeof given !== 'number') throw new NotExpressible(`variable ${name} has no text or number value`);
+    for (const [key, field] of Object.entries(rest)) {
+      const fits = VARIABLE_FIELDS[key];
+      if (!fits) throw new NotExpressible(`a variable has no option ${key} (variable ${name})`);
+      if (!fits(field, type)) throw new NotExpressible(`variable ${name}: ${key} ${JSON.stringify(field)} is not a value its option takes for a ${type} variable`);
+    }
+    entries[name] = obj({ type: lit(type), value: value(given), ...Object.fromEntries(Object.entries(rest).map(([key, field]) => [key, lit(field as string)])) });
   }
   return obj(entries);
 }
