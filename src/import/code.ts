@@ -19,8 +19,6 @@ export type Code =
       readonly callee: string;
       readonly args: readonly Code[];
       readonly chain?: readonly MethodCall[];
-      /** A YAML comment kept as `//` lines above the call. */
-      readonly comment?: string;
     }
   | { readonly kind: 'member'; readonly path: string }
   | { readonly kind: 'template'; readonly parts: ReadonlyArray<string | Code> }
@@ -64,10 +62,6 @@ export const call = (callee: string, args: readonly Code[], chain: readonly Meth
   chain,
 });
 export const member = (path: string): Code => ({ kind: 'member', path });
-
-/** The call with a comment above it (no change for other code, or without a comment). */
-export const commented = (code: Code, comment: string | undefined): Code =>
-  comment && code.kind === 'call' ? { ...code, comment } : code;
 
 /** Appends method calls to a call. */
 export const chained = (code: Code, calls: readonly MethodCall[]): Code =>

@@ -4,7 +4,7 @@ import { catalogStepOptions } from '../dsl/catalog/catalog-step.js';
 import { stepSugar } from '../dsl/catalog/sugar-table.js';
 import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
 import * as dsl from './builders.js';
-import { call, commented, lit, obj, type Code } from './code.js';
+import { call, lit, obj, type Code } from './code.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
 import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStepElement, choose, type Candidate } from './verify.js';
@@ -103,7 +103,6 @@ function notAStep(element: unknown): never {
 
 /** A step list element as code: a typed builder, `stepGroup()`, `parallel()`, `step()` or `raw.step()`, whichever is exact. */
 export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
-  const { comments } = context;
   const { element } = lifted;
   const body = node(bodyOf(lifted));
   const parallel = lifted.node.kind === 'parallel' ? childrenAt(lifted) : [];
@@ -115,7 +114,5 @@ export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
         : parallel.length > 0
           ? [() => call('parallel', parallel.map((child) => stepElementCode(child, context)))]
           : [() => notAStep(element)];
-  const code = choose(element as object, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
-  const inner = lifted.node.kind === 'step' || lifted.node.kind === 'stepGroup' ? body : undefined;
-  return commented(code, comments.get(element as object) ?? (inner && comments.get(inner)));
+  return choose(element as object, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
 }

@@ -6,6 +6,7 @@ import type { ImportContext } from './lifted.js';
 import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
 import { printStatements, toExpression } from './print.js';
 import { fallbacksOf, type Fallback } from './fallbacks.js';
+import { commentPlacer } from './comment-placement.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 
@@ -88,7 +89,7 @@ export interface ModuleInput {
   readonly source: string;
   /** Comment lines found above the document in the YAML. */
   readonly comment?: string;
-  /** Comments above stages and steps, kept as `//` lines. */
+  /** The document's comments (but the one above it), kept as `//` lines above the calls of their nodes. */
   readonly comments?: Comments;
 }
 
@@ -141,17 +142,21 @@ export function generateModule(
     ),
     f.createStringLiteral('pipewright', true),
   );
+  const placer = commentPlacer([code, ...consts.map((c) => c.value)], comments);
   const print = (marks?: Origin[]) => {
+    const commentsOf = placer();
     const declare = (name: string, value: Code, exported: boolean) =>
       f.createVariableStatement(
         exported ? [f.createModifier(ts.SyntaxKind.ExportKeyword)] : undefined,
         f.createVariableDeclarationList(
-          [f.createVariableDeclaration(name, undefined, undefined, toExpression(value, marks))],
+          [f.createVariableDeclaration(name, undefined, undefined, toExpression(value, marks, commentsOf))],
           ts.NodeFlags.Const,
         ),
       );
+    // The document's own comments go above the export, with the comment above the document.
+    const own = commentsOf(code);
     const main = declare(exportName, code, true);
-    for (const line of header.slice(1))
+    for (const line of [...header.slice(1), ...(own ? own.split('\n') : [])])
       ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
     return printStatements([importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main]);
   };
