@@ -212,6 +212,25 @@ echo two\`,
     expect(code).toContain('const echo = shell({');
     expect(code.match(/\.step\(echo\)/g)).toHaveLength(2);
   });
+  it('makes steps that differ only in identifier and name one const, used with .withIdentifier()', async () => {
+    const stage = (id: string, stepId: string, stepName?: string) =>
+      `    - stage:\n        name: ${id}\n        identifier: ${id}\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: ${stepName ?? stepId}\n                  identifier: ${stepId}\n                  spec:\n                    duration: 5m\n`;
+    await write(
+      'near.yaml',
+      `pipeline:\n  name: near\n  identifier: near\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n${stage('a', 'soak')}${stage('b', 'soak_b')}${stage('c', 'soak_c', 'Soak C')}${stage('d', 'soak')}`,
+    );
+    expect((await importCli('near.yaml', '-o', 'ts')).code).toBe(0);
+    const code = await readFile(join(dir, 'ts/near.ts'), 'utf8');
+    expect(code).toContain("const soak = wait({\n  identifier: 'soak',\n  duration: '5m',\n});");
+    expect(code).toContain(".step(soak.withIdentifier('soak_b'))");
+    expect(code).toContain(".step(soak.withIdentifier('soak_c', 'Soak C'))");
+    expect(code.match(/\.step\(soak\)/g)).toHaveLength(2);
+    const compiled = await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir });
+    expect(compiled.code).toBe(0);
+    const back = await readFile(join(dir, 'out/pipelines/default/web/near.yaml'), 'utf8');
+    expect(back).toContain('name: Soak C\n');
+    expect(back).toContain('identifier: soak_b\n');
+  });
 });
 
 describe('the README before/after', () => {

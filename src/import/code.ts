@@ -22,7 +22,13 @@ export type Code =
     }
   | { readonly kind: 'member'; readonly path: string }
   | { readonly kind: 'template'; readonly parts: ReadonlyArray<string | Code> }
-  | { readonly kind: 'const'; readonly name: string; readonly value: Code };
+  | {
+      readonly kind: 'const';
+      readonly name: string;
+      readonly value: Code;
+      /** Methods called on the constant where it is used (`.withIdentifier('b')`). */
+      readonly chain?: readonly MethodCall[];
+    };
 
 /**
  * Which YAML nodes a piece of code was chosen for, and at which fallback level (0 = the most specific
@@ -101,6 +107,7 @@ export function usedNames(code: Code, names = new Set<string>()): Set<string> {
       code.items.forEach((item) => usedNames(item, names));
       break;
     case 'const':
+      code.chain?.forEach((c) => c.args.forEach((arg) => usedNames(arg, names)));
       break;
     case 'literal':
       break;

@@ -83,8 +83,12 @@ export function toExpression(code: Code, marks?: Origin[], comments?: CommentsOf
       return literalNode(code.value);
     case 'member':
       return path(code.path);
-    case 'const':
-      return marked(f.createIdentifier(code.name), code.value, marks);
+    case 'const': {
+      let expression: ts.Expression = f.createIdentifier(code.name);
+      for (const { method, args } of code.chain ?? [])
+        expression = f.createCallExpression(f.createPropertyAccessExpression(expression, method), undefined, args.map(inner));
+      return marked(expression, code.value, marks);
+    }
     case 'template':
       return templateNode(code.parts, marks, comments);
     case 'array':
