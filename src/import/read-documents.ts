@@ -191,6 +191,9 @@ export function readDocuments(text: string, file: string): ReadResult {
       return { file, ...(range ? spanOf(read.lines, range[0], range[0]) : spanOf(read.lines, 0)) };
     };
     collectComments(doc.contents, value, comments, places, [], where, doc.commentBefore ?? contents?.commentBefore ?? contents?.items?.[0]?.key?.commentBefore);
+    // Comments after the document's last line (a commented-out alternative, say) are the document's too.
+    const trailing = ownComment(doc.comment);
+    if (trailing) comments.set(value, [comments.get(value), trailing].filter(Boolean).join('\n'));
     const problems = checkDocument(kind, lift(kind, value), value).map((diagnostic) => ({
       ...diagnostic,
       location: { file, ...locate(doc, diagnostic.path, read.lines, diagnostic.code === 'unknown-key') },
