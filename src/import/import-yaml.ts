@@ -188,8 +188,9 @@ function writeAll(outDir: string, files: ReadonlyArray<{ path: string; text: str
 }
 
 /** The module's status: a document validate refuses, or code that could not be written, needs attention. */
+const isFallback = (diagnostic: Diagnostic): boolean => diagnostic.code === 'import-fallback';
 const statusOf = (diagnostics: readonly Diagnostic[], written: boolean): ModuleStatus =>
-  !written || hasErrors(diagnostics) ? 'needs-attention' : diagnostics.some((d) => d.code === 'import-fallback') ? 'partly-raw' : 'typed';
+  !written || hasErrors(diagnostics) ? 'needs-attention' : diagnostics.some(isFallback) ? 'partly-raw' : 'typed';
 
 /**
  * YAML documents -> formatted, type-checked TypeScript modules, each document validated as it is imported and
