@@ -25,7 +25,7 @@ const data = (text: string) => readYaml(text, 'test').documents.map((d) => d.val
 async function roundTrip(files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) await writeIn(dir, `yaml/${name}`, text);
   const imported = await runCli(['import', ...Object.keys(files).map((f) => `yaml/${f}`), '-o', 'ts'], { cwd: dir });
-  expect(imported.stderr).toBe('');
+  expect(imported.stderr).not.toContain('[error');
   expect(imported.code).toBe(0);
   const modules = (await readdir(join(dir, 'ts'))).filter((f) => f.endsWith('.ts'));
   const code = Object.fromEntries(await Promise.all(modules.map(async (m) => [m, await readFile(join(dir, 'ts', m), 'utf8')])));
@@ -34,14 +34,22 @@ async function roundTrip(files: Record<string, string>) {
   expect(compiled.code).toBe(0);
   const back = async (org: string, project: string, id: string) =>
     data(await readFile(join(dir, 'out/pipelines', org, project, `${id}.yaml`), 'utf8'))[0];
-  return { code: code as Record<string, string>, back };
+  return { code: code as Record<string, string>, back, stderr: imported.stderr };
 }
 
 describe('import falls back part by part', () => {
   it('demotes only the parts whose code does not type-check, and keeps the fields the types refuse', async () => {
     const yaml = await fixture('fields-the-types-refuse.yaml');
-    const { code, back } = await roundTrip({ 'refused.yaml': yaml });
+    const { code, back, stderr } = await roundTrip({ 'refused.yaml': yaml });
     const text = code['fields_the_types_refuse.ts']!;
+    // Each fallback is reported at its node, with the builder it fell to and why.
+    expect(stderr).toContain('fields_the_types_refuse.ts from yaml/refused.yaml: partly raw');
+    expect(stderr).toContain(
+      'yaml/refused.yaml:18:7  pipeline "fields_the_types_refuse" > stage "build": written as stage() in fields_the_types_refuse.ts: ci() has no option for spec.slsa_provenance [warning import-fallback]',
+    );
+    expect(stderr).toMatch(/stage "build" > stepGroup "checks": written as raw\.step\(\) in fields_the_types_refuse\.ts: the builder has no option for stepGroup\.stepGroupInfra\.spec\.containerSecurityContext/);
+    expect(stderr).toMatch(/stage "govern" > step "policy": written as step\(\) in fields_the_types_refuse\.ts: its typed code does not type-check \(Object literal may only specify known properties/);
+    expect(stderr.match(/import-fallback/g)).toHaveLength(3);
     // codebase.sparseCheckout is in the platform's schema: the codebase shortcut keeps it.
     expect(text).toMatch(/codebase: \{\n\s+connectorRef: 'github'/);
     expect(text).toContain('sparseCheckout: []');
@@ -55,6 +63,25 @@ describe('import falls back part by part', () => {
     expect(text).toContain("custom({ identifier: 'govern' })");
     expect(text).toMatch(/step\(\{\n\s+identifier: 'policy',\n\s+type: 'Policy'/);
     expect(await back('default', 'web', 'fields_the_types_refuse')).toEqual(data(yaml)[0]);
+  }, 120_000);
+
+  it('writes the typed form where one exists: step groups with rollbackSteps, variables with default, catalogue stages', async () => {
+    const yaml = await fixture('typed-forms.yaml');
+    const { code, back, stderr } = await roundTrip({ 'typed.yaml': yaml });
+    expect(stderr).not.toContain('import-fallback');
+    const text = code['typed_forms.ts']!;
+    expect(text).not.toMatch(/raw\.|(?<![.\w])stage\(|(?<![.\w])step\(/);
+    expect(text).toMatch(/region: \{\n\s+type: 'String',\n\s+value: input\(\),\n\s+description: 'where to deploy',\n\s+required: true,\n\s+default: 'eu',/);
+    expect(text).toMatch(/replicas: \{\n\s+type: 'Number',\n\s+value: input\(\),\n\s+default: 3,/);
+    expect(text).toMatch(/rollbackSteps: \[\n\s+wait\(\{\n\s+identifier: 'undo'/);
+    expect(text).toContain("featureFlag({ identifier: 'flags' })");
+    expect(await back('default', 'web', 'typed_forms')).toEqual(data(yaml)[0]);
+  }, 120_000);
+
+  it('names the variable field that has no typed option when a pipeline falls back for it', async () => {
+    const yaml = (await fixture('typed-forms.yaml')).replace('      default: eu\n', '      default: eu\n      allowedValues: [eu, us]\n');
+    const { stderr } = await roundTrip({ 'typed.yaml': yaml });
+    expect(stderr).toContain('written as raw.pipeline() in typed_forms.ts: a variable has no option allowedValues (variable region) [warning import-fallback]');
   }, 120_000);
 
   it('passes over, while it verifies, a builder call with an option the builder does not know (no type check needed)', () => {

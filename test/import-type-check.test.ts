@@ -200,7 +200,9 @@ describe('a large import', () => {
     for (let index = 0; index < count; index++) await writeIn(dir, `yaml/p${index}.yaml`, pipelineYaml(index));
     const files = Array.from({ length: count }, (_, index) => `yaml/p${index}.yaml`);
     const imported = await runCli(['import', ...files, '-o', 'ts'], { cwd: dir });
-    expect(imported.stderr).toBe('');
+    // Every tenth falls back, and says so, from the worker threads as from this one.
+    expect(imported.stderr).not.toContain('[error');
+    expect(imported.stderr.match(/written as stage\(\) in p\d+\.ts: ci\(\) has no option for spec\.slsa_provenance \[warning import-fallback\]/g)).toHaveLength(count / 10);
     expect(imported.code).toBe(0);
     const modules = (await readdir(join(dir, 'ts'))).filter((name) => name.endsWith('.ts'));
     expect(modules).toHaveLength(count);

@@ -123,28 +123,46 @@ echo two\`,
   it('writes one module per document of a multi-document file', async () => {
     await write('all.yaml', `project:\n  name: Web\n  identifier: web\n  orgIdentifier: default\n---\n${SEED}`);
     const result = await importCli('all.yaml', '-o', 'ts');
-    expect(result.stdout).toBe('imported 2 documents into ts:\n  web.ts\n  deploy.ts\n');
+    expect(result.stdout).toBe('imported 2 documents into ts (2 typed, 0 partly raw, 0 need attention):\n  web.ts\n  deploy.ts\n');
     expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({\n  identifier: 'web',\n  name: 'Web',\n});");
   });
 
-  it('rejects a document that is not a platform document, with its location, writing nothing', async () => {
+  it('reports a document that is not a platform document, with its location, and writes the others', async () => {
     await write('x.yaml', `${SEED}---\nworkflow:\n  jobs: {}\n`);
     const result = await importCli('x.yaml', '-o', 'ts');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(0);
     expect(result.stderr).toContain('x.yaml:51:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found workflow)');
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+  });
+
+  it('fails, writing nothing, when no document can be imported', async () => {
+    await write('x.yaml', 'workflow:\n  jobs: {}\n');
+    const result = await importCli('x.yaml', '-o', 'ts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('(found workflow) [error not-a-platform-document]');
     expect(await readdir(dir)).toEqual(['x.yaml']);
   });
 
-  it('names a platform kind it does not import yet (service overrides), with a code and no crash', async () => {
+  it('skips a platform kind it does not model (a secret, service overrides) with a warning, and imports the rest', async () => {
     await write('t.yaml', 'overrides:\n  identifier: prod_overrides\n  environmentRef: prod\n  type: ENV_GLOBAL_OVERRIDE\n');
-    const result = await importCli('t.yaml', '-o', 'ts');
-    expect(result.code).toBe(1);
+    await write('s.yaml', `secret:\n  identifier: token\n  type: SecretText\n---\n${SEED}`);
+    const result = await importCli('t.yaml', 's.yaml', '-o', 'ts');
+    expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      't.yaml:1:1  overrides documents are not imported yet: import reads project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet and trigger documents [error not-a-platform-document]',
+      't.yaml:1:1  overrides documents are not imported: import reads project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet and trigger documents; this one is left out [warning import-skipped]',
     );
-    expect(result.stderr).toContain('hint: leave the overrides files out of this import');
+    expect(result.stderr).toContain('s.yaml:1:1  secret documents are not imported');
     expect(result.stderr).not.toContain('unexpected error');
-    expect(await readdir(dir)).toEqual(['t.yaml']);
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+  });
+
+  it('says in --json which module each finding went to, and each module\'s status', async () => {
+    await write('all.yaml', `${SEED}---\nsecret:\n  identifier: token\n`);
+    const result = await importCli('all.yaml', '-o', 'ts', '--json');
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout) as { diagnostics: Array<{ code: string }>; modules: Array<{ path: string; status: string; source: string }> };
+    expect(out.modules).toEqual([expect.objectContaining({ path: 'deploy.ts', source: 'all.yaml#1', status: 'typed', written: true, kind: 'pipeline' })]);
+    expect(out.diagnostics.map((d) => d.code)).toContain('import-skipped');
   });
 
   it('locates YAML syntax errors', async () => {
@@ -192,17 +210,36 @@ echo two\`,
   });
 
   it('makes identical steps one shared const', async () => {
-    const twice = SEED.replace(
-      '            rollbackSteps: []',
-      '            rollbackSteps: []\n    - stage:\n        name: again\n        identifier: again\n        type: Custom\n        spec:\n          execution:\n            steps:\n' +
-        SEED.split('            steps:\n')[1]!.split('            rollbackSteps')[0]!.replace(/^/gm, ''),
-    );
+    // A second stage with the same step, after the first (the first keeps its failure strategies).
+    const twice =
+      SEED +
+      '    - stage:\n        name: again\n        identifier: again\n        type: Custom\n        spec:\n          execution:\n            steps:\n' +
+      SEED.split('            steps:\n')[1]!.split('            rollbackSteps')[0]!;
     await write('twice.yaml', twice);
     const result = await importCli('twice.yaml', '-o', 'ts');
     expect(result.stderr).toBe('');
     const code = await readFile(join(dir, 'ts/deploy.ts'), 'utf8');
     expect(code).toContain('const echo = shell({');
     expect(code.match(/\.step\(echo\)/g)).toHaveLength(2);
+  });
+  it('makes steps that differ only in identifier and name one const, used with .withIdentifier()', async () => {
+    const stage = (id: string, stepId: string, stepName?: string) =>
+      `    - stage:\n        name: ${id}\n        identifier: ${id}\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: ${stepName ?? stepId}\n                  identifier: ${stepId}\n                  spec:\n                    duration: 5m\n`;
+    await write(
+      'near.yaml',
+      `pipeline:\n  name: near\n  identifier: near\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n${stage('a', 'soak')}${stage('b', 'soak_b')}${stage('c', 'soak_c', 'Soak C')}${stage('d', 'soak')}`,
+    );
+    expect((await importCli('near.yaml', '-o', 'ts')).code).toBe(0);
+    const code = await readFile(join(dir, 'ts/near.ts'), 'utf8');
+    expect(code).toContain("const soak = wait({\n  identifier: 'soak',\n  duration: '5m',\n});");
+    expect(code).toContain(".step(soak.withIdentifier('soak_b'))");
+    expect(code).toContain(".step(soak.withIdentifier('soak_c', 'Soak C'))");
+    expect(code.match(/\.step\(soak\)/g)).toHaveLength(2);
+    const compiled = await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir });
+    expect(compiled.code).toBe(0);
+    const back = await readFile(join(dir, 'out/pipelines/default/web/near.yaml'), 'utf8');
+    expect(back).toContain('name: Soak C\n');
+    expect(back).toContain('identifier: soak_b\n');
   });
 });
 

@@ -7,7 +7,7 @@ import { kindOfDocument } from '../src/catalog/kinds.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { sortDiagnostics, type Diagnostic, type DiagnosticLocation } from '../src/core/diagnostics.js';
 import { validateFiles } from '../src/validate/validate-files.js';
-import { locate } from '../src/validate/yaml-locate.js';
+import { locate } from '../src/yaml/yaml-locate.js';
 import { readPlainYaml } from '../src/yaml/read-plain-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir, writeIn } from './support/cli.js';

@@ -139,7 +139,7 @@ console.log(findDocument(result, 'p').path);
     await installOffline(project);
 
     const imported = await pipewright(project, ['import', 'nightly.yaml', '-o', 'pipelines']);
-    expect(imported).toEqual({ code: 0, stdout: 'imported 1 document into pipelines:\n  nightly.ts\n', stderr: '' });
+    expect(imported).toEqual({ code: 0, stdout: 'imported 1 document into pipelines (1 typed, 0 partly raw, 0 need attention):\n  nightly.ts\n', stderr: '' });
     const code = await readFile(join(project, 'pipelines/nightly.ts'), 'utf8');
     expect(code).toContain("from 'pipewright'");
 

@@ -100,7 +100,9 @@ describe('pipewright pull', () => {
     expect(report.kinds).toEqual({ project: 1, connector: 1, service: 1, environment: 1, infrastructure: 1, template: 2, pipeline: 14, inputSet: 3, overlayInputSet: 1, trigger: 2 });
     expect(report.skipped.map((s) => s.name)).toEqual(['default/shop/simple']);
     expect(report.stableTemplates).toEqual(['default/shop/checks@v2']);
-    expect(report.diagnostics.map((d) => d.code)).toEqual(['pull-skipped']);
+    // Import's fallbacks are pull's too, reported the same way: the seeded Github connector's executeOnDelegate has
+    // no typed option, so it is written as connector({ type, spec }).
+    expect(report.diagnostics.map((d) => d.code)).toEqual(['import-fallback', 'pull-skipped']);
     // Every request pull sent reached the emulator (the 429s included), and none wrote.
     expect(report.requests).toBe(em.requests.length);
     expect(writesOf(em)).toEqual([]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { toYaml } from '../src/yaml/emit-yaml.js';
 import { readPlainYaml } from '../src/yaml/read-plain-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
-import { locate } from '../src/validate/yaml-locate.js';
+import { locate } from '../src/yaml/yaml-locate.js';
 import { ROOT } from './support/cli.js';
 
 /**

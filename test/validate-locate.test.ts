@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import YAML, { LineCounter } from 'yaml';
 import { codeFrame } from '../src/validate/code-frame.js';
-import { locate } from '../src/validate/yaml-locate.js';
+import { locate } from '../src/yaml/yaml-locate.js';
 
 const SOURCE = `pipeline:
   name: p

@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
-import type { ImportInput } from '../import/import-yaml.js';
-import { DiagnosticError, formatDiagnostics } from '../core/diagnostics.js';
+import type { ImportInput, ImportResult } from '../import/import-yaml.js';
+import { DiagnosticError, formatDiagnostic, formatDiagnostics, sortDiagnostics } from '../core/diagnostics.js';
 import { EXIT, useColor } from './errors.js';
-import { printEnvelope } from './json-envelope.js';
+import { jsonDiagnostic, printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
 
 export interface ImportFlags {
@@ -52,6 +52,28 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
   return inputs;
 }
 
+const STATUS_WORDS = { typed: 'typed', 'partly-raw': 'partly raw', 'needs-attention': 'needs attention' } as const;
+
+/** `3 typed, 1 partly raw, 1 needs attention`: how many modules are in each state. */
+export function statusSummary(modules: ImportResult['modules']): string {
+  const count = (status: keyof typeof STATUS_WORDS) => modules.filter((module) => module.status === status).length;
+  return `${count('typed')} typed, ${count('partly-raw')} partly raw, ${count('needs-attention')} need${count('needs-attention') === 1 ? 's' : ''} attention`;
+}
+
+/** The findings of each module under its path, then those about files: each says where it went. */
+function findingsText(result: ImportResult, color: boolean): string {
+  const byModule = result.modules.filter((module) => module.diagnostics.length);
+  const ofFiles = result.diagnostics.filter((d) => !result.modules.some((module) => module.diagnostics.includes(d)));
+  const parts = byModule.map(
+    (module) =>
+      `${module.written ? module.path : `${module.path} (not written)`} from ${module.source}: ${STATUS_WORDS[module.status]}\n${sortDiagnostics(module.diagnostics)
+        .map((d) => `  ${formatDiagnostic(d, { color }).replace(/\n/g, '\n  ')}`)
+        .join('\n')}\n`,
+  );
+  if (ofFiles.length) parts.push(formatDiagnostics(ofFiles, { color }));
+  return parts.join('\n');
+}
+
 export async function runImport(files: string[], flags: ImportFlags): Promise<number> {
   if (flags.mode !== 'files' && flags.mode !== 'project') throw DiagnosticError.of('usage', `--mode must be files or project, not "${flags.mode}"`);
   requireOptional(['ts-morph', 'prettier'], 'pipewright import');
@@ -59,12 +81,30 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
   const { importYaml } = await import('../import/import-yaml.js');
   const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
   if (flags.json) {
-    printEnvelope('import', true, result.warnings, { outDir: flags.out, mode: flags.mode, documents: result.documents, written: result.written });
+    printEnvelope('import', true, result.diagnostics, {
+      outDir: flags.out,
+      mode: flags.mode,
+      documents: result.documents,
+      written: result.written,
+      modules: result.modules.map(({ path, written, source, kind, status, diagnostics }) => ({
+        path,
+        written,
+        source,
+        kind,
+        status,
+        diagnostics: diagnostics.map(jsonDiagnostic),
+      })),
+    });
     return EXIT.ok;
   }
-  if (result.warnings.length) process.stderr.write(formatDiagnostics(result.warnings, { color: useColor(process.stderr) }));
+  if (result.diagnostics.length) process.stderr.write(findingsText(result, useColor(process.stderr)));
+  const status = new Map(result.modules.map((module) => [module.path, module.status]));
+  const line = (file: string) => {
+    const state = status.get(file);
+    return `  ${file}${state && state !== 'typed' ? `  (${STATUS_WORDS[state]})` : ''}`;
+  };
   process.stdout.write(
-    `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out}:\n${result.written.map((f) => `  ${f}`).join('\n')}\n`,
+    `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out} (${statusSummary(result.modules)}):\n${result.written.map(line).join('\n')}\n`,
   );
   return EXIT.ok;
 }

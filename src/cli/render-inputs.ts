@@ -11,7 +11,7 @@ import { entryInsideFolder, MANIFEST_FILE, parseManifest, type ManifestEntry } f
 import { DiagnosticError, diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import type { DocPath } from '../core/document-path.js';
 import { closest } from '../core/suggest.js';
-import { locate } from '../validate/yaml-locate.js';
+import { locate } from '../yaml/yaml-locate.js';
 import { readYaml } from '../yaml/read-yaml.js';
 
 /**

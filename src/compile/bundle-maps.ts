@@ -33,7 +33,19 @@ function mapBundleFrame(file: string, line: number, column: number): { file: str
   bundle.parsed ??= new SourceMap(JSON.parse(new TextDecoder().decode(bundle.bytes)) as ConstructorParameters<typeof SourceMap>[0]);
   const entry = bundle.parsed.findEntry(line - 1, column - 1) as Partial<{ generatedLine: number; originalSource: string; originalLine: number; originalColumn: number }>;
   if (entry.originalSource === undefined || entry.generatedLine !== line - 1) return undefined;
-  return { file: resolve(dirname(file), entry.originalSource), line: entry.originalLine! + 1, column: entry.originalColumn! + 1 };
+  return { file: resolve(dirname(file), sourcePath(entry.originalSource)), line: entry.originalLine! + 1, column: entry.originalColumn! + 1 };
+}
+
+/**
+ * A source map's source as a path: esbuild writes sources as relative URLs, so a folder named after a placeholder
+ * (`${ORG_ID}`) reads `$%7BORG_ID%7D`; people type it, and look for it, as it is named on disk.
+ */
+function sourcePath(source: string): string {
+  try {
+    return decodeURIComponent(source);
+  } catch {
+    return source;
+  }
 }
 
 setFrameMapper(mapBundleFrame);

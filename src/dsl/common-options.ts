@@ -70,22 +70,54 @@ export const failureStrategiesDocument = (options: readonly FailureStrategyOptio
     },
   }));
 
-export type VariableOption =
-  | Value
-  | number
-  | { type: 'String' | 'Number' | 'Secret'; value: Value | number; description?: string; required?: boolean };
+/** What every typed variable may say besides its value (the platform's NGVariable). */
+interface VariableFields {
+  readonly description?: string;
+  /** The platform asks for a value when the pipeline runs (with `value: input()`). */
+  readonly required?: boolean;
+  readonly metadata?: string;
+}
+
+/** A String variable: text, an expression or `input()`; its `default` is text. */
+export interface StringVariableOption extends VariableFields {
+  readonly type: 'String';
+  readonly value: Value | number;
+  /** The value a runtime input takes when none is given. */
+  readonly default?: string;
+}
+
+/** A Number variable: a number, an expression or `input()`; its `default` is a number. */
+export interface NumberVariableOption extends VariableFields {
+  readonly type: 'Number';
+  readonly value: Value | number;
+  /** The value a runtime input takes when none is given. */
+  readonly default?: number;
+}
+
+/** A Secret variable: a secret reference, an expression or `input()`; its `default` is a secret reference. */
+export interface SecretVariableOption extends VariableFields {
+  readonly type: 'Secret';
+  readonly value: Value | number;
+  /** The secret a runtime input takes when none is given. */
+  readonly default?: string;
+}
+
+/** A variable: its value (text makes a String, a number a Number), or the variable in full, by type. */
+export type VariableOption = Value | number | StringVariableOption | NumberVariableOption | SecretVariableOption;
 
 /** `{ region: 'eu', replicas: 3 }` becomes the platform's list of typed variables. */
 export const variablesDocument = (variables: Readonly<Record<string, VariableOption>>) =>
   Object.entries(variables).map(([name, option]) => {
     if (typeof option === 'object' && option !== null && 'type' in option) {
-      const { type, value, description, required } = option;
+      const { type, value, description, required, metadata } = option;
       return {
         name,
         type,
         ...(description !== undefined ? { description } : {}),
         ...(required !== undefined ? { required } : {}),
         value: typeof value === 'number' ? value : valueText(value),
+        ...(option.default !== undefined ? { default: option.default } : {}),
+        ...(metadata !== undefined ? { metadata } : {}),
       };
     }
     return typeof option === 'number'

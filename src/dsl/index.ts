@@ -3,7 +3,7 @@ export { connector } from './connector.js';
 export type { ConnectorBuilder } from './connector.js';
 export { connectors } from './connectors.js';
 export type { ConnectorOptions, DockerRegistryOptions, DockerAuthOption } from './connector.js';
-export type { FailureActionOption, FailureStrategyOption, TagsOption, VariableOption } from './common-options.js';
+export type { FailureActionOption, FailureStrategyOption, NumberVariableOption, SecretVariableOption, StringVariableOption, TagsOption, VariableOption } from './common-options.js';
 export { expr, Expr, isExpr } from './expr.js';
 export type { Value } from './expr.js';
 export { input, RuntimeInput } from './input.js';

@@ -19,12 +19,16 @@ export type Code =
       readonly callee: string;
       readonly args: readonly Code[];
       readonly chain?: readonly MethodCall[];
-      /** A YAML comment kept as `//` lines above the call. */
-      readonly comment?: string;
     }
   | { readonly kind: 'member'; readonly path: string }
   | { readonly kind: 'template'; readonly parts: ReadonlyArray<string | Code> }
-  | { readonly kind: 'const'; readonly name: string; readonly value: Code };
+  | {
+      readonly kind: 'const';
+      readonly name: string;
+      readonly value: Code;
+      /** Methods called on the constant where it is used (`.withIdentifier('b')`). */
+      readonly chain?: readonly MethodCall[];
+    };
 
 /**
  * Which YAML nodes a piece of code was chosen for, and at which fallback level (0 = the most specific
@@ -37,6 +41,8 @@ export interface Origin {
   readonly level: number;
   /** The last level (`raw.*`): nothing more general to fall back to. */
   readonly last?: boolean;
+  /** Why a more specific candidate was passed over (the builder's refusal, the first difference, a type error). */
+  readonly why?: string;
 }
 export const originOf = (code: Code): Origin | undefined => (code as { [ORIGIN]?: Origin })[ORIGIN];
 export const withOrigin = (code: Code, origin: Origin): Code => ({ ...code, [ORIGIN]: origin }) as unknown as Code;
@@ -62,10 +68,6 @@ export const call = (callee: string, args: readonly Code[], chain: readonly Meth
   chain,
 });
 export const member = (path: string): Code => ({ kind: 'member', path });
-
-/** The call with a comment above it (no change for other code, or without a comment). */
-export const commented = (code: Code, comment: string | undefined): Code =>
-  comment && code.kind === 'call' ? { ...code, comment } : code;
 
 /** Appends method calls to a call. */
 export const chained = (code: Code, calls: readonly MethodCall[]): Code =>
@@ -105,6 +107,7 @@ export function usedNames(code: Code, names = new Set<string>()): Set<string> {
       code.items.forEach((item) => usedNames(item, names));
       break;
     case 'const':
+      code.chain?.forEach((c) => c.args.forEach((arg) => usedNames(arg, names)));
       break;
     case 'literal':
       break;

@@ -1,6 +1,6 @@
 import { kindRow } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
-import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
 
 export interface ImportInput {
@@ -34,8 +34,8 @@ function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
 
 /**
  * The documents of the inputs with their module paths, read one input at a time as generation asks for them:
- * the first modules are checked while later files are still unread. After a file with an error nothing more is
- * handed out, and `readAll` reads the rest for their problems, so every error is reported as before.
+ * the first modules are checked while later files are still unread. A file with an error gives the documents
+ * it could read (none for a syntax error); its problems are kept, and the other files are read on.
  */
 export class DocumentSource {
   readonly documents: YamlDocument[] = [];
@@ -51,16 +51,10 @@ export class DocumentSource {
     this.#name = moduleNamer(mode);
   }
 
-  /** Whether document `index` exists (reading inputs up to it) and nothing read so far is in error. */
+  /** Whether document `index` exists (reading inputs up to it). */
   has(index: number): boolean {
-    while (this.documents.length <= index && this.#read < this.inputs.length && !hasErrors(this.problems))
-      this.#readNext();
-    return index < this.documents.length && !hasErrors(this.problems);
-  }
-
-  /** Reads every input not read yet. */
-  readAll(): void {
-    while (this.#read < this.inputs.length) this.#readNext();
+    while (this.documents.length <= index && this.#read < this.inputs.length) this.#readNext();
+    return index < this.documents.length;
   }
 
   #readNext(): void {

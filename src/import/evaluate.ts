@@ -4,6 +4,17 @@ import type { Code } from './code.js';
 const lookup = (path: string): unknown =>
   path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], dsl);
 
+/** Calls the methods of a chain in turn on a value. */
+function chain(value: unknown, what: string, calls: Extract<Code, { kind: 'call' }>['chain']): unknown {
+  let result = value;
+  for (const { method, args } of calls ?? []) {
+    const target = result as Record<string, (...a: unknown[]) => unknown>;
+    if (typeof target[method] !== 'function') throw new Error(`${what} has no method ${method}`);
+    result = target[method]!(...args.map(evaluate));
+  }
+  return result;
+}
+
 /** Runs code against the real builders: what `import` would write, evaluated in memory. */
 export function evaluate(code: Code): unknown {
   switch (code.kind) {
@@ -16,7 +27,7 @@ export function evaluate(code: Code): unknown {
     case 'member':
       return lookup(code.path);
     case 'const':
-      return evaluate(code.value);
+      return chain(evaluate(code.value), code.name, code.chain);
     case 'template': {
       const strings = code.parts.filter((_, index) => index % 2 === 0) as string[];
       const values = code.parts.filter((_, index) => index % 2 === 1).map((part) => evaluate(part as Code));
@@ -30,13 +41,7 @@ export function evaluate(code: Code): unknown {
     case 'call': {
       const fn = lookup(code.callee);
       if (typeof fn !== 'function') throw new Error(`pipewright has no builder ${code.callee}`);
-      let result: unknown = fn(...code.args.map(evaluate));
-      for (const { method, args } of code.chain ?? []) {
-        const target = result as Record<string, (...a: unknown[]) => unknown>;
-        if (typeof target[method] !== 'function') throw new Error(`${code.callee}(...) has no method ${method}`);
-        result = target[method]!(...args.map(evaluate));
-      }
-      return result;
+      return chain(fn(...code.args.map(evaluate)), `${code.callee}(...)`, code.chain);
     }
   }
 }

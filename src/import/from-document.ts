@@ -2,7 +2,7 @@ import { DOCKER_REGISTRY_DEFAULTS } from '../dsl/connector.js';
 import { DEFAULT_ORG } from '../dsl/project.js';
 import { isRecord } from '../core/is-record.js';
 import { lift } from '../ir/lift.js';
-import { call, commented, lit, obj, type Code } from './code.js';
+import { call, lit, obj, type Code } from './code.js';
 import { stageElementCode } from './from-stage.js';
 import { childrenAt, newContext, node, type ImportContext, type Node } from './lifted.js';
 import { nameOption, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
@@ -21,7 +21,6 @@ const barriersOption = (raw: unknown): Code | undefined =>
 
 /** A whole pipeline document as a builder chain, or `raw.pipeline()` when no builder reproduces it. */
 export function pipelineCode(document: Node, context: ImportContext = newContext()): Code {
-  const { comments } = context;
   const body = node(document.pipeline);
   // Keys beside `pipeline` keep lift's root raw, its pipeline node a child (and raw.pipeline() is what is written).
   const root = lift('pipeline', document);
@@ -29,10 +28,8 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
   const stages = lifted ? childrenAt({ node: lifted, element: document }, ['stages']) : [];
   const chain = stages.flatMap((child) => {
     const { stage, steps } = stageElementCode(child, context);
-    const element = node(child.element);
-    const comment = comments.get(element) ?? (isRecord(element.stage) ? comments.get(element.stage) : undefined);
     return [
-      { method: 'stage', args: [commented(stage, comment)] },
+      { method: 'stage', args: [stage] },
       ...steps.map((s) => ({ method: 'step', args: [s] })),
     ];
   });

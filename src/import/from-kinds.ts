@@ -3,8 +3,9 @@ import { call, lit, obj, type Code } from './code.js';
 import type { z } from 'zod';
 import { documentPartSchema } from '../schema/catalog-schemas.js';
 import { ENVIRONMENT_TYPES } from '../schema/environment.js';
-import { attempt, nameOption, NotExpressible, optional, tagsOption, variablesOption, wire } from './options.js';
-import { asDocument, firstExact } from './verify.js';
+import { nameOption, NotExpressible, optional, tagsOption, variablesOption, wire } from './options.js';
+import { asDocument, choose, type Candidate } from './verify.js';
+import { newContext, type ImportContext } from './lifted.js';
 import { isRecord } from '../core/is-record.js';
 
 /**
@@ -46,12 +47,12 @@ function scoped(body: Node): Record<string, Code | undefined> {
 }
 
 /** The first candidate that reproduces the document, else the document verbatim. */
-const exactOr = (kind: ResourceKind, document: Node, candidates: ReadonlyArray<() => Code | undefined>): Code =>
-  firstExact(candidates.map(attempt), document, asDocument) ?? call(`raw.${kind}`, [wire(document)]);
+const exactOr = (kind: ResourceKind, document: Node, candidates: readonly Candidate[], context: ImportContext): Code =>
+  choose(document, candidates, document, asDocument, () => call(`raw.${kind}`, [wire(document)]), context.demoted);
 
 const bodyOf = (kind: ResourceKind, document: Node): Node => node(document[kindRow(kind).rootKey]);
 
-export function serviceCode(document: Node): Code {
+export function serviceCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('service', document);
   const definition = node(body.serviceDefinition);
   return exactOr('service', document, [
@@ -65,17 +66,17 @@ export function serviceCode(document: Node): Code {
           otherFields: otherFields(body, ['serviceDefinition', 'gitOpsEnabled']),
         }),
       ]),
-  ]);
+  ], context);
 }
 
-export function environmentCode(document: Node): Code {
+export function environmentCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('environment', document);
   return exactOr('environment', document, [
     () => call('environment', [obj({ ...scoped(body), type: typedAs(body.type, ENVIRONMENT_TYPES), variables: variablesOption(body.variables), overrides: optional(body.overrides), otherFields: otherFields(body, ['type', 'variables', 'overrides']) })]),
-  ]);
+  ], context);
 }
 
-export function infrastructureCode(document: Node): Code {
+export function infrastructureCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('infrastructure', document);
   return exactOr('infrastructure', document, [
     () =>
@@ -91,12 +92,12 @@ export function infrastructureCode(document: Node): Code {
           otherFields: otherFields(body, ['environmentRef', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices']),
         }),
       ]),
-  ]);
+  ], context);
 }
 
 const TEMPLATE_BUILDERS: Record<string, string> = { Step: 'template.step', Stage: 'template.stage', StepGroup: 'template.stepGroup', Pipeline: 'template.pipeline' };
 
-export function templateCode(document: Node): Code {
+export function templateCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('template', document);
   const builder = TEMPLATE_BUILDERS[String(body.type)];
   return exactOr('template', document, [
@@ -113,13 +114,13 @@ export function templateCode(document: Node): Code {
             }),
           ])
         : undefined,
-  ]);
+  ], context);
 }
 
 /** A pipeline-owned kind names its project and org as such: it always lives in a project. */
 const owned = (body: Node) => ({ ...scoped(body), account: undefined });
 
-export function inputSetCode(document: Node): Code {
+export function inputSetCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('inputSet', document);
   const { identifier, ...values } = node(body.pipeline);
   return exactOr('inputSet', document, [
@@ -127,17 +128,17 @@ export function inputSetCode(document: Node): Code {
       call('inputSet', [
         obj({ ...owned(body), pipeline: optional(identifier), values: Object.keys(values).length ? wire(values) : undefined, otherFields: otherFields(body, ['pipeline']) }),
       ]),
-  ]);
+  ], context);
 }
 
-export function overlayInputSetCode(document: Node): Code {
+export function overlayInputSetCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('overlayInputSet', document);
   return exactOr('overlayInputSet', document, [
     () => call('overlayInputSet', [obj({ ...owned(body), pipeline: optional(body.pipelineIdentifier), inputSets: optional(body.inputSetReferences), otherFields: otherFields(body, ['pipelineIdentifier', 'inputSetReferences']) })]),
-  ]);
+  ], context);
 }
 
-export function triggerCode(document: Node): Code {
+export function triggerCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('trigger', document);
   const source = node(body.source);
   const spec = node(source.spec);
@@ -168,5 +169,5 @@ export function triggerCode(document: Node): Code {
         ? call('trigger.artifact', [obj({ ...common(), artifactType: optional(spec.type), spec: optional(spec.spec) })])
         : undefined,
     () => call('trigger', [obj({ ...common(), source: optional(body.source) })]),
-  ]);
+  ], context);
 }

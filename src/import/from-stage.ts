@@ -1,11 +1,13 @@
 import { isRecord } from '../core/is-record.js';
-import { optionsOfSpec, type Sugar } from '../dsl/catalog/sugar.js';
-import { DEPLOYMENT_DEFAULTS } from '../dsl/stage.js';
+import type { Sugar } from '../dsl/catalog/sugar.js';
+import { DEPLOYMENT_DEFAULTS, STAGE_COMMON_KEYS } from '../dsl/stage.js';
+import { stageEntry, stageSpecKeys } from '../catalog/catalog.js';
+import * as dsl from './builders.js';
 import { CI_SUGAR, PIPELINE_STAGE_SUGAR } from '../dsl/stages-more.js';
 import { call, chained, lit, obj, originOf, type Code } from './code.js';
 import { specOptions, stepElementCode } from './from-step.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
-import { failureStrategiesOption, nameOption, optional, sugarOptionsCode, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
+import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStageElement, choose, type Candidate } from './verify.js';
 
 const stageHead = (stage: Node) => ({
@@ -49,10 +51,21 @@ const withRollback = (code: Code, exec: Execution, context: ImportContext): Code
     ? chained(code, [{ method: 'rollbackStep', args: exec.rollbackSteps.map((s) => stepElementCode(s, context)) }])
     : code;
 
+/** Abandons a typed stage candidate, saying why (the `import-fallback` diagnostic names it). */
+function refuse(why: string): never {
+  throw new NotExpressible(why);
+}
+
+/** Execution fields besides the step lists have no option in the typed stage builders. */
+const refuseExtraExecution = (exec: Execution, builder: string): void => {
+  const extra = Object.keys(exec.rest);
+  if (extra.length) refuse(`${builder}() has no option for spec.execution.${extra.join(', spec.execution.')}`);
+};
+
 /** A stage as its hand-written builder's call, the builder's declaration read backwards from the spec. */
 function sugarStageCode(sugar: Sugar, stage: Node, spec: unknown): Code | undefined {
-  const options = optionsOfSpec(sugar, spec);
-  return options && call(sugar.builder, [obj({ ...stageHead(stage), ...sugarOptionsCode(options, sugar), ...stageTail(stage) })]);
+  const options = sugarOptionsOf(sugar, spec);
+  return call(sugar.builder, [obj({ ...stageHead(stage), ...sugarOptionsCode(options, sugar), ...stageTail(stage) })]);
 }
 
 /** Whether an older-form Deployment spec has fields the Kubernetes shorthand of `deployment()` does not write. */
@@ -75,7 +88,8 @@ const STAGE_IMPORTERS: Record<
 > = {
   Deployment(stage, exec, context) {
     const spec = node(stage.spec);
-    if (!exec || Object.keys(exec.rest).length) return undefined;
+    if (!exec) refuse('deployment() needs spec.execution.steps');
+    refuseExtraExecution(exec, 'deployment');
     if (isRecord(spec.serviceConfig) && !saysMoreThanShorthand(spec)) {
       const serviceConfig = spec.serviceConfig;
       const infra = node(spec.infrastructure);
@@ -143,18 +157,25 @@ const STAGE_IMPORTERS: Record<
     return withRollback(code, exec, context);
   },
   CI(stage, exec) {
-    if (!exec || exec.rollbackSteps.length || exec.hasRollbackKey || Object.keys(exec.rest).length) return undefined;
+    if (!exec) refuse('ci() needs spec.execution.steps');
+    if (exec.rollbackSteps.length || exec.hasRollbackKey) refuse('ci() has no option for spec.execution.rollbackSteps');
+    refuseExtraExecution(exec, 'ci');
     const { execution: _execution, ...spec } = node(stage.spec);
     return sugarStageCode(CI_SUGAR, stage, spec);
   },
   Approval(stage, exec, context) {
     const spec = node(stage.spec);
-    if (!exec || Object.keys(spec).length !== 1 || Object.keys(exec.rest).length) return undefined;
+    if (!exec) refuse('approval() needs spec.execution.steps');
+    const extra = Object.keys(spec).filter((key) => key !== 'execution');
+    if (extra.length) refuse(`approval() has no option for spec.${extra.join(', spec.')}`);
+    refuseExtraExecution(exec, 'approval');
     return withRollback(call('approval', [obj({ ...stageHead(stage), ...stageTail(stage) })]), exec, context);
   },
   Custom(stage, exec, context) {
     const { execution: _execution, environment, ...rest } = node(stage.spec);
-    if (!exec || Object.keys(rest).length || Object.keys(exec.rest).length) return undefined;
+    if (!exec) refuse('custom() needs spec.execution.steps');
+    if (Object.keys(rest).length) refuse(`custom() has no option for spec.${Object.keys(rest).join(', spec.')}`);
+    refuseExtraExecution(exec, 'custom');
     return withRollback(
       call('custom', [obj({ ...stageHead(stage), environment: optional(environment), ...stageTail(stage) })]),
       exec,
@@ -165,6 +186,27 @@ const STAGE_IMPORTERS: Record<
     return sugarStageCode(PIPELINE_STAGE_SUGAR, stage, stage.spec);
   },
 };
+
+/** The catalogue's builder of a stage type (`FeatureFlag` -> `featureFlag`), if the package exports it. */
+const catalogStageBuilder = (type: string): string | undefined => {
+  const name = stageEntry(type)?.builder;
+  return name && typeof (dsl as Record<string, unknown>)[name] === 'function' ? name : undefined;
+};
+
+/** A stage of a catalogue type as its builder's call: the spec's fields flat beside the common options. */
+function catalogStageCode(type: string, stage: Node, exec: Execution | undefined, context: ImportContext): Code {
+  const builder = catalogStageBuilder(type);
+  if (!builder) refuse(`no typed builder for stage type ${type}`);
+  const { execution, ...spec } = node(stage.spec);
+  const known = stageSpecKeys(type) ?? [];
+  const unknown = Object.keys(spec).filter((key) => !known.includes(key) || STAGE_COMMON_KEYS.includes(key));
+  if (unknown.length) refuse(`${builder}() has no option for spec.${unknown.join(', spec.')}`);
+  if (execution !== undefined && !exec) refuse(`${builder}() needs spec.execution.steps`);
+  if (exec) refuseExtraExecution(exec, builder);
+  return withRollback(call(builder, [obj({ ...stageHead(stage), ...specOptions(spec), ...stageTail(stage) })]), exec ?? NO_EXECUTION, context);
+}
+
+const NO_EXECUTION: Execution = { steps: [], rollbackSteps: [], rest: {}, hasRollbackKey: false };
 
 /** The stage call (typed, generic, or raw) with its steps chained on it, verified exactly. */
 interface StageCode {
@@ -204,7 +246,8 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
       template &&
       call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
     () => {
-      const typed = type ? STAGE_IMPORTERS[type]?.(stage, exec, context) : undefined;
+      const importer = type ? STAGE_IMPORTERS[type] : undefined;
+      const typed = importer ? importer(stage, exec, context) : type ? catalogStageCode(type, stage, exec, context) : undefined;
       return type === 'Pipeline' ? typed : withSteps(typed);
     },
     () => {

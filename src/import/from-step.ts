@@ -1,13 +1,12 @@
 import { stepEntry } from '../catalog/catalog.js';
 import { isRecord } from '../core/is-record.js';
 import { catalogStepOptions } from '../dsl/catalog/catalog-step.js';
-import { optionsOfSpec } from '../dsl/catalog/sugar.js';
 import { stepSugar } from '../dsl/catalog/sugar-table.js';
 import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
 import * as dsl from './builders.js';
-import { call, commented, lit, obj, type Code } from './code.js';
+import { call, lit, obj, type Code } from './code.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
-import { failureStrategiesOption, nameOption, optional, sugarOptionsCode, unlessDefault, value, variablesOption, wire } from './options.js';
+import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStepElement, choose, type Candidate } from './verify.js';
 
 /** Options every step builder shares: naming first, then (after the type's own) timing and failure handling. */
@@ -40,9 +39,9 @@ const typedStepBuilder = (type: string): string | undefined => {
 function typedStepCode(type: string, step: Node): Code | undefined {
   const sugar = stepSugar(type);
   const builder = sugar?.builder ?? typedStepBuilder(type);
-  if (builder === undefined) return undefined;
-  const options = sugar?.fields ? optionsOfSpec(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
-  return options && call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
+  if (builder === undefined) throw new NotExpressible(`no typed builder for step type ${type}`);
+  const options = sugar?.fields ? sugarOptionsOf(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
+  return call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
 }
 
 /** Candidates for a step node, most specific first (the fallback levels of a step). */
@@ -70,6 +69,9 @@ function stepGroupCode(lifted: Lifted, group: Node, context: ImportContext): Cod
       steps: Array.isArray(group.steps)
         ? { kind: 'array', items: childrenAt(lifted, ['steps']).map((child) => stepElementCode(child, context)) }
         : undefined,
+      rollbackSteps: Array.isArray(group.rollbackSteps)
+        ? { kind: 'array', items: childrenAt(lifted, ['rollbackSteps']).map((child) => stepElementCode(child, context)) }
+        : undefined,
       containerInfra:
         infra &&
         obj({
@@ -88,9 +90,19 @@ function stepGroupCode(lifted: Lifted, group: Node, context: ImportContext): Cod
   ]);
 }
 
+/** Why lift kept a step list element as data: what besides one `step`, `stepGroup` or `parallel` it holds. */
+function notAStep(element: unknown): never {
+  const keys = Object.keys(node(element));
+  const wrapper = keys.find((key) => key === 'step' || key === 'stepGroup' || key === 'parallel');
+  throw new NotExpressible(
+    wrapper && keys.length > 1
+      ? `the list item has ${keys.filter((key) => key !== wrapper).join(', ')} beside its ${wrapper}, which no builder writes`
+      : `the list item is not a step, a step group or a parallel block (it has ${keys.join(', ') || 'no keys'})`,
+  );
+}
+
 /** A step list element as code: a typed builder, `stepGroup()`, `parallel()`, `step()` or `raw.step()`, whichever is exact. */
 export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
-  const { comments } = context;
   const { element } = lifted;
   const body = node(bodyOf(lifted));
   const parallel = lifted.node.kind === 'parallel' ? childrenAt(lifted) : [];
@@ -101,8 +113,6 @@ export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
         ? [() => stepGroupCode(lifted, body, context)]
         : parallel.length > 0
           ? [() => call('parallel', parallel.map((child) => stepElementCode(child, context)))]
-          : [];
-  const code = choose(element as object, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
-  const inner = lifted.node.kind === 'step' || lifted.node.kind === 'stepGroup' ? body : undefined;
-  return commented(code, comments.get(element as object) ?? (inner && comments.get(inner)));
+          : [() => notAStep(element)];
+  return choose(element as object, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
 }

@@ -1,10 +1,14 @@
 import { ts } from 'ts-morph';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { originOf, usedNames, withOrigin, type Code, type Origin } from './code.js';
+import { lit, originOf, usedNames, withOrigin, type Code, type MethodCall, type Origin } from './code.js';
+import { evaluate } from './evaluate.js';
+import { asStepElement, isExact } from './verify.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
 import type { ImportContext } from './lifted.js';
 import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
 import { printStatements, toExpression } from './print.js';
+import { fallbacksOf, type Fallback } from './fallbacks.js';
+import { commentPlacer } from './comment-placement.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 
@@ -23,61 +27,92 @@ export function variableName(identifier: string, fallback: string): string {
   return RESERVED.has(name) ? `${name}${fallback[0]!.toUpperCase()}${fallback.slice(1)}` : name;
 }
 
-const STEP_CALLEES = new Set(['shell', 'step', 'raw.step']);
+/** Chain methods whose arguments are steps: a step used in several of them may be one shared `const`. */
+const STEP_METHODS = new Set(['step', 'rollbackStep']);
+/** Calls that make something other than a single step, which have no `.withIdentifier()`. */
+const NOT_A_STEP = new Set(['parallel', 'stepGroup']);
 
-const stepIdentifier = (code: Code): string | undefined => {
-  if (code.kind !== 'call' || code.args[0]?.kind !== 'object') return undefined;
-  const id = code.args[0].entries.find(([key]) => key === 'identifier')?.[1];
-  return id?.kind === 'literal' && typeof id.value === 'string' ? id.value : undefined;
-};
+const optionOf = (code: Code, key: string): Code | undefined =>
+  code.kind === 'call' && code.args[0]?.kind === 'object' ? code.args[0].entries.find(([name]) => name === key)?.[1] : undefined;
+
+const textOf = (code: Code | undefined): string | undefined =>
+  code?.kind === 'literal' && typeof code.value === 'string' ? code.value : undefined;
 
 /**
- * Steps used more than once with identical code become one `const`, as a person would write a shared step.
+ * What two step calls must share to be one `const`: all their code (a `raw.step` or a group), or all but the
+ * identifier and name (a builder's step, which `.withIdentifier()` renames).
+ */
+function shareKey(code: Code): string | undefined {
+  if (code.kind !== 'call') return undefined;
+  if (code.callee.startsWith('raw.') || NOT_A_STEP.has(code.callee) || code.args[0]?.kind !== 'object') return `same:${JSON.stringify(code)}`;
+  const options = code.args[0].entries.filter(([key]) => key !== 'identifier' && key !== 'name');
+  return `shape:${JSON.stringify({ ...code, args: [{ kind: 'object', entries: options }, ...code.args.slice(1)] })}`;
+}
+
+/**
+ * `.withIdentifier(id, name?)` on the shared step: the name is given only where the builder's own rule (keep
+ * the const's name, or follow the new identifier when the const has none) would not give the use's.
+ */
+function renamed(shared: Code, use: Code): MethodCall {
+  const identifier = textOf(optionOf(use, 'identifier'))!;
+  const sharedName = textOf(optionOf(shared, 'name'));
+  const useName = textOf(optionOf(use, 'name'));
+  const given = sharedName === undefined ? useName : useName === sharedName ? undefined : (useName ?? identifier);
+  return { method: 'withIdentifier', args: [lit(identifier), ...(given === undefined ? [] : [lit(given)])] };
+}
+
+/**
+ * Steps used more than once with the same code, or the same but for their identifier and name, become one
+ * `const` (used with `.withIdentifier()` where the identifier differs), as a person would write a shared step.
+ * Each renamed use is evaluated against the step it replaces, so what is written stays exact.
  * Returns the rewritten code and the constants in first-use order.
  */
 function hoistSharedSteps(
   code: Code,
   taken: Set<string>,
 ): { code: Code; consts: Array<{ name: string; value: Code }> } {
-  const counts = new Map<string, number>();
-  // The YAML nodes behind each shared step: a type error in the const demotes all of them.
-  const nodes = new Map<string, object[]>();
+  const groups = new Map<string, Code[]>();
   const visit = (node: Code): void => {
     if (node.kind !== 'call') return;
-    for (const { args } of node.chain ?? [])
+    for (const { method, args } of node.chain ?? [])
       for (const arg of args) {
-        if (arg.kind === 'call' && STEP_CALLEES.has(arg.callee)) {
-          const key = JSON.stringify(arg);
-          counts.set(key, (counts.get(key) ?? 0) + 1);
-          nodes.set(key, [...(nodes.get(key) ?? []), ...(originOf(arg)?.nodes ?? [])]);
-        }
+        const key = STEP_METHODS.has(method) ? shareKey(arg) : undefined;
+        if (key) groups.set(key, [...(groups.get(key) ?? []), arg]);
         visit(arg);
       }
   };
   visit(code);
-  const consts = new Map<string, { name: string; value: Code }>();
+  const consts = new Map<string, { name: string; value: Code; uses: Code[] }>();
+  const useOf = (arg: Code): Code | undefined => {
+    const key = shareKey(arg);
+    const members = key === undefined ? undefined : groups.get(key);
+    if (!key || !members || members.length < 2) return undefined;
+    let entry = consts.get(key);
+    if (!entry) {
+      const first = members[0]!;
+      let name = variableName(textOf(optionOf(first, 'identifier')) ?? 'step', 'step');
+      while (taken.has(name)) name = `${name}Step`;
+      taken.add(name);
+      // The YAML nodes behind each shared step: a type error in the const demotes all of them.
+      const origin = originOf(first);
+      const nodes = members.flatMap((member) => originOf(member)?.nodes ?? []);
+      entry = { name, value: origin ? withOrigin(first, { ...origin, nodes }) : first, uses: [] };
+      consts.set(key, entry);
+    }
+    if (JSON.stringify(arg) === JSON.stringify(members[0])) return { kind: 'const', name: entry.name, value: entry.value };
+    const use: Code = { kind: 'const', name: entry.name, value: entry.value, chain: [renamed(members[0]!, arg)] };
+    return isExact(use, asStepElement(evaluate(arg)), asStepElement) ? use : undefined;
+  };
   const rewrite = (node: Code): Code => {
     if (node.kind !== 'call') return node;
     const chain = node.chain?.map(({ method, args }) => ({
       method,
-      args: args.map((arg) => {
-        const key = JSON.stringify(arg);
-        if (!(arg.kind === 'call' && STEP_CALLEES.has(arg.callee) && (counts.get(key) ?? 0) > 1)) return rewrite(arg);
-        let entry = consts.get(key);
-        if (!entry) {
-          let name = variableName(stepIdentifier(arg) ?? 'step', 'step');
-          while (taken.has(name)) name = `${name}Step`;
-          taken.add(name);
-          const origin = originOf(arg);
-          entry = { name, value: origin ? withOrigin(arg, { nodes: nodes.get(key)!, level: origin.level }) : arg };
-          consts.set(key, entry);
-        }
-        return { kind: 'const', name: entry.name, value: entry.value } as Code;
-      }),
+      args: args.map((arg) => (STEP_METHODS.has(method) ? useOf(arg) : undefined) ?? rewrite(arg)),
     }));
     return { ...node, ...(chain ? { chain } : {}) };
   };
-  return { code: rewrite(code), consts: [...consts.values()] };
+  const rewritten = rewrite(code);
+  return { code: rewritten, consts: [...consts.values()].map(({ name, value }) => ({ name, value })) };
 }
 
 export interface ModuleInput {
@@ -87,7 +122,7 @@ export interface ModuleInput {
   readonly source: string;
   /** Comment lines found above the document in the YAML. */
   readonly comment?: string;
-  /** Comments above stages and steps, kept as `//` lines. */
+  /** The document's comments (but the one above it), kept as `//` lines above the calls of their nodes. */
   readonly comments?: Comments;
 }
 
@@ -110,6 +145,8 @@ export interface GeneratedModule {
   readonly text: string;
   /** The same code with each node's code marked (`print.ts`), and the origins the marks index. */
   readonly marked: { readonly text: string; readonly origins: readonly Origin[] };
+  /** The nodes written with a generic builder or `raw.*`, and why. */
+  readonly fallbacks: readonly Fallback[];
 }
 
 /**
@@ -138,17 +175,21 @@ export function generateModule(
     ),
     f.createStringLiteral('pipewright', true),
   );
+  const placer = commentPlacer([code, ...consts.map((c) => c.value)], comments);
   const print = (marks?: Origin[]) => {
+    const commentsOf = placer();
     const declare = (name: string, value: Code, exported: boolean) =>
       f.createVariableStatement(
         exported ? [f.createModifier(ts.SyntaxKind.ExportKeyword)] : undefined,
         f.createVariableDeclarationList(
-          [f.createVariableDeclaration(name, undefined, undefined, toExpression(value, marks))],
+          [f.createVariableDeclaration(name, undefined, undefined, toExpression(value, marks, commentsOf))],
           ts.NodeFlags.Const,
         ),
       );
+    // The document's own comments go above the export, with the comment above the document.
+    const own = commentsOf(code);
     const main = declare(exportName, code, true);
-    for (const line of header.slice(1))
+    for (const line of [...header.slice(1), ...(own ? own.split('\n') : [])])
       ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
     return printStatements([importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main]);
   };
@@ -160,6 +201,7 @@ export function generateModule(
   return {
     exportName,
     marked,
+    fallbacks: fallbacksOf(built),
     get text() {
       return print();
     },

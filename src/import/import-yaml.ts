@@ -1,12 +1,13 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { KINDS, rootKeyList } from '../catalog/kinds.js';
+import { KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
 import type { Origin } from './code.js';
 import { DocumentSource, type ImportInput, type ImportMode } from './document-source.js';
 import { generateModule } from './generate-module.js';
+import { fallbackDiagnostic, type Fallback } from './fallbacks.js';
 import { nativeChecker, nativeCompiler } from './native-check.js';
 import type { MarkedModule, MarkedText, TypeProblem } from './type-check.js';
 import type { Demotions } from './verify.js';
@@ -25,26 +26,52 @@ export interface ImportOptions {
   readonly config?: Readonly<Record<string, unknown>>;
 }
 
+/** How much of a module is typed: every node, some as `stage()`/`step()`/`raw.*`, or a document to look at. */
+export type ModuleStatus = 'typed' | 'partly-raw' | 'needs-attention';
+
+/** One imported document: the module it went to and what was found about it. */
+export interface ImportedModule {
+  /** Where it was written, relative to outDir (not written when generating its code failed). */
+  readonly path: string;
+  readonly written: boolean;
+  /** The YAML it came from (`file`, or `file#2` for a file's second document). */
+  readonly source: string;
+  readonly kind: ResourceKind;
+  /** `needs-attention`: validate finds errors in the document (it is written as it is), or no code could be written. */
+  readonly status: ModuleStatus;
+  /** What validate says of the document, and each fallback (`import-fallback`). */
+  readonly diagnostics: Diagnostic[];
+}
+
 export interface ImportResult {
   /** Written files, relative to outDir. */
   readonly written: string[];
   readonly documents: number;
-  /** What the platform would read differently from how it looks (aliases, a second document): printed, not fatal. */
+  /** Every imported document, in reading order. */
+  readonly modules: ImportedModule[];
+  /**
+   * Every finding: about the files (syntax, aliases, documents skipped), then each module's. Errors in a file stop
+   * only its documents; import fails (throws) only when nothing can be written.
+   */
+  readonly diagnostics: Diagnostic[];
+  /** The findings that are not errors. */
   readonly warnings: Diagnostic[];
 }
 
-// Every kind's folder, from the table of kinds: a folder left out would be written and never compiled.
-const CONFIG = `import { defineConfig } from 'pipewright';
+/**
+ * The project's config: `include` names every kind's folder from the table of kinds, the folders the project
+ * mode writes modules into (a kind left out would be compiled by no one and published never); `extra` fields
+ * (pull's `gitFiles`, ...) after them (prettier formats the module after).
+ */
+export const projectConfigText = (extra: Readonly<Record<string, unknown>> = {}): string => `import { defineConfig } from 'pipewright';
 
 export default defineConfig({
-  include: [${KINDS.map((row) => `'${row.folder}/**/*.ts'`).join(', ')}],
+  include: [
+${KINDS.map((row) => `    '${row.folder}/**/*.ts',`).join('\n')}
+  ],
   outDir: 'out',
-});
+${Object.entries(extra).map(([key, value]) => `  ${key}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')},\n`).join('')}});
 `;
-
-/** The project's config with `extra` fields added before the closing brace (prettier formats the module after). */
-const configText = (extra: Readonly<Record<string, unknown>> = {}): string =>
-  CONFIG.replace(/\n\}\);\n$/, `\n${Object.entries(extra).map(([key, value]) => `  ${key}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')},\n`).join('')}});\n`);
 
 /** Below this many documents the import stays in one thread: starting workers costs more than it saves. */
 const MIN_DOCUMENTS_FOR_WORKERS = 100;
@@ -72,15 +99,17 @@ type Formatter = (modules: readonly MarkedText[], idle: boolean) => Promise<stri
 async function checkedModules(
   { check, format }: { check: ModuleChecker; format: Formatter },
   source: DocumentSource,
-): Promise<{ texts: string[]; failures: Diagnostic[][] }> {
+): Promise<{ texts: string[]; failures: Diagnostic[][]; fallbacks: Array<readonly Fallback[]> }> {
   const { documents, paths } = source;
   const demotions: Demotions[] = [];
   const texts: string[] = [];
   const failures: Diagnostic[][] = [];
   const origins: Array<readonly Origin[]> = [];
+  const fallbacks: Array<readonly Fallback[]> = [];
   const generate = (index: number): MarkedModule => {
-    const { marked } = generateModule(documents[index]!, (demotions[index] ??= new WeakMap()));
+    const { marked, fallbacks: found } = generateModule(documents[index]!, (demotions[index] ??= new WeakMap()));
     origins[index] = marked.origins;
+    fallbacks[index] = found;
     return { path: paths[index]!, text: marked.text, marks: marked.origins.length };
   };
   const again: number[] = [];
@@ -89,14 +118,17 @@ async function checkedModules(
       texts[index] = formatted;
       return;
     }
-    const chosen = problems.map((problem) => (problem.mark === undefined ? undefined : origins[index]![problem.mark]));
-    const fallbacks = new Set(chosen.filter((origin): origin is Origin => origin !== undefined && !origin.last));
+    const demoted = new Map<Origin, string>();
+    for (const problem of problems) {
+      const origin = problem.mark === undefined ? undefined : origins[index]![problem.mark];
+      if (origin && !origin.last && !demoted.has(origin)) demoted.set(origin, `its typed code does not type-check (${problem.diagnostic.message.replace(/^generated code does not type-check: /, '')})`);
+    }
     // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
-    if (!fallbacks.size) {
+    if (!demoted.size) {
       failures[index] = problems.map((problem) => problem.diagnostic);
       return;
     }
-    for (const origin of fallbacks) for (const node of origin.nodes) demotions[index]!.set(node, origin.level + 1);
+    for (const [origin, why] of demoted) for (const node of origin.nodes) demotions[index]!.set(node, { level: origin.level + 1, why });
     again.push(index);
   };
   const running = new Set<Promise<void>>();
@@ -134,7 +166,7 @@ async function checkedModules(
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (broken) throw broken.error;
-  return { texts, failures };
+  return { texts, failures, fallbacks };
 }
 
 /**
@@ -161,17 +193,21 @@ function writeAll(outDir: string, files: ReadonlyArray<{ path: string; text: str
   }
 }
 
-/** YAML documents -> formatted, type-checked TypeScript modules; nothing is written if anything fails. */
+/** The module's status: a document validate refuses, or code that could not be written, needs attention. */
+const isFallback = (diagnostic: Diagnostic): boolean => diagnostic.code === 'import-fallback';
+const statusOf = (diagnostics: readonly Diagnostic[], written: boolean): ModuleStatus =>
+  !written || hasErrors(diagnostics) ? 'needs-attention' : diagnostics.some(isFallback) ? 'partly-raw' : 'typed';
+
+/**
+ * YAML documents -> formatted, type-checked TypeScript modules, each document validated as it is imported and
+ * each fallback reported. A file with errors loses only its own documents; it throws (a `DiagnosticError`)
+ * only when nothing can be written. This is the function `pull` calls for "import these documents into DIR".
+ */
 export async function importYaml(options: ImportOptions): Promise<ImportResult> {
   const source = new DocumentSource(options.inputs, options.mode);
-  const stopIfRefused = () => {
-    if (!hasErrors(source.problems)) return;
-    source.readAll();
-    throw new DiagnosticError(source.problems);
-  };
   if (!source.has(0)) {
-    stopIfRefused();
     throw new DiagnosticError([
+      ...source.problems,
       {
         code: 'no-documents',
         severity: 'error',
@@ -203,12 +239,21 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   } finally {
     await pool?.close();
   }
-  stopIfRefused();
-  const failures = checked.failures.flatMap((found) => found ?? []);
-  if (failures.length) throw new DiagnosticError(failures);
-  const formatted = source.paths.map((path, index) => ({ path, text: checked.texts[index]! }));
-  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: configText(options.config) });
+  const modules = source.documents.map((document, index): ImportedModule => {
+    const path = source.paths[index]!;
+    const written = checked.texts[index] !== undefined;
+    const diagnostics = [
+      ...document.problems,
+      ...(checked.fallbacks[index] ?? []).map((fallback) => fallbackDiagnostic(fallback, document.places, path, document.document)),
+      ...(checked.failures[index] ?? []),
+    ];
+    return { path, written, source: document.source, kind: document.kind, status: statusOf(diagnostics, written), diagnostics };
+  });
+  const diagnostics = [...source.problems, ...modules.flatMap((module) => module.diagnostics)];
+  const formatted = modules.flatMap((module, index) => (module.written ? [{ path: module.path, text: checked.texts[index]! }] : []));
+  if (!formatted.length) throw new DiagnosticError(diagnostics);
+  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: projectConfigText(options.config) });
   writeAll(options.outDir, formatted);
-  const warnings = source.problems.filter((problem) => problem.severity !== 'error');
-  return { written: formatted.map((f) => f.path), documents: source.documents.length, warnings };
+  const warnings = diagnostics.filter((problem) => problem.severity !== 'error');
+  return { written: formatted.map((f) => f.path), documents: source.documents.length, modules, diagnostics, warnings };
 }

@@ -2,7 +2,7 @@ import { data, lit, obj, arr, type Code } from './code.js';
 import { expressionCode } from './expressions.js';
 import { isRecord } from '../core/is-record.js';
 import { FAILURE_STRATEGY_DEFAULTS } from '../dsl/common-options.js';
-import type { Sugar } from '../dsl/catalog/sugar.js';
+import { optionsOfSpec, type Sugar } from '../dsl/catalog/sugar.js';
 
 /** Converts whole-value runtime inputs and known expressions; leaves other text as written. */
 export const value = (text: unknown, templates = false): Code =>
@@ -72,7 +72,19 @@ export function failureStrategiesOption(raw: unknown): Code | undefined {
   );
 }
 
-/** `[{ name, type, value }]` -> `{ name: value }` where the type follows from the value. */
+/** The fields of a typed variable option besides its type and value, and the type each takes. */
+const VARIABLE_FIELDS: Record<string, (value: unknown, type: unknown) => boolean> = {
+  description: (v) => typeof v === 'string',
+  required: (v) => typeof v === 'boolean',
+  metadata: (v) => typeof v === 'string',
+  default: (v, type) => (type === 'Number' ? typeof v === 'number' : typeof v === 'string'),
+};
+
+/**
+ * `[{ name, type, value }]` -> `{ name: value }` where the type follows from the value, else the variable in full
+ * (`{ type, value, default, required, description }`, each typed by the variable's type). A variable the option
+ * cannot hold abandons the candidate, naming the field.
+ */
 export function variablesOption(raw: unknown): Code | undefined {
   if (raw === undefined) return undefined;
   if (!Array.isArray(raw)) return wire(raw);
@@ -82,7 +94,19 @@ export function variablesOption(raw: unknown): Code | undefined {
     const { name, type, value: given, ...rest } = variable;
     const plainString = type === 'String' && typeof given === 'string' && Object.keys(rest).length === 0;
     const plainNumber = type === 'Number' && typeof given === 'number' && Object.keys(rest).length === 0;
-    entries[name] = plainString ? value(given) : plainNumber ? lit(given) : wire({ type, value: given, ...rest });
+    if (plainString || plainNumber) {
+      entries[name] = plainString ? value(given) : lit(given as number);
+      continue;
+    }
+    if (type !== 'String' && type !== 'Number' && type !== 'Secret')
+      throw new NotExpressible(`variable ${name} has the type ${JSON.stringify(type)}, not String, Number or Secret`);
+    if (typeof given !== 'string' && typeof given !== 'number') throw new NotExpressible(`variable ${name} has no text or number value`);
+    for (const [key, field] of Object.entries(rest)) {
+      const fits = VARIABLE_FIELDS[key];
+      if (!fits) throw new NotExpressible(`a variable has no option ${key} (variable ${name})`);
+      if (!fits(field, type)) throw new NotExpressible(`variable ${name}: ${key} ${JSON.stringify(field)} is not a value its option takes for a ${type} variable`);
+    }
+    entries[name] = obj({ type: lit(type), value: value(given), ...Object.fromEntries(Object.entries(rest).map(([key, field]) => [key, lit(field as string)])) });
   }
   return obj(entries);
 }
@@ -92,4 +116,22 @@ export function tagsOption(raw: unknown): Code | undefined {
   if (!isRecord(raw)) return optional(raw);
   const keys = Object.keys(raw);
   return keys.length > 0 && keys.every((key) => raw[key] === '') ? arr(keys.map((key) => lit(key))) : wire(raw);
+}
+
+/**
+ * A hand-written builder's options read back from a spec (`optionsOfSpec`); when it cannot take the spec, the
+ * candidate is abandoned with the reason an `import-fallback` names: the field no option writes, the field it
+ * needs, or the value it does not take.
+ */
+export function sugarOptionsOf(sugar: Sugar, spec: unknown): Record<string, unknown> {
+  const options = optionsOfSpec(sugar, spec);
+  if (options) return options;
+  const wire = isRecord(spec) ? spec : {};
+  const fields = Object.values(sugar.fields ?? {});
+  const unknown = Object.keys(wire).filter((key) => !fields.some((field) => field.key === key));
+  if (unknown.length) throw new NotExpressible(`${sugar.builder}() has no option for spec.${unknown.join(', spec.')}`);
+  const missing = fields.find((field) => field.required && wire[field.key] === undefined);
+  if (missing) throw new NotExpressible(`${sugar.builder}() needs spec.${missing.key}, which the YAML leaves out`);
+  const unread = fields.find((field) => wire[field.key] !== undefined && field.read(wire[field.key]) === undefined);
+  throw new NotExpressible(unread ? `${sugar.builder}() does not take spec.${unread.key} as written` : `${sugar.builder}() cannot take this spec`);
 }

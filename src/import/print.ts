@@ -40,7 +40,7 @@ function literalNode(value: string | number | boolean | null): ts.Expression {
   return stringNode(value);
 }
 
-function templateNode(parts: ReadonlyArray<string | Code>, marks: Origin[] | undefined): ts.Expression {
+function templateNode(parts: ReadonlyArray<string | Code>, marks: Origin[] | undefined, comments?: CommentsOf): ts.Expression {
   const strings = parts.filter((_, i) => i % 2 === 0) as string[];
   const values = parts.filter((_, i) => i % 2 === 1) as Code[];
   const head = f.createTemplateHead(strings[0]!, templateRaw(strings[0]!));
@@ -50,7 +50,7 @@ function templateNode(parts: ReadonlyArray<string | Code>, marks: Origin[] | und
     const literal = last
       ? f.createTemplateTail(text, templateRaw(text))
       : f.createTemplateMiddle(text, templateRaw(text));
-    return f.createTemplateSpan(toExpression(value, marks), literal);
+    return f.createTemplateSpan(toExpression(value, marks, comments), literal);
   });
   return f.createTaggedTemplateExpression(
     f.createIdentifier('expr'),
@@ -69,21 +69,28 @@ function marked(expression: ts.Expression, code: Code, marks: Origin[] | undefin
   return expression;
 }
 
+/** The YAML comments a call carries as `//` lines above it (those of the YAML nodes it was chosen for). */
+export type CommentsOf = (code: Code) => string | undefined;
+
 /**
  * The TypeScript expression for a piece of code. With `marks`, each call chosen for a YAML node gets a
  * `/*@pipewright-origin N*\/` comment (N indexes `marks`), for the type check only.
  */
-export function toExpression(code: Code, marks?: Origin[]): ts.Expression {
-  const inner = (c: Code) => toExpression(c, marks);
+export function toExpression(code: Code, marks?: Origin[], comments?: CommentsOf): ts.Expression {
+  const inner = (c: Code) => toExpression(c, marks, comments);
   switch (code.kind) {
     case 'literal':
       return literalNode(code.value);
     case 'member':
       return path(code.path);
-    case 'const':
-      return marked(f.createIdentifier(code.name), code.value, marks);
+    case 'const': {
+      let expression: ts.Expression = f.createIdentifier(code.name);
+      for (const { method, args } of code.chain ?? [])
+        expression = f.createCallExpression(f.createPropertyAccessExpression(expression, method), undefined, args.map(inner));
+      return marked(expression, code.value, marks);
+    }
     case 'template':
-      return templateNode(code.parts, marks);
+      return templateNode(code.parts, marks, comments);
     case 'array':
       return f.createArrayLiteralExpression(code.items.map(inner), code.items.length > 1);
     case 'object':
@@ -104,8 +111,9 @@ export function toExpression(code: Code, marks?: Origin[]): ts.Expression {
           undefined,
           args.map(inner),
         );
-      if (code.comment)
-        for (const line of code.comment.split('\n'))
+      const comment = comments?.(code);
+      if (comment)
+        for (const line of comment.split('\n'))
           ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
       return marked(expression, code, marks);
     }

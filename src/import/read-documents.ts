@@ -5,7 +5,11 @@ import { kindOfDocument, kindRow, rootKeyList } from '../catalog/kinds.js';
 import type { ResourceKind } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { spanOf } from '../yaml/span.js';
+import { locate } from '../yaml/yaml-locate.js';
+import type { DocPath } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
+import { checkDocument } from '../check/check-document.js';
+import { lift } from '../ir/lift.js';
 
 export interface YamlDocument {
   readonly kind: ResourceKind;
@@ -13,37 +17,83 @@ export interface YamlDocument {
   /** `file` for a one-document file, `file#2` for the second document of several. */
   readonly source: string;
   readonly comment?: string;
-  /** Comments written above list items and keys, by the parsed object they belong to. */
+  /** Every comment in the document but the one above it, by the parsed map or list it belongs to. */
   readonly comments: Comments;
+  /** Each map and list of the document: its path and where it starts in the YAML (a fallback is reported there). */
+  readonly places: Places;
+  /** What validate says of the document (the same checks), located in the YAML. */
+  readonly problems: Diagnostic[];
 }
 
-/** YAML comments of a document, looked up by the parsed object under them. */
+/** The document path and YAML location of each parsed map and list. */
+export type Places = WeakMap<object, { readonly path: DocPath; readonly location: SourceLocation }>;
+
+/** YAML comments of a document, by the parsed map or list they belong to (lines joined with `\n`). */
 export type Comments = WeakMap<object, string>;
 
-/** Walks the YAML tree beside its parsed value, keeping each item's or key's comment for its object. */
-function collectComments(node: unknown, value: unknown, out: Comments): void {
+/** A YAML node's own comments: the lines above it and the one at the end of its line. */
+const commentsOf = (node: unknown): Array<string | null | undefined> => {
+  const { commentBefore, comment } = (node ?? {}) as { commentBefore?: string | null; comment?: string | null };
+  return [commentBefore, comment];
+};
+
+/**
+ * Walks the YAML tree beside its parsed value, keeping every comment for the parsed map or list it belongs to
+ * (a comment above a key holding a map or list, above a list item, or after it: that collection's; a comment on
+ * or above a scalar field: its map's, with the field's name), and each collection's path and place. `skip` is
+ * the comment already taken as the document's.
+ */
+function collectComments(
+  node: unknown,
+  value: unknown,
+  out: Comments,
+  places: Places,
+  path: DocPath,
+  where: (node: unknown) => SourceLocation,
+  skip?: string,
+): void {
   if (!value || typeof value !== 'object') return;
-  const keep = (comment: string | null | undefined, target: unknown) => {
-    const own = ownComment(comment);
-    if (own && target && typeof target === 'object') out.set(target, own);
+  places.set(value, { path, location: where(node) });
+  const keep = (target: object, texts: Array<string | null | undefined>, field?: string | number) => {
+    for (const text of texts) {
+      if (text === skip) continue;
+      const own = ownComment(text);
+      if (!own) continue;
+      const lines = own.split('\n');
+      if (field !== undefined && typeof field === 'string') lines[0] = ` ${field}:${lines[0]!.startsWith(' ') ? '' : ' '}${lines[0]}`;
+      const before = out.get(target);
+      out.set(target, before ? `${before}\n${lines.join('\n')}` : lines.join('\n'));
+    }
   };
-  // The parser hangs a comment above a collection's first entry on the collection itself.
-  const above = (node as { commentBefore?: string | null } | null)?.commentBefore;
-  if (isMap(node)) keep(above, value);
+  const object = value as object;
+  const { commentBefore: above, comment: after } = (node ?? {}) as { commentBefore?: string | null; comment?: string | null };
+  keep(object, [after]);
+  // The parser hangs a comment above a collection's first entry on the collection itself: it is the entry's.
+  let first = isSeq(node) || isMap(node) ? above : undefined;
+  if (!isSeq(node) && !isMap(node)) keep(object, [above]);
   if (isSeq(node))
     node.items.forEach((item, index) => {
       const child = (value as unknown[])[index];
-      keep((item as { commentBefore?: string | null }).commentBefore ?? (index === 0 ? above : undefined), child);
-      collectComments(item, child, out);
+      const before = index === 0 ? first : undefined;
+      if (index === 0) first = undefined;
+      if (child && typeof child === 'object') {
+        keep(child, [before]);
+        collectComments(item, child, out, places, [...path, index], where, skip);
+      } else keep(object, [before, ...commentsOf(item)]);
     });
   else if (isMap(node))
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      const before = first;
+      first = undefined;
       if (key === undefined) continue;
       const child = (value as Record<string, unknown>)[key];
-      keep((pair.key as { commentBefore?: string | null }).commentBefore, child);
-      collectComments(pair.value, child, out);
+      if (child && typeof child === 'object') {
+        keep(child, [before, ...commentsOf(pair.key)]);
+        collectComments(pair.value, child, out, places, [...path, key], where, skip);
+      } else keep(object, [before, ...commentsOf(pair.key), ...commentsOf(pair.value)], key);
     }
+  if (first) keep(object, [first]);
 }
 
 /** Comments above a document, without pipewright's own generated-file header and editor modelines. */
@@ -105,18 +155,26 @@ export function readDocuments(text: string, file: string): ReadResult {
           ? Object.keys(value).join(', ') || 'nothing'
           : typeof value;
       const other = isRecord(value) ? Object.keys(value).find((key) => NOT_IMPORTED_YET.has(key)) : undefined;
-      diagnostics.push({
-        code: 'not-a-platform-document',
-        severity: 'error',
-        message: other
-          ? `${other} documents are not imported yet: import reads ${rootKeyList(', ', ' and ')} documents`
-          : `not a platform document: the root key must be ${rootKeyList()} (found ${found})`,
-        path: [],
-        location: contentsLocation(file, doc, read.lines),
-        hint: other
-          ? `leave the ${other} files out of this import; pipewright does not write code for them yet`
-          : `import reads documents with a root key ${rootKeyList()}`,
-      });
+      // A kind of the platform pipewright does not model is left out, not fatal: an estate's folder holds them.
+      diagnostics.push(
+        other
+          ? {
+              code: 'import-skipped',
+              severity: 'warning',
+              message: `${other} documents are not imported: import reads ${rootKeyList(', ', ' and ')} documents; this one is left out`,
+              path: [],
+              location: contentsLocation(file, doc, read.lines),
+              hint: `keep managing ${other} documents as you do now; pipewright does not write code for them`,
+            }
+          : {
+              code: 'not-a-platform-document',
+              severity: 'error',
+              message: `not a platform document: the root key must be ${rootKeyList()} (found ${found})`,
+              path: [],
+              location: contentsLocation(file, doc, read.lines),
+              hint: `import reads documents with a root key ${rootKeyList()}`,
+            },
+      );
       continue;
     }
     const contents = doc.contents as {
@@ -127,12 +185,26 @@ export function readDocuments(text: string, file: string): ReadResult {
       doc.commentBefore ?? contents?.commentBefore ?? contents?.items?.[0]?.key?.commentBefore,
     );
     const comments: Comments = new WeakMap();
-    collectComments(doc.contents, value, comments);
+    const places: Places = new WeakMap();
+    const where = (node: unknown): SourceLocation => {
+      const range = (node as { range?: [number, number] } | null)?.range;
+      return { file, ...(range ? spanOf(read.lines, range[0], range[0]) : spanOf(read.lines, 0)) };
+    };
+    collectComments(doc.contents, value, comments, places, [], where, doc.commentBefore ?? contents?.commentBefore ?? contents?.items?.[0]?.key?.commentBefore);
+    // Comments after the document's last line (a commented-out alternative, say) are the document's too.
+    const trailing = ownComment(doc.comment);
+    if (trailing) comments.set(value, [comments.get(value), trailing].filter(Boolean).join('\n'));
+    const problems = checkDocument(kind, lift(kind, value), value).map((diagnostic) => ({
+      ...diagnostic,
+      location: { file, ...locate(doc, diagnostic.path, read.lines, diagnostic.code === 'unknown-key') },
+    }));
     documents.push({
       kind,
       document: value as Record<string, unknown>,
       source,
       comments,
+      places,
+      problems,
       ...(comment ? { comment } : {}),
     });
   }

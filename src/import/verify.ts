@@ -2,7 +2,7 @@ import { lower } from '../ir/lower.js';
 import type { IrNode } from '../ir/node.js';
 import { withOrigin, type Code } from './code.js';
 import { evaluate } from './evaluate.js';
-import { attempt } from './options.js';
+import { NotExpressible } from './options.js';
 
 type Produce = (built: unknown) => unknown;
 
@@ -40,46 +40,68 @@ export function sameData(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Whether evaluating the candidate reproduces `expected` exactly (as data; key order aside). */
-export function isExact(candidate: Code, expected: unknown, produce: Produce): boolean {
+/** A value as a short text for a message. */
+const brief = (value: unknown): string => {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/** The first place where `built` and `expected` differ, in words: what a builder did not reproduce. */
+export function firstDifference(built: unknown, expected: unknown, at: ReadonlyArray<string | number> = []): string | undefined {
+  if (sameData(built, expected)) return undefined;
+  const where = at.length ? at.join('.') : 'the node';
+  if (typeof built === 'object' && typeof expected === 'object' && built !== null && expected !== null && Array.isArray(built) === Array.isArray(expected)) {
+    if (Array.isArray(built) && Array.isArray(expected) && built.length !== expected.length)
+      return `${where} has ${expected.length} items, the builder writes ${built.length}`;
+    for (const key of new Set([...Object.keys(expected), ...Object.keys(built)])) {
+      const inner = firstDifference((built as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], [...at, Array.isArray(expected) ? Number(key) : key]);
+      if (inner) return inner;
+    }
+  }
+  if (built === undefined) return `the builder has no option for ${where}`;
+  if (expected === undefined) return `the builder adds ${where} (${brief(built)}) the YAML does not have`;
+  return `the builder writes ${where} as ${brief(built)}, the YAML has ${brief(expected)}`;
+}
+
+/**
+ * Why evaluating the candidate does not reproduce `expected` exactly (as data; key order aside): the error the
+ * builder threw, or the first difference; undefined when it does.
+ */
+export function mismatch(candidate: Code, expected: unknown, produce: Produce): string | undefined {
   // Builders record their call site from the stack, for diagnostics at the user's code; code evaluated here
   // has no user call site, and capturing the frames was a tenth of an import's time.
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
+  let built: unknown;
   try {
-    return sameData(produce(evaluate(candidate)), expected);
-  } catch {
+    built = produce(evaluate(candidate));
+  } catch (error) {
     // Not reproducible with this builder: the caller tries the next, more general one.
-    return false;
+    return error instanceof Error ? error.message : String(error);
   } finally {
     Error.stackTraceLimit = limit;
   }
+  return sameData(built, expected) ? undefined : (firstDifference(built, expected) ?? 'the builder writes it differently');
 }
 
-/**
- * The first candidate whose evaluation reproduces `expected` exactly (as data; key order aside).
- * A candidate that throws, or differs in any field, is passed over, so what is written is always lossless.
- */
-export function firstExact(
-  candidates: ReadonlyArray<Code | undefined>,
-  expected: unknown,
-  produce: Produce,
-): Code | undefined {
-  return candidates.find((candidate) => candidate !== undefined && isExact(candidate, expected, produce));
-}
+/** Whether evaluating the candidate reproduces `expected` exactly (as data; key order aside). */
+export const isExact = (candidate: Code, expected: unknown, produce: Produce): boolean =>
+  mismatch(candidate, expected, produce) === undefined;
 
 /**
  * YAML nodes whose code must start at a later fallback level, because the code chosen at an earlier level
- * did not type-check (the builders accept at run time what their types refuse, e.g. a field the schema lacks).
+ * did not type-check (the builders accept at run time what their types refuse, e.g. a field the schema lacks),
+ * with the type error that demoted it.
  */
-export type Demotions = WeakMap<object, number>;
+export type Demotions = WeakMap<object, { readonly level: number; readonly why: string }>;
 
 /** A candidate built on demand; undefined when the builder cannot express the node. */
 export type Candidate = () => Code | undefined;
 
 /**
  * The code for one YAML node: the first exact candidate from the node's fallback level on, else `last` (raw
- * data, always exact). The result records the node and its level, so a type error in it can demote the node.
+ * data, always exact). The result records the node, its level and why the more specific candidates were
+ * passed over, so a type error in it can demote the node and a fallback can be reported.
  */
 export function choose(
   node: object,
@@ -89,9 +111,21 @@ export function choose(
   last: () => Code,
   demoted: Demotions,
 ): Code {
-  for (let level = demoted.get(node) ?? 0; level < candidates.length; level++) {
-    const candidate = attempt(candidates[level]!);
-    if (candidate && isExact(candidate, expected, produce)) return withOrigin(candidate, { nodes: [node], level });
+  const demotion = demoted.get(node);
+  let why = demotion?.why;
+  for (let level = demotion?.level ?? 0; level < candidates.length; level++) {
+    let candidate: Code | undefined;
+    try {
+      candidate = candidates[level]!();
+    } catch (error) {
+      if (!(error instanceof NotExpressible)) throw error;
+      why ??= error.message;
+      continue;
+    }
+    if (!candidate) continue;
+    const missed = mismatch(candidate, expected, produce);
+    if (missed === undefined) return withOrigin(candidate, { nodes: [node], level, ...(why ? { why } : {}) });
+    why ??= missed;
   }
-  return withOrigin(last(), { nodes: [node], level: candidates.length, last: true });
+  return withOrigin(last(), { nodes: [node], level: candidates.length, last: true, ...(why ? { why } : {}) });
 }

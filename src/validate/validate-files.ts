@@ -15,7 +15,7 @@ import { kindOfDocument, kindRow, KINDS, rootKeyList, type ResourceKind } from '
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { DISABLE_NEXT_LINE } from '../yaml/disable-comments.js';
-import { locate } from './yaml-locate.js';
+import { locate } from '../yaml/yaml-locate.js';
 import { isRecord } from '../core/is-record.js';
 
 /** A diagnostic with its place in a YAML file. */

@@ -1,7 +1,7 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { DocPath } from '../core/document-path.js';
 import type { SourceSpan } from '../core/source-location.js';
-import { spanOf } from '../yaml/span.js';
+import { spanOf } from './span.js';
 
 interface Found {
   readonly node: Node | undefined;

@@ -1,0 +1,72 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KINDS } from '../src/catalog/kinds.js';
+import { readYaml } from '../src/yaml/read-yaml.js';
+import { ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
+
+/**
+ * `import --mode project` makes a project that compiles as it is: one document of every kind of the table of
+ * kinds goes in, and the generated config's `include` lets compile find every module, so every document is in
+ * the manifest and comes back as the same data.
+ */
+const FIXTURE = join(ROOT, 'test/fixtures/import-project/every-kind.yaml');
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let imported: CliResult;
+let compiled: CliResult;
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir());
+  imported = await runCli(['import', '--mode', 'project', FIXTURE, '-o', 'estate'], { cwd: dir });
+  compiled = await runCli(['compile'], { cwd: join(dir, 'estate') });
+}, 120_000);
+afterAll(() => cleanup());
+
+describe('import --mode project of every kind', () => {
+  it('the fixture has one document of every kind', async () => {
+    const roots = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map((d) => Object.keys(d.value as object)[0]);
+    expect(roots.sort()).toEqual(KINDS.map((row) => row.rootKey).sort());
+  });
+
+  it('imports them all and the generated config compiles them all', () => {
+    expect(imported.code).toBe(0);
+    expect(compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+  });
+
+  it('includes every kind folder in the config, from the table of kinds', async () => {
+    const config = await readFile(join(dir, 'estate/pipewright.config.ts'), 'utf8');
+    for (const row of KINDS) expect(config).toContain(`'${row.folder}/**/*.ts'`);
+  });
+
+  it('puts every document in the manifest, and each compiles back to the same data', async () => {
+    const manifest = JSON.parse(await readFile(join(dir, 'estate/out/manifest.json'), 'utf8')) as { files: Array<{ kind: string; file: string }> };
+    expect(manifest.files.map((f) => f.kind).sort()).toEqual(KINDS.map((row) => row.kind).sort());
+    const originals = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map((d) => d.value);
+    const back = await Promise.all(
+      manifest.files.map(async (f) => readYaml(await readFile(join(dir, 'estate/out', f.file), 'utf8'), f.file).documents[0]!.value),
+    );
+    for (const original of originals) expect(back).toContainEqual(original);
+  });
+});
+
+describe('paths as the user types them', () => {
+  it('names a module in a folder named after a placeholder as it is on disk, not percent-encoded', async () => {
+    const { dir: here, cleanup: done } = await tempDir();
+    try {
+      const yaml = join(here, 'p.yaml');
+      await writeFile(
+        yaml,
+        'pipeline:\n  name: p\n  identifier: p\n  orgIdentifier: ${ORG_ID}\n  projectIdentifier: web\n  stages:\n    - stage:\n        name: s\n        identifier: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: w\n                  identifier: w\n                  spec:\n                    duration: 1m\n',
+      );
+      const imported = await runCli(['import', '--mode', 'project', yaml, '-o', 'estate'], { cwd: here });
+      expect(imported.stdout).toContain('pipelines/${ORG_ID}/web/p.ts');
+      const compiled = await runCli(['compile'], { cwd: join(here, 'estate') });
+      expect(compiled.stderr).toContain('pipelines/${ORG_ID}/web/p.ts:');
+      expect(compiled.stderr).not.toContain('%7B');
+    } finally {
+      await done();
+    }
+  }, 120_000);
+});
