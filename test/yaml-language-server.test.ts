@@ -13,9 +13,10 @@ import { LspClient } from './support/lsp-client.js';
 const SERVER = join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
 const VALID = readFileSync(join(ROOT, 'test', 'fixtures', 'editor', 'pipeline_300.yaml'), 'utf8');
 
-/** Budgets (docs/performance.md): the pipeline schema's size, and the server's first diagnostics with it. */
+/** Budget (docs/performance.md): the pipeline schema's size. Times are measured by `npm run bench` (schema), not here. */
 const SCHEMA_BYTES = 2_000_000;
-const FIRST_DIAGNOSTICS_MS = 10_000;
+/** A stage template, as compile writes one (examples/delivery). */
+const TEMPLATE = readFileSync(join(ROOT, 'examples', 'delivery', 'expected', 'templates', 'default', 'delivery', 'quality_gate', 'v1.yaml'), 'utf8');
 
 /** The valid pipeline with mistakes planted: [line (0-based) where the server reports it, what it says]. */
 function planted(): { text: string; mistakes: Array<[number, RegExp]> } {
@@ -47,9 +48,10 @@ beforeAll(async () => {
   const written = await runCli(['schema', '-o', 'schemas'], { cwd: dir });
   expect(written.code).toBe(0);
   schemaFile = join(dir, 'schemas', 'pipeline.schema.json');
+  const templateSchema = pathToFileURL(join(dir, 'schemas', 'template.schema.json')).href;
   client = new LspClient(process.execPath, [SERVER, '--stdio'], dir);
   client.configuration = {
-    yaml: { validate: true, hover: true, completion: true, yamlVersion: '1.1', schemas: { [pathToFileURL(schemaFile).href]: ['*.yaml'] } },
+    yaml: { validate: true, hover: true, completion: true, yamlVersion: '1.1', schemas: { [pathToFileURL(schemaFile).href]: ['valid.yaml', 'long.yaml', 'planted.yaml'], [templateSchema]: ['template*.yaml'] } },
   };
   await client.initialize(pathToFileURL(dir).href);
   await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: client.configuration });
@@ -60,19 +62,14 @@ afterAll(async () => {
 });
 
 describe('the JSON Schemas in yaml-language-server', () => {
-  it('finds no false error in a valid real-shaped pipeline, and reports the time to first diagnostics', async () => {
+  it('finds no false error in a valid real-shaped pipeline, with a pipeline schema within its size budget', async () => {
     const uri = pathToFileURL(join(dir, 'valid.yaml')).href;
     await writeIn(dir, 'valid.yaml', VALID);
-    const start = performance.now();
     const next = client.nextDiagnostics(uri, 60_000);
     await client.open(uri, VALID);
     const { diagnostics } = await next;
-    const ms = performance.now() - start;
-    const bytes = statSync(schemaFile).size;
-    console.log(`yaml-language-server: first diagnostics of a ${VALID.split('\n').length}-line pipeline in ${ms.toFixed(0)} ms (pipeline schema ${bytes} bytes)`);
     expect(diagnostics).toEqual([]);
-    expect(bytes).toBeLessThan(SCHEMA_BYTES);
-    expect(ms).toBeLessThan(FIRST_DIAGNOSTICS_MS);
+    expect(statSync(schemaFile).size).toBeLessThan(SCHEMA_BYTES);
   }, 60_000);
 
   it('finds no false error in the 648-line pipeline either (plain Ajv overflowed its stack on a 285-line one)', async () => {
@@ -85,13 +82,23 @@ describe('the JSON Schemas in yaml-language-server', () => {
   it('finds the planted mistakes', async () => {
     const uri = pathToFileURL(join(dir, 'planted.yaml')).href;
     const { text, mistakes } = planted();
-    const start = performance.now();
     const next = client.nextDiagnostics(uri, 60_000);
     await client.open(uri, text);
     const { diagnostics } = await next;
-    console.log(`yaml-language-server: diagnostics of a second document (schema loaded) in ${(performance.now() - start).toFixed(0)} ms`);
     const found = diagnostics.map((d: Diagnostic) => [d.range.start.line, d.message] as const);
     expect(found).toHaveLength(mistakes.length);
     for (const [line, message] of mistakes) expect(found).toContainEqual([line, expect.stringMatching(message)]);
+  }, 60_000);
+
+  it('takes a stage template with the template schema, and finds a mistake planted in its step', async () => {
+    const valid = pathToFileURL(join(dir, 'template.yaml')).href;
+    const clean = client.nextDiagnostics(valid, 60_000);
+    await client.open(valid, TEMPLATE);
+    expect((await clean).diagnostics).toEqual([]);
+    const wrong = pathToFileURL(join(dir, 'template-planted.yaml')).href;
+    const planted = client.nextDiagnostics(wrong, 60_000);
+    await client.open(wrong, TEMPLATE.replace('shell: Bash', 'shell: Bashh'));
+    const found = (await planted).diagnostics.map((d: Diagnostic) => [d.range.start.line, d.message] as const);
+    expect(found).toEqual([[TEMPLATE.split('\n').findIndex((line) => line.includes('shell: Bash')), expect.stringMatching(/Bash/)]]);
   }, 60_000);
 });
