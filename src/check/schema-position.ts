@@ -45,7 +45,7 @@ export function schemaAt(schema: z.ZodType, value: unknown, written: () => unkno
         // A variant's fields are known too: `spec` is declared by the `type: Inline` variant, not the base.
         // (Merged only when there is a variant: copying every object's shape was most of this check's time.)
         const { shape: base, loose } = plan.plain.fields;
-        const shape = variant ? { ...(zodDef(variant).shape ?? {}), ...base } : base;
+        const shape = variant ? { ...(zodDef(resolved(variant)).shape ?? {}), ...base } : base;
         return { fields: spec ? { shape, loose, spec } : { shape, loose } };
       }
       default:
