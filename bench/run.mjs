@@ -275,6 +275,26 @@ if (only.has('import')) {
   );
 }
 
+/**
+ * A bench fixture in TypeScript (bench/NAME.ts, with the test suite's emulator), bundled with esbuild and imported.
+ */
+async function importFixture(name) {
+  const { build } = await import('esbuild');
+  const bundle = join(work, `${name}.mjs`);
+  await mkdir(work, { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, 'bench', `${name}.ts`)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    logLevel: 'silent',
+    // Some dependencies are CommonJS and require() Node's built-ins.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  return import(bundle);
+}
+
 if (only.has('publish')) await publishWorkload();
 
 /**
@@ -284,20 +304,7 @@ if (only.has('publish')) await publishWorkload();
  * makes, and how long it takes.
  */
 async function publishWorkload() {
-  const { build } = await import('esbuild');
-  const bundle = join(work, 'publish-fixture.mjs');
-  await mkdir(work, { recursive: true });
-  await build({
-    entryPoints: [join(ROOT, 'bench', 'publish-fixture.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: bundle,
-    logLevel: 'silent',
-    // Some dependencies are CommonJS and require() Node's built-ins.
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  });
-  const { startEmulator, writeEstate, ADMIN_KEY, ACCOUNT_ID } = await import(bundle);
+  const { startEmulator, writeEstate, ADMIN_KEY, ACCOUNT_ID } = await importFixture('publish-fixture');
   const out = join(work, 'publish-1000', 'out');
   await rm(join(work, 'publish-1000'), { recursive: true, force: true });
   const count = await writeEstate(out, 10);
@@ -436,19 +443,7 @@ if (only.has('pull')) await pullWorkload();
  * without the rate limit, which shows what pull itself costs.
  */
 async function pullWorkload() {
-  const { build } = await import('esbuild');
-  const bundle = join(work, 'pull-fixture.mjs');
-  await mkdir(work, { recursive: true });
-  await build({
-    entryPoints: [join(ROOT, 'bench', 'pull-fixture.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: bundle,
-    logLevel: 'silent',
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  });
-  const { startEmulator, seedEstate, ADMIN_KEY, ACCOUNT_ID } = await import(bundle);
+  const { startEmulator, seedEstate, ADMIN_KEY, ACCOUNT_ID } = await importFixture('pull-fixture');
   const dir = join(work, 'pull-1000');
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
