@@ -1,7 +1,7 @@
 import { loadConfig } from '../compile/load-config.js';
-import { DEFAULT_OUT_DIR } from '../compile/config.js';
+import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { BaseUrlError } from '../publish/base-url.js';
-import { createClient } from '../publish/client.js';
+import { createClient, type Client, type ClientOptions } from '../publish/client.js';
 
 import { ProgressBar } from '../publish/progress.js';
 import { countOutcomes, publishDocuments, type PublishReport } from '../publish/publish.js';
@@ -79,6 +79,29 @@ export const retryLogger = (debug: boolean) =>
         process.stderr.write(`debug: ${error.request}: ${error.message}; attempt ${attempt + 1} in ${delayMs} ms\n`)
     : undefined;
 
+/**
+ * The platform client publish and pull share: the connection, the rate limit (flag, then config, then 1000 a
+ * minute), the environment's tuning (retries, timeout, list page size), retries logged only with --debug.
+ */
+export function platformClient(
+  connection: Pick<ClientOptions, 'baseUrl' | 'accountId' | 'apiKey'>,
+  flags: { readonly rate?: number | undefined; readonly debug?: boolean | undefined },
+  config: PipewrightConfig,
+  tuning: ReturnType<typeof tuningFromEnv> = tuningFromEnv(),
+): Client {
+  const onRetry = retryLogger(flags.debug ?? false);
+  return createClient({
+    baseUrl: connection.baseUrl,
+    accountId: connection.accountId,
+    apiKey: connection.apiKey,
+    rateLimit: flags.rate ?? config.rateLimit ?? 1000,
+    retry: tuning.retry,
+    ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
+    ...(tuning.listPageSize !== undefined ? { listPageSize: tuning.listPageSize } : {}),
+    ...(onRetry ? { onRetry } : {}),
+  });
+}
+
 export async function runPublish(dirArg: string | undefined, flags: PublishFlags): Promise<number> {
   let report: PublishReport;
   let context: { baseUrl: string; accountId: string; dir: string; edited: string[]; keySource: string };
@@ -93,16 +116,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     const connection = await resolveConnection(flags, config);
     const storage = resolveGit(flags, config);
     const tuning = tuningFromEnv();
-    const onRetry = retryLogger(flags.debug ?? false);
-    const client = createClient({
-      baseUrl: connection.baseUrl,
-      accountId: connection.accountId,
-      apiKey: connection.apiKey,
-      rateLimit: flags.rate ?? config.rateLimit ?? 1000,
-      retry: tuning.retry,
-      ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
-      ...(onRetry ? { onRetry } : {}),
-    });
+    const client = platformClient(connection, flags, config, tuning);
     // One request first: a wrong address fails once, at once, instead of once per document after every retry.
     if (items.length > 0) {
       const found = await client.probe(items[0]!.document.id);

@@ -6,18 +6,18 @@ import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DiagnosticError, diagnosticOf, formatDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { ImportInput } from '../import/import-yaml.js';
-import { createClient } from '../publish/client.js';
+import type { Client } from '../publish/client.js';
 import { ApiError } from '../publish/envelope.js';
 import type { PublishItem } from '../publish/publish-item.js';
 import type { DocumentResult } from '../publish/publish.js';
 import { recordPath, writeRecord } from '../publish/published-record.js';
 import { pullProgressText } from '../publish/progress.js';
 import { readEstate, type PulledDocument, type PullReadResult, type Unreadable } from '../publish/pull-reads.js';
-import { authAdvice, gitFileName, resolveConnection, tuningFromEnv } from '../publish/settings.js';
+import { authAdvice, gitFileName, resolveConnection } from '../publish/settings.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
-import { asUserError, PREFLIGHT_HINT, retryLogger } from './publish-run.js';
+import { asUserError, platformClient, PREFLIGHT_HINT } from './publish-run.js';
 import { readPullState, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
 
 export interface PullFlags {
@@ -85,7 +85,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
   const tty = Boolean(process.stderr.isTTY) && !flags.json;
   let keySource = 'HARNESS_API_KEY';
   let read: PullReadResult;
-  let client: ReturnType<typeof createClient>;
+  let client: Client;
   let existing: PipewrightConfig = {};
   try {
     // Pulling again: the project's own config says where it came from (flags and environment still win).
@@ -93,18 +93,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
     existing = config;
     const connection = await resolveConnection(flags, config);
     keySource = connection.keySource;
-    const tuning = tuningFromEnv();
-    const onRetry = retryLogger(flags.debug ?? false);
-    client = createClient({
-      baseUrl: connection.baseUrl,
-      accountId: connection.accountId,
-      apiKey: connection.apiKey,
-      rateLimit: flags.rate ?? config.rateLimit ?? 1000,
-      retry: tuning.retry,
-      ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
-      ...(tuning.listPageSize !== undefined ? { listPageSize: tuning.listPageSize } : {}),
-      ...(onRetry ? { onRetry } : {}),
-    });
+    client = platformClient(connection, flags, config);
     // One request first: a wrong address fails once, at once.
     const found = await client.probe({ kind: 'project', org: flags.org ?? 'default', identifier: flags.project ?? 'default' });
     if (!found.ok) throw DiagnosticError.of('no-platform', `no platform at ${client.baseUrl}: ${found.detail}`, PREFLIGHT_HINT[found.problem]);
