@@ -4,6 +4,7 @@ import { buildAndValidate } from '../src/compile/build-documents.js';
 import { input, inputSet, parallel, pipeline, shell, stage, type AnyResource } from '../src/index.js';
 import { fieldKeysAt, fieldsOf } from '../src/check/input-fields.js';
 import { runtimeInputs } from '../src/check/rules-input-sets.js';
+import { shellStepLines } from './support/fixtures.js';
 
 /** An input set is checked against its pipeline when both are compiled, as the platform checks it on save. */
 const compileAll = (...resources: AnyResource[]) =>
@@ -123,18 +124,7 @@ describe('validate: input sets against their pipeline among the files', () => {
     '        spec:',
     '          execution:',
     '            steps:',
-    '              - step:',
-    '                  identifier: hi',
-    '                  name: hi',
-    '                  type: ShellScript',
-    '                  timeout: 10m',
-    '                  spec:',
-    '                    shell: Bash',
-    '                    onDelegate: true',
-    '                    source:',
-    '                      type: Inline',
-    '                      spec:',
-    '                        script: echo hi',
+    ...shellStepLines('hi', 'echo hi'),
     '',
   ].join('\n');
   const inputSetYaml = (team: boolean) =>

@@ -11,6 +11,7 @@ import { locate } from '../src/yaml/yaml-locate.js';
 import { readPlainYaml } from '../src/yaml/read-plain-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir, writeIn } from './support/cli.js';
+import { shellStepLines } from './support/fixtures.js';
 
 // Diagnostics carry their place as data (docs/cli.md#json-output): a YAML node's start and end, a builder call's
 // start, or a whole file; and, for a did-you-mean, the name meant as `suggestion`.
@@ -63,18 +64,7 @@ describe('--json locations and suggestions', () => {
         '        spec:',
         '          execution:',
         '            steps:',
-        '              - step:',
-        '                  identifier: echo',
-        '                  name: echo',
-        '                  type: ShellScript',
-        '                  timeout: 10m',
-        '                  spec:',
-        '                    shell: Bash',
-        '                    onDelegate: true',
-        '                    source:',
-        '                      type: Inline',
-        '                      spec:',
-        '                        script: echo <+pipeline.stages.bild.name>',
+        ...shellStepLines('echo', 'echo <+pipeline.stages.bild.name>'),
         '',
       ].join('\n'),
     );

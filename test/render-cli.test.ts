@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeIn } from './support/cli.js';
+import { shellStepLines } from './support/fixtures.js';
 
 // `pipewright render`, run as a user runs it: the pipeline that will run, from the compiled output (by identifier)
 // or from YAML files, with input sets and --set values merged as the platform merges them (docs/render.md).
@@ -278,18 +279,7 @@ describe('render from YAML files', () => {
     '        spec:',
     '          execution:',
     '            steps:',
-    '              - step:',
-    '                  identifier: hi',
-    '                  name: hi',
-    '                  type: ShellScript',
-    '                  timeout: 10m',
-    '                  spec:',
-    '                    shell: Bash',
-    '                    onDelegate: true',
-    '                    source:',
-    '                      type: Inline',
-    '                      spec:',
-    '                        script: echo hi',
+    ...shellStepLines('hi', 'echo hi'),
     '',
   ].join('\n');
   const inputSetYaml = (identifier: string, env: string) =>

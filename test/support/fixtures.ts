@@ -17,3 +17,23 @@ export function roundTrip(resource: AnyResource): unknown {
   if (diagnostics.length) throw new Error(`built document is invalid:\n${diagnostics.join('\n')}`);
   return YAML.parse(toYaml(document), { version: '1.1' });
 }
+
+/**
+ * The YAML lines of an inline Bash ShellScript step (timeout 10m) as an item of a stage's `steps:` list (the item
+ * at 14 spaces, as the tests' pipelines nest it), named as its identifier.
+ */
+export const shellStepLines = (identifier: string, script: string): string[] =>
+  [
+    '- step:',
+    `    identifier: ${identifier}`,
+    `    name: ${identifier}`,
+    '    type: ShellScript',
+    '    timeout: 10m',
+    '    spec:',
+    '      shell: Bash',
+    '      onDelegate: true',
+    '      source:',
+    '        type: Inline',
+    '        spec:',
+    `          script: ${script}`,
+  ].map((line) => `              ${line}`);
