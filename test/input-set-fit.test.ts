@@ -163,3 +163,49 @@ describe('validate: input sets against their pipeline among the files', () => {
     }
   });
 });
+
+describe('compile: pipelines keep their runtime inputs only where an input set may fill them', () => {
+  const deployTs = `import { input, pipeline, shell, stage } from 'pipewright';
+export const deploy = pipeline({ identifier: 'deploy', org: 'default', project: 'web', variables: { env: input(), team: 'core' } })
+  .stage(stage({ identifier: 's', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo hi', timeout: '5m' })));
+`;
+  const setsTs = `import { inputSet } from 'pipewright';
+import { deploy } from '../defs/deploy.js';
+export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { variables: [{ name: 'team', type: 'String', value: 'other' }] } });
+`;
+
+  it('names input sets by their text: a file that builds none does not make pipelines keep theirs', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeIn(dir, 'defs/deploy.ts', deployTs);
+      await writeIn(dir, 'lib/sets.ts', setsTs);
+      await writeIn(dir, 'defs/values.ts', `export { prod } from '../lib/sets.js';\n`);
+      const { mayDefineInputSets } = await import('../src/compile/input-set-scan.js');
+      expect(mayDefineInputSets([`${dir}/defs/deploy.ts`])).toBe(false);
+      expect(mayDefineInputSets([`${dir}/defs/deploy.ts`, `${dir}/lib/sets.ts`])).toBe(true);
+      expect(mayDefineInputSets([`${dir}/defs/gone.ts`])).toBe(true);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('still checks an input set that an entry exports without naming it (built in a library) against its pipeline', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeIn(dir, 'defs/deploy.ts', deployTs);
+      await writeIn(dir, 'lib/sets.ts', setsTs);
+      // The entry names no input set: the pipeline is built without its runtime inputs, then again with the input set.
+      await writeIn(dir, 'defs/values.ts', `export { prod } from '../lib/sets.js';\n`);
+      const hidden = await runCli(['compile', 'defs/deploy.ts', 'defs/values.ts', '-o', 'out'], { cwd: dir, env: { PIPEWRIGHT_NO_CACHE: '1' } });
+      expect(hidden.code).toBe(1);
+      expect(hidden.stderr).toMatch(/lib\/sets\.ts:\d+:\d+ .*variables\.0\.value is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/);
+      // The same words as when the entry names it.
+      await writeIn(dir, 'defs/values.ts', setsTs.replace('../defs/deploy.js', './deploy.js'));
+      const named = await runCli(['compile', 'defs/deploy.ts', 'defs/values.ts', '-o', 'out'], { cwd: dir, env: { PIPEWRIGHT_NO_CACHE: '1' } });
+      expect(named.code).toBe(1);
+      expect(named.stderr.replace(/defs\/values\.ts:\d+:\d+/g, 'X')).toBe(hidden.stderr.replace(/lib\/sets\.ts:\d+:\d+/g, 'X'));
+    } finally {
+      await cleanup();
+    }
+  });
+});

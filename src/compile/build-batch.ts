@@ -44,10 +44,13 @@ function renderEntry(
   return { module, documents: rendered, diagnostics };
 }
 
-/** What the check across entries needs of a document beside its key and references (see EntryDocument). */
+/**
+ * What the check across entries needs of a document beside its key and references (see EntryDocument): a
+ * pipeline's runtime inputs when it kept them (without, an input set that fills it has both built again).
+ */
 function acrossNeeds(built: BuiltDocument): Pick<EntryDocument, 'runtimeInputs' | 'inputSet'> {
   if (built.kind === 'inputSet') return { inputSet: built.document };
-  return built.kind === 'pipeline' ? { runtimeInputs: runtimeInputs(built.document, built.inputs) } : {};
+  return built.kind === 'pipeline' && built.inputs ? { runtimeInputs: runtimeInputs(built.document, built.inputs) } : {};
 }
 
 /** The entry's result, once every entry has loaded and built: a library's environment reads count for all that import it. */
@@ -95,7 +98,7 @@ async function build(
     // below, without it.
     const buildAll = (modules: readonly LoadedModule[], to?: WriteBehind) => {
       const byFile = foundByFile(modules);
-      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules), render, to));
+      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules, render.keepInputs !== false), render, to));
     };
     await withoutCallSites(async () => {
       for await (const modules of loadInChunks(files)) {

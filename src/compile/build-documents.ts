@@ -28,7 +28,10 @@ export interface BuiltDocument extends FoundResource {
   readonly document: unknown;
   /** The resource's IR: call sites, references and option mistakes are on its nodes. */
   readonly node: IrNode;
-  /** A pipeline's runtime inputs: the document check's walk adds them as it passes them. */
+  /**
+   * A pipeline's runtime inputs when they are kept (see `buildEach`): the document check's walk adds them as it
+   * passes them.
+   */
   readonly inputs?: SeenInput[];
 }
 
@@ -158,13 +161,16 @@ export function referenceTargets(built: BuiltDocument): Array<{ readonly target:
   return references.map((reference) => ({ target: targetKey(reference.target), path: reference.path }));
 }
 
-/** Builds and validates each document on its own: everything but the checks that span documents. */
-export function buildEach(found: readonly FoundResource[], settings?: RuleSettings): BuildResult {
+/**
+ * Builds and validates each document on its own: everything but the checks that span documents. With
+ * `keepInputs`, each pipeline keeps the runtime inputs its check passes, for the input sets that fill it.
+ */
+export function buildEach(found: readonly FoundResource[], settings?: RuleSettings, keepInputs = true): BuildResult {
   const documents: BuiltDocument[] = found.map((entry) => {
     const node = entry.resource.toNode();
     const kind = kindOf(entry.resource);
     const key = node.key ?? { kind, identifier: entry.resource.identifier };
-    return { ...entry, kind, key, document: lower(node), node, ...(kind === 'pipeline' ? { inputs: [] } : {}) };
+    return { ...entry, kind, key, document: lower(node), node, ...(kind === 'pipeline' && keepInputs ? { inputs: [] } : {}) };
   });
   const diagnostics: Diagnostic[] = documents.flatMap((built) => markSuppressed(built.node, applyRuleSettings(optionIssues(built), settings)));
   for (const built of documents) {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { resolveEntries } from './entries.js';
 import { buildEntries, rebuildTogether } from './build-batch.js';
+import { mayDefineInputSets } from './input-set-scan.js';
 import type { EntryDocument, EntryResult } from './entry-result.js';
 import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type CompileSession } from './compile-cache.js';
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
@@ -122,7 +123,11 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   }
   const reused = new Set(results.keys());
   const fresh = files.filter((file) => !reused.has(keys.get(file)!));
-  if (fresh.length > 0) for (const result of await buildFresh(fresh, render, spool, writer)) results.set(result.file, result);
+  if (fresh.length > 0) {
+    // Pipelines keep their runtime inputs only where an input set may fill them: one kept from the last compile, or one a fresh file names.
+    const keepInputs = [...results.values()].some((result) => result.documents.some((d) => inputSetPipeline(d.key))) || mayDefineInputSets(fresh);
+    for (const result of await buildFresh(fresh, { ...render, keepInputs }, spool, writer)) results.set(result.file, result);
+  }
   // The documents the writer took get their hashes, and their spool files when it wrote them.
   const behind = (await writer?.flush()) ?? new Map<EntryDocument, WrittenBehind>();
   if (behind.size > 0) for (const [file, result] of results) results.set(file, withWritten(result, behind));

@@ -13,6 +13,11 @@ export interface RenderOptions {
   readonly schemaModeline?: boolean | string;
   /** See CompileOptions.rules: carried with the render options so worker batches check as the main thread does. */
   readonly rules?: RuleSettings;
+  /**
+   * Whether each pipeline keeps its runtime inputs for the input sets that fill it (default true; compile.ts
+   * decides, `mayDefineInputSets`): carried here so worker batches build as the main thread does.
+   */
+  readonly keepInputs?: boolean;
 }
 
 /** One output file: where it goes, its text, and its manifest entry. */
