@@ -7,10 +7,11 @@ import type { OptionIssue } from '../ir/node.js';
  * must never silently drop the script.
  */
 export function unknownOptions(builder: string, options: object, known: Iterable<string>): OptionIssue[] {
-  const knownKeys = [...known];
+  // Every builder call comes here: no copy of a list of names, and none of the options' keys.
+  const knownKeys = Array.isArray(known) ? (known as readonly string[]) : [...known];
   const issues: OptionIssue[] = [];
-  for (const key of Object.keys(options)) {
-    if (knownKeys.includes(key)) continue;
+  for (const key in options) {
+    if (!Object.hasOwn(options, key) || knownKeys.includes(key)) continue;
     const suggestion = closest(key, knownKeys);
     issues.push({
       code: 'unknown-option',

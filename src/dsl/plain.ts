@@ -24,6 +24,10 @@ function copy(value: unknown, depth: number): unknown {
   if (depth > MAX_NESTING) throw TOO_DEEP;
   if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) if (entry !== undefined) out[key] = copy(entry, depth + 1);
+  // A loop over the keys, not Object.entries: no array of pairs for every object of every builder's options.
+  for (const key in value) {
+    const entry = (value as Record<string, unknown>)[key];
+    if (entry !== undefined && Object.hasOwn(value, key)) out[key] = copy(entry, depth + 1);
+  }
   return out;
 }

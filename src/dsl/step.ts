@@ -257,6 +257,8 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
 
 const SHELL_FIELDS = Object.keys(SHELL_SUGAR.fields!);
 const SHELL_REQUIRED = SHELL_FIELDS.filter((option) => SHELL_SUGAR.fields![option]!.required);
+const SHELL_OPTIONS = [...STEP_COMMON_KEYS, ...SHELL_FIELDS];
+const SHELL_NEEDED = ['identifier', ...SHELL_REQUIRED];
 
 /**
  * A ShellScript step: runs an inline Bash (or PowerShell) script on the delegate, or on a target host. `outputs`
@@ -269,13 +271,10 @@ const SHELL_REQUIRED = SHELL_FIELDS.filter((option) => SHELL_SUGAR.fields![optio
  * ```
  */
 export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs, 'ShellScript'> {
-  const issues = [
-    ...unknownOptions('shell', options, [...STEP_COMMON_KEYS, ...SHELL_FIELDS]),
-    ...missingOptions('shell', options, ['identifier', ...SHELL_REQUIRED]),
-  ];
+  const issues = [...unknownOptions('shell', options, SHELL_OPTIONS), ...missingOptions('shell', options, SHELL_NEEDED)];
   const given: Record<string, unknown> = {};
   const common: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) (SHELL_FIELDS.includes(key) ? given : common)[key] = value;
+  for (const key in options) (SHELL_FIELDS.includes(key) ? given : common)[key] = (options as unknown as Record<string, unknown>)[key];
   const spec = specOfOptions(SHELL_SUGAR, given);
   return new StepBuilderImpl<Outputs, 'ShellScript'>(
     { ...(common as unknown as StepCommonOptions), type: 'ShellScript', spec, outputs: outputNames(options.outputs), issues },

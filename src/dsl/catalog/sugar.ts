@@ -1,5 +1,4 @@
 import type { CoversKeys } from '../key-list.js';
-import { ordered } from '../references.js';
 
 /**
  * Sugar declared beside its type: a hand-written builder's mapping of options to its wire spec, the values it
@@ -77,11 +76,30 @@ export const sameField = <K extends string>(key: K) => ({
 /** The spec a mapped builder writes for its options (defaults filled in for options left out), in the declared order. */
 export function specOfOptions(sugar: Sugar, options: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const spec: Record<string, unknown> = {};
-  for (const [option, field] of Object.entries(sugar.fields ?? {})) {
+  for (const [option, field] of mappingsInOrder(sugar)) {
     const value = options[option] === undefined ? sugar.defaults[option] : options[option];
-    if (value !== undefined || field.required) spec[field.key] = field.write(value);
+    if (value === undefined && !field.required) continue;
+    const written = field.write(value);
+    if (written !== undefined) spec[field.key] = written;
   }
-  return ordered(spec, sugar.order);
+  return spec;
+}
+
+const inOrder = new WeakMap<Sugar, ReadonlyArray<readonly [string, FieldMapping]>>();
+
+/**
+ * A declaration's mappings in its spec's key order (a key `order` does not name after the others, as `ordered`
+ * puts it), worked out once: a spec is then written in order, with no copy to reorder it. Every shell() call
+ * writes one.
+ */
+function mappingsInOrder(sugar: Sugar): ReadonlyArray<readonly [string, FieldMapping]> {
+  let found = inOrder.get(sugar);
+  if (!found) {
+    const rank = (key: string) => (sugar.order.includes(key) ? sugar.order.indexOf(key) : sugar.order.length);
+    found = Object.entries(sugar.fields ?? {}).sort(([, a], [, b]) => rank(a.key) - rank(b.key));
+    inOrder.set(sugar, found);
+  }
+  return found;
 }
 
 /**
