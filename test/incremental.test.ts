@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, readTree, tempDir, writeIn } from './support/cli.js';
@@ -106,6 +106,38 @@ describe('a second compile', () => {
     expect(files['pipelines/default/web/deploy.yaml']).toBeUndefined();
     expect(files['pipelines/default/web/build.yaml']).toContain('identifier: build');
     expect(files).toEqual(await fromScratch());
+  });
+
+  it('restores an output edited by hand after a compile that recorded its stat', async () => {
+    // The second compile reads and hashes each output and records its stat; the third trusts the stat.
+    expect((await compile('out', TRIP)).code).toBe(0);
+    const output = join(dir, 'out/pipelines/default/web/build.yaml');
+    await writeFile(output, 'edited by hand\n');
+    const result = await compile();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/[1-9]\d* written/);
+    expect(await tree('out')).toEqual(await fromScratch());
+  });
+
+  it('does not read an output again while its size, inode and modification time are those recorded', async () => {
+    const output = join(dir, 'out/pipelines/default/web/build.yaml');
+    // Whole seconds, so that putting the time back below gives the very stat recorded.
+    const recorded = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    await utimes(output, recorded, recorded);
+    expect((await compile('out', TRIP)).code).toBe(0);
+    const text = await readFile(output, 'utf8');
+    // Same length, same inode, the old time put back: only reading the file would tell (git's index trusts the same).
+    await writeFile(output, text.replace('identifier: build', 'identifier: bUild'));
+    await utimes(output, recorded, recorded);
+    const third = await compile('out', TRIP);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toContain('0 written');
+    expect(await readFile(output, 'utf8')).toContain('identifier: bUild');
+    // Any other change of its stat and it is read, found changed and written again.
+    await utimes(output, recorded, new Date(recorded.getTime() + 5000));
+    const fourth = await compile();
+    expect(fourth.stdout).toMatch(/[1-9]\d* written/);
+    expect(await tree('out')).toEqual(await fromScratch());
   });
 
   it('still reports a new resource that duplicates a reused one, naming both', async () => {

@@ -21,7 +21,7 @@ export interface CachedEntry {
   /** Environment variables the entry's files read (through process.env) -> value, null when unset. */
   readonly environment?: Readonly<Record<string, string | null>>;
   /** Its documents, without their text: the output folder has it. */
-  readonly documents: ReadonlyArray<Omit<EntryDocument, 'text' | 'spooled'>>;
+  readonly documents: ReadonlyArray<Omit<EntryDocument, 'text' | 'spooled' | 'asItIs'>>;
 }
 
 interface CacheFile {
@@ -154,15 +154,27 @@ export async function readCache(outDir: string, print: string): Promise<Record<s
   }
 }
 
-/** The cached entry as an EntryResult, if its files are unchanged and its outputs are intact; else undefined. */
+/**
+ * The cached entry as an EntryResult, if its files are unchanged and its outputs are intact; else undefined. An
+ * output is intact when it hashes to the recorded sha256, or, without being read, when its stat is the one
+ * recorded when it last did (as git's index trusts a file's stat): reading and hashing 1000 outputs was most of a
+ * compile with nothing changed (docs/performance.md).
+ */
 export function reusable(file: string, entry: CachedEntry, outDir: string, hashes: FileHashes, read: TextReader = readText): EntryResult | undefined {
   for (const [dependency, hash] of Object.entries(entry.dependencies)) if (hashes.get(dependency) !== hash) return undefined;
   for (const [name, value] of Object.entries(entry.environment ?? {})) if ((process.env[name] ?? null) !== value) return undefined;
   const documents: EntryDocument[] = [];
   for (const document of entry.documents) {
-    const found = read(join(outDir, document.output.file));
+    const path = join(outDir, document.output.file);
+    // Taken before the read: a file changed after it has another stat next time, and is read again then.
+    const stat = statKey(statOf(path));
+    if (stat !== undefined && stat === document.outputStat) {
+      documents.push({ ...document, text: '', asItIs: true });
+      continue;
+    }
+    const found = read(path);
     if (found === undefined || found.sha256 !== document.output.sha256) return undefined;
-    documents.push({ ...document, text: found.text });
+    documents.push({ ...document, text: found.text, ...(stat === undefined ? {} : { outputStat: stat }) });
   }
   const environment = entry.environment ? { environment: entry.environment } : {};
   return { file, documents, diagnostics: [], dependencies: Object.keys(entry.dependencies), ...environment };
@@ -180,7 +192,7 @@ export function cachedEntry(result: EntryResult, hashes: FileHashes, filled: Rea
     if (hash === undefined) return undefined;
     dependencies[dependency] = hash;
   }
-  const documents = result.documents.map(({ text: _text, spooled: _spooled, runtimeInputs, ...document }) =>
+  const documents = result.documents.map(({ text: _text, spooled: _spooled, asItIs: _asItIs, runtimeInputs, ...document }) =>
     runtimeInputs && filled.has(keyId(document.key)) ? { ...document, runtimeInputs } : document,
   );
   return { dependencies, ...(result.environment && Object.keys(result.environment).length > 0 ? { environment: result.environment } : {}), documents };

@@ -14,7 +14,7 @@ import { checkAcross, inputSetPipeline, type AcrossRecord } from '../check/check
 import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { Spool, spoolFolder, WriteBehind, type WrittenBehind } from './spool.js';
-import { planOutput, readManifest, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
+import { AS_IT_IS, planOutput, readManifest, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
 
 export interface CompileOptions {
   /** Files or globs of TypeScript definition files. */
@@ -165,7 +165,7 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const diagnostics = [...all.flatMap((result) => result.diagnostics), ...across];
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
   const outputs = new Map<string, OutputContent>();
-  for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.text);
+  for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.asItIs ? AS_IT_IS : d.text);
   const pruning = prune(previous, made(), scope);
   const { manifest } = pruning;
   const changes =

@@ -16,6 +16,13 @@ export interface EntryDocument {
   readonly text: string;
   /** The file that holds the text instead (a worker batch's answer, kept off the heap: spool.ts). */
   readonly spooled?: string;
+  /**
+   * The output file's size, inode and modification time when it was last found to hold `output.sha256` (the
+   * cache keeps it): while they stay so, a later compile reuses the file without reading it.
+   */
+  readonly outputStat?: string;
+  /** Reused because its output file's stat is `outputStat`: `text` was not read, the file stays as it is. */
+  readonly asItIs?: true;
   /** Its builder references: the key each names, and where it is written (see `referenceTargets`). */
   readonly references: ReadonlyArray<{ readonly target: ResourceKey; readonly path: DocPath }>;
   /**

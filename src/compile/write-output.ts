@@ -26,10 +26,15 @@ export interface OutputChanges {
 
 const toPosix = (path: string) => path.split(sep).join('/');
 
-/** A file's new content: its text, or the file that holds it (spool.ts), which is moved into place. */
-export type OutputContent = string | { readonly spooled: string };
+/**
+ * A file's new content: its text, the file that holds it (spool.ts), which is moved into place, or `AS_IT_IS`: the
+ * file in the folder, known to be unchanged without reading it (compile-cache.ts, `reusable`).
+ */
+export type OutputContent = string | { readonly spooled: string } | typeof AS_IT_IS;
 
-const contentText = (content: OutputContent) => (typeof content === 'string' ? content : readText(content.spooled));
+export const AS_IT_IS = Object.freeze({ asItIs: true as const });
+
+const contentText = (content: Exclude<OutputContent, typeof AS_IT_IS>) => (typeof content === 'string' ? content : readText(content.spooled));
 
 interface TreeEntries {
   readonly files: string[];
@@ -93,6 +98,10 @@ export function planOutput(outDir: string, files: ReadonlyMap<string, OutputCont
   const unchanged: string[] = [];
   const all = new Map(files).set(MANIFEST_FILE, manifestText(pruning.manifest));
   for (const [file, content] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (typeof content === 'object' && 'asItIs' in content) {
+      unchanged.push(file);
+      continue;
+    }
     const existing = read ? read(join(outDir, file))?.text : readText(join(outDir, file));
     if (existing !== undefined && existing === contentText(content)) unchanged.push(file);
     else {
@@ -129,14 +138,14 @@ export function writeOutput(outDir: string, files: ReadonlyMap<string, OutputCon
     const place = (file: string, content: OutputContent | undefined) => {
       const target = join(staging, file);
       makeDir(dirname(target));
-      if (content === undefined || unchanged.has(file)) {
+      if (content === undefined || content === AS_IT_IS || unchanged.has(file)) {
         try {
           linkSync(join(outDir, file), target);
         } catch {
           copyFileSync(join(outDir, file), target);
         }
       } else if (typeof content === 'string') writeFileSync(target, content);
-      else renameSync(content.spooled, target);
+      else if ('spooled' in content) renameSync(content.spooled, target);
     };
     for (const [file, content] of files) place(file, content);
     for (const file of changes.kept) place(file, undefined);

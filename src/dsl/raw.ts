@@ -18,7 +18,8 @@ import type { Suppression } from '../core/diagnostics.js';
 
 const copy = <T>(value: T): T => plain(value) as T;
 
-class RawStep implements StepNode, Suppressible {
+/** A wire element emitted as given, with the suppressions its `.suppress()` calls added: raw.step and raw.stage. */
+abstract class RawElement implements Suppressible {
   readonly #element: Readonly<Record<string, unknown>>;
   readonly #suppressions: readonly Suppression[] | undefined;
   readonly site: SourceSite;
@@ -28,48 +29,56 @@ class RawStep implements StepNode, Suppressible {
     this.site = site;
     Object.freeze(this);
   }
-  get [STEP_BRAND](): true {
-    return true;
+  protected get element(): Readonly<Record<string, unknown>> {
+    return this.#element;
   }
+  /** The same kind of element, as given, with these suppressions. */
+  protected abstract remade(element: Record<string, unknown>, suppressions: readonly Suppression[]): this;
+  /** The element's node (a copy is given: a node keeps what it is made of). */
+  protected abstract lifted(element: Record<string, unknown>): IrNode;
   suppress(code: DocumentCode, reason: string): this {
-    return new RawStep(this.#element, this.site, addSuppression(this.#suppressions, code, reason)) as this;
+    return this.remade(this.#element, addSuppression(this.#suppressions, code, reason));
   }
   toNode(): IrNode {
-    return suppressedNode(liftStep(copy(this.#element), this.site), this.#suppressions);
+    return suppressedNode(this.lifted(copy(this.#element)), this.#suppressions);
   }
 }
 
+class RawStep extends RawElement implements StepNode {
+  get [STEP_BRAND](): true {
+    return true;
+  }
+  protected remade(element: Record<string, unknown>, suppressions: readonly Suppression[]): this {
+    return new RawStep(element, this.site, suppressions) as this;
+  }
+  protected lifted(element: Record<string, unknown>): IrNode {
+    return liftStep(element, this.site);
+  }
+}
+
+const stageOf = (element: Readonly<Record<string, unknown>>): Record<string, unknown> => (element.stage ?? {}) as Record<string, unknown>;
+
 /** A stage element (`{ stage: {...} }` or `{ parallel: [...] }`) emitted verbatim. */
-class RawStage implements StageNode, Suppressible {
-  readonly #element: Readonly<Record<string, unknown>>;
-  readonly #suppressions: readonly Suppression[] | undefined;
-  readonly site: SourceSite;
-  constructor(element: Record<string, unknown>, site: SourceSite, suppressions?: readonly Suppression[]) {
-    this.#element = copy(element);
-    this.#suppressions = suppressions;
-    this.site = site;
-    Object.freeze(this);
-  }
-  suppress(code: DocumentCode, reason: string): this {
-    return new RawStage(this.#element, this.site, addSuppression(this.#suppressions, code, reason)) as this;
-  }
+class RawStage extends RawElement implements StageNode {
   get [STAGE_BRAND](): true {
     return true;
   }
   get [NO_STEPS](): string {
     return 'raw.stage(...) is written as given: put its steps in the element';
   }
-  get #inner(): Record<string, unknown> {
-    return (this.#element.stage ?? {}) as Record<string, unknown>;
-  }
+  // From the element each time, not a private accessor: the base has frozen the object, and a subclass's own
+  // private names would be added to it after that.
   get identifier(): string {
-    return String(this.#inner.identifier ?? '');
+    return String(stageOf(this.element).identifier ?? '');
   }
   get type(): string {
-    return String(this.#inner.type ?? 'parallel');
+    return String(stageOf(this.element).type ?? 'parallel');
   }
-  toNode(): IrNode {
-    return suppressedNode(liftStage(copy(this.#element), this.site), this.#suppressions);
+  protected remade(element: Record<string, unknown>, suppressions: readonly Suppression[]): this {
+    return new RawStage(element, this.site, suppressions) as this;
+  }
+  protected lifted(element: Record<string, unknown>): IrNode {
+    return liftStage(element, this.site);
   }
 }
 
