@@ -56,7 +56,8 @@ async function importDocuments(documents: readonly PulledDocument[], staging: st
   const refused: Array<{ document: PulledDocument; diagnostics: Diagnostic[] }> = [];
   for (let round = 0; ; round++) {
     const byFile = new Map(remaining.map((document) => [`platform/${outputPathOf(document.key)}`, document]));
-    const inputs: ImportInput[] = [...byFile].map(([file, document]) => ({ file, text: document.yaml }));
+    // The stable version of a template is the platform's fact, not the YAML's: its module says `stable: true`.
+    const inputs: ImportInput[] = [...byFile].map(([file, document]) => ({ file, text: document.yaml, ...(document.stable ? { publishFlags: { stable: true as const } } : {}) }));
     rmSync(staging, { recursive: true, force: true });
     if (inputs.length === 0) return { files: [], imported: [], refused, warnings: [] };
     try {

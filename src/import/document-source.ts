@@ -1,12 +1,23 @@
 import { kindRow } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { PublishFlags } from '../ir/node.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
 
 export interface ImportInput {
   /** Name shown in messages and the header comment (a path, or `<stdin>`). */
   readonly file: string;
   readonly text: string;
+  /**
+   * What the platform holds about the input's documents beyond their YAML (pull: the template version that is the
+   * stable one), written into their code as the builders' options. Files carry no such fact.
+   */
+  readonly publishFlags?: PublishFlags;
+}
+
+/** A document read from an input, with the input's facts beyond the YAML. */
+export interface SourcedDocument extends YamlDocument {
+  readonly publishFlags?: PublishFlags;
 }
 
 export type ImportMode = 'files' | 'project';
@@ -38,7 +49,7 @@ function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
  * it could read (none for a syntax error); its problems are kept, and the other files are read on.
  */
 export class DocumentSource {
-  readonly documents: YamlDocument[] = [];
+  readonly documents: SourcedDocument[] = [];
   readonly paths: string[] = [];
   readonly problems: Diagnostic[] = [];
   #read = 0;
@@ -62,7 +73,7 @@ export class DocumentSource {
     const { documents, diagnostics } = readDocuments(input.text, input.file);
     this.problems.push(...diagnostics);
     for (const found of documents) {
-      this.documents.push(found);
+      this.documents.push(input.publishFlags ? { ...found, publishFlags: input.publishFlags } : found);
       this.paths.push(this.#name(found));
     }
   }

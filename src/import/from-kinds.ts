@@ -7,6 +7,7 @@ import { nameOption, NotExpressible, optional, tagsOption, variablesOption, wire
 import { asDocument, choose, type Candidate } from './verify.js';
 import { newContext, type ImportContext } from './lifted.js';
 import { isRecord } from '../core/is-record.js';
+import type { PublishFlags } from '../ir/node.js';
 
 /**
  * The kinds beside pipelines as builder calls (`service()`, `template.stage()`, `trigger.cron()`, ...), each
@@ -97,7 +98,11 @@ export function infrastructureCode(document: Node, context: ImportContext = newC
 
 const TEMPLATE_BUILDERS: Record<string, string> = { Step: 'template.step', Stage: 'template.stage', StepGroup: 'template.stepGroup', Pipeline: 'template.pipeline' };
 
-export function templateCode(document: Node, context: ImportContext = newContext()): Code {
+/**
+ * A template version as `template.stage({ ... })` and its kin; `flags.stable` (pull: the platform's stable version)
+ * is the builder's `stable: true`, which is not in the YAML, so the document compared stays the same.
+ */
+export function templateCode(document: Node, context: ImportContext = newContext(), flags?: PublishFlags): Code {
   const body = bodyOf('template', document);
   const builder = TEMPLATE_BUILDERS[String(body.type)];
   return exactOr('template', document, [
@@ -107,6 +112,7 @@ export function templateCode(document: Node, context: ImportContext = newContext
             obj({
               ...scoped(body),
               versionLabel: optional(body.versionLabel),
+              stable: flags?.stable ? lit(true) : undefined,
               spec: optional(body.spec),
               icon: optional(body.icon),
               variables: optional(body.variables),
