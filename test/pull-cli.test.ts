@@ -116,9 +116,17 @@ describe('pipewright pull', () => {
     // The key is in no file pull wrote.
     for (const [file, text] of Object.entries(await readTree(project))) expect(text.includes(ADMIN_KEY.slice(0, 12)), file).toBe(false);
 
+    // The stable version's module says so (the platform's fact, not the YAML's); the other version's does not.
+    const templates = await readTree(join(project, 'templates'));
+    const versionModule = (label: string) => Object.values(templates).find((text) => text.includes(`versionLabel: '${label}'`))!;
+    expect(versionModule('v2')).toMatch(/versionLabel: 'v2',\n\s*stable: true,\n/);
+    expect(versionModule('v1')).not.toContain('stable');
+
     const compiled = await runBinary(['compile'], { cwd: project });
     expect(compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
+    const manifest = JSON.parse(await readFile(join(project, 'out/manifest.json'), 'utf8')) as { files: Array<{ file: string; stable?: true }> };
+    expect(manifest.files.filter((entry) => entry.stable).map((entry) => entry.file)).toEqual(['templates/default/shop/checks/v2.yaml']);
     // Every stored document, as data.
     for (const stored of em.store.resources.values()) {
       if (stored.yamlVersion === '1') continue;
@@ -136,6 +144,7 @@ describe('pipewright pull', () => {
     const publishReport = JSON.parse(published.stdout) as { counts: Record<string, number>; orphans?: unknown[] };
     expect(publishReport.counts).toEqual({ created: 0, updated: 0, unchanged: 27, failed: 0 });
     expect(writesOf(em, before)).toEqual([]);
+    expect(em.store.versions('default', 'shop', 'checks').filter((version) => version.stable).map((version) => version.versionLabel)).toEqual(['v2']);
     // Drift checks start from what the platform holds.
     const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], { cwd: project, env: env(em) });
     expect(drift.code).toBe(0);
@@ -189,6 +198,44 @@ describe('pipewright pull', () => {
     const forced = await pull(em, ['--force', '--json']);
     expect((JSON.parse(forced.stdout) as { files: { path: string; outcome: string }[] }).files.find((f) => f.path === 'pipelines/default/shop/b.ts')?.outcome).toBe('overwritten');
     expect(await readFile(module('b'), 'utf8')).toContain('renamed b');
+  });
+
+  it('follows the stable template version: moved on the platform, pulled again; moved in the code, published', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
+    seedDocument(em, templateDoc('checks', 'shop', 'v2', 'make test lint'), { stable: true });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const modules = async () => Object.entries(await readTree(join(project, 'templates')));
+    const stableModules = async () => (await modules()).filter(([, text]) => text.includes('stable: true')).map(([, text]) => /versionLabel: '(\w+)'/.exec(text)![1]);
+    expect(await stableModules()).toEqual(['v2']);
+
+    // Someone makes v1 the stable one in the platform's UI: pull again moves `stable: true` with it.
+    for (const version of em.store.versions('default', 'shop', 'checks')) version.stable = version.versionLabel === 'v1';
+    const again = await pull(em, ['--json']);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as { stableTemplates: string[]; files: { path: string; outcome: string }[] };
+    expect(report.stableTemplates).toEqual(['default/shop/checks@v1']);
+    expect(report.files.filter((file) => file.path.startsWith('templates/')).map((file) => file.outcome)).toEqual(['updated', 'updated']);
+    expect(await stableModules()).toEqual(['v1']);
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    let before = em.requests.length;
+    const unchanged = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    expect((JSON.parse(unchanged.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
+
+    // The team makes v2 stable again in the code: publish makes that one call and nothing else.
+    const [v1File, v1Text] = (await modules()).find(([, text]) => text.includes("versionLabel: 'v1'"))!;
+    const [v2File, v2Text] = (await modules()).find(([, text]) => text.includes("versionLabel: 'v2'"))!;
+    await writeFile(join(project, 'templates', v1File), v1Text.replace(/\n\s*stable: true,/, ''));
+    await writeFile(join(project, 'templates', v2File), v2Text.replace("versionLabel: 'v2',", "versionLabel: 'v2',\n  stable: true,"));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    before = em.requests.length;
+    const moved = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(moved);
+    expect((JSON.parse(moved.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 2, failed: 0 });
+    expect(writesOf(em, before).map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(['PUT /gateway/template/api/templates/updateStableTemplate/checks/v2']);
+    expect(em.store.versions('default', 'shop', 'checks').filter((version) => version.stable).map((version) => version.versionLabel)).toEqual(['v2']);
   });
 
   it('lists in a stable order: a pipeline edited while pull pages through the list is not lost', async () => {
