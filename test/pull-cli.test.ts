@@ -117,8 +117,10 @@ describe('pipewright pull', () => {
     for (const [file, text] of Object.entries(await readTree(project))) expect(text.includes(ADMIN_KEY.slice(0, 12)), file).toBe(false);
 
     // The stable version's module says so (the platform's fact, not the YAML's); the other version's does not.
+    // Each version's module is named by its version, as compile's output is: which came first changes nothing.
     const templates = await readTree(join(project, 'templates'));
-    const versionModule = (label: string) => Object.values(templates).find((text) => text.includes(`versionLabel: '${label}'`))!;
+    expect(Object.keys(templates)).toEqual(['default/shop/checks/v1.ts', 'default/shop/checks/v2.ts']);
+    const versionModule = (label: string) => templates[`default/shop/checks/${label}.ts`]!;
     expect(versionModule('v2')).toMatch(/versionLabel: 'v2',\n\s*stable: true,\n/);
     expect(versionModule('v1')).not.toContain('stable');
 

@@ -22,18 +22,33 @@ export interface SourcedDocument extends YamlDocument {
 
 export type ImportMode = 'files' | 'project';
 
-/** Where each document's module goes, in reading order; names never collide. */
+/** A name as a file or folder name: what is not a word character, `.` or `-` becomes `_`. */
+const fileSafe = (text: string) => text.replace(/[^\w.-]/g, '_');
+
+/**
+ * Where each document's module goes, in reading order; names never collide. In a project, a document's folder
+ * names its whole identity as compile's output does (the pipeline of an input set or trigger, the environment of
+ * an infrastructure, a template's version: `templates/org/project/checks/v1.ts`), so the name of one module does
+ * not hang on which documents came before it (pull writes the same module for the same resource every time).
+ */
 function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
   const taken = new Set<string>();
   return ({ kind, document }) => {
     const row = kindRow(kind);
     const key = keyOf(kind, document[row.rootKey]);
-    const id = (key?.identifier ?? kind).replace(/[^\w.-]/g, '_');
+    const id = fileSafe(key?.identifier ?? kind);
     const base =
       mode === 'project'
         ? kind === 'project'
           ? `projects/${key?.org ?? '_'}/${id}`
-          : `${row.folder}/${key?.org ?? '_'}/${key?.project ?? '_'}/${id}`
+          : [
+              row.folder,
+              key?.org ?? '_',
+              key?.project ?? '_',
+              ...(row.parent ? [fileSafe(key?.parent ?? '_')] : []),
+              id,
+              ...(row.version ? [fileSafe(key?.version ?? '_')] : []),
+            ].join('/')
         : id;
     let path = `${base}.ts`;
     if (taken.has(path)) path = `${base}_${kind}.ts`;

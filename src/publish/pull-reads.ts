@@ -1,5 +1,5 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
+import { keyOf, outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 import { isRecord } from '../core/is-record.js';
 import { toYaml } from '../yaml/emit-yaml.js';
 import type { Client, ListedItem } from './client.js';
@@ -215,8 +215,17 @@ export async function readEstate(client: Client, scope: PullScope, options: Pull
     for (const kind of SCOPE_KINDS) await readKind(run, kind, org, project);
     if (project) await readPipelines(run, org!, project);
   });
-  return { documents: run.documents, unreadable: run.unreadable, skipped: run.skipped, progress: run.progress };
+  // Answers arrive in any order: sorted, the same account reads as the same result (and pull writes the same project).
+  const byPath = (document: PulledDocument) => outputPathOf(document.key);
+  const byName = (item: { kind: ResourceKind; name: string }) => `${kindRow(item.kind).folder}/${item.name}`;
+  return { documents: sortedBy(run.documents, byPath), unreadable: sortedBy(run.unreadable, byName), skipped: sortedBy(run.skipped, byName), progress: run.progress };
 }
+
+const sortedBy = <T>(items: readonly T[], sortKey: (item: T) => string): T[] =>
+  items
+    .map((item) => ({ item, key: sortKey(item) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item }) => item);
 
 async function readKind(run: PullRun, kind: ResourceKind, org: string | undefined, project: string | undefined): Promise<void> {
   const items = await run.list(scoped(kind, org, project));
