@@ -198,7 +198,12 @@ describe('pipewright pull', () => {
     expect(report.diagnostics.map((d) => d.code).sort()).toEqual(['pull-deleted', 'pull-edited']);
     // --force replaces it.
     const forced = await pull(em, ['--force', '--json']);
-    expect((JSON.parse(forced.stdout) as { files: { path: string; outcome: string }[] }).files.find((f) => f.path === 'pipelines/default/shop/b.ts')?.outcome).toBe('overwritten');
+    const forcedReport = JSON.parse(forced.stdout) as { files: { path: string; outcome: string }[]; diagnostics: { code: string; message: string }[] };
+    expect(forcedReport.files.find((f) => f.path === 'pipelines/default/shop/b.ts')?.outcome).toBe('overwritten');
+    // What --force replaced is shown: the last place the edit is seen.
+    const overwritten = forcedReport.diagnostics.filter((d) => d.code === 'pull-overwritten');
+    expect(overwritten.map((d) => d.message.split('\n')[0])).toEqual(["pipelines/default/shop/b.ts was edited since the last pull: replaced with the platform's (--force)"]);
+    expect(overwritten[0]!.message).toContain('- // reviewed');
     expect(await readFile(module('b'), 'utf8')).toContain('renamed b');
   });
 

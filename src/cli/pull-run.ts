@@ -125,7 +125,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
   }
 
   const diagnostics: Diagnostic[] = [];
-  const warn = (code: 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-deleted', message: string, file?: string, hint?: string) =>
+  const warn = (code: 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted', message: string, file?: string, hint?: string) =>
     diagnostics.push(diagnosticOf(code, 'warning', { message, path: [], ...(file ? { location: { file: join(out, file) } } : {}), ...(hint ? { hint } : {}) }));
   for (const skipped of read.skipped) warn('pull-skipped', `${kindRow(skipped.kind).label} ${skipped.name} skipped: ${skipped.reason}`);
 
@@ -163,6 +163,9 @@ export async function runPull(flags: PullFlags): Promise<number> {
   for (const outcome of outcomes)
     if (outcome.outcome === 'kept')
       warn('pull-edited', `${outcome.path} was edited since the last pull and differs from the platform: kept as it is\n${outcome.diff}`, outcome.path, 'bring the platform\'s change into it by hand, or pull again with --force to replace it');
+    else if (outcome.outcome === 'overwritten')
+      // The last place the replaced edits are seen: said, not only counted.
+      warn('pull-overwritten', `${outcome.path} was edited since the last pull: replaced with the platform's (--force)\n${outcome.diff}`, outcome.path, 'get the edits back from version control if they were meant to stay');
   const now = new Set(files.map((file) => file.path));
   const deleted = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
   for (const path of deleted)
