@@ -303,6 +303,22 @@ describe('pipewright pull', () => {
     expect(existsSync(join(session.work, 'platform'))).toBe(false);
   });
 
+  it('a key without view permission on a kind stops at its first 403, says what the role needs, writes nothing', async () => {
+    const em = await emulate({ forbid: (_method, path) => (path.startsWith('/template/api/templates') ? 'core_template_view' : undefined) });
+    seedEstate(em);
+    const started = Date.now();
+    const result = await pull(em, ['--org', 'default', '--project', 'shop']);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/pull stopped: .*403.*Missing permission core_template_view/);
+    expect(result.stderr).toContain('lacks permission (HTTP 403): its role needs view on every kind pulled');
+    expect(result.stderr).toContain('HARNESS_API_KEY');
+    // The 403 is not retried, and nothing is read after it (the pipelines come after the templates).
+    expect(em.requests.filter((r) => r.status === 403)).toHaveLength(1);
+    expect(em.requests.filter((r) => r.path.includes('/pipeline/api/'))).toEqual([]);
+    expect(existsSync(join(session.work, 'platform'))).toBe(false);
+  });
+
   it('a bad key fails in seconds with a clear message, and the key is never printed', async () => {
     const em = await emulate();
     seedEstate(em);
