@@ -291,6 +291,23 @@ describe('pipewright pull', () => {
     expect(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/odd.yaml'), 'utf8')).toBe('service:\n  - not a mapping\n');
   });
 
+  it('keeps a template stored in Git as YAML, saying where it lives: publish writes templates inline only', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, filePath: '.harness/templates/shared.yaml' } });
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string; message: string }[] };
+    expect(report.kinds).toEqual({ project: 1, template: 1 });
+    expect(report.unmodelled.map((u) => u.file)).toEqual(['unmodelled/templates/default/shop/shared@v1.yaml']);
+    expect(report.diagnostics.map((d) => d.message)).toEqual([
+      'template default/shop/shared@v1 is kept as YAML, not code: it is stored in Git (delivery:.harness/templates/shared.yaml on main), and publish writes templates inline only; change it in its repository',
+    ]);
+    const kept = parse(await readFile(join(session.work, 'platform/unmodelled/templates/default/shop/shared@v1.yaml'), 'utf8')) as Doc;
+    expect(kept).toEqual(templateDoc('shared', 'shop', 'v1', 'make lint'));
+    expect(existsSync(join(session.work, 'platform/templates/default/shop/shared'))).toBe(false);
+  });
+
   it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
     const em = await emulate({ goneAfterRequests: 6 });
     seedEstate(em);

@@ -159,6 +159,13 @@ class PullRun {
     return document;
   }
 
+  /** A resource kept as the text the platform answered (its YAML when the answer has one), not as a document. */
+  keepAsText(kind: ResourceKind, data: unknown, name: string, reason: string): void {
+    const answer = kindApi(kind).answer;
+    const found = 'yaml' in answer ? valueAt(data, dottedPath(answer.yaml)) : undefined;
+    this.#unreadable(kind, name, typeof found === 'string' ? found : JSON.stringify(data, null, 2), reason);
+  }
+
   #unreadable(kind: ResourceKind, name: string, textOf: string, reason: string): undefined {
     this.unreadable.push({ kind, name, text: textOf, reason });
     return undefined;
@@ -235,7 +242,18 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
     await run.pool(items, async (item) => {
       const key: ResourceKey = { kind, identifier: item.identifier, ...(org ? { org } : {}), ...(project ? { project } : {}), ...(item.versionLabel ? { version: item.versionLabel } : {}) };
       const found = await run.read(key, undefined);
-      if (found !== undefined) run.keep(kind, found, { name: `${where}/${item.identifier}@${item.versionLabel ?? ''}`, stable: item.entity.stableTemplate === true });
+      const name = `${where}/${item.identifier}@${item.versionLabel ?? ''}`;
+      if (found === undefined) return;
+      // Publish writes templates inline only (endpoints.ts: no Git file for them): as code, a change would be sent
+      // inline to a template that lives in Git. Kept as the YAML of its default branch, saying where it lives.
+      if (item.entity.storeType === 'REMOTE') {
+        const details = (item.entity.gitDetails ?? {}) as Json;
+        const place = [text(details.repoName), text(details.filePath)].filter(Boolean).join(':') || 'a Git repository';
+        const branch = text(details.branch);
+        run.keepAsText(kind, found, name, `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}), and publish writes templates inline only; change it in its repository`);
+        return;
+      }
+      run.keep(kind, found, { name, stable: item.entity.stableTemplate === true });
     });
     return;
   }
