@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import {
   triggerDoc,
   type Doc,
 } from './support/emulator-output.js';
-import { readTree } from './support/cli.js';
+import { BIN, readTree } from './support/cli.js';
 import { assertNoKey, emulatorsPerTest, FAST_RETRIES, runBinary } from './support/emulator-run.js';
 import { seedDocument, seedDocuments } from './support/emulator-seed.js';
 import { ACCOUNT_ID, ADMIN_KEY, type Emulator } from './support/emulator.js';
@@ -334,6 +335,39 @@ describe('pipewright pull', () => {
     expect(em.requests.filter((r) => r.status === 403)).toHaveLength(1);
     expect(em.requests.filter((r) => r.path.includes('/pipeline/api/'))).toEqual([]);
     expect(existsSync(join(session.work, 'platform'))).toBe(false);
+  });
+
+  // util-linux `script` gives the binary a terminal: the progress line is drawn only on one.
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal, draws a progress line of counts per kind, pages and requests, then clears it', async () => {
+    const em = await emulate();
+    seedEstate(em);
+    const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn('/usr/bin/script', ['-qefc', [process.execPath, BIN, 'pull', '-o', 'platform'].map(quote).join(' '), '/dev/null'], {
+        cwd: session.work,
+        env: { ...process.env, ...env(em), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
+    });
+    const clear = '\r\x1b[2K';
+    const drawn = output.split(clear).slice(1, -1).map((line) => line.trim());
+    expect(drawn.length).toBeGreaterThan(0);
+    // Each within the terminal's width (script's terminal says none: 100), and always with the requests.
+    for (const line of drawn) {
+      expect(line).toMatch(/^[\w ·()…]* · \d+ requests?$/);
+      expect(line.length).toBeLessThan(100);
+    }
+    // The first count drawn at once (later ones at most every 100 ms): the projects' list.
+    expect(drawn[0]).toMatch(/^projects 1 \(1 page\) · \d+ requests$/);
+    // Cleared before the summary, which is printed as on any output.
+    const after = output.slice(output.lastIndexOf(clear) + clear.length);
+    expect(after).toMatch(/^platform\/connectors\/default\/shop\/hub.yaml:1:1 {2}written as connector\(\)/);
+    expect(after).toContain('pulled 27 documents');
+    expect(output).not.toContain(ADMIN_KEY.slice(0, 12));
   });
 
   it('a bad key fails in seconds with a clear message, and the key is never printed', async () => {

@@ -79,4 +79,21 @@ describe('pullProgressText', () => {
     expect(pullProgressText({ kinds: new Map(kinds), requests: 512 })).toBe('projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests');
     expect(pullProgressText({ kinds: new Map(), requests: 1 })).toBe('1 request');
   });
+
+  it('fits a narrow terminal: the pages go first, then the kinds with the fewest items, never the requests', () => {
+    const progress = {
+      kinds: new Map([
+        ['project', { pages: 1, items: 1 }],
+        ['pipeline', { pages: 2, items: 120 }],
+        ['trigger', { pages: 3, items: 2 }],
+      ] as const),
+      requests: 512,
+    };
+    const full = 'projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests';
+    expect(pullProgressText(progress, full.length)).toBe(full);
+    expect(pullProgressText(progress, full.length - 1)).toBe('projects 1 · pipelines 120 · triggers 2 · 512 requests');
+    expect(pullProgressText(progress, 40)).toBe('pipelines 120 · … · 512 requests');
+    expect(pullProgressText(progress, 50)).toBe('pipelines 120 · triggers 2 · … · 512 requests');
+    expect(pullProgressText(progress, 10)).toBe('… · 512 requests');
+  });
 });

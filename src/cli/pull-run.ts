@@ -106,7 +106,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
         // A redraw at most every 100 ms: a thousand pages would otherwise flood a slow terminal.
         if (!tty || Date.now() - drawn < 100) return;
         drawn = Date.now();
-        process.stderr.write(`\r\x1b[2K${pullProgressText(progress).slice(0, (process.stderr.columns || 100) - 1)}`);
+        process.stderr.write(`\r\x1b[2K${pullProgressText(progress, (process.stderr.columns || 100) - 1)}`);
       },
     });
     if (tty) process.stderr.write('\r\x1b[2K');
