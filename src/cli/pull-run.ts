@@ -192,7 +192,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
       kinds,
       unmodelled: unmodelled.map((item) => ({ kind: item.kind, name: item.name, file: unmodelledPath(item) })),
       skipped: read.skipped,
-      // Which version of each template is the stable one, as the platform says (publish leaves it as it is).
+      // Which version of each template is the stable one, as the platform says (its module says `stable: true` too).
       stableTemplates: imported.imported.filter((document) => document.stable).map((document) => keyName(document.key)),
       deleted,
       files: outcomes.map(({ path, outcome }) => ({ path, outcome })),
