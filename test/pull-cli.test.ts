@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -244,6 +244,30 @@ describe('pipewright pull', () => {
     expect((JSON.parse(moved.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 2, failed: 0 });
     expect(writesOf(em, before).map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(['PUT /gateway/template/api/templates/updateStableTemplate/checks/v2']);
     expect(em.store.versions('default', 'shop', 'checks').filter((version) => version.stable).map((version) => version.versionLabel)).toEqual(['v2']);
+  });
+
+  it('pulled again into a project whose modules an older pull named otherwise, moves them: the old path goes', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    // As an older pull named it (`checks.ts`, by reading order), with its record.
+    const [now, old] = ['templates/default/shop/checks/v1.ts', 'templates/default/shop/checks.ts'];
+    await writeFile(join(project, old), await readFile(join(project, now), 'utf8'));
+    await rm(join(project, now));
+    const statePath = join(project, 'pipewright.pull.json');
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as { files: Record<string, string> };
+    state.files = Object.fromEntries(Object.entries(state.files).map(([path, hash]) => [path === now ? old : path, hash]));
+    await writeFile(statePath, JSON.stringify(state));
+    const again = await pull(em, ['--json']);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as { moved: string[]; deleted: string[]; files: { path: string; outcome: string }[] };
+    expect(report.moved).toEqual([old]);
+    expect(report.deleted).toEqual([]);
+    expect(report.files.find((file) => file.path === now)?.outcome).toBe('created');
+    expect(existsSync(join(project, old))).toBe(false);
+    // One module of the resource: compile defines it once.
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
   });
 
   it('lists in a stable order: a pipeline edited while pull pages through the list is not lost', async () => {

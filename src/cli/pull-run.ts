@@ -18,7 +18,7 @@ import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
 import { asUserError, platformClient, PREFLIGHT_HINT } from './publish-run.js';
-import { readPullState, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
+import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
 
 export interface PullFlags {
   readonly baseUrl?: string;
@@ -167,7 +167,12 @@ export async function runPull(flags: PullFlags): Promise<number> {
       // The last place the replaced edits are seen: said, not only counted.
       warn('pull-overwritten', `${outcome.path} was edited since the last pull: replaced with the platform's (--force)\n${outcome.diff}`, outcome.path, 'get the edits back from version control if they were meant to stay');
   const now = new Set(files.map((file) => file.path));
-  const deleted = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
+  const gone = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
+  // A module of a resource still there, now written under another path: the old copy goes unless edited.
+  const moved = removeMoved(out, gone, files, previous);
+  for (const { path, now: replacement } of moved.edited)
+    warn('pull-edited', `${path} was edited since the last pull, and its resource's module is now ${replacement}: kept as it is`, path, `bring its edits into ${replacement}, then delete it (both define the same resource)`);
+  const deleted = gone.filter((path) => !moved.removed.includes(path) && !moved.edited.some((e) => e.path === path));
   for (const path of deleted)
     warn('pull-deleted', `${path}: its resource is no longer on the platform (kept)`, path, 'delete the module if the resource is gone for good; publish would create it again');
   writePullState(out, { baseUrl: client.baseUrl, accountId: client.accountId, scope: { ...(flags.org ? { org: flags.org } : {}), ...(flags.project ? { project: flags.project } : {}) } }, files, outcomes, previous);
@@ -195,6 +200,8 @@ export async function runPull(flags: PullFlags): Promise<number> {
       // Which version of each template is the stable one, as the platform says (its module says `stable: true` too).
       stableTemplates: imported.imported.filter((document) => document.stable).map((document) => keyName(document.key)),
       deleted,
+      // Modules an earlier pull wrote under another path, removed (this pull wrote their resource's module anew).
+      moved: moved.removed,
       files: outcomes.map(({ path, outcome }) => ({ path, outcome })),
       record: recordPath(outDir),
     });
@@ -209,6 +216,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
       ...(unmodelled.length ? [`${unmodelled.length} kept as YAML in ${join(out, UNMODELLED_DIR)}`] : []),
       ...(read.skipped.length ? [`${read.skipped.length} skipped (v1 pipelines)`] : []),
       ...(deleted.length ? [`${deleted.length} no longer on the platform`] : []),
+      ...(moved.removed.length ? [`${moved.removed.length} module${moved.removed.length === 1 ? '' : 's'} moved (the old path${moved.removed.length === 1 ? '' : 's'} removed)`] : []),
       `next: cd ${out} && pipewright compile && pipewright publish --dry-run`,
       '',
     ].join('\n'),

@@ -12,6 +12,7 @@ import { commentPlacer } from './comment-placement.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 import type { PublishFlags } from '../ir/node.js';
+import { headerLine } from './module-header.js';
 
 const f = ts.factory;
 
@@ -196,7 +197,7 @@ export function generateModule(
       ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
     return printStatements([importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main]);
   };
-  const header = [`Imported by pipewright from ${source}.`, ...(comment ? comment.split('\n') : [])];
+  const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
   ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);
   const origins: Origin[] = [];
   const marked = { text: print(origins), origins };
