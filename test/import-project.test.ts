@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../src/catalog/kinds.js';
+import { importYaml } from '../src/import/import-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
 
@@ -49,6 +50,35 @@ describe('import --mode project of every kind', () => {
     );
     for (const original of originals) expect(back).toContainEqual(original);
   });
+});
+
+describe('module paths in a project', () => {
+  it('name the whole identity: a template\'s version, an input set\'s pipeline, an infrastructure\'s environment', async () => {
+    const { dir: here, cleanup: done } = await tempDir();
+    try {
+      const scope = 'orgIdentifier: default\n  projectIdentifier: shop';
+      const template = (version: string) => `template:\n  identifier: checks\n  name: checks\n  ${scope}\n  versionLabel: ${version}\n  type: Step\n  spec:\n    type: Wait\n    spec:\n      duration: 1m\n`;
+      const inputSet = (pipeline: string) => `inputSet:\n  identifier: eu\n  name: eu\n  ${scope}\n  pipeline:\n    identifier: ${pipeline}\n`;
+      const infrastructure = (environment: string) =>
+        `infrastructureDefinition:\n  identifier: k8s\n  name: k8s\n  ${scope}\n  environmentRef: ${environment}\n  deploymentType: Kubernetes\n  type: KubernetesDirect\n  spec:\n    connectorRef: account.k8s\n    namespace: ns\n    releaseName: r\n`;
+      // Read in an order that would have named the second of each after the first (`checks_template.ts`, `eu_2.ts`).
+      const result = await importYaml({
+        inputs: [template('v2'), template('v1'), inputSet('b'), inputSet('a'), infrastructure('prod'), infrastructure('dev')].map((text, i) => ({ file: `${i}.yaml`, text })),
+        outDir: join(here, 'estate'),
+        mode: 'project',
+      });
+      expect(result.modules.map((module) => module.path)).toEqual([
+        'templates/default/shop/checks/v2.ts',
+        'templates/default/shop/checks/v1.ts',
+        'input-sets/default/shop/b/eu.ts',
+        'input-sets/default/shop/a/eu.ts',
+        'infrastructures/default/shop/prod/k8s.ts',
+        'infrastructures/default/shop/dev/k8s.ts',
+      ]);
+    } finally {
+      await done();
+    }
+  }, 120_000);
 });
 
 describe('paths as the user types them', () => {

@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ import {
   triggerDoc,
   type Doc,
 } from './support/emulator-output.js';
-import { readTree } from './support/cli.js';
+import { BIN, readTree } from './support/cli.js';
 import { assertNoKey, emulatorsPerTest, FAST_RETRIES, runBinary } from './support/emulator-run.js';
 import { seedDocument, seedDocuments } from './support/emulator-seed.js';
 import { ACCOUNT_ID, ADMIN_KEY, type Emulator } from './support/emulator.js';
@@ -116,9 +117,19 @@ describe('pipewright pull', () => {
     // The key is in no file pull wrote.
     for (const [file, text] of Object.entries(await readTree(project))) expect(text.includes(ADMIN_KEY.slice(0, 12)), file).toBe(false);
 
+    // The stable version's module says so (the platform's fact, not the YAML's); the other version's does not.
+    // Each version's module is named by its version, as compile's output is: which came first changes nothing.
+    const templates = await readTree(join(project, 'templates'));
+    expect(Object.keys(templates)).toEqual(['default/shop/checks/v1.ts', 'default/shop/checks/v2.ts']);
+    const versionModule = (label: string) => templates[`default/shop/checks/${label}.ts`]!;
+    expect(versionModule('v2')).toMatch(/versionLabel: 'v2',\n\s*stable: true,\n/);
+    expect(versionModule('v1')).not.toContain('stable');
+
     const compiled = await runBinary(['compile'], { cwd: project });
     expect(compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
+    const manifest = JSON.parse(await readFile(join(project, 'out/manifest.json'), 'utf8')) as { files: Array<{ file: string; stable?: true }> };
+    expect(manifest.files.filter((entry) => entry.stable).map((entry) => entry.file)).toEqual(['templates/default/shop/checks/v2.yaml']);
     // Every stored document, as data.
     for (const stored of em.store.resources.values()) {
       if (stored.yamlVersion === '1') continue;
@@ -136,6 +147,7 @@ describe('pipewright pull', () => {
     const publishReport = JSON.parse(published.stdout) as { counts: Record<string, number>; orphans?: unknown[] };
     expect(publishReport.counts).toEqual({ created: 0, updated: 0, unchanged: 27, failed: 0 });
     expect(writesOf(em, before)).toEqual([]);
+    expect(em.store.versions('default', 'shop', 'checks').filter((version) => version.stable).map((version) => version.versionLabel)).toEqual(['v2']);
     // Drift checks start from what the platform holds.
     const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], { cwd: project, env: env(em) });
     expect(drift.code).toBe(0);
@@ -187,8 +199,75 @@ describe('pipewright pull', () => {
     expect(report.diagnostics.map((d) => d.code).sort()).toEqual(['pull-deleted', 'pull-edited']);
     // --force replaces it.
     const forced = await pull(em, ['--force', '--json']);
-    expect((JSON.parse(forced.stdout) as { files: { path: string; outcome: string }[] }).files.find((f) => f.path === 'pipelines/default/shop/b.ts')?.outcome).toBe('overwritten');
+    const forcedReport = JSON.parse(forced.stdout) as { files: { path: string; outcome: string }[]; diagnostics: { code: string; message: string }[] };
+    expect(forcedReport.files.find((f) => f.path === 'pipelines/default/shop/b.ts')?.outcome).toBe('overwritten');
+    // What --force replaced is shown: the last place the edit is seen.
+    const overwritten = forcedReport.diagnostics.filter((d) => d.code === 'pull-overwritten');
+    expect(overwritten.map((d) => d.message.split('\n')[0])).toEqual(["pipelines/default/shop/b.ts was edited since the last pull: replaced with the platform's (--force)"]);
+    expect(overwritten[0]!.message).toContain('- // reviewed');
     expect(await readFile(module('b'), 'utf8')).toContain('renamed b');
+  });
+
+  it('follows the stable template version: moved on the platform, pulled again; moved in the code, published', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
+    seedDocument(em, templateDoc('checks', 'shop', 'v2', 'make test lint'), { stable: true });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const modules = async () => Object.entries(await readTree(join(project, 'templates')));
+    const stableModules = async () => (await modules()).filter(([, text]) => text.includes('stable: true')).map(([, text]) => /versionLabel: '(\w+)'/.exec(text)![1]);
+    expect(await stableModules()).toEqual(['v2']);
+
+    // Someone makes v1 the stable one in the platform's UI: pull again moves `stable: true` with it.
+    for (const version of em.store.versions('default', 'shop', 'checks')) version.stable = version.versionLabel === 'v1';
+    const again = await pull(em, ['--json']);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as { stableTemplates: string[]; files: { path: string; outcome: string }[] };
+    expect(report.stableTemplates).toEqual(['default/shop/checks@v1']);
+    expect(report.files.filter((file) => file.path.startsWith('templates/')).map((file) => file.outcome)).toEqual(['updated', 'updated']);
+    expect(await stableModules()).toEqual(['v1']);
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    let before = em.requests.length;
+    const unchanged = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    expect((JSON.parse(unchanged.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
+
+    // The team makes v2 stable again in the code: publish makes that one call and nothing else.
+    const [v1File, v1Text] = (await modules()).find(([, text]) => text.includes("versionLabel: 'v1'"))!;
+    const [v2File, v2Text] = (await modules()).find(([, text]) => text.includes("versionLabel: 'v2'"))!;
+    await writeFile(join(project, 'templates', v1File), v1Text.replace(/\n\s*stable: true,/, ''));
+    await writeFile(join(project, 'templates', v2File), v2Text.replace("versionLabel: 'v2',", "versionLabel: 'v2',\n  stable: true,"));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    before = em.requests.length;
+    const moved = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(moved);
+    expect((JSON.parse(moved.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 2, failed: 0 });
+    expect(writesOf(em, before).map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(['PUT /gateway/template/api/templates/updateStableTemplate/checks/v2']);
+    expect(em.store.versions('default', 'shop', 'checks').filter((version) => version.stable).map((version) => version.versionLabel)).toEqual(['v2']);
+  });
+
+  it('pulled again into a project whose modules an older pull named otherwise, moves them: the old path goes', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    // As an older pull named it (`checks.ts`, by reading order), with its record.
+    const [now, old] = ['templates/default/shop/checks/v1.ts', 'templates/default/shop/checks.ts'];
+    await writeFile(join(project, old), await readFile(join(project, now), 'utf8'));
+    await rm(join(project, now));
+    const statePath = join(project, 'pipewright.pull.json');
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as { files: Record<string, string> };
+    state.files = Object.fromEntries(Object.entries(state.files).map(([path, hash]) => [path === now ? old : path, hash]));
+    await writeFile(statePath, JSON.stringify(state));
+    const again = await pull(em, ['--json']);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as { moved: string[]; deleted: string[]; files: { path: string; outcome: string }[] };
+    expect(report.moved).toEqual([old]);
+    expect(report.deleted).toEqual([]);
+    expect(report.files.find((file) => file.path === now)?.outcome).toBe('created');
+    expect(existsSync(join(project, old))).toBe(false);
+    // One module of the resource: compile defines it once.
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
   });
 
   it('lists in a stable order: a pipeline edited while pull pages through the list is not lost', async () => {
@@ -237,6 +316,23 @@ describe('pipewright pull', () => {
     expect(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/odd.yaml'), 'utf8')).toBe('service:\n  - not a mapping\n');
   });
 
+  it('keeps a template stored in Git as YAML, saying where it lives: publish writes templates inline only', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, filePath: '.harness/templates/shared.yaml' } });
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string; message: string }[] };
+    expect(report.kinds).toEqual({ project: 1, template: 1 });
+    expect(report.unmodelled.map((u) => u.file)).toEqual(['unmodelled/templates/default/shop/shared@v1.yaml']);
+    expect(report.diagnostics.map((d) => d.message)).toEqual([
+      'template default/shop/shared@v1 is kept as YAML, not code: it is stored in Git (delivery:.harness/templates/shared.yaml on main), and publish writes templates inline only; change it in its repository',
+    ]);
+    const kept = parse(await readFile(join(session.work, 'platform/unmodelled/templates/default/shop/shared@v1.yaml'), 'utf8')) as Doc;
+    expect(kept).toEqual(templateDoc('shared', 'shop', 'v1', 'make lint'));
+    expect(existsSync(join(session.work, 'platform/templates/default/shop/shared'))).toBe(false);
+  });
+
   it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
     const em = await emulate({ goneAfterRequests: 6 });
     seedEstate(em);
@@ -247,6 +343,55 @@ describe('pipewright pull', () => {
     expect(result.stderr).toMatch(/pull stopped: /);
     expect(result.stderr).toMatch(/nothing (more )?was (sent|written)/);
     expect(existsSync(join(session.work, 'platform'))).toBe(false);
+  });
+
+  it('a key without view permission on a kind stops at its first 403, says what the role needs, writes nothing', async () => {
+    const em = await emulate({ forbid: (_method, path) => (path.startsWith('/template/api/templates') ? 'core_template_view' : undefined) });
+    seedEstate(em);
+    const started = Date.now();
+    const result = await pull(em, ['--org', 'default', '--project', 'shop']);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/pull stopped: .*403.*Missing permission core_template_view/);
+    expect(result.stderr).toContain('lacks permission (HTTP 403): its role needs view on every kind pulled');
+    expect(result.stderr).toContain('HARNESS_API_KEY');
+    // The 403 is not retried, and nothing is read after it (the pipelines come after the templates).
+    expect(em.requests.filter((r) => r.status === 403)).toHaveLength(1);
+    expect(em.requests.filter((r) => r.path.includes('/pipeline/api/'))).toEqual([]);
+    expect(existsSync(join(session.work, 'platform'))).toBe(false);
+  });
+
+  // util-linux `script` gives the binary a terminal: the progress line is drawn only on one.
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal, draws a progress line of counts per kind, pages and requests, then clears it', async () => {
+    const em = await emulate();
+    seedEstate(em);
+    const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn('/usr/bin/script', ['-qefc', [process.execPath, BIN, 'pull', '-o', 'platform'].map(quote).join(' '), '/dev/null'], {
+        cwd: session.work,
+        env: { ...process.env, ...env(em), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
+    });
+    const clear = '\r\x1b[2K';
+    const drawn = output.split(clear).slice(1, -1).map((line) => line.trim());
+    expect(drawn.length).toBeGreaterThan(0);
+    // Each within the terminal's width (script's terminal says none: 100), and always with the requests.
+    for (const line of drawn) {
+      expect(line).toMatch(/^[\w ·()…]* · \d+ requests?$/);
+      expect(line.length).toBeLessThan(100);
+    }
+    // The first count drawn at once (later ones at most every 100 ms): the projects' list.
+    expect(drawn[0]).toMatch(/^projects 1 \(1 page\) · \d+ requests$/);
+    // Cleared before the summary, which is printed as on any output.
+    const after = output.slice(output.lastIndexOf(clear) + clear.length);
+    expect(after).toMatch(/^platform\/connectors\/default\/shop\/hub.yaml:1:1 {2}written as connector\(\)/);
+    expect(after).toContain('pulled 27 documents');
+    expect(output).not.toContain(ADMIN_KEY.slice(0, 12));
   });
 
   it('a bad key fails in seconds with a clear message, and the key is never printed', async () => {

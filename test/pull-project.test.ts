@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readPullState, shortDiff, writePulledFiles, writePullState } from '../src/cli/pull-project.js';
+import { existsSync } from 'node:fs';
+import { readPullState, removeMoved, shortDiff, writePulledFiles, writePullState } from '../src/cli/pull-project.js';
 import { pullProgressText } from '../src/publish/progress.js';
 
 /** How a pull lands in a project that exists: what changed is written, hand edits are kept, and the diff shows why. */
@@ -69,6 +70,45 @@ describe('writePulledFiles', () => {
   });
 });
 
+describe('removeMoved', () => {
+  const module = (source: string, body = 'export const checks = 1;\n') => `// Imported by pipewright from ${source}.\n${body}`;
+
+  it('removes a module an earlier pull wrote whose document is now written under another path; keeps the rest', async () => {
+    const dir = await project();
+    const before = [
+      { path: 'templates/default/shop/checks.ts', text: module('platform/templates/default/shop/checks/v1.yaml') },
+      { path: 'templates/default/shop/checks_template.ts', text: module('platform/templates/default/shop/checks/v2.yaml') },
+      { path: 'pipelines/default/shop/gone.ts', text: module('platform/pipelines/default/shop/gone.yaml') },
+    ];
+    writePullState(dir, STATE, before, writePulledFiles(dir, before, undefined, false), undefined);
+    // Edited since: not removed, but named with the module that replaces it.
+    await writeFile(join(dir, 'templates/default/shop/checks_template.ts'), `${before[1]!.text}// mine\n`);
+    const now = [
+      { path: 'templates/default/shop/checks/v1.ts', text: module('platform/templates/default/shop/checks/v1.yaml') },
+      { path: 'templates/default/shop/checks/v2.ts', text: module('platform/templates/default/shop/checks/v2.yaml') },
+    ];
+    const gone = before.map((file) => file.path);
+    expect(removeMoved(dir, gone, now, readPullState(dir))).toEqual({
+      removed: ['templates/default/shop/checks.ts'],
+      edited: [{ path: 'templates/default/shop/checks_template.ts', now: 'templates/default/shop/checks/v2.ts' }],
+    });
+    expect(existsSync(join(dir, 'templates/default/shop/checks.ts'))).toBe(false);
+    expect(existsSync(join(dir, 'templates/default/shop/checks_template.ts'))).toBe(true);
+    // A resource no longer pulled: not moved, left for the deleted report.
+    expect(existsSync(join(dir, 'pipelines/default/shop/gone.ts'))).toBe(true);
+  });
+
+  it('never removes a file no pull wrote, nor one without the header', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'a.ts'), module('platform/x.yaml'));
+    await writeFile(join(dir, 'b.ts'), 'export const b = 1;\n');
+    const now = [{ path: 'c.ts', text: module('platform/x.yaml') }];
+    expect(removeMoved(dir, ['a.ts', 'b.ts'], now, undefined)).toEqual({ removed: [], edited: [{ path: 'a.ts', now: 'c.ts' }] });
+    expect(removeMoved(dir, ['b.ts'], now, { generator: 'pipewright-pull', version: 1, ...STATE, files: {} })).toEqual({ removed: [], edited: [] });
+    expect(existsSync(join(dir, 'a.ts')) && existsSync(join(dir, 'b.ts'))).toBe(true);
+  });
+});
+
 describe('pullProgressText', () => {
   it('counts items and pages per kind, in the table\'s order, then the requests', () => {
     const kinds = new Map([
@@ -78,5 +118,22 @@ describe('pullProgressText', () => {
     ] as const);
     expect(pullProgressText({ kinds: new Map(kinds), requests: 512 })).toBe('projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests');
     expect(pullProgressText({ kinds: new Map(), requests: 1 })).toBe('1 request');
+  });
+
+  it('fits a narrow terminal: the pages go first, then the kinds with the fewest items, never the requests', () => {
+    const progress = {
+      kinds: new Map([
+        ['project', { pages: 1, items: 1 }],
+        ['pipeline', { pages: 2, items: 120 }],
+        ['trigger', { pages: 3, items: 2 }],
+      ] as const),
+      requests: 512,
+    };
+    const full = 'projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests';
+    expect(pullProgressText(progress, full.length)).toBe(full);
+    expect(pullProgressText(progress, full.length - 1)).toBe('projects 1 · pipelines 120 · triggers 2 · 512 requests');
+    expect(pullProgressText(progress, 40)).toBe('pipelines 120 · … · 512 requests');
+    expect(pullProgressText(progress, 50)).toBe('pipelines 120 · triggers 2 · … · 512 requests');
+    expect(pullProgressText(progress, 10)).toBe('… · 512 requests');
   });
 });

@@ -114,7 +114,7 @@ export async function renderCliReference(program: Command, file = 'docs/cli.md')
     '  `unchanged`, `removed`, `removals` each with `file`, `source` and `reason`, `kept`); `validate` `files`; `import`',
     '  `outDir`, `mode`, `documents`, `written`, `modules` (each with `path`, `written`, `source`, `kind`, `status`, `diagnostics`); `publish` the report (`dryRun`, `dir`, `baseUrl`, `accountId`, `counts`,',
     '  `documents`, ...); `pull` `outDir`, `requests`, `documents`, `kinds` (documents per kind), `unmodelled`,',
-    '  `skipped`, `stableTemplates`, `deleted`, `files` (each `path` with its `outcome`), `record`; `schema` `outDir`,',
+    '  `skipped`, `stableTemplates`, `deleted`, `moved`, `files` (each `path` with its `outcome`), `record`; `schema` `outDir`,',
     '  `written`; `graphql` `result`; `init` `dir`, `packageName`, `files`;',
     '  `render` `pipeline`, `inputSets`, `inputs` (each runtime input with its `status` and source), `format`, `output`',
     '  ([render.md](render.md#json)).',

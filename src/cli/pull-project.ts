@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256 } from '../compile/layout.js';
+import { importedFrom } from '../import/module-header.js';
 
 /**
  * Pull's own record, `pipewright.pull.json` at the project's root: the address, account and scope pulled, and the
@@ -131,4 +132,35 @@ export function writePullState(dir: string, state: Omit<PullState, 'generator' |
   }
   const record: PullState = { generator: 'pipewright-pull', version: 1, ...state, files };
   writeFileSync(join(dir, PULL_STATE_FILE), `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/**
+ * Of the files the last pull wrote that this one did not (`gone`), those whose document this pull wrote under
+ * another path (their first line names the same YAML: pipewright changed how it names modules). Two modules of one
+ * resource would be defined twice: one nobody edited since is removed (`removed`); an edited one is left to the
+ * user (`edited`, with the path that replaces it).
+ */
+export function removeMoved(
+  dir: string,
+  gone: readonly string[],
+  written: ReadonlyArray<{ path: string; text: string }>,
+  previous: PullState | undefined,
+): { removed: string[]; edited: Array<{ path: string; now: string }> } {
+  const bySource = new Map(written.flatMap((file) => {
+    const source = importedFrom(file.text);
+    return source === undefined ? [] : [[source, file.path] as const];
+  }));
+  const removed: string[] = [];
+  const edited: Array<{ path: string; now: string }> = [];
+  for (const path of gone) {
+    const target = join(dir, path);
+    const text = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+    const now = text === undefined ? undefined : bySource.get(importedFrom(text) ?? '');
+    if (now === undefined) continue;
+    if (previous?.files[path] === sha256(text!)) {
+      rmSync(target);
+      removed.push(path);
+    } else edited.push({ path, now });
+  }
+  return { removed, edited };
 }

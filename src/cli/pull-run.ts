@@ -18,7 +18,7 @@ import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
 import { asUserError, platformClient, PREFLIGHT_HINT } from './publish-run.js';
-import { readPullState, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
+import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
 
 export interface PullFlags {
   readonly baseUrl?: string;
@@ -56,7 +56,8 @@ async function importDocuments(documents: readonly PulledDocument[], staging: st
   const refused: Array<{ document: PulledDocument; diagnostics: Diagnostic[] }> = [];
   for (let round = 0; ; round++) {
     const byFile = new Map(remaining.map((document) => [`platform/${outputPathOf(document.key)}`, document]));
-    const inputs: ImportInput[] = [...byFile].map(([file, document]) => ({ file, text: document.yaml }));
+    // The stable version of a template is the platform's fact, not the YAML's: its module says `stable: true`.
+    const inputs: ImportInput[] = [...byFile].map(([file, document]) => ({ file, text: document.yaml, ...(document.stable ? { publishFlags: { stable: true as const } } : {}) }));
     rmSync(staging, { recursive: true, force: true });
     if (inputs.length === 0) return { files: [], imported: [], refused, warnings: [] };
     try {
@@ -105,7 +106,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
         // A redraw at most every 100 ms: a thousand pages would otherwise flood a slow terminal.
         if (!tty || Date.now() - drawn < 100) return;
         drawn = Date.now();
-        process.stderr.write(`\r\x1b[2K${pullProgressText(progress).slice(0, (process.stderr.columns || 100) - 1)}`);
+        process.stderr.write(`\r\x1b[2K${pullProgressText(progress, (process.stderr.columns || 100) - 1)}`);
       },
     });
     if (tty) process.stderr.write('\r\x1b[2K');
@@ -124,7 +125,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
   }
 
   const diagnostics: Diagnostic[] = [];
-  const warn = (code: 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-deleted', message: string, file?: string, hint?: string) =>
+  const warn = (code: 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted', message: string, file?: string, hint?: string) =>
     diagnostics.push(diagnosticOf(code, 'warning', { message, path: [], ...(file ? { location: { file: join(out, file) } } : {}), ...(hint ? { hint } : {}) }));
   for (const skipped of read.skipped) warn('pull-skipped', `${kindRow(skipped.kind).label} ${skipped.name} skipped: ${skipped.reason}`);
 
@@ -162,8 +163,16 @@ export async function runPull(flags: PullFlags): Promise<number> {
   for (const outcome of outcomes)
     if (outcome.outcome === 'kept')
       warn('pull-edited', `${outcome.path} was edited since the last pull and differs from the platform: kept as it is\n${outcome.diff}`, outcome.path, 'bring the platform\'s change into it by hand, or pull again with --force to replace it');
+    else if (outcome.outcome === 'overwritten')
+      // The last place the replaced edits are seen: said, not only counted.
+      warn('pull-overwritten', `${outcome.path} was edited since the last pull: replaced with the platform's (--force)\n${outcome.diff}`, outcome.path, 'get the edits back from version control if they were meant to stay');
   const now = new Set(files.map((file) => file.path));
-  const deleted = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
+  const gone = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
+  // A module of a resource still there, now written under another path: the old copy goes unless edited.
+  const moved = removeMoved(out, gone, files, previous);
+  for (const { path, now: replacement } of moved.edited)
+    warn('pull-edited', `${path} was edited since the last pull, and its resource's module is now ${replacement}: kept as it is`, path, `bring its edits into ${replacement}, then delete it (both define the same resource)`);
+  const deleted = gone.filter((path) => !moved.removed.includes(path) && !moved.edited.some((e) => e.path === path));
   for (const path of deleted)
     warn('pull-deleted', `${path}: its resource is no longer on the platform (kept)`, path, 'delete the module if the resource is gone for good; publish would create it again');
   writePullState(out, { baseUrl: client.baseUrl, accountId: client.accountId, scope: { ...(flags.org ? { org: flags.org } : {}), ...(flags.project ? { project: flags.project } : {}) } }, files, outcomes, previous);
@@ -188,9 +197,11 @@ export async function runPull(flags: PullFlags): Promise<number> {
       kinds,
       unmodelled: unmodelled.map((item) => ({ kind: item.kind, name: item.name, file: unmodelledPath(item) })),
       skipped: read.skipped,
-      // Which version of each template is the stable one, as the platform says (publish leaves it as it is).
+      // Which version of each template is the stable one, as the platform says (its module says `stable: true` too).
       stableTemplates: imported.imported.filter((document) => document.stable).map((document) => keyName(document.key)),
       deleted,
+      // Modules an earlier pull wrote under another path, removed (this pull wrote their resource's module anew).
+      moved: moved.removed,
       files: outcomes.map(({ path, outcome }) => ({ path, outcome })),
       record: recordPath(outDir),
     });
@@ -205,6 +216,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
       ...(unmodelled.length ? [`${unmodelled.length} kept as YAML in ${join(out, UNMODELLED_DIR)}`] : []),
       ...(read.skipped.length ? [`${read.skipped.length} skipped (v1 pipelines)`] : []),
       ...(deleted.length ? [`${deleted.length} no longer on the platform`] : []),
+      ...(moved.removed.length ? [`${moved.removed.length} module${moved.removed.length === 1 ? '' : 's'} moved (the old path${moved.removed.length === 1 ? '' : 's'} removed)`] : []),
       `next: cd ${out} && pipewright compile && pipewright publish --dry-run`,
       '',
     ].join('\n'),

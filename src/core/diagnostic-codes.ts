@@ -107,6 +107,7 @@ export const DIAGNOSTIC_CODES = {
   'pull-unmodelled': { severity: 'warning', summary: 'pull kept a document the platform returned as YAML beside the project: pipewright cannot write it as code' },
   'pull-skipped': { severity: 'warning', summary: 'pull left out a pipeline in the v1 syntax' },
   'pull-edited': { severity: 'warning', summary: 'pull kept a module edited by hand that differs from the platform (--force replaces it)' },
+  'pull-overwritten': { severity: 'warning', summary: 'pull --force replaced a module edited by hand: the message shows the lines replaced' },
   'pull-deleted': { severity: 'warning', summary: 'a resource an earlier pull wrote is no longer on the platform' },
   'empty-query': { severity: 'error', summary: 'graphql was given an empty query' },
   'graphql-errors': { severity: 'error', summary: 'the GraphQL answer holds errors' },

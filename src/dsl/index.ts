@@ -21,7 +21,7 @@ export type { ShellOptions, StepBuilder, StepNode, StepOptions, WhenOption } fro
 export type { IrNode } from '../ir/node.js';
 export type { DocPath } from '../core/document-path.js';
 export { lower } from '../ir/lower.js';
-export { raw } from './raw.js';
+export { raw, type RawTemplateOptions } from './raw.js';
 export { run, runTests, buildAndPushDockerRegistry, plugin, action } from './steps-ci.js';
 export type { RunStepOptions, RunTestsStepOptions, BuildAndPushDockerRegistryStepOptions, PluginStepOptions, ActionStepOptions } from './steps-ci.js';
 export { k8sRollingDeploy, k8sRollingRollback, k8sCanaryDeploy, k8sBlueGreenDeploy, k8sApply, helmDeploy } from './steps-cd.js';

@@ -1,6 +1,6 @@
 import { lift, liftStage, liftStep } from '../ir/lift.js';
 import { lower } from '../ir/lower.js';
-import { type IrNode, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
+import { type IrNode, type PublishFlags, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { plain } from './plain.js';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
@@ -87,15 +87,17 @@ class RawResource<K extends ResourceKind> implements Resource<K, Record<string, 
   readonly #document: Readonly<Record<string, unknown>>;
   readonly #suppressions: readonly Suppression[] | undefined;
   readonly site: SourceSite;
-  constructor(kind: K, document: Record<string, unknown>, site: SourceSite, suppressions?: readonly Suppression[]) {
+  readonly publishFlags: PublishFlags | undefined;
+  constructor(kind: K, document: Record<string, unknown>, site: SourceSite, suppressions?: readonly Suppression[], publishFlags?: PublishFlags) {
     this.#kind = kind;
     this.#document = copy(document);
     this.#suppressions = suppressions;
     this.site = site;
+    this.publishFlags = publishFlags;
     Object.freeze(this);
   }
   suppress(code: DocumentCode, reason: string): this {
-    return new RawResource(this.#kind, this.#document, this.site, addSuppression(this.#suppressions, code, reason)) as this;
+    return new RawResource(this.#kind, this.#document, this.site, addSuppression(this.#suppressions, code, reason), this.publishFlags) as this;
   }
   get [RESOURCE_BRAND](): K {
     return this.#kind;
@@ -133,6 +135,16 @@ const rawResource = <K extends ResourceKind>(kind: K) =>
     return new RawResource(kind, document, captureSite(rawDocument));
   };
 
+/** What `raw.template` takes beside the document: what is not part of the YAML. */
+export interface RawTemplateOptions {
+  /** Make this version the stable one when it is published, as `template.stage({ stable: true })` does. */
+  readonly stable?: boolean;
+}
+
+function rawTemplate(document: Record<string, unknown>, options: RawTemplateOptions = {}): Resource<'template', Record<string, unknown>> & Suppressible {
+  return new RawResource('template', document, captureSite(rawTemplate), undefined, options.stable ? { stable: true } : undefined);
+}
+
 /**
  * Wire data as written, for what no builder expresses: `raw.step({ step: {...} })`, `raw.stage({ stage: {...} })`,
  * and `raw.<kind>({ <root key>: {...} })` for each kind (`raw.infrastructure({ infrastructureDefinition: {...} })`).
@@ -152,7 +164,8 @@ export const raw = {
   service: rawResource('service'),
   environment: rawResource('environment'),
   infrastructure: rawResource('infrastructure'),
-  template: rawResource('template'),
+  /** `raw.template(document, { stable: true })`: the stable flag is not in the YAML, so it is an option beside it. */
+  template: rawTemplate,
   inputSet: rawResource('inputSet'),
   overlayInputSet: rawResource('overlayInputSet'),
   trigger: rawResource('trigger'),

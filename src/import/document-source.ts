@@ -1,28 +1,54 @@
 import { kindRow } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { PublishFlags } from '../ir/node.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
 
 export interface ImportInput {
   /** Name shown in messages and the header comment (a path, or `<stdin>`). */
   readonly file: string;
   readonly text: string;
+  /**
+   * What the platform holds about the input's documents beyond their YAML (pull: the template version that is the
+   * stable one), written into their code as the builders' options. Files carry no such fact.
+   */
+  readonly publishFlags?: PublishFlags;
+}
+
+/** A document read from an input, with the input's facts beyond the YAML. */
+export interface SourcedDocument extends YamlDocument {
+  readonly publishFlags?: PublishFlags;
 }
 
 export type ImportMode = 'files' | 'project';
 
-/** Where each document's module goes, in reading order; names never collide. */
+/** A name as a file or folder name: what is not a word character, `.` or `-` becomes `_`. */
+const fileSafe = (text: string) => text.replace(/[^\w.-]/g, '_');
+
+/**
+ * Where each document's module goes, in reading order; names never collide. In a project, a document's folder
+ * names its whole identity as compile's output does (the pipeline of an input set or trigger, the environment of
+ * an infrastructure, a template's version: `templates/org/project/checks/v1.ts`), so the name of one module does
+ * not hang on which documents came before it (pull writes the same module for the same resource every time).
+ */
 function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
   const taken = new Set<string>();
   return ({ kind, document }) => {
     const row = kindRow(kind);
     const key = keyOf(kind, document[row.rootKey]);
-    const id = (key?.identifier ?? kind).replace(/[^\w.-]/g, '_');
+    const id = fileSafe(key?.identifier ?? kind);
     const base =
       mode === 'project'
         ? kind === 'project'
           ? `projects/${key?.org ?? '_'}/${id}`
-          : `${row.folder}/${key?.org ?? '_'}/${key?.project ?? '_'}/${id}`
+          : [
+              row.folder,
+              key?.org ?? '_',
+              key?.project ?? '_',
+              ...(row.parent ? [fileSafe(key?.parent ?? '_')] : []),
+              id,
+              ...(row.version ? [fileSafe(key?.version ?? '_')] : []),
+            ].join('/')
         : id;
     let path = `${base}.ts`;
     if (taken.has(path)) path = `${base}_${kind}.ts`;
@@ -38,7 +64,7 @@ function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
  * it could read (none for a syntax error); its problems are kept, and the other files are read on.
  */
 export class DocumentSource {
-  readonly documents: YamlDocument[] = [];
+  readonly documents: SourcedDocument[] = [];
   readonly paths: string[] = [];
   readonly problems: Diagnostic[] = [];
   #read = 0;
@@ -62,7 +88,7 @@ export class DocumentSource {
     const { documents, diagnostics } = readDocuments(input.text, input.file);
     this.problems.push(...diagnostics);
     for (const found of documents) {
-      this.documents.push(found);
+      this.documents.push(input.publishFlags ? { ...found, publishFlags: input.publishFlags } : found);
       this.paths.push(this.#name(found));
     }
   }

@@ -7,6 +7,7 @@ import { nameOption, NotExpressible, optional, tagsOption, variablesOption, wire
 import { asDocument, choose, type Candidate } from './verify.js';
 import { newContext, type ImportContext } from './lifted.js';
 import { isRecord } from '../core/is-record.js';
+import type { PublishFlags } from '../ir/node.js';
 
 /**
  * The kinds beside pipelines as builder calls (`service()`, `template.stage()`, `trigger.cron()`, ...), each
@@ -46,9 +47,9 @@ function scoped(body: Node): Record<string, Code | undefined> {
   };
 }
 
-/** The first candidate that reproduces the document, else the document verbatim. */
-const exactOr = (kind: ResourceKind, document: Node, candidates: readonly Candidate[], context: ImportContext): Code =>
-  choose(document, candidates, document, asDocument, () => call(`raw.${kind}`, [wire(document)]), context.demoted);
+/** The first candidate that reproduces the document, else the document verbatim (with `rawOptions` beside it). */
+const exactOr = (kind: ResourceKind, document: Node, candidates: readonly Candidate[], context: ImportContext, rawOptions?: Code): Code =>
+  choose(document, candidates, document, asDocument, () => call(`raw.${kind}`, [wire(document), ...(rawOptions ? [rawOptions] : [])]), context.demoted);
 
 const bodyOf = (kind: ResourceKind, document: Node): Node => node(document[kindRow(kind).rootKey]);
 
@@ -97,9 +98,15 @@ export function infrastructureCode(document: Node, context: ImportContext = newC
 
 const TEMPLATE_BUILDERS: Record<string, string> = { Step: 'template.step', Stage: 'template.stage', StepGroup: 'template.stepGroup', Pipeline: 'template.pipeline' };
 
-export function templateCode(document: Node, context: ImportContext = newContext()): Code {
+/**
+ * A template version as `template.stage({ ... })` and its kin, else `raw.template(document)`; `flags.stable` (pull:
+ * the platform's stable version) is `stable: true` in either, which is not in the YAML, so the document compared
+ * stays the same.
+ */
+export function templateCode(document: Node, context: ImportContext = newContext(), flags?: PublishFlags): Code {
   const body = bodyOf('template', document);
   const builder = TEMPLATE_BUILDERS[String(body.type)];
+  const stable = flags?.stable ? lit(true) : undefined;
   return exactOr('template', document, [
     () =>
       builder
@@ -107,6 +114,7 @@ export function templateCode(document: Node, context: ImportContext = newContext
             obj({
               ...scoped(body),
               versionLabel: optional(body.versionLabel),
+              stable,
               spec: optional(body.spec),
               icon: optional(body.icon),
               variables: optional(body.variables),
@@ -114,7 +122,7 @@ export function templateCode(document: Node, context: ImportContext = newContext
             }),
           ])
         : undefined,
-  ], context);
+  ], context, stable && obj({ stable }));
 }
 
 /** A pipeline-owned kind names its project and org as such: it always lives in a project. */

@@ -11,6 +11,8 @@ import { fallbacksOf, type Fallback } from './fallbacks.js';
 import { commentPlacer } from './comment-placement.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
+import type { PublishFlags } from '../ir/node.js';
+import { headerLine } from './module-header.js';
 
 const f = ts.factory;
 
@@ -124,9 +126,11 @@ export interface ModuleInput {
   readonly comment?: string;
   /** The document's comments (but the one above it), kept as `//` lines above the calls of their nodes. */
   readonly comments?: Comments;
+  /** What the platform holds beyond the YAML (a template's stable version), for the builders' options. */
+  readonly publishFlags?: PublishFlags;
 }
 
-const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, context: ImportContext) => Code> = {
+const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, context: ImportContext, flags: PublishFlags | undefined) => Code> = {
   pipeline: pipelineCode,
   project: projectCode,
   connector: connectorCode,
@@ -154,11 +158,11 @@ export interface GeneratedModule {
  * names the YAML nodes whose code must fall back to a more general builder (after a type error).
  */
 export function generateModule(
-  { kind, document, source, comment, comments = new WeakMap() }: ModuleInput,
+  { kind, document, source, comment, comments = new WeakMap(), publishFlags }: ModuleInput,
   demoted: Demotions = new WeakMap(),
 ): GeneratedModule {
   const body = (document[kindRow(kind).rootKey] ?? {}) as Record<string, unknown>;
-  const built = CODE_OF[kind](document, { comments, demoted });
+  const built = CODE_OF[kind](document, { comments, demoted }, publishFlags);
   // Names imported from pipewright are taken: a pipeline called `ci` must not shadow the `ci` builder.
   const names = usedNames(built);
   let exportName = variableName(String(body.identifier ?? kind), kind);
@@ -193,7 +197,7 @@ export function generateModule(
       ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
     return printStatements([importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main]);
   };
-  const header = [`Imported by pipewright from ${source}.`, ...(comment ? comment.split('\n') : [])];
+  const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
   ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);
   const origins: Origin[] = [];
   const marked = { text: print(origins), origins };

@@ -1,5 +1,5 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
+import { keyOf, outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 import { isRecord } from '../core/is-record.js';
 import { toYaml } from '../yaml/emit-yaml.js';
 import type { Client, ListedItem } from './client.js';
@@ -159,6 +159,13 @@ class PullRun {
     return document;
   }
 
+  /** A resource kept as the text the platform answered (its YAML when the answer has one), not as a document. */
+  keepAsText(kind: ResourceKind, data: unknown, name: string, reason: string): void {
+    const answer = kindApi(kind).answer;
+    const found = 'yaml' in answer ? valueAt(data, dottedPath(answer.yaml)) : undefined;
+    this.#unreadable(kind, name, typeof found === 'string' ? found : JSON.stringify(data, null, 2), reason);
+  }
+
   #unreadable(kind: ResourceKind, name: string, textOf: string, reason: string): undefined {
     this.unreadable.push({ kind, name, text: textOf, reason });
     return undefined;
@@ -215,8 +222,17 @@ export async function readEstate(client: Client, scope: PullScope, options: Pull
     for (const kind of SCOPE_KINDS) await readKind(run, kind, org, project);
     if (project) await readPipelines(run, org!, project);
   });
-  return { documents: run.documents, unreadable: run.unreadable, skipped: run.skipped, progress: run.progress };
+  // Answers arrive in any order: sorted, the same account reads as the same result (and pull writes the same project).
+  const byPath = (document: PulledDocument) => outputPathOf(document.key);
+  const byName = (item: { kind: ResourceKind; name: string }) => `${kindRow(item.kind).folder}/${item.name}`;
+  return { documents: sortedBy(run.documents, byPath), unreadable: sortedBy(run.unreadable, byName), skipped: sortedBy(run.skipped, byName), progress: run.progress };
 }
+
+const sortedBy = <T>(items: readonly T[], sortKey: (item: T) => string): T[] =>
+  items
+    .map((item) => ({ item, key: sortKey(item) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item }) => item);
 
 async function readKind(run: PullRun, kind: ResourceKind, org: string | undefined, project: string | undefined): Promise<void> {
   const items = await run.list(scoped(kind, org, project));
@@ -226,7 +242,18 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
     await run.pool(items, async (item) => {
       const key: ResourceKey = { kind, identifier: item.identifier, ...(org ? { org } : {}), ...(project ? { project } : {}), ...(item.versionLabel ? { version: item.versionLabel } : {}) };
       const found = await run.read(key, undefined);
-      if (found !== undefined) run.keep(kind, found, { name: `${where}/${item.identifier}@${item.versionLabel ?? ''}`, stable: item.entity.stableTemplate === true });
+      const name = `${where}/${item.identifier}@${item.versionLabel ?? ''}`;
+      if (found === undefined) return;
+      // Publish writes templates inline only (endpoints.ts: no Git file for them): as code, a change would be sent
+      // inline to a template that lives in Git. Kept as the YAML of its default branch, saying where it lives.
+      if (item.entity.storeType === 'REMOTE') {
+        const details = (item.entity.gitDetails ?? {}) as Json;
+        const place = [text(details.repoName), text(details.filePath)].filter(Boolean).join(':') || 'a Git repository';
+        const branch = text(details.branch);
+        run.keepAsText(kind, found, name, `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}), and publish writes templates inline only; change it in its repository`);
+        return;
+      }
+      run.keep(kind, found, { name, stable: item.entity.stableTemplate === true });
     });
     return;
   }

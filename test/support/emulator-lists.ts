@@ -33,7 +33,8 @@ const templateSummary = (r: StoredResource) => ({
   versionLabel: r.versionLabel,
   stableTemplate: r.stable ?? false,
   templateEntityType: r.body.type,
-  storeType: 'INLINE',
+  storeType: r.git ? 'REMOTE' : 'INLINE',
+  ...(r.git ? { connectorRef: r.git.connectorRef, gitDetails: { repoName: r.git.repoName, filePath: r.git.filePath, branch: r.git.branch } } : {}),
   orgIdentifier: r.org,
   projectIdentifier: r.project,
 });

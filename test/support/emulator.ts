@@ -62,6 +62,11 @@ export interface EmulatorOptions {
   readonly policySets?: readonly PolicySet[];
   /** The platform goes away after answering this many requests: the port closes, connections are refused. */
   readonly goneAfterRequests?: number;
+  /**
+   * Requests the key's role may not make, whatever the key: the permission they lack (`core_template_view`), answered
+   * as the platform does (403 NG_ACCESS_DENIED), or undefined to let them through.
+   */
+  readonly forbid?: (method: string, path: string) => string | undefined;
   /** Called as each list page is answered (before it is sent): a test edits the platform while a client pages. */
   readonly onListPage?: (kind: Kind, index: number) => void;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
@@ -352,6 +357,8 @@ export class Emulator {
     if (!role) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'Invalid API key: the token is not valid, expired or rotated', correlationId) };
     const limited = this.#rateLimit(key!);
     if (limited) return limited;
+    const missing = this.#options.forbid?.(method, path);
+    if (missing) return { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission ${missing}`, correlationId) };
     if (graphql) {
       const account = query.get('accountId');
       if (!account) return { status: 400, body: errorBody('INVALID_REQUEST', 'accountId is required', correlationId), violation: 'GraphQL without accountId' };

@@ -63,6 +63,13 @@ expectTypeOf(stepGroup({ identifier: 'g', steps: [say] })).toEqualTypeOf<StepGro
 expectTypeOf(stepGroup({ identifier: 'g', template: { templateRef: 'checks' } })).toEqualTypeOf<TemplateStepGroupBuilder>();
 expectTypeOf(stepTemplate({ identifier: 's', templateRef: 'echo' })).toEqualTypeOf<StepTemplateBuilder>();
 expectTypeOf(raw.stage({ stage: { identifier: 'r', name: 'r', type: 'Custom', spec: {} } })).toEqualTypeOf<StageNode & Suppressible>();
+// A template version kept raw still says whether it is the stable one (not part of its YAML); no other kind has such a flag.
+expectTypeOf(raw.template).parameter(1).toEqualTypeOf<{ readonly stable?: boolean } | undefined>();
+raw.template({ template: { identifier: 't', versionLabel: 'v1' } }, { stable: true });
+// @ts-expect-error raw.pipeline takes the document only
+raw.pipeline({ pipeline: { identifier: 'p' } }, { stable: true });
+// @ts-expect-error stable is a boolean
+raw.template({ template: { identifier: 't', versionLabel: 'v1' } }, { stable: 'yes' });
 expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).toEqualTypeOf<PipelineBuilder<string, never>>();
 
 // --- a stage that runs steps: steps, settings, references ----------------------------------------------------
