@@ -82,8 +82,8 @@ const writesOf = (em: Emulator, from = 0) => em.requests.slice(from).filter((r) 
 
 describe('pipewright pull', () => {
   it('writes a project whose compile reproduces every stored document and whose publish writes nothing', async () => {
-    // Occasional 429s: a window of 10 requests per 100 ms is far below what pull would send.
-    const em = await emulate({ rateLimit: { limit: 10, windowMs: 100 } });
+    // Occasional 429s, seeded: a rate-limit window could pass without one on a loaded machine.
+    const em = await emulate({ faults: { rate: 0.1, kinds: ['too-many-requests'], seed: 3 } });
     seedEstate(em);
     const pulled = await pull(em, ['--json']);
     expect(pulled.stderr).toBe('');

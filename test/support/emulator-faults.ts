@@ -16,7 +16,9 @@ export type FaultKind =
   /** The answer comes late (`delayMs`), but it comes. */
   | 'delay'
   /** No answer ever; only the client's timeout ends it. */
-  | 'hang';
+  | 'hang'
+  /** 429 TOO_MANY_REQUESTS, as the rate limit answers: a seeded one, whatever the timing (not in ALL_FAULTS). */
+  | 'too-many-requests';
 
 export const ALL_FAULTS: readonly FaultKind[] = ['error-500-json', 'error-503-empty', 'error-502-html', 'reset', 'drop-after-write', 'delay', 'hang'];
 

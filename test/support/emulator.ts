@@ -321,6 +321,11 @@ export class Emulator {
         return false;
       case 'drop-after-write':
         return false;
+      case 'too-many-requests':
+        record(429);
+        this.rateLimited++;
+        res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('TOO_MANY_REQUESTS', 'Rate limit exceeded', randomUUID())));
+        return true;
     }
   }
 
