@@ -28,6 +28,15 @@ export type Code =
       readonly value: Code;
       /** Methods called on the constant where it is used (`.withIdentifier('b')`). */
       readonly chain?: readonly MethodCall[];
+    }
+  | {
+      readonly kind: 'ref';
+      /** The referenced document's module, relative to the output folder (`pipelines/default/web/release.ts`). */
+      readonly module: string;
+      /** Its export. */
+      readonly name: string;
+      /** The name it is imported under here (`generate-module.ts` sets it: the export's may be taken). */
+      readonly local?: string;
     };
 
 /**
@@ -46,6 +55,16 @@ export interface Origin {
 }
 export const originOf = (code: Code): Origin | undefined => (code as { [ORIGIN]?: Origin })[ORIGIN];
 export const withOrigin = (code: Code, origin: Origin): Code => ({ ...code, [ORIGIN]: origin }) as unknown as Code;
+
+/**
+ * What a reference to another imported module evaluates to: that module's built resource. Under a symbol, like the
+ * origin, so comparing code as JSON ignores it.
+ */
+const BUILT: unique symbol = Symbol('pipewright.import.built');
+export const builtOf = (code: Code): unknown => (code as { [BUILT]?: () => unknown })[BUILT]?.();
+/** The export `name` of the generated module `module`, whose built value `built` gives. */
+export const ref = (module: string, name: string, built: () => unknown): Code =>
+  ({ kind: 'ref', module, name, [BUILT]: built }) as unknown as Code;
 
 export interface MethodCall {
   readonly method: string;
@@ -110,7 +129,38 @@ export function usedNames(code: Code, names = new Set<string>()): Set<string> {
       code.chain?.forEach((c) => c.args.forEach((arg) => usedNames(arg, names)));
       break;
     case 'literal':
+    case 'ref':
       break;
   }
   return names;
+}
+
+/** Every reference to another module in a piece of code, in order of appearance. */
+export function refsIn(code: Code, found: Array<Extract<Code, { kind: 'ref' }>> = []): Array<Extract<Code, { kind: 'ref' }>> {
+  switch (code.kind) {
+    case 'ref':
+      found.push(code);
+      break;
+    case 'call':
+      code.args.forEach((arg) => refsIn(arg, found));
+      code.chain?.forEach((c) => c.args.forEach((arg) => refsIn(arg, found)));
+      break;
+    case 'template':
+      code.parts.forEach((part) => typeof part !== 'string' && refsIn(part, found));
+      break;
+    case 'object':
+      code.entries.forEach(([, value]) => refsIn(value, found));
+      break;
+    case 'array':
+      code.items.forEach((item) => refsIn(item, found));
+      break;
+    case 'const':
+      refsIn(code.value, found);
+      code.chain?.forEach((c) => c.args.forEach((arg) => refsIn(arg, found)));
+      break;
+    case 'literal':
+    case 'member':
+      break;
+  }
+  return found;
 }
