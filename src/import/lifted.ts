@@ -8,12 +8,16 @@ import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 
 /**
- * A reference from the document to another of the same import, as code: the export of the other's module (read
- * `text` from scope `from`; `parent` is an input set's pipeline). Undefined when it stays text: the target is not
- * imported, comes later in the import's order (which keeps the modules' imports free of cycles), or fell back
- * to `raw.*`.
+ * A reference from the document to another of the same import, as code: the export of the other's module (`text`
+ * read from scope `from`, by default the referring document's; `parent` is an input set's pipeline, `version` a
+ * template's). Undefined when it stays text: the target is not imported, comes later in the import's order (which
+ * keeps the modules' imports free of cycles), or fell back to `raw.*`.
  */
-export type Refer = (kind: ResourceKind, text: unknown, from: ReferenceScope, parent?: string) => Code | undefined;
+export type Refer = (
+  kind: ResourceKind,
+  text: unknown,
+  at?: { readonly from?: ReferenceScope; readonly parent?: string; readonly version?: string },
+) => Code | undefined;
 
 /**
  * What code generation reads beside the document: its comments, the nodes demoted after a type error, and the

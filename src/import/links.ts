@@ -29,7 +29,7 @@ export function linking(body: Node, context: ImportContext, make: (link: Link) =
     () => {
       let linked = false;
       const link: Link = (kind, text, parent) => {
-        const found = refer(kind, text, from, platformText(parent));
+        const found = refer(kind, text, { from, ...(platformText(parent) !== undefined ? { parent: platformText(parent)! } : {}) });
         linked ||= found !== undefined;
         return found;
       };
@@ -39,4 +39,16 @@ export function linking(body: Node, context: ImportContext, make: (link: Link) =
     },
     plain,
   ]);
+}
+
+/**
+ * A template use's options (`stepTemplate()`, `stageTemplate()`) with `templateRef` as the template's builder, when
+ * that template, in the version the use names, is imported; undefined otherwise. A use without a `versionLabel`
+ * gets the stable version, which the documents do not say, and stays text.
+ */
+export function linkedTemplate(options: Record<string, Code>, template: Node, refer: ImportContext['refer']): Record<string, Code> | undefined {
+  const version = platformText(template.versionLabel);
+  if (!refer || version === undefined || typeof template.versionLabel !== 'string') return undefined;
+  const found = refer('template', template.templateRef, { version });
+  return found && { ...options, templateRef: found };
 }

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { kindRow, publishRank, type ResourceKind } from '../catalog/kinds.js';
-import { keyId, keyOf, parseReference, platformText } from '../catalog/resource-key.js';
+import { keyId, keyOf, parseReference, platformText, type ReferenceScope } from '../catalog/resource-key.js';
 import { ref, type Code } from './code.js';
 import { evaluate } from './evaluate.js';
 import type { Refer } from './lifted.js';
@@ -38,7 +38,7 @@ export class ModuleLinks {
 
   constructor(
     private readonly kinds: readonly ResourceKind[],
-    bodies: readonly unknown[],
+    private readonly bodies: readonly unknown[],
     private readonly paths: readonly string[],
   ) {
     this.#byPath = new Map(paths.map((path, index) => [path, index]));
@@ -68,7 +68,9 @@ export class ModuleLinks {
 
   /** How the document at `index` refers to others: as builders, each target earlier in the order and typed. */
   referFrom(index: number): Refer {
-    return (kind, text, from, parent) => {
+    const own = keyOf(this.kinds[index]!, this.bodies[index]);
+    const scope: ReferenceScope = { ...(own?.org !== undefined ? { org: own.org } : {}), ...(own?.project !== undefined ? { project: own.project } : {}) };
+    return (kind, text, { from = scope, parent, version } = {}) => {
       const written = platformText(text);
       if (written === undefined || typeof text !== 'string') return undefined;
       // A project is named by its identifier within the org, not the referrer's project.
@@ -76,7 +78,8 @@ export class ModuleLinks {
       if (!target) return undefined;
       const row = kindRow(kind);
       const scoped = { ...target, ...(row.scopes.includes('project') ? {} : { project: undefined }) };
-      const found = this.#byKey.get(keyId({ kind, ...scoped, ...(row.parent && parent !== undefined ? { parent } : {}) }));
+      const qualified = { ...(row.parent && parent !== undefined ? { parent } : {}), ...(row.version && version !== undefined ? { version } : {}) };
+      const found = this.#byKey.get(keyId({ kind, ...scoped, ...qualified }));
       if (found === undefined || this.#position[found]! >= this.#position[index]!) return undefined;
       const generated = this.#generated[found];
       if (!generated || generated.code.kind !== 'call' || !TYPED[kind]?.(generated.code.callee)) return undefined;
