@@ -4,7 +4,7 @@ import { KINDS, kindRow, rootKeyList, type ResourceKind } from '../catalog/kinds
 import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
-import type { Origin } from './code.js';
+import type { Code, Origin } from './code.js';
 import { DocumentSource, type ImportInput, type ImportMode } from './document-source.js';
 import { generateModule } from './generate-module.js';
 import { ModuleLinks } from './module-links.js';
@@ -86,6 +86,9 @@ const GROUP = { modules: 250, characters: 2_500_000 };
 /** Modules generated between two looks at the event loop (answers of the checker, its process exiting). */
 const YIELD_EVERY = 10;
 
+/** The builder a module's resource is written with (`pipeline`, `raw.pipeline`, ...). */
+const calleeOf = (code: Code | undefined): string | undefined => (code?.kind === 'call' ? code.callee : undefined);
+
 /** Removes the marks of generated modules and formats them; `idle` says that this thread has nothing left to generate. */
 type Formatter = (modules: readonly MarkedText[], idle: boolean) => Promise<string[]>;
 
@@ -117,14 +120,34 @@ async function checkedModules(
   const failures: Diagnostic[][] = [];
   const origins: Array<readonly Origin[]> = [];
   const fallbacks: Array<readonly Fallback[]> = [];
+  const importers: Array<Set<number>> = [];
+  // Modules whose check under way used the former type of a module they import: generated again when it answers.
+  const stale = new Set<number>();
+  /** The modules importing `index` are generated and checked again (a reference to it may now stay text). */
+  const relink = (index: number): void => {
+    for (const importer of importers[index] ?? []) {
+      if (importer === index) continue;
+      if (texts[importer] === undefined && failures[importer] === undefined) {
+        stale.add(importer);
+        continue;
+      }
+      delete texts[importer];
+      delete failures[importer];
+      again.push(importer);
+    }
+  };
   const generate = (index: number): MarkedModule => {
     const generated = generateModule({ ...documents[index]!, path: paths[index]! }, (demotions[index] ??= new WeakMap()), {
       refer: links.referFrom(index),
       exportName: links.exportNameOf(index),
     });
     const { marked, fallbacks: found } = generated;
+    const before = calleeOf(links.codeOf(index));
     links.generated(index, generated.exportName, generated.code);
     imports[index] = generated.imports.map((path) => links.indexOf(path)!);
+    for (const target of imports[index]!) (importers[target] ??= new Set()).add(index);
+    // Written with another builder after a fallback: what imports it was checked against its former type.
+    if (before !== undefined && before !== calleeOf(generated.code)) relink(index);
     origins[index] = marked.origins;
     fallbacks[index] = found;
     return (latest[index] = { path: paths[index]!, text: marked.text, marks: marked.origins.length });
@@ -149,6 +172,10 @@ async function checkedModules(
   };
   const again: number[] = [];
   const settle = (index: number, problems: readonly TypeProblem[], formatted: string): void => {
+    if (stale.delete(index)) {
+      again.push(index);
+      return;
+    }
     if (!problems.length) {
       texts[index] = formatted;
       return;
@@ -161,6 +188,9 @@ async function checkedModules(
     // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
     if (!demoted.size) {
       failures[index] = problems.map((problem) => problem.diagnostic);
+      // Not written: what imports it must name it as text.
+      links.forget(index);
+      relink(index);
       return;
     }
     for (const [origin, why] of demoted) for (const node of origin.nodes) demotions[index]!.set(node, { level: origin.level + 1, why });

@@ -56,6 +56,16 @@ export class ModuleLinks {
     this.#generated[index] = { exportName, code };
   }
 
+  /** The code last generated for a document. */
+  codeOf(index: number): Code | undefined {
+    return this.#generated[index]?.code;
+  }
+
+  /** A module that could not be written: references to it stay text. */
+  forget(index: number): void {
+    this.#generated[index] = undefined;
+  }
+
   /** The export name a document's module had when it was first generated (kept, as its referrers import it). */
   exportNameOf(index: number): string | undefined {
     return this.#generated[index]?.exportName;
