@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceKind } from '../src/catalog/kinds.js';
 import { call, lit, obj } from '../src/import/code.js';
 import { ModuleLinks, specifier } from '../src/import/module-links.js';
+import { nativeChecker, nativeCompiler } from '../src/import/native-check.js';
+import { createTypeChecker } from '../src/import/type-check.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
 import { startEmulator } from './support/emulator.js';
@@ -146,4 +148,37 @@ describe('the order references follow', () => {
     expect(specifier('input-sets/o/p/values.ts', 'pipelines/o/p/ship.ts')).toBe('../../../pipelines/o/p/ship.js');
     expect(specifier('values.ts', 'ship.ts')).toBe('./ship.js');
   });
+});
+
+describe('checking a module with the modules it imports', () => {
+  // A pipeline module, and an input set module that imports it: the pipeline is given as context, for its type.
+  const pipelineModule = {
+    path: 'pipelines/ship.ts',
+    text: "import { pipeline } from 'pipewright';\nexport const ship = pipeline({ identifier: 'ship', project: 'web' });\nexport const broken: number = 'not a number';\n",
+    context: true,
+  };
+  const inputSetModule = (pipeline: string) => ({
+    path: 'input-sets/values.ts',
+    text: `import { inputSet } from 'pipewright';\nimport { ship } from '../pipelines/ship.js';\nexport const values = inputSet({ identifier: 'values', project: 'web', pipeline: ${pipeline} });\n`,
+  });
+
+  it('in this thread: a module is checked against the real type of what it imports; the context is not checked', () => {
+    const check = createTypeChecker('/tmp/pipewright-links-check');
+    const [fine, context] = check([inputSetModule('ship'), pipelineModule]);
+    expect(fine).toEqual([]);
+    // The context's own error is not reported: it is checked as a module of its own.
+    expect(context).toEqual([]);
+    const [refused] = check([inputSetModule('ship.identifier.length'), pipelineModule]);
+    expect(refused!.map((problem) => problem.diagnostic.message).join('\n')).toMatch(/not assignable/);
+  });
+
+  it('in TypeScript 7 the same', async () => {
+    const compiler = nativeCompiler();
+    expect(compiler).toBeDefined();
+    const [fine, context] = await nativeChecker(compiler!)([inputSetModule('ship'), pipelineModule]);
+    expect(fine).toEqual([]);
+    expect(context).toEqual([]);
+    const [refused] = await nativeChecker(compiler!)([inputSetModule('ship.identifier.length'), pipelineModule]);
+    expect(refused!.length).toBeGreaterThan(0);
+  }, 60_000);
 });
