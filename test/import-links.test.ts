@@ -7,7 +7,7 @@ import { ModuleLinks, specifier } from '../src/import/module-links.js';
 import { nativeChecker, nativeCompiler } from '../src/import/native-check.js';
 import { createTypeChecker } from '../src/import/type-check.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
-import { ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
+import { importedProject, ROOT, type CliResult } from './support/cli.js';
 import { startEmulator } from './support/emulator.js';
 import { publishWith } from './support/emulator-run.js';
 
@@ -24,9 +24,7 @@ let compiled: CliResult;
 const estate = (path: string) => readFile(join(dir, 'estate', path), 'utf8');
 
 beforeAll(async () => {
-  ({ dir, cleanup } = await tempDir());
-  imported = await runCli(['import', '--mode', 'project', FIXTURE, '-o', 'estate'], { cwd: dir });
-  compiled = await runCli(['compile'], { cwd: join(dir, 'estate') });
+  ({ dir, cleanup, imported, compiled } = await importedProject(FIXTURE));
 }, 120_000);
 afterAll(() => cleanup());
 

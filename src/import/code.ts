@@ -135,32 +135,27 @@ export function usedNames(code: Code, names = new Set<string>()): Set<string> {
   return names;
 }
 
+/** The code directly inside a piece of code: arguments, chained calls' arguments, entries, items, a const's value. */
+export function childrenOf(code: Code): readonly Code[] {
+  switch (code.kind) {
+    case 'call':
+      return [...code.args, ...(code.chain ?? []).flatMap((c) => c.args)];
+    case 'const':
+      return [code.value, ...(code.chain ?? []).flatMap((c) => c.args)];
+    case 'template':
+      return code.parts.filter((part): part is Code => typeof part !== 'string');
+    case 'object':
+      return code.entries.map(([, value]) => value);
+    case 'array':
+      return code.items;
+    default:
+      return [];
+  }
+}
+
 /** Every reference to another module in a piece of code, in order of appearance. */
 export function refsIn(code: Code, found: Array<Extract<Code, { kind: 'ref' }>> = []): Array<Extract<Code, { kind: 'ref' }>> {
-  switch (code.kind) {
-    case 'ref':
-      found.push(code);
-      break;
-    case 'call':
-      code.args.forEach((arg) => refsIn(arg, found));
-      code.chain?.forEach((c) => c.args.forEach((arg) => refsIn(arg, found)));
-      break;
-    case 'template':
-      code.parts.forEach((part) => typeof part !== 'string' && refsIn(part, found));
-      break;
-    case 'object':
-      code.entries.forEach(([, value]) => refsIn(value, found));
-      break;
-    case 'array':
-      code.items.forEach((item) => refsIn(item, found));
-      break;
-    case 'const':
-      refsIn(code.value, found);
-      code.chain?.forEach((c) => c.args.forEach((arg) => refsIn(arg, found)));
-      break;
-    case 'literal':
-    case 'member':
-      break;
-  }
+  if (code.kind === 'ref') found.push(code);
+  for (const child of childrenOf(code)) refsIn(child, found);
   return found;
 }
