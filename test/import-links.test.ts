@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceKind } from '../src/catalog/kinds.js';
@@ -7,7 +7,7 @@ import { ModuleLinks, specifier } from '../src/import/module-links.js';
 import { nativeChecker, nativeCompiler } from '../src/import/native-check.js';
 import { createTypeChecker } from '../src/import/type-check.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
-import { importedProject, ROOT, type CliResult } from './support/cli.js';
+import { importedProject, ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
 import { startEmulator } from './support/emulator.js';
 import { publishWith } from './support/emulator-run.js';
 
@@ -179,4 +179,30 @@ describe('checking a module with the modules it imports', () => {
     const [refused] = await nativeChecker(compiler!)([inputSetModule('ship.identifier.length'), pipelineModule]);
     expect(refused!.length).toBeGreaterThan(0);
   }, 60_000);
+});
+
+describe('references in files mode', () => {
+  it('imports from the same folder, under another name where the export name is taken here', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const yaml = join(dir, 'ship.yaml');
+      await writeFile(
+        yaml,
+        [
+          'pipeline:\n  name: ship\n  identifier: ship\n  orgIdentifier: default\n  projectIdentifier: web\n  stages:\n    - stage:\n        name: s\n        identifier: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: w\n                  identifier: w\n                  spec:\n                    duration: <+input>\n',
+          'inputSet:\n  name: ship\n  identifier: ship\n  orgIdentifier: default\n  projectIdentifier: web\n  pipeline:\n    identifier: ship\n    stages:\n      - stage:\n          identifier: s\n          type: Custom\n          spec:\n            execution:\n              steps:\n                - step:\n                    identifier: w\n                    type: Wait\n                    spec:\n                      duration: 1m\n',
+        ].join('---\n'),
+      );
+      const imported = await runCli(['import', yaml, '-o', 'ts'], { cwd: dir });
+      expect(imported.code).toBe(0);
+      const text = await readFile(join(dir, 'ts', 'ship_inputSet.ts'), 'utf8');
+      expect(text).toContain("import { ship as shipPipeline } from './ship.js';");
+      expect(text).toContain('pipeline: shipPipeline,');
+      const compiled = await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir });
+      expect(compiled.stderr).toBe('');
+      expect(compiled.code).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  }, 120_000);
 });

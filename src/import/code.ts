@@ -35,6 +35,8 @@ export type Code =
       readonly module: string;
       /** Its export. */
       readonly name: string;
+      /** The referenced document's kind (`pipeline`), which names the import when the export's name is taken. */
+      readonly target: string;
       /** The name it is imported under here (`generate-module.ts` sets it: the export's may be taken). */
       readonly local?: string;
     };
@@ -62,9 +64,9 @@ export const withOrigin = (code: Code, origin: Origin): Code => ({ ...code, [ORI
  */
 const BUILT: unique symbol = Symbol('pipewright.import.built');
 export const builtOf = (code: Code): unknown => (code as { [BUILT]?: () => unknown })[BUILT]?.();
-/** The export `name` of the generated module `module`, whose built value `built` gives. */
-export const ref = (module: string, name: string, built: () => unknown): Code =>
-  ({ kind: 'ref', module, name, [BUILT]: built }) as unknown as Code;
+/** The export `name` of the generated module `module` (of a `target` document), whose built value `built` gives. */
+export const ref = (module: string, name: string, target: string, built: () => unknown): Code =>
+  ({ kind: 'ref', module, name, target, [BUILT]: built }) as unknown as Code;
 
 export interface MethodCall {
   readonly method: string;

@@ -125,12 +125,11 @@ function linkImports(code: Code, path: string, taken: Set<string>): { linked: Co
   if (!found.length) return { linked: code, imports: [], locals: [] };
   const localOf = new Map<string, string>();
   const byModule = new Map<string, Array<{ name: string; local: string }>>();
-  for (const { module, name } of found) {
+  for (const { module, name, target } of found) {
     const key = `${module}#${name}`;
     if (localOf.has(key)) continue;
     let local = name;
-    const folder = module.split('/')[0]!;
-    for (let n = 2; taken.has(local); n++) local = `${name}${folder[0]!.toUpperCase()}${folder.slice(1).replace(/s$/, '').replace(/-./g, (c) => c[1]!.toUpperCase())}${n > 2 ? n - 1 : ''}`;
+    for (let n = 2; taken.has(local); n++) local = `${name}${target[0]!.toUpperCase()}${target.slice(1)}${n > 2 ? n - 1 : ''}`;
     taken.add(local);
     localOf.set(key, local);
     byModule.set(module, [...(byModule.get(module) ?? []), { name, local }]);

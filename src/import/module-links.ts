@@ -93,7 +93,7 @@ export class ModuleLinks {
       if (found === undefined || this.#position[found]! >= this.#position[index]!) return undefined;
       const generated = this.#generated[found];
       if (!generated || generated.code.kind !== 'call' || !TYPED[kind]?.(generated.code.callee)) return undefined;
-      return ref(this.paths[found]!, generated.exportName, () => (generated.built ??= { value: evaluate(generated.code) }).value);
+      return ref(this.paths[found]!, generated.exportName, kind, () => (generated.built ??= { value: evaluate(generated.code) }).value);
     };
   }
 }
