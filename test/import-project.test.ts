@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../src/catalog/kinds.js';
 import { importYaml } from '../src/import/import-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
-import { ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
+import { importedProject, ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
 
 /**
  * `import --mode project` makes a project that compiles as it is: one document of every kind of the table of
@@ -18,9 +18,7 @@ let cleanup: () => Promise<void>;
 let imported: CliResult;
 let compiled: CliResult;
 beforeAll(async () => {
-  ({ dir, cleanup } = await tempDir());
-  imported = await runCli(['import', '--mode', 'project', FIXTURE, '-o', 'estate'], { cwd: dir });
-  compiled = await runCli(['compile'], { cwd: join(dir, 'estate') });
+  ({ dir, cleanup, imported, compiled } = await importedProject(FIXTURE));
 }, 120_000);
 afterAll(() => cleanup());
 

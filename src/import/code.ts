@@ -28,6 +28,17 @@ export type Code =
       readonly value: Code;
       /** Methods called on the constant where it is used (`.withIdentifier('b')`). */
       readonly chain?: readonly MethodCall[];
+    }
+  | {
+      readonly kind: 'ref';
+      /** The referenced document's module, relative to the output folder (`pipelines/default/web/release.ts`). */
+      readonly module: string;
+      /** Its export. */
+      readonly name: string;
+      /** The referenced document's kind (`pipeline`), which names the import when the export's name is taken. */
+      readonly target: string;
+      /** The name it is imported under here (`generate-module.ts` sets it: the export's may be taken). */
+      readonly local?: string;
     };
 
 /**
@@ -46,6 +57,16 @@ export interface Origin {
 }
 export const originOf = (code: Code): Origin | undefined => (code as { [ORIGIN]?: Origin })[ORIGIN];
 export const withOrigin = (code: Code, origin: Origin): Code => ({ ...code, [ORIGIN]: origin }) as unknown as Code;
+
+/**
+ * What a reference to another imported module evaluates to: that module's built resource. Under a symbol, like the
+ * origin, so comparing code as JSON ignores it.
+ */
+const BUILT: unique symbol = Symbol('pipewright.import.built');
+export const builtOf = (code: Code): unknown => (code as { [BUILT]?: () => unknown })[BUILT]?.();
+/** The export `name` of the generated module `module` (of a `target` document), whose built value `built` gives. */
+export const ref = (module: string, name: string, target: string, built: () => unknown): Code =>
+  ({ kind: 'ref', module, name, target, [BUILT]: built }) as unknown as Code;
 
 export interface MethodCall {
   readonly method: string;
@@ -110,7 +131,33 @@ export function usedNames(code: Code, names = new Set<string>()): Set<string> {
       code.chain?.forEach((c) => c.args.forEach((arg) => usedNames(arg, names)));
       break;
     case 'literal':
+    case 'ref':
       break;
   }
   return names;
+}
+
+/** The code directly inside a piece of code: arguments, chained calls' arguments, entries, items, a const's value. */
+export function childrenOf(code: Code): readonly Code[] {
+  switch (code.kind) {
+    case 'call':
+      return [...code.args, ...(code.chain ?? []).flatMap((c) => c.args)];
+    case 'const':
+      return [code.value, ...(code.chain ?? []).flatMap((c) => c.args)];
+    case 'template':
+      return code.parts.filter((part): part is Code => typeof part !== 'string');
+    case 'object':
+      return code.entries.map(([, value]) => value);
+    case 'array':
+      return code.items;
+    default:
+      return [];
+  }
+}
+
+/** Every reference to another module in a piece of code, in order of appearance. */
+export function refsIn(code: Code, found: Array<Extract<Code, { kind: 'ref' }>> = []): Array<Extract<Code, { kind: 'ref' }>> {
+  if (code.kind === 'ref') found.push(code);
+  for (const child of childrenOf(code)) refsIn(child, found);
+  return found;
 }

@@ -24,6 +24,7 @@ function ownersOf(code: Code, owners: Set<object>): Set<object> {
       break;
     case 'literal':
     case 'member':
+    case 'ref':
       break;
   }
   return owners;

@@ -1,5 +1,5 @@
 import * as dsl from './builders.js';
-import type { Code } from './code.js';
+import { builtOf, type Code } from './code.js';
 
 const lookup = (path: string): unknown =>
   path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], dsl);
@@ -26,6 +26,9 @@ export function evaluate(code: Code): unknown {
       return code.items.map(evaluate);
     case 'member':
       return lookup(code.path);
+    case 'ref':
+      // Another imported module's export: its resource, built from the code chosen for it.
+      return builtOf(code);
     case 'const':
       return chain(evaluate(code.value), code.name, code.chain);
     case 'template': {

@@ -49,6 +49,7 @@ export function fallbacksOf(code: Code, found: Fallback[] = [], seen = new Set<o
       break;
     case 'literal':
     case 'member':
+    case 'ref':
       break;
   }
   return found;

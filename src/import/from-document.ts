@@ -7,6 +7,7 @@ import { stageElementCode } from './from-stage.js';
 import { childrenAt, newContext, node, type ImportContext, type Node } from './lifted.js';
 import { nameOption, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asDocument, choose } from './verify.js';
+import { linking, type Link } from './links.js';
 
 /** Barriers written as names when name and identifier agree. */
 const barriersOption = (raw: unknown): Code | undefined =>
@@ -39,11 +40,11 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
     isRecord(codebase) && Object.keys(properties).length === 1 && Object.keys(node(properties.ci)).length === 1;
   const flowControl = node(body.flowControl);
   const onlyBarriers = Object.keys(flowControl).length === 1 && Array.isArray(flowControl.barriers);
-  const options = (shortcuts: boolean) =>
+  const options = (shortcuts: boolean, link: Link) =>
     obj({
       identifier: lit(body.identifier as string),
       name: nameOption(body),
-      project: optional(body.projectIdentifier),
+      project: link('project', body.projectIdentifier) ?? optional(body.projectIdentifier),
       org: unlessDefault(body.orgIdentifier, DEFAULT_ORG),
       description: optional(body.description),
       tags: tagsOption(body.tags),
@@ -56,7 +57,7 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
       variables: variablesOption(body.variables),
       notificationRules: optional(body.notificationRules),
     });
-  const candidates = [true, false].map((shortcuts) => () => call('pipeline', [options(shortcuts)], chain));
+  const candidates = linking(body, context, (link) => [true, false].map((shortcuts) => () => call('pipeline', [options(shortcuts, link)], chain)));
   return choose(document, candidates, document, asDocument, () => call('raw.pipeline', [wire(document)]), context.demoted);
 }
 
@@ -80,22 +81,22 @@ export function projectCode(document: Node, context: ImportContext = newContext(
 export function connectorCode(document: Node, context: ImportContext = newContext()): Code {
   const body = node(document.connector);
   const spec = node(body.spec);
-  const common = () => ({
+  const common = (link: Link) => ({
     identifier: lit(body.identifier as string),
     name: nameOption(body),
     description: optional(body.description),
     tags: optional(body.tags),
     org: optional(body.orgIdentifier),
-    project: optional(body.projectIdentifier),
+    project: link('project', body.projectIdentifier) ?? optional(body.projectIdentifier),
     account: body.orgIdentifier === undefined && body.projectIdentifier === undefined ? lit(true) : undefined,
   });
   const auth = node(spec.auth);
   const authSpec = node(auth.spec);
-  const docker = () =>
+  const docker = (link: Link) => () =>
     body.type === 'DockerRegistry'
       ? call('connectors.dockerRegistry', [
           obj({
-            ...common(),
+            ...common(link),
             url: unlessDefault(spec.dockerRegistryUrl, DOCKER_REGISTRY_DEFAULTS.url),
             provider: unlessDefault(spec.providerType, DOCKER_REGISTRY_DEFAULTS.provider),
             auth:
@@ -106,6 +107,6 @@ export function connectorCode(document: Node, context: ImportContext = newContex
           }),
         ])
       : undefined;
-  const generic = () => call('connector', [obj({ ...common(), type: lit(String(body.type)), spec: wire(spec) })]);
-  return choose(document, [docker, generic], document, asDocument, () => call('raw.connector', [wire(document)]), context.demoted);
+  const generic = (link: Link) => () => call('connector', [obj({ ...common(link), type: lit(String(body.type)), spec: wire(spec) })]);
+  return choose(document, linking(body, context, (link) => [docker(link), generic(link)]), document, asDocument, () => call('raw.connector', [wire(document)]), context.demoted);
 }

@@ -6,6 +6,7 @@ import { ENVIRONMENT_TYPES } from '../schema/environment.js';
 import { nameOption, NotExpressible, optional, tagsOption, variablesOption, wire } from './options.js';
 import { asDocument, choose, type Candidate } from './verify.js';
 import { newContext, type ImportContext } from './lifted.js';
+import { linking, type Link } from './links.js';
 import { isRecord } from '../core/is-record.js';
 import type { PublishFlags } from '../ir/node.js';
 
@@ -34,33 +35,44 @@ function otherFields(body: Node, named: readonly string[]): Code | undefined {
   return rest.length ? wire(Object.fromEntries(rest)) : undefined;
 }
 
-/** Identity, display fields and scope, as every builder of these kinds takes them. */
-function scoped(body: Node): Record<string, Code | undefined> {
+/** A reference field: the referenced module's builder when `link` finds it, else its text. */
+const linked = (link: Link, kind: ResourceKind, text: unknown, parent?: unknown): Code | undefined =>
+  link(kind, text, parent) ?? optional(text);
+
+/** Identity, display fields and scope, as every builder of these kinds takes them (the project as its builder when imported). */
+function scoped(body: Node, link: Link): Record<string, Code | undefined> {
   return {
     identifier: lit(body.identifier as string),
     name: nameOption(body),
     description: optional(body.description),
     tags: tagsOption(body.tags),
     org: optional(body.orgIdentifier),
-    project: optional(body.projectIdentifier),
+    project: linked(link, 'project', body.projectIdentifier),
     account: body.orgIdentifier === undefined && body.projectIdentifier === undefined ? lit(true) : undefined,
   };
 }
 
 /** The first candidate that reproduces the document, else the document verbatim (with `rawOptions` beside it). */
-const exactOr = (kind: ResourceKind, document: Node, candidates: readonly Candidate[], context: ImportContext, rawOptions?: Code): Code =>
-  choose(document, candidates, document, asDocument, () => call(`raw.${kind}`, [wire(document), ...(rawOptions ? [rawOptions] : [])]), context.demoted);
+const exactOr = (kind: ResourceKind, document: Node, candidates: (link: Link) => readonly Candidate[], context: ImportContext, rawOptions?: Code): Code =>
+  choose(
+    document,
+    linking(bodyOf(kind, document), context, candidates),
+    document,
+    asDocument,
+    () => call(`raw.${kind}`, [wire(document), ...(rawOptions ? [rawOptions] : [])]),
+    context.demoted,
+  );
 
 const bodyOf = (kind: ResourceKind, document: Node): Node => node(document[kindRow(kind).rootKey]);
 
 export function serviceCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('service', document);
   const definition = node(body.serviceDefinition);
-  return exactOr('service', document, [
+  return exactOr('service', document, (link) => [
     () =>
       call('service', [
         obj({
-          ...scoped(body),
+          ...scoped(body, link),
           deploymentType: typedAs(definition.type, SERVICE_TYPES),
           spec: optional(definition.spec),
           gitOpsEnabled: optional(body.gitOpsEnabled),
@@ -72,19 +84,19 @@ export function serviceCode(document: Node, context: ImportContext = newContext(
 
 export function environmentCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('environment', document);
-  return exactOr('environment', document, [
-    () => call('environment', [obj({ ...scoped(body), type: typedAs(body.type, ENVIRONMENT_TYPES), variables: variablesOption(body.variables), overrides: optional(body.overrides), otherFields: otherFields(body, ['type', 'variables', 'overrides']) })]),
+  return exactOr('environment', document, (link) => [
+    () => call('environment', [obj({ ...scoped(body, link), type: typedAs(body.type, ENVIRONMENT_TYPES), variables: variablesOption(body.variables), overrides: optional(body.overrides), otherFields: otherFields(body, ['type', 'variables', 'overrides']) })]),
   ], context);
 }
 
 export function infrastructureCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('infrastructure', document);
-  return exactOr('infrastructure', document, [
+  return exactOr('infrastructure', document, (link) => [
     () =>
       call('infrastructure', [
         obj({
-          ...scoped(body),
-          environment: optional(body.environmentRef),
+          ...scoped(body, link),
+          environment: linked(link, 'environment', body.environmentRef),
           deploymentType: typedAs(body.deploymentType, SERVICE_TYPES),
           type: typedAs(body.type, INFRASTRUCTURE_TYPES),
           spec: optional(body.spec),
@@ -107,12 +119,12 @@ export function templateCode(document: Node, context: ImportContext = newContext
   const body = bodyOf('template', document);
   const builder = TEMPLATE_BUILDERS[String(body.type)];
   const stable = flags?.stable ? lit(true) : undefined;
-  return exactOr('template', document, [
+  return exactOr('template', document, (link) => [
     () =>
       builder
         ? call(builder, [
             obj({
-              ...scoped(body),
+              ...scoped(body, link),
               versionLabel: optional(body.versionLabel),
               stable,
               spec: optional(body.spec),
@@ -126,23 +138,30 @@ export function templateCode(document: Node, context: ImportContext = newContext
 }
 
 /** A pipeline-owned kind names its project and org as such: it always lives in a project. */
-const owned = (body: Node) => ({ ...scoped(body), account: undefined });
+const owned = (body: Node, link: Link) => ({ ...scoped(body, link), account: undefined });
+
+/** Input set references (an overlay's, a trigger's): each as its builder when imported, else its text. */
+function inputSetsOption(link: Link, refs: unknown, pipeline: unknown): Code | undefined {
+  if (!Array.isArray(refs)) return optional(refs);
+  const items = refs.map((text) => link('inputSet', text, pipeline));
+  return items.some(Boolean) ? { kind: 'array', items: items.map((item, at) => item ?? optional(refs[at])!) } : optional(refs);
+}
 
 export function inputSetCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('inputSet', document);
   const { identifier, ...values } = node(body.pipeline);
-  return exactOr('inputSet', document, [
+  return exactOr('inputSet', document, (link) => [
     () =>
       call('inputSet', [
-        obj({ ...owned(body), pipeline: optional(identifier), values: Object.keys(values).length ? wire(values) : undefined, otherFields: otherFields(body, ['pipeline']) }),
+        obj({ ...owned(body, link), pipeline: linked(link, 'pipeline', identifier), values: Object.keys(values).length ? wire(values) : undefined, otherFields: otherFields(body, ['pipeline']) }),
       ]),
   ], context);
 }
 
 export function overlayInputSetCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('overlayInputSet', document);
-  return exactOr('overlayInputSet', document, [
-    () => call('overlayInputSet', [obj({ ...owned(body), pipeline: optional(body.pipelineIdentifier), inputSets: optional(body.inputSetReferences), otherFields: otherFields(body, ['pipelineIdentifier', 'inputSetReferences']) })]),
+  return exactOr('overlayInputSet', document, (link) => [
+    () => call('overlayInputSet', [obj({ ...owned(body, link), pipeline: linked(link, 'pipeline', body.pipelineIdentifier), inputSets: inputSetsOption(link, body.inputSetReferences, body.pipelineIdentifier), otherFields: otherFields(body, ['pipelineIdentifier', 'inputSetReferences']) })]),
   ], context);
 }
 
@@ -151,31 +170,31 @@ export function triggerCode(document: Node, context: ImportContext = newContext(
   const source = node(body.source);
   const spec = node(source.spec);
   const inner = node(spec.spec);
-  const common = () => ({
-    ...owned(body),
-    pipeline: optional(body.pipelineIdentifier),
+  const common = (link: Link) => ({
+    ...owned(body, link),
+    pipeline: linked(link, 'pipeline', body.pipelineIdentifier),
     enabled: optional(body.enabled),
     inputYaml: optional(body.inputYaml),
-    inputSets: optional(body.inputSetRefs),
+    inputSets: inputSetsOption(link, body.inputSetRefs, body.pipelineIdentifier),
     pipelineBranchName: optional(body.pipelineBranchName),
     stagesToExecute: optional(body.stagesToExecute),
     otherFields: otherFields(body, ['pipelineIdentifier', 'enabled', 'inputYaml', 'inputSetRefs', 'pipelineBranchName', 'stagesToExecute', 'source']),
   });
-  return exactOr('trigger', document, [
+  return exactOr('trigger', document, (link) => [
     () =>
       source.type === 'Scheduled' && spec.type === 'Cron'
-        ? call('trigger.cron', [obj({ ...common(), expression: optional(inner.expression), cronType: optional(inner.type), timezone: optional(inner.timezone) })])
+        ? call('trigger.cron', [obj({ ...common(link), expression: optional(inner.expression), cronType: optional(inner.type), timezone: optional(inner.timezone) })])
         : undefined,
     () =>
       source.type === 'Webhook'
         ? call('trigger.webhook', [
-            obj({ ...common(), provider: optional(spec.type), event: optional(inner.type), spec: inner.type === undefined ? optional(spec.spec) : optional(inner.spec) }),
+            obj({ ...common(link), provider: optional(spec.type), event: optional(inner.type), spec: inner.type === undefined ? optional(spec.spec) : optional(inner.spec) }),
           ])
         : undefined,
     () =>
       source.type === 'Artifact'
-        ? call('trigger.artifact', [obj({ ...common(), artifactType: optional(spec.type), spec: optional(spec.spec) })])
+        ? call('trigger.artifact', [obj({ ...common(link), artifactType: optional(spec.type), spec: optional(spec.spec) })])
         : undefined,
-    () => call('trigger', [obj({ ...common(), source: optional(body.source) })]),
+    () => call('trigger', [obj({ ...common(link), source: optional(body.source) })]),
   ], context);
 }

@@ -6,6 +6,7 @@ import * as dsl from './builders.js';
 import { CI_SUGAR, PIPELINE_STAGE_SUGAR } from '../dsl/stages-more.js';
 import { call, chained, lit, obj, originOf, type Code } from './code.js';
 import { specOptions, stepElementCode } from './from-step.js';
+import { linkedTemplate } from './links.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
 import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStageElement, choose, type Candidate } from './verify.js';
@@ -242,6 +243,10 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
   // The fallback levels of a stage: template, typed builder, generic stage() with its steps, generic stage()
   // with the spec as it is, raw.stage(); the ones that take steps get them chained, as the pipeline writes them.
   const candidates: Candidate[] = [
+    () => {
+      const linked = template && context.refer && linkedTemplate(specOptions(template), template, context.refer);
+      return linked && call('stageTemplate', [obj({ ...stageHead(stage), ...linked, ...stageTail(stage) })]);
+    },
     () =>
       template &&
       call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),

@@ -8,6 +8,7 @@ import { call, lit, obj, type Code } from './code.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
 import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asStepElement, choose, type Candidate } from './verify.js';
+import { linkedTemplate } from './links.js';
 
 /** Options every step builder shares: naming first, then (after the type's own) timing and failure handling. */
 const stepHead = (step: Node) => ({
@@ -45,10 +46,14 @@ function typedStepCode(type: string, step: Node): Code | undefined {
 }
 
 /** Candidates for a step node, most specific first (the fallback levels of a step). */
-function stepCandidates({ node: lifted }: Lifted, step: Node): Candidate[] {
+function stepCandidates({ node: lifted }: Lifted, step: Node, refer: ImportContext['refer']): Candidate[] {
   const { type } = lifted;
   const template = isRecord(step.template) ? step.template : undefined;
   return [
+    () => {
+      const linked = template && refer && linkedTemplate(specOptions(template), template, refer);
+      return linked && call('stepTemplate', [obj({ ...stepHead(step), ...linked, ...stepTail(step) })]);
+    },
     () =>
       template && call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })]),
     () => (type === undefined ? undefined : typedStepCode(type, step)),
@@ -108,7 +113,7 @@ export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
   const parallel = lifted.node.kind === 'parallel' ? childrenAt(lifted) : [];
   const candidates: Candidate[] =
     lifted.node.kind === 'step'
-      ? stepCandidates(lifted, body)
+      ? stepCandidates(lifted, body, context.refer)
       : lifted.node.kind === 'stepGroup'
         ? [() => stepGroupCode(lifted, body, context)]
         : parallel.length > 0

@@ -1,10 +1,11 @@
 import { ts } from 'ts-morph';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { lit, originOf, usedNames, withOrigin, type Code, type MethodCall, type Origin } from './code.js';
+import { lit, originOf, refsIn, usedNames, withOrigin, type Code, type MethodCall, type Origin } from './code.js';
 import { evaluate } from './evaluate.js';
 import { asStepElement, isExact } from './verify.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
-import type { ImportContext } from './lifted.js';
+import type { ImportContext, Refer } from './lifted.js';
+import { specifier } from './module-links.js';
 import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
 import { printStatements, toExpression } from './print.js';
 import { fallbacksOf, type Fallback } from './fallbacks.js';
@@ -117,6 +118,62 @@ function hoistSharedSteps(
   return { code: rewritten, consts: [...consts.values()].map(({ name, value }) => ({ name, value })) };
 }
 
+/**
+ * References to other generated modules: each export imported once, under its own name unless that is taken here
+ * (then `<name><Kind>`-like aliases: `release as releasePipeline`), with the relative `.js` path ESM needs.
+ */
+function linkImports(code: Code, path: string, taken: Set<string>): { linked: Code; imports: ts.Statement[]; locals: string[] } {
+  const found = refsIn(code);
+  if (!found.length) return { linked: code, imports: [], locals: [] };
+  const localOf = new Map<string, string>();
+  const byModule = new Map<string, Array<{ name: string; local: string }>>();
+  for (const { module, name, target } of found) {
+    const key = `${module}#${name}`;
+    if (localOf.has(key)) continue;
+    let local = name;
+    for (let n = 2; taken.has(local); n++) local = `${name}${target[0]!.toUpperCase()}${target.slice(1)}${n > 2 ? n - 1 : ''}`;
+    taken.add(local);
+    localOf.set(key, local);
+    byModule.set(module, [...(byModule.get(module) ?? []), { name, local }]);
+  }
+  const rewrite = (node: Code): Code => {
+    switch (node.kind) {
+      case 'ref':
+        return { ...node, local: localOf.get(`${node.module}#${node.name}`)! };
+      case 'call':
+        return { ...node, args: node.args.map(rewrite), ...(node.chain ? { chain: node.chain.map((c) => ({ ...c, args: c.args.map(rewrite) })) } : {}) };
+      case 'object':
+        return { ...node, entries: node.entries.map(([key, value]) => [key, rewrite(value)] as const) };
+      case 'array':
+        return { ...node, items: node.items.map(rewrite) };
+      case 'template':
+        return { ...node, parts: node.parts.map((part) => (typeof part === 'string' ? part : rewrite(part))) };
+      case 'const':
+        return { ...node, value: rewrite(node.value), ...(node.chain ? { chain: node.chain.map((c) => ({ ...c, args: c.args.map(rewrite) })) } : {}) };
+      default:
+        return node;
+    }
+  };
+  const imports = [...byModule.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([module, names]) =>
+      f.createImportDeclaration(
+        undefined,
+        f.createImportClause(
+          false,
+          undefined,
+          f.createNamedImports(
+            names.map(({ name, local }) =>
+              f.createImportSpecifier(false, local === name ? undefined : f.createIdentifier(name), f.createIdentifier(local)),
+            ),
+          ),
+        ),
+        f.createStringLiteral(specifier(path, module), true),
+      ),
+    );
+  return { linked: rewrite(code), imports, locals: [...localOf.values()] };
+}
+
 export interface ModuleInput {
   readonly kind: ResourceKind;
   readonly document: Record<string, unknown>;
@@ -145,6 +202,10 @@ const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, context:
 
 export interface GeneratedModule {
   readonly exportName: string;
+  /** The code of the exported resource (before shared steps are hoisted). */
+  readonly code: Code;
+  /** The other generated modules it imports (paths relative to the output folder). */
+  readonly imports: readonly string[];
   /** The source text before formatting. */
   readonly text: string;
   /** The same code with each node's code marked (`print.ts`), and the origins the marks index. */
@@ -158,16 +219,19 @@ export interface GeneratedModule {
  * names the YAML nodes whose code must fall back to a more general builder (after a type error).
  */
 export function generateModule(
-  { kind, document, source, comment, comments = new WeakMap(), publishFlags }: ModuleInput,
+  { kind, document, source, comment, comments = new WeakMap(), publishFlags, path = '' }: ModuleInput & { readonly path?: string },
   demoted: Demotions = new WeakMap(),
+  { refer, exportName: kept }: { readonly refer?: Refer; readonly exportName?: string } = {},
 ): GeneratedModule {
   const body = (document[kindRow(kind).rootKey] ?? {}) as Record<string, unknown>;
-  const built = CODE_OF[kind](document, { comments, demoted }, publishFlags);
+  const built = CODE_OF[kind](document, { comments, demoted, ...(refer ? { refer } : {}) }, publishFlags);
   // Names imported from pipewright are taken: a pipeline called `ci` must not shadow the `ci` builder.
   const names = usedNames(built);
-  let exportName = variableName(String(body.identifier ?? kind), kind);
+  // The name referrers import, once chosen, stays (a fallback may bring in other builders' names).
+  let exportName = kept !== undefined && !names.has(kept) ? kept : variableName(String(body.identifier ?? kind), kind);
   while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
-  const { code, consts } = hoistSharedSteps(built, new Set([exportName, ...names]));
+  const { linked, imports, locals } = linkImports(built, path, new Set([exportName, ...names]));
+  const { code, consts } = hoistSharedSteps(linked, new Set([exportName, ...names, ...locals]));
   const importDecl = f.createImportDeclaration(
     undefined,
     f.createImportClause(
@@ -195,7 +259,7 @@ export function generateModule(
     const main = declare(exportName, code, true);
     for (const line of [...header.slice(1), ...(own ? own.split('\n') : [])])
       ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
-    return printStatements([importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main]);
+    return printStatements([importDecl, ...imports, ...consts.map((c) => declare(c.name, c.value, false)), main], 1 + imports.length);
   };
   const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
   ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);
@@ -204,6 +268,8 @@ export function generateModule(
   // The plain text is printed only for the code that is finally written, not for each fallback round.
   return {
     exportName,
+    code: built,
+    imports: [...new Set(refsIn(linked).map((r) => r.module))],
     marked,
     fallbacks: fallbacksOf(built),
     get text() {

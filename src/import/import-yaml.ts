@@ -1,12 +1,13 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
+import { KINDS, kindRow, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
-import type { Origin } from './code.js';
+import type { Code, Origin } from './code.js';
 import { DocumentSource, type ImportInput, type ImportMode } from './document-source.js';
 import { generateModule } from './generate-module.js';
+import { ModuleLinks } from './module-links.js';
 import { fallbackDiagnostic, type Fallback } from './fallbacks.js';
 import { nativeChecker, nativeCompiler } from './native-check.js';
 import type { MarkedModule, MarkedText, TypeProblem } from './type-check.js';
@@ -85,6 +86,9 @@ const GROUP = { modules: 250, characters: 2_500_000 };
 /** Modules generated between two looks at the event loop (answers of the checker, its process exiting). */
 const YIELD_EVERY = 10;
 
+/** The builder a module's resource is written with (`pipeline`, `raw.pipeline`, ...). */
+const calleeOf = (code: Code | undefined): string | undefined => (code?.kind === 'call' ? code.callee : undefined);
+
 /** Removes the marks of generated modules and formats them; `idle` says that this thread has nothing left to generate. */
 type Formatter = (modules: readonly MarkedText[], idle: boolean) => Promise<string[]>;
 
@@ -101,19 +105,77 @@ async function checkedModules(
   source: DocumentSource,
 ): Promise<{ texts: string[]; failures: Diagnostic[][]; fallbacks: Array<readonly Fallback[]> }> {
   const { documents, paths } = source;
+  // Every document is read first: a reference may name one of a later file, and each module's imports must be known.
+  source.has(Number.MAX_SAFE_INTEGER);
+  const links = new ModuleLinks(
+    documents.map((d) => d.kind),
+    documents.map((d) => d.document[kindRow(d.kind).rootKey]),
+    paths,
+  );
+  const { order } = links;
+  const latest: MarkedModule[] = [];
+  const imports: Array<readonly number[]> = [];
   const demotions: Demotions[] = [];
   const texts: string[] = [];
   const failures: Diagnostic[][] = [];
   const origins: Array<readonly Origin[]> = [];
   const fallbacks: Array<readonly Fallback[]> = [];
+  const importers: Array<Set<number>> = [];
+  // Modules whose check under way used the former type of a module they import: generated again when it answers.
+  const stale = new Set<number>();
+  /** The modules importing `index` are generated and checked again (a reference to it may now stay text). */
+  const relink = (index: number): void => {
+    for (const importer of importers[index] ?? []) {
+      if (importer === index) continue;
+      if (texts[importer] === undefined && failures[importer] === undefined) {
+        stale.add(importer);
+        continue;
+      }
+      delete texts[importer];
+      delete failures[importer];
+      again.push(importer);
+    }
+  };
   const generate = (index: number): MarkedModule => {
-    const { marked, fallbacks: found } = generateModule(documents[index]!, (demotions[index] ??= new WeakMap()));
+    const generated = generateModule({ ...documents[index]!, path: paths[index]! }, (demotions[index] ??= new WeakMap()), {
+      refer: links.referFrom(index),
+      exportName: links.exportNameOf(index),
+    });
+    const { marked, fallbacks: found } = generated;
+    const before = calleeOf(links.codeOf(index));
+    links.generated(index, generated.exportName, generated.code);
+    imports[index] = generated.imports.map((path) => links.indexOf(path)!);
+    for (const target of imports[index]!) (importers[target] ??= new Set()).add(index);
+    // Written with another builder after a fallback: what imports it was checked against its former type.
+    if (before !== undefined && before !== calleeOf(generated.code)) relink(index);
     origins[index] = marked.origins;
     fallbacks[index] = found;
-    return { path: paths[index]!, text: marked.text, marks: marked.origins.length };
+    return (latest[index] = { path: paths[index]!, text: marked.text, marks: marked.origins.length });
+  };
+  /**
+   * The modules a group's modules import (and those import) that are not in the group: given to the checker as
+   * context, so a module is checked against the types of the modules it imports, and not checked itself again.
+   */
+  const contextOf = (group: readonly number[]): MarkedModule[] => {
+    const seen = new Set(group);
+    const context: MarkedModule[] = [];
+    const visit = (index: number): void => {
+      for (const target of imports[index] ?? [])
+        if (!seen.has(target)) {
+          seen.add(target);
+          context.push({ ...latest[target]!, context: true });
+          visit(target);
+        }
+    };
+    group.forEach(visit);
+    return context;
   };
   const again: number[] = [];
   const settle = (index: number, problems: readonly TypeProblem[], formatted: string): void => {
+    if (stale.delete(index)) {
+      again.push(index);
+      return;
+    }
     if (!problems.length) {
       texts[index] = formatted;
       return;
@@ -126,6 +188,9 @@ async function checkedModules(
     // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
     if (!demoted.size) {
       failures[index] = problems.map((problem) => problem.diagnostic);
+      // Not written: what imports it must name it as text.
+      links.forget(index);
+      relink(index);
       return;
     }
     for (const [origin, why] of demoted) for (const node of origin.nodes) demotions[index]!.set(node, { level: origin.level + 1, why });
@@ -135,15 +200,16 @@ async function checkedModules(
   let broken: { error: unknown } | undefined;
   // Outside the loop: the answers' callbacks read it to learn whether generation is over.
   let next = 0;
-  while (!broken && (source.has(next) || again.length || running.size)) {
-    if (!source.has(next) && !again.length) {
+  const has = (position: number): boolean => position < order.length;
+  while (!broken && (has(next) || again.length || running.size)) {
+    if (!has(next) && !again.length) {
       await Promise.race(running);
       continue;
     }
     const indexes: number[] = [];
     const modules: MarkedModule[] = [];
     for (let characters = 0; indexes.length < GROUP.modules && characters < GROUP.characters;) {
-      const index = again.length ? again.shift()! : source.has(next) ? next++ : undefined;
+      const index = again.length ? again.shift()! : has(next) ? order[next++] : undefined;
       if (index === undefined) break;
       const module = generate(index);
       indexes.push(index);
@@ -153,12 +219,13 @@ async function checkedModules(
       if (indexes.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     // Formatted while the check runs: most modules pass, and those that do not are generated again anyway.
-    const idle = !source.has(next) && !again.length;
+    const idle = !has(next) && !again.length;
     const group: Promise<void> = Promise.all([
-      check(modules),
+      check([...modules, ...contextOf(indexes)]),
       format(modules, idle),
     ])
-      .then(([problems, formatted]) => problems.forEach((found, at) => settle(indexes[at]!, found, formatted[at]!)))
+      // The context modules' answers (after the group's) are not the group's.
+      .then(([problems, formatted]) => problems.slice(0, indexes.length).forEach((found, at) => settle(indexes[at]!, found, formatted[at]!)))
       .catch((error: unknown) => void (broken ??= { error }))
       .finally(() => running.delete(group));
     running.add(group);

@@ -1,13 +1,32 @@
 import { valueAt, type DocPath } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
+import type { ResourceKind } from '../catalog/kinds.js';
+import type { ReferenceScope } from '../catalog/resource-key.js';
 import type { IrNode } from '../ir/node.js';
+import type { Code } from './code.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 
-/** What code generation reads beside the document: its comments, and the nodes demoted after a type error. */
+/**
+ * A reference from the document to another of the same import, as code: the export of the other's module (`text`
+ * read from scope `from`, by default the referring document's; `parent` is an input set's pipeline, `version` a
+ * template's). Undefined when it stays text: the target is not imported, comes later in the import's order (which
+ * keeps the modules' imports free of cycles), or fell back to `raw.*`.
+ */
+export type Refer = (
+  kind: ResourceKind,
+  text: unknown,
+  at?: { readonly from?: ReferenceScope; readonly parent?: string; readonly version?: string },
+) => Code | undefined;
+
+/**
+ * What code generation reads beside the document: its comments, the nodes demoted after a type error, and the
+ * other documents of the import it may refer to as builders.
+ */
 export interface ImportContext {
   readonly comments: Comments;
   readonly demoted: Demotions;
+  readonly refer?: Refer;
 }
 export const newContext = (): ImportContext => ({ comments: new WeakMap(), demoted: new WeakMap() });
 

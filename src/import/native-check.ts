@@ -81,20 +81,25 @@ async function checkNatively(compiler: string, modules: readonly MarkedModule[])
   const dir = mkdtempSync(join(tmpdir(), 'pipewright-check-'));
   try {
     const made = new Set<string>();
-    for (const module of modules) {
+    const written = new Set<string>();
+    // A module checked in one group of the batch may be another's context: the checked text is the one written.
+    for (const module of [...modules.filter((m) => !m.context), ...modules.filter((m) => m.context)]) {
+      if (written.has(module.path)) continue;
+      written.add(module.path);
       const folder = dirname(join(dir, module.path));
       if (!made.has(folder)) mkdirSync(folder, { recursive: true });
       made.add(folder);
       writeFileSync(join(dir, module.path), module.text);
     }
-    const config = { compilerOptions: checkOptions(), files: modules.map((module) => module.path) };
+    // Context modules (those the others import) are written for their types, not checked.
+    const config = { compilerOptions: checkOptions(), files: modules.filter((module) => !module.context).map((module) => module.path) };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
     const errors = parseErrors(await runCompiler(compiler, dir));
     const paths = new Set(modules.map((module) => module.path));
     // An error outside the modules (in pipewright's own types, say) is not the generated code's: check elsewhere.
     for (const path of errors.keys()) if (!paths.has(path)) throw new Error(`the TypeScript compiler reported ${path}`);
     return modules.map((module) => {
-      const found = errors.get(module.path);
+      const found = module.context ? undefined : errors.get(module.path);
       if (!found) return [];
       // Only a module with errors is parsed, to find the origin mark around each.
       const file = ts.createSourceFile(module.path, module.text, ts.ScriptTarget.ES2022, true);

@@ -83,6 +83,8 @@ export function toExpression(code: Code, marks?: Origin[], comments?: CommentsOf
       return literalNode(code.value);
     case 'member':
       return path(code.path);
+    case 'ref':
+      return f.createIdentifier(code.local ?? code.name);
     case 'const': {
       let expression: ts.Expression = f.createIdentifier(code.name);
       for (const { method, args } of code.chain ?? [])
@@ -125,8 +127,12 @@ const printer = ts.createPrinter({
   neverAsciiEscape: true,
 } as ts.PrinterOptions);
 
-/** Prints statements as source text, a blank line between them (formatted afterwards by prettier). */
-export function printStatements(statements: readonly ts.Statement[]): string {
+/**
+ * Prints statements as source text, a blank line between them (formatted afterwards by prettier); the `together`
+ * first ones (the imports) without one.
+ */
+export function printStatements(statements: readonly ts.Statement[], together = 1): string {
   const file = f.createSourceFile([], f.createToken(ts.SyntaxKind.EndOfFileToken), ts.NodeFlags.None);
-  return statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, file)).join('\n\n') + '\n';
+  const texts = statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, file));
+  return [texts.slice(0, together).join('\n'), ...texts.slice(together)].join('\n\n') + '\n';
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { ts } from 'ts-morph';
@@ -39,6 +39,8 @@ export interface MarkedText {
 export interface MarkedModule extends MarkedText {
   /** Where it will be written, relative to the output folder. */
   readonly path: string;
+  /** A module the others import, there for its types: not checked (no problems are reported for it). */
+  readonly context?: boolean;
 }
 
 export interface TypeProblem {
@@ -174,6 +176,13 @@ export function typeProblem(file: ts.SourceFile, path: string, start: number, me
  * declaration files are parsed once and shared by every later program, so a call costs its modules (and the
  * checker's look at the builders they use), not the library again.
  */
+/** A file's folders, up to the root. */
+const ancestors = (file: string): string[] => {
+  const found: string[] = [];
+  for (let folder = dirname(file); !found.includes(folder); folder = dirname(folder)) found.push(folder);
+  return found;
+};
+
 export type TypeChecker = (modules: readonly MarkedModule[]) => TypeProblem[][];
 
 export function createTypeChecker(outDir: string): TypeChecker {
@@ -185,10 +194,14 @@ export function createTypeChecker(outDir: string): TypeChecker {
   host.getDefaultLibFileName = (settings) => `${folder}/${ts.getDefaultLibFileName(settings)}`;
   const shared = new Map<string, ts.SourceFile | undefined>();
   let modules = new Map<string, string>();
+  let folders = new Set<string>();
   const readLibrary = host.getSourceFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const readFile = host.readFile.bind(host);
   host.fileExists = (name) => modules.has(name) || libraries.has(name) || fileExists(name);
+  // Generated modules import each other (`../pipelines/...js`): their folders exist only in memory.
+  const directoryExists = host.directoryExists?.bind(host);
+  host.directoryExists = (name) => folders.has(name) || (directoryExists?.(name) ?? true);
   host.readFile = (name) => modules.get(name) ?? libraries.get(name) ?? readFile(name);
   host.getSourceFile = (name, version, onError) => {
     const text = modules.get(name);
@@ -201,8 +214,10 @@ export function createTypeChecker(outDir: string): TypeChecker {
   return (checked) => {
     const names = checked.map((module) => join(resolve(outDir), module.path));
     modules = new Map(names.map((name, index) => [name, checked[index]!.text]));
-    const program = ts.createProgram({ rootNames: names, options, host });
+    folders = new Set(names.flatMap((name) => ancestors(name)));
+    const program = ts.createProgram({ rootNames: names.filter((_, index) => !checked[index]!.context), options, host });
     return names.map((name, index) => {
+      if (checked[index]!.context) return [];
       const file = program.getSourceFile(name)!;
       const diagnostics = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
       return diagnostics.map((d) =>

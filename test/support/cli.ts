@@ -69,3 +69,11 @@ export async function readTree(root: string): Promise<Record<string, string>> {
   const files = entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)));
   return Object.fromEntries(await Promise.all(files.sort().map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)));
 }
+
+/** `import --mode project <fixture> -o estate` in a temporary folder, then `compile` in `estate` with the generated config. */
+export async function importedProject(fixture: string): Promise<{ dir: string; cleanup: () => Promise<void>; imported: CliResult; compiled: CliResult }> {
+  const { dir, cleanup } = await tempDir();
+  const imported = await runCli(['import', '--mode', 'project', fixture, '-o', 'estate'], { cwd: dir });
+  const compiled = await runCli(['compile'], { cwd: join(dir, 'estate') });
+  return { dir, cleanup, imported, compiled };
+}

@@ -1,0 +1,208 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResourceKind } from '../src/catalog/kinds.js';
+import { call, lit, obj } from '../src/import/code.js';
+import { ModuleLinks, specifier } from '../src/import/module-links.js';
+import { nativeChecker, nativeCompiler } from '../src/import/native-check.js';
+import { createTypeChecker } from '../src/import/type-check.js';
+import { readYaml } from '../src/yaml/read-yaml.js';
+import { importedProject, ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
+import { startEmulator } from './support/emulator.js';
+import { publishWith } from './support/emulator-run.js';
+
+/**
+ * References between the documents of one import become builder references: the referring module imports the
+ * referenced module's export. Compile of the project reproduces every document, and publish sees each resource once.
+ */
+const FIXTURE = join(ROOT, 'test/fixtures/import-links/estate.yaml');
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let imported: CliResult;
+let compiled: CliResult;
+const estate = (path: string) => readFile(join(dir, 'estate', path), 'utf8');
+
+beforeAll(async () => {
+  ({ dir, cleanup, imported, compiled } = await importedProject(FIXTURE));
+}, 120_000);
+afterAll(() => cleanup());
+
+describe('references between imported documents', () => {
+  it('imports every document typed, and compiles the project', () => {
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain('(9 typed, 0 partly raw, 0 need attention)');
+    expect(compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+  });
+
+  it("passes an input set its pipeline's builder, imported from the pipeline's module", async () => {
+    const text = await estate('input-sets/default/web/prod_values.ts');
+    expect(text).toContain("import { release } from '../../../pipelines/default/web/release.js';");
+    expect(text).toContain('pipeline: release,');
+  });
+
+  it('passes an overlay input set and a trigger their pipeline and the input sets that are imported', async () => {
+    const overlay = await estate('overlay-input-sets/default/web/all.ts');
+    expect(overlay).toContain("import { prodValues } from '../../../input-sets/default/web/prod_values.js';");
+    expect(overlay).toContain('pipeline: release,');
+    // eu_values is not part of the import: it stays text beside the builder.
+    expect(overlay).toContain("inputSets: [prodValues, 'eu_values'],");
+    const trigger = await estate('triggers/default/web/nightly.ts');
+    expect(trigger).toContain('pipeline: release,');
+    expect(trigger).toContain('inputSets: [prodValues],');
+  });
+
+  it("passes an infrastructure its environment's builder", async () => {
+    const text = await estate('infrastructures/default/web/k8s.ts');
+    expect(text).toContain("import { prod } from '../../../environments/default/web/prod.js';");
+    expect(text).toContain('environment: prod,');
+  });
+
+  it('passes a template use the imported template version, and keeps a template that is not imported as text', async () => {
+    const text = await estate('pipelines/default/web/release.ts');
+    expect(text).toContain("import { pause } from '../../../templates/default/web/pause.js';");
+    expect(text).toContain('templateRef: pause,');
+    expect(text).toContain("templateRef: 'account.scan',");
+  });
+
+  it("gives every module of the project the project module's builder", async () => {
+    for (const path of ['environments/default/web/prod.ts', 'templates/default/web/pause.ts', 'pipelines/default/web/release.ts', 'triggers/default/web/nightly.ts']) {
+      const text = await estate(path);
+      expect(text).toMatch(/import \{ web \} from '(\.\.\/)+projects\/default\/web\.js';/);
+      expect(text).toContain('project: web,');
+    }
+  });
+
+  it('keeps a reference to a document that is not imported as text', async () => {
+    const text = await estate('input-sets/default/web/orphan.ts');
+    expect(text).toContain("pipeline: 'elsewhere',");
+    expect(text).not.toContain('pipelines/');
+  });
+
+  it('compiles back to every document, each once', async () => {
+    const manifest = JSON.parse(await estate('out/manifest.json')) as { files: Array<{ kind: string; file: string }> };
+    const originals = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map((d) => d.value);
+    expect(manifest.files).toHaveLength(originals.length);
+    const back = await Promise.all(manifest.files.map(async (f) => readYaml(await estate(join('out', f.file)), f.file).documents[0]!.value));
+    for (const original of originals) expect(back).toContainEqual(original);
+  });
+
+  it('publish --dry-run plans each resource once', async () => {
+    const em = await startEmulator();
+    try {
+      const dry = await publishWith({ emulator: em, args: [join(dir, 'estate', 'out'), '--dry-run', '--json'] });
+      const documents = (JSON.parse(dry.stdout) as { documents: Array<{ kind: string; identifier: string }> }).documents;
+      const planned = documents.map((d) => `${d.kind}/${d.identifier}`).sort();
+      expect(planned).toEqual([...new Set(planned)]);
+      expect(planned).toHaveLength(9);
+      expect(em.totalWrites()).toBe(0);
+    } finally {
+      await em.stop();
+    }
+  }, 60_000);
+});
+
+describe('the order references follow', () => {
+  const documents: Array<{ kind: ResourceKind; body: Record<string, unknown>; path: string }> = [
+    { kind: 'inputSet', body: { identifier: 'values', orgIdentifier: 'o', projectIdentifier: 'p', pipeline: { identifier: 'ship' } }, path: 'input-sets/values.ts' },
+    { kind: 'pipeline', body: { identifier: 'ship', orgIdentifier: 'o', projectIdentifier: 'p' }, path: 'pipelines/ship.ts' },
+    { kind: 'project', body: { identifier: 'p', orgIdentifier: 'o' }, path: 'projects/p.ts' },
+  ];
+  const links = () => new ModuleLinks(documents.map((d) => d.kind), documents.map((d) => d.body), documents.map((d) => d.path));
+  const typed = (callee: string) => call(callee, [obj({ identifier: lit('x') })]);
+
+  it('generates what is referenced first: the project, then the pipeline, then its input set', () => {
+    expect(links().order).toEqual([2, 1, 0]);
+  });
+
+  it('refers to an earlier document, read from the referrer scope, with org. and account. texts', () => {
+    const table = links();
+    table.generated(1, 'ship', typed('pipeline'));
+    table.generated(2, 'p', typed('project'));
+    expect(table.referFrom(0)('pipeline', 'ship')).toMatchObject({ kind: 'ref', module: 'pipelines/ship.ts', name: 'ship' });
+    expect(table.referFrom(0)('project', 'p')).toMatchObject({ kind: 'ref', module: 'projects/p.ts' });
+    // `org.ship` names an org-level pipeline, not the project's: no such document.
+    expect(table.referFrom(0)('pipeline', 'org.ship')).toBeUndefined();
+    expect(table.referFrom(0)('pipeline', 'account.ship')).toBeUndefined();
+    expect(table.referFrom(0)('pipeline', '<+input>')).toBeUndefined();
+  });
+
+  it('never refers to a later document: a reference back (which would make an import cycle) stays text', () => {
+    const table = links();
+    table.generated(0, 'values', typed('inputSet'));
+    table.generated(1, 'ship', typed('pipeline'));
+    expect(table.referFrom(1)('inputSet', 'values', { parent: 'ship' })).toBeUndefined();
+    expect(table.referFrom(1)('pipeline', 'ship')).toBeUndefined();
+  });
+
+  it('keeps a reference to a module written with raw.* as text: its builder is not the kind the option takes', () => {
+    const table = links();
+    table.generated(1, 'ship', typed('raw.pipeline'));
+    expect(table.referFrom(0)('pipeline', 'ship')).toBeUndefined();
+  });
+
+  it('writes relative ESM paths with .js', () => {
+    expect(specifier('input-sets/o/p/values.ts', 'pipelines/o/p/ship.ts')).toBe('../../../pipelines/o/p/ship.js');
+    expect(specifier('values.ts', 'ship.ts')).toBe('./ship.js');
+  });
+});
+
+describe('checking a module with the modules it imports', () => {
+  // A pipeline module, and an input set module that imports it: the pipeline is given as context, for its type.
+  const pipelineModule = {
+    path: 'pipelines/ship.ts',
+    text: "import { pipeline } from 'pipewright';\nexport const ship = pipeline({ identifier: 'ship', project: 'web' });\nexport const broken: number = 'not a number';\n",
+    context: true,
+  };
+  const inputSetModule = (pipeline: string) => ({
+    path: 'input-sets/values.ts',
+    text: `import { inputSet } from 'pipewright';\nimport { ship } from '../pipelines/ship.js';\nexport const values = inputSet({ identifier: 'values', project: 'web', pipeline: ${pipeline} });\n`,
+  });
+
+  it('in this thread: a module is checked against the real type of what it imports; the context is not checked', () => {
+    const check = createTypeChecker('/tmp/pipewright-links-check');
+    const [fine, context] = check([inputSetModule('ship'), pipelineModule]);
+    expect(fine).toEqual([]);
+    // The context's own error is not reported: it is checked as a module of its own.
+    expect(context).toEqual([]);
+    const [refused] = check([inputSetModule('ship.identifier.length'), pipelineModule]);
+    expect(refused!.map((problem) => problem.diagnostic.message).join('\n')).toMatch(/not assignable/);
+  });
+
+  it('in TypeScript 7 the same', async () => {
+    const compiler = nativeCompiler();
+    expect(compiler).toBeDefined();
+    const [fine, context] = await nativeChecker(compiler!)([inputSetModule('ship'), pipelineModule]);
+    expect(fine).toEqual([]);
+    expect(context).toEqual([]);
+    const [refused] = await nativeChecker(compiler!)([inputSetModule('ship.identifier.length'), pipelineModule]);
+    expect(refused!.length).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('references in files mode', () => {
+  it('imports from the same folder, under another name where the export name is taken here', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const yaml = join(dir, 'ship.yaml');
+      await writeFile(
+        yaml,
+        [
+          'pipeline:\n  name: ship\n  identifier: ship\n  orgIdentifier: default\n  projectIdentifier: web\n  stages:\n    - stage:\n        name: s\n        identifier: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: w\n                  identifier: w\n                  spec:\n                    duration: <+input>\n',
+          'inputSet:\n  name: ship\n  identifier: ship\n  orgIdentifier: default\n  projectIdentifier: web\n  pipeline:\n    identifier: ship\n    stages:\n      - stage:\n          identifier: s\n          type: Custom\n          spec:\n            execution:\n              steps:\n                - step:\n                    identifier: w\n                    type: Wait\n                    spec:\n                      duration: 1m\n',
+        ].join('---\n'),
+      );
+      const imported = await runCli(['import', yaml, '-o', 'ts'], { cwd: dir });
+      expect(imported.code).toBe(0);
+      const text = await readFile(join(dir, 'ts', 'ship_inputSet.ts'), 'utf8');
+      expect(text).toContain("import { ship as shipPipeline } from './ship.js';");
+      expect(text).toContain('pipeline: shipPipeline,');
+      const compiled = await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir });
+      expect(compiled.stderr).toBe('');
+      expect(compiled.code).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  }, 120_000);
+});
