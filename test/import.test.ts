@@ -70,10 +70,7 @@ describe('pipewright import', () => {
     expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toBe(`// Imported by pipewright from deploy.yaml.
 import { deployment, expr, input, pipeline, shell } from 'pipewright';
 
-export const deploy = pipeline({
-  identifier: 'deploy',
-  project: 'web',
-})
+export const deploy = pipeline({ identifier: 'deploy', project: 'web' })
   .stage(
     deployment({
       identifier: 'prod',
@@ -109,7 +106,7 @@ echo two\`,
     expect((await importCli('legacy.yaml', '-o', 'ts')).stderr).toBe('');
     const code = await readFile(join(dir, 'ts/legacy.ts'), 'utf8');
     expect(code).toContain("deployment({\n      identifier: 'qa',\n      serviceConfig: {\n        useFromStage: { stage: 'dev' },");
-    expect(code).toContain("infrastructure: {\n        environment: {\n          name: 'qa',");
+    expect(code).toContain("infrastructure: {\n        environment: { name: 'qa', identifier: 'qa', type: 'PreProduction' },");
     expect(code).toContain('serviceOverrideInputs: input(),');
     expect(code).not.toMatch(/raw\.|stage\(\{/);
   });
@@ -124,7 +121,7 @@ echo two\`,
     await write('all.yaml', `project:\n  name: Web\n  identifier: web\n  orgIdentifier: default\n---\n${SEED}`);
     const result = await importCli('all.yaml', '-o', 'ts');
     expect(result.stdout).toBe('imported 2 documents into ts (2 typed, 0 partly raw, 0 need attention):\n  web.ts\n  deploy.ts\n');
-    expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({\n  identifier: 'web',\n  name: 'Web',\n});");
+    expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({ identifier: 'web', name: 'Web' });");
   });
 
   it('reports a document that is not a platform document, with its location, and writes the others', async () => {
@@ -231,7 +228,7 @@ echo two\`,
     );
     expect((await importCli('near.yaml', '-o', 'ts')).code).toBe(0);
     const code = await readFile(join(dir, 'ts/near.ts'), 'utf8');
-    expect(code).toContain("const soak = wait({\n  identifier: 'soak',\n  duration: '5m',\n});");
+    expect(code).toContain("const soak = wait({ identifier: 'soak', duration: '5m' });");
     expect(code).toContain(".step(soak.withIdentifier('soak_b'))");
     expect(code).toContain(".step(soak.withIdentifier('soak_c', 'Soak C'))");
     expect(code.match(/\.step\(soak\)/g)).toHaveLength(2);

@@ -115,6 +115,31 @@ function hoistSharedSteps(
   return { code: rewritten, consts: [...consts.values()].map(({ name, value }) => ({ name, value })) };
 }
 
+/**
+ * Steps in a row go in one call, `.step(a, b)` rather than `.step(a).step(b)`: the same steps (the methods take
+ * any number), and two lines fewer per step once formatted.
+ */
+export function joinStepCalls(code: Code): Code {
+  switch (code.kind) {
+    case 'call': {
+      const chain: MethodCall[] = [];
+      for (const { method, args } of code.chain ?? []) {
+        const joined = args.map(joinStepCalls);
+        const last = chain[chain.length - 1];
+        if (last && last.method === method && STEP_METHODS.has(method)) chain[chain.length - 1] = { method, args: [...last.args, ...joined] };
+        else chain.push({ method, args: joined });
+      }
+      return { ...code, args: code.args.map(joinStepCalls), ...(code.chain ? { chain } : {}) };
+    }
+    case 'object':
+      return { ...code, entries: code.entries.map(([key, value]) => [key, joinStepCalls(value)] as const) };
+    case 'array':
+      return { ...code, items: code.items.map(joinStepCalls) };
+    default:
+      return code;
+  }
+}
+
 export interface ModuleInput {
   readonly kind: ResourceKind;
   readonly document: Record<string, unknown>;
@@ -163,7 +188,7 @@ export function generateModule(
   const names = usedNames(built);
   let exportName = variableName(String(body.identifier ?? kind), kind);
   while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
-  const { code, consts } = hoistSharedSteps(built, new Set([exportName, ...names]));
+  const { code, consts } = hoistSharedSteps(joinStepCalls(built), new Set([exportName, ...names]));
   const importDecl = f.createImportDeclaration(
     undefined,
     f.createImportClause(
