@@ -126,7 +126,7 @@ describe('import falls back part by part', () => {
     const yaml = await fixture('names-the-builders-use.yaml');
     const { code, back } = await roundTrip({ 'names.yaml': yaml });
     const text = code['ci.ts']!;
-    expect(text).toMatch(/import \{ ci, custom, pipeline, run, shell \} from 'pipewright';/);
+    expect(text).toMatch(/import \{ ci, custom, pipeline, run, shell, wait \} from 'pipewright';/);
     expect(text).toContain('export const ciPipeline = pipeline(');
     expect(text).toContain('const shellStep = shell(');
     expect(await back('default', 'web', 'ci')).toEqual(data(yaml)[0]);

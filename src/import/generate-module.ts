@@ -115,7 +115,14 @@ export function generateModule(
     const main = declare(exportName, code, true);
     for (const line of [...header.slice(1), ...(own ? own.split('\n') : [])])
       ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
-    return printStatements([importDecl, ...consts.map((c) => declare(c.name, c.value, false)), main]);
+    // A shared const's comments go above the const, not between `=` and its value.
+    const shared = consts.map((c) => {
+      const above = commentsOf(c.value);
+      const statement = declare(c.name, c.value, false);
+      for (const line of above ? above.split('\n') : []) ts.addSyntheticLeadingComment(statement, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
+      return statement;
+    });
+    return printStatements([importDecl, ...shared, main]);
   };
   const header = [`Imported by pipewright from ${source}.`, ...(comment ? comment.split('\n') : [])];
   ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);
