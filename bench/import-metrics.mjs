@@ -5,7 +5,10 @@
 //   - the TypeScript / YAML line ratio;
 //   - fallback diagnostics (import-fallback) when import reports them.
 //
-//   npm run build && node bench/import-metrics.mjs [--corpus ../shared/corpus] [--json FILE]
+//   npm run build && node bench/import-metrics.mjs [--corpus ../shared/corpus] [--json FILE] [--files N]
+//
+// `--files N` also lists the N modules with the highest TS/YAML line ratio (a folder imported as a whole has its
+// modules matched to their YAML files by the source named in each module's header).
 //
 // Each corpus kind folder is imported in project mode as one import; a folder whose import fails as a whole is
 // imported file by file, so one bad document does not hide the others.
@@ -21,6 +24,7 @@ const { values } = parseArgs({
   options: {
     corpus: { type: 'string', default: join(ROOT, '..', 'shared', 'corpus') },
     json: { type: 'string' },
+    files: { type: 'string' },
   },
 });
 const { importYaml } = await import(join(ROOT, 'dist', 'import', 'import-yaml.js'));
@@ -70,6 +74,11 @@ function calls(text) {
 }
 
 const kinds = {};
+/** Per module: its YAML file, kind, and the lines of each (for `--files`). */
+const perFile = [];
+/** Non-blank lines of code: the header (source path) is not code the YAML had. */
+const tsLinesOf = (text) => text.split('\n').filter((line) => line.trim() && !/^\/\/ Imported by pipewright/.test(line)).length;
+const yamlLinesOf = (text) => text.split('\n').filter((line) => line.trim()).length;
 const row = (kind) =>
   (kinds[kind] ??= { documents: 0, modules: 0, typed: 0, generic: 0, raw: 0, yamlLines: 0, tsLines: 0, comments: 0, commentsKept: 0, fallbacks: 0, failed: 0 });
 
@@ -99,7 +108,7 @@ for (const { corpus, kind, dir } of folders(values.corpus)) {
   for (const { files: imported, result, out: where } of attempts) {
     for (const file of imported) {
       const text = readFileSync(file, 'utf8');
-      r.yamlLines += text.split('\n').filter((line) => line.trim()).length;
+      r.yamlLines += yamlLinesOf(text);
       comments.push(...commentsOf(text));
     }
     r.documents += result.documents;
@@ -109,8 +118,12 @@ for (const { corpus, kind, dir } of folders(values.corpus)) {
       if (!path.endsWith('.ts') || path === 'pipewright.config.ts') continue;
       const text = readFileSync(join(where, path), 'utf8');
       r.modules++;
-      // The header (source path) is not code the YAML had.
-      r.tsLines += text.split('\n').filter((line) => line.trim() && !/^\/\/ Imported by pipewright/.test(line)).length;
+      const lines = tsLinesOf(text);
+      r.tsLines += lines;
+      const source = /^\/\/ Imported by pipewright from (.*)\.$/m.exec(text)?.[1];
+      const file = imported.find((f) => relative(process.cwd(), f) === source);
+      if (values.files && file && imported.filter((f) => f === file).length === 1)
+        perFile.push({ kind, module: path, file: relative(values.corpus, file), ts: lines, yaml: yamlLinesOf(readFileSync(file, 'utf8')) });
       const c = calls(text);
       r.typed += c.typed;
       r.generic += c.generic;
@@ -134,5 +147,17 @@ for (const [kind, r] of Object.entries(kinds))
   console.log(
     `${kind.padEnd(15)} ${String(r.documents).padStart(4)} ${String(r.failed).padStart(6)} ${String(r.typed).padStart(6)} ${String(r.generic).padStart(7)} ${String(r.raw).padStart(5)} ${pct(r.typed, r.typed + r.generic + r.raw).padStart(7)} ${(r.tsLines / Math.max(1, r.yamlLines)).toFixed(2).padStart(8)} ${`${r.commentsKept}/${r.comments}`.padStart(9)} ${pct(r.commentsKept, r.comments).padStart(6)} ${String(r.fallbacks).padStart(9)}`,
   );
+if (values.files) {
+  // A YAML file of several documents gives several modules: their lines add up against the file's.
+  const byFile = new Map();
+  for (const m of perFile) {
+    const entry = byFile.get(m.file) ?? { file: m.file, kind: m.kind, ts: 0, yaml: m.yaml };
+    entry.ts += m.ts;
+    byFile.set(m.file, entry);
+  }
+  const worst = [...byFile.values()].sort((a, b) => b.ts / b.yaml - a.ts / a.yaml || b.ts - a.ts).slice(0, Number(values.files));
+  console.log('\nts/yaml   ts  yaml  file');
+  for (const m of worst) console.log(`${(m.ts / m.yaml).toFixed(2).padStart(7)} ${String(m.ts).padStart(4)} ${String(m.yaml).padStart(5)}  ${m.file}`);
+}
 console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
 if (values.json) writeFileSync(values.json, JSON.stringify(kinds, null, 2));

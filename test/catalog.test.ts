@@ -136,6 +136,30 @@ describe('step reuse and groups', () => {
     expect(problems(p)).toEqual([]);
   });
 
+  it('withIdentifier() reuses a step group under another identifier: its name follows unless it had its own', () => {
+    const phase = stepGroup({ identifier: 'phase', steps: [k8sRollingDeploy({ identifier: 'deploy' })] });
+    const named = stepGroup({ identifier: 'phase', name: 'Phase one', steps: [k8sRollingDeploy({ identifier: 'deploy' })] });
+    const doc = pipeline({ identifier: 'p', project: 'web' })
+      .stage(deploy().step(phase, phase.withIdentifier('phase_2'), named.withIdentifier('phase_3'), named.withIdentifier('phase_4', 'Four')))
+      .toDocument() as any;
+    const groups = doc.pipeline.stages[0].stage.spec.execution.steps.map((s: any) => [s.stepGroup.identifier, s.stepGroup.name]);
+    expect(groups).toEqual([['phase', 'phase'], ['phase_2', 'phase_2'], ['phase_3', 'Phase one'], ['phase_4', 'Four']]);
+    // The steps inside are the same steps: only the group's identity changed.
+    expect(doc.pipeline.stages[0].stage.spec.execution.steps[1].stepGroup.steps).toEqual(doc.pipeline.stages[0].stage.spec.execution.steps[0].stepGroup.steps);
+  });
+
+  it('withIdentifier() reuses a stage, steps and all, under another identifier', () => {
+    const checks = custom({ identifier: 'checks', name: 'Checks' }).step(shell({ identifier: 'lint', script: 'make lint' }));
+    const doc = pipeline({ identifier: 'p', project: 'web' })
+      .stage(checks, checks.withIdentifier('checks_eu'), checks.withIdentifier('checks_us', 'Checks (us)'), deploy().withIdentifier('prod_eu'))
+      .toDocument() as any;
+    const stages = doc.pipeline.stages.map((s: any) => [s.stage.identifier, s.stage.name, s.stage.spec.execution.steps.length]);
+    expect(stages).toEqual([['checks', 'Checks', 1], ['checks_eu', 'Checks', 1], ['checks_us', 'Checks (us)', 1], ['prod_eu', 'prod_eu', 0]]);
+    expect(problems(pipeline({ identifier: 'q', project: 'web' }).stage(checks, checks.withIdentifier('checks_2')))).toEqual([]);
+    // Two uses under one identifier are still a duplicate.
+    expect(problems(pipeline({ identifier: 'r', project: 'web' }).stage(checks, checks.withIdentifier('checks')))).not.toEqual([]);
+  });
+
   it('stepGroup() writes rollbackSteps, as the platform\'s canary phases do', () => {
     const group = stepGroup({
       identifier: 'canary',

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ROOT, runCli, tempDir, writeIn } from './support/cli.js';
 
 let dir: string;
@@ -70,10 +71,7 @@ describe('pipewright import', () => {
     expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toBe(`// Imported by pipewright from deploy.yaml.
 import { deployment, expr, input, pipeline, shell } from 'pipewright';
 
-export const deploy = pipeline({
-  identifier: 'deploy',
-  project: 'web',
-})
+export const deploy = pipeline({ identifier: 'deploy', project: 'web' })
   .stage(
     deployment({
       identifier: 'prod',
@@ -109,7 +107,7 @@ echo two\`,
     expect((await importCli('legacy.yaml', '-o', 'ts')).stderr).toBe('');
     const code = await readFile(join(dir, 'ts/legacy.ts'), 'utf8');
     expect(code).toContain("deployment({\n      identifier: 'qa',\n      serviceConfig: {\n        useFromStage: { stage: 'dev' },");
-    expect(code).toContain("infrastructure: {\n        environment: {\n          name: 'qa',");
+    expect(code).toContain("infrastructure: {\n        environment: { name: 'qa', identifier: 'qa', type: 'PreProduction' },");
     expect(code).toContain('serviceOverrideInputs: input(),');
     expect(code).not.toMatch(/raw\.|stage\(\{/);
   });
@@ -124,7 +122,7 @@ echo two\`,
     await write('all.yaml', `project:\n  name: Web\n  identifier: web\n  orgIdentifier: default\n---\n${SEED}`);
     const result = await importCli('all.yaml', '-o', 'ts');
     expect(result.stdout).toBe('imported 2 documents into ts (2 typed, 0 partly raw, 0 need attention):\n  web.ts\n  deploy.ts\n');
-    expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({\n  identifier: 'web',\n  name: 'Web',\n});");
+    expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({ identifier: 'web', name: 'Web' });");
   });
 
   it('reports a document that is not a platform document, with its location, and writes the others', async () => {
@@ -223,15 +221,16 @@ echo two\`,
     expect(code.match(/\.step\(echo\)/g)).toHaveLength(2);
   });
   it('makes steps that differ only in identifier and name one const, used with .withIdentifier()', async () => {
+    // Stage d has a description, so that it is not the same stage as a (whose step it shares).
     const stage = (id: string, stepId: string, stepName?: string) =>
-      `    - stage:\n        name: ${id}\n        identifier: ${id}\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: ${stepName ?? stepId}\n                  identifier: ${stepId}\n                  spec:\n                    duration: 5m\n`;
+      `    - stage:\n        name: ${id}\n        identifier: ${id}\n${id === 'd' ? '        description: last\n' : ''}        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: ${stepName ?? stepId}\n                  identifier: ${stepId}\n                  spec:\n                    duration: 5m\n`;
     await write(
       'near.yaml',
       `pipeline:\n  name: near\n  identifier: near\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n${stage('a', 'soak')}${stage('b', 'soak_b')}${stage('c', 'soak_c', 'Soak C')}${stage('d', 'soak')}`,
     );
     expect((await importCli('near.yaml', '-o', 'ts')).code).toBe(0);
     const code = await readFile(join(dir, 'ts/near.ts'), 'utf8');
-    expect(code).toContain("const soak = wait({\n  identifier: 'soak',\n  duration: '5m',\n});");
+    expect(code).toContain("const soak = wait({ identifier: 'soak', duration: '5m' });");
     expect(code).toContain(".step(soak.withIdentifier('soak_b'))");
     expect(code).toContain(".step(soak.withIdentifier('soak_c', 'Soak C'))");
     expect(code.match(/\.step\(soak\)/g)).toHaveLength(2);
@@ -240,6 +239,135 @@ echo two\`,
     const back = await readFile(join(dir, 'out/pipelines/default/web/near.yaml'), 'utf8');
     expect(back).toContain('name: Soak C\n');
     expect(back).toContain('identifier: soak_b\n');
+  });
+});
+
+describe('import writes code no longer than the YAML', () => {
+  it('makes a stage used twice (steps and all) and a step group used four times one const each, renamed where only the identity differs', async () => {
+    const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-stages-and-groups.yaml'), 'utf8');
+    await write('shared.yaml', yaml);
+    expect(await importCli('shared.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
+    // The group is declared before the stage that uses it; the step inside the shared stage keeps its comment.
+    expect(await readFile(join(dir, 'ts/shared.ts'), 'utf8')).toBe(`// Imported by pipewright from shared.yaml.
+import { custom, pipeline, shell, stepGroup, wait } from 'pipewright';
+
+const soak = stepGroup({
+  identifier: 'soak',
+  steps: [wait({ identifier: 'wait', duration: '5m' })],
+});
+
+const checksEu = custom({ identifier: 'checks_eu', failureStrategies: [{ action: 'Abort' }] }).step(
+  // Lint first.
+  shell({ identifier: 'lint', script: 'make lint', timeout: '10m' }),
+  soak,
+);
+
+// The same checks stage run for two regions, and one soak phase written four times: import makes each one const
+// (stages with their steps, step groups), renamed with .withIdentifier() where only the identity differs.
+export const shared = pipeline({ identifier: 'shared', project: 'web' })
+  .stage(checksEu)
+  .stage(checksEu.withIdentifier('checks_us'))
+  .stage(
+    custom({
+      identifier: 'deploy',
+      when: {
+        pipelineStatus: 'Success',
+        condition: '<+pipeline.variables.deploy> == "yes"',
+      },
+    }),
+  )
+  .step(soak.withIdentifier('soak_1'), soak.withIdentifier('soak_2', 'Soak two'));
+`);
+    expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/shared.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(back).toEqual(parse(yaml));
+  });
+
+  it('keeps stages apart when they differ in more than their identity, and shares only the step they have in common', async () => {
+    const yaml = (await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-stages-and-groups.yaml'), 'utf8')).replace(
+      '        name: checks_us\n',
+      '        name: checks_us\n        description: the US checks\n',
+    );
+    await write('shared.yaml', yaml);
+    expect((await importCli('shared.yaml', '-o', 'ts')).stderr).toBe('');
+    const code = await readFile(join(dir, 'ts/shared.ts'), 'utf8');
+    expect(code).not.toContain('checksEu');
+    expect(code).toContain("const lint = shell({ identifier: 'lint', script: 'make lint', timeout: '10m' });");
+    expect(code.match(/\(lint, soak\)/g)).toHaveLength(2);
+  });
+
+  it('writes small objects on one line and steps in a row in one .step() call; larger objects keep a field a line', async () => {
+    await write(
+      'small.yaml',
+      `pipeline:
+  name: small
+  identifier: small
+  projectIdentifier: web
+  orgIdentifier: default
+  variables:
+    - name: region
+      type: String
+      value: eu
+    - name: image
+      type: String
+      description: the image the later stages deploy, built and pushed by the CI stage
+      value: registry.example.com/web/app:<+pipeline.sequenceId>
+  stages:
+    - stage:
+        name: checks
+        identifier: checks
+        type: Custom
+        spec:
+          execution:
+            steps:
+              - step:
+                  type: Wait
+                  name: a
+                  identifier: a
+                  spec:
+                    duration: 1m
+                  when:
+                    stageStatus: Success
+              - step:
+                  type: Wait
+                  name: b
+                  identifier: b
+                  spec:
+                    duration: 2m
+`,
+    );
+    expect((await importCli('small.yaml', '-o', 'ts')).stderr).toBe('');
+    expect(await readFile(join(dir, 'ts/small.ts'), 'utf8')).toBe(`// Imported by pipewright from small.yaml.
+import { custom, pipeline, wait } from 'pipewright';
+
+export const small = pipeline({
+  identifier: 'small',
+  project: 'web',
+  variables: {
+    region: 'eu',
+    image: {
+      type: 'String',
+      value: 'registry.example.com/web/app:<+pipeline.sequenceId>',
+      description: 'the image the later stages deploy, built and pushed by the CI stage',
+    },
+  },
+})
+  .stage(custom({ identifier: 'checks' }))
+  .step(
+    wait({ identifier: 'a', duration: '1m', when: { stageStatus: 'Success' } }),
+    wait({ identifier: 'b', duration: '2m' }),
+  );
+`);
+  });
+
+  it('keeps a long script a template literal, line for line, with backquotes and ${ escaped', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `echo "step ${i}: \${HOME}" \`date\``);
+    const block = lines.map((line) => `                          ${line}`).join('\n');
+    await write('long.yaml', SEED.replace('                          echo one\n                          echo two', block));
+    expect((await importCli('long.yaml', '-o', 'ts')).stderr).toBe('');
+    const code = await readFile(join(dir, 'ts/deploy.ts'), 'utf8');
+    const script = /script: `([\s\S]*?)`,\n/.exec(code)?.[1];
+    expect(script?.split('\n')).toEqual(lines.map((line) => line.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')));
   });
 });
 

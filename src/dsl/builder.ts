@@ -29,6 +29,15 @@ export interface Chainable extends Suppressible {
 }
 
 /**
+ * The identity of a node reused under another identifier (`.withIdentifier()` of steps, step groups, stages):
+ * the name given, else the old name, unless that only repeated the old identifier (then it follows the new one).
+ */
+export const reidentified = (props: { readonly identifier: string; readonly name?: string }, identifier: string, name?: string) => ({
+  identifier,
+  name: name ?? (props.name === props.identifier ? undefined : props.name),
+});
+
+/**
  * Base of the builder classes: frozen props, and methods that return a new builder of the same class.
  * A stage or step defined once can be reused anywhere without one use changing another.
  */

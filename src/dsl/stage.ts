@@ -2,7 +2,7 @@ import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue
 import { liftStepLists } from '../ir/lift.js';
 import { keyList } from './key-list.js';
 import { checkOptions, missingOptions, unknownOptions } from './option-check.js';
-import { Builder, type Chainable } from './builder.js';
+import { Builder, reidentified, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { appendUsed, usesOf } from './use-sites.js';
 import {
@@ -105,6 +105,11 @@ export interface StageSettings<Type extends string = string> extends StageNode<T
   variables(variables: Readonly<Record<string, VariableOption>>): this;
   /** A looping strategy: `{ matrix: { region: ['eu', 'us'] } }`, `{ repeat: { items: [...] } }`, `{ parallelism: n }`. */
   strategy(strategy: StrategyOption): this;
+  /**
+   * The same stage under another identifier (and name, unless given; a name equal to the old identifier follows
+   * the new one): one definition run twice, e.g. the same checks against two environments.
+   */
+  withIdentifier(identifier: string, name?: string): this;
 }
 
 /** The reference to an output of a step of a stage, as later stages write it. */
@@ -164,6 +169,9 @@ abstract class StageBase<Type extends string> extends Builder<StageProps> implem
   }
   strategy(strategy: StrategyOption): this {
     return this.with({ strategy });
+  }
+  withIdentifier(identifier: string, name?: string): this {
+    return this.with(reidentified(this.props, identifier, name));
   }
 
   /** The stage's own steps as nodes, for the spec to place; undefined for a stage without steps. */

@@ -1,5 +1,5 @@
 import { childrenAt, irNode, type IrNode, type Reference, type AnyResource } from '../ir/node.js';
-import { Builder, type Chainable } from './builder.js';
+import { Builder, reidentified, type Chainable } from './builder.js';
 import type { PipewrightTypeError } from '../core/type-error.js';
 import { TEMPLATE_GROUP_HAS_NO_STEPS } from './refusals.js';
 import { captureSite } from '../core/source-site.js';
@@ -53,6 +53,11 @@ const assertSteps = (owner: string, steps: readonly unknown[]) =>
 /** A step group; `Types` are the wire types of the steps inside, for placement checks in the types. */
 export interface StepGroupBuilder<Types extends string = string> extends StepNode<Types>, Chainable {
   readonly identifier: string;
+  /**
+   * The same group under another identifier (and name, unless given; a name equal to the old identifier follows
+   * the new one): one phase written once and run twice.
+   */
+  withIdentifier(identifier: string, name?: string): this;
   /** Appends steps to the group. */
   step<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>>;
   /** Appends steps to the group's rollback. */
@@ -62,6 +67,8 @@ export interface StepGroupBuilder<Types extends string = string> extends StepNod
 /** A step group made from a step-group template (`stepGroup({ template })`): the template has the steps. */
 export interface TemplateStepGroupBuilder extends StepNode, Chainable {
   readonly identifier: string;
+  /** The same group under another identifier (and name, unless given), as `StepGroupBuilder.withIdentifier`. */
+  withIdentifier(identifier: string, name?: string): this;
   /** Refused: the steps are in the template. */
   step(refused: PipewrightTypeError<typeof TEMPLATE_GROUP_HAS_NO_STEPS>, ...more: unknown[]): never;
   /** Refused: the steps are in the template. */
@@ -75,6 +82,9 @@ abstract class StepGroupBase<Types extends string> extends Builder<StepGroupOpti
   }
   get identifier(): string {
     return this.props.identifier;
+  }
+  withIdentifier(identifier: string, name?: string): this {
+    return this.with(reidentified(this.props, identifier, name));
   }
 
   protected makeNode(): IrNode {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { strategy } from '../schema/strategy.js';
 import { irNode, type IrNode, type OptionIssue, type Reference } from '../ir/node.js';
-import { Builder, type Chainable } from './builder.js';
+import { Builder, reidentified, type Chainable } from './builder.js';
 import { captureSite, type SourceSite } from '../core/source-site.js';
 import { defined, failureStrategiesDocument, type FailureStrategyOption } from './common-options.js';
 import { Expr, valueText, type Expressive, type Value } from './expr.js';
@@ -127,7 +127,7 @@ export class StepBuilderImpl<Outputs extends string = never, Type extends string
     return this.with({ strategy });
   }
   withIdentifier(identifier: string, name?: string): this {
-    return this.with({ identifier, name: name ?? (this.props.name === this.props.identifier ? undefined : this.props.name) });
+    return this.with(reidentified(this.props, identifier, name));
   }
   output(name: Outputs): Expr {
     return new Expr(`<+execution.steps.${this.props.identifier}.output.outputVariables.${name}>`);

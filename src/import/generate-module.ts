@@ -1,8 +1,8 @@
 import { ts } from 'ts-morph';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { lit, originOf, refsIn, usedNames, withOrigin, type Code, type MethodCall, type Origin } from './code.js';
-import { evaluate } from './evaluate.js';
-import { asStepElement, isExact } from './verify.js';
+import { refsIn, usedNames, type Code, type MethodCall, type Origin } from './code.js';
+import { hoistShared, STEP_METHODS } from './shared-consts.js';
+import { variableName } from './variable-name.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
 import type { ImportContext, Refer } from './lifted.js';
 import { specifier } from './module-links.js';
@@ -17,105 +17,29 @@ import { headerLine } from './module-header.js';
 
 const f = ts.factory;
 
-const RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await'.split(
-    ' ',
-  ),
-);
-
-/** `deploy_to_prod` -> `deployToProd`; a valid, non-reserved JavaScript name. */
-export function variableName(identifier: string, fallback: string): string {
-  const camel = identifier.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/^_+/, '');
-  const name = /^[A-Za-z_$][\w$]*$/.test(camel) ? camel : `${fallback}${camel.replace(/[^\w$]/g, '_')}`;
-  return RESERVED.has(name) ? `${name}${fallback[0]!.toUpperCase()}${fallback.slice(1)}` : name;
-}
-
-/** Chain methods whose arguments are steps: a step used in several of them may be one shared `const`. */
-const STEP_METHODS = new Set(['step', 'rollbackStep']);
-/** Calls that make something other than a single step, which have no `.withIdentifier()`. */
-const NOT_A_STEP = new Set(['parallel', 'stepGroup']);
-
-const optionOf = (code: Code, key: string): Code | undefined =>
-  code.kind === 'call' && code.args[0]?.kind === 'object' ? code.args[0].entries.find(([name]) => name === key)?.[1] : undefined;
-
-const textOf = (code: Code | undefined): string | undefined =>
-  code?.kind === 'literal' && typeof code.value === 'string' ? code.value : undefined;
-
 /**
- * What two step calls must share to be one `const`: all their code (a `raw.step` or a group), or all but the
- * identifier and name (a builder's step, which `.withIdentifier()` renames).
+ * Steps in a row go in one call, `.step(a, b)` rather than `.step(a).step(b)`: the same steps (the methods take
+ * any number), and two lines fewer per step once formatted.
  */
-function shareKey(code: Code): string | undefined {
-  if (code.kind !== 'call') return undefined;
-  if (code.callee.startsWith('raw.') || NOT_A_STEP.has(code.callee) || code.args[0]?.kind !== 'object') return `same:${JSON.stringify(code)}`;
-  const options = code.args[0].entries.filter(([key]) => key !== 'identifier' && key !== 'name');
-  return `shape:${JSON.stringify({ ...code, args: [{ kind: 'object', entries: options }, ...code.args.slice(1)] })}`;
-}
-
-/**
- * `.withIdentifier(id, name?)` on the shared step: the name is given only where the builder's own rule (keep
- * the const's name, or follow the new identifier when the const has none) would not give the use's.
- */
-function renamed(shared: Code, use: Code): MethodCall {
-  const identifier = textOf(optionOf(use, 'identifier'))!;
-  const sharedName = textOf(optionOf(shared, 'name'));
-  const useName = textOf(optionOf(use, 'name'));
-  const given = sharedName === undefined ? useName : useName === sharedName ? undefined : (useName ?? identifier);
-  return { method: 'withIdentifier', args: [lit(identifier), ...(given === undefined ? [] : [lit(given)])] };
-}
-
-/**
- * Steps used more than once with the same code, or the same but for their identifier and name, become one
- * `const` (used with `.withIdentifier()` where the identifier differs), as a person would write a shared step.
- * Each renamed use is evaluated against the step it replaces, so what is written stays exact.
- * Returns the rewritten code and the constants in first-use order.
- */
-function hoistSharedSteps(
-  code: Code,
-  taken: Set<string>,
-): { code: Code; consts: Array<{ name: string; value: Code }> } {
-  const groups = new Map<string, Code[]>();
-  const visit = (node: Code): void => {
-    if (node.kind !== 'call') return;
-    for (const { method, args } of node.chain ?? [])
-      for (const arg of args) {
-        const key = STEP_METHODS.has(method) ? shareKey(arg) : undefined;
-        if (key) groups.set(key, [...(groups.get(key) ?? []), arg]);
-        visit(arg);
+export function joinStepCalls(code: Code): Code {
+  switch (code.kind) {
+    case 'call': {
+      const chain: MethodCall[] = [];
+      for (const { method, args } of code.chain ?? []) {
+        const joined = args.map(joinStepCalls);
+        const last = chain[chain.length - 1];
+        if (last && last.method === method && STEP_METHODS.has(method)) chain[chain.length - 1] = { method, args: [...last.args, ...joined] };
+        else chain.push({ method, args: joined });
       }
-  };
-  visit(code);
-  const consts = new Map<string, { name: string; value: Code; uses: Code[] }>();
-  const useOf = (arg: Code): Code | undefined => {
-    const key = shareKey(arg);
-    const members = key === undefined ? undefined : groups.get(key);
-    if (!key || !members || members.length < 2) return undefined;
-    let entry = consts.get(key);
-    if (!entry) {
-      const first = members[0]!;
-      let name = variableName(textOf(optionOf(first, 'identifier')) ?? 'step', 'step');
-      while (taken.has(name)) name = `${name}Step`;
-      taken.add(name);
-      // The YAML nodes behind each shared step: a type error in the const demotes all of them.
-      const origin = originOf(first);
-      const nodes = members.flatMap((member) => originOf(member)?.nodes ?? []);
-      entry = { name, value: origin ? withOrigin(first, { ...origin, nodes }) : first, uses: [] };
-      consts.set(key, entry);
+      return { ...code, args: code.args.map(joinStepCalls), ...(code.chain ? { chain } : {}) };
     }
-    if (JSON.stringify(arg) === JSON.stringify(members[0])) return { kind: 'const', name: entry.name, value: entry.value };
-    const use: Code = { kind: 'const', name: entry.name, value: entry.value, chain: [renamed(members[0]!, arg)] };
-    return isExact(use, asStepElement(evaluate(arg)), asStepElement) ? use : undefined;
-  };
-  const rewrite = (node: Code): Code => {
-    if (node.kind !== 'call') return node;
-    const chain = node.chain?.map(({ method, args }) => ({
-      method,
-      args: args.map((arg) => (STEP_METHODS.has(method) ? useOf(arg) : undefined) ?? rewrite(arg)),
-    }));
-    return { ...node, ...(chain ? { chain } : {}) };
-  };
-  const rewritten = rewrite(code);
-  return { code: rewritten, consts: [...consts.values()].map(({ name, value }) => ({ name, value })) };
+    case 'object':
+      return { ...code, entries: code.entries.map(([key, value]) => [key, joinStepCalls(value)] as const) };
+    case 'array':
+      return { ...code, items: code.items.map(joinStepCalls) };
+    default:
+      return code;
+  }
 }
 
 /**
@@ -231,7 +155,7 @@ export function generateModule(
   let exportName = kept !== undefined && !names.has(kept) ? kept : variableName(String(body.identifier ?? kind), kind);
   while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
   const { linked, imports, locals } = linkImports(built, path, new Set([exportName, ...names]));
-  const { code, consts } = hoistSharedSteps(linked, new Set([exportName, ...names, ...locals]));
+  const { code, consts } = hoistShared(joinStepCalls(linked), new Set([exportName, ...names, ...locals]));
   const importDecl = f.createImportDeclaration(
     undefined,
     f.createImportClause(
@@ -259,7 +183,14 @@ export function generateModule(
     const main = declare(exportName, code, true);
     for (const line of [...header.slice(1), ...(own ? own.split('\n') : [])])
       ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
-    return printStatements([importDecl, ...imports, ...consts.map((c) => declare(c.name, c.value, false)), main], 1 + imports.length);
+    // A shared const's comments go above the const, not between `=` and its value.
+    const shared = consts.map((c) => {
+      const above = commentsOf(c.value);
+      const statement = declare(c.name, c.value, false);
+      for (const line of above ? above.split('\n') : []) ts.addSyntheticLeadingComment(statement, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
+      return statement;
+    });
+    return printStatements([importDecl, ...imports, ...shared, main], 1 + imports.length);
   };
   const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
   ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);

@@ -59,6 +59,42 @@ function templateNode(parts: ReadonlyArray<string | Code>, marks: Origin[] | und
   );
 }
 
+/**
+ * Objects whose one-line form is at most this long are printed on one line (prettier keeps an object broken
+ * when its source breaks after `{`, and joins one that does not when it fits the print width): `when`, failure
+ * strategies, a variable, a short spec read as a YAML flow map does. Longer ones keep one field per line.
+ */
+const ONE_LINE_OBJECT = 80;
+
+/**
+ * About how wide the code is on one line, or Infinity when it cannot be one line (text over lines, a call that
+ * may carry comments above it). Stops counting past `limit`.
+ */
+function flatWidth(code: Code, limit: number): number {
+  switch (code.kind) {
+    case 'literal':
+      return typeof code.value === 'string' ? (code.value.includes('\n') ? Infinity : code.value.length + 2) : String(code.value).length;
+    case 'member':
+      return code.path.length;
+    case 'ref':
+      return (code.local ?? code.name).length;
+    case 'const':
+      return code.name.length + (code.chain?.length ? limit : 0);
+    case 'template':
+      return code.parts.some((part) => typeof part === 'string' && part.includes('\n'))
+        ? Infinity
+        : code.parts.reduce<number>((width, part) => width + (typeof part === 'string' ? part.length : flatWidth(part, limit) + 3), 6);
+    case 'call':
+      // A call for a YAML node (a step, a stage) may carry that node's comments: it keeps its own lines.
+      if (originOf(code) || code.chain?.length) return Infinity;
+      return code.args.reduce<number>((width, arg) => (width > limit ? width : width + flatWidth(arg, limit) + 2), code.callee.length + 2);
+    case 'array':
+      return code.items.reduce<number>((width, item) => (width > limit ? width : width + flatWidth(item, limit) + 2), 2);
+    case 'object':
+      return code.entries.reduce<number>((width, [key, value]) => (width > limit ? width : width + key.length + 2 + flatWidth(value, limit) + 2), 4);
+  }
+}
+
 /** Comment text that marks the code chosen for a YAML node; its number indexes the marks list. */
 export const MARK_PREFIX = '@pipewright-origin ';
 
@@ -103,7 +139,7 @@ export function toExpression(code: Code, marks?: Origin[], comments?: CommentsOf
             inner(value),
           ),
         ),
-        code.entries.length > 1,
+        code.entries.length > 1 && flatWidth(code, ONE_LINE_OBJECT) > ONE_LINE_OBJECT,
       );
     case 'call': {
       let expression: ts.Expression = f.createCallExpression(path(code.callee), undefined, code.args.map(inner));

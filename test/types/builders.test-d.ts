@@ -89,6 +89,11 @@ featureFlag({ identifier: 'ff' }).step(pause);
 stage({ identifier: 'any', type: 'Whatever' }).step(say);
 // @ts-expect-error: a stage's .step() takes steps, not stages
 custom({ identifier: 'c' }).step(custom({ identifier: 'd' }));
+// .withIdentifier() keeps the stage's type (its steps' placement checks, its outputs).
+expectTypeOf(cd.withIdentifier('prod_eu', 'prod (eu)')).toEqualTypeOf(cd);
+cd.withIdentifier('again').output(say, 'WORD');
+// @ts-expect-error: the identifier is a string
+cd.withIdentifier(1);
 
 // --- a stage made from a template: no steps of its own --------------------------------------------------------
 const fromTemplate = stageTemplate({ identifier: 'b', templateRef: 'build', when: { pipelineStatus: 'Success' } });
@@ -100,6 +105,8 @@ fromTemplate.step(say);
 fromTemplate.rollbackStep(say);
 // @ts-expect-error: ... and a pipeline's .step() after it
 pipeline({ identifier: 'p', project: 'web' }).stage(fromTemplate).step(say);
+// @ts-expect-error: renamed, it still has no steps of its own
+fromTemplate.withIdentifier('b2').step(say);
 
 // --- a Pipeline stage runs another pipeline ------------------------------------------------------------------
 const chained = pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child' }).when({ pipelineStatus: 'Success' });
@@ -172,10 +179,15 @@ const group = stepGroup({ identifier: 'g', steps: [say] }).step(pause).rollbackS
 expectTypeOf(group).toEqualTypeOf<StepGroupBuilder<'ShellScript' | 'Wait' | 'K8sRollingDeploy'>>();
 // @ts-expect-error: the group holds a K8sRollingDeploy step, which a Custom stage cannot run
 custom({ identifier: 'c' }).step(group);
+// .withIdentifier() keeps the step types the group holds, for the placement check.
+expectTypeOf(group.withIdentifier('g2', 'second')).toEqualTypeOf<StepGroupBuilder<'ShellScript' | 'Wait' | 'K8sRollingDeploy'>>();
+// @ts-expect-error: renamed, the group still holds a K8sRollingDeploy step
+custom({ identifier: 'c' }).step(group.withIdentifier('g2'));
 const linked = stepGroup({ identifier: 'checks', template: { templateRef: 'security_checks', versionLabel: 'v1' } });
 custom({ identifier: 'c' }).step(linked);
 // @ts-expect-error: a step group made from a template has no steps of its own: put the steps in the template
 linked.step(say);
+expectTypeOf(linked.withIdentifier('checks_again')).toEqualTypeOf<TemplateStepGroupBuilder>();
 
 // --- steps from templates ------------------------------------------------------------------------------------------
 const fromStepTemplate = stepTemplate({ identifier: 'say', templateRef: 'echo', versionLabel: 'v1' });

@@ -1,0 +1,191 @@
+import { chained, lit, originOf, withOrigin, type Code, type MethodCall } from './code.js';
+import { evaluate } from './evaluate.js';
+import { variableName } from './variable-name.js';
+import { asStageElement, asStepElement, isExact } from './verify.js';
+
+/** Where a unit that may be shared stands: in a list of stages or in a list of steps. */
+type Place = 'stage' | 'step';
+
+/** Chain methods whose arguments are steps. */
+export const STEP_METHODS = new Set(['step', 'rollbackStep']);
+/** A step group's options whose items are steps. */
+const STEP_LISTS = new Set(['steps', 'rollbackSteps']);
+/** Calls with no `.withIdentifier()`: shared only when all their code is the same. */
+const WHOLE_ONLY = new Set(['parallel']);
+
+const optionOf = (code: Code, key: string): Code | undefined =>
+  code.kind === 'call' && code.args[0]?.kind === 'object' ? code.args[0].entries.find(([name]) => name === key)?.[1] : undefined;
+
+const textOf = (code: Code | undefined): string | undefined =>
+  code?.kind === 'literal' && typeof code.value === 'string' ? code.value : undefined;
+
+/**
+ * What two units must share to be one `const`: all their code (a `raw.*` call, a parallel block), or all but the
+ * identifier and name (a builder's step, step group or stage, which `.withIdentifier()` renames). A stage's
+ * steps are part of it.
+ */
+function shareKey(place: Place, code: Code): string | undefined {
+  if (code.kind !== 'call') return undefined;
+  if (code.callee.startsWith('raw.') || WHOLE_ONLY.has(code.callee) || code.args[0]?.kind !== 'object' || textOf(optionOf(code, 'identifier')) === undefined)
+    return `${place} same:${JSON.stringify(code)}`;
+  const options = code.args[0].entries.filter(([key]) => key !== 'identifier' && key !== 'name');
+  return `${place} shape:${JSON.stringify({ ...code, args: [{ kind: 'object', entries: options }, ...code.args.slice(1)] })}`;
+}
+
+/**
+ * `.withIdentifier(id, name?)` on the shared unit: the name is given only where the builder's own rule (keep
+ * the const's name, or follow the new identifier when the const has none) would not give the use's.
+ */
+function renamed(shared: Code, use: Code): MethodCall {
+  const identifier = textOf(optionOf(use, 'identifier'))!;
+  const sharedName = textOf(optionOf(shared, 'name'));
+  const useName = textOf(optionOf(use, 'name'));
+  const given = sharedName === undefined ? useName : useName === sharedName ? undefined : (useName ?? identifier);
+  return { method: 'withIdentifier', args: [lit(identifier), ...(given === undefined ? [] : [lit(given)])] };
+}
+
+/** What a unit found in the tree becomes: a replacement (its inside is not visited), or undefined to look inside. */
+type OnUnit = (place: Place, unit: Code) => Code | undefined;
+
+/** A pipeline's stage entry with the steps chained after it (`.stage(s).step(a, b)`), as one stage unit. */
+const stageUnit = (chain: readonly MethodCall[], at: number): Code | undefined => {
+  const entry = chain[at]!;
+  if (entry.method !== 'stage' || entry.args.length !== 1) return undefined;
+  const next = chain[at + 1];
+  return next?.method === 'step' ? chained(entry.args[0]!, [next]) : entry.args[0];
+};
+
+/**
+ * Rebuilds the code, offering each unit that stands in a list of stages or of steps to `onUnit`: the stages of
+ * a pipeline's chain (each with the steps chained after it), the arguments of `.step()`/`.rollbackStep()`, the
+ * items of a step group's `steps` and `rollbackSteps`.
+ */
+function walk(code: Code, onUnit: OnUnit): Code {
+  const inner = (c: Code) => walk(c, onUnit);
+  const step = (c: Code) => onUnit('step', c) ?? inner(c);
+  switch (code.kind) {
+    case 'call': {
+      const chain: MethodCall[] = [];
+      const source = code.chain ?? [];
+      for (let at = 0; at < source.length; at++) {
+        const { method, args } = source[at]!;
+        const unit = stageUnit(source, at);
+        const replaced = unit && onUnit('stage', unit);
+        if (replaced) {
+          chain.push({ method, args: [replaced] });
+          if (unit !== args[0]) at++; // its steps are in the unit
+        } else chain.push({ method, args: args.map(STEP_METHODS.has(method) ? step : inner) });
+      }
+      const args =
+        code.callee === 'stepGroup' && code.args[0]?.kind === 'object'
+          ? [
+              {
+                ...code.args[0],
+                entries: code.args[0].entries.map(([key, value]) =>
+                  STEP_LISTS.has(key) && value.kind === 'array' ? ([key, { ...value, items: value.items.map(step) }] as const) : ([key, inner(value)] as const),
+                ),
+              },
+              ...code.args.slice(1).map(inner),
+            ]
+          : code.args.map(inner);
+      return { ...code, args, ...(code.chain ? { chain } : {}) };
+    }
+    case 'object':
+      return { ...code, entries: code.entries.map(([key, value]) => [key, inner(value)] as const) };
+    case 'array':
+      return { ...code, items: code.items.map(inner) };
+    default:
+      return code;
+  }
+}
+
+/**
+ * The first member's code with the YAML nodes of every member at each of its calls (same-shaped code has its
+ * calls at the same places): a type error in the shared code then demotes all of them, and each member's
+ * comments find their call.
+ */
+function withMembersOrigins(first: Code, others: readonly Code[]): Code {
+  if (first.kind === 'call') {
+    const callsOf = others.filter((o): o is Extract<Code, { kind: 'call' }> => o.kind === 'call');
+    const merged: Code = {
+      ...first,
+      args: first.args.map((arg, i) => withMembersOrigins(arg, callsOf.map((o) => o.args[i]).filter((a): a is Code => a !== undefined))),
+      ...(first.chain
+        ? {
+            chain: first.chain.map(({ method, args }, c) => ({
+              method,
+              args: args.map((arg, i) => withMembersOrigins(arg, callsOf.map((o) => o.chain?.[c]?.args[i]).filter((a): a is Code => a !== undefined))),
+            })),
+          }
+        : {}),
+    };
+    const origin = originOf(first);
+    return origin ? withOrigin(merged, { ...origin, nodes: [...origin.nodes, ...others.flatMap((o) => originOf(o)?.nodes ?? [])] }) : merged;
+  }
+  if (first.kind === 'object') {
+    const objects = others.filter((o): o is Extract<Code, { kind: 'object' }> => o.kind === 'object');
+    return { ...first, entries: first.entries.map(([key, value], i) => [key, withMembersOrigins(value, objects.map((o) => o.entries[i]?.[1]).filter((v): v is Code => v !== undefined))] as const) };
+  }
+  if (first.kind === 'array') {
+    const arrays = others.filter((o): o is Extract<Code, { kind: 'array' }> => o.kind === 'array');
+    return { ...first, items: first.items.map((item, i) => withMembersOrigins(item, arrays.map((o) => o.items[i]).filter((v): v is Code => v !== undefined))) };
+  }
+  return first;
+}
+
+export interface SharedConst {
+  readonly name: string;
+  readonly value: Code;
+}
+
+/**
+ * Stages, step groups and steps used more than once with the same code, or the same but for their identifier
+ * and name, become one `const` (used with `.withIdentifier()` where the identifier differs), as a person would
+ * write a shared part. Each renamed use is evaluated against the part it replaces, so what is written stays
+ * exact. Returns the rewritten code and the constants, each after the constants it uses.
+ */
+export function hoistShared(code: Code, taken: Set<string>): { code: Code; consts: SharedConst[] } {
+  // Count the units, then count again without looking inside the repeats of a unit that is shared: a step
+  // inside a stage used twice is one step of the stage's const, not two uses.
+  const counts = new Map<string, number>();
+  walk(code, (place, unit) => {
+    const key = shareKey(place, unit);
+    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+    return undefined;
+  });
+  const groups = new Map<string, Code[]>();
+  walk(code, (place, unit) => {
+    const key = shareKey(place, unit);
+    if (!key) return undefined;
+    const members = groups.get(key) ?? [];
+    groups.set(key, [...members, unit]);
+    return members.length > 0 && (counts.get(key) ?? 0) > 1 ? unit : undefined;
+  });
+  const consts = new Map<string, SharedConst>();
+  const ordered: SharedConst[] = [];
+  const useOf: OnUnit = (place, unit) => {
+    const key = shareKey(place, unit);
+    const members = key === undefined ? undefined : groups.get(key);
+    if (!key || !members || members.length < 2) return undefined;
+    let entry = consts.get(key);
+    if (!entry) {
+      const first = members[0]!;
+      let name = variableName(textOf(optionOf(first, 'identifier')) ?? place, place);
+      while (taken.has(name)) name = `${name}${place === 'stage' ? 'Stage' : 'Step'}`;
+      taken.add(name);
+      // Reserved before its value is rewritten (which may make the constants it uses), listed after them.
+      entry = { name, value: first };
+      consts.set(key, entry);
+      entry = { name, value: walk(withMembersOrigins(first, members.slice(1)), useOf) };
+      consts.set(key, entry);
+      ordered.push(entry);
+    }
+    const value = entry.value;
+    if (JSON.stringify(unit) === JSON.stringify(members[0])) return { kind: 'const', name: entry.name, value };
+    const use: Code = { kind: 'const', name: entry.name, value, chain: [renamed(members[0]!, unit)] };
+    const produce = place === 'stage' ? asStageElement : asStepElement;
+    return isExact(use, produce(evaluate(unit)), produce) ? use : undefined;
+  };
+  const rewritten = walk(code, useOf);
+  return { code: rewritten, consts: ordered };
+}
