@@ -37,37 +37,37 @@ describe('references between imported documents', () => {
   });
 
   it("passes an input set its pipeline's builder, imported from the pipeline's module", async () => {
-    const text = await estate('input-sets/default/web/prod_values.ts');
-    expect(text).toContain("import { release } from '../../../pipelines/default/web/release.js';");
+    const text = await estate('input-sets/default/web/release/prod_values.ts');
+    expect(text).toContain("import { release } from '../../../../pipelines/default/web/release.js';");
     expect(text).toContain('pipeline: release,');
   });
 
   it('passes an overlay input set and a trigger their pipeline and the input sets that are imported', async () => {
-    const overlay = await estate('overlay-input-sets/default/web/all.ts');
-    expect(overlay).toContain("import { prodValues } from '../../../input-sets/default/web/prod_values.js';");
+    const overlay = await estate('overlay-input-sets/default/web/release/all.ts');
+    expect(overlay).toContain("import { prodValues } from '../../../../input-sets/default/web/release/prod_values.js';");
     expect(overlay).toContain('pipeline: release,');
     // eu_values is not part of the import: it stays text beside the builder.
     expect(overlay).toContain("inputSets: [prodValues, 'eu_values'],");
-    const trigger = await estate('triggers/default/web/nightly.ts');
+    const trigger = await estate('triggers/default/web/release/nightly.ts');
     expect(trigger).toContain('pipeline: release,');
     expect(trigger).toContain('inputSets: [prodValues],');
   });
 
   it("passes an infrastructure its environment's builder", async () => {
-    const text = await estate('infrastructures/default/web/k8s.ts');
-    expect(text).toContain("import { prod } from '../../../environments/default/web/prod.js';");
+    const text = await estate('infrastructures/default/web/prod/k8s.ts');
+    expect(text).toContain("import { prod } from '../../../../environments/default/web/prod.js';");
     expect(text).toContain('environment: prod,');
   });
 
   it('passes a template use the imported template version, and keeps a template that is not imported as text', async () => {
     const text = await estate('pipelines/default/web/release.ts');
-    expect(text).toContain("import { pause } from '../../../templates/default/web/pause.js';");
+    expect(text).toContain("import { pause } from '../../../templates/default/web/pause/v1.js';");
     expect(text).toContain('templateRef: pause,');
     expect(text).toContain("templateRef: 'account.scan',");
   });
 
   it("gives every module of the project the project module's builder", async () => {
-    for (const path of ['environments/default/web/prod.ts', 'templates/default/web/pause.ts', 'pipelines/default/web/release.ts', 'triggers/default/web/nightly.ts']) {
+    for (const path of ['environments/default/web/prod.ts', 'templates/default/web/pause/v1.ts', 'pipelines/default/web/release.ts', 'triggers/default/web/release/nightly.ts']) {
       const text = await estate(path);
       expect(text).toMatch(/import \{ web \} from '(\.\.\/)+projects\/default\/web\.js';/);
       expect(text).toContain('project: web,');
@@ -75,7 +75,7 @@ describe('references between imported documents', () => {
   });
 
   it('keeps a reference to a document that is not imported as text', async () => {
-    const text = await estate('input-sets/default/web/orphan.ts');
+    const text = await estate('input-sets/default/web/elsewhere/orphan.ts');
     expect(text).toContain("pipeline: 'elsewhere',");
     expect(text).not.toContain('pipelines/');
   });
