@@ -1,3 +1,4 @@
+import { catalog, connectorSpecKeys } from '../catalog/catalog.js';
 import { DOCKER_REGISTRY_DEFAULTS } from '../dsl/connector.js';
 import { DEFAULT_ORG } from '../dsl/project.js';
 import { isRecord } from '../core/is-record.js';
@@ -83,7 +84,8 @@ export function connectorCode(document: Node, context: ImportContext = newContex
   const common = () => ({
     identifier: lit(body.identifier as string),
     name: nameOption(body),
-    description: optional(body.description),
+    // The empty `description:` of the platform's connector YAML: the option takes null for it.
+    description: body.description === null ? lit(null) : optional(body.description),
     tags: optional(body.tags),
     org: optional(body.orgIdentifier),
     project: optional(body.projectIdentifier),
@@ -106,6 +108,20 @@ export function connectorCode(document: Node, context: ImportContext = newContex
           }),
         ])
       : undefined;
+  const typed = () => catalogConnectorCode(body, spec, common());
   const generic = () => call('connector', [obj({ ...common(), type: lit(String(body.type)), spec: wire(spec) })]);
-  return choose(document, [docker, generic], document, asDocument, () => call('raw.connector', [wire(document)]), context.demoted);
+  return choose(document, [docker, typed, generic], document, asDocument, () => call('raw.connector', [wire(document)]), context.demoted);
+}
+
+/**
+ * A connector of a catalogue type as `connectors.<type>()`: its spec fields flat beside the common options, the
+ * fields the catalogue does not list under `spec` (written as given).
+ */
+function catalogConnectorCode(body: Node, spec: Node, common: Record<string, Code | undefined>): Code | undefined {
+  const builder = catalog.connectors.find((entry) => entry.type === body.type)?.builder;
+  if (builder === undefined || body.type === 'DockerRegistry') return undefined;
+  const known = connectorSpecKeys(String(body.type)) ?? [];
+  const flat = Object.fromEntries(Object.entries(spec).filter(([key]) => known.includes(key)).map(([key, field]) => [key, optional(field)]));
+  const rest = Object.entries(spec).filter(([key]) => !known.includes(key));
+  return call(`connectors.${builder}`, [obj({ ...common, ...flat, spec: rest.length ? wire(Object.fromEntries(rest)) : undefined })]);
 }
