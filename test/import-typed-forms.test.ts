@@ -35,3 +35,27 @@ describe('typed connectors', () => {
     expect(charts).toMatch(/connectors\.httpHelmRepo\(\{/);
   }, 120_000);
 });
+
+describe('typed steps and stages', () => {
+  it('writes a ShellScript without onDelegate, spec fields named type, and a GitOps Deployment with their typed builders', async () => {
+    const { code, fallbacks } = await importFixture('typed-step-and-stage-forms.yaml');
+    expect(fallbacks).toEqual([]);
+    const text = Object.values(code).join('\n');
+    expect(text).not.toMatch(/raw\.|(?<![.\w])stage\(|(?<![.\w])step\(/);
+    expect(text).toMatch(/shell\(\{\n\s+identifier: 'announce',\n\s+script: 'echo syncing',\n\s+onDelegate: null,/);
+    // A spec field named `type` goes under `spec`, where the options' types take it.
+    expect(text).toMatch(/verify\(\{\n\s+identifier: 'verify',[^]*?spec: \{\n[^}]*type: 'Rolling',\n\s+spec: \{\n\s+sensitivity: 'MEDIUM',/);
+    expect(text).toMatch(/policy\(\{\n\s+identifier: 'policy',[^]*?spec: \{ type: 'Custom' \}/);
+    expect(text).toMatch(/deployment\(\{\n\s+identifier: 'sync',\n\s+deploymentType: 'Kubernetes',\n\s+gitOpsEnabled: true,/);
+    expect(text).toMatch(/gitOpsClusters: \[\n\s+\{\n\s+identifier: 'incluster',\n\s+agentIdentifier: 'argo_agent',/);
+  }, 120_000);
+
+  it('keeps the fallbacks that are right, each saying why', async () => {
+    const { fallbacks } = await importFixture('fallbacks-that-stay.yaml');
+    expect(fallbacks).toEqual([
+      expect.stringMatching(/^written as stage\(\) in .*: the stage has no failureStrategies, which the platform requires of a Deployment stage/),
+      expect.stringMatching(/contextType beside its step, a key the platform ignores and no builder writes: kept as written/),
+      expect.stringMatching(/^written as stage\(\) in .*: deployment\(\) has no option for spec\.services$/),
+    ]);
+  }, 120_000);
+});

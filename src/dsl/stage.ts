@@ -417,13 +417,20 @@ export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions 
   readonly deployToAll?: Expressive<boolean>;
   /** Infrastructures to deploy to, or `input()`. */
   readonly infrastructureDefinitions?: readonly InfrastructureDefinitionOption[] | Value;
+  /**
+   * `gitOpsEnabled`: the stage syncs GitOps applications (an Argo agent's clusters) instead of deploying to an
+   * infrastructure; it then names `gitOpsClusters` (or `deployToAll`) rather than infrastructures.
+   */
+  readonly gitOpsEnabled?: Expressive<boolean>;
+  /** `environment.gitOpsClusters`: the GitOps clusters to sync (`{ identifier, agentIdentifier }`), or `input()`. */
+  readonly gitOpsClusters?: readonly { readonly identifier: string; readonly agentIdentifier?: string }[] | Value;
   /** Never given in this form; it tells the forms apart. */
   readonly infrastructure?: never;
   readonly serviceConfig?: never;
 }
 
 function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): SpecFactory {
-  const { deploymentType, service, serviceInputs, environment, environmentInputs, serviceOverrideInputs, deployToAll, infrastructureDefinitions } = options;
+  const { deploymentType, gitOpsEnabled, service, serviceInputs, environment, environmentInputs, serviceOverrideInputs, deployToAll, infrastructureDefinitions, gitOpsClusters } = options;
   return (references, execution) => {
     const wire = (value: unknown, ...path: Array<string | number>) => wireValue(value, references, ['spec', ...path]);
     const infrastructures =
@@ -437,6 +444,7 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
           });
     return {
       deploymentType,
+      ...defined({ gitOpsEnabled: wire(gitOpsEnabled, 'gitOpsEnabled') }),
       service:
         typeof service === 'object' && 'useFromStage' in service
           ? { useFromStage: { stage: service.useFromStage } }
@@ -450,6 +458,7 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
         environmentInputs: wire(environmentInputs, 'environment', 'environmentInputs'),
         serviceOverrideInputs: wire(serviceOverrideInputs, 'environment', 'serviceOverrideInputs'),
         infrastructureDefinitions: wire(infrastructures, 'environment', 'infrastructureDefinitions'),
+        gitOpsClusters: wire(gitOpsClusters, 'environment', 'gitOpsClusters'),
       }),
       execution,
     };
@@ -462,6 +471,7 @@ const DEPLOYMENT_KEYS = [
   ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions, keyof StageCommonOptions>()([
     'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
     'serviceInputs', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'serviceConfig',
+    'gitOpsEnabled', 'gitOpsClusters',
   ]),
 ];
 
@@ -503,7 +513,8 @@ export function deployment<const Steps extends readonly StepNode[] = [], const R
     }, ['infrastructure.connector', 'infrastructure.namespace']));
   if (!('infrastructure' in options) || options.infrastructure === undefined) {
     const { deploymentType: _type, service: _service, serviceInputs: _si, environment: _env, environmentInputs: _ei, deployToAll: _all,
-      serviceOverrideInputs: _soi, infrastructureDefinitions: _defs, ...common } = options as ServiceEnvironmentDeploymentOptions;
+      serviceOverrideInputs: _soi, infrastructureDefinitions: _defs, gitOpsEnabled: _gitOps, gitOpsClusters: _clusters, ...common } =
+      options as ServiceEnvironmentDeploymentOptions;
     return new StageImpl<'Deployment'>(
       { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), issues },
       captureSite(deployment),
