@@ -37,7 +37,7 @@ describe('typed connectors', () => {
 });
 
 describe('typed steps and stages', () => {
-  it('writes a ShellScript without onDelegate, spec fields named type, and a GitOps Deployment with their typed builders', async () => {
+  it('writes a ShellScript without onDelegate, spec fields named type, GitOps, custom and Git-kept Deployment stages with their typed builders', async () => {
     const { code, fallbacks } = await importFixture('typed-step-and-stage-forms.yaml');
     expect(fallbacks).toEqual([]);
     const text = Object.values(code).join('\n');
@@ -47,6 +47,9 @@ describe('typed steps and stages', () => {
     expect(text).toMatch(/verify\(\{\n\s+identifier: 'verify',[^]*?spec: \{\n[^}]*type: 'Rolling',\n\s+spec: \{\n\s+sensitivity: 'MEDIUM',/);
     expect(text).toMatch(/policy\(\{\n\s+identifier: 'policy',[^]*?spec: \{ type: 'Custom' \}/);
     expect(text).toMatch(/deployment\(\{\n\s+identifier: 'sync',\n\s+deploymentType: 'Kubernetes',\n\s+gitOpsEnabled: true,/);
+    expect(text).toMatch(/deploymentMetadata: \{ environmentType: 'GenOne' \},\n\s+service: 'fn',\n\s+serviceGitBranch: 'main',/);
+    expect(text).toContain("environmentGitBranch: 'release'");
+    expect(text).toMatch(/customDeploymentRef: \{\n?\s*templateRef: 'vm_fleet',\s*versionLabel: '1',?\s*\}/);
     expect(text).toMatch(/gitOpsClusters: \[\n\s+\{\n\s+identifier: 'incluster',\n\s+agentIdentifier: 'argo_agent',/);
   }, 120_000);
 

@@ -91,9 +91,9 @@ const NO_DEPLOYMENT_FAILURE_STRATEGIES =
 
 /** The fields of the newer Deployment form `deployment()` writes, by part of the spec. */
 const NEWER_FORM_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  spec: ['deploymentType', 'gitOpsEnabled', 'service', 'environment', 'execution'],
-  service: ['serviceRef', 'serviceInputs', 'useFromStage'],
-  environment: ['environmentRef', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'gitOpsClusters'],
+  spec: ['deploymentType', 'gitOpsEnabled', 'customDeploymentRef', 'deploymentMetadata', 'service', 'environment', 'execution'],
+  service: ['serviceRef', 'serviceInputs', 'useFromStage', 'gitBranch'],
+  environment: ['environmentRef', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'gitOpsClusters', 'gitBranch'],
 };
 
 /**
@@ -174,9 +174,12 @@ const STAGE_IMPORTERS: Record<
         ...stageHead(stage),
         deploymentType: optional(spec.deploymentType),
         gitOpsEnabled: optional(spec.gitOpsEnabled),
+        customDeploymentRef: optional(spec.customDeploymentRef),
+        deploymentMetadata: optional(spec.deploymentMetadata),
         service:
           typeof useFromStage === 'string' ? obj({ useFromStage: lit(useFromStage) }) : value(service.serviceRef),
         serviceInputs: optional(service.serviceInputs),
+        serviceGitBranch: optional(service.gitBranch),
         environment: value(environment.environmentRef),
         environmentInputs: optional(environment.environmentInputs),
         serviceOverrideInputs: optional(environment.serviceOverrideInputs),
@@ -190,6 +193,7 @@ const STAGE_IMPORTERS: Record<
             }
           : optional(definitions, (d) => value(d)),
         gitOpsClusters: optional(environment.gitOpsClusters),
+        environmentGitBranch: optional(environment.gitBranch),
         ...stageTail(stage),
       }),
     ]);
