@@ -13,8 +13,9 @@ let dir: string;
 beforeEach(async () => void (dir = await mkdtemp(join(tmpdir(), 'pipewright-typed-forms-'))));
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
+/** A fixture of valid documents (test/fixtures/import), or of ones the platform refuses (import-refused/). */
 async function importFixture(name: string) {
-  const text = await readFile(join(ROOT, 'test/fixtures/import', name), 'utf8');
+  const text = await readFile(join(ROOT, 'test/fixtures', name.includes('/') ? name : `import/${name}`), 'utf8');
   const result = await importYaml({ inputs: [{ file: name, text }], outDir: dir, mode: 'files' });
   const code = Object.fromEntries(
     await Promise.all(result.written.filter((f) => f.endsWith('.ts')).map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const)),
@@ -24,17 +25,25 @@ async function importFixture(name: string) {
 }
 
 describe('typed connectors', () => {
-  it('writes catalogue connectors with their builder, an empty description as null', async () => {
+  it('writes catalogue connectors with their builder', async () => {
     const { code, fallbacks } = await importFixture('connectors-typed.yaml');
     expect(fallbacks).toEqual([]);
     const github = Object.entries(code).find(([f]) => f.includes('acmegithub'))![1];
-    expect(github).toMatch(/connectors\.github\(\{\n\s+identifier: 'acmegithub',\n\s+name: 'acme github',\n\s+description: null,/);
+    expect(github).toMatch(/connectors\.github\(\{\n\s+identifier: 'acmegithub',\n\s+name: 'acme github',\n\s+org: 'default',/);
     expect(github).toContain('executeOnDelegate: false');
     expect(github).toContain("type: 'Account'");
     const charts = Object.entries(code).find(([f]) => f.includes('charts'))![1];
     expect(charts).toMatch(/connectors\.httpHelmRepo\(\{/);
     const errors = Object.entries(code).find(([f]) => f.includes('errors'))![1];
     expect(errors).toMatch(/connectors\.errorTracking\(\{[^]*apiKeyRef: 'errors_key',\n\s+spec: \{ delegateSelectors: null \},/);
+  }, 120_000);
+});
+
+describe('connectors kept as written', () => {
+  it('keeps a connector with an empty (null) description raw, saying the platform refuses it', async () => {
+    const { code, fallbacks } = await importFixture('import-refused/connector-null-description.yaml');
+    expect(fallbacks).toEqual([expect.stringMatching(/^written as raw\.connector\(\) in charts\.ts: description is null \(an empty `description:`\), which the platform refuses/)]);
+    expect(Object.values(code).join('')).toMatch(/raw\.connector\(\{[^]*description: null,/);
   }, 120_000);
 });
 
@@ -56,7 +65,7 @@ describe('typed steps and stages', () => {
   }, 120_000);
 
   it('keeps the fallbacks that are right, each saying why', async () => {
-    const { fallbacks } = await importFixture('fallbacks-that-stay.yaml');
+    const { fallbacks } = await importFixture('import-refused/fallbacks-that-stay.yaml');
     expect(fallbacks).toEqual([
       expect.stringMatching(/^written as stage\(\) in .*: the stage has no failureStrategies, which the platform requires of a Deployment stage/),
       expect.stringMatching(/contextType beside its step, a key the platform ignores and no builder writes: kept as written/),

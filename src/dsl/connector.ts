@@ -9,12 +9,8 @@ import { keyList } from './key-list.js';
 import { checkOptions, type WithIssues } from './option-check.js';
 import { SCOPED_KEYS, scopeOf, type ScopedOptions } from './scoped-resource.js';
 
-/**
- * Identity, display fields and where it lives: a project, an org, or the account. `description: null` writes
- * the empty `description:` the platform's connector YAML carries when none was entered (it saves it as no
- * description), so an imported connector keeps it as written.
- */
-export type ConnectorCommonOptions = Omit<ScopedOptions, 'description'> & { readonly description?: string | null };
+/** Identity, display fields and where it lives: a project, an org, or the account. */
+export type ConnectorCommonOptions = ScopedOptions;
 
 export interface ConnectorOptions extends ConnectorCommonOptions {
   /** Connector kind on the wire, e.g. `Github`, `K8sCluster`. */

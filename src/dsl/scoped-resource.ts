@@ -24,7 +24,7 @@ export interface ScopedOptions {
 }
 
 /** The scope options name: none with `account`, else the org (the project's, else `default`) and the project. */
-export function scopeOf({ org, project, account }: Pick<ScopedOptions, 'org' | 'project' | 'account'>): Scope {
+export function scopeOf({ org, project, account }: ScopedOptions): Scope {
   if (account) return {};
   const projectId = typeof project === 'string' ? project : project?.identifier;
   const projectOrg = typeof project === 'object' ? project.org : undefined;

@@ -6,7 +6,7 @@ import { lift } from '../ir/lift.js';
 import { call, lit, obj, type Code } from './code.js';
 import { stageElementCode } from './from-stage.js';
 import { childrenAt, newContext, node, type ImportContext, type Node } from './lifted.js';
-import { nameOption, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
+import { nameOption, NotExpressible, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asDocument, choose } from './verify.js';
 
 /** Barriers written as names when name and identifier agree. */
@@ -84,8 +84,7 @@ export function connectorCode(document: Node, context: ImportContext = newContex
   const common = () => ({
     identifier: lit(body.identifier as string),
     name: nameOption(body),
-    // The empty `description:` of the platform's connector YAML: the option takes null for it.
-    description: body.description === null ? lit(null) : optional(body.description),
+    description: body.description === null ? refuseNullDescription() : optional(body.description),
     tags: optional(body.tags),
     org: optional(body.orgIdentifier),
     project: optional(body.projectIdentifier),
@@ -111,6 +110,14 @@ export function connectorCode(document: Node, context: ImportContext = newContex
   const typed = () => catalogConnectorCode(body, spec, common());
   const generic = () => call('connector', [obj({ ...common(), type: lit(String(body.type)), spec: wire(spec) })]);
   return choose(document, [docker, typed, generic], document, asDocument, () => call('raw.connector', [wire(document)]), context.demoted);
+}
+
+/**
+ * The empty `description:` some connector YAML carries is null, which the platform's schema refuses (a connector's
+ * description is a string; validate reports it): no builder writes it, so the document is kept as written.
+ */
+function refuseNullDescription(): never {
+  throw new NotExpressible('description is null (an empty `description:`), which the platform refuses (it must be text): kept as written; write `description: ""` or remove it for the typed builder');
 }
 
 /**
