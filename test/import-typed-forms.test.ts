@@ -34,8 +34,6 @@ describe('typed connectors', () => {
     expect(github).toContain("type: 'Account'");
     const charts = Object.entries(code).find(([f]) => f.includes('charts'))![1];
     expect(charts).toMatch(/connectors\.httpHelmRepo\(\{/);
-    const errors = Object.entries(code).find(([f]) => f.includes('errors'))![1];
-    expect(errors).toMatch(/connectors\.errorTracking\(\{[^]*apiKeyRef: 'errors_key',\n\s+spec: \{ delegateSelectors: null \},/);
   }, 120_000);
 });
 

@@ -122,15 +122,13 @@ function refuseNullDescription(): never {
 
 /**
  * A connector of a catalogue type as `connectors.<type>()`: its spec fields flat beside the common options, the
- * fields the catalogue does not list (and null ones) under `spec`, written as given.
+ * fields the catalogue does not list under `spec`, written as given.
  */
 function catalogConnectorCode(body: Node, spec: Node, common: Record<string, Code | undefined>): Code | undefined {
   const builder = catalog.connectors.find((entry) => entry.type === body.type)?.builder;
   if (builder === undefined || body.type === 'DockerRegistry') return undefined;
   const known = connectorSpecKeys(String(body.type)) ?? [];
-  // A null field (an empty `delegateSelectors:`) has no typed option; under `spec` it is written as it is.
-  const typed = (key: string) => known.includes(key) && spec[key] !== null;
-  const flat = Object.fromEntries(Object.entries(spec).filter(([key]) => typed(key)).map(([key, field]) => [key, optional(field)]));
-  const rest = Object.entries(spec).filter(([key]) => !typed(key));
+  const flat = Object.fromEntries(Object.entries(spec).filter(([key]) => known.includes(key)).map(([key, field]) => [key, optional(field)]));
+  const rest = Object.entries(spec).filter(([key]) => !known.includes(key));
   return call(`connectors.${builder}`, [obj({ ...common, ...flat, spec: rest.length ? wire(Object.fromEntries(rest)) : undefined })]);
 }
