@@ -444,6 +444,10 @@ function objectType(fields, required, cases, indent, open) {
     const inner = objectType(withTag, variantRequired, undefined, indent);
     return `({ readonly ${discriminator}: ${JSON.stringify(value)} } & ${inner})`;
   });
+  // Values the discriminator's enum allows that no case describes (HttpHelm auth's `Anonymous`) add no fields.
+  const declared = fields[discriminator];
+  if (Array.isArray(declared) && declared[0] === 'enum')
+    for (const value of declared.slice(1)) if (!(String(value) in variants)) options.push(`{ readonly ${discriminator}: ${JSON.stringify(value)} }`);
   // A discriminator the schema does not require may be left out: then no case applies.
   if (!required.includes(discriminator)) options.push(`{ readonly ${discriminator}?: undefined }`);
   const own = { ...fields };

@@ -48,7 +48,7 @@ describe('import falls back part by part', () => {
       'yaml/refused.yaml:18:7  pipeline "fields_the_types_refuse" > stage "build": written as stage() in fields_the_types_refuse.ts: ci() has no option for spec.slsa_provenance [warning import-fallback]',
     );
     expect(stderr).toMatch(/stage "build" > stepGroup "checks": written as raw\.step\(\) in fields_the_types_refuse\.ts: the builder has no option for stepGroup\.stepGroupInfra\.spec\.containerSecurityContext/);
-    expect(stderr).toMatch(/stage "govern" > step "policy": written as step\(\) in fields_the_types_refuse\.ts: its typed code does not type-check \(Object literal may only specify known properties/);
+    expect(stderr).toMatch(/stage "govern" > step "fan_out": written as raw\.step\(\) in fields_the_types_refuse\.ts: its typed code does not type-check \(Object literal may only specify known properties, and 'maxConcurrency'/);
     expect(stderr.match(/import-fallback/g)).toHaveLength(3);
     // codebase.sparseCheckout is in the platform's schema: the codebase shortcut keeps it.
     expect(text).toMatch(/codebase: \{\s+connectorRef: 'github'/);
@@ -59,9 +59,11 @@ describe('import falls back part by part', () => {
     expect(text).toMatch(/run\(\{\s+identifier: 'test'/);
     // maxConcurrency beside a matrix (the platform's schema has no such field) survives in the raw step group.
     expect(text).toMatch(/matrix: \{ node: \['18', '20'\] \},\s+maxConcurrency: 1\b/);
-    // A spec field named `type` on a Policy step: generic step(); the stage around it stays custom().
+    // A spec field named `type` on a Policy step goes under `spec` of policy(); maxConcurrency beside a step's
+    // matrix is refused by the types only: that step alone is demoted (to raw), the stage around it stays custom().
     expect(text).toContain("custom({ identifier: 'govern' })");
-    expect(text).toMatch(/step\(\{\n\s+identifier: 'policy',\n\s+type: 'Policy'/);
+    expect(text).toMatch(/policy\(\{\n\s+identifier: 'policy',[^]*?spec: \{ type: 'Custom' \}/);
+    expect(text).toMatch(/raw\.step\(\{\n\s+step: \{\n\s+type: 'ShellScript',\n\s+name: 'fan out'/);
     expect(await back('default', 'web', 'fields_the_types_refuse')).toEqual(data(yaml)[0]);
   }, 120_000);
 

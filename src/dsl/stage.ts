@@ -425,13 +425,29 @@ export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions 
   readonly deployToAll?: Expressive<boolean>;
   /** Infrastructures to deploy to, or `input()`. */
   readonly infrastructureDefinitions?: readonly InfrastructureDefinitionOption[] | Value;
+  /**
+   * `gitOpsEnabled`: the stage syncs GitOps applications (an Argo agent's clusters) instead of deploying to an
+   * infrastructure; it then names `gitOpsClusters` (or `deployToAll`) rather than infrastructures.
+   */
+  readonly gitOpsEnabled?: Expressive<boolean>;
+  /** `environment.gitOpsClusters`: the GitOps clusters to sync (`{ identifier, agentIdentifier }`), or `input()`. */
+  readonly gitOpsClusters?: readonly { readonly identifier: string; readonly agentIdentifier?: string }[] | Value;
+  /** `customDeploymentRef`: the deployment template a `CustomDeployment` stage deploys with. */
+  readonly customDeploymentRef?: { readonly templateRef: string; readonly versionLabel?: string };
+  /** `deploymentMetadata`: settings of the deployment type (a Google Cloud Functions stage's `environmentType`). */
+  readonly deploymentMetadata?: Readonly<Record<string, unknown>>;
+  /** `service.gitBranch`: the branch a service kept in Git is read from. */
+  readonly serviceGitBranch?: Value;
+  /** `environment.gitBranch`: the branch an environment kept in Git is read from. */
+  readonly environmentGitBranch?: Value;
   /** Never given in this form; it tells the forms apart. */
   readonly infrastructure?: never;
   readonly serviceConfig?: never;
 }
 
 function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): SpecFactory {
-  const { deploymentType, service, serviceInputs, environment, environmentInputs, serviceOverrideInputs, deployToAll, infrastructureDefinitions } = options;
+  const { deploymentType, gitOpsEnabled, customDeploymentRef, deploymentMetadata, service, serviceInputs, serviceGitBranch, environment, environmentInputs,
+    serviceOverrideInputs, deployToAll, infrastructureDefinitions, gitOpsClusters, environmentGitBranch } = options;
   return (references, execution) => {
     const wire = (value: unknown, ...path: Array<string | number>) => wireValue(value, references, ['spec', ...path]);
     const infrastructures =
@@ -445,12 +461,18 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
           });
     return {
       deploymentType,
+      ...defined({
+        gitOpsEnabled: wire(gitOpsEnabled, 'gitOpsEnabled'),
+        customDeploymentRef: wire(customDeploymentRef, 'customDeploymentRef'),
+        deploymentMetadata: wire(deploymentMetadata, 'deploymentMetadata'),
+      }),
       service:
         typeof service === 'object' && 'useFromStage' in service
           ? { useFromStage: { stage: service.useFromStage } }
           : defined({
               serviceRef: refValue(service as Value | ServiceBuilder, references, ['spec', 'service', 'serviceRef']),
               serviceInputs: wire(serviceInputs, 'service', 'serviceInputs'),
+              gitBranch: wire(serviceGitBranch, 'service', 'gitBranch'),
             }),
       environment: defined({
         environmentRef: refValue(environment, references, ['spec', 'environment', 'environmentRef']),
@@ -458,6 +480,8 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
         environmentInputs: wire(environmentInputs, 'environment', 'environmentInputs'),
         serviceOverrideInputs: wire(serviceOverrideInputs, 'environment', 'serviceOverrideInputs'),
         infrastructureDefinitions: wire(infrastructures, 'environment', 'infrastructureDefinitions'),
+        gitOpsClusters: wire(gitOpsClusters, 'environment', 'gitOpsClusters'),
+        gitBranch: wire(environmentGitBranch, 'environment', 'gitBranch'),
       }),
       execution,
     };
@@ -470,6 +494,7 @@ const DEPLOYMENT_KEYS = [
   ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions, keyof StageCommonOptions>()([
     'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
     'serviceInputs', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'serviceConfig',
+    'gitOpsEnabled', 'gitOpsClusters', 'customDeploymentRef', 'deploymentMetadata', 'serviceGitBranch', 'environmentGitBranch',
   ]),
 ];
 
@@ -511,7 +536,9 @@ export function deployment<const Steps extends readonly StepNode[] = [], const R
     }, ['infrastructure.connector', 'infrastructure.namespace']));
   if (!('infrastructure' in options) || options.infrastructure === undefined) {
     const { deploymentType: _type, service: _service, serviceInputs: _si, environment: _env, environmentInputs: _ei, deployToAll: _all,
-      serviceOverrideInputs: _soi, infrastructureDefinitions: _defs, ...common } = options as ServiceEnvironmentDeploymentOptions;
+      serviceOverrideInputs: _soi, infrastructureDefinitions: _defs, gitOpsEnabled: _gitOps, gitOpsClusters: _clusters,
+      customDeploymentRef: _custom, deploymentMetadata: _metadata, serviceGitBranch: _sb, environmentGitBranch: _eb, ...common } =
+      options as ServiceEnvironmentDeploymentOptions;
     return new StageImpl<'Deployment'>(
       { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), issues },
       captureSite(deployment),

@@ -174,8 +174,11 @@ export interface ShellOptions<Outputs extends string> extends StepCommonOptions 
   readonly script: Value;
   /** Bash (default) or PowerShell. */
   readonly shell?: 'Bash' | 'PowerShell';
-  /** Run on the delegate (default true). */
-  readonly onDelegate?: Expressive<boolean>;
+  /**
+   * Run on the delegate (default true). `null` writes no `onDelegate` at all, as many saved documents have it:
+   * the platform's published schema requires only `shell` and `source` (ShellScriptStepInfo).
+   */
+  readonly onDelegate?: Expressive<boolean> | null;
   /** Environment variables visible to the script. */
   readonly env?: Readonly<Record<string, Value>>;
   /**
@@ -231,7 +234,7 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
           : undefined,
     },
     shell: sameField('shell'),
-    onDelegate: sameField('onDelegate'),
+    onDelegate: { ...sameField('onDelegate'), omittable: true },
     // Written only when given (pass `env: {}` for `environmentVariables: []`), so output stays minimal.
     env: {
       key: 'environmentVariables',

@@ -82,6 +82,39 @@ function saysMoreThanShorthand(spec: Node): boolean {
   );
 }
 
+/**
+ * Why a Deployment stage without `failureStrategies` stays `stage()`: the platform refuses it, and `deployment()`
+ * writes the editor's default rather than a stage the platform would not save.
+ */
+const NO_DEPLOYMENT_FAILURE_STRATEGIES =
+  'the stage has no failureStrategies, which the platform requires of a Deployment stage (it refuses the pipeline: ' +
+  'docs/fidelity.md), so deployment(), which writes a default, does not reproduce it; add failure strategies to the YAML';
+
+/** The fields of the newer Deployment form `deployment()` writes, by part of the spec. */
+const NEWER_FORM_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  spec: ['deploymentType', 'gitOpsEnabled', 'customDeploymentRef', 'deploymentMetadata', 'service', 'environment', 'execution'],
+  service: ['serviceRef', 'serviceInputs', 'useFromStage', 'gitBranch'],
+  environment: ['environmentRef', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'gitOpsClusters', 'gitBranch'],
+};
+
+/**
+ * Refuses, naming the field, a Deployment spec of the newer form that `deployment()` cannot write: one with
+ * fields it has no option for (multi-service `services`, `environments`, `environmentGroup`, a custom deployment's
+ * `customDeploymentRef`, ...), or one without a `service` at all.
+ */
+function refuseNewerFormGaps(spec: Node): void {
+  const extra = (part: Node, known: readonly string[], prefix: string) =>
+    Object.keys(part).filter((key) => !known.includes(key)).map((key) => `${prefix}${key}`);
+  const unknown = [
+    ...extra(spec, NEWER_FORM_FIELDS.spec!, 'spec.'),
+    ...extra(node(spec.service), NEWER_FORM_FIELDS.service!, 'spec.service.'),
+    ...extra(node(spec.environment), NEWER_FORM_FIELDS.environment!, 'spec.environment.'),
+  ];
+  if (unknown.length) refuse(`deployment() has no option for ${unknown.join(', ')}`);
+  if (!isRecord(spec.service)) refuse('deployment() needs spec.service (or spec.serviceConfig, the older form); the stage has neither');
+  if (!isRecord(spec.environment)) refuse('deployment() needs spec.environment (or spec.infrastructure, the older form); the stage has neither');
+}
+
 /** Typed stage builders; steps are added by the caller. */
 const STAGE_IMPORTERS: Record<
   string,
@@ -89,6 +122,7 @@ const STAGE_IMPORTERS: Record<
 > = {
   Deployment(stage, exec, context) {
     const spec = node(stage.spec);
+    if (stage.failureStrategies === undefined) refuse(NO_DEPLOYMENT_FAILURE_STRATEGIES);
     if (!exec) refuse('deployment() needs spec.execution.steps');
     refuseExtraExecution(exec, 'deployment');
     if (isRecord(spec.serviceConfig) && !saysMoreThanShorthand(spec)) {
@@ -129,6 +163,9 @@ const STAGE_IMPORTERS: Record<
       ]);
       return withRollback(code, exec, context);
     }
+    refuseNewerFormGaps(spec);
+    // The builder writes the execution as the platform's editor does, rollbackSteps and all.
+    if (!exec.hasRollbackKey) refuse('deployment() writes spec.execution.rollbackSteps (empty when there are none); the YAML has no rollbackSteps key');
     const service = node(spec.service);
     const environment = node(spec.environment);
     const useFromStage = node(service.useFromStage).stage;
@@ -137,9 +174,13 @@ const STAGE_IMPORTERS: Record<
       obj({
         ...stageHead(stage),
         deploymentType: optional(spec.deploymentType),
+        gitOpsEnabled: optional(spec.gitOpsEnabled),
+        customDeploymentRef: optional(spec.customDeploymentRef),
+        deploymentMetadata: optional(spec.deploymentMetadata),
         service:
           typeof useFromStage === 'string' ? obj({ useFromStage: lit(useFromStage) }) : value(service.serviceRef),
         serviceInputs: optional(service.serviceInputs),
+        serviceGitBranch: optional(service.gitBranch),
         environment: value(environment.environmentRef),
         environmentInputs: optional(environment.environmentInputs),
         serviceOverrideInputs: optional(environment.serviceOverrideInputs),
@@ -152,6 +193,8 @@ const STAGE_IMPORTERS: Record<
               ),
             }
           : optional(definitions, (d) => value(d)),
+        gitOpsClusters: optional(environment.gitOpsClusters),
+        environmentGitBranch: optional(environment.gitBranch),
         ...stageTail(stage),
       }),
     ]);

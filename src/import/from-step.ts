@@ -101,7 +101,10 @@ function notAStep(element: unknown): never {
   const wrapper = keys.find((key) => key === 'step' || key === 'stepGroup' || key === 'parallel');
   throw new NotExpressible(
     wrapper && keys.length > 1
-      ? `the list item has ${keys.filter((key) => key !== wrapper).join(', ')} beside its ${wrapper}, which no builder writes`
+      ? // The platform reads a list item's step, stepGroup or parallel and ignores other keys (the editor's
+        // `contextType: Pipeline`): harness-core ExecutionWrapperConfig is @JsonIgnoreProperties(ignoreUnknown = true).
+        `the list item has ${keys.filter((key) => key !== wrapper).join(', ')} beside its ${wrapper}, a key the platform ignores ` +
+        `and no builder writes: kept as written so it compiles back the same (without it, the ${wrapper} gets its typed builder)`
       : `the list item is not a step, a step group or a parallel block (it has ${keys.join(', ') || 'no keys'})`,
   );
 }

@@ -47,6 +47,10 @@ import {
 } from 'pipewright';
 
 const say = shell({ identifier: 'say', script: 'echo hi', outputs: ['WORD'] });
+// onDelegate: null writes no onDelegate (the platform's schema requires only shell and source).
+shell({ identifier: 'quiet', script: 'echo hi', onDelegate: null });
+// @ts-expect-error: onDelegate is a boolean, an expression, or null for none
+shell({ identifier: 'quiet', script: 'echo hi', onDelegate: 'yes' });
 const pause = wait({ identifier: 'pause', duration: '1m' });
 const roll = k8sRollingDeploy({ identifier: 'roll' });
 const infra = { connector: 'cluster', namespace: 'web' };

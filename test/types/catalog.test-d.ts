@@ -122,6 +122,14 @@ connectors.github({ identifier: 'gh', type: 'Org', url: 'https://github.com/acme
 // @ts-expect-error: url is required
 connectors.github({ identifier: 'gh', type: 'Repo', authentication: auth });
 connectors.dockerRegistry({ identifier: 'hub' });
+// The platform (not a delegate) connecting.
+connectors.github({ identifier: 'gh', type: 'Repo', url: 'https://github.com/acme/web', authentication: auth, executeOnDelegate: false });
+// A case of the discriminator's enum that adds no fields (the schema has no `then` for it).
+connectors.httpHelmRepo({ identifier: 'charts', helmRepoUrl: 'https://charts.example.com', auth: { type: 'Anonymous' } });
+// @ts-expect-error: HttpHelmRepo auth is UsernamePassword or Anonymous
+connectors.httpHelmRepo({ identifier: 'charts', helmRepoUrl: 'https://charts.example.com', auth: { type: 'Token' } });
+// @ts-expect-error: a description is text, which the platform requires (an empty one is null, which it refuses)
+connectors.github({ identifier: 'gh', description: null, type: 'Repo', url: 'https://github.com/acme/web', authentication: auth });
 
 // --- typed references across stages and to pipeline variables ----------------------------------------
 const release = pipeline({ identifier: 'release', project: 'web', variables: { version: { type: 'String', value: '1.0' } } });

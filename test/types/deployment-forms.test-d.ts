@@ -17,6 +17,34 @@ deployment({
   serviceOverrideInputs: { variables: [{ name: 'replicas', type: 'String', value: '<+input>' }] },
 });
 
+// A GitOps stage: syncs the clusters of an Argo agent rather than deploying to infrastructures.
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  gitOpsEnabled: true,
+  service: 's',
+  environment: 'e',
+  gitOpsClusters: [{ identifier: 'incluster', agentIdentifier: 'argo' }],
+});
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', gitOpsEnabled: input(), service: 's', environment: 'e', gitOpsClusters: input() });
+// A custom deployment's template, the deployment type's metadata, a service and an environment kept in Git.
+deployment({
+  identifier: 'd',
+  deploymentType: 'CustomDeployment',
+  customDeploymentRef: { templateRef: 'vm_fleet', versionLabel: '1' },
+  deploymentMetadata: { environmentType: 'GenOne' },
+  service: 's',
+  serviceGitBranch: 'main',
+  environment: 'e',
+  environmentGitBranch: input(),
+});
+// @ts-expect-error: customDeploymentRef names its template
+deployment({ identifier: 'd', deploymentType: 'CustomDeployment', customDeploymentRef: { versionLabel: '1' }, service: 's', environment: 'e' });
+// @ts-expect-error: a GitOps cluster names its identifier
+deployment({ identifier: 'd', deploymentType: 'Kubernetes', gitOpsEnabled: true, service: 's', environment: 'e', gitOpsClusters: [{ agentIdentifier: 'argo' }] });
+// @ts-expect-error: gitOpsEnabled is the current form's; the Kubernetes shorthand of the older form has no such option
+deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, gitOpsEnabled: true });
+
 // --- the older form, given whole ------------------------------------------------------------------------------
 deployment({ identifier: 'd', serviceConfig: { useFromStage: { stage: 'dev' } }, infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } } });
 deployment({

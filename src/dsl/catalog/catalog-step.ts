@@ -93,6 +93,12 @@ export function catalogStep(declared: StepType | StepSugar): unknown {
 }
 
 /**
+ * Spec fields named like the step's own `spec` and `type` (a Verify step's `type: Canary`, a Policy step's
+ * `type: Custom`): the options' types take them only under `spec` (CommonKey), so import writes them there.
+ */
+const SPEC_ONLY_KEYS: readonly string[] = ['spec', 'type'];
+
+/**
  * The inverse of a catalogue step's options, for import: a spec read from YAML as its builder takes it, the
  * fields its type declares flat (but those equal to a declared default) and the rest (fields the published
  * schema does not list, or named like a common option) as they are under `spec`.
@@ -102,7 +108,7 @@ export function catalogStepOptions(type: string, spec: unknown, defaults: Readon
   const flat: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(isRecord(spec) ? spec : {}))
-    if ((known === undefined || known.includes(key)) && !STEP_COMMON_KEYS.includes(key) && key !== 'spec') {
+    if ((known === undefined || known.includes(key)) && !STEP_COMMON_KEYS.includes(key) && !SPEC_ONLY_KEYS.includes(key)) {
       if (field !== defaults[key]) flat[key] = field;
     } else rest[key] = field;
   return Object.keys(rest).length > 0 ? { ...flat, spec: rest } : flat;

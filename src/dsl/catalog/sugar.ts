@@ -20,6 +20,11 @@ export interface FieldMapping<Option = unknown> {
   readonly required?: true;
   /** Kept as written by import (a script): text with expressions inside stays text rather than `expr` helpers. */
   readonly verbatim?: true;
+  /**
+   * The option takes `null` for "no field": the spec leaves the key out (the platform's own handling applies)
+   * rather than writing the option's default. Import reads a spec without the key as `null`.
+   */
+  readonly omittable?: true;
   /** The option's value -> the spec field's value. */
   write(value: Option): unknown;
   /** The spec field's value, as read from YAML -> the option's value; undefined when no option value writes it. */
@@ -78,6 +83,7 @@ export function specOfOptions(sugar: Sugar, options: Readonly<Record<string, unk
   const spec: Record<string, unknown> = {};
   for (const [option, field] of mappingsInOrder(sugar)) {
     const value = options[option] === undefined ? sugar.defaults[option] : options[option];
+    if (value === null && field.omittable) continue;
     if (value === undefined && !field.required) continue;
     const written = field.write(value);
     if (written !== undefined) spec[field.key] = written;
@@ -115,6 +121,8 @@ export function optionsOfSpec(sugar: Sugar, spec: unknown): Record<string, unkno
   for (const [option, field] of fields) {
     if (wire[field.key] === undefined) {
       if (field.required) return undefined;
+      // Left out where the builder would write its default: the option says so with null.
+      if (field.omittable && sugar.defaults[option] !== undefined) options[option] = null;
       continue;
     }
     const value = field.read(wire[field.key]);

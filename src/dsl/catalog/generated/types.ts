@@ -377,7 +377,7 @@ export type ArtifactSource = ({
   readonly spec?: SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: SalesforcePackageArtifactConfig;
-}) | { readonly type?: undefined }));
+}) | { readonly type: "Har" } | { readonly type?: undefined }));
 
 export interface ArtifactVerificationStepInfo {
   readonly imagePullPolicy?: Expressive<"Always" | "Never" | "IfNotPresent">;
@@ -581,7 +581,7 @@ export type AttestationV1 = ({
 
 export type AttestedEventScope = (({ readonly scope: "specific" } & {
   readonly eventTypes: ReadonlyArray<"Code" | "Test" | "Build" | "Security" | "Custom">;
-}));
+}) | { readonly scope: "all" });
 
 export interface AutoApprovalParams {
   readonly action: "APPROVE";
@@ -1700,7 +1700,7 @@ export type Connector_ArtifactoryAuthentication = (({ readonly type: "OidcAuthen
   readonly spec?: Connector_ArtifactoryOidcAuth;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_ArtifactoryUsernamePasswordAuth;
-}));
+}) | { readonly type: "Anonymous" });
 
 export interface Connector_ArtifactoryConnector {
   readonly artifactoryServerUrl: Value;
@@ -1763,7 +1763,7 @@ export type Connector_AwsCredential = ({
   readonly spec?: Connector_AwsManualConfigSpec;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_AwsOidcSpec;
-})));
+}) | { readonly type: "InheritFromDelegate" } | { readonly type: "Irsa" }));
 
 export interface Connector_AwsCredentialBrokerSpec {
   readonly mapping: { readonly [key: string]: Value };
@@ -1805,7 +1805,7 @@ export type Connector_AwsKmsConnectorCredential = (({ readonly type: "AssumeIAMR
   readonly spec?: Connector_AwsKmsCredentialSpecAssumeSTS;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsKmsCredentialSpecManualConfig;
-}));
+}) | { readonly type: "OidcAuthentication" });
 
 export interface Connector_AwsKmsConnectorDTO {
   readonly awsOidcTokenExchangeDetailsForDelegate?: Connector_AwsOidcTokenExchangeDetailsForDelegate;
@@ -1880,7 +1880,7 @@ export type Connector_AwsSecretManagerCredential = (({ readonly type: "AssumeIAM
   readonly spec?: Connector_AwsSMCredentialSpecAssumeSTS;
 }) | ({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_AwsSMCredentialSpecManualConfig;
-}));
+}) | { readonly type: "OidcAuthentication" });
 
 export interface Connector_AwsSecretManagerDTO {
   readonly awsOidcTokenExchangeDetailsForDelegate?: Connector_AwsOidcTokenExchangeDetailsForDelegate;
@@ -2033,7 +2033,7 @@ export interface Connector_AzureUserAssignedMSIAuth {
 
 export type Connector_BambooAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_BambooUserNamePasswordDTO;
-}));
+}) | { readonly type: "Anonymous" } | { readonly type: "Bearer Token(HTTP Header)" });
 
 export interface Connector_BambooConnectorDTO {
   readonly auth?: Connector_BambooAuthenticationDTO;
@@ -2152,7 +2152,7 @@ export type Connector_CeAwsCredential = ({
   readonly region?: Value;
 } & (({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_CeAwsOidcSpec;
-})));
+}) | { readonly type: "Default" }));
 
 export interface Connector_CeAwsOidcSpec {
   readonly iamRoleArn?: Value;
@@ -2214,7 +2214,7 @@ export interface Connector_DatadogConnectorDTO {
 
 export type Connector_DockerAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_DockerUserNamePasswordDTO;
-}));
+}) | { readonly type: "Anonymous" });
 
 export interface Connector_DockerConnectorDTO {
   readonly auth?: Connector_DockerAuthenticationDTO;
@@ -2266,7 +2266,7 @@ export interface Connector_GcpBillingExportSpec {
 
 export type Connector_GcpCcmConnectorCredential = (({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_GcpCcmOidcDetails;
-}));
+}) | { readonly type: "Default" });
 
 export interface Connector_GcpCcmOidcDetails {
   readonly gcpProjectId?: Value;
@@ -2449,7 +2449,7 @@ export type Connector_GithubHttpCredentials = (({ readonly type: "GithubApp" } &
   readonly spec?: Connector_GithubUsernamePassword;
 }) | ({ readonly type: "UsernameToken" } & {
   readonly spec?: Connector_GithubUsernameToken;
-}));
+}) | { readonly type: "Anonymous" });
 
 export interface Connector_GithubOauth {
   readonly tokenRef: Value;
@@ -2591,7 +2591,7 @@ export interface Connector_HostDTO {
 
 export type Connector_HttpHelmAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_HttpHelmUsernamePasswordDTO;
-}));
+}) | { readonly type: "Anonymous" });
 
 export interface Connector_HttpHelmConnectorDTO {
   readonly auth?: Connector_HttpHelmAuthenticationDTO;
@@ -2628,7 +2628,7 @@ export type Connector_JDBCAwsDTO = (({ readonly type: "CredentialBroker" } & {
   readonly spec?: Connector_AwsManualConfigSpec;
 }) | ({ readonly type: "OidcAuthentication" } & {
   readonly spec?: Connector_AwsOidcSpec;
-}));
+}) | { readonly type: "InheritFromDelegate" } | { readonly type: "Irsa" });
 
 export interface Connector_JDBCConnectorDTO {
   readonly auth?: Connector_JDBCAuthenticationDTO;
@@ -2683,7 +2683,7 @@ export type Connector_JenkinsAuthenticationDTO = (({ readonly type: "Bearer Toke
   readonly spec?: Connector_JenkinsBearerTokenDTO;
 }) | ({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_JenkinsUserNamePasswordDTO;
-}));
+}) | { readonly type: "Anonymous" });
 
 export interface Connector_JenkinsBearerTokenDTO {
   readonly tokenRef: Value;
@@ -2759,7 +2759,7 @@ export interface Connector_KubernetesClusterDetailsDTO {
 
 export type Connector_KubernetesCredentialDTO = (({ readonly type: "ManualConfig" } & {
   readonly spec?: Connector_KubernetesClusterDetailsDTO;
-}));
+}) | { readonly type: "InheritFromDelegate" });
 
 export interface Connector_KubernetesOpenIdConnectDTO {
   readonly oidcClientIdRef: Value;
@@ -2881,7 +2881,7 @@ export interface Connector_NewRelicConnectorDTO {
 
 export type Connector_NexusAuthentication = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_NexusUsernamePasswordAuth;
-}));
+}) | { readonly type: "Anonymous" });
 
 export interface Connector_NexusConnector {
   readonly auth?: Connector_NexusAuthentication;
@@ -2899,7 +2899,7 @@ export interface Connector_NexusUsernamePasswordAuth {
 
 export type Connector_OciHelmAuthenticationDTO = (({ readonly type: "UsernamePassword" } & {
   readonly spec?: Connector_OciHelmUsernamePasswordDTO;
-}));
+}) | { readonly type: "Anonymous" });
 
 export interface Connector_OciHelmConnectorDTO {
   readonly auth?: Connector_OciHelmAuthenticationDTO;
@@ -7149,7 +7149,7 @@ export type RolloutResourcesWrapper = (({ readonly type: "ManifestPath" } & {
   readonly spec?: RolloutManifestPathSpec;
 }) | ({ readonly type: "ResourceName" } & {
   readonly spec?: RolloutResourceNameSpec;
-}) | { readonly type?: undefined });
+}) | { readonly type: "ReleaseName" } | { readonly type?: undefined });
 
 export interface RouteSpec {
   readonly route: {
@@ -7726,7 +7726,7 @@ export interface SaveCacheStepInfo {
 
 export type SbomDrift = (({ readonly base: "repository" } & {
   readonly spec?: RepositorySbomDrift;
-}));
+}) | { readonly base: "baseline" } | { readonly base: "last_generated_sbom" });
 
 export interface SbomFile {
   readonly file?: Value;
@@ -8872,7 +8872,7 @@ export type Template_ArtifactSource_template = ({
   readonly spec?: Template_SalesforceOrgArtifactConfig;
 }) | ({ readonly type: "SalesforcePackage" } & {
   readonly spec?: Template_SalesforcePackageArtifactConfig;
-}) | { readonly type?: undefined }));
+}) | { readonly type: "Har" } | { readonly type?: undefined }));
 
 export interface Template_ArtifactoryRegistryArtifactConfig {
   readonly artifactDirectory?: Value;
@@ -10580,7 +10580,7 @@ export type Trigger_webhook_trigger = (({ readonly type: "AwsCodeCommit" } & {
   readonly spec?: Trigger_harness_spec;
 }) | ({ readonly type: "HarnessArtifactRegistry" } & {
   readonly spec?: Trigger_harness_artifact_registry_spec;
-}) | { readonly type?: undefined });
+}) | { readonly type: "EventRelay" } | { readonly type?: undefined });
 
 export type UnitTestReport = (({ readonly type: "JUnit" } & {
   readonly spec?: JUnitTestReport;
@@ -11615,7 +11615,7 @@ export interface StageSpecs {
     readonly deploymentMetadata?: TasDeploymentMetaData;
   }) | ({ readonly deploymentType: "WinRm" } & {
     readonly deploymentMetadata?: WinrmDeploymentMetaData;
-  }) | { readonly deploymentType?: undefined })));
+  }) | { readonly deploymentType: "AiAgent" } | { readonly deploymentType?: undefined })));
   readonly Dynamic: {
     readonly source?: Value;
     readonly sourceConfig?: {
