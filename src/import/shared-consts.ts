@@ -1,4 +1,4 @@
-import { chained, lit, originOf, withOrigin, type Code, type MethodCall } from './code.js';
+import { chained, codeKeys, lit, originOf, withOrigin, type Code, type MethodCall } from './code.js';
 import { evaluate } from './evaluate.js';
 import { variableName } from './variable-name.js';
 import { asStageElement, asStepElement, isExact } from './verify.js';
@@ -24,12 +24,12 @@ const textOf = (code: Code | undefined): string | undefined =>
  * identifier and name (a builder's step, step group or stage, which `.withIdentifier()` renames). A stage's
  * steps are part of it.
  */
-function shareKey(place: Place, code: Code): string | undefined {
+function shareKey(place: Place, code: Code, codeKey: (code: Code) => string): string | undefined {
   if (code.kind !== 'call') return undefined;
   if (code.callee.startsWith('raw.') || WHOLE_ONLY.has(code.callee) || code.args[0]?.kind !== 'object' || textOf(optionOf(code, 'identifier')) === undefined)
-    return `${place} same:${JSON.stringify(code)}`;
+    return `${place} same:${codeKey(code)}`;
   const options = code.args[0].entries.filter(([key]) => key !== 'identifier' && key !== 'name');
-  return `${place} shape:${JSON.stringify({ ...code, args: [{ kind: 'object', entries: options }, ...code.args.slice(1)] })}`;
+  return `${place} shape:${codeKey({ ...code, args: [{ kind: 'object', entries: options }, ...code.args.slice(1)] })}`;
 }
 
 /**
@@ -145,17 +145,18 @@ export interface SharedConst {
  * exact. Returns the rewritten code and the constants, each after the constants it uses.
  */
 export function hoistShared(code: Code, taken: Set<string>): { code: Code; consts: SharedConst[] } {
+  const codeKey = codeKeys();
   // Count the units, then count again without looking inside the repeats of a unit that is shared: a step
   // inside a stage used twice is one step of the stage's const, not two uses.
   const counts = new Map<string, number>();
   walk(code, (place, unit) => {
-    const key = shareKey(place, unit);
+    const key = shareKey(place, unit, codeKey);
     if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
     return undefined;
   });
   const groups = new Map<string, Code[]>();
   walk(code, (place, unit) => {
-    const key = shareKey(place, unit);
+    const key = shareKey(place, unit, codeKey);
     if (!key) return undefined;
     const members = groups.get(key) ?? [];
     groups.set(key, [...members, unit]);
@@ -164,7 +165,7 @@ export function hoistShared(code: Code, taken: Set<string>): { code: Code; const
   const consts = new Map<string, SharedConst>();
   const ordered: SharedConst[] = [];
   const useOf: OnUnit = (place, unit) => {
-    const key = shareKey(place, unit);
+    const key = shareKey(place, unit, codeKey);
     const members = key === undefined ? undefined : groups.get(key);
     if (!key || !members || members.length < 2) return undefined;
     let entry = consts.get(key);
@@ -181,7 +182,7 @@ export function hoistShared(code: Code, taken: Set<string>): { code: Code; const
       ordered.push(entry);
     }
     const value = entry.value;
-    if (JSON.stringify(unit) === JSON.stringify(members[0])) return { kind: 'const', name: entry.name, value };
+    if (codeKey(unit) === codeKey(members[0]!)) return { kind: 'const', name: entry.name, value };
     const use: Code = { kind: 'const', name: entry.name, value, chain: [renamed(members[0]!, unit)] };
     const produce = place === 'stage' ? asStageElement : asStepElement;
     return isExact(use, produce(evaluate(unit)), produce) ? use : undefined;

@@ -47,6 +47,9 @@ export type CatalogStepFactory<T extends StepType, Defaulted extends string = ne
   options: CatalogStepOptions<T, Names, Defaulted>,
 ) => StepBuilder<Names, T>;
 
+const COMMON_KEYS: ReadonlySet<string> = new Set(STEP_COMMON_KEYS);
+const IDENTIFIER = ['identifier'];
+
 /**
  * The builder of one catalogue step type: from its type (generated builders), or from a hand-written builder's
  * declaration (`declareStep`: key order, defaults). Option keys that are neither common step options nor fields
@@ -58,23 +61,25 @@ export function catalogStep(declared: StepType | StepSugar): unknown {
   const sugar = typeof declared === 'string' ? undefined : declared;
   const type = sugar?.type ?? (declared as StepType);
   const builder = sugar?.builder ?? stepEntry(type)?.builder ?? type;
+  // The type's option names, worked out at its first call (import evaluates thousands of calls): sets to sort
+  // options by, and the list unknownOptions suggests from.
+  let names: { readonly spec: ReadonlySet<string> | undefined; readonly known: readonly string[] } | undefined;
   const factory = (options: Record<string, unknown>) => {
     const site = captureSite(factory);
     const { spec: explicit, ...rest } = options ?? {};
     const specKeys = stepSpecKeys(type);
+    names ??= { spec: specKeys && new Set(specKeys), known: [...STEP_COMMON_KEYS, ...(specKeys ?? [])] };
     const common: Record<string, unknown> = {};
     const spec: Record<string, unknown> = { ...sugar?.defaults };
     const unknown: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(rest)) {
-      if (STEP_COMMON_KEYS.includes(key)) common[key] = value;
-      else if (specKeys === undefined || specKeys.includes(key)) spec[key] = value;
+    for (const key in rest) {
+      const value = rest[key];
+      if (COMMON_KEYS.has(key)) common[key] = value;
+      else if (names.spec === undefined || names.spec.has(key)) spec[key] = value;
       else unknown[key] = value;
     }
     if (explicit && typeof explicit === 'object') Object.assign(spec, explicit);
-    const issues = [
-      ...unknownOptions(builder, unknown, [...STEP_COMMON_KEYS, ...(specKeys ?? [])]),
-      ...missingOptions(builder, options ?? {}, ['identifier']),
-    ];
+    const issues = [...unknownOptions(builder, unknown, names.known), ...missingOptions(builder, options ?? {}, IDENTIFIER)];
     const outputs = Array.isArray(spec.outputVariables)
       ? spec.outputVariables.flatMap((variable) => (typeof variable?.name === 'string' ? [variable.name as string] : []))
       : undefined;
