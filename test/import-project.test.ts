@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../src/catalog/kinds.js';
 import { importYaml } from '../src/import/import-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
-import { importedProject, ROOT, runCli, tempDir, type CliResult } from './support/cli.js';
+import { importedProject, ROOT, runCli, tempDir, writeIn, type CliResult } from './support/cli.js';
 
 /**
  * `import --mode project` makes a project that compiles as it is: one document of every kind of the table of
@@ -73,6 +73,30 @@ describe('module paths in a project', () => {
         'infrastructures/default/shop/prod/k8s.ts',
         'infrastructures/default/shop/dev/k8s.ts',
       ]);
+    } finally {
+      await done();
+    }
+  }, 120_000);
+});
+
+describe('module names that differ only in case', () => {
+  it('are made apart (CI.ts and ci_pipeline.ts), and the project compiles back to both pipelines', async () => {
+    const { dir: here, cleanup: done } = await tempDir();
+    try {
+      const pipelineYaml = (id: string) =>
+        `pipeline:\n  identifier: ${id}\n  name: ${id}\n  orgIdentifier: default\n  projectIdentifier: shop\n  stages:\n    - stage:\n        identifier: s\n        name: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  identifier: w\n                  name: w\n                  type: Wait\n                  spec:\n                    duration: 1m\n`;
+      await writeIn(here, 'yaml/upper.yaml', pipelineYaml('CI'));
+      await writeIn(here, 'yaml/lower.yaml', pipelineYaml('ci'));
+      const imported = await runCli(['import', '--mode', 'project', 'yaml', '-o', 'estate'], { cwd: here });
+      expect(imported.code, imported.stderr).toBe(0);
+      // One file on macOS and Windows, and one module to esbuild, were they CI.ts and ci.ts.
+      expect(imported.stdout).toContain('pipelines/default/shop/ci.ts');
+      expect(imported.stdout).toContain('pipelines/default/shop/CI_pipeline.ts');
+      const compiled = await runCli(['compile'], { cwd: join(here, 'estate') });
+      expect(compiled.stdout).toContain('compiled 2 documents');
+      const back = await readFile(join(here, 'estate/out/pipelines/default/shop/CI.yaml'), 'utf8');
+      expect(back).toContain('identifier: CI');
+      expect(await readFile(join(here, 'estate/out/pipelines/default/shop/ci.yaml'), 'utf8')).toContain('identifier: ci');
     } finally {
       await done();
     }

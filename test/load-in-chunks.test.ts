@@ -4,7 +4,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticError } from '../src/core/diagnostics.js';
-import { bundleAhead, chunksOf, loadInChunks, loadModules, startBundler, type LoadedModule } from '../src/compile/load-modules.js';
+import { apartByCase, bundleAhead, chunksOf, loadInChunks, loadModules, startBundler, type LoadedModule } from '../src/compile/load-modules.js';
 import { tempDir, writeIn } from './support/cli.js';
 
 // Compile loads entry files chunk by chunk (src/compile/load-modules.ts): esbuild bundles the next chunks in its
@@ -171,5 +171,20 @@ describe('loading entry files chunk by chunk', () => {
     expect(seen.raw).toMatch(/bundle-[^\n]*\.mjs:\d+:\d+/);
     expect(JSON.stringify(seen.outside)).not.toMatch(/bundle-|e01\.ts/);
     expect(seen.nodeMaps).toBe(false);
+  });
+});
+
+describe('entry files whose paths differ only in case', () => {
+  it('are bundled apart, so each is loaded (esbuild takes ci.ts and CI.ts for one file)', async () => {
+    await writeIn(dir, 'defs/CI.ts', "export const upper = 'CI';\n");
+    await writeIn(dir, 'defs/ci.ts', "export const lower = 'ci';\n");
+    await writeIn(dir, 'defs/other.ts', "export const other = 'other';\n");
+    const files = ['defs/CI.ts', 'defs/ci.ts', 'defs/other.ts'].map((file) => join(dir, file));
+    expect(apartByCase([files])).toEqual([[files[0], files[2]], [files[1]]]);
+    const loaded = await loadModules(files);
+    expect(loaded.map((module) => Object.keys(module.exports))).toEqual([['upper'], ['lower'], ['other']]);
+    const chunked: LoadedModule[] = [];
+    for await (const modules of loadInChunks(files)) chunked.push(...modules);
+    expect(chunked.map((module) => Object.keys(module.exports)).sort()).toEqual([['lower'], ['other'], ['upper']]);
   });
 });

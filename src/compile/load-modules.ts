@@ -152,7 +152,30 @@ async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundl
  * imports every file, so shared step libraries are evaluated once and cost grows linearly with the files.
  */
 export async function loadModules(files: readonly string[]): Promise<LoadedModule[]> {
-  return evaluate(await bundle(files));
+  const groups = apartByCase([files]);
+  if (groups.length === 1) return evaluate(await bundle(files));
+  const loaded = new Map<string, LoadedModule>();
+  for (const group of groups) for (const [index, module] of (await evaluate(await bundle(group))).entries()) loaded.set(group[index]!, module);
+  return files.map((file) => loaded.get(file)!);
+}
+
+/**
+ * Each bundle's entry files with no two that differ only in case (`ci.ts`, `CI.ts`): esbuild takes such paths for
+ * one file (its `different-path-case` warning), so one of the two would be compiled twice and the other not at
+ * all. A file whose name another one of its bundle has in other case moves to a bundle of its own.
+ */
+export function apartByCase(chunks: readonly (readonly string[])[]): string[][] {
+  return chunks.flatMap((chunk) => {
+    const groups: Array<{ files: string[]; names: Set<string> }> = [];
+    for (const file of chunk) {
+      const name = resolve(file).toLowerCase();
+      let group = groups.find((candidate) => !candidate.names.has(name));
+      if (!group) groups.push((group = { files: [], names: new Set() }));
+      group.files.push(file);
+      group.names.add(name);
+    }
+    return groups.map((group) => group.files);
+  });
 }
 
 /**
@@ -241,7 +264,7 @@ async function syntaxErrors(
  * anywhere win over a definition that throws, each reported once, and nothing after a failed chunk is yielded.
  */
 export async function* loadInChunks(files: readonly string[]): AsyncGenerator<LoadedModule[]> {
-  const chunks = chunksOf(files);
+  const chunks = apartByCase(chunksOf(files));
   let next: Promise<Bundle> | undefined = takeAhead(chunks[0]!) ?? bundle(chunks[0]!);
   for (let index = 0; index < chunks.length; index++) {
     const pending = next!;

@@ -26,7 +26,7 @@ export type ImportMode = 'files' | 'project';
 const fileSafe = (text: string) => text.replace(/[^\w.-]/g, '_');
 
 /**
- * Where each document's module goes, in reading order; names never collide. In a project, a document's folder
+ * Where each document's module goes, in reading order; names never collide, not even in case. In a project, a document's folder
  * names its whole identity as compile's output does (the pipeline of an input set or trigger, the environment of
  * an infrastructure, a template's version: `templates/org/project/checks/v1.ts`), so the name of one module does
  * not hang on which documents came before it (pull writes the same module for the same resource every time).
@@ -50,10 +50,12 @@ function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
               ...(row.version ? [fileSafe(key?.version ?? '_')] : []),
             ].join('/')
         : id;
+    // Unique whatever the case: `CI.ts` beside `ci.ts` is one file on macOS and Windows, and one module to esbuild.
+    const free = (path: string) => !taken.has(path.toLowerCase());
     let path = `${base}.ts`;
-    if (taken.has(path)) path = `${base}_${kind}.ts`;
-    for (let n = 2; taken.has(path); n++) path = `${base}_${n}.ts`;
-    taken.add(path);
+    if (!free(path)) path = `${base}_${kind}.ts`;
+    for (let n = 2; !free(path); n++) path = `${base}_${n}.ts`;
+    taken.add(path.toLowerCase());
     return path;
   };
 }
