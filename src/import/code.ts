@@ -202,6 +202,25 @@ export function childrenOf(code: Code): readonly Code[] {
   }
 }
 
+/** The same piece of code with each piece directly inside it (as `childrenOf` lists them) replaced by `change`. */
+export function mapChildren(code: Code, change: (child: Code) => Code): Code {
+  const chain = (calls: readonly MethodCall[] | undefined) => (calls ? { chain: calls.map((c) => ({ ...c, args: c.args.map(change) })) } : {});
+  switch (code.kind) {
+    case 'call':
+      return { ...code, args: code.args.map(change), ...chain(code.chain) };
+    case 'const':
+      return { ...code, value: change(code.value), ...chain(code.chain) };
+    case 'template':
+      return { ...code, parts: code.parts.map((part) => (typeof part === 'string' ? part : change(part))) };
+    case 'object':
+      return { ...code, entries: code.entries.map(([key, value]) => [key, change(value)] as const) };
+    case 'array':
+      return { ...code, items: code.items.map(change) };
+    default:
+      return code;
+  }
+}
+
 /** Every reference to another module in a piece of code, in order of appearance. */
 export function refsIn(code: Code, found: Array<Extract<Code, { kind: 'ref' }>> = []): Array<Extract<Code, { kind: 'ref' }>> {
   if (code.kind === 'ref') found.push(code);

@@ -1,32 +1,12 @@
-import { originOf, type Code } from './code.js';
+import { childrenOf, originOf, type Code } from './code.js';
 import type { CommentsOf } from './print.js';
 import type { Comments } from './read-documents.js';
 
 /** The YAML nodes some call of the module was chosen for: each gathers its own comments. */
 function ownersOf(code: Code, owners: Set<object>): Set<object> {
-  switch (code.kind) {
-    case 'call':
-      for (const node of originOf(code)?.nodes ?? []) owners.add(node);
-      code.args.forEach((arg) => ownersOf(arg, owners));
-      code.chain?.forEach((c) => c.args.forEach((arg) => ownersOf(arg, owners)));
-      break;
-    case 'object':
-      code.entries.forEach(([, value]) => ownersOf(value, owners));
-      break;
-    case 'array':
-      code.items.forEach((item) => ownersOf(item, owners));
-      break;
-    case 'template':
-      code.parts.forEach((part) => typeof part !== 'string' && ownersOf(part, owners));
-      break;
-    case 'const':
-      ownersOf(code.value, owners);
-      break;
-    case 'literal':
-    case 'member':
-    case 'ref':
-      break;
-  }
+  if (code.kind === 'call') for (const node of originOf(code)?.nodes ?? []) owners.add(node);
+  // A const's chained calls (`.withIdentifier('b')`) hold literals: no call with an origin.
+  for (const child of childrenOf(code)) ownersOf(child, owners);
   return owners;
 }
 

@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { refsIn, usedNames, type Code, type MethodCall, type Origin } from './code.js';
+import { mapChildren, refsIn, usedNames, type Code, type MethodCall, type Origin } from './code.js';
 import { hoistShared, STEP_METHODS } from './shared-consts.js';
 import { variableName } from './variable-name.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
@@ -60,24 +60,8 @@ function linkImports(code: Code, path: string, taken: Set<string>): { linked: Co
     localOf.set(key, local);
     byModule.set(module, [...(byModule.get(module) ?? []), { name, local }]);
   }
-  const rewrite = (node: Code): Code => {
-    switch (node.kind) {
-      case 'ref':
-        return { ...node, local: localOf.get(`${node.module}#${node.name}`)! };
-      case 'call':
-        return { ...node, args: node.args.map(rewrite), ...(node.chain ? { chain: node.chain.map((c) => ({ ...c, args: c.args.map(rewrite) })) } : {}) };
-      case 'object':
-        return { ...node, entries: node.entries.map(([key, value]) => [key, rewrite(value)] as const) };
-      case 'array':
-        return { ...node, items: node.items.map(rewrite) };
-      case 'template':
-        return { ...node, parts: node.parts.map((part) => (typeof part === 'string' ? part : rewrite(part))) };
-      case 'const':
-        return { ...node, value: rewrite(node.value), ...(node.chain ? { chain: node.chain.map((c) => ({ ...c, args: c.args.map(rewrite) })) } : {}) };
-      default:
-        return node;
-    }
-  };
+  const rewrite = (node: Code): Code =>
+    node.kind === 'ref' ? { ...node, local: localOf.get(`${node.module}#${node.name}`)! } : mapChildren(node, rewrite);
   const imports = [...byModule.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([module, names]) =>
