@@ -22,24 +22,15 @@ const f = ts.factory;
  * any number), and two lines fewer per step once formatted.
  */
 export function joinStepCalls(code: Code): Code {
-  switch (code.kind) {
-    case 'call': {
-      const chain: MethodCall[] = [];
-      for (const { method, args } of code.chain ?? []) {
-        const joined = args.map(joinStepCalls);
-        const last = chain[chain.length - 1];
-        if (last && last.method === method && STEP_METHODS.has(method)) chain[chain.length - 1] = { method, args: [...last.args, ...joined] };
-        else chain.push({ method, args: joined });
-      }
-      return { ...code, args: code.args.map(joinStepCalls), ...(code.chain ? { chain } : {}) };
-    }
-    case 'object':
-      return { ...code, entries: code.entries.map(([key, value]) => [key, joinStepCalls(value)] as const) };
-    case 'array':
-      return { ...code, items: code.items.map(joinStepCalls) };
-    default:
-      return code;
+  if (code.kind !== 'call' || !code.chain) return mapChildren(code, joinStepCalls);
+  const chain: MethodCall[] = [];
+  for (const { method, args } of code.chain) {
+    const joined = args.map(joinStepCalls);
+    const last = chain[chain.length - 1];
+    if (last && last.method === method && STEP_METHODS.has(method)) chain[chain.length - 1] = { method, args: [...last.args, ...joined] };
+    else chain.push({ method, args: joined });
   }
+  return { ...code, args: code.args.map(joinStepCalls), chain };
 }
 
 /**

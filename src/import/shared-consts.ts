@@ -1,4 +1,4 @@
-import { chained, codeKeys, lit, originOf, withOrigin, type Code, type MethodCall } from './code.js';
+import { chained, codeKeys, lit, mapChildren, originOf, withOrigin, type Code, type MethodCall } from './code.js';
 import { evaluate } from './evaluate.js';
 import { variableName } from './variable-name.js';
 import { asStageElement, asStepElement, isExact } from './verify.js';
@@ -91,9 +91,8 @@ function walk(code: Code, onUnit: OnUnit): Code {
       return { ...code, args, ...(code.chain ? { chain } : {}) };
     }
     case 'object':
-      return { ...code, entries: code.entries.map(([key, value]) => [key, inner(value)] as const) };
     case 'array':
-      return { ...code, items: code.items.map(inner) };
+      return mapChildren(code, inner);
     default:
       return code;
   }
