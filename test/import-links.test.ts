@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceKind } from '../src/catalog/kinds.js';
 import { call, lit, obj } from '../src/import/code.js';
+import { DocumentSource } from '../src/import/document-source.js';
 import { ModuleLinks, specifier } from '../src/import/module-links.js';
 import { nativeChecker, nativeCompiler } from '../src/import/native-check.js';
 import { createTypeChecker } from '../src/import/type-check.js';
@@ -104,24 +105,53 @@ describe('references between imported documents', () => {
 });
 
 describe('the order references follow', () => {
-  const documents: Array<{ kind: ResourceKind; body: Record<string, unknown>; path: string }> = [
-    { kind: 'inputSet', body: { identifier: 'values', orgIdentifier: 'o', projectIdentifier: 'p', pipeline: { identifier: 'ship' } }, path: 'input-sets/values.ts' },
-    { kind: 'pipeline', body: { identifier: 'ship', orgIdentifier: 'o', projectIdentifier: 'p' }, path: 'pipelines/ship.ts' },
-    { kind: 'project', body: { identifier: 'p', orgIdentifier: 'o' }, path: 'projects/p.ts' },
+  const documents = [
+    'inputSet:\n  identifier: values\n  orgIdentifier: o\n  projectIdentifier: p\n  pipeline:\n    identifier: ship\n',
+    'pipeline:\n  identifier: ship\n  orgIdentifier: o\n  projectIdentifier: p\n',
+    'project:\n  identifier: p\n  orgIdentifier: o\n',
   ];
-  const links = () => new ModuleLinks(documents.map((d) => d.kind), documents.map((d) => d.body), documents.map((d) => d.path));
+  const sourceOf = (texts: readonly string[]) => new DocumentSource(texts.map((text, at) => ({ file: `${at}.yaml`, text })), 'files');
+  /** Every document of a source, in the order it hands them out. */
+  const drain = (source: DocumentSource) => {
+    const order: number[] = [];
+    for (let index = source.nextInPublishOrder(); index !== undefined; index = source.nextInPublishOrder()) order.push(index);
+    return order;
+  };
+  const links = () => {
+    const source = sourceOf(documents);
+    drain(source);
+    return new ModuleLinks(source);
+  };
   const typed = (callee: string) => call(callee, [obj({ identifier: lit('x') })]);
 
   it('generates what is referenced first: the project, then the pipeline, then its input set', () => {
-    expect(links().order).toEqual([2, 1, 0]);
+    expect(drain(sourceOf(documents))).toEqual([2, 1, 0]);
+  });
+
+  it('reads a file only when no unread file may hold a document to generate before its own', () => {
+    const pipelines = Array.from({ length: 5 }, (_, at) => documents[1]!.replace('ship', `ship${at}`));
+    const source = sourceOf(pipelines);
+    expect(source.nextInPublishOrder()).toBe(0);
+    // The first pipeline is handed out with one file read: the others hold no kind published before pipelines.
+    expect(source.documents).toHaveLength(1);
+    expect(drain(source)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('reads up to the last file first when it holds a project, or when a scan cannot tell what it holds', () => {
+    const withProject = sourceOf([documents[1]!, documents[1]!.replace('ship', 'other'), documents[2]!]);
+    expect(withProject.nextInPublishOrder()).toBe(2);
+    expect(withProject.documents).toHaveLength(3);
+    // A flow map root could hide any kind: the file is read before a pipeline is handed out.
+    const flow = sourceOf([documents[1]!, documents[0]!, '{project: {identifier: p, orgIdentifier: o}}\n']);
+    expect(drain(flow)).toEqual([2, 0, 1]);
   });
 
   it('refers to an earlier document, read from the referrer scope, with org. and account. texts', () => {
     const table = links();
     table.generated(1, 'ship', typed('pipeline'));
     table.generated(2, 'p', typed('project'));
-    expect(table.referFrom(0)('pipeline', 'ship')).toMatchObject({ kind: 'ref', module: 'pipelines/ship.ts', name: 'ship' });
-    expect(table.referFrom(0)('project', 'p')).toMatchObject({ kind: 'ref', module: 'projects/p.ts' });
+    expect(table.referFrom(0)('pipeline', 'ship')).toMatchObject({ kind: 'ref', module: 'ship.ts', name: 'ship' });
+    expect(table.referFrom(0)('project', 'p')).toMatchObject({ kind: 'ref', module: 'p.ts' });
     // `org.ship` names an org-level pipeline, not the project's: no such document.
     expect(table.referFrom(0)('pipeline', 'org.ship')).toBeUndefined();
     expect(table.referFrom(0)('pipeline', 'account.ship')).toBeUndefined();

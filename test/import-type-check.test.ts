@@ -146,6 +146,24 @@ describe('the workers of a large import', () => {
     }
   }, 60_000);
 
+  it('formats in chunks: the worker holds a few, this thread takes what waits, and every answer is in its place', async () => {
+    const pool = createImportPool('/tmp/pipewright-pool-test', () => Promise.reject(new Error('no fallback expected')));
+    try {
+      const many = Array.from({ length: 100 }, (_, at) => ({ text: `export const s${at} = custom({identifier:"s${at}"})` }));
+      const formatted = pool.format(many);
+      // 100 modules are 7 chunks: the worker holds 3, so 4 wait; this thread takes some (the worker, answering
+      // meanwhile, the others), then finds none.
+      let taken = 0;
+      while (await pool.formatHere()) taken++;
+      expect(taken).toBeGreaterThanOrEqual(1);
+      expect(taken).toBeLessThanOrEqual(4);
+      expect(await pool.formatHere()).toBe(false);
+      expect(await formatted).toEqual(many.map((_, at) => `export const s${at} = custom({ identifier: 's${at}' });\n`));
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
   it('a worker that runs out of memory leaves its work to this thread, which does it the same way', async () => {
     const here = localChecker('/tmp/pipewright-pool-test');
     const calls: string[][] = [];

@@ -116,11 +116,14 @@ export const kindRow = (kind: ResourceKind): KindRow => BY_KIND.get(kind)!;
 export function kindOfDocument(document: unknown): ResourceKind | undefined {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
   for (const key of Object.keys(document)) {
-    const row = BY_ROOT.get(key);
-    if (row) return row.kind as ResourceKind;
+    const kind = kindOfRootKey(key);
+    if (kind) return kind;
   }
   return undefined;
 }
+
+/** The kind whose documents have this root key (`pipeline` -> pipeline). */
+export const kindOfRootKey = (key: string): ResourceKind | undefined => BY_ROOT.get(key)?.kind as ResourceKind | undefined;
 
 /** `pipeline:, connector: or project:`: the root keys, for messages. */
 export const rootKeyList = (separator = ', ', last = ' or '): string => {

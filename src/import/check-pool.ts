@@ -56,7 +56,25 @@ function lane(outDir: string, heapMb: number) {
 export interface ImportPool {
   readonly check: ModuleChecker;
   readonly format: (modules: readonly MarkedText[]) => Promise<string[]>;
+  /**
+   * Formats the next waiting chunk in this thread (false: none waits): the generating thread, once it has nothing
+   * left to generate, takes its share of the formatting instead of waiting for the worker's backlog.
+   */
+  readonly formatHere: () => Promise<boolean>;
   readonly close: () => Promise<void>;
+}
+
+/**
+ * Modules are formatted in chunks of this many (a tenth of a second of work or so), and the worker holds at most
+ * a few chunks at a time: enough that it never waits for this thread, busy generating, to hand it the next one,
+ * few enough that what is left when this thread is done generating is shared between the two.
+ */
+const FORMAT_CHUNK = 16;
+const CHUNKS_IN_WORKER = 3;
+
+interface FormatJob {
+  readonly modules: readonly MarkedText[];
+  readonly done: (formatted: Promise<string[]>) => void;
 }
 
 /**
@@ -75,17 +93,45 @@ export function createImportPool(
 ): ImportPool {
   const checker = native ? undefined : lane(outDir, heapMb.checker);
   const formatter = lane(outDir, heapMb.formatter);
+  const waiting: FormatJob[] = [];
+  let inWorker = 0;
+  /** Gives the worker chunks up to its share. */
+  const feed = (): void => {
+    const job = inWorker < CHUNKS_IN_WORKER ? waiting.shift() : undefined;
+    if (!job) return;
+    inWorker++;
+    const formatted = formatter.send({ format: job.modules }).then(
+      (answer) => (answer as { formatted: string[] }).formatted,
+      () => formatModules(job.modules),
+    );
+    job.done(formatted);
+    void formatted.finally(() => {
+      inWorker--;
+      feed();
+    }).catch(() => undefined);
+    feed();
+  };
   const check: ModuleChecker =
     native ??
     ((modules) =>
       checker!.send({ check: modules }).then((answer) => (answer as { problems: ModuleProblems }).problems));
   return {
     check: (modules) => check(modules).catch(() => fallback(modules)),
-    format: (modules) =>
-      formatter.send({ format: modules }).then(
-        (answer) => (answer as { formatted: string[] }).formatted,
-        () => formatModules(modules),
-      ),
+    format: async (modules) => {
+      const chunks: Array<Promise<string[]>> = [];
+      for (let start = 0; start < modules.length; start += FORMAT_CHUNK)
+        chunks.push(new Promise((done) => waiting.push({ modules: modules.slice(start, start + FORMAT_CHUNK), done })));
+      feed();
+      return (await Promise.all(chunks)).flat();
+    },
+    formatHere: async () => {
+      const job = waiting.pop();
+      if (!job) return false;
+      const formatted = formatModules(job.modules);
+      job.done(formatted);
+      await formatted.catch(() => undefined);
+      return true;
+    },
     close: async () => {
       await Promise.all([checker?.close(), formatter.close()]);
     },

@@ -1,7 +1,8 @@
-import { kindRow } from '../catalog/kinds.js';
+import { kindRow, publishRank } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { PublishFlags } from '../ir/node.js';
+import { kindsIn } from './kind-scan.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
 
 export interface ImportInput {
@@ -71,18 +72,65 @@ export class DocumentSource {
   readonly problems: Diagnostic[] = [];
   #read = 0;
   readonly #name: (found: YamlDocument) => string;
+  /** The lowest publish rank of a kind the inputs from each one on may hold (found by a scan, not by reading). */
+  readonly #floor: number[];
+  /** Documents read and not yet handed out in publish order, sorted by that order. */
+  readonly #waiting: number[] = [];
+  #queued = 0;
 
   constructor(
     private readonly inputs: readonly ImportInput[],
     mode: ImportMode,
   ) {
     this.#name = moduleNamer(mode);
+    this.#floor = new Array<number>(inputs.length + 1);
+    this.#floor[inputs.length] = Infinity;
+    for (let at = inputs.length - 1; at >= 0; at--) {
+      const kinds = kindsIn(inputs[at]!.text);
+      const lowest = kinds ? Math.min(...[...kinds].map(publishRank)) : 0;
+      this.#floor[at] = Math.min(lowest, this.#floor[at + 1]!);
+    }
   }
 
   /** Whether document `index` exists (reading inputs up to it). */
   has(index: number): boolean {
     while (this.documents.length <= index && this.#read < this.inputs.length) this.#readNext();
     return index < this.documents.length;
+  }
+
+  /**
+   * The next document in publish order (by kind, then reading order), reading only as many inputs as it takes
+   * to know that no unread one holds a document before it; undefined when every document has been handed out.
+   * So modules are generated in the order references need (what is referenced first) while most files are
+   * still unread.
+   */
+  nextInPublishOrder(): number | undefined {
+    for (;;) {
+      this.#queue();
+      const first = this.#waiting[0];
+      if (first !== undefined && this.#rank(first) <= this.#floor[this.#read]!) return this.#waiting.shift();
+      if (this.#read === this.inputs.length) return undefined;
+      this.#readNext();
+    }
+  }
+
+  /** Whether document `a` comes before document `b` in publish order. */
+  before(a: number, b: number): boolean {
+    return this.#rank(a) - this.#rank(b) < 0 || (this.#rank(a) === this.#rank(b) && a < b);
+  }
+
+  #rank(index: number): number {
+    return publishRank(this.documents[index]!.kind);
+  }
+
+  /** Puts the documents read since the last call in their places among those waiting. */
+  #queue(): void {
+    for (; this.#queued < this.documents.length; this.#queued++) {
+      const index = this.#queued;
+      let at = this.#waiting.length;
+      while (at > 0 && this.before(index, this.#waiting[at - 1]!)) at--;
+      this.#waiting.splice(at, 0, index);
+    }
   }
 
   #readNext(): void {

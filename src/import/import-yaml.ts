@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { KINDS, kindRow, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
+import { KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
@@ -89,8 +89,8 @@ const YIELD_EVERY = 10;
 /** The builder a module's resource is written with (`pipeline`, `raw.pipeline`, ...). */
 const calleeOf = (code: Code | undefined): string | undefined => (code?.kind === 'call' ? code.callee : undefined);
 
-/** Removes the marks of generated modules and formats them; `idle` says that this thread has nothing left to generate. */
-type Formatter = (modules: readonly MarkedText[], idle: boolean) => Promise<string[]>;
+/** Removes the marks of generated modules and formats them. */
+type Formatter = (modules: readonly MarkedText[]) => Promise<string[]>;
 
 /**
  * Generates each document's module, type-checks and formats it (in worker threads for large imports, while
@@ -101,18 +101,11 @@ type Formatter = (modules: readonly MarkedText[], idle: boolean) => Promise<stri
  * fresh look at the library's types.
  */
 async function checkedModules(
-  { check, format }: { check: ModuleChecker; format: Formatter },
+  { check, format, formatHere }: { check: ModuleChecker; format: Formatter; formatHere?: (() => Promise<boolean>) | undefined },
   source: DocumentSource,
 ): Promise<{ texts: string[]; failures: Diagnostic[][]; fallbacks: Array<readonly Fallback[]> }> {
   const { documents, paths } = source;
-  // Every document is read first: a reference may name one of a later file, and each module's imports must be known.
-  source.has(Number.MAX_SAFE_INTEGER);
-  const links = new ModuleLinks(
-    documents.map((d) => d.kind),
-    documents.map((d) => d.document[kindRow(d.kind).rootKey]),
-    paths,
-  );
-  const { order } = links;
+  const links = new ModuleLinks(source);
   const latest: MarkedModule[] = [];
   const imports: Array<readonly number[]> = [];
   const demotions: Demotions[] = [];
@@ -198,18 +191,25 @@ async function checkedModules(
   };
   const running = new Set<Promise<void>>();
   let broken: { error: unknown } | undefined;
-  // Outside the loop: the answers' callbacks read it to learn whether generation is over.
-  let next = 0;
-  const has = (position: number): boolean => position < order.length;
-  while (!broken && (has(next) || again.length || running.size)) {
-    if (!has(next) && !again.length) {
-      await Promise.race(running);
+  // The next document to generate (in publish order, reading files only as far as that order needs).
+  let upcoming = source.nextInPublishOrder();
+  const take = (): number | undefined => {
+    const index = upcoming;
+    if (index !== undefined) upcoming = source.nextInPublishOrder();
+    return index;
+  };
+  while (!broken && (upcoming !== undefined || again.length || running.size)) {
+    if (upcoming === undefined && !again.length) {
+      // Nothing left to generate: format what waits for the worker rather than wait for it, and then let the
+      // worker's answers in, so that it is handed its next chunk too.
+      if (await formatHere?.()) await new Promise((resolve) => setImmediate(resolve));
+      else await Promise.race(running);
       continue;
     }
     const indexes: number[] = [];
     const modules: MarkedModule[] = [];
     for (let characters = 0; indexes.length < GROUP.modules && characters < GROUP.characters;) {
-      const index = again.length ? again.shift()! : has(next) ? order[next++] : undefined;
+      const index = again.length ? again.shift()! : take();
       if (index === undefined) break;
       const module = generate(index);
       indexes.push(index);
@@ -219,10 +219,9 @@ async function checkedModules(
       if (indexes.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     // Formatted while the check runs: most modules pass, and those that do not are generated again anyway.
-    const idle = !has(next) && !again.length;
     const group: Promise<void> = Promise.all([
       check([...modules, ...contextOf(indexes)]),
-      format(modules, idle),
+      format(modules),
     ])
       // The context modules' answers (after the group's) are not the group's.
       .then(([problems, formatted]) => problems.slice(0, indexes.length).forEach((found, at) => settle(indexes[at]!, found, formatted[at]!)))
@@ -292,17 +291,10 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   const pool = large
     ? createImportPool(options.outDir, here, { native: compiler ? nativeChecker(compiler) : undefined })
     : undefined;
-  // Once this thread has generated every module it formats half of each group, beside the formatting worker.
-  const format: Formatter = async (modules, idle) => {
-    if (!pool) return formatModules(modules);
-    if (!idle) return pool.format(modules);
-    const half = Math.ceil(modules.length / 2);
-    const [first, second] = await Promise.all([pool.format(modules.slice(0, half)), formatModules(modules.slice(half))]);
-    return [...first, ...second];
-  };
+  const format: Formatter = pool ? pool.format : formatModules;
   let checked: Awaited<ReturnType<typeof checkedModules>>;
   try {
-    checked = await checkedModules({ check: pool?.check ?? here, format }, source);
+    checked = await checkedModules({ check: pool?.check ?? here, format, formatHere: pool?.formatHere }, source);
   } finally {
     await pool?.close();
   }

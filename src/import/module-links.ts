@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { kindRow, publishRank, type ResourceKind } from '../catalog/kinds.js';
+import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { keyId, keyOf, parseReference, platformText, type ReferenceScope } from '../catalog/resource-key.js';
 import { ref, type Code } from './code.js';
 import { evaluate } from './evaluate.js';
@@ -20,35 +20,43 @@ interface Generated {
   built?: { readonly value: unknown };
 }
 
+/** The documents a `ModuleLinks` refers between, as they are read (`DocumentSource`). */
+export interface LinkedDocuments {
+  readonly documents: ReadonlyArray<{ readonly kind: ResourceKind; readonly document: Readonly<Record<string, unknown>> }>;
+  readonly paths: readonly string[];
+  /** Whether document `a` is generated before document `b` (publish order). */
+  before(a: number, b: number): boolean;
+}
+
 /**
  * References between the documents of one import, written as builder references: which document each
  * reference names (the one identity, `keyOf` and `parseReference`: `x`, `org.x`, `account.x`), and the export of
  * its module once generated. Modules are generated in the table of kinds' publish order (what is referenced
  * first: a project before its pipelines, a pipeline before its input sets), and a document refers only to one
  * earlier in that order: so the modules' imports never form a cycle, and a referenced module's export and built
- * resource are known when its referrers are generated. A reference the order does not allow stays text.
+ * resource are known when its referrers are generated. A reference the order does not allow stays text, and so
+ * does one to a document not read yet (it comes later in that order).
  */
 export class ModuleLinks {
-  /** Document indexes in generation order. */
-  readonly order: readonly number[];
-  readonly #position: number[] = [];
   readonly #byKey = new Map<string, number>();
   readonly #generated: Array<Generated | undefined> = [];
-  readonly #byPath: Map<string, number>;
+  readonly #byPath = new Map<string, number>();
+  /** Documents whose keys and paths are known to this table. */
+  #known = 0;
 
-  constructor(
-    private readonly kinds: readonly ResourceKind[],
-    private readonly bodies: readonly unknown[],
-    private readonly paths: readonly string[],
-  ) {
-    this.#byPath = new Map(paths.map((path, index) => [path, index]));
-    this.order = kinds.map((_, index) => index).sort((a, b) => publishRank(kinds[a]!) - publishRank(kinds[b]!) || a - b);
-    this.order.forEach((index, position) => (this.#position[index] = position));
-    bodies.forEach((body, index) => {
-      const key = keyOf(kinds[index]!, body);
+  constructor(private readonly source: LinkedDocuments) {}
+
+  /** Learns the documents read since the last look. */
+  #sync(): void {
+    const { documents, paths } = this.source;
+    for (; this.#known < documents.length; this.#known++) {
+      const index = this.#known;
+      const { kind, document } = documents[index]!;
+      this.#byPath.set(paths[index]!, index);
+      const key = keyOf(kind, document[kindRow(kind).rootKey]);
       // Two documents of one identity: the first is the one referred to (compile reports the duplicate).
       if (key && !this.#byKey.has(keyId(key))) this.#byKey.set(keyId(key), index);
-    });
+    }
   }
 
   /** Records the code generated for a document (again after a fallback): what its referrers import and evaluate. */
@@ -73,12 +81,15 @@ export class ModuleLinks {
 
   /** The document a module path belongs to. */
   indexOf(path: string): number | undefined {
+    this.#sync();
     return this.#byPath.get(path);
   }
 
   /** How the document at `index` refers to others: as builders, each target earlier in the order and typed. */
   referFrom(index: number): Refer {
-    const own = keyOf(this.kinds[index]!, this.bodies[index]);
+    this.#sync();
+    const { kind: ownKind, document } = this.source.documents[index]!;
+    const own = keyOf(ownKind, document[kindRow(ownKind).rootKey]);
     const scope: ReferenceScope = { ...(own?.org !== undefined ? { org: own.org } : {}), ...(own?.project !== undefined ? { project: own.project } : {}) };
     return (kind, text, { from = scope, parent, version } = {}) => {
       const written = platformText(text);
@@ -90,10 +101,10 @@ export class ModuleLinks {
       const scoped = { ...target, ...(row.scopes.includes('project') ? {} : { project: undefined }) };
       const qualified = { ...(row.parent && parent !== undefined ? { parent } : {}), ...(row.version && version !== undefined ? { version } : {}) };
       const found = this.#byKey.get(keyId({ kind, ...scoped, ...qualified }));
-      if (found === undefined || this.#position[found]! >= this.#position[index]!) return undefined;
+      if (found === undefined || !this.source.before(found, index)) return undefined;
       const generated = this.#generated[found];
       if (!generated || generated.code.kind !== 'call' || !TYPED[kind]?.(generated.code.callee)) return undefined;
-      return ref(this.paths[found]!, generated.exportName, kind, () => (generated.built ??= { value: evaluate(generated.code) }).value);
+      return ref(this.source.paths[found]!, generated.exportName, kind, () => (generated.built ??= { value: evaluate(generated.code) }).value);
     };
   }
 }
