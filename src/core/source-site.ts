@@ -60,6 +60,17 @@ export async function withoutCallSites<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** `withoutCallSites` for synchronous work (import's evaluation of candidate code, which has no user call site). */
+export function withoutCallSitesNow<T>(work: () => T): T {
+  const was = capturing;
+  capturing = false;
+  try {
+    return work();
+  } finally {
+    capturing = was;
+  }
+}
+
 /** Whether builders record their call sites now (not inside `withoutCallSites`). */
 export const capturingSites = (): boolean => capturing;
 

@@ -1,3 +1,4 @@
+import { withoutCallSitesNow } from '../core/source-site.js';
 import { lower } from '../ir/lower.js';
 import type { IrNode } from '../ir/node.js';
 import { withOrigin, type Code } from './code.js';
@@ -69,12 +70,13 @@ export function firstDifference(built: unknown, expected: unknown, at: ReadonlyA
  */
 export function mismatch(candidate: Code, expected: unknown, produce: Produce): string | undefined {
   // Builders record their call site from the stack, for diagnostics at the user's code; code evaluated here
-  // has no user call site, and capturing the frames was a tenth of an import's time.
+  // has no user call site, and capturing the frames was a tenth of an import's time (and the stacks of the
+  // errors a builder throws for a candidate it cannot take are never read).
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   let built: unknown;
   try {
-    built = produce(evaluate(candidate));
+    built = withoutCallSitesNow(() => produce(evaluate(candidate)));
   } catch (error) {
     // Not reproducible with this builder: the caller tries the next, more general one.
     return error instanceof Error ? error.message : String(error);
