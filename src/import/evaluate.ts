@@ -15,8 +15,27 @@ function chain(value: unknown, what: string, calls: Extract<Code, { kind: 'call'
   return result;
 }
 
+/**
+ * What a call was evaluated to when it was verified: a parent's candidate holds the code chosen for its children,
+ * and evaluating it uses their builders again instead of calling them again (builders are frozen values).
+ */
+const evaluated = new WeakMap<Code, unknown>();
+
+/** Records that `code` evaluates to what `like` did (the code chosen for a node is its verified candidate, marked). */
+export function evaluatesLike(code: Code, like: Code): void {
+  if (evaluated.has(like)) evaluated.set(code, evaluated.get(like));
+}
+
 /** Runs code against the real builders: what `import` would write, evaluated in memory. */
 export function evaluate(code: Code): unknown {
+  if (code.kind !== 'call') return evaluateNew(code);
+  if (evaluated.has(code)) return evaluated.get(code);
+  const value = evaluateNew(code);
+  evaluated.set(code, value);
+  return value;
+}
+
+function evaluateNew(code: Code): unknown {
   switch (code.kind) {
     case 'literal':
       return code.value;

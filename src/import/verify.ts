@@ -2,7 +2,7 @@ import { withoutCallSitesNow } from '../core/source-site.js';
 import { lower } from '../ir/lower.js';
 import type { IrNode } from '../ir/node.js';
 import { withOrigin, type Code } from './code.js';
-import { evaluate } from './evaluate.js';
+import { evaluate, evaluatesLike } from './evaluate.js';
 import { NotExpressible } from './options.js';
 
 type Produce = (built: unknown) => unknown;
@@ -126,7 +126,11 @@ export function choose(
     }
     if (!candidate) continue;
     const missed = mismatch(candidate, expected, produce);
-    if (missed === undefined) return withOrigin(candidate, { nodes: [node], level, ...(why ? { why } : {}) });
+    if (missed === undefined) {
+      const chosen = withOrigin(candidate, { nodes: [node], level, ...(why ? { why } : {}) });
+      evaluatesLike(chosen, candidate);
+      return chosen;
+    }
     why ??= missed;
   }
   return withOrigin(last(), { nodes: [node], level: candidates.length, last: true, ...(why ? { why } : {}) });
