@@ -1,4 +1,3 @@
-import { ts } from 'ts-morph';
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { mapChildren, refsIn, usedNames, type Code, type MethodCall, type Origin } from './code.js';
 import { hoistShared, STEP_METHODS } from './shared-consts.js';
@@ -7,15 +6,13 @@ import { connectorCode, pipelineCode, projectCode } from './from-document.js';
 import type { ImportContext, Refer } from './lifted.js';
 import { specifier } from './module-links.js';
 import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
-import { printStatements, toExpression } from './print.js';
+import { codeText, constStatement, importStatement, printStatements, type Statement } from './print.js';
 import { fallbacksOf, type Fallback } from './fallbacks.js';
 import { commentPlacer } from './comment-placement.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 import type { PublishFlags } from '../ir/node.js';
 import { headerLine } from './module-header.js';
-
-const f = ts.factory;
 
 /**
  * Steps in a row go in one call, `.step(a, b)` rather than `.step(a).step(b)`: the same steps (the methods take
@@ -37,7 +34,7 @@ export function joinStepCalls(code: Code): Code {
  * References to other generated modules: each export imported once, under its own name unless that is taken here
  * (then `<name><Kind>`-like aliases: `release as releasePipeline`), with the relative `.js` path ESM needs.
  */
-function linkImports(code: Code, path: string, taken: Set<string>): { linked: Code; imports: ts.Statement[]; locals: string[] } {
+function linkImports(code: Code, path: string, taken: Set<string>): { linked: Code; imports: Statement[]; locals: string[] } {
   const found = refsIn(code);
   if (!found.length) return { linked: code, imports: [], locals: [] };
   const localOf = new Map<string, string>();
@@ -55,21 +52,7 @@ function linkImports(code: Code, path: string, taken: Set<string>): { linked: Co
     node.kind === 'ref' ? { ...node, local: localOf.get(`${node.module}#${node.name}`)! } : mapChildren(node, rewrite);
   const imports = [...byModule.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([module, names]) =>
-      f.createImportDeclaration(
-        undefined,
-        f.createImportClause(
-          false,
-          undefined,
-          f.createNamedImports(
-            names.map(({ name, local }) =>
-              f.createImportSpecifier(false, local === name ? undefined : f.createIdentifier(name), f.createIdentifier(local)),
-            ),
-          ),
-        ),
-        f.createStringLiteral(specifier(path, module), true),
-      ),
-    );
+    .map(([module, names]) => importStatement(names, specifier(path, module)));
   return { linked: rewrite(code), imports, locals: [...localOf.values()] };
 }
 
@@ -131,44 +114,23 @@ export function generateModule(
   while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
   const { linked, imports, locals } = linkImports(built, path, new Set([exportName, ...names]));
   const { code, consts } = hoistShared(joinStepCalls(linked), new Set([exportName, ...names, ...locals]));
-  const importDecl = f.createImportDeclaration(
-    undefined,
-    f.createImportClause(
-      false,
-      undefined,
-      f.createNamedImports(
-        [...names].sort().map((n) => f.createImportSpecifier(false, undefined, f.createIdentifier(n))),
-      ),
-    ),
-    f.createStringLiteral('pipewright', true),
-  );
+  const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
+  const importDecl = importStatement([...names].sort().map((name) => ({ name })), 'pipewright', [` ${header[0]}`]);
   const placer = commentPlacer([code, ...consts.map((c) => c.value)], comments);
   const print = (marks?: Origin[]) => {
     const commentsOf = placer();
-    const declare = (name: string, value: Code, exported: boolean) =>
-      f.createVariableStatement(
-        exported ? [f.createModifier(ts.SyntaxKind.ExportKeyword)] : undefined,
-        f.createVariableDeclarationList(
-          [f.createVariableDeclaration(name, undefined, undefined, toExpression(value, marks, commentsOf))],
-          ts.NodeFlags.Const,
-        ),
-      );
-    // The document's own comments go above the export, with the comment above the document.
-    const own = commentsOf(code);
-    const main = declare(exportName, code, true);
-    for (const line of [...header.slice(1), ...(own ? own.split('\n') : [])])
-      ts.addSyntheticLeadingComment(main, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
+    const lines = (text: string | undefined) => (text ? text.split('\n') : []);
+    // The document's own comments go above the export, with the comment above the document (asked for first:
+    // a comment is placed once, at the first node that asks for it).
+    const own = lines(commentsOf(code));
+    const main = constStatement(exportName, codeText(code, marks, commentsOf), true, [...header.slice(1), ...own]);
     // A shared const's comments go above the const, not between `=` and its value.
     const shared = consts.map((c) => {
-      const above = commentsOf(c.value);
-      const statement = declare(c.name, c.value, false);
-      for (const line of above ? above.split('\n') : []) ts.addSyntheticLeadingComment(statement, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
-      return statement;
+      const above = lines(commentsOf(c.value));
+      return constStatement(c.name, codeText(c.value, marks, commentsOf), false, above);
     });
     return printStatements([importDecl, ...imports, ...shared, main], 1 + imports.length);
   };
-  const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
-  ts.addSyntheticLeadingComment(importDecl, ts.SyntaxKind.SingleLineCommentTrivia, ` ${header[0]}`, true);
   const origins: Origin[] = [];
   const marked = { text: print(origins), origins };
   // The plain text is printed only for the code that is finally written, not for each fallback round.

@@ -1,18 +1,12 @@
-import { ts } from 'ts-morph';
-import { originOf, type Code, type Origin } from './code.js';
+import { childrenOf, originOf, type Code, type Origin } from './code.js';
 
-const f = ts.factory;
+/*
+ * Source text for generated code, printed directly (prettier formats it afterwards): the tokens, the line breaks
+ * prettier keeps (after the `{` of an object it should keep broken), and comments on lines of their own, which
+ * prettier keeps where they are. No indentation: prettier indents.
+ */
 
 const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
-
-const path = (dotted: string): ts.Expression =>
-  dotted
-    .split('.')
-    .slice(1)
-    .reduce<ts.Expression>(
-      (target, name) => f.createPropertyAccessExpression(target, name),
-      f.createIdentifier(dotted.split('.')[0]!),
-    );
 
 /** Backquote, `${` and backslash escaped, for a template literal's raw text. */
 const templateRaw = (text: string) => text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
@@ -20,43 +14,30 @@ const templateRaw = (text: string) => text.replace(/\\/g, '\\\\').replace(/`/g, 
 /** Multi-line text reads best as a template literal; CR and other control characters need escapes instead. */
 const asTemplate = (text: string) => text.includes('\n') && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
 
-function stringNode(text: string): ts.Expression {
-  return asTemplate(text)
-    ? f.createNoSubstitutionTemplateLiteral(text, templateRaw(text))
-    : f.createStringLiteral(text, true);
+/** Characters a single-quoted string writes as an escape (other text, non-ASCII included, as it is). */
+const ESCAPED = /[\\'\u0000-\u001f\u2028\u2029\u0085]/g;
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\v': '\\v', '\f': '\\f', '\b': '\\b', '\r': '\\r', '\n': '\\n', '\\': '\\\\', "'": "\\'" };
+
+/** A single-quoted string literal. */
+function quoted(text: string): string {
+  return `'${text.replace(ESCAPED, (char, at: number) => {
+    const named = NAMED_ESCAPES[char];
+    if (named) return named;
+    // `\0` before a digit would read as an octal escape.
+    if (char === '\0') return /[0-9]/.test(text[at + 1] ?? '') ? '\\x00' : '\\0';
+    return `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  })}'`;
 }
 
-function literalNode(value: string | number | boolean | null): ts.Expression {
-  if (value === null) return f.createNull();
-  if (typeof value === 'boolean') return value ? f.createTrue() : f.createFalse();
+const stringText = (text: string): string => (asTemplate(text) ? `\`${templateRaw(text)}\`` : quoted(text));
+
+function literalText(value: string | number | boolean | null): string {
+  if (value === null || typeof value === 'boolean') return String(value);
   if (typeof value === 'number') {
-    if (!Number.isFinite(value))
-      return f.createIdentifier(Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity');
-    const literal = f.createNumericLiteral(Math.abs(value));
-    return value < 0 || Object.is(value, -0)
-      ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, literal)
-      : literal;
+    if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+    return value < 0 || Object.is(value, -0) ? `-${String(Math.abs(value))}` : String(value);
   }
-  return stringNode(value);
-}
-
-function templateNode(parts: ReadonlyArray<string | Code>, marks: Origin[] | undefined, comments?: CommentsOf): ts.Expression {
-  const strings = parts.filter((_, i) => i % 2 === 0) as string[];
-  const values = parts.filter((_, i) => i % 2 === 1) as Code[];
-  const head = f.createTemplateHead(strings[0]!, templateRaw(strings[0]!));
-  const spans = values.map((value, i) => {
-    const text = strings[i + 1]!;
-    const last = i === values.length - 1;
-    const literal = last
-      ? f.createTemplateTail(text, templateRaw(text))
-      : f.createTemplateMiddle(text, templateRaw(text));
-    return f.createTemplateSpan(toExpression(value, marks, comments), literal);
-  });
-  return f.createTaggedTemplateExpression(
-    f.createIdentifier('expr'),
-    undefined,
-    f.createTemplateExpression(head, spans),
-  );
+  return stringText(value);
 }
 
 /**
@@ -98,77 +79,154 @@ function flatWidth(code: Code, limit: number): number {
 /** Comment text that marks the code chosen for a YAML node; its number indexes the marks list. */
 export const MARK_PREFIX = '@pipewright-origin ';
 
-/** Marks an expression with its code's origin (when `marks` is given): a type error inside it names the node. */
-function marked(expression: ts.Expression, code: Code, marks: Origin[] | undefined): ts.Expression {
-  const origin = marks && originOf(code);
-  if (origin) ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.MultiLineCommentTrivia, `${MARK_PREFIX}${marks.push(origin) - 1}`);
-  return expression;
-}
-
 /** The YAML comments a call carries as `//` lines above it (those of the YAML nodes it was chosen for). */
 export type CommentsOf = (code: Code) => string | undefined;
 
-/**
- * The TypeScript expression for a piece of code. With `marks`, each call chosen for a YAML node gets a
- * `/*@pipewright-origin N*\/` comment (N indexes `marks`), for the type check only.
- */
-export function toExpression(code: Code, marks?: Origin[], comments?: CommentsOf): ts.Expression {
-  const inner = (c: Code) => toExpression(c, marks, comments);
-  switch (code.kind) {
-    case 'literal':
-      return literalNode(code.value);
-    case 'member':
-      return path(code.path);
-    case 'ref':
-      return f.createIdentifier(code.local ?? code.name);
-    case 'const': {
-      let expression: ts.Expression = f.createIdentifier(code.name);
-      for (const { method, args } of code.chain ?? [])
-        expression = f.createCallExpression(f.createPropertyAccessExpression(expression, method), undefined, args.map(inner));
-      return marked(expression, code.value, marks);
-    }
-    case 'template':
-      return templateNode(code.parts, marks, comments);
-    case 'array':
-      return f.createArrayLiteralExpression(code.items.map(inner), code.items.length > 1);
-    case 'object':
-      return f.createObjectLiteralExpression(
-        code.entries.map(([key, value]) =>
-          f.createPropertyAssignment(
-            IDENTIFIER_NAME.test(key) ? f.createIdentifier(key) : f.createStringLiteral(key, true),
-            inner(value),
-          ),
-        ),
-        code.entries.length > 1 && flatWidth(code, ONE_LINE_OBJECT) > ONE_LINE_OBJECT,
-      );
-    case 'call': {
-      let expression: ts.Expression = f.createCallExpression(path(code.callee), undefined, code.args.map(inner));
-      for (const { method, args } of code.chain ?? [])
-        expression = f.createCallExpression(
-          f.createPropertyAccessExpression(expression, method),
-          undefined,
-          args.map(inner),
-        );
-      const comment = comments?.(code);
-      if (comment)
-        for (const line of comment.split('\n'))
-          ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.SingleLineCommentTrivia, line, true);
-      return marked(expression, code, marks);
+/** Text being printed: where a comment line needs a line break before it. */
+class Out {
+  text = '';
+  /** A line break unless the text is at the start of a line. */
+  line(): void {
+    if (this.text !== '' && !this.text.endsWith('\n')) this.text += '\n';
+  }
+  /** `//` comment lines, each on a line of its own. */
+  comments(lines: readonly string[]): void {
+    for (const line of lines) {
+      this.line();
+      this.text += `//${line}\n`;
     }
   }
 }
 
-const printer = ts.createPrinter({
-  newLine: ts.NewLineKind.LineFeed,
-  neverAsciiEscape: true,
-} as ts.PrinterOptions);
+/**
+ * Prints a piece of code. With `marks`, each call chosen for a YAML node gets a `/*@pipewright-origin N*\/`
+ * comment (N indexes `marks`), for the type check only.
+ */
+function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: CommentsOf | undefined): void {
+  const inner = (c: Code) => printCode(out, c, marks, comments);
+  const list = (items: readonly Code[], broken = false) =>
+    items.forEach((item, index) => {
+      if (index > 0) out.text += broken ? ',\n' : ', ';
+      inner(item);
+    });
+  const chain = (calls: Extract<Code, { kind: 'call' }>['chain']) => {
+    for (const { method, args } of calls ?? []) {
+      out.text += `.${method}(`;
+      list(args);
+      out.text += ')';
+    }
+  };
+  /** The mark of the code's origin, before the expression it marks. */
+  const mark = (marked: Code) => {
+    const origin = marks && originOf(marked);
+    if (origin) out.text += `/*${MARK_PREFIX}${marks.push(origin) - 1}*/ `;
+  };
+  switch (code.kind) {
+    case 'literal':
+      out.text += literalText(code.value);
+      return;
+    case 'member':
+      out.text += code.path;
+      return;
+    case 'ref':
+      out.text += code.local ?? code.name;
+      return;
+    case 'const':
+      mark(code.value);
+      out.text += code.name;
+      chain(code.chain);
+      return;
+    case 'template':
+      out.text += 'expr`';
+      code.parts.forEach((part, index) => {
+        if (index % 2 === 0) out.text += templateRaw(part as string);
+        else {
+          out.text += '${';
+          inner(part as Code);
+          out.text += '}';
+        }
+      });
+      out.text += '`';
+      return;
+    case 'array':
+      if (code.items.length > 1) {
+        out.text += '[\n';
+        list(code.items, true);
+        out.text += '\n]';
+      } else {
+        out.text += '[';
+        list(code.items);
+        out.text += ']';
+      }
+      return;
+    case 'object': {
+      const broken = code.entries.length > 1 && flatWidth(code, ONE_LINE_OBJECT) > ONE_LINE_OBJECT;
+      if (!code.entries.length) {
+        out.text += '{}';
+        return;
+      }
+      out.text += broken ? '{\n' : '{ ';
+      code.entries.forEach(([key, value], index) => {
+        if (index > 0) out.text += broken ? ',\n' : ', ';
+        out.text += `${IDENTIFIER_NAME.test(key) ? key : quoted(key)}: `;
+        inner(value);
+      });
+      out.text += broken ? '\n}' : ' }';
+      return;
+    }
+    case 'call': {
+      const comment = comments?.(code);
+      if (comment) out.comments(comment.split('\n'));
+      mark(code);
+      out.text += `${code.callee}(`;
+      list(code.args);
+      out.text += ')';
+      chain(code.chain);
+      return;
+    }
+  }
+}
+
+/**
+ * A piece of code as source text, marked and with comments as `printCode` prints them. The comments are asked
+ * for children first (a comment is placed once, at the first call that asks for it).
+ */
+export function codeText(code: Code, marks?: Origin[], comments?: CommentsOf): string {
+  const found = new Map<Code, string | undefined>();
+  const gather = (node: Code): void => {
+    // A const prints as its name: its value is printed (and its comments placed) where it is declared.
+    (node.kind === 'const' ? (node.chain ?? []).flatMap((call) => call.args) : childrenOf(node)).forEach(gather);
+    if (node.kind === 'call') found.set(node, comments?.(node));
+  };
+  if (comments) gather(code);
+  const out = new Out();
+  printCode(out, code, marks, comments && ((node) => found.get(node)));
+  return out.text;
+}
+
+/** One statement: its text, and the `//` comment lines above it. */
+export interface Statement {
+  readonly text: string;
+  readonly above?: readonly string[];
+}
+
+/** `import { a, b as c } from 'module';` */
+export const importStatement = (names: ReadonlyArray<{ name: string; local?: string }>, from: string, above?: readonly string[]): Statement => ({
+  text: `import ${names.length ? `{ ${names.map(({ name, local }) => (local === undefined || local === name ? name : `${name} as ${local}`)).join(', ')} }` : '{}'} from ${quoted(from)};`,
+  ...(above ? { above } : {}),
+});
+
+/** `const name = value;`, exported or not. */
+export const constStatement = (name: string, value: string, exported: boolean, above?: readonly string[]): Statement => ({
+  text: `${exported ? 'export ' : ''}const ${name} = ${value};`,
+  ...(above ? { above } : {}),
+});
 
 /**
  * Prints statements as source text, a blank line between them (formatted afterwards by prettier); the `together`
  * first ones (the imports) without one.
  */
-export function printStatements(statements: readonly ts.Statement[], together = 1): string {
-  const file = f.createSourceFile([], f.createToken(ts.SyntaxKind.EndOfFileToken), ts.NodeFlags.None);
-  const texts = statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, file));
+export function printStatements(statements: readonly Statement[], together = 1): string {
+  const texts = statements.map(({ text, above = [] }) => [...above.map((line) => `//${line}`), text].join('\n'));
   return [texts.slice(0, together).join('\n'), ...texts.slice(together)].join('\n\n') + '\n';
 }
