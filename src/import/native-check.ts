@@ -5,9 +5,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
 import type { ModuleChecker, ModuleProblems } from './check-modules.js';
-import { checkOptions, typeProblem, type MarkedModule } from './type-check.js';
+import { checkOptions, typeProblem, typescript, type MarkedModule } from './type-check.js';
 
 /**
  * TypeScript 7's compiler (the native port, `typescript` 7 or its preview `@typescript/native-preview`), when
@@ -104,7 +104,7 @@ async function checkNatively(compiler: string, modules: readonly MarkedModule[])
       const found = module.context ? undefined : errors.get(module.path);
       if (!found) return [];
       // Only a module with errors is parsed, to find the origin mark around each.
-      const file = ts.createSourceFile(module.path, module.text, ts.ScriptTarget.ES2022, true);
+      const file = typescript().createSourceFile(module.path, module.text, typescript().ScriptTarget.ES2022, true);
       return found.map((error) =>
         typeProblem(
           file,

@@ -2,9 +2,16 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { MARK_PREFIX } from './print.js';
+
+let loaded: typeof ts | undefined;
+/**
+ * TypeScript (ts-morph's), loaded when first needed: a large import's threads need it only for a module with a
+ * type error (or text that looks like a mark), and loading it took a quarter of a second in each.
+ */
+export const typescript = (): typeof ts => (loaded ??= (createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph')).ts);
 
 /**
  * The types of the running pipewright, so generated code is checked against the builders it will use. Under the
@@ -56,8 +63,8 @@ const MARK = new RegExp(`^/\\*${MARK_PREFIX}(\\d+)\\*/$`);
  * TypeScript calls those on the previous token's line trailing and the rest leading; here they are all one.
  */
 const commentsAt = (text: string, position: number): ts.CommentRange[] => [
-  ...(ts.getTrailingCommentRanges(text, position) ?? []),
-  ...(ts.getLeadingCommentRanges(text, position) ?? []),
+  ...(typescript().getTrailingCommentRanges(text, position) ?? []),
+  ...(typescript().getLeadingCommentRanges(text, position) ?? []),
 ];
 
 /** Every comment of a parsed file, by position: comments live in the trivia before a node or its tokens. */
@@ -66,7 +73,7 @@ function commentRanges(file: ts.SourceFile): ts.CommentRange[] {
   const found = new Map<number, ts.CommentRange>();
   const visit = (node: ts.Node): void => {
     for (const range of commentsAt(text, node.getFullStart())) found.set(range.pos, range);
-    ts.forEachChild(node, visit);
+    typescript().forEachChild(node, visit);
   };
   visit(file);
   return [...found.values()].sort((a, b) => a.pos - b.pos);
@@ -82,7 +89,7 @@ function ancestorsAt(file: ts.SourceFile, position: number): ts.Node[] {
   const chain: ts.Node[] = [file];
   for (let node: ts.Node | undefined = file; node;) {
     const parent: ts.Node = node;
-    node = ts.forEachChild(parent, (child) =>
+    node = typescript().forEachChild(parent, (child) =>
       child.getFullStart() <= position && position < child.getEnd() ? child : undefined,
     );
     if (node) chain.push(node);
@@ -144,7 +151,7 @@ function onlyMarksLookLikeMarks(text: string, marks: number): boolean {
  */
 export function removeMarks({ text, marks }: MarkedText): string {
   if (marks !== undefined && onlyMarksLookLikeMarks(text, marks)) return text.replace(MARK_ANYWHERE, '');
-  const file = ts.createSourceFile('module.ts', text, ts.ScriptTarget.ES2022, true);
+  const file = typescript().createSourceFile('module.ts', text, typescript().ScriptTarget.ES2022, true);
   let plain = '';
   let from = 0;
   for (const range of commentRanges(file)) {
@@ -186,12 +193,12 @@ const ancestors = (file: string): string[] => {
 export type TypeChecker = (modules: readonly MarkedModule[]) => TypeProblem[][];
 
 export function createTypeChecker(outDir: string): TypeChecker {
-  const options = ts.convertCompilerOptionsFromJson(checkOptions(), resolve(outDir)).options;
-  const host = ts.createCompilerHost(options, true);
+  const options = typescript().convertCompilerOptionsFromJson(checkOptions(), resolve(outDir)).options;
+  const host = typescript().createCompilerHost(options, true);
   const { folder, files } = tsMorphLibraries();
   const libraries = new Map(files.map((lib) => [`${folder}/${lib.fileName}`, lib.text]));
   host.getDefaultLibLocation = () => folder;
-  host.getDefaultLibFileName = (settings) => `${folder}/${ts.getDefaultLibFileName(settings)}`;
+  host.getDefaultLibFileName = (settings) => `${folder}/${typescript().getDefaultLibFileName(settings)}`;
   const shared = new Map<string, ts.SourceFile | undefined>();
   let modules = new Map<string, string>();
   let folders = new Set<string>();
@@ -205,9 +212,9 @@ export function createTypeChecker(outDir: string): TypeChecker {
   host.readFile = (name) => modules.get(name) ?? libraries.get(name) ?? readFile(name);
   host.getSourceFile = (name, version, onError) => {
     const text = modules.get(name);
-    if (text !== undefined) return ts.createSourceFile(name, text, version, true);
+    if (text !== undefined) return typescript().createSourceFile(name, text, version, true);
     const library = libraries.get(name);
-    if (library !== undefined && !shared.has(name)) shared.set(name, ts.createSourceFile(name, library, version));
+    if (library !== undefined && !shared.has(name)) shared.set(name, typescript().createSourceFile(name, library, version));
     if (!shared.has(name)) shared.set(name, readLibrary(name, version, onError));
     return shared.get(name);
   };
@@ -215,13 +222,13 @@ export function createTypeChecker(outDir: string): TypeChecker {
     const names = checked.map((module) => join(resolve(outDir), module.path));
     modules = new Map(names.map((name, index) => [name, checked[index]!.text]));
     folders = new Set(names.flatMap((name) => ancestors(name)));
-    const program = ts.createProgram({ rootNames: names.filter((_, index) => !checked[index]!.context), options, host });
+    const program = typescript().createProgram({ rootNames: names.filter((_, index) => !checked[index]!.context), options, host });
     return names.map((name, index) => {
       if (checked[index]!.context) return [];
       const file = program.getSourceFile(name)!;
       const diagnostics = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
       return diagnostics.map((d) =>
-        typeProblem(file, checked[index]!.path, d.start ?? 0, ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+        typeProblem(file, checked[index]!.path, d.start ?? 0, typescript().flattenDiagnosticMessageText(d.messageText, '\n')),
       );
     });
   };
