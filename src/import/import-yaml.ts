@@ -286,7 +286,8 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   // This thread's checker is made only if it is needed: reading the library's declarations takes a while.
   let local: ModuleChecker | undefined;
   const here: ModuleChecker = (modules) => (local ??= localChecker(options.outDir))(modules);
-  const large = source.has(MIN_DOCUMENTS_FOR_WORKERS - 1);
+  // As many files are as many documents or more, and the workers then start while the first files are read.
+  const large = options.inputs.length >= MIN_DOCUMENTS_FOR_WORKERS || source.has(MIN_DOCUMENTS_FOR_WORKERS - 1);
   const compiler = large ? nativeCompiler() : undefined;
   const pool = large
     ? createImportPool(options.outDir, here, { native: compiler ? nativeChecker(compiler) : undefined })
