@@ -289,6 +289,34 @@ describe('pipewright pull', () => {
     expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain("identifier: 'deploy_00'");
   });
 
+  it('lists template versions in a stable order: versions on a page boundary are all pulled, one edited and one added while paging', async () => {
+    let changed = false;
+    const label = (i: number) => `v${String(i).padStart(2, '0')}`;
+    const em: Emulator = await emulate({
+      // After the first page of templates (6 versions, 5 a page), someone edits v01 and adds v00. The versions share
+      // an identifier: sorted by it alone they tie (the last updated first here), and the edit would move v01 from the
+      // page not yet read to the one already read.
+      onListPage: (kind, index) => {
+        if (kind !== 'template' || index !== 0 || changed) return;
+        changed = true;
+        em.edit('template', 'default', 'shop', 'checks', (body) => void (body.name = 'edited while paging'), { versionLabel: label(1) });
+        seedDocument(em, templateDoc('checks', 'shop', label(0), 'make early'));
+      },
+    });
+    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 6 }, (_, i) => templateDoc('checks', 'shop', label(i + 1)))]);
+    const result = await pull(em, ['--org', 'default', '--project', 'shop', '--json']);
+    expect(result.code).toBe(0);
+    expect(changed).toBe(true);
+    // Two sort keys, each a parameter of its own: the identifier, then the version label.
+    const lists = em.requests.filter((r) => r.path.startsWith('/gateway/template/api/templates/list-metadata'));
+    expect(lists.map((r) => new URL(r.path, 'http://x').searchParams.getAll('sort'))).toEqual(Array(2).fill(['identifier,ASC', 'versionLabel,ASC']));
+    // Every version there when pull began, once: v00's insert pushed v05 onto the second page too. v00 itself sorts
+    // onto the page already read; the next pull brings it.
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.template).toBe(6);
+    const templates = await readTree(join(session.work, 'platform/templates/default/shop/checks'));
+    expect(Object.keys(templates)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `${label(i)}.ts`));
+  });
+
   it('--org and --project narrow the scope; --project needs --org', async () => {
     const em = await emulate();
     const { projectIdentifier: _, ...orgHub } = connectorDoc('org_hub', 'shop').connector!;

@@ -115,14 +115,21 @@ class PullRun {
     return runPool(items, this.#options.concurrency ?? 4, worker);
   }
 
-  /** Every item of a list, a page at a time. */
+  /**
+   * Every item of a list, a page at a time. An item created meanwhile ahead of the page being read pushes one already
+   * read onto the next page: it is kept once (a template's versions by their label).
+   */
   async list(scope: ListScope): Promise<ListedItem[]> {
-    const all: ListedItem[] = [];
+    const all = new Map<string, ListedItem>();
     for (let index = 0; ; index++) {
       const page = await this.#client.listPage(scope, index);
-      all.push(...page.items);
-      this.#count(scope.kind, 1, page.items.length);
-      if (page.last) return all;
+      const before = all.size;
+      for (const item of page.items) {
+        const identity = `${item.identifier}@${item.versionLabel ?? ''}`;
+        if (!all.has(identity)) all.set(identity, item);
+      }
+      this.#count(scope.kind, 1, all.size - before);
+      if (page.last) return [...all.values()];
     }
   }
 

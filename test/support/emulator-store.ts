@@ -73,6 +73,13 @@ export class Store {
     this.orgs = new Set(orgs);
   }
 
+  #lastStamp = 0;
+  /** The time of a write: later than every write before it, also within one millisecond (lists order by it). */
+  stamp(): number {
+    this.#lastStamp = Math.max(Date.now(), this.#lastStamp + 1);
+    return this.#lastStamp;
+  }
+
   get(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): StoredResource | undefined {
     return this.resources.get(resourceKey(kind, org, project, identifier, at));
   }
@@ -88,7 +95,7 @@ export class Store {
 
   put(resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt' | 'version'>, op: 'create' | 'update'): StoredResource {
     const key = resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource);
-    const now = Date.now();
+    const now = this.stamp();
     const existing = this.resources.get(key);
     const stored: StoredResource = { ...resource, createdAt: existing?.createdAt ?? now, lastModifiedAt: now, version: (existing?.version ?? 0) + 1 };
     this.resources.set(key, stored);

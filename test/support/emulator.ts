@@ -208,7 +208,7 @@ export class Emulator {
     // Kinds served as YAML text serve the edit too.
     found.raw = stringify({ [KIND_FACTS[kind].rootKey]: body });
     found.version++;
-    found.lastModifiedAt = Date.now();
+    found.lastModifiedAt = this.store.stamp();
     if (found.git) found.git = commitTo(found, JSON.stringify(body));
   }
 
@@ -229,7 +229,7 @@ export class Emulator {
     withServiceV2?: boolean;
     yamlVersion?: string;
   }): void {
-    const now = Date.now();
+    const now = this.store.stamp();
     this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource), {
       ...resource,
       raw: resource.raw ?? stringify({ [KIND_FACTS[resource.kind].rootKey]: resource.body }),
