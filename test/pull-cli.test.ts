@@ -361,6 +361,47 @@ describe('pipewright pull', () => {
     expect(existsSync(join(session.work, 'platform/templates/default/shop/shared'))).toBe(false);
   });
 
+  it('keeps a service, an environment and an infrastructure stored in Git as YAML, saying where each lives; publish after pull writes nothing', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop'), environmentDoc('staging', 'shop'), infrastructureDoc('k8s', 'shop', 'staging')]);
+    const inGit = (filePath: string) => ({ git: { ...GIT, filePath } });
+    seedDocument(em, serviceDoc('api', 'shop'), inGit('.harness/services/api.yaml'));
+    seedDocument(em, environmentDoc('prod', 'shop', 'Production'), inGit('.harness/envs/prod.yaml'));
+    seedDocument(em, infrastructureDoc('eks', 'shop', 'prod'), inGit('.harness/envs/prod/eks.yaml'));
+    // Edited in Git, not through the platform: its file is what the GET answers.
+    em.edit('service', 'default', 'shop', 'api', (body) => void (body.description = 'pushed to Git'));
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string; message: string }[] };
+    expect(report.kinds).toEqual({ project: 1, service: 1, environment: 1, infrastructure: 1 });
+    expect(report.unmodelled.map((u) => u.file)).toEqual([
+      'unmodelled/environments/default/shop/prod.yaml',
+      'unmodelled/infrastructures/default/shop/prod/eks.yaml',
+      'unmodelled/services/default/shop/api.yaml',
+    ]);
+    expect(report.diagnostics.filter((d) => d.code === 'pull-unmodelled').map((d) => d.message)).toEqual([
+      'environment default/shop/prod is kept as YAML, not code: it is stored in Git (delivery:.harness/envs/prod.yaml on main, connector account.github), and publish writes environments inline only; change it in its repository',
+      'infrastructure definition default/shop/prod/eks is kept as YAML, not code: it is stored in Git (delivery:.harness/envs/prod/eks.yaml on main, connector account.github), and publish writes infrastructure definitions inline only; change it in its repository',
+      'service default/shop/api is kept as YAML, not code: it is stored in Git (delivery:.harness/services/api.yaml on main, connector account.github), and publish writes services inline only; change it in its repository',
+    ]);
+    // Read by GET, one each (the list's copy is the platform's, the GET's the file's).
+    const gets = em.requests.filter((r) => r.method === 'GET' && /\/ng\/api\/(servicesV2|environmentsV2|infrastructures)\/\w/.test(r.path));
+    expect(gets.map((r) => r.path.split('?')[0])).toEqual(expect.arrayContaining(['/gateway/ng/api/servicesV2/api', '/gateway/ng/api/environmentsV2/prod', '/gateway/ng/api/infrastructures/eks']));
+    expect(gets).toHaveLength(3);
+    const kept = parse(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/api.yaml'), 'utf8')) as Doc;
+    expect(kept.service).toEqual({ ...serviceDoc('api', 'shop').service, description: 'pushed to Git' });
+    expect(existsSync(join(session.work, 'platform/services/default/shop/api.ts'))).toBe(false);
+
+    const project = join(session.work, 'platform');
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect(published.code).toBe(0);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
+  });
+
   it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
     const em = await emulate({ goneAfterRequests: 6 });
     seedEstate(em);

@@ -254,22 +254,47 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
       // Publish writes templates inline only (endpoints.ts: no Git file for them): as code, a change would be sent
       // inline to a template that lives in Git. Kept as the YAML of its default branch, saying where it lives.
       if (item.entity.storeType === 'REMOTE') {
-        const details = (item.entity.gitDetails ?? {}) as Json;
-        const place = [text(details.repoName), text(details.filePath)].filter(Boolean).join(':') || 'a Git repository';
-        const branch = text(details.branch);
-        run.keepAsText(kind, found, name, `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}), and publish writes templates inline only; change it in its repository`);
+        run.keepAsText(kind, found, name, storedInGit(kind, (item.entity.gitDetails ?? {}) as Json));
         return;
       }
       run.keep(kind, found, { name, stable: item.entity.stableTemplate === true });
     });
     return;
   }
-  for (const item of items) run.keep(kind, item.data, { name: `${where}/${item.identifier}` });
+  await readListed(run, kind, items, { org, project }, where);
   if (kind === 'environment')
     await run.pool(items, async (environment) => {
-      for (const infra of await run.list(scoped('infrastructure', org, project, environment.identifier)))
-        run.keep('infrastructure', infra.data, { name: `${where}/${environment.identifier}/${infra.identifier}` });
+      const infrastructures = await run.list(scoped('infrastructure', org, project, environment.identifier));
+      await readListed(run, 'infrastructure', infrastructures, { org, project, parent: environment.identifier }, `${where}/${environment.identifier}`);
     });
+}
+
+/**
+ * Kinds whose list holds the document (services, environments, infrastructures, connectors). One stored in Git
+ * (`storeType: REMOTE`) is read by GET: its list item holds the copy the platform saved at its last write
+ * (ServiceRepositoryCustomImpl.java L245-269), not the file, which only a GET reads (L296-300). It is kept as YAML,
+ * saying where it lives: publish writes these kinds inline only, and an update without `storeType=REMOTE` changes the
+ * platform's copy, never the file (L117-123; docs/publishing.md, "Services, environments and infrastructures in Git").
+ */
+async function readListed(run: PullRun, kind: ResourceKind, items: readonly ListedItem[], at: { org?: string | undefined; project?: string | undefined; parent?: string }, where: string): Promise<void> {
+  const inGit = items.filter((item) => item.entity.storeType === 'REMOTE');
+  for (const item of items) if (!inGit.includes(item)) run.keep(kind, item.data, { name: `${where}/${item.identifier}` });
+  await run.pool(inGit, async (item) => {
+    const key: ResourceKey = { kind, identifier: item.identifier, ...(at.org ? { org: at.org } : {}), ...(at.project ? { project: at.project } : {}), ...(at.parent ? { parent: at.parent } : {}) };
+    const found = await run.read(key, undefined);
+    if (found === undefined) return;
+    const entity = (valueAt(found, dottedPath(kindApi(kind).list.entity)) ?? {}) as Json;
+    const details = (entity.entityGitDetails ?? item.entity.entityGitDetails ?? {}) as Json;
+    run.keepAsText(kind, found, `${where}/${item.identifier}`, storedInGit(kind, { ...details, branch: text(details.branch) ?? text(entity.fallbackBranch) }, text(entity.connectorRef) ?? text(item.entity.connectorRef)));
+  });
+}
+
+/** Why a document stored in Git is kept as YAML: where it lives, and that publish would write it inline. */
+function storedInGit(kind: ResourceKind, details: Json, connectorRef?: string): string {
+  const place = [text(details.repoName), text(details.filePath)].filter(Boolean).join(':') || 'a Git repository';
+  const branch = text(details.branch);
+  const through = connectorRef ? `, connector ${connectorRef}` : '';
+  return `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}${through}), and publish writes ${kindRow(kind).plural} inline only; change it in its repository`;
 }
 
 /** The pipelines of a project (each GET on its Git branch), then per pipeline its input sets and its triggers. */

@@ -223,16 +223,39 @@ const entityFields = (r: StoredResource) => ({
 });
 
 /**
- * `data` of a service, environment or infrastructure answer: the entity's fields, and the YAML text as it was
- * sent in the request's `yaml` field (platform-facts-2.md §2: stored as given), under `data.<entity>`.
+ * Where a Git-stored service, environment or infrastructure lives, as its answers say (ServiceResponseDTO.java
+ * L49-53 and its siblings; ServiceElementMapper.java L152-155, L165-173): `storeType`, `connectorRef`, the branch it
+ * was created on as `fallbackBranch`, and `entityGitDetails`. A list reads no file, so its `entityGitDetails` has only
+ * the entity's repository and file (GitAwareContextHelper.java L145-147); a GET reads the file and adds its branch,
+ * blob and commit (L108-135).
  */
-export function yamlEntityData(r: StoredResource) {
+function remoteEntityFields(r: StoredResource, answer: 'get' | 'list') {
+  if (!r.git) return {};
+  const where = { repoName: r.git.repoName, filePath: r.git.filePath };
+  return {
+    storeType: 'REMOTE',
+    connectorRef: r.git.connectorRef,
+    fallbackBranch: r.git.branch,
+    entityGitDetails:
+      answer === 'list'
+        ? where
+        : { ...where, objectId: r.git.objectId, branch: r.git.branch, commitId: r.git.commitId, fileUrl: `https://git.example.test/${r.git.repoName}/blob/${r.git.branch}/${r.git.filePath}` },
+  };
+}
+
+/**
+ * `data` of a service, environment or infrastructure answer: the entity's fields, and the YAML text as it was
+ * sent in the request's `yaml` field (platform-facts-2.md §2: stored as given), under `data.<entity>`; a list item
+ * (`answer: 'list'`) has the same shape.
+ */
+export function yamlEntityData(r: StoredResource, answer: 'get' | 'list' = 'get') {
+  const git = remoteEntityFields(r, answer);
   const entity =
     r.kind === 'service'
-      ? { ...entityFields(r), deleted: false, yaml: r.raw }
+      ? { ...entityFields(r), deleted: false, yaml: r.raw, ...git }
       : r.kind === 'environment'
-        ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml: r.raw }
-        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml: r.raw, storeType: 'INLINE' };
+        ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml: r.raw, ...git }
+        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml: r.raw, storeType: 'INLINE', ...git };
   return { [r.kind]: entity, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
 }
 
