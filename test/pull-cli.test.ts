@@ -81,6 +81,7 @@ async function pull(em: Emulator, args: readonly string[] = [], key = ADMIN_KEY)
 const writesOf = (em: Emulator, from = 0) => em.requests.slice(from).filter((r) => r.method !== 'GET' && !/\/list(-metadata|V2)?\b/.test(r.path));
 
 describe('pipewright pull', () => {
+  // Every kind, several pages, 429s: over a minute on a loaded two-core machine.
   it('writes a project whose compile reproduces every stored document and whose publish writes nothing', async () => {
     // Occasional 429s, seeded: a rate-limit window could pass without one on a loaded machine.
     const em = await emulate({ faults: { rate: 0.1, kinds: ['too-many-requests'], seed: 3 } });
@@ -152,7 +153,7 @@ describe('pipewright pull', () => {
     const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], { cwd: project, env: env(em) });
     expect(drift.code).toBe(0);
     expect(drift.stderr).not.toMatch(/no record/);
-  });
+  }, 120_000);
 
   it('a Git-stored pipeline changed in the code is published to its own repository, branch and file', async () => {
     const em = await emulate();
@@ -330,6 +331,39 @@ describe('pipewright pull', () => {
     const usage = await pull(em, ['--project', 'shop']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--project needs --org');
+  });
+
+  it('pulls the whole account: the account\'s and each organization\'s own resources too, and publishes back with no write', async () => {
+    const em = await emulate();
+    // Without the project (and the organization): the same documents one and two levels up.
+    const up = (doc: Doc, level: 'org' | 'account'): Doc =>
+      Object.fromEntries(
+        Object.entries(doc).map(([root, body]) => {
+          const { projectIdentifier: _, orgIdentifier, ...rest } = body as Record<string, unknown>;
+          return [root, level === 'org' ? { ...rest, orgIdentifier } : rest];
+        }),
+      );
+    seedDocuments(em, [
+      projectDoc('shop'),
+      pipelineDoc('deploy', 'shop'),
+      up(connectorDoc('hub', 'shop'), 'account'),
+      up(serviceDoc('web', 'shop'), 'account'),
+      up(environmentDoc('staging', 'shop'), 'org'),
+      up(templateDoc('checks', 'shop', 'v1'), 'org'),
+      up(templateDoc('lint', 'shop', 'v1'), 'account'),
+    ]);
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds).toEqual({ project: 1, connector: 1, service: 1, environment: 1, template: 2, pipeline: 1 });
+    const project = join(session.work, 'platform');
+    const compiled = await runBinary(['compile'], { cwd: project });
+    expect(compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    expect(published.code).toBe(0);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 7, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
   });
 
   it('keeps a document it cannot model as YAML beside the project, with a diagnostic', async () => {
