@@ -245,6 +245,23 @@ describe('Git-stored (remote) pipelines', () => {
     expect(doc(planned.stdout, 'api')).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
   });
 
+  it('compares a service stored in Git with its file, which a push moved on, not with the copy its list holds', async () => {
+    const em = await emulate();
+    await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), serviceDoc('web', 'shop')], 'first')] });
+    seedDocument(em, serviceDoc('api', 'shop'), { git: { connectorRef: 'account.github', repoName: 'delivery', branch: 'main', filePath: '.harness/services/api.yaml' } });
+    em.edit('service', 'default', 'shop', 'api', (body) => void (body.description = 'pushed to Git'));
+    const pushed = { service: { ...serviceDoc('api', 'shop').service, description: 'pushed to Git' } };
+    const before = em.requests.length;
+    // Two services of one scope: read through their list, the one in Git by GET.
+    const result = await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), serviceDoc('web', 'shop'), pushed]), '--json'] });
+    expect(result.code).toBe(0);
+    expect(report(result.stdout).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+    const paths = em.requests.slice(before).map((r) => `${r.method} ${r.path.split('?')[0]}`);
+    expect(paths).toContain('GET /gateway/ng/api/servicesV2');
+    expect(paths).toContain('GET /gateway/ng/api/servicesV2/api');
+    expect(paths).not.toContain('GET /gateway/ng/api/servicesV2/web');
+  });
+
   it('stops for a document whose storage differs from what the run asks, both ways', async () => {
     const em = await emulate();
     const out = await compiled([projectDoc('shop'), pipelineDoc('deploy', 'shop', 'echo two'), pipelineDoc('other', 'shop')]);

@@ -32,6 +32,11 @@ export interface StoredResource {
   git?: GitFile;
   /** A stored pipeline whose YAML no longer validates: GET answers 200 with `entityValidityDetails.valid: false`. */
   invalid?: boolean;
+  /**
+   * Git-stored services, environments and infrastructures: the YAML the platform saved at its last write, which their
+   * list serves, when a push to the file has moved on from it (ServiceRepositoryCustomImpl.java L245-269).
+   */
+  listedYaml?: string;
   /** Pipelines in the v1 (simplified) syntax: `'1'`; served as stored, and so listed (`yamlVersion`). */
   yamlVersion?: string;
   /** Pipelines made public (PipelineResourceImpl's `markPipelinePublic`): every GET says so. */
@@ -250,12 +255,13 @@ function remoteEntityFields(r: StoredResource, answer: 'get' | 'list') {
  */
 export function yamlEntityData(r: StoredResource, answer: 'get' | 'list' = 'get') {
   const git = remoteEntityFields(r, answer);
+  const yaml = answer === 'list' ? (r.listedYaml ?? r.raw) : r.raw;
   const entity =
     r.kind === 'service'
-      ? { ...entityFields(r), deleted: false, yaml: r.raw, ...git }
+      ? { ...entityFields(r), deleted: false, yaml, ...git }
       : r.kind === 'environment'
-        ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml: r.raw, ...git }
-        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml: r.raw, storeType: 'INLINE', ...git };
+        ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml, ...git }
+        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml, storeType: 'INLINE', ...git };
   return { [r.kind]: entity, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
 }
 

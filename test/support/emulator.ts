@@ -205,6 +205,8 @@ export class Emulator {
     const body = structuredClone(found.body);
     change(body);
     found.body = body;
+    // A push to the file of a Git-stored service, environment or infrastructure: their list keeps the platform's copy.
+    if (found.git && KIND_FACTS[kind].body === 'json') found.listedYaml ??= found.raw;
     // Kinds served as YAML text serve the edit too.
     found.raw = stringify({ [KIND_FACTS[kind].rootKey]: body });
     found.version++;
