@@ -290,32 +290,56 @@ describe('pipewright pull', () => {
     expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain("identifier: 'deploy_00'");
   });
 
-  it('lists template versions in a stable order: versions on a page boundary are all pulled, one edited and one added while paging', async () => {
-    let changed = false;
+  it('lists template versions in a stable order: versions on a page boundary are all pulled, one edited while paging', async () => {
+    let edited = false;
     const label = (i: number) => `v${String(i).padStart(2, '0')}`;
     const em: Emulator = await emulate({
-      // After the first page of templates (6 versions, 5 a page), someone edits v01 and adds v00. The versions share
-      // an identifier: sorted by it alone they tie (the last updated first here), and the edit would move v01 from the
-      // page not yet read to the one already read.
+      // After the first page of templates (6 versions, 5 a page), someone edits v01. The versions share an identifier:
+      // sorted by it alone they tie (the last updated first here), and the edit would move v01 from the page not yet
+      // read to the one already read.
       onListPage: (kind, index) => {
-        if (kind !== 'template' || index !== 0 || changed) return;
-        changed = true;
+        if (kind !== 'template' || index !== 0 || edited) return;
+        edited = true;
         em.edit('template', 'default', 'shop', 'checks', (body) => void (body.name = 'edited while paging'), { versionLabel: label(1) });
-        seedDocument(em, templateDoc('checks', 'shop', label(0), 'make early'));
       },
     });
     seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 6 }, (_, i) => templateDoc('checks', 'shop', label(i + 1)))]);
     const result = await pull(em, ['--org', 'default', '--project', 'shop', '--json']);
     expect(result.code).toBe(0);
-    expect(changed).toBe(true);
+    expect(edited).toBe(true);
     // Two sort keys, each a parameter of its own: the identifier, then the version label.
     const lists = em.requests.filter((r) => r.path.startsWith('/gateway/template/api/templates/list-metadata'));
     expect(lists.map((r) => new URL(r.path, 'http://x').searchParams.getAll('sort'))).toEqual(Array(2).fill(['identifier,ASC', 'versionLabel,ASC']));
-    // Every version there when pull began, once: v00's insert pushed v05 onto the second page too. v00 itself sorts
-    // onto the page already read; the next pull brings it.
     expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.template).toBe(6);
     const templates = await readTree(join(session.work, 'platform/templates/default/shop/checks'));
     expect(Object.keys(templates)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `${label(i)}.ts`));
+  });
+
+  it('reads a list again when its total changed while paging: a deletion or an insert ahead moves items across pages', async () => {
+    let changed = false;
+    const id = (i: number) => `deploy_${String(i).padStart(2, '0')}`;
+    const em: Emulator = await emulate({
+      // After the first page of pipelines (12, 5 a page), deploy_01 is deleted and deploy_000 added: deploy_05 would
+      // move back onto the page already read, and deploy_000 sorts onto it.
+      onListPage: (kind, index) => {
+        if (kind !== 'pipeline' || index !== 0 || changed) return;
+        changed = true;
+        em.store.resources.delete(`pipeline:default/shop/${id(1)}`);
+        seedDocument(em, pipelineDoc('deploy_000', 'shop'));
+        seedDocument(em, pipelineDoc('deploy_001', 'shop'));
+      },
+    });
+    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 12 }, (_, i) => pipelineDoc(id(i), 'shop'))]);
+    const result = await pull(em, ['--org', 'default', '--project', 'shop', '--json']);
+    expect(result.code).toBe(0);
+    expect(changed).toBe(true);
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.pipeline).toBe(13);
+    const modules = Object.keys(await readTree(join(session.work, 'platform/pipelines/default/shop')));
+    expect(modules).toContain(`${id(5)}.ts`);
+    expect(modules).toContain('deploy_000.ts');
+    expect(modules).not.toContain(`${id(1)}.ts`);
+    // Three pages, then the three pages again.
+    expect(em.requests.filter((r) => r.path.startsWith('/gateway/pipeline/api/pipelines/list') && r.status === 200)).toHaveLength(6);
   });
 
   it('--org and --project narrow the scope; --project needs --org', async () => {

@@ -83,6 +83,9 @@ type Json = Record<string, unknown>;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const scopeName = (org: string | undefined, project: string | undefined) => (project ? `${org}/${project}` : org ? `${org}` : 'the account');
 
+/** Reads of one list when its total keeps changing while it is paged (someone adding and deleting meanwhile). */
+const LIST_PASSES = 3;
+
 /** Projects and connectors come as objects; each is written as the YAML document a create would send. */
 const OBJECT_KINDS: ReadonlySet<ResourceKind> = new Set(['project', 'connector']);
 
@@ -117,19 +120,26 @@ class PullRun {
 
   /**
    * Every item of a list, a page at a time. An item created meanwhile ahead of the page being read pushes one already
-   * read onto the next page: it is kept once (a template's versions by their label).
+   * read onto the next page: it is kept once (a template's versions by their label). One deleted meanwhile ahead of it
+   * pulls one not yet read onto a page already read: when the list's total changed while paging, it is read again
+   * (at most LIST_PASSES times; the last pass is kept).
    */
   async list(scope: ListScope): Promise<ListedItem[]> {
-    const all = new Map<string, ListedItem>();
-    for (let index = 0; ; index++) {
-      const page = await this.#client.listPage(scope, index);
-      const before = all.size;
-      for (const item of page.items) {
-        const identity = `${item.identifier}@${item.versionLabel ?? ''}`;
-        if (!all.has(identity)) all.set(identity, item);
+    for (let pass = 1; ; pass++) {
+      const all = new Map<string, ListedItem>();
+      const totals = new Set<number>();
+      for (let index = 0; ; index++) {
+        const page = await this.#client.listPage(scope, index);
+        const before = all.size;
+        for (const item of page.items) {
+          const identity = `${item.identifier}@${item.versionLabel ?? ''}`;
+          if (!all.has(identity)) all.set(identity, item);
+        }
+        if (page.totalItems !== undefined) totals.add(page.totalItems);
+        this.#count(scope.kind, 1, pass === 1 ? all.size - before : 0);
+        if (page.last) break;
       }
-      this.#count(scope.kind, 1, all.size - before);
-      if (page.last) return [...all.values()];
+      if (totals.size <= 1 || pass >= LIST_PASSES) return [...all.values()];
     }
   }
 
