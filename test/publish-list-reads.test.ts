@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectorDoc, environmentDoc, infrastructureDoc, pipelineDoc, projectDoc, serviceDoc, triggerDoc, type Doc } from './support/emulator-output.js';
+import { connectorDoc, environmentDoc, infrastructureDoc, pipelineDoc, projectDoc, serviceDoc, templateDoc, triggerDoc, type Doc } from './support/emulator-output.js';
 import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 import type { Emulator } from './support/emulator.js';
 import { ACCOUNT_ID, ADMIN_KEY } from './support/emulator.js';
@@ -88,5 +88,27 @@ describe('reading the platform a page at a time', () => {
     // page/size are not the input-set list's parameters (pageIndex/pageSize are).
     expect((await get(`/pipeline/api/inputSets?${scope}&pipelineIdentifier=deploy&page=0&size=10`)).status).toBe(400);
     expect(em.violations.splice(0)).toEqual([expect.stringContaining('unexpected query parameter page on the inputSet list')]);
+  });
+
+  it('the emulator sorts by every sort parameter in turn; versions that tie under them move with an edit, as on the platform', async () => {
+    const em = await emulate();
+    await publishWith({ emulator: em, args: [await compiled([projectDoc('shop')])] });
+    for (const version of ['v1', 'v2', 'v3']) em.seed({ kind: 'template', org: 'default', project: 'shop', identifier: 'checks', versionLabel: version, body: templateDoc('checks', 'shop', version).template! });
+    const labels = async (sort: readonly string[]) => {
+      const query = new URLSearchParams({ accountIdentifier: ACCOUNT_ID, orgIdentifier: 'default', projectIdentifier: 'shop', templateListType: 'All', page: '0', size: '10' });
+      for (const key of sort) query.append('sort', key);
+      const response = await fetch(`${em.url}/gateway/template/api/templates/list-metadata?${query}`, {
+        method: 'POST',
+        headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ filterType: 'Template' }),
+      });
+      return ((await response.json()) as { data: { content: { versionLabel: string }[] } }).data.content.map((item) => item.versionLabel);
+    };
+    em.edit('template', 'default', 'shop', 'checks', (body) => void (body.name = 'edited'), { versionLabel: 'v2' });
+    // By identifier alone the versions tie, and the one edited last comes first; the label makes the order total.
+    expect(await labels(['identifier,ASC'])).toEqual(['v2', 'v3', 'v1']);
+    expect(await labels(['identifier,ASC', 'versionLabel,ASC'])).toEqual(['v1', 'v2', 'v3']);
+    expect(await labels(['identifier,ASC', 'versionLabel,DESC'])).toEqual(['v3', 'v2', 'v1']);
+    expect(em.violations).toEqual([]);
   });
 });

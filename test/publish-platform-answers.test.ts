@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectorDoc, pipelineDoc, projectDoc, writeOutputFolder } from './support/emulator-output.js';
+import { connectorDoc, environmentDoc, pipelineDoc, projectDoc, serviceDoc, writeOutputFolder } from './support/emulator-output.js';
+import { seedDocument } from './support/emulator-seed.js';
 import type { NotFoundForm } from './support/emulator-rest.js';
 import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 
@@ -221,6 +222,44 @@ describe('Git-stored (remote) pipelines', () => {
     expect(failed.error!.message).toContain('nothing was overwritten');
     expect(em.resource(...PIPE)!.body.description).toBe('pushed by a colleague');
     expect(em.commits).toHaveLength(1);
+  });
+
+  it('leaves a service or environment stored in Git when it changed: an inline update would change the platform\'s copy, not the file', async () => {
+    const em = await emulate();
+    await publishWith({ emulator: em, args: [await compiled([projectDoc('shop')], 'project')] });
+    const git = { connectorRef: 'account.github', repoName: 'delivery', branch: 'main' };
+    seedDocument(em, serviceDoc('api', 'shop'), { git: { ...git, filePath: '.harness/services/api.yaml' } });
+    seedDocument(em, environmentDoc('prod', 'shop'), { git: { ...git, filePath: '.harness/envs/prod.yaml' } });
+    // The environment as the platform holds it (unchanged: no concern); the service changed.
+    const result = await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), serviceDoc('api', 'shop', '5'), environmentDoc('prod', 'shop')]), '--json'] });
+    expect(result.code).toBe(1);
+    expect(doc(result.stdout, 'prod').outcome).toBe('unchanged');
+    const failed = doc(result.stdout, 'api');
+    expect(failed).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(failed.error!.message).toBe(
+      "service api is stored in Git (delivery, .harness/services/api.yaml), and publish writes services inline only: an update would change the platform's copy, not the file; it was left as it is; change it in its repository",
+    );
+    expect(em.writes('service', 'default', 'shop', 'api').updates).toBe(0);
+    // --dry-run says so too.
+    const planned = await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), serviceDoc('api', 'shop', '5')], 'plan'), '--dry-run', '--json'] });
+    expect(doc(planned.stdout, 'api')).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+  });
+
+  it('compares a service stored in Git with its file, which a push moved on, not with the copy its list holds', async () => {
+    const em = await emulate();
+    await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), serviceDoc('web', 'shop')], 'first')] });
+    seedDocument(em, serviceDoc('api', 'shop'), { git: { connectorRef: 'account.github', repoName: 'delivery', branch: 'main', filePath: '.harness/services/api.yaml' } });
+    em.edit('service', 'default', 'shop', 'api', (body) => void (body.description = 'pushed to Git'));
+    const pushed = { service: { ...serviceDoc('api', 'shop').service, description: 'pushed to Git' } };
+    const before = em.requests.length;
+    // Two services of one scope: read through their list, the one in Git by GET.
+    const result = await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), serviceDoc('web', 'shop'), pushed]), '--json'] });
+    expect(result.code).toBe(0);
+    expect(report(result.stdout).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+    const paths = em.requests.slice(before).map((r) => `${r.method} ${r.path.split('?')[0]}`);
+    expect(paths).toContain('GET /gateway/ng/api/servicesV2');
+    expect(paths).toContain('GET /gateway/ng/api/servicesV2/api');
+    expect(paths).not.toContain('GET /gateway/ng/api/servicesV2/web');
   });
 
   it('stops for a document whose storage differs from what the run asks, both ways', async () => {

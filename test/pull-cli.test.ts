@@ -81,6 +81,7 @@ async function pull(em: Emulator, args: readonly string[] = [], key = ADMIN_KEY)
 const writesOf = (em: Emulator, from = 0) => em.requests.slice(from).filter((r) => r.method !== 'GET' && !/\/list(-metadata|V2)?\b/.test(r.path));
 
 describe('pipewright pull', () => {
+  // Every kind, several pages, 429s: over a minute on a loaded two-core machine.
   it('writes a project whose compile reproduces every stored document and whose publish writes nothing', async () => {
     // Occasional 429s, seeded: a rate-limit window could pass without one on a loaded machine.
     const em = await emulate({ faults: { rate: 0.1, kinds: ['too-many-requests'], seed: 3 } });
@@ -152,7 +153,7 @@ describe('pipewright pull', () => {
     const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], { cwd: project, env: env(em) });
     expect(drift.code).toBe(0);
     expect(drift.stderr).not.toMatch(/no record/);
-  });
+  }, 120_000);
 
   it('a Git-stored pipeline changed in the code is published to its own repository, branch and file', async () => {
     const em = await emulate();
@@ -289,6 +290,58 @@ describe('pipewright pull', () => {
     expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain("identifier: 'deploy_00'");
   });
 
+  it('lists template versions in a stable order: versions on a page boundary are all pulled, one edited while paging', async () => {
+    let edited = false;
+    const label = (i: number) => `v${String(i).padStart(2, '0')}`;
+    const em: Emulator = await emulate({
+      // After the first page of templates (6 versions, 5 a page), someone edits v01. The versions share an identifier:
+      // sorted by it alone they tie (the last updated first here), and the edit would move v01 from the page not yet
+      // read to the one already read.
+      onListPage: (kind, index) => {
+        if (kind !== 'template' || index !== 0 || edited) return;
+        edited = true;
+        em.edit('template', 'default', 'shop', 'checks', (body) => void (body.name = 'edited while paging'), { versionLabel: label(1) });
+      },
+    });
+    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 6 }, (_, i) => templateDoc('checks', 'shop', label(i + 1)))]);
+    const result = await pull(em, ['--org', 'default', '--project', 'shop', '--json']);
+    expect(result.code).toBe(0);
+    expect(edited).toBe(true);
+    // Two sort keys, each a parameter of its own: the identifier, then the version label.
+    const lists = em.requests.filter((r) => r.path.startsWith('/gateway/template/api/templates/list-metadata'));
+    expect(lists.map((r) => new URL(r.path, 'http://x').searchParams.getAll('sort'))).toEqual(Array(2).fill(['identifier,ASC', 'versionLabel,ASC']));
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.template).toBe(6);
+    const templates = await readTree(join(session.work, 'platform/templates/default/shop/checks'));
+    expect(Object.keys(templates)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `${label(i)}.ts`));
+  });
+
+  it('reads a list again when its total changed while paging: a deletion or an insert ahead moves items across pages', async () => {
+    let changed = false;
+    const id = (i: number) => `deploy_${String(i).padStart(2, '0')}`;
+    const em: Emulator = await emulate({
+      // After the first page of pipelines (12, 5 a page), deploy_01 is deleted and deploy_000 added: deploy_05 would
+      // move back onto the page already read, and deploy_000 sorts onto it.
+      onListPage: (kind, index) => {
+        if (kind !== 'pipeline' || index !== 0 || changed) return;
+        changed = true;
+        em.store.resources.delete(`pipeline:default/shop/${id(1)}`);
+        seedDocument(em, pipelineDoc('deploy_000', 'shop'));
+        seedDocument(em, pipelineDoc('deploy_001', 'shop'));
+      },
+    });
+    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 12 }, (_, i) => pipelineDoc(id(i), 'shop'))]);
+    const result = await pull(em, ['--org', 'default', '--project', 'shop', '--json']);
+    expect(result.code).toBe(0);
+    expect(changed).toBe(true);
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.pipeline).toBe(13);
+    const modules = Object.keys(await readTree(join(session.work, 'platform/pipelines/default/shop')));
+    expect(modules).toContain(`${id(5)}.ts`);
+    expect(modules).toContain('deploy_000.ts');
+    expect(modules).not.toContain(`${id(1)}.ts`);
+    // Three pages, then the three pages again.
+    expect(em.requests.filter((r) => r.path.startsWith('/gateway/pipeline/api/pipelines/list') && r.status === 200)).toHaveLength(6);
+  });
+
   it('--org and --project narrow the scope; --project needs --org', async () => {
     const em = await emulate();
     const { projectIdentifier: _, ...orgHub } = connectorDoc('org_hub', 'shop').connector!;
@@ -302,6 +355,39 @@ describe('pipewright pull', () => {
     const usage = await pull(em, ['--project', 'shop']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--project needs --org');
+  });
+
+  it('pulls the whole account: the account\'s and each organization\'s own resources too, and publishes back with no write', async () => {
+    const em = await emulate();
+    // Without the project (and the organization): the same documents one and two levels up.
+    const up = (doc: Doc, level: 'org' | 'account'): Doc =>
+      Object.fromEntries(
+        Object.entries(doc).map(([root, body]) => {
+          const { projectIdentifier: _, orgIdentifier, ...rest } = body as Record<string, unknown>;
+          return [root, level === 'org' ? { ...rest, orgIdentifier } : rest];
+        }),
+      );
+    seedDocuments(em, [
+      projectDoc('shop'),
+      pipelineDoc('deploy', 'shop'),
+      up(connectorDoc('hub', 'shop'), 'account'),
+      up(serviceDoc('web', 'shop'), 'account'),
+      up(environmentDoc('staging', 'shop'), 'org'),
+      up(templateDoc('checks', 'shop', 'v1'), 'org'),
+      up(templateDoc('lint', 'shop', 'v1'), 'account'),
+    ]);
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds).toEqual({ project: 1, connector: 1, service: 1, environment: 1, template: 2, pipeline: 1 });
+    const project = join(session.work, 'platform');
+    const compiled = await runBinary(['compile'], { cwd: project });
+    expect(compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    expect(published.code).toBe(0);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 7, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
   });
 
   it('keeps a document it cannot model as YAML beside the project, with a diagnostic', async () => {
@@ -331,6 +417,47 @@ describe('pipewright pull', () => {
     const kept = parse(await readFile(join(session.work, 'platform/unmodelled/templates/default/shop/shared@v1.yaml'), 'utf8')) as Doc;
     expect(kept).toEqual(templateDoc('shared', 'shop', 'v1', 'make lint'));
     expect(existsSync(join(session.work, 'platform/templates/default/shop/shared'))).toBe(false);
+  });
+
+  it('keeps a service, an environment and an infrastructure stored in Git as YAML, saying where each lives; publish after pull writes nothing', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop'), environmentDoc('staging', 'shop'), infrastructureDoc('k8s', 'shop', 'staging')]);
+    const inGit = (filePath: string) => ({ git: { ...GIT, filePath } });
+    seedDocument(em, serviceDoc('api', 'shop'), inGit('.harness/services/api.yaml'));
+    seedDocument(em, environmentDoc('prod', 'shop', 'Production'), inGit('.harness/envs/prod.yaml'));
+    seedDocument(em, infrastructureDoc('eks', 'shop', 'prod'), inGit('.harness/envs/prod/eks.yaml'));
+    // Edited in Git, not through the platform: its file is what the GET answers.
+    em.edit('service', 'default', 'shop', 'api', (body) => void (body.description = 'pushed to Git'));
+    const result = await pull(em, ['--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string; message: string }[] };
+    expect(report.kinds).toEqual({ project: 1, service: 1, environment: 1, infrastructure: 1 });
+    expect(report.unmodelled.map((u) => u.file)).toEqual([
+      'unmodelled/environments/default/shop/prod.yaml',
+      'unmodelled/infrastructures/default/shop/prod/eks.yaml',
+      'unmodelled/services/default/shop/api.yaml',
+    ]);
+    expect(report.diagnostics.filter((d) => d.code === 'pull-unmodelled').map((d) => d.message)).toEqual([
+      'environment default/shop/prod is kept as YAML, not code: it is stored in Git (delivery:.harness/envs/prod.yaml on main, connector account.github), and publish writes environments inline only; change it in its repository',
+      'infrastructure definition default/shop/prod/eks is kept as YAML, not code: it is stored in Git (delivery:.harness/envs/prod/eks.yaml on main, connector account.github), and publish writes infrastructure definitions inline only; change it in its repository',
+      'service default/shop/api is kept as YAML, not code: it is stored in Git (delivery:.harness/services/api.yaml on main, connector account.github), and publish writes services inline only; change it in its repository',
+    ]);
+    // Read by GET, one each (the list's copy is the platform's, the GET's the file's).
+    const gets = em.requests.filter((r) => r.method === 'GET' && /\/ng\/api\/(servicesV2|environmentsV2|infrastructures)\/\w/.test(r.path));
+    expect(gets.map((r) => r.path.split('?')[0])).toEqual(expect.arrayContaining(['/gateway/ng/api/servicesV2/api', '/gateway/ng/api/environmentsV2/prod', '/gateway/ng/api/infrastructures/eks']));
+    expect(gets).toHaveLength(3);
+    const kept = parse(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/api.yaml'), 'utf8')) as Doc;
+    expect(kept.service).toEqual({ ...serviceDoc('api', 'shop').service, description: 'pushed to Git' });
+    expect(existsSync(join(session.work, 'platform/services/default/shop/api.ts'))).toBe(false);
+
+    const project = join(session.work, 'platform');
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect(published.code).toBe(0);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
   });
 
   it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {

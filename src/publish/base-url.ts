@@ -66,9 +66,11 @@ export function parseBaseUrl(text: string): URL {
 }
 
 /** `base` + `path` (the spec's path, starting with /gateway/) + the query, skipping undefined values. */
-export function buildUrl(base: URL, path: string, query: Readonly<Record<string, string | undefined>> = {}): string {
+export function buildUrl(base: URL, path: string, query: Readonly<Record<string, string | readonly string[] | undefined>> = {}): string {
   const url = new URL(base.href);
   url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(query))
+    if (typeof value === 'string') url.searchParams.set(name, value);
+    else if (value) for (const each of value) url.searchParams.append(name, each);
   return url.href;
 }

@@ -113,6 +113,8 @@ export interface ListPage {
   readonly last: boolean;
   /** How many pages the list has, when the answer says. */
   readonly totalPages?: number;
+  /** How many items the whole list has, when the answer says (NG's `totalItems`, Spring's `totalElements`). */
+  readonly totalItems?: number;
 }
 
 export interface WriteResult {
@@ -279,7 +281,8 @@ export function createClient(options: ClientOptions): Client {
       }
       const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
       const last = data.last === true || (totalPages !== undefined && index + 1 >= totalPages) || content.length < size;
-      return { items, last, ...(totalPages !== undefined ? { totalPages } : {}) };
+      const total = typeof data.totalItems === 'number' ? data.totalItems : typeof data.totalElements === 'number' ? data.totalElements : undefined;
+      return { items, last, ...(totalPages !== undefined ? { totalPages } : {}), ...(total !== undefined ? { totalItems: total } : {}) };
     },
     async list(scope) {
       const all: ListedItem[] = [];

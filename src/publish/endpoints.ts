@@ -7,7 +7,8 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 export interface Endpoint {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly path: string;
-  readonly query: Readonly<Record<string, string | undefined>>;
+  /** A list of values is sent as the parameter repeated (`sort=a,ASC&sort=b,ASC`). */
+  readonly query: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly contentType?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -105,14 +106,21 @@ export interface ListApi {
    * A stable order, for lists that take Spring's `sort`: the pipeline list sorts by `lastUpdatedAt DESC` by default
    * (PipelineResourceImpl.java L415), so an edit during paging would move an item across pages and a reader would
    * miss it (platform-facts-3.md §3, "Use a stable sort"). The NG lists paged by `pageIndex` take no `sort`.
+   * Each key is a `sort` parameter of its own, in order (`PageUtils.getPageRequest` makes one order of each); the
+   * keys together must name one item, or items that tie may change places between pages.
    */
-  readonly sort?: string;
+  readonly sort?: readonly string[];
 }
 
 const INLINE = { storeType: 'INLINE' } as const;
 const PAGE = ['page', 'size'] as const;
 const PAGE_INDEX = ['pageIndex', 'pageSize'] as const;
-const BY_IDENTIFIER = 'identifier,ASC';
+const BY_IDENTIFIER = ['identifier,ASC'] as const;
+/**
+ * The versions of a template share its identifier: by identifier alone they tie, and Mongo returns ties in no
+ * fixed order. The version label breaks the tie (docs/publishing.md, "Reading an account").
+ */
+const BY_IDENTIFIER_AND_VERSION = ['identifier,ASC', 'versionLabel,ASC'] as const;
 
 const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
   project: {
@@ -187,7 +195,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/template/api/templates/update/{id}/{version}',
     read: '/template/api/templates/{id}',
     delete: '/template/api/templates/{id}/{version}',
-    list: { method: 'POST', path: '/template/api/templates/list-metadata', pageQuery: PAGE, sort: BY_IDENTIFIER, query: { templateListType: 'All' }, body: '{"filterType":"Template"}', entity: '', complete: false },
+    list: { method: 'POST', path: '/template/api/templates/list-metadata', pageQuery: PAGE, sort: BY_IDENTIFIER_AND_VERSION, query: { templateListType: 'All' }, body: '{"filterType":"Template"}', entity: '', complete: false },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',

@@ -1,7 +1,9 @@
 import { kindRow } from '../catalog/kinds.js';
 import type { Client, RemoteResource } from './client.js';
 
-import { defaultGitFile, type GitTarget } from './endpoints.js';
+import { defaultGitFile, kindApi, storableInGit, type GitTarget } from './endpoints.js';
+import { dottedPath, valueAt } from '../core/document-path.js';
+import { isRecord } from '../core/is-record.js';
 import { ApiError, isAlreadyExists, isGitConflict } from './envelope.js';
 import { KeyedLock } from './keyed-lock.js';
 import { DocumentRefusal } from './publish-failure.js';
@@ -122,4 +124,25 @@ export function checkStorage(item: PublishItem, remote: RemoteResource, wanted: 
       'storage mismatch',
       `${name} is stored in Git repository ${storage.repoName}, not ${git.repoName} (--repo): it was left as it is; move it in the platform, or publish with --repo ${storage.repoName}`,
     );
+}
+
+/**
+ * A service, environment or infrastructure definition stored in Git is written inline by publish, and an update
+ * without `storeType=REMOTE` changes the platform's own copy, never the file (harness-core
+ * ServiceRepositoryCustomImpl.java L117-123, EnvironmentRepositoryCustomImpl.java L129-135,
+ * InfrastructureRepositoryCustomImpl.java L128-134): the platform would answer 200 and keep running the file. Refused
+ * before the write; an unchanged one is no concern.
+ */
+export function checkWrittenInline(item: PublishItem, remote: RemoteResource): void {
+  const { kind, identifier } = item.document.id;
+  if (storableInGit(kind)) return;
+  const entity = valueAt(remote.data, dottedPath(kindApi(kind).list.entity));
+  if (!isRecord(entity) || entity.storeType !== 'REMOTE') return;
+  const details = isRecord(entity.entityGitDetails) ? entity.entityGitDetails : {};
+  const place = [details.repoName, details.filePath].filter((part) => typeof part === 'string' && part !== '').join(', ') || 'a repository';
+  const { label, plural } = kindRow(kind);
+  throw new DocumentRefusal(
+    'storage mismatch',
+    `${label} ${identifier} is stored in Git (${place}), and publish writes ${plural} inline only: an update would change the platform's copy, not the file; it was left as it is; change it in its repository`,
+  );
 }

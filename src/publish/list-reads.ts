@@ -66,7 +66,9 @@ export class ListReads {
       for (const entry of page.items) {
         listed.add(entry.identifier);
         const item = wanted.get(entry.identifier);
-        if (!item) continue;
+        // One stored in Git: the list holds the platform's copy, which a push to the file leaves behind; its GET
+        // reads the file (docs/publishing.md, "Services, environments and infrastructure definitions in Git").
+        if (!item || entry.entity.storeType === 'REMOTE') continue;
         try {
           seen.set(item, { document: remoteDocument(scope.kind, entry.data), data: entry.data });
         } catch {

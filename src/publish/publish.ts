@@ -5,7 +5,7 @@ import { defaultGitFile, hasPolicyType, storableInGit } from './endpoints.js';
 import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from './governance.js';
 import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftDelete, type Envelope } from './envelope.js';
 import { DependencyCheck } from './dependencies.js';
-import { checkStorage, GitWriter, type GitSettings } from './git-write.js';
+import { checkStorage, checkWrittenInline, GitWriter, type GitSettings } from './git-write.js';
 import { KeyedLock } from './keyed-lock.js';
 import { ListReads } from './list-reads.js';
 import { runPool } from './pool.js';
@@ -313,6 +313,7 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   if (remote && changes) {
     if (document.id.kind === 'pipeline' && remote.storage) run.notePipeline(document.id, remote.storage.store);
     if (changes.length === 0) return { outcome: 'unchanged', ...withCorrelation(remote.correlationId) };
+    checkWrittenInline(item, remote);
     checkDrift(item, remote, options);
     if (dryRun) return { outcome: 'updated', changes };
     if (git) {

@@ -83,6 +83,9 @@ type Json = Record<string, unknown>;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const scopeName = (org: string | undefined, project: string | undefined) => (project ? `${org}/${project}` : org ? `${org}` : 'the account');
 
+/** Reads of one list when its total keeps changing while it is paged (someone adding and deleting meanwhile). */
+const LIST_PASSES = 3;
+
 /** Projects and connectors come as objects; each is written as the YAML document a create would send. */
 const OBJECT_KINDS: ReadonlySet<ResourceKind> = new Set(['project', 'connector']);
 
@@ -115,14 +118,28 @@ class PullRun {
     return runPool(items, this.#options.concurrency ?? 4, worker);
   }
 
-  /** Every item of a list, a page at a time. */
+  /**
+   * Every item of a list, a page at a time. An item created meanwhile ahead of the page being read pushes one already
+   * read onto the next page: it is kept once (a template's versions by their label). One deleted meanwhile ahead of it
+   * pulls one not yet read onto a page already read: when the list's total changed while paging, it is read again
+   * (at most LIST_PASSES times; the last pass is kept).
+   */
   async list(scope: ListScope): Promise<ListedItem[]> {
-    const all: ListedItem[] = [];
-    for (let index = 0; ; index++) {
-      const page = await this.#client.listPage(scope, index);
-      all.push(...page.items);
-      this.#count(scope.kind, 1, page.items.length);
-      if (page.last) return all;
+    for (let pass = 1; ; pass++) {
+      const all = new Map<string, ListedItem>();
+      const totals = new Set<number>();
+      for (let index = 0; ; index++) {
+        const page = await this.#client.listPage(scope, index);
+        const before = all.size;
+        for (const item of page.items) {
+          const identity = `${item.identifier}@${item.versionLabel ?? ''}`;
+          if (!all.has(identity)) all.set(identity, item);
+        }
+        if (page.totalItems !== undefined) totals.add(page.totalItems);
+        this.#count(scope.kind, 1, pass === 1 ? all.size - before : 0);
+        if (page.last) break;
+      }
+      if (totals.size <= 1 || pass >= LIST_PASSES) return [...all.values()];
     }
   }
 
@@ -247,22 +264,47 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
       // Publish writes templates inline only (endpoints.ts: no Git file for them): as code, a change would be sent
       // inline to a template that lives in Git. Kept as the YAML of its default branch, saying where it lives.
       if (item.entity.storeType === 'REMOTE') {
-        const details = (item.entity.gitDetails ?? {}) as Json;
-        const place = [text(details.repoName), text(details.filePath)].filter(Boolean).join(':') || 'a Git repository';
-        const branch = text(details.branch);
-        run.keepAsText(kind, found, name, `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}), and publish writes templates inline only; change it in its repository`);
+        run.keepAsText(kind, found, name, storedInGit(kind, (item.entity.gitDetails ?? {}) as Json));
         return;
       }
       run.keep(kind, found, { name, stable: item.entity.stableTemplate === true });
     });
     return;
   }
-  for (const item of items) run.keep(kind, item.data, { name: `${where}/${item.identifier}` });
+  await readListed(run, kind, items, { org, project }, where);
   if (kind === 'environment')
     await run.pool(items, async (environment) => {
-      for (const infra of await run.list(scoped('infrastructure', org, project, environment.identifier)))
-        run.keep('infrastructure', infra.data, { name: `${where}/${environment.identifier}/${infra.identifier}` });
+      const infrastructures = await run.list(scoped('infrastructure', org, project, environment.identifier));
+      await readListed(run, 'infrastructure', infrastructures, { org, project, parent: environment.identifier }, `${where}/${environment.identifier}`);
     });
+}
+
+/**
+ * Kinds whose list holds the document (services, environments, infrastructures, connectors). One stored in Git
+ * (`storeType: REMOTE`) is read by GET: its list item holds the copy the platform saved at its last write
+ * (ServiceRepositoryCustomImpl.java L245-269), not the file, which only a GET reads (L296-300). It is kept as YAML,
+ * saying where it lives: publish writes these kinds inline only, and an update without `storeType=REMOTE` changes the
+ * platform's copy, never the file (L117-123; docs/publishing.md, "Services, environments and infrastructures in Git").
+ */
+async function readListed(run: PullRun, kind: ResourceKind, items: readonly ListedItem[], at: { org?: string | undefined; project?: string | undefined; parent?: string }, where: string): Promise<void> {
+  const inGit = items.filter((item) => item.entity.storeType === 'REMOTE');
+  for (const item of items) if (!inGit.includes(item)) run.keep(kind, item.data, { name: `${where}/${item.identifier}` });
+  await run.pool(inGit, async (item) => {
+    const key: ResourceKey = { kind, identifier: item.identifier, ...(at.org ? { org: at.org } : {}), ...(at.project ? { project: at.project } : {}), ...(at.parent ? { parent: at.parent } : {}) };
+    const found = await run.read(key, undefined);
+    if (found === undefined) return;
+    const entity = (valueAt(found, dottedPath(kindApi(kind).list.entity)) ?? {}) as Json;
+    const details = (entity.entityGitDetails ?? item.entity.entityGitDetails ?? {}) as Json;
+    run.keepAsText(kind, found, `${where}/${item.identifier}`, storedInGit(kind, { ...details, branch: text(details.branch) ?? text(entity.fallbackBranch) }, text(entity.connectorRef) ?? text(item.entity.connectorRef)));
+  });
+}
+
+/** Why a document stored in Git is kept as YAML: where it lives, and that publish would write it inline. */
+function storedInGit(kind: ResourceKind, details: Json, connectorRef?: string): string {
+  const place = [text(details.repoName), text(details.filePath)].filter(Boolean).join(':') || 'a Git repository';
+  const branch = text(details.branch);
+  const through = connectorRef ? `, connector ${connectorRef}` : '';
+  return `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}${through}), and publish writes ${kindRow(kind).plural} inline only; change it in its repository`;
 }
 
 /** The pipelines of a project (each GET on its Git branch), then per pipeline its input sets and its triggers. */

@@ -81,7 +81,7 @@ const ngEntity = (kind: 'service' | 'environment' | 'infrastructure', label: str
   notFoundMessage: (id, { org, project }) => `${label[0]!.toUpperCase()}${label.slice(1)} with identifier [${id}] in project [${project}], org [${org}] not found`,
   exists: (id, scope) => ({ code: 'DUPLICATE_FIELD', message: `${label[0]!.toUpperCase()}${label.slice(1)} [${id}] under ${inProject(scope)} already exists` }),
   updateMissing: (id, { org, project }) => `${label[0]!.toUpperCase()}${label.slice(1)} [${id}] under Project[${project}], Organization [${org}] doesn't exist.`,
-  data: yamlEntityData,
+  data: (r) => yamlEntityData(r),
   entityKey: kind,
 });
 

@@ -20,8 +20,21 @@ interface ListRoute {
   readonly filterType?: string;
   /** The query parameter naming the parent, and the kinds it applies to. */
   readonly parent?: string;
+  /** Fields its `sort` parameters may name (Spring lists; each `sort` is one key, PageUtils.java L34-52). */
+  readonly sortable?: readonly SortField[];
+  /** Its order without `sort`: the last update first (pipelines, templates), else by identity. */
+  readonly unsorted?: 'last-update-first';
   readonly item: (r: StoredResource) => unknown;
 }
+
+type SortField = 'identifier' | 'versionLabel' | 'name' | 'lastUpdatedAt';
+const SORT_VALUE: Readonly<Record<SortField, (r: StoredResource) => string | number>> = {
+  identifier: (r) => r.identifier,
+  versionLabel: (r) => r.versionLabel ?? '',
+  name: (r) => String(r.body.name ?? ''),
+  lastUpdatedAt: (r) => r.lastModifiedAt,
+};
+const NG_SORTABLE: readonly SortField[] = ['identifier', 'name', 'lastUpdatedAt'];
 
 const ACCOUNT = ['accountIdentifier'];
 const SCOPE = ['orgIdentifier', 'projectIdentifier'];
@@ -60,11 +73,11 @@ const triggerDetails = (r: StoredResource) => ({
 const ROUTES: readonly ListRoute[] = [
   { method: 'GET', path: '/ng/api/projects', kinds: ['project'], required: ACCOUNT, optional: ['orgIdentifier', 'pageIndex', 'pageSize', 'searchTerm', 'hasModule', 'moduleType'], page: ['pageIndex', 'pageSize'], shape: 'ng', item: projectData },
   { method: 'POST', path: '/ng/api/connectors/listV2', kinds: ['connector'], required: ACCOUNT, optional: [...SCOPE, 'pageIndex', 'pageSize', 'searchTerm'], page: ['pageIndex', 'pageSize'], shape: 'ng', filterType: 'Connector', item: connectorData },
-  { method: 'GET', path: '/ng/api/servicesV2', kinds: ['service'], required: ACCOUNT, optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'ng', item: yamlEntityData },
-  { method: 'GET', path: '/ng/api/environmentsV2', kinds: ['environment'], required: ACCOUNT, optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'ng', item: yamlEntityData },
-  { method: 'GET', path: '/ng/api/infrastructures', kinds: ['infrastructure'], required: [...ACCOUNT, 'environmentIdentifier'], optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'ng', parent: 'environmentIdentifier', item: yamlEntityData },
-  { method: 'POST', path: '/template/api/templates/list-metadata', kinds: ['template'], required: [...ACCOUNT, 'templateListType'], optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'spring', filterType: 'Template', item: templateSummary },
-  { method: 'POST', path: '/pipeline/api/pipelines/list', kinds: ['pipeline'], required: [...ACCOUNT, ...SCOPE], optional: [...SPRING, 'module', 'filterIdentifier'], page: ['page', 'size'], shape: 'spring', filterType: 'PipelineSetup', item: pipelineSummary },
+  { method: 'GET', path: '/ng/api/servicesV2', kinds: ['service'], required: ACCOUNT, optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'ng', sortable: NG_SORTABLE, item: (r) => yamlEntityData(r, 'list') },
+  { method: 'GET', path: '/ng/api/environmentsV2', kinds: ['environment'], required: ACCOUNT, optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'ng', sortable: NG_SORTABLE, item: (r) => yamlEntityData(r, 'list') },
+  { method: 'GET', path: '/ng/api/infrastructures', kinds: ['infrastructure'], required: [...ACCOUNT, 'environmentIdentifier'], optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'ng', parent: 'environmentIdentifier', sortable: NG_SORTABLE, item: (r) => yamlEntityData(r, 'list') },
+  { method: 'POST', path: '/template/api/templates/list-metadata', kinds: ['template'], required: [...ACCOUNT, 'templateListType'], optional: [...SCOPE, ...SPRING], page: ['page', 'size'], shape: 'spring', filterType: 'Template', sortable: [...NG_SORTABLE, 'versionLabel'], unsorted: 'last-update-first', item: templateSummary },
+  { method: 'POST', path: '/pipeline/api/pipelines/list', kinds: ['pipeline'], required: [...ACCOUNT, ...SCOPE], optional: [...SPRING, 'module', 'filterIdentifier'], page: ['page', 'size'], shape: 'spring', filterType: 'PipelineSetup', sortable: NG_SORTABLE, unsorted: 'last-update-first', item: pipelineSummary },
   {
     method: 'GET',
     path: '/pipeline/api/inputSets',
@@ -77,7 +90,7 @@ const ROUTES: readonly ListRoute[] = [
     parent: 'pipelineIdentifier',
     item: (r) => ({ identifier: r.identifier, name: r.body.name, pipelineIdentifier: r.parent, inputSetType: r.kind === 'overlayInputSet' ? 'OVERLAY_INPUT_SET' : 'INPUT_SET', isOutdated: false }),
   },
-  { method: 'GET', path: '/pipeline/api/triggers', kinds: ['trigger'], required: [...ACCOUNT, ...SCOPE, 'targetIdentifier'], optional: [...SPRING, 'filter'], page: ['page', 'size'], shape: 'ng', parent: 'targetIdentifier', item: triggerDetails },
+  { method: 'GET', path: '/pipeline/api/triggers', kinds: ['trigger'], required: [...ACCOUNT, ...SCOPE, 'targetIdentifier'], optional: [...SPRING, 'filter'], page: ['page', 'size'], shape: 'ng', parent: 'targetIdentifier', sortable: NG_SORTABLE, item: triggerDetails },
 ];
 
 /** The answer to a list call, or undefined when the request is not one. */
@@ -113,14 +126,32 @@ export function listAnswer(
   const kinds = type === 'INPUT_SET' ? ['inputSet'] : type === 'OVERLAY_INPUT_SET' ? ['overlayInputSet'] : route.kinds;
   const byIdentifier = (a: StoredResource, b: StoredResource) =>
     a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : (a.versionLabel ?? '') < (b.versionLabel ?? '') ? -1 : 1;
+  const lastUpdateFirst = (a: StoredResource, b: StoredResource) => b.lastModifiedAt - a.lastModifiedAt;
   const all = [...store.resources.values()]
     .filter((r) => kinds.includes(r.kind) && r.org === org && r.project === project && (parent === undefined || parent === null || r.parent === parent))
     .sort(byIdentifier);
-  // The pipeline list's own order is the last update first (PipelineResourceImpl.java L415): an edit while a client
-  // pages through it moves the pipeline to the first page. `sort=identifier,ASC` asks for a stable order.
-  const sort = query.get('sort');
-  if (sort !== null && !/^identifier,(ASC|DESC)$/.test(sort)) return bad(`sort=${sort} is not a field and direction this emulator sorts by`);
-  if (route.kinds[0] === 'pipeline' && sort === null) all.sort((a, b) => b.lastModifiedAt - a.lastModifiedAt || byIdentifier(a, b));
+  // The pipeline and template lists' own order is the last update first (PipelineResourceImpl.java L415,
+  // NGTemplateServiceImpl.java L818-820): an edit while a client pages through moves the item to the first page.
+  // Each `sort` parameter is one key, in order (PageUtils.java L34-52). Mongo returns items that tie under the keys in
+  // no fixed order; here the last updated first, which an edit changes: keys that do not name one item (a
+  // template's identifier, shared by its versions) lose and repeat items across pages, as on the platform.
+  const keys: Array<{ value: (r: StoredResource) => string | number; sign: number }> = [];
+  for (const sort of query.getAll('sort')) {
+    const [field, direction = 'ASC', ...rest] = sort.split(',');
+    if (!route.sortable?.includes(field as SortField) || !/^(ASC|DESC)$/i.test(direction) || rest.length > 0) return bad(`sort=${sort} is not a field and direction this emulator sorts the ${route.kinds[0]} list by`);
+    keys.push({ value: SORT_VALUE[field as SortField], sign: /^DESC$/i.test(direction) ? -1 : 1 });
+  }
+  if (keys.length > 0) {
+    const byKeys = (a: StoredResource, b: StoredResource) => {
+      for (const { value, sign } of keys) {
+        const [x, y] = [value(a), value(b)];
+        if (x !== y) return (x < y ? -1 : 1) * sign;
+      }
+      return 0;
+    };
+    // Array sort is stable: ties stay in the order of the first sort.
+    all.sort(lastUpdateFirst).sort(byKeys);
+  } else if (route.unsorted === 'last-update-first') all.sort(lastUpdateFirst);
   const index = Number(query.get(route.page[0]) ?? 0);
   onPage?.(route.kinds[0]!, index);
   const size = Number(query.get(route.page[1]) ?? (route.page[0] === 'pageIndex' ? 100 : 25));

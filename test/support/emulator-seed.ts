@@ -9,7 +9,7 @@ import type { Emulator } from './emulator.js';
  */
 
 export interface SeedOptions {
-  /** Keep it as a file in Git (pipelines, and input sets of a Git-stored pipeline): connector, repository, branch, file. */
+  /** Keep it as a file in Git (pipelines and their input sets, templates, services, environments, infrastructures): connector, repository, branch, file. */
   readonly git?: { readonly connectorRef: string; readonly repoName: string; readonly branch: string; readonly filePath: string };
   /** Templates: the stable version. */
   readonly stable?: boolean;

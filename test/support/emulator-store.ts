@@ -32,6 +32,11 @@ export interface StoredResource {
   git?: GitFile;
   /** A stored pipeline whose YAML no longer validates: GET answers 200 with `entityValidityDetails.valid: false`. */
   invalid?: boolean;
+  /**
+   * Git-stored services, environments and infrastructures: the YAML the platform saved at its last write, which their
+   * list serves, when a push to the file has moved on from it (ServiceRepositoryCustomImpl.java L245-269).
+   */
+  listedYaml?: string;
   /** Pipelines in the v1 (simplified) syntax: `'1'`; served as stored, and so listed (`yamlVersion`). */
   yamlVersion?: string;
   /** Pipelines made public (PipelineResourceImpl's `markPipelinePublic`): every GET says so. */
@@ -73,6 +78,13 @@ export class Store {
     this.orgs = new Set(orgs);
   }
 
+  #lastStamp = 0;
+  /** The time of a write: later than every write before it, also within one millisecond (lists order by it). */
+  stamp(): number {
+    this.#lastStamp = Math.max(Date.now(), this.#lastStamp + 1);
+    return this.#lastStamp;
+  }
+
   get(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): StoredResource | undefined {
     return this.resources.get(resourceKey(kind, org, project, identifier, at));
   }
@@ -88,7 +100,7 @@ export class Store {
 
   put(resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt' | 'version'>, op: 'create' | 'update'): StoredResource {
     const key = resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource);
-    const now = Date.now();
+    const now = this.stamp();
     const existing = this.resources.get(key);
     const stored: StoredResource = { ...resource, createdAt: existing?.createdAt ?? now, lastModifiedAt: now, version: (existing?.version ?? 0) + 1 };
     this.resources.set(key, stored);
@@ -216,16 +228,40 @@ const entityFields = (r: StoredResource) => ({
 });
 
 /**
- * `data` of a service, environment or infrastructure answer: the entity's fields, and the YAML text as it was
- * sent in the request's `yaml` field (platform-facts-2.md §2: stored as given), under `data.<entity>`.
+ * Where a Git-stored service, environment or infrastructure lives, as its answers say (ServiceResponseDTO.java
+ * L49-53 and its siblings; ServiceElementMapper.java L152-155, L165-173): `storeType`, `connectorRef`, the branch it
+ * was created on as `fallbackBranch`, and `entityGitDetails`. A list reads no file, so its `entityGitDetails` has only
+ * the entity's repository and file (GitAwareContextHelper.java L145-147); a GET reads the file and adds its branch,
+ * blob and commit (L108-135).
  */
-export function yamlEntityData(r: StoredResource) {
+function remoteEntityFields(r: StoredResource, answer: 'get' | 'list') {
+  if (!r.git) return {};
+  const where = { repoName: r.git.repoName, filePath: r.git.filePath };
+  return {
+    storeType: 'REMOTE',
+    connectorRef: r.git.connectorRef,
+    fallbackBranch: r.git.branch,
+    entityGitDetails:
+      answer === 'list'
+        ? where
+        : { ...where, objectId: r.git.objectId, branch: r.git.branch, commitId: r.git.commitId, fileUrl: `https://git.example.test/${r.git.repoName}/blob/${r.git.branch}/${r.git.filePath}` },
+  };
+}
+
+/**
+ * `data` of a service, environment or infrastructure answer: the entity's fields, and the YAML text as it was
+ * sent in the request's `yaml` field (platform-facts-2.md §2: stored as given), under `data.<entity>`; a list item
+ * (`answer: 'list'`) has the same shape.
+ */
+export function yamlEntityData(r: StoredResource, answer: 'get' | 'list' = 'get') {
+  const git = remoteEntityFields(r, answer);
+  const yaml = answer === 'list' ? (r.listedYaml ?? r.raw) : r.raw;
   const entity =
     r.kind === 'service'
-      ? { ...entityFields(r), deleted: false, yaml: r.raw }
+      ? { ...entityFields(r), deleted: false, yaml, ...git }
       : r.kind === 'environment'
-        ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml: r.raw }
-        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml: r.raw, storeType: 'INLINE' };
+        ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml, ...git }
+        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml, storeType: 'INLINE', ...git };
   return { [r.kind]: entity, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
 }
 

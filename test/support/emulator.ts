@@ -205,10 +205,12 @@ export class Emulator {
     const body = structuredClone(found.body);
     change(body);
     found.body = body;
+    // A push to the file of a Git-stored service, environment or infrastructure: their list keeps the platform's copy.
+    if (found.git && KIND_FACTS[kind].body === 'json') found.listedYaml ??= found.raw;
     // Kinds served as YAML text serve the edit too.
     found.raw = stringify({ [KIND_FACTS[kind].rootKey]: body });
     found.version++;
-    found.lastModifiedAt = Date.now();
+    found.lastModifiedAt = this.store.stamp();
     if (found.git) found.git = commitTo(found, JSON.stringify(body));
   }
 
@@ -229,7 +231,7 @@ export class Emulator {
     withServiceV2?: boolean;
     yamlVersion?: string;
   }): void {
-    const now = Date.now();
+    const now = this.store.stamp();
     this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource), {
       ...resource,
       raw: resource.raw ?? stringify({ [KIND_FACTS[resource.kind].rootKey]: resource.body }),
