@@ -154,6 +154,47 @@ echo two\`,
     expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
   });
 
+  it('ends its findings with a count on a line of their own, so the summary starts a line after them', async () => {
+    const pipeline = (id: string) => SEED.replace('  name: deploy\n  identifier: deploy\n', `  name: ${id}\n  identifier: ${id}\n`);
+    await write('yaml/good.yaml', pipeline('good'));
+    // Refused by validate (an identifier the platform does not take): written as it is, needs attention.
+    await write('yaml/refused.yaml', pipeline('not-valid'));
+    const refusedOnly = await importCli('--mode', 'project', 'yaml', '-o', 'ts');
+    expect(refusedOnly.code).toBe(0);
+    expect(refusedOnly.stderr).toBe(
+      [
+        'pipelines/default/web/not-valid.ts from yaml/refused.yaml: needs attention',
+        '  yaml/refused.yaml:3:15  pipeline "not-valid": identifier "not-valid" is not a valid identifier: start with a letter or _, then letters, digits or _ (at most 128 characters) [error invalid-format]',
+        '',
+        '1 error',
+        '',
+      ].join('\n'),
+    );
+    expect(refusedOnly.stdout).toBe(
+      [
+        'imported 2 documents into ts (1 typed, 0 partly raw, 1 needs attention):',
+        '  pipelines/default/web/good.ts',
+        '  pipelines/default/web/not-valid.ts  (needs attention)',
+        '  pipewright.config.ts',
+        '',
+      ].join('\n'),
+    );
+    // With a finding about a file too (a kind import skips), every finding is counted, not only the file's.
+    await write('yaml/secret.yaml', 'secret:\n  identifier: token\n  type: SecretText\n');
+    const withSkipped = await importCli('--mode', 'project', 'yaml', '-o', 'ts2');
+    expect(withSkipped.stderr).toMatch(/\[error invalid-format\]\n\nyaml\/secret\.yaml:1:1  secret documents are not imported: .*\[warning import-skipped\]\n {4}hint: .*\n\n1 error, 1 warning\n$/);
+    expect(withSkipped.stdout).toBe(refusedOnly.stdout.replace('into ts ', 'into ts2 '));
+  });
+
+  it('names no module eval or arguments (strict mode refuses them as names): a pipeline so named is written', async () => {
+    await write('eval.yaml', SEED.replace(/identifier: deploy/, 'identifier: eval'));
+    await write('arguments.yaml', SEED.replace(/identifier: deploy/, 'identifier: arguments'));
+    const result = await importCli('eval.yaml', 'arguments.yaml', '-o', 'ts');
+    expect(result.stderr).toBe('');
+    expect(await readFile(join(dir, 'ts/eval.ts'), 'utf8')).toContain('export const evalPipeline = pipeline(');
+    expect(await readFile(join(dir, 'ts/arguments.ts'), 'utf8')).toContain('export const argumentsPipeline = pipeline(');
+  });
+
   it('says in --json which module each finding went to, and each module\'s status', async () => {
     await write('all.yaml', `${SEED}---\nsecret:\n  identifier: token\n`);
     const result = await importCli('all.yaml', '-o', 'ts', '--json');
