@@ -324,6 +324,45 @@ export const shared = pipeline({ identifier: 'shared', project: 'web' })
     expect(back).toEqual(parse(yaml));
   });
 
+  it('shares the stages and steps inside parallel(...) as it shares those of the list, renamed where only the identity differs', async () => {
+    const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-in-parallel.yaml'), 'utf8');
+    await write('regions.yaml', yaml);
+    expect(await importCli('regions.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
+    expect(await readFile(join(dir, 'ts/regions.ts'), 'utf8')).toBe(`// Imported by pipewright from regions.yaml.
+import { custom, parallel, pipeline, shell, wait } from 'pipewright';
+
+const lint = shell({ identifier: 'lint', script: 'make check', timeout: '10m' });
+
+const checksEu = custom({ identifier: 'checks_eu', failureStrategies: [{ action: 'Abort' }] }).step(
+  parallel(lint, lint.withIdentifier('test')),
+  wait({ identifier: 'soak', duration: '5m' }),
+);
+
+// The checks stage run for three regions, two of them side by side: import shares the stage inside parallel(...)
+// as it does a top-level one, and the two checks steps run side by side in each stage as one const.
+export const regions = pipeline({ identifier: 'regions', project: 'web' })
+  .stage(parallel(checksEu, checksEu.withIdentifier('checks_us')))
+  .stage(checksEu.withIdentifier('checks_ap'));
+`);
+    expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(back).toEqual(parse(yaml));
+  });
+
+  it('shares a stage met only inside parallel blocks, across two blocks, and a step of it used in another stage', async () => {
+    // checks_ap moves into a second parallel block beside a deploy stage: the stage is shared across both blocks.
+    const yaml = (await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-in-parallel.yaml'), 'utf8'))
+      .replace(/\n    - stage:\n        name: checks_ap[^]*$/, (stage) => `\n    - parallel:${stage.replace(/\n/g, '\n    ').trimEnd()}\n        - stage:\n            name: deploy\n            identifier: deploy\n            type: Custom\n            spec:\n              execution:\n                steps:\n                  - step:\n                      type: Wait\n                      name: soak\n                      identifier: soak\n                      spec:\n                        duration: 5m\n`);
+    await write('regions.yaml', yaml);
+    expect(await importCli('regions.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
+    const code = await readFile(join(dir, 'ts/regions.ts'), 'utf8');
+    expect(code).toContain('.stage(parallel(checksEu, checksEu.withIdentifier(\'checks_us\')))');
+    expect(code).toContain('.stage(parallel(checksEu.withIdentifier(\'checks_ap\'), custom({ identifier: \'deploy\' }).step(soak)));');
+    expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(back).toEqual(parse(yaml));
+  });
+
   it('keeps stages apart when they differ in more than their identity, and shares only the step they have in common', async () => {
     const yaml = (await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-stages-and-groups.yaml'), 'utf8')).replace(
       '        name: checks_us\n',
