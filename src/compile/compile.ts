@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { resolveEntries } from './entries.js';
 import { buildEntries, rebuildTogether } from './build-batch.js';
@@ -126,7 +126,7 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const fresh = files.filter((file) => !reused.has(keys.get(file)!));
   if (fresh.length > 0) {
     // Pipelines keep their runtime inputs only where an input set may fill them: one kept from the last compile, or one a fresh file names.
-    const keepInputs = [...results.values()].some((result) => result.documents.some((d) => inputSetPipeline(d.key))) || mayDefineInputSets(fresh);
+    const keepInputs = [...results.values()].some((result) => result.documents.some((d) => inputSetPipeline(d.key))) || mayDefineInputSets(fresh.map((file) => resolve(file)), (file) => hashes.contents(file));
     for (const result of await buildFresh(fresh, { ...render, keepInputs }, spool, writer)) results.set(result.file, result);
   }
   // The documents the writer took get their hashes, and their spool files when it wrote them.
