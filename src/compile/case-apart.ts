@@ -54,7 +54,10 @@ export function placeApartInCase(
   kept: readonly ManifestEntry[],
   outDir: string,
 ): { results: EntryResult[]; kept: MovedOutput[] } {
-  const moved = pathsApartInCase([...results.flatMap((result) => result.documents.map((d) => outputPathOf(d.key))), ...kept.map(outputPathOf)]);
+  const moved = pathsApartInCase([
+    ...results.flatMap((result) => result.documents.map((d) => outputPathOf(d.key))),
+    ...kept.map(outputPathOf),
+  ]);
   const pathOf = (entry: Parameters<typeof outputPathOf>[0]) => {
     const path = outputPathOf(entry);
     return moved.get(path) ?? path;
@@ -65,13 +68,19 @@ export function placeApartInCase(
       const file = pathOf(d.key);
       if (file === d.output.file) return d;
       const { outputStat: _stat, asItIs, ...rest } = d;
-      return { ...rest, output: { ...d.output, file }, ...(asItIs ? { text: readFileSync(join(outDir, d.output.file), 'utf8') } : {}) };
+      return {
+        ...rest,
+        output: { ...d.output, file },
+        ...(asItIs ? { text: readFileSync(join(outDir, d.output.file), 'utf8') } : {}),
+      };
     });
     return { ...result, documents };
   });
   const movedKept = kept.flatMap((entry) => {
     const file = pathOf(entry);
-    return file === entry.file ? [] : [{ entry: { ...entry, file }, text: readFileSync(join(outDir, entry.file), 'utf8') }];
+    return file === entry.file
+      ? []
+      : [{ entry: { ...entry, file }, text: readFileSync(join(outDir, entry.file), 'utf8') }];
   });
   return { results: placed, kept: movedKept };
 }

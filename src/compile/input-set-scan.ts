@@ -9,6 +9,9 @@ const MARK = 'nputSet';
  * across entries finds an input set whose pipeline kept no inputs and builds the two again together (compile.ts,
  * `unknownFits`). A file that cannot be read counts as one that may.
  */
-export function mayDefineInputSets(files: readonly string[], contents: (file: string) => Buffer | string | undefined): boolean {
+export function mayDefineInputSets(
+  files: readonly string[],
+  contents: (file: string) => Buffer | string | undefined,
+): boolean {
   return files.some((file) => contents(file)?.includes(MARK) ?? true);
 }

@@ -67,7 +67,8 @@ export function prune(previous: Manifest | undefined, made: readonly ManifestEnt
             : scope.whole
               ? 'source-not-included'
               : undefined;
-    if (reason) removals.push({ file: entry.file, source: entry.source, reason, ...(movedTo === undefined ? {} : { movedTo }) });
+    if (reason)
+      removals.push({ file: entry.file, source: entry.source, reason, ...(movedTo === undefined ? {} : { movedTo }) });
     else if (existsSync(join(scope.outDir, entry.file))) kept.push(entry);
   }
   return {
