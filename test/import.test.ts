@@ -154,6 +154,47 @@ echo two\`,
     expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
   });
 
+  it('ends its findings with a count on a line of their own, so the summary starts a line after them', async () => {
+    const pipeline = (id: string) => SEED.replace('  name: deploy\n  identifier: deploy\n', `  name: ${id}\n  identifier: ${id}\n`);
+    await write('yaml/good.yaml', pipeline('good'));
+    // Refused by validate (an identifier the platform does not take): written as it is, needs attention.
+    await write('yaml/refused.yaml', pipeline('not-valid'));
+    const refusedOnly = await importCli('--mode', 'project', 'yaml', '-o', 'ts');
+    expect(refusedOnly.code).toBe(0);
+    expect(refusedOnly.stderr).toBe(
+      [
+        'pipelines/default/web/not-valid.ts from yaml/refused.yaml: needs attention',
+        '  yaml/refused.yaml:3:15  pipeline "not-valid": identifier "not-valid" is not a valid identifier: start with a letter or _, then letters, digits or _ (at most 128 characters) [error invalid-format]',
+        '',
+        '1 error',
+        '',
+      ].join('\n'),
+    );
+    expect(refusedOnly.stdout).toBe(
+      [
+        'imported 2 documents into ts (1 typed, 0 partly raw, 1 needs attention):',
+        '  pipelines/default/web/good.ts',
+        '  pipelines/default/web/not-valid.ts  (needs attention)',
+        '  pipewright.config.ts',
+        '',
+      ].join('\n'),
+    );
+    // With a finding about a file too (a kind import skips), every finding is counted, not only the file's.
+    await write('yaml/secret.yaml', 'secret:\n  identifier: token\n  type: SecretText\n');
+    const withSkipped = await importCli('--mode', 'project', 'yaml', '-o', 'ts2');
+    expect(withSkipped.stderr).toMatch(/\[error invalid-format\]\n\nyaml\/secret\.yaml:1:1  secret documents are not imported: .*\[warning import-skipped\]\n {4}hint: .*\n\n1 error, 1 warning\n$/);
+    expect(withSkipped.stdout).toBe(refusedOnly.stdout.replace('into ts ', 'into ts2 '));
+  });
+
+  it('names no module eval or arguments (strict mode refuses them as names): a pipeline so named is written', async () => {
+    await write('eval.yaml', SEED.replace(/identifier: deploy/, 'identifier: eval'));
+    await write('arguments.yaml', SEED.replace(/identifier: deploy/, 'identifier: arguments'));
+    const result = await importCli('eval.yaml', 'arguments.yaml', '-o', 'ts');
+    expect(result.stderr).toBe('');
+    expect(await readFile(join(dir, 'ts/eval.ts'), 'utf8')).toContain('export const evalPipeline = pipeline(');
+    expect(await readFile(join(dir, 'ts/arguments.ts'), 'utf8')).toContain('export const argumentsPipeline = pipeline(');
+  });
+
   it('says in --json which module each finding went to, and each module\'s status', async () => {
     await write('all.yaml', `${SEED}---\nsecret:\n  identifier: token\n`);
     const result = await importCli('all.yaml', '-o', 'ts', '--json');
@@ -280,6 +321,45 @@ export const shared = pipeline({ identifier: 'shared', project: 'web' })
 `);
     expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
     const back = parse(await readFile(join(dir, 'out/pipelines/default/web/shared.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(back).toEqual(parse(yaml));
+  });
+
+  it('shares the stages and steps inside parallel(...) as it shares those of the list, renamed where only the identity differs', async () => {
+    const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-in-parallel.yaml'), 'utf8');
+    await write('regions.yaml', yaml);
+    expect(await importCli('regions.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
+    expect(await readFile(join(dir, 'ts/regions.ts'), 'utf8')).toBe(`// Imported by pipewright from regions.yaml.
+import { custom, parallel, pipeline, shell, wait } from 'pipewright';
+
+const lint = shell({ identifier: 'lint', script: 'make check', timeout: '10m' });
+
+const checksEu = custom({ identifier: 'checks_eu', failureStrategies: [{ action: 'Abort' }] }).step(
+  parallel(lint, lint.withIdentifier('test')),
+  wait({ identifier: 'soak', duration: '5m' }),
+);
+
+// The checks stage run for three regions, two of them side by side: import shares the stage inside parallel(...)
+// as it does a top-level one, and the two checks steps run side by side in each stage as one const.
+export const regions = pipeline({ identifier: 'regions', project: 'web' })
+  .stage(parallel(checksEu, checksEu.withIdentifier('checks_us')))
+  .stage(checksEu.withIdentifier('checks_ap'));
+`);
+    expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(back).toEqual(parse(yaml));
+  });
+
+  it('shares a stage met only inside parallel blocks, across two blocks, and a step of it used in another stage', async () => {
+    // checks_ap moves into a second parallel block beside a deploy stage: the stage is shared across both blocks.
+    const yaml = (await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-in-parallel.yaml'), 'utf8'))
+      .replace(/\n    - stage:\n        name: checks_ap[^]*$/, (stage) => `\n    - parallel:${stage.replace(/\n/g, '\n    ').trimEnd()}\n        - stage:\n            name: deploy\n            identifier: deploy\n            type: Custom\n            spec:\n              execution:\n                steps:\n                  - step:\n                      type: Wait\n                      name: soak\n                      identifier: soak\n                      spec:\n                        duration: 5m\n`);
+    await write('regions.yaml', yaml);
+    expect(await importCli('regions.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
+    const code = await readFile(join(dir, 'ts/regions.ts'), 'utf8');
+    expect(code).toContain('.stage(parallel(checksEu, checksEu.withIdentifier(\'checks_us\')))');
+    expect(code).toContain('.stage(parallel(checksEu.withIdentifier(\'checks_ap\'), custom({ identifier: \'deploy\' }).step(soak)));');
+    expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<string, unknown>;
     expect(back).toEqual(parse(yaml));
   });
 

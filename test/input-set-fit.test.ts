@@ -181,9 +181,29 @@ export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { v
       await writeIn(dir, 'lib/sets.ts', setsTs);
       await writeIn(dir, 'defs/values.ts', `export { prod } from '../lib/sets.js';\n`);
       const { mayDefineInputSets } = await import('../src/compile/input-set-scan.js');
-      expect(mayDefineInputSets([`${dir}/defs/deploy.ts`])).toBe(false);
-      expect(mayDefineInputSets([`${dir}/defs/deploy.ts`, `${dir}/lib/sets.ts`])).toBe(true);
-      expect(mayDefineInputSets([`${dir}/defs/gone.ts`])).toBe(true);
+      const { FileHashes } = await import('../src/compile/compile-cache.js');
+      const hashes = new FileHashes();
+      const contents = (file: string) => hashes.contents(file);
+      expect(mayDefineInputSets([`${dir}/defs/deploy.ts`], contents)).toBe(false);
+      expect(mayDefineInputSets([`${dir}/defs/deploy.ts`, `${dir}/lib/sets.ts`], contents)).toBe(true);
+      expect(mayDefineInputSets([`${dir}/defs/gone.ts`], contents)).toBe(true);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("reads each entry file once for the scan and the cache's hash: the hash is of the text the scan read", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeIn(dir, 'defs/deploy.ts', deployTs);
+      const { mayDefineInputSets } = await import('../src/compile/input-set-scan.js');
+      const { FileHashes } = await import('../src/compile/compile-cache.js');
+      const { sha256 } = await import('../src/compile/layout.js');
+      const hashes = new FileHashes();
+      expect(mayDefineInputSets([`${dir}/defs/deploy.ts`], (file) => hashes.contents(file))).toBe(false);
+      // Changed after the scan (as during a build): the hash stays the scanned text's, so the next compile builds it again.
+      await writeIn(dir, 'defs/deploy.ts', `${deployTs}// edited\n`);
+      expect(hashes.get(`${dir}/defs/deploy.ts`)).toBe(sha256(deployTs));
     } finally {
       await cleanup();
     }

@@ -9,6 +9,7 @@ import { kindOfDocument } from '../src/catalog/kinds.js';
 import { documentSchemas } from '../src/schema/index.js';
 import { quickCheck } from '../src/schema/quick-check.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
+import { seededRandom } from '../scripts/seeded-random.mjs';
 import { ROOT } from './support/cli.js';
 
 /**
@@ -131,14 +132,8 @@ describe('the quick check agrees with zod', () => {
   });
 });
 
-/** Choices from a seed (mulberry32), so that a failing mutation is reproduced by fast-check's seed. */
+/** Choices from a seed, so that a failing mutation is reproduced by fast-check's seed. */
 function picker(seed: number): (count: number) => number {
-  let state = seed >>> 0;
-  return (count) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * count | 0;
-  };
+  const random = seededRandom(seed);
+  return (count) => (random() * count) | 0;
 }

@@ -1,6 +1,6 @@
 /** Types of mutate.mjs, for test/fidelity.test.ts. */
 export const MUTATION_CLASSES: readonly string[];
-export function seededRandom(seed: number): () => number;
+export { seededRandom } from '../seeded-random.mjs';
 export interface Mutant {
   mutation: string;
   variant?: string;

@@ -2,6 +2,11 @@
 // Each mutant is one small change to one document: the same mistake a person makes by hand (a key left out or
 // misspelt, text where a number goes, a step where it may not run). Deterministic for a seed.
 
+import { seededRandom } from '../seeded-random.mjs';
+
+/** The same seed gives the same mutants on every machine. */
+export { seededRandom };
+
 /** The mutation classes, in the order they are tried and reported. */
 export const MUTATION_CLASSES = [
   'drop-key',
@@ -14,18 +19,6 @@ export const MUTATION_CLASSES = [
   'swap-type',
   'nest-step',
 ];
-
-/** A small seeded generator (mulberry32): the same seed gives the same mutants on every machine. */
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const isMap = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const pick = (random, list) => list[Math.floor(random() * list.length)];

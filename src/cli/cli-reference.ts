@@ -111,7 +111,7 @@ export async function renderCliReference(program: Command, file = 'docs/cli.md')
     '- Deprecated: `file`, `line` and `column` beside `location` repeat its start; they are written until the next',
     '  minor version (0.2.0) and then removed. Read `location` instead.',
     '- then what the command did: `compile` `outDir`, `check`, `documents`, `changes` (`written`, `added`, `changed`,',
-    '  `unchanged`, `removed`, `removals` each with `file`, `source` and `reason`, `kept`); `validate` `files`; `import`',
+    '  `unchanged`, `removed`, `removals` each with `file`, `source`, `reason` and, when it moved, `movedTo`, `kept`); `validate` `files`; `import`',
     '  `outDir`, `mode`, `documents`, `written`, `modules` (each with `path`, `written`, `source`, `kind`, `status`, `diagnostics`); `publish` the report (`dryRun`, `dir`, `baseUrl`, `accountId`, `counts`,',
     '  `documents`, ...); `pull` `outDir`, `requests`, `documents`, `kinds` (documents per kind), `unmodelled`,',
     '  `skipped`, `stableTemplates`, `deleted`, `moved`, `files` (each `path` with its `outcome`), `record`; `schema` `outDir`,',

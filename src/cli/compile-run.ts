@@ -112,8 +112,10 @@ export function checkSummary(outDir: string, result: CompileResult): string {
 }
 
 /** Why a file goes, as the end of a sentence about it. */
-function removalText({ source, reason }: Removal): string {
+function removalText({ source, reason, movedTo }: Removal): string {
   switch (reason) {
+    case 'moved':
+      return `its resource is now written to ${movedTo}`;
     case 'no-longer-exported':
       return `${source} no longer exports it`;
     case 'source-deleted':

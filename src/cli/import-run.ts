@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ImportInput, ImportResult } from '../import/import-yaml.js';
-import { DiagnosticError, formatDiagnostic, formatDiagnostics, sortDiagnostics } from '../core/diagnostics.js';
+import { countsText, DiagnosticError, formatDiagnostic, groupDiagnostics, sortDiagnostics } from '../core/diagnostics.js';
 import { EXIT, useColor } from './errors.js';
 import { jsonDiagnostic, printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
@@ -67,18 +67,23 @@ export function statusSummary(modules: ImportResult['modules']): string {
   return `${count('typed')} typed, ${count('partly-raw')} partly raw, ${count('needs-attention')} need${count('needs-attention') === 1 ? 's' : ''} attention`;
 }
 
-/** The findings of each module under its path, then those about files: each says where it went. */
+/**
+ * The findings of each module under its path, then those about files (each says where it went), then one line
+ * counting them all: the block ends as compile's findings do, so the summary that follows starts a line of its own.
+ */
 function findingsText(result: ImportResult, color: boolean): string {
   const byModule = result.modules.filter((module) => module.diagnostics.length);
-  const ofFiles = result.diagnostics.filter((d) => !result.modules.some((module) => module.diagnostics.includes(d)));
-  const parts = byModule.map(
+  const aboutFiles = result.diagnostics.filter((d) => !result.modules.some((module) => module.diagnostics.includes(d)));
+  const ofFiles = sortDiagnostics(groupDiagnostics(aboutFiles.filter((d) => !d.suppressed)));
+  const blocks = byModule.map(
     (module) =>
       `${module.written ? module.path : `${module.path} (not written)`} from ${module.source}: ${STATUS_WORDS[module.status]}\n${sortDiagnostics(module.diagnostics)
         .map((d) => `  ${formatDiagnostic(d, { color }).replace(/\n/g, '\n  ')}`)
-        .join('\n')}\n`,
+        .join('\n')}`,
   );
-  if (ofFiles.length) parts.push(formatDiagnostics(ofFiles, { color }));
-  return parts.join('\n');
+  if (ofFiles.length) blocks.push(ofFiles.map((d) => formatDiagnostic(d, { color })).join('\n'));
+  const counts = countsText([...byModule.flatMap((module) => module.diagnostics), ...ofFiles], aboutFiles.filter((d) => d.suppressed).length);
+  return blocks.length ? `${blocks.join('\n\n')}\n\n${counts}\n` : `${counts}\n`;
 }
 
 export async function runImport(files: string[], flags: ImportFlags): Promise<number> {

@@ -61,16 +61,24 @@ function readSmall(path: string): Buffer | undefined {
   }
 }
 
-/** Content hashes of files, each read once per compile. */
+/**
+ * Content hashes of files (by absolute path), each read once per compile: a file whose content is asked for
+ * first (`mayDefineInputSets` scans entry files before they are built) is hashed by that read, so the hash the
+ * cache records is of the text before the build; a file changed during the build is built again next time.
+ */
 export class FileHashes {
   readonly #hashes = new Map<string, string | undefined>();
 
   get(file: string): string | undefined {
-    if (!this.#hashes.has(file)) {
-      const bytes = readSmall(file);
-      this.#hashes.set(file, bytes && sha256(bytes));
-    }
+    if (!this.#hashes.has(file)) this.contents(file);
     return this.#hashes.get(file);
+  }
+
+  /** The file's bytes (undefined when it cannot be read), its hash kept for `get`. */
+  contents(file: string): Buffer | string | undefined {
+    const bytes = readSmall(file);
+    this.#hashes.set(file, bytes && sha256(bytes));
+    return bytes;
   }
 }
 
@@ -121,6 +129,10 @@ export class CompileSession {
     return new (class extends FileHashes {
       override get(file: string): string | undefined {
         return read(file)?.sha256;
+      }
+
+      override contents(file: string): string | undefined {
+        return read(file)?.text;
       }
     })();
   }

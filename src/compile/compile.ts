@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { resolveEntries } from './entries.js';
 import { buildEntries, rebuildTogether } from './build-batch.js';
@@ -8,6 +8,7 @@ import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, wr
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
 import { prune } from './prune.js';
+import { placeApartInCase } from './case-apart.js';
 import type { RenderOptions } from './render-output.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { checkAcross, inputSetPipeline, type AcrossRecord } from '../check/check-across.js';
@@ -125,7 +126,7 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const fresh = files.filter((file) => !reused.has(keys.get(file)!));
   if (fresh.length > 0) {
     // Pipelines keep their runtime inputs only where an input set may fill them: one kept from the last compile, or one a fresh file names.
-    const keepInputs = [...results.values()].some((result) => result.documents.some((d) => inputSetPipeline(d.key))) || mayDefineInputSets(fresh);
+    const keepInputs = [...results.values()].some((result) => result.documents.some((d) => inputSetPipeline(d.key))) || mayDefineInputSets(fresh.map((file) => resolve(file)), (file) => hashes.contents(file));
     for (const result of await buildFresh(fresh, { ...render, keepInputs }, spool, writer)) results.set(result.file, result);
   }
   // The documents the writer took get their hashes, and their spool files when it wrote them.
@@ -161,12 +162,16 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
     }
     across = rebuilt.across;
   }
-  const all = ordered();
-  const diagnostics = [...all.flatMap((result) => result.diagnostics), ...across];
+  const diagnostics = [...ordered().flatMap((result) => result.diagnostics), ...across];
   if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
+  // Paths that differ only in case are one file on macOS and Windows: such outputs are set apart (case-apart.ts).
+  const apart = placeApartInCase(ordered(), kept, options.outDir);
+  for (const result of apart.results) results.set(result.file, result);
+  const all = ordered();
   const outputs = new Map<string, OutputContent>();
   for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.asItIs ? AS_IT_IS : d.text);
-  const pruning = prune(previous, made(), scope);
+  for (const moved of apart.kept) outputs.set(moved.entry.file, moved.text);
+  const pruning = prune(previous, [...made(), ...apart.kept.map((moved) => moved.entry)], scope);
   const { manifest } = pruning;
   const changes =
     (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest, pruning.kept.map((entry) => entry.file)))) ||

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { keyId } from '../catalog/resource-key.js';
 import { createManifest, type Manifest, type ManifestEntry } from './layout.js';
 
 /**
  * Why an output of the previous compile goes: its source was compiled and no longer makes it, its source file is
- * gone, or (in a compile of the whole project) its source is no longer among the entries.
+ * gone, (in a compile of the whole project) its source is no longer among the entries, or its resource is now
+ * written to another path (`movedTo`: a path that differs from another only in case came or went, case-apart.ts).
  */
-export type RemovalReason = 'no-longer-exported' | 'source-deleted' | 'source-not-included';
+export type RemovalReason = 'no-longer-exported' | 'source-deleted' | 'source-not-included' | 'moved';
 
 export interface Removal {
   /** Path inside the output folder, with `/`. */
@@ -14,6 +16,8 @@ export interface Removal {
   /** The definition file the previous manifest names for it. */
   readonly source: string;
   readonly reason: RemovalReason;
+  /** Where its resource is written now, when it `moved`. */
+  readonly movedTo?: string;
 }
 
 /** The manifest of a compile and what it does to the previous one's outputs. */
@@ -39,25 +43,32 @@ export interface PruneScope {
 
 /**
  * The new manifest from the documents made and the previous manifest. An output this compile makes replaces
- * the old entry of that file (whichever source had it). Every other old entry is removed when its source was
- * compiled (it no longer makes it), when its source file is gone, or when the compile is of the whole project;
- * otherwise it is kept, unless its file has gone from the folder (the manifest only lists what is there).
+ * the old entry of that file (whichever source had it) and the old entry of its resource at another path. Every
+ * other old entry is removed when its source was compiled (it no longer makes it), when its source file is gone,
+ * or when the compile is of the whole project; otherwise it is kept, unless its file has gone from the folder
+ * (the manifest only lists what is there).
  */
 export function prune(previous: Manifest | undefined, made: readonly ManifestEntry[], scope: PruneScope): Pruning {
   const produced = new Set(made.map((entry) => entry.file));
+  const fileOf = new Map(made.map((entry) => [keyId(entry), entry.file]));
   const compiled = new Set(scope.sources);
   const kept: ManifestEntry[] = [];
   const removals: Removal[] = [];
   for (const entry of previous?.files ?? []) {
     if (produced.has(entry.file)) continue;
-    const reason: RemovalReason | undefined = compiled.has(entry.source)
-      ? 'no-longer-exported'
-      : !existsSync(entry.source)
-        ? 'source-deleted'
-        : scope.whole
-          ? 'source-not-included'
-          : undefined;
-    if (reason) removals.push({ file: entry.file, source: entry.source, reason });
+    const movedTo = fileOf.get(keyId(entry));
+    const reason: RemovalReason | undefined =
+      movedTo !== undefined
+        ? 'moved'
+        : compiled.has(entry.source)
+          ? 'no-longer-exported'
+          : !existsSync(entry.source)
+            ? 'source-deleted'
+            : scope.whole
+              ? 'source-not-included'
+              : undefined;
+    if (reason)
+      removals.push({ file: entry.file, source: entry.source, reason, ...(movedTo === undefined ? {} : { movedTo }) });
     else if (existsSync(join(scope.outDir, entry.file))) kept.push(entry);
   }
   return {

@@ -135,17 +135,24 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic
 }
 
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: FormatOptions): string {
-  const sorted = sortDiagnostics(groupDiagnostics(diagnostics.filter((d) => !d.suppressed)));
-  const suppressed = diagnostics.filter((d) => d.suppressed).length;
-  const errors = sorted.filter((d) => d.severity === 'error').length;
-  const warnings = sorted.length - errors;
-  const lines = sorted.map((d) => formatDiagnostic(d, options));
-  const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`, suppressedCount(suppressed)]
-    .filter(Boolean)
-    .join(', ');
+  const shown = sortDiagnostics(groupDiagnostics(diagnostics.filter((d) => !d.suppressed)));
+  const counts = countsText(shown, diagnostics.filter((d) => d.suppressed).length);
+  const lines = shown.map((d) => formatDiagnostic(d, options));
   // Only suppressed ones: the count alone, with no empty line for the diagnostics above it.
   if (lines.length === 0) return counts ? `${counts}\n` : '';
   return `${lines.join('\n')}\n${counts ? `\n${counts}\n` : ''}`;
+}
+
+/**
+ * `2 errors, 1 warning`: the diagnostics printed (as given: grouped or not, as the caller shows them), and how
+ * many were suppressed; '' for none. The line a list of findings ends with, before the command's summary.
+ */
+export function countsText(shown: readonly Diagnostic[], suppressed = 0): string {
+  const errors = shown.filter((d) => d.severity === 'error').length;
+  const warnings = shown.length - errors;
+  return [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`, suppressedCount(suppressed)]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** `2 suppressed (pipewright compile --json lists them)`, or '' for none. */

@@ -58,11 +58,15 @@ const stageUnit = (chain: readonly MethodCall[], at: number): Code | undefined =
 /**
  * Rebuilds the code, offering each unit that stands in a list of stages or of steps to `onUnit`: the stages of
  * a pipeline's chain (each with the steps chained after it), the arguments of `.step()`/`.rollbackStep()`, the
- * items of a step group's `steps` and `rollbackSteps`.
+ * items of a step group's `steps` and `rollbackSteps`, and the stages or steps of a `parallel(...)` among them.
  */
 function walk(code: Code, onUnit: OnUnit): Code {
   const inner = (c: Code) => walk(c, onUnit);
-  const step = (c: Code) => onUnit('step', c) ?? inner(c);
+  // A parallel block not shared whole: its stages or steps stand in the list as much as the block does.
+  const within = (place: Place, c: Code): Code =>
+    c.kind === 'call' && WHOLE_ONLY.has(c.callee) && !c.chain?.length ? { ...c, args: c.args.map((item) => onUnit(place, item) ?? within(place, item)) } : inner(c);
+  const step = (c: Code) => onUnit('step', c) ?? within('step', c);
+  const stage = (c: Code) => within('stage', c);
   switch (code.kind) {
     case 'call': {
       const chain: MethodCall[] = [];
@@ -74,7 +78,7 @@ function walk(code: Code, onUnit: OnUnit): Code {
         if (replaced) {
           chain.push({ method, args: [replaced] });
           if (unit !== args[0]) at++; // its steps are in the unit
-        } else chain.push({ method, args: args.map(STEP_METHODS.has(method) ? step : inner) });
+        } else chain.push({ method, args: args.map(STEP_METHODS.has(method) ? step : method === 'stage' ? stage : inner) });
       }
       const args =
         code.callee === 'stepGroup' && code.args[0]?.kind === 'object'

@@ -2,6 +2,7 @@ import { keyName, outputPathOf, type ResourceKey } from '../catalog/resource-key
 import type { RuleSettings } from '../check/rule-settings.js';
 import { buildAndValidate, type FoundResource } from '../compile/build-documents.js';
 import { collectResources } from '../compile/collect.js';
+import { pathsApartInCase } from '../compile/case-apart.js';
 import { DiagnosticError, groupDiagnostics, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { isRecord } from '../core/is-record.js';
 import { isResource, type AnyResource } from '../ir/node.js';
@@ -83,11 +84,13 @@ export function synth(input: SynthInput, options: SynthOptions = {}): Synthesize
     throw error;
   }
   const built = buildAndValidate(found, [], options.rules);
+  // Paths as compile writes them: those that differ only in case set apart.
+  const apart = pathsApartInCase(built.documents.map((document) => outputPathOf(document.key)));
   const documents = built.documents.map(
     (document): SynthDocument => ({
       kind: document.kind,
       key: document.key,
-      path: outputPathOf(document.key),
+      path: apart.get(outputPathOf(document.key)) ?? outputPathOf(document.key),
       yaml: toYaml(document.document),
       data: document.document,
       source: { file: document.file, exportName: document.exportName },

@@ -1,6 +1,7 @@
 /**
  * Fault injection for the platform emulator: a seeded choice per request, so a failing run can be replayed.
  */
+import { seededRandom } from '../../scripts/seeded-random.mjs';
 
 export type FaultKind =
   /** 500 with the platform's JSON error envelope (and a correlationId). */
@@ -30,18 +31,6 @@ export interface FaultPlan {
   readonly delayMs?: number;
   /** Which requests may fail; default every /gateway/ request. */
   readonly match?: (request: { method: string; path: string; body: string }) => boolean;
-}
-
-/** mulberry32: small, fast, good enough to spread faults evenly. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class FaultInjector {
