@@ -5,7 +5,7 @@ import { createClient, type Client, type ClientOptions } from '../publish/client
 
 import { ProgressBar } from '../publish/progress.js';
 import { countOutcomes, publishDocuments, type PublishReport } from '../publish/publish.js';
-import { readRecord, recordPath, writeRecord } from '../publish/published-record.js';
+import { lastPublishedLookup, readRecord, recordPath, writeRecord } from '../publish/published-record.js';
 import { findOrphans, pruneOrphans } from '../publish/prune.js';
 import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, orphanLines, orphansFailed, resultLines, summaryTable } from '../publish/report-text.js';
@@ -148,7 +148,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       failOnDrift: flags.failOnDrift ?? false,
       policyCheck: flags.policyCheck ?? false,
       ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
-      lastPublished: (item) => record.get(item.file)?.document,
+      lastPublished: lastPublishedLookup(record),
       ...(gitFileOf ? { gitFileOf } : {}),
       onStart: (item) => bar?.started(item.file),
       onResult: (result) => {

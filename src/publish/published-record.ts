@@ -4,7 +4,7 @@ import { sha256 } from '../compile/layout.js';
 
 import type { DocumentResult } from './publish.js';
 import type { PublishItem } from './publish-item.js';
-import { keyName } from '../catalog/resource-key.js';
+import { keyId, keyName } from '../catalog/resource-key.js';
 import { publishKeyOf } from './document.js';
 
 /**
@@ -43,6 +43,30 @@ export async function readRecord(dir: string, baseUrl: string, accountId: string
   if (parsed.generator !== 'pipewright-published' || parsed.baseUrl !== baseUrl || parsed.accountId !== accountId || typeof parsed.documents !== 'object' || !parsed.documents)
     return new Map();
   return new Map(Object.entries(parsed.documents).filter(([, entry]) => isEntry(entry)));
+}
+
+/**
+ * What an earlier publish recorded for an item: by its output file, else by its resource, so the drift check
+ * still applies to an output that moved (compile moves one whose path comes to differ from another's only in case).
+ */
+export function lastPublishedLookup(record: ReadonlyMap<string, RecordEntry>): (item: PublishItem) => Record<string, unknown> | undefined {
+  let byResource: Map<string, Record<string, unknown>> | undefined;
+  return (item) => {
+    const entry = record.get(item.file);
+    if (entry) return entry.document;
+    if (!byResource) {
+      byResource = new Map();
+      for (const { document } of record.values()) {
+        try {
+          const id = keyId(publishKeyOf(document));
+          if (!byResource.has(id)) byResource.set(id, document);
+        } catch {
+          // A recorded document without an identity (hand-edited record) is found by its file only.
+        }
+      }
+    }
+    return byResource.get(keyId(item.document.id));
+  };
 }
 
 /**
