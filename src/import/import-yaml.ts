@@ -297,17 +297,6 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   try {
     checked = await checkedModules({ check: pool?.check ?? here, format, formatHere: pool?.formatHere }, source);
   } finally {
-  if (process.env.PW_CPU) {
-    const fs = await import('node:fs');
-    const byName = new Map<string, number>();
-    for (const tid of fs.readdirSync('/proc/self/task')) {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byName.set(tid === String(process.pid) ? 'main' : name, (byName.get(tid === String(process.pid) ? 'main' : name) ?? 0) + Number(fields[11]) + Number(fields[12]));
-    }
-    console.error('PWCPU', JSON.stringify(Object.fromEntries(byName)), JSON.stringify(process.cpuUsage()));
-  }
     await pool?.close();
   }
   const modules = source.documents.map((document, index): ImportedModule => {
