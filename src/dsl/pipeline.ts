@@ -55,14 +55,24 @@ export interface PipelineOptions {
   readonly allowStageExecutions?: boolean;
   /** A rerun keeps the runtime input values of the run it repeats (no new values are asked for). */
   readonly fixedInputsOnRerun?: boolean;
-  /**
-   * Make the pipeline from a pipeline template (`templateRef`, `versionLabel`, `templateInputs`, as a stage's): the
-   * template has the stages, so the pipeline takes none. `templateRef` may be the template's builder
-   * (`template.pipeline(...)`): its inputs then type `templateInputs`.
-   */
-  readonly template?: TemplateRefOption;
   readonly stages?: readonly StageNode[];
 }
+
+/** The options of a pipeline made from a pipeline template: a pipeline's, with `template` instead of `stages`. */
+export interface PipelineFromTemplateOptions<S = unknown> extends Omit<PipelineOptions, 'stages'> {
+  /**
+   * The pipeline template (`templateRef`, `versionLabel`, `templateInputs`, as a stage's): it has the stages, so
+   * the pipeline takes none. `templateRef` may be the template's builder (`template.pipeline(...)`): its runtime
+   * inputs then type `templateInputs`.
+   */
+  readonly template: WithTemplateBuilder<TemplateRefOption, 'Pipeline', S> | WithTemplateText<TemplateRefOption>;
+}
+
+/**
+ * What the builder holds: either kind of options (`template` is kept out of `PipelineOptions`, so a value typed
+ * `PipelineOptions` still passes to `pipeline()`).
+ */
+type PipelineProps = PipelineOptions & { readonly template?: TemplateRefOption };
 
 /** A pipeline made from a pipeline template (`pipeline({ template })`): the template has the stages. */
 export interface TemplatePipelineBuilder extends Resource<'pipeline', PipelineDocument>, Chainable {
@@ -105,7 +115,7 @@ export interface PipelineBuilder<LastStage extends string = string, Variables ex
 }
 
 class PipelineBuilderImpl<LastStage extends string = string, Variables extends string = string>
-  extends Builder<PipelineOptions & WithIssues>
+  extends Builder<PipelineProps & WithIssues>
   implements PipelineBuilder<LastStage, Variables>
 {
   get [RESOURCE_BRAND]() {
@@ -209,19 +219,16 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
   }
 }
 
-const PIPELINE_KEYS: readonly string[] = keyList<PipelineOptions>()([
+const PIPELINE_KEYS: readonly string[] = keyList<PipelineProps>()([
   'identifier', 'name', 'project', 'org', 'description', 'tags', 'variables', 'timeout', 'delegateSelectors', 'properties', 'codebase',
   'notificationRules', 'barriers', 'allowStageExecutions', 'fixedInputsOnRerun', 'template', 'stages',
 ]);
 
 /** `stages` given beside `template`: reported with the reason, never dropped (the platform takes the template's). */
-const templateStagesIssues = (options: PipelineOptions): OptionIssue[] =>
+const templateStagesIssues = (options: PipelineProps): OptionIssue[] =>
   options?.template !== undefined && options.stages !== undefined
     ? [{ code: 'unknown-option', message: 'pipeline() made from a template has no option "stages"', hint: TEMPLATE_PIPELINE_HAS_NO_STAGES }]
     : [];
-
-/** A pipeline's options without the stages, for one made from a template. */
-type TemplatePipelineOptions = Omit<PipelineOptions, 'stages' | 'template'>;
 
 /**
  * A pipeline: its stages run one after another (or side by side with `parallel`), each with its own steps.
@@ -242,9 +249,8 @@ type TemplatePipelineOptions = Omit<PipelineOptions, 'stages' | 'template'>;
 export function pipeline<const Declared extends Readonly<Record<string, VariableOption>> = {}>(
   options: PipelineOptions & { readonly variables?: Declared; readonly template?: undefined },
 ): PipelineBuilder<string, keyof Declared & string>;
-export function pipeline<S>(options: TemplatePipelineOptions & { readonly template: WithTemplateBuilder<TemplateRefOption, 'Pipeline', S> }): TemplatePipelineBuilder;
-export function pipeline(options: TemplatePipelineOptions & { readonly template: WithTemplateText<TemplateRefOption> }): TemplatePipelineBuilder;
-export function pipeline(options: PipelineOptions): PipelineBuilder | TemplatePipelineBuilder {
+export function pipeline<S = unknown>(options: PipelineFromTemplateOptions<S>): TemplatePipelineBuilder;
+export function pipeline(options: PipelineProps): PipelineBuilder | TemplatePipelineBuilder {
   const issues = [...checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']), ...templateStagesIssues(options)];
   const built = new PipelineBuilderImpl({ ...options, issues }, captureSite(pipeline));
   // One class for both: made from a template, its `.stage()` and `.step()` refuse at run time as the types do.

@@ -35,6 +35,8 @@ import {
   type ParallelSteps,
   type PipelineBuilder,
   type TemplatePipelineBuilder,
+  type PipelineOptions,
+  type PipelineFromTemplateOptions,
   type PipelineStageBuilder,
   type StageBuilder,
   type StageNode,
@@ -245,3 +247,9 @@ shell({ identifier: 'x', script: 'make' }).suppress('unkown-key', 'typo');
 pipeline({ identifier: 'p', project: 'web' }).suppress('file-not-found', 'no');
 // @ts-expect-error: the reason is required
 custom({ identifier: 'c' }).suppress('unknown-key');
+
+// --- a value typed PipelineOptions still passes to pipeline() ----------------------------------------------------
+const declaredOptions: PipelineOptions = { identifier: 'p', project: 'web' };
+expectTypeOf(pipeline(declaredOptions)).toEqualTypeOf<PipelineBuilder<string, string>>();
+const fromTemplateOptions: PipelineFromTemplateOptions = { identifier: 'p', project: 'web', template: { templateRef: 'account.flow' } };
+expectTypeOf(pipeline(fromTemplateOptions)).toEqualTypeOf<TemplatePipelineBuilder>();
