@@ -34,13 +34,17 @@ describe('a pipeline made from a template, fixedInputsOnRerun and a CI service d
   it("writes pipeline({ template }) with the imported template version's builder as templateRef", async () => {
     const text = await estate('pipelines/default/shop/checkout_release.ts');
     expect(text).toContain("import { releaseFlow } from '../../../templates/default/shop/release_flow/v1.js';");
-    expect(text).toMatch(/pipeline\(\{\n\s+identifier: 'checkout_release',[^]*template: \{\n\s+templateRef: releaseFlow,\n\s+versionLabel: 'v1',\n\s+templateInputs: \{/);
+    expect(text).toMatch(
+      /pipeline\(\{\n\s+identifier: 'checkout_release',[^]*template: \{\n\s+templateRef: releaseFlow,\n\s+versionLabel: 'v1',\n\s+templateInputs: \{/,
+    );
     expect(text).not.toMatch(/raw\.|\.stage\(/);
   });
 
   it('keeps a template that is not imported as text, with its git branch', async () => {
     const text = await estate('pipelines/default/shop/cart_release.ts');
-    expect(text).toMatch(/template: \{\n\s+templateRef: 'account\.shared_release',\n\s+versionLabel: '2',\n\s+gitBranch: 'main',\n\s+\}/);
+    expect(text).toMatch(
+      /template: \{\n\s+templateRef: 'account\.shared_release',\n\s+versionLabel: '2',\n\s+gitBranch: 'main',\n\s+\}/,
+    );
   });
 
   it('writes fixedInputsOnRerun, and serviceDependencies as an option of ci()', async () => {
@@ -53,7 +57,9 @@ describe('a pipeline made from a template, fixedInputsOnRerun and a CI service d
     const manifest = JSON.parse(await estate('out/manifest.json')) as { files: Array<{ kind: string; file: string }> };
     const originals = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map((d) => d.value);
     expect(manifest.files).toHaveLength(originals.length);
-    const back = await Promise.all(manifest.files.map(async (f) => readYaml(await estate(join('out', f.file)), f.file).documents[0]!.value));
+    const back = await Promise.all(
+      manifest.files.map(async (f) => readYaml(await estate(join('out', f.file)), f.file).documents[0]!.value),
+    );
     for (const original of originals) expect(back).toContainEqual(original);
   });
 });
