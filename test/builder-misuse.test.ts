@@ -153,6 +153,11 @@ const both = parallel(custom({ identifier: 'a' }), custom({ identifier: 'b' }));
       `stepGroup({ identifier: 'g', template: { templateRef: 'checks' } }).step(say);`,
       'a step group made from a template has no steps of its own: put the steps in the template',
     ],
+    [
+      'template-pipeline',
+      `pipeline({ identifier: 'p', project: 'web', template: { templateRef: 'flow' } }).stage(custom({ identifier: 'c' }));`,
+      'a pipeline made from a template has no stages of its own: put the stages in the template',
+    ],
   ];
 
   it('shows the sentence in the type error of each misuse, and nothing else', async () => {

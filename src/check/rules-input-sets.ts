@@ -39,6 +39,10 @@ export function runtimeInputs(pipelineDocument: unknown, seen?: readonly SeenInp
     if (path[0] !== 'pipeline') continue;
     found.push({ key: keyAt(path.slice(1)), path, optional: /\.default\(|\.executionInput\(\)/.test(text) });
   }
+  // A pipeline made from a template takes the template's inputs under `template.templateInputs`: the template is
+  // another document, not read here, so any value there is taken (none is required).
+  if (isRecord(body) && isRecord(body.template))
+    found.push({ key: keyAt(['template', 'templateInputs']), path: ['pipeline', 'template', 'templateInputs'], optional: true });
   return found;
 }
 

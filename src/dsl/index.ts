@@ -8,7 +8,7 @@ export { expr, Expr, isExpr } from './expr.js';
 export type { Value } from './expr.js';
 export { input, RuntimeInput } from './input.js';
 export { pipeline } from './pipeline.js';
-export type { PipelineBuilder, PipelineOptions } from './pipeline.js';
+export type { PipelineBuilder, PipelineOptions, PipelineFromTemplateOptions, TemplatePipelineBuilder } from './pipeline.js';
 export { project } from './project.js';
 export type { ProjectBuilder, ProjectOptions } from './project.js';
 export { isResource, kindOf, RESOURCE_BRAND } from '../ir/node.js';

@@ -3,12 +3,12 @@ import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
-import type { PipelineBuilder } from './pipeline.js';
+import type { PipelineBuilder, TemplatePipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
 import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
 
 /** A pipeline an input set or trigger belongs to: a builder (checked to be compiled too) or its identifier. */
-export type PipelineOption = PipelineBuilder<string, string> | string;
+export type PipelineOption = PipelineBuilder<string, string> | TemplatePipelineBuilder | string;
 
 const pipelineId = (pipeline: PipelineOption): string => (typeof pipeline === 'object' ? pipeline.identifier : pipeline);
 

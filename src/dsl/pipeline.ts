@@ -24,7 +24,10 @@ import { isStageBuilder, stepsRefusal, type StageBuilder, type StageNode } from 
 import type { StepNode } from './step.js';
 import type { StepsFor } from './catalog/placement-types.js';
 import { isParallelStages } from './parallel.js';
-import { NO_STAGE_YET } from './refusals.js';
+import { NO_STAGE_YET, TEMPLATE_PIPELINE_HAS_NO_STAGES } from './refusals.js';
+import type { PipewrightTypeError } from '../core/type-error.js';
+import type { OptionIssue } from '../ir/node.js';
+import { templateBlock, type TemplateRefOption, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 
 export interface PipelineOptions {
   readonly identifier: string;
@@ -50,7 +53,34 @@ export interface PipelineOptions {
   readonly barriers?: ReadonlyArray<string | { readonly name: string; readonly identifier: string }>;
   /** Allow running single stages of this pipeline. */
   readonly allowStageExecutions?: boolean;
+  /** A rerun keeps the runtime input values of the run it repeats (no new values are asked for). */
+  readonly fixedInputsOnRerun?: boolean;
   readonly stages?: readonly StageNode[];
+}
+
+/** The options of a pipeline made from a pipeline template: a pipeline's, with `template` instead of `stages`. */
+export interface PipelineFromTemplateOptions<S = unknown> extends Omit<PipelineOptions, 'stages'> {
+  /**
+   * The pipeline template (`templateRef`, `versionLabel`, `templateInputs`, as a stage's): it has the stages, so
+   * the pipeline takes none. `templateRef` may be the template's builder (`template.pipeline(...)`): its runtime
+   * inputs then type `templateInputs`.
+   */
+  readonly template: WithTemplateBuilder<TemplateRefOption, 'Pipeline', S> | WithTemplateText<TemplateRefOption>;
+}
+
+/**
+ * What the builder holds: either kind of options (`template` is kept out of `PipelineOptions`, so a value typed
+ * `PipelineOptions` still passes to `pipeline()`).
+ */
+type PipelineProps = PipelineOptions & { readonly template?: TemplateRefOption };
+
+/** A pipeline made from a pipeline template (`pipeline({ template })`): the template has the stages. */
+export interface TemplatePipelineBuilder extends Resource<'pipeline', PipelineDocument>, Chainable {
+  /** Refused: the stages are in the template. */
+  stage(refused: PipewrightTypeError<typeof TEMPLATE_PIPELINE_HAS_NO_STAGES>, ...more: unknown[]): never;
+  /** Refused: the stages, and their steps, are in the template. */
+  step(refused: PipewrightTypeError<typeof TEMPLATE_PIPELINE_HAS_NO_STAGES>, ...more: unknown[]): never;
+  tags(tags: TagsOption): this;
 }
 
 /** The wire type of the stage `.step()` adds to after `.stage(...stages)`: the last one's, or `Previous` when none is added. */
@@ -85,7 +115,7 @@ export interface PipelineBuilder<LastStage extends string = string, Variables ex
 }
 
 class PipelineBuilderImpl<LastStage extends string = string, Variables extends string = string>
-  extends Builder<PipelineOptions & WithIssues>
+  extends Builder<PipelineProps & WithIssues>
   implements PipelineBuilder<LastStage, Variables>
 {
   get [RESOURCE_BRAND]() {
@@ -107,6 +137,7 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
   }
 
   stage<const Stages extends readonly StageNode[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages, LastStage>, Variables> {
+    if (this.props.template !== undefined) throw new TypeError(`pipeline "${this.identifier}".stage(): ${TEMPLATE_PIPELINE_HAS_NO_STAGES}`);
     stages.forEach((candidate, index) => {
       if (!isStageBuilder(candidate))
         throw new TypeError(
@@ -117,12 +148,13 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
   }
 
   step<const Steps extends readonly StepNode[]>(...steps: Steps & StepsFor<Steps, LastStage>): this {
+    if (this.props.template !== undefined) throw new TypeError(`pipeline "${this.identifier}".step(): ${TEMPLATE_PIPELINE_HAS_NO_STAGES}`);
     const stages = this.props.stages ?? [];
     const last = stages[stages.length - 1];
     if (!last) throw new TypeError(`pipeline "${this.identifier}".step(): ${NO_STAGE_YET}`);
     const refusal = stepsRefusal(last);
     if (refusal) throw new TypeError(`pipeline "${this.identifier}".step(): the last stage takes no steps; ${refusal}`);
-    return this.with({ stages: [...stages.slice(0, -1), (last as StageBuilder).step(...(steps as readonly StepNode[]))] });
+    return this.with({ stages: [...stages.slice(0, -1), (last as StageBuilder).step(...(steps as readonly StepNode[]))] }) as this;
   }
 
   variables<const Added extends Readonly<Record<string, VariableOption>>>(variables: Added): PipelineBuilder<LastStage, Variables | (keyof Added & string)> {
@@ -141,7 +173,8 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
     const { org, project } = this.scope;
     const references: Reference[] = [];
     if (typeof p.project === 'object' && p.project !== null) references.push({ path: ['projectIdentifier'], target: p.project });
-    const stages = (p.stages ?? []).map((builder) => builder.toNode());
+    // A pipeline made from a template writes no `stages` (the template has them), unless some were given anyway.
+    const stages = p.template !== undefined && p.stages === undefined ? undefined : (p.stages ?? []).map((builder) => builder.toNode());
     const properties =
       p.codebase === undefined
         ? p.properties
@@ -153,8 +186,10 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
       orgIdentifier: org!,
       description: p.description,
       tags: tagsDocument(p.tags),
+      template: p.template && templateBlock(p.template, references, ['template']),
       properties: properties && (wireValue(properties, references, ['properties']) as Record<string, unknown>),
       allowStageExecutions: p.allowStageExecutions,
+      fixedInputsOnRerun: p.fixedInputsOnRerun,
       timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
       delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
       variables: p.variables && variablesDocument(p.variables),
@@ -172,7 +207,7 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
       identifier: p.identifier,
       site: this.site,
       body,
-      children: childrenAt(['stages'], stages),
+      children: childrenAt(['stages'], stages ?? []),
       references,
       issues: p.issues,
     });
@@ -184,10 +219,16 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
   }
 }
 
-const PIPELINE_KEYS: readonly string[] = keyList<PipelineOptions>()([
+const PIPELINE_KEYS: readonly string[] = keyList<PipelineProps>()([
   'identifier', 'name', 'project', 'org', 'description', 'tags', 'variables', 'timeout', 'delegateSelectors', 'properties', 'codebase',
-  'notificationRules', 'barriers', 'allowStageExecutions', 'stages',
+  'notificationRules', 'barriers', 'allowStageExecutions', 'fixedInputsOnRerun', 'template', 'stages',
 ]);
+
+/** `stages` given beside `template`: reported with the reason, never dropped (the platform takes the template's). */
+const templateStagesIssues = (options: PipelineProps): OptionIssue[] =>
+  options?.template !== undefined && options.stages !== undefined
+    ? [{ code: 'unknown-option', message: 'pipeline() made from a template has no option "stages"', hint: TEMPLATE_PIPELINE_HAS_NO_STAGES }]
+    : [];
 
 /**
  * A pipeline: its stages run one after another (or side by side with `parallel`), each with its own steps.
@@ -199,12 +240,19 @@ const PIPELINE_KEYS: readonly string[] = keyList<PipelineOptions>()([
  *   .stage(custom({ identifier: 'smoke' }))
  *   .step(shell({ identifier: 'ping', script: 'curl -f https://web.example.com' }))
  * ```
+ *
+ * With `template`, the pipeline is made from a pipeline template, which has the stages:
+ * `pipeline({ identifier: 'release', project: 'web', template: { templateRef: 'account.release_flow', versionLabel: 'v2' } })`.
  */
 // `LastStage` starts as `string` (any stage), not as "no stage yet": `let p = pipeline(...)` reassigned in a loop
 // (`p = p.stage(...)`, `p = p.step(...)`) keeps the type of its first value, and must still take steps.
 export function pipeline<const Declared extends Readonly<Record<string, VariableOption>> = {}>(
-  options: PipelineOptions & { readonly variables?: Declared },
-): PipelineBuilder<string, keyof Declared & string> {
-  const issues = checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']);
-  return new PipelineBuilderImpl<string, keyof Declared & string>({ ...options, issues }, captureSite(pipeline));
+  options: PipelineOptions & { readonly variables?: Declared; readonly template?: undefined },
+): PipelineBuilder<string, keyof Declared & string>;
+export function pipeline<S = unknown>(options: PipelineFromTemplateOptions<S>): TemplatePipelineBuilder;
+export function pipeline(options: PipelineProps): PipelineBuilder | TemplatePipelineBuilder {
+  const issues = [...checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']), ...templateStagesIssues(options)];
+  const built = new PipelineBuilderImpl({ ...options, issues }, captureSite(pipeline));
+  // One class for both: made from a template, its `.stage()` and `.step()` refuse at run time as the types do.
+  return options?.template === undefined ? built : (built as unknown as TemplatePipelineBuilder);
 }

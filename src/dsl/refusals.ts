@@ -10,6 +10,7 @@ export const TEMPLATE_STAGE_HAS_NO_STEPS = 'a stage made from a template has no 
 export const PIPELINE_STAGE_HAS_NO_STEPS =
   'a Pipeline stage runs another pipeline and has no steps of its own: add the steps to a stage of that pipeline';
 export const PARALLEL_STAGES_HAVE_NO_STEPS = 'parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)';
+export const TEMPLATE_PIPELINE_HAS_NO_STAGES = 'a pipeline made from a template has no stages of its own: put the stages in the template';
 export const TEMPLATE_GROUP_HAS_NO_STEPS = 'a step group made from a template has no steps of its own: put the steps in the template';
 
 /** A catalogue stage type whose platform schema has no `execution` (Dynamic, Pipeline). */

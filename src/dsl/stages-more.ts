@@ -24,7 +24,7 @@ import {
   type StageOutputs,
   type StageWithoutSteps,
 } from './stage.js';
-import type { PipelineBuilder } from './pipeline.js';
+import type { PipelineBuilder, TemplatePipelineBuilder } from './pipeline.js';
 import { TEMPLATE_KEYS, type StepTemplateOptions, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 import type { Expressible } from './wire-types.js';
 
@@ -157,7 +157,7 @@ type PipelineStageSpec = Omit<Expressible<z.input<typeof pipelineStageSpec>>, 'o
 
 export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>, PipelineStageSpec {
   /** The child pipeline: its builder (checked to be compiled too) or its identifier. */
-  readonly pipeline: Value | PipelineBuilder<string>;
+  readonly pipeline: Value | PipelineBuilder<string> | TemplatePipelineBuilder;
   /** Outputs of the child pipeline, by name: `{ image: expr.raw('pipeline.stages.build.variables.image') }`. */
   readonly outputs?: Readonly<Record<string, Value>>;
 }

@@ -89,7 +89,8 @@ const templateOf = <T extends TemplateKind>(type: T, name: string) =>
 
 /**
  * Templates, one version per builder: `template.step({ identifier, versionLabel, spec: shell({...}) })`, and
- * `template.stage`, `template.stepGroup`, `template.pipeline`. Use one with `stepTemplate()`/`stageTemplate()`,
+ * `template.stage`, `template.stepGroup`, `template.pipeline`. Use one with `stepTemplate()`/`stageTemplate()`
+ * (`stepGroup({ template })`, `pipeline({ template })` for the others),
  * passing the builder as `templateRef`.
  *
  * @example

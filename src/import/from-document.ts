@@ -8,7 +8,8 @@ import { stageElementCode } from './from-stage.js';
 import { childrenAt, newContext, node, type ImportContext, type Node } from './lifted.js';
 import { nameOption, NotExpressible, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
 import { asDocument, choose } from './verify.js';
-import { linking, type Link } from './links.js';
+import { linkedTemplate, linking, referThrough, type Link } from './links.js';
+import { specOptions } from './from-step.js';
 
 /** Barriers written as names when name and identifier agree. */
 const barriersOption = (raw: unknown): Code | undefined =>
@@ -41,6 +42,10 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
     isRecord(codebase) && Object.keys(properties).length === 1 && Object.keys(node(properties.ci)).length === 1;
   const flowControl = node(body.flowControl);
   const onlyBarriers = Object.keys(flowControl).length === 1 && Array.isArray(flowControl.barriers);
+  // A pipeline made from a template: `templateRef` as the template's builder when it is imported in that version.
+  const template = isRecord(body.template) ? body.template : undefined;
+  const templateOption = (link: Link) =>
+    template && obj(linkedTemplate(specOptions(template), template, referThrough(link)) ?? specOptions(template));
   const options = (shortcuts: boolean, link: Link) =>
     obj({
       identifier: lit(body.identifier as string),
@@ -49,10 +54,12 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
       org: unlessDefault(body.orgIdentifier, DEFAULT_ORG),
       description: optional(body.description),
       tags: tagsOption(body.tags),
+      template: templateOption(link),
       codebase: shortcuts && onlyCodebase ? wire(codebase) : undefined,
       properties: shortcuts && onlyCodebase ? undefined : optional(body.properties),
       barriers: shortcuts && onlyBarriers ? barriersOption(flowControl.barriers) : undefined,
       allowStageExecutions: optional(body.allowStageExecutions),
+      fixedInputsOnRerun: optional(body.fixedInputsOnRerun),
       timeout: optional(body.timeout, (t) => value(t)),
       delegateSelectors: optional(body.delegateSelectors),
       variables: variablesOption(body.variables),

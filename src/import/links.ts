@@ -4,8 +4,11 @@ import type { Code } from './code.js';
 import type { ImportContext, Node } from './lifted.js';
 import type { Candidate } from './verify.js';
 
-/** A reference field's code as a builder reference to another imported module, or undefined (it stays text). */
-export type Link = (kind: ResourceKind, text: unknown, parent?: unknown) => Code | undefined;
+/**
+ * A reference field's code as a builder reference to another imported module, or undefined (it stays text); a
+ * template is named with the version the use gives.
+ */
+export type Link = (kind: ResourceKind, text: unknown, parent?: unknown, version?: string) => Code | undefined;
 
 /** The scope a document's references are read from: its own org and project. */
 const scopeOf = (body: Node): ReferenceScope => {
@@ -28,8 +31,12 @@ export function linking(body: Node, context: ImportContext, make: (link: Link) =
   return textual.flatMap((plain, index): Candidate[] => [
     () => {
       let linked = false;
-      const link: Link = (kind, text, parent) => {
-        const found = refer(kind, text, { from, ...(platformText(parent) !== undefined ? { parent: platformText(parent)! } : {}) });
+      const link: Link = (kind, text, parent, version) => {
+        const found = refer(kind, text, {
+          from,
+          ...(platformText(parent) !== undefined ? { parent: platformText(parent)! } : {}),
+          ...(version !== undefined ? { version } : {}),
+        });
         linked ||= found !== undefined;
         return found;
       };
@@ -41,8 +48,14 @@ export function linking(body: Node, context: ImportContext, make: (link: Link) =
   ]);
 }
 
+/** A `Link` as a `Refer`, for `linkedTemplate` inside `linking` (so a template linked there counts as a link). */
+export const referThrough =
+  (link: Link): NonNullable<ImportContext['refer']> =>
+  (kind, text, at) =>
+    link(kind, text, at?.parent, at?.version);
+
 /**
- * A template use's options (`stepTemplate()`, `stageTemplate()`) with `templateRef` as the template's builder, when
+ * A template use's options (`stepTemplate()`, `stageTemplate()`, `pipeline({ template })`) with `templateRef` as the template's builder, when
  * that template, in the version the use names, is imported; undefined otherwise. A use without a `versionLabel`
  * gets the stable version, which the documents do not say, and stays text.
  */

@@ -83,6 +83,8 @@ export const pipelineBody = z
     tags: tags.optional(),
     properties: pipelineProperties.optional(),
     allowStageExecutions: orExpression(z.boolean()).optional(),
+    // A plain boolean in the platform's schema, a Java `boolean` read by Jackson (as allowStageExecutions).
+    fixedInputsOnRerun: orExpression(z.boolean()).optional(),
     timeout: duration.optional(),
     variables: z.array(pipelineVariable).optional(),
     delegateSelectors: delegateSelectors.optional(),

@@ -34,6 +34,9 @@ import {
   type ParallelStages,
   type ParallelSteps,
   type PipelineBuilder,
+  type TemplatePipelineBuilder,
+  type PipelineOptions,
+  type PipelineFromTemplateOptions,
   type PipelineStageBuilder,
   type StageBuilder,
   type StageNode,
@@ -98,6 +101,17 @@ expectTypeOf(cd.withIdentifier('prod_eu', 'prod (eu)')).toEqualTypeOf(cd);
 cd.withIdentifier('again').output(say, 'WORD');
 // @ts-expect-error: the identifier is a string
 cd.withIdentifier(1);
+
+// --- a pipeline made from a template: no stages of its own --------------------------------------------------
+const fromPipelineTemplate = pipeline({ identifier: 'p', project: 'web', template: { templateRef: 'account.flow', versionLabel: '1' } });
+expectTypeOf(fromPipelineTemplate).toEqualTypeOf<TemplatePipelineBuilder>();
+expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).not.toEqualTypeOf<TemplatePipelineBuilder>();
+// @ts-expect-error: a pipeline made from a template has no stages of its own: put the stages in the template
+fromPipelineTemplate.stage(custom({ identifier: 'c' }));
+// @ts-expect-error: nor steps
+fromPipelineTemplate.step(say);
+// @ts-expect-error: stages beside a template are not an option
+pipeline({ identifier: 'p', project: 'web', template: { templateRef: 'account.flow' }, stages: [custom({ identifier: 'c' })] });
 
 // --- a stage made from a template: no steps of its own --------------------------------------------------------
 const fromTemplate = stageTemplate({ identifier: 'b', templateRef: 'build', when: { pipelineStatus: 'Success' } });
@@ -233,3 +247,9 @@ shell({ identifier: 'x', script: 'make' }).suppress('unkown-key', 'typo');
 pipeline({ identifier: 'p', project: 'web' }).suppress('file-not-found', 'no');
 // @ts-expect-error: the reason is required
 custom({ identifier: 'c' }).suppress('unknown-key');
+
+// --- a value typed PipelineOptions still passes to pipeline() ----------------------------------------------------
+const declaredOptions: PipelineOptions = { identifier: 'p', project: 'web' };
+expectTypeOf(pipeline(declaredOptions)).toEqualTypeOf<PipelineBuilder<string, string>>();
+const fromTemplateOptions: PipelineFromTemplateOptions = { identifier: 'p', project: 'web', template: { templateRef: 'account.flow' } };
+expectTypeOf(pipeline(fromTemplateOptions)).toEqualTypeOf<TemplatePipelineBuilder>();

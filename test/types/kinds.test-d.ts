@@ -96,3 +96,9 @@ const build = template.stage({ identifier: 'build', versionLabel: 'v1', spec: { 
 stageTemplate({ identifier: 'b', templateRef: build, templateInputs: { type: 'Custom', variables: [{ name: 'env', type: 'String', value: 'prod' }] } });
 // @ts-expect-error: a stage template's inputs are typed the same way
 stageTemplate({ identifier: 'b', templateRef: build, templateInputs: { type: 'Custom', varaibles: [] } });
+const flow = template.pipeline({ identifier: 'flow', versionLabel: 'v1', spec: { stages: [{ stage: { identifier: 'ship', type: 'Custom', timeout: '<+input>' } }] } });
+pipeline({ identifier: 'p', project: 'web', template: { templateRef: flow, templateInputs: { stages: [{ stage: { identifier: 'ship', type: 'Custom', timeout: '10m' } }] } } });
+// @ts-expect-error: a pipeline template's inputs are typed the same way ("timeuot" is no input)
+pipeline({ identifier: 'p', project: 'web', template: { templateRef: flow, templateInputs: { stages: [{ stage: { identifier: 'ship', timeuot: '10m' } }] } } });
+// @ts-expect-error: a stage template is no pipeline's template
+pipeline({ identifier: 'p', project: 'web', template: { templateRef: build } });

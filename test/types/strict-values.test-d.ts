@@ -73,6 +73,9 @@ terraformApply({ identifier: 'tf', provisionerIdentifier: 'infra', configuration
 
 // --- hand-written builders whose options come from the wire schema ----------------------------------
 pipeline({ identifier: 'p', project: 'web', allowStageExecutions: true });
+pipeline({ identifier: 'p', project: 'web', fixedInputsOnRerun: false });
+// @ts-expect-error fixedInputsOnRerun is a plain boolean in the platform's schema
+pipeline({ identifier: 'p', project: 'web', fixedInputsOnRerun: '<+input>' });
 ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' }, cloneCodebase: input() });
 // @ts-expect-error cloneCodebase is a boolean
 ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' }, cloneCodebase: 'sure' });
