@@ -22,7 +22,7 @@ import { BIN, readTree } from './support/cli.js';
 import { assertNoKey, emulatorsPerTest, FAST_RETRIES, runBinary } from './support/emulator-run.js';
 import { seedDocument, seedDocuments } from './support/emulator-seed.js';
 import { ACCOUNT_ID, ADMIN_KEY, type Emulator } from './support/emulator.js';
-import { connectorData, projectData } from './support/emulator-store.js';
+import { connectorData, projectData, resourceKey } from './support/emulator-store.js';
 
 /**
  * `pipewright pull` against the emulator, as a user runs it: pull, then compile and publish in the pulled project.
@@ -496,6 +496,38 @@ describe('pipewright pull', () => {
     // And the next publish finds it as written.
     const again = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+  });
+
+  it('refuses a changed Git-stored service with no gitFiles entry, and does not create one in Git that the platform no longer has', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop')]);
+    seedDocument(em, serviceDoc('api', 'shop'), { git: { ...GIT, filePath: '.harness/services/api.yaml' } });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const module = join(project, 'services/default/shop/api.ts');
+    await writeFile(module, (await readFile(module, 'utf8')).replace("name: 'Service api'", "name: 'api gateway'"));
+    const configFile = join(project, 'pipewright.config.ts');
+    const config = await readFile(configFile, 'utf8');
+    await writeFile(configFile, config.replace(/gitFiles: \{[^]*?\n {2}\},\n/, ''));
+    expect(await readFile(configFile, 'utf8')).not.toContain('gitFiles');
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const publish = async () => {
+      const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+      assertNoKey(result);
+      return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === 'api')!;
+    };
+    const before = em.requests.length;
+    const refused = await publish();
+    expect(refused).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(refused.error!.message).toContain("the config's gitFiles names no place for it, so it would be written inline");
+    expect(writesOf(em, before)).toEqual([]);
+    // With its entry back, but the service gone from the platform: pipewright creates services in Git never.
+    await writeFile(configFile, config);
+    em.store.resources.delete(resourceKey('service', 'default', 'shop', 'api'));
+    const gone = await publish();
+    expect(gone).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such service');
+    expect(writesOf(em, before)).toEqual([]);
   });
 
   it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
