@@ -498,9 +498,9 @@ describe('pipewright pull', () => {
     expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
   });
 
-  it('refuses a changed Git-stored service with no gitFiles entry, and does not create one in Git that the platform no longer has', async () => {
+  it('refuses a changed Git-stored service with no gitFiles entry, an inline one with an entry, and does not create one in Git that the platform no longer has', async () => {
     const em = await emulate();
-    seedDocuments(em, [projectDoc('shop')]);
+    seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop')]);
     seedDocument(em, serviceDoc('api', 'shop'), { git: { ...GIT, filePath: '.harness/services/api.yaml' } });
     expect((await pull(em)).code).toBe(0);
     const project = join(session.work, 'platform');
@@ -511,10 +511,10 @@ describe('pipewright pull', () => {
     await writeFile(configFile, config.replace(/gitFiles: \{[^]*?\n {2}\},\n/, ''));
     expect(await readFile(configFile, 'utf8')).not.toContain('gitFiles');
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
-    const publish = async () => {
+    const publish = async (identifier = 'api') => {
       const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
       assertNoKey(result);
-      return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === 'api')!;
+      return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === identifier)!;
     };
     const before = em.requests.length;
     const refused = await publish();
@@ -527,6 +527,14 @@ describe('pipewright pull', () => {
     const gone = await publish();
     expect(gone).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
     expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such service');
+    // An entry for one the platform holds inline (read from the list): moving it into Git is done in the platform.
+    const web = join(project, 'services/default/shop/web.ts');
+    await writeFile(web, (await readFile(web, 'utf8')).replace("name: 'Service web'", "name: 'web front'"));
+    await writeFile(configFile, config.replace('gitFiles: {', 'gitFiles: { "service:default/shop/web": { connector: "account.github", repo: "delivery", branch: "main", filePath: "web.yaml" },'));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const inline = await publish('web');
+    expect(inline).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(inline.error!.message).toContain('is stored inline, in the platform');
     expect(writesOf(em, before)).toEqual([]);
   });
 
