@@ -25,6 +25,9 @@ export interface GitSettings {
   readonly filePath?: (id: ResourceKey) => string;
 }
 
+/** The name of a document in config `gitFiles`: `pipeline:default/shop/deploy`, `inputSet:default/shop/deploy/eu`. */
+export const gitFileName = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
+
 /** Names pipewright and the source, so `git log` says where a commit came from. */
 export const commitMessage = (item: PublishItem): string =>
   `pipewright: publish ${kindRow(item.document.id.kind).label} ${item.document.id.identifier} from ${item.source ?? item.file}`;
@@ -139,7 +142,7 @@ export function checkWrittenInline(item: PublishItem, remote: RemoteResource): v
   const { label } = kindRow(kind);
   throw new DocumentRefusal(
     'storage mismatch',
-    `${label} ${identifier} is stored in Git (${place}), and the config's gitFiles names no place for it, so it would be written inline: an update would change the platform's copy, not the file; it was left as it is; pull again to write its gitFiles entry, or add '${kind}:${keyName(item.document.id)}' to gitFiles`,
+    `${label} ${identifier} is stored in Git (${place}), and the config's gitFiles names no place for it, so it would be written inline: an update would change the platform's copy, not the file; it was left as it is; pull again to write its gitFiles entry, or add '${gitFileName(item.document.id)}' to gitFiles`,
   );
 }
 
