@@ -15,6 +15,7 @@ import {
   triggerDoc,
   type Doc,
 } from './support/emulator-output.js';
+import { seedDocument } from './support/emulator-seed.js';
 
 /**
  * The emulator itself: the publish tests assert "no violations", which only means something if the emulator
@@ -243,6 +244,32 @@ describe('platform emulator: the answers of platform-facts-2.md', () => {
     const gone = await call('GET', `/gateway/pipeline/api/pipelines/p?${scope}&branch=main`);
     expect([gone.status, gone.json.code]).toEqual([400, 'HINT']);
     expect(gone.json.message).toContain('Please check the requested file path');
+  });
+
+  it('updates a Git-stored service in its file only when the update says storeType=REMOTE; without it only the platform\'s copy changes', async () => {
+    await createProject();
+    seedDocument(emulator, serviceDoc('api', 'shop'), { git: { connectorRef: 'github', repoName: 'delivery', branch: 'config', filePath: '.harness/api.yaml' } });
+    const read = await call('GET', `/gateway/ng/api/servicesV2/api?${scope}&branch=config`);
+    const { objectId, commitId, branch } = read.json.data.service.entityGitDetails;
+    expect(branch).toBe('config');
+    const body = (name: string) => JSON.stringify({ identifier: 'api', orgIdentifier: 'default', projectIdentifier: 'shop', name, yaml: stringify({ service: { ...serviceDoc('api', 'shop').service, name } }) });
+    const put = (name: string, query: string) => call('PUT', `/gateway/ng/api/servicesV2?${q}${query}`, { body: body(name), type: 'application/json' });
+    const listed = async () => ((await call('GET', `/gateway/ng/api/servicesV2?${scope}&page=0&size=10`)).json.data.content as Array<{ service: { identifier: string; yaml: string } }>).find((i) => i.service.identifier === 'api')!.service.yaml;
+    const file = async () => (await call('GET', `/gateway/ng/api/servicesV2/api?${scope}&branch=config`)).json.data.service.yaml as string;
+    // Inline: 200, the copy the list serves changes, the file (and so the GET) stays, no commit.
+    expect((await put('inline edit', '')).status).toBe(200);
+    expect(await listed()).toContain('inline edit');
+    expect(await file()).not.toContain('inline edit');
+    expect(emulator.commits).toEqual([]);
+    // In Git: the branch is required, a stale blob is a 409, the right one commits the file on that branch.
+    const noBranch = await put('in git', `&storeType=REMOTE&commitMsg=x&lastObjectId=${objectId}`);
+    expect([noBranch.status, noBranch.json.message]).toEqual([400, 'No branch provided for updating the file.']);
+    expect((await put('in git', `&storeType=REMOTE&branch=config&commitMsg=x&lastObjectId=0000&lastCommitId=${commitId}`)).status).toBe(409);
+    expect((await put('in git', `&storeType=REMOTE&branch=config&commitMsg=x&lastObjectId=${objectId}&lastCommitId=${commitId}`)).status).toBe(200);
+    expect(emulator.commits).toEqual([expect.objectContaining({ repoName: 'delivery', branch: 'config', filePath: '.harness/api.yaml', message: 'x' })]);
+    expect(await file()).toContain('in git');
+    expect(await listed()).toContain('inline edit');
+    expect(emulator.violations).toEqual([]);
   });
 
   it('answers 200 for a stored pipeline that no longer validates', async () => {

@@ -224,7 +224,7 @@ describe('Git-stored (remote) pipelines', () => {
     expect(em.commits).toHaveLength(1);
   });
 
-  it('leaves a service or environment stored in Git when it changed: an inline update would change the platform\'s copy, not the file', async () => {
+  it('leaves a service or environment stored in Git without a gitFiles entry when it changed: an inline update would change the platform\'s copy, not the file', async () => {
     const em = await emulate();
     await publishWith({ emulator: em, args: [await compiled([projectDoc('shop')], 'project')] });
     const git = { connectorRef: 'account.github', repoName: 'delivery', branch: 'main' };
@@ -237,7 +237,7 @@ describe('Git-stored (remote) pipelines', () => {
     const failed = doc(result.stdout, 'api');
     expect(failed).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
     expect(failed.error!.message).toBe(
-      "service api is stored in Git (delivery, .harness/services/api.yaml), and publish writes services inline only: an update would change the platform's copy, not the file; it was left as it is; change it in its repository",
+      "service api is stored in Git (delivery, .harness/services/api.yaml), and the config's gitFiles names no place for it, so it would be written inline: an update would change the platform's copy, not the file; it was left as it is; pull again to write its gitFiles entry, or add 'service:default/shop/api' to gitFiles",
     );
     expect(em.writes('service', 'default', 'shop', 'api').updates).toBe(0);
     // --dry-run says so too.

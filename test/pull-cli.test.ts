@@ -22,7 +22,7 @@ import { BIN, readTree } from './support/cli.js';
 import { assertNoKey, emulatorsPerTest, FAST_RETRIES, runBinary } from './support/emulator-run.js';
 import { seedDocument, seedDocuments } from './support/emulator-seed.js';
 import { ACCOUNT_ID, ADMIN_KEY, type Emulator } from './support/emulator.js';
-import { connectorData, projectData } from './support/emulator-store.js';
+import { connectorData, projectData, resourceKey } from './support/emulator-store.js';
 
 /**
  * `pipewright pull` against the emulator, as a user runs it: pull, then compile and publish in the pulled project.
@@ -419,11 +419,11 @@ describe('pipewright pull', () => {
     expect(existsSync(join(session.work, 'platform/templates/default/shop/shared'))).toBe(false);
   });
 
-  it('keeps a service, an environment and an infrastructure stored in Git as YAML, saying where each lives; publish after pull writes nothing', async () => {
+  it('writes a service, an environment and an infrastructure stored in Git as code with their gitFiles; publish after pull writes nothing', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop'), environmentDoc('staging', 'shop'), infrastructureDoc('k8s', 'shop', 'staging')]);
-    const inGit = (filePath: string) => ({ git: { ...GIT, filePath } });
-    seedDocument(em, serviceDoc('api', 'shop'), inGit('.harness/services/api.yaml'));
+    const inGit = (filePath: string, branch = 'main') => ({ git: { ...GIT, branch, filePath } });
+    seedDocument(em, serviceDoc('api', 'shop'), inGit('.harness/services/api.yaml', 'config'));
     seedDocument(em, environmentDoc('prod', 'shop', 'Production'), inGit('.harness/envs/prod.yaml'));
     seedDocument(em, infrastructureDoc('eks', 'shop', 'prod'), inGit('.harness/envs/prod/eks.yaml'));
     // Edited in Git, not through the platform: its file is what the GET answers.
@@ -431,32 +431,110 @@ describe('pipewright pull', () => {
     const result = await pull(em, ['--json']);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string; message: string }[] };
-    expect(report.kinds).toEqual({ project: 1, service: 1, environment: 1, infrastructure: 1 });
-    expect(report.unmodelled.map((u) => u.file)).toEqual([
-      'unmodelled/environments/default/shop/prod.yaml',
-      'unmodelled/infrastructures/default/shop/prod/eks.yaml',
-      'unmodelled/services/default/shop/api.yaml',
-    ]);
-    expect(report.diagnostics.filter((d) => d.code === 'pull-unmodelled').map((d) => d.message)).toEqual([
-      'environment default/shop/prod is kept as YAML, not code: it is stored in Git (delivery:.harness/envs/prod.yaml on main, connector account.github), and publish writes environments inline only; change it in its repository',
-      'infrastructure definition default/shop/prod/eks is kept as YAML, not code: it is stored in Git (delivery:.harness/envs/prod/eks.yaml on main, connector account.github), and publish writes infrastructure definitions inline only; change it in its repository',
-      'service default/shop/api is kept as YAML, not code: it is stored in Git (delivery:.harness/services/api.yaml on main, connector account.github), and publish writes services inline only; change it in its repository',
-    ]);
+    expect(report.kinds).toEqual({ project: 1, service: 2, environment: 2, infrastructure: 2 });
+    expect(report.unmodelled).toEqual([]);
+    expect(report.diagnostics.filter((d) => d.code === 'pull-unmodelled')).toEqual([]);
     // Read by GET, one each (the list's copy is the platform's, the GET's the file's).
     const gets = em.requests.filter((r) => r.method === 'GET' && /\/ng\/api\/(servicesV2|environmentsV2|infrastructures)\/\w/.test(r.path));
     expect(gets.map((r) => r.path.split('?')[0])).toEqual(expect.arrayContaining(['/gateway/ng/api/servicesV2/api', '/gateway/ng/api/environmentsV2/prod', '/gateway/ng/api/infrastructures/eks']));
     expect(gets).toHaveLength(3);
-    const kept = parse(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/api.yaml'), 'utf8')) as Doc;
-    expect(kept.service).toEqual({ ...serviceDoc('api', 'shop').service, description: 'pushed to Git' });
-    expect(existsSync(join(session.work, 'platform/services/default/shop/api.ts'))).toBe(false);
-
     const project = join(session.work, 'platform');
+    expect(await readFile(join(project, 'services/default/shop/api.ts'), 'utf8')).toContain("description: 'pushed to Git'");
+    const config = await readFile(join(project, 'pipewright.config.ts'), 'utf8');
+    for (const [name, branch, filePath] of [
+      ['service:default/shop/api', 'config', '.harness/services/api.yaml'],
+      ['environment:default/shop/prod', 'main', '.harness/envs/prod.yaml'],
+      ['infrastructure:default/shop/prod/eks', 'main', '.harness/envs/prod/eks.yaml'],
+    ])
+      expect(config.replace(/\s+/g, ' ')).toContain(`"${name}": { "connector": "account.github", "repo": "delivery", "branch": "${branch}", "filePath": "${filePath}" }`);
+
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
     const before = em.requests.length;
     const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     assertNoKey(published);
     expect(published.code).toBe(0);
-    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 7, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
+    // Each one in Git read on its branch.
+    const reads = em.requests.slice(before).filter((r) => r.method === 'GET' && /\/servicesV2\/api\b/.test(r.path));
+    expect(reads.map((r) => new URL(r.path, 'http://x').searchParams.get('branch'))).toEqual(['config']);
+  });
+
+  it('a Git-stored service changed in the code after pull is published to its file on its branch, not to the platform\'s copy', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop')]);
+    seedDocument(em, serviceDoc('api', 'shop'), { git: { ...GIT, branch: 'config', filePath: '.harness/services/api.yaml' } });
+    seedDocument(em, environmentDoc('prod', 'shop', 'Production'), { git: { ...GIT, filePath: '.harness/envs/prod.yaml' } });
+    expect((await pull(em)).code).toBe(0);
+    const listed = () => (em.store.get('service', 'default', 'shop', 'api')!.listedYaml ?? em.store.get('service', 'default', 'shop', 'api')!.raw);
+    const copyBefore = listed();
+    const project = join(session.work, 'platform');
+    const module = join(project, 'services/default/shop/api.ts');
+    const text = await readFile(module, 'utf8');
+    expect(text).toContain("name: 'Service api'");
+    await writeFile(module, text.replace("name: 'Service api'", "name: 'api gateway'"));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect(published.stderr).toBe('');
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 3, failed: 0 });
+    const [write] = writesOf(em, before);
+    const query = new URL(write!.path, 'http://x').searchParams;
+    expect({ method: write!.method, path: write!.path.split('?')[0], storeType: query.get('storeType'), branch: query.get('branch'), hasBlob: Boolean(query.get('lastObjectId')) }).toEqual({
+      method: 'PUT',
+      path: '/gateway/ng/api/servicesV2',
+      storeType: 'REMOTE',
+      branch: 'config',
+      hasBlob: true,
+    });
+    expect(query.get('commitMsg')).toBe('pipewright: publish service api from services/default/shop/api.ts');
+    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([{ repo: 'delivery', branch: 'config', file: '.harness/services/api.yaml' }]);
+    // The file (what the GET reads) changed; the platform's copy (what the list serves) did not.
+    expect(em.resource('service', 'default', 'shop', 'api')!.body.name).toBe('api gateway');
+    expect(listed()).toBe(copyBefore);
+    // And the next publish finds it as written.
+    const again = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+  });
+
+  it('refuses a changed Git-stored service with no gitFiles entry, an inline one with an entry, and does not create one in Git that the platform no longer has', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop')]);
+    seedDocument(em, serviceDoc('api', 'shop'), { git: { ...GIT, filePath: '.harness/services/api.yaml' } });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const module = join(project, 'services/default/shop/api.ts');
+    await writeFile(module, (await readFile(module, 'utf8')).replace("name: 'Service api'", "name: 'api gateway'"));
+    const configFile = join(project, 'pipewright.config.ts');
+    const config = await readFile(configFile, 'utf8');
+    await writeFile(configFile, config.replace(/gitFiles: \{[^]*?\n {2}\},\n/, ''));
+    expect(await readFile(configFile, 'utf8')).not.toContain('gitFiles');
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const publish = async (identifier = 'api') => {
+      const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+      assertNoKey(result);
+      return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === identifier)!;
+    };
+    const before = em.requests.length;
+    const refused = await publish();
+    expect(refused).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(refused.error!.message).toContain("the config's gitFiles names no place for it, so it would be written inline");
+    expect(writesOf(em, before)).toEqual([]);
+    // With its entry back, but the service gone from the platform: pipewright creates services in Git never.
+    await writeFile(configFile, config);
+    em.store.resources.delete(resourceKey('service', 'default', 'shop', 'api'));
+    const gone = await publish();
+    expect(gone).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such service');
+    // An entry for one the platform holds inline (read from the list): moving it into Git is done in the platform.
+    const web = join(project, 'services/default/shop/web.ts');
+    await writeFile(web, (await readFile(web, 'utf8')).replace("name: 'Service web'", "name: 'web front'"));
+    await writeFile(configFile, config.replace('gitFiles: {', 'gitFiles: { "service:default/shop/web": { connector: "account.github", repo: "delivery", branch: "main", filePath: "web.yaml" },'));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const inline = await publish('web');
+    expect(inline).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(inline.error!.message).toContain('is stored inline, in the platform');
     expect(writesOf(em, before)).toEqual([]);
   });
 

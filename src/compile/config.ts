@@ -23,8 +23,9 @@ export const configSchema = z.strictObject({
     .strictObject({ connector: z.string().min(1).optional(), repo: z.string().min(1).optional(), branch: z.string().min(1).optional(), filePath: z.string().min(1).optional() })
     .optional(),
   /**
-   * Pipelines and input sets the platform keeps as files in Git, each where it lives, by `<kind>:<org>/<project>/
-   * [<pipeline>/]<identifier>` (e.g. `pipeline:default/shop/deploy`): publish reads and updates each on its own
+   * Documents the platform keeps as files in Git (pipelines, input sets, services, environments, infrastructure
+   * definitions), each where it lives, by `<kind>:<org>/<project>/[<parent>/]<identifier>` (e.g.
+   * `pipeline:default/shop/deploy`, `service:default/shop/api`): publish reads and updates each on its own
    * connector, repository, branch and file, whatever `store` says. `pipewright pull` writes it.
    */
   gitFiles: z

@@ -19,6 +19,7 @@ import {
   stableEndpoint,
   storableInGit,
   storageOf,
+  updatableInGit,
   triggerDetailsEndpoint,
   updateEndpoint,
   updateRemoteEndpoint,
@@ -72,7 +73,7 @@ export interface RemoteResource {
   readonly correlationId?: string;
   /** The ETag of the answer (projects): the version an update sends back in `If-Match`. */
   readonly etag?: string;
-  /** Pipelines and input sets: inline or in Git, with the Git file's object and commit ids. */
+  /** Kinds that may live in Git (pipelines, input sets, services, environments, infrastructures): inline or in Git, with the file's object and commit ids. */
   readonly storage?: Storage;
   /** Pipelines: made public in the platform (an update keeps it so). */
   readonly public?: boolean;
@@ -81,7 +82,7 @@ export interface RemoteResource {
 }
 
 export interface ReadOptions {
-  /** Read from this Git branch (pipelines and input sets stored in Git; ignored by inline ones). */
+  /** Read from this Git branch (documents stored in Git; ignored by inline ones). */
   readonly branch?: string;
 }
 
@@ -212,8 +213,9 @@ export function createClient(options: ClientOptions): Client {
     checkWritten(document.id.kind, envelope, `${endpoint.method} ${endpoint.path}`);
     return envelope;
   };
-  const remoteOnly = (document: PublishDocument, options: WriteOptions) => {
-    if (options.git && !storableInGit(document.id.kind)) throw new TypeError(`${document.id.kind} cannot be stored in Git`);
+  const remoteOnly = (document: PublishDocument, options: WriteOptions, call: 'create' | 'update') => {
+    const inGit = call === 'create' ? storableInGit : updatableInGit;
+    if (options.git && !inGit(document.id.kind)) throw new TypeError(`${document.id.kind} cannot be ${call}d in Git`);
     return options.git;
   };
 
@@ -231,12 +233,12 @@ export function createClient(options: ClientOptions): Client {
         data: envelope.data,
         ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}),
         ...(envelope.etag ? { etag: envelope.etag } : {}),
-        ...(storableInGit(id.kind) ? { storage: storageOf(envelope.data) } : {}),
+        ...(updatableInGit(id.kind) ? { storage: storageOf(id.kind, envelope.data) } : {}),
         ...(id.kind === 'pipeline' && isPublicIn(envelope.data) ? { public: true } : {}),
       };
     },
     async readData(id, readOptions = {}) {
-      const endpoint = storableInGit(id.kind) && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
+      const endpoint = updatableInGit(id.kind) && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
       try {
         return await send(endpoint);
       } catch (error) {
@@ -245,11 +247,11 @@ export function createClient(options: ClientOptions): Client {
       }
     },
     create(document, writeOptions = {}) {
-      const git = remoteOnly(document, writeOptions);
+      const git = remoteOnly(document, writeOptions, 'create');
       return write(git ? createRemoteEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId), document);
     },
     update(document, writeOptions = {}) {
-      const git = remoteOnly(document, writeOptions);
+      const git = remoteOnly(document, writeOptions, 'update');
       const plain = git ? updateRemoteEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {}) : updateEndpoint(document.id, accountId);
       const endpoint = withPublic(withIfMatch(plain, document.id.kind === 'project' ? writeOptions.etag : undefined), document.id.kind === 'pipeline' && writeOptions.public);
       return write(endpoint, document);

@@ -84,6 +84,12 @@ export interface KindApi {
    * (`{org}`, `{project}`, `{parent}`, `{identifier}`; docs/platform/git-experience/autocreation-of-entities.md).
    */
   readonly gitFile?: string;
+  /**
+   * Kinds the platform can keep in Git whose answers hold the storage under the entity (`data.service.storeType`,
+   * `.entityGitDetails`, `.connectorRef`, `.fallbackBranch`): the key of the entity. pipewright updates those that
+   * live in Git there (with a `gitFiles` entry) and creates new ones inline.
+   */
+  readonly gitEntity?: string;
 }
 
 /**
@@ -160,6 +166,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     writeScope: 'body',
     answer: { yaml: 'service.yaml' },
     written: ['service'],
+    gitEntity: 'service',
     createQuery: INLINE,
   },
   environment: {
@@ -173,6 +180,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     writeScope: 'body',
     answer: { yaml: 'environment.yaml' },
     written: ['environment'],
+    gitEntity: 'environment',
     createQuery: INLINE,
   },
   infrastructure: {
@@ -189,6 +197,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     parentQuery: { name: 'environmentIdentifier', on: ['read'] },
     answer: { yaml: 'infrastructure.yaml' },
     written: ['infrastructure'],
+    gitEntity: 'infrastructure',
   },
   template: {
     create: '/template/api/templates',
@@ -354,6 +363,12 @@ export function requestBody(document: PublishDocument): string {
 /** Whether the platform can keep documents of this kind in Git. */
 export const storableInGit = (kind: ResourceKind): boolean => ENDPOINTS[kind].gitFile !== undefined;
 
+/**
+ * Whether a document of this kind that lives in Git can be read and updated there: the kinds pipewright also creates
+ * in Git, and services, environments and infrastructure definitions (updated in Git, created inline).
+ */
+export const updatableInGit = (kind: ResourceKind): boolean => storableInGit(kind) || ENDPOINTS[kind].gitEntity !== undefined;
+
 /** The platform's own place for a new file of this resource in Git. */
 export function defaultGitFile(res: ResourceKey): string {
   const template = ENDPOINTS[res.kind].gitFile;
@@ -386,19 +401,21 @@ export function createRemoteEndpoint(res: ResourceKey, account: string, git: Git
 /**
  * An update of a Git-stored resource (GitEntityUpdateInfoDTO): `lastObjectId` (and `lastCommitId`, which Bitbucket
  * needs) say which version of the file this replaces, so a file changed in Git meanwhile answers 409 instead of
- * being overwritten. No `repoName`: the platform takes the repository from the stored entity.
+ * being overwritten. No `repoName`: the platform takes the repository from the stored entity. Services, environments
+ * and infrastructure definitions write the file only when the update says `storeType=REMOTE`, and take the
+ * connector and file from the stored entity too (ServiceRepositoryCustomImpl.java L117-123 and its siblings,
+ * docs/publishing.md "Services, environments and infrastructure definitions in Git").
  */
 export function updateRemoteEndpoint(res: ResourceKey, account: string, git: GitTarget, version: GitVersion): Endpoint {
   const plain = endpoint('update', res, account);
+  const where = ENDPOINTS[res.kind].gitEntity ? { storeType: 'REMOTE' } : { connectorRef: git.connectorRef, filePath: git.filePath, isNewBranch: 'false' };
   return {
     ...plain,
     query: {
       ...plain.query,
-      connectorRef: git.connectorRef,
+      ...where,
       branch: git.branch,
-      filePath: git.filePath,
       commitMsg: git.commitMsg,
-      isNewBranch: 'false',
       lastObjectId: version.objectId,
       lastCommitId: version.commitId,
     },
@@ -495,7 +512,7 @@ export function triggerDetailsEndpoint(res: ResourceKey, account: string): Endpo
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-/** How the platform keeps a pipeline or input set, from its GET: in its own database, or as a file in Git. */
+/** How the platform keeps a document that may live in Git, from its GET: in its own database, or as a file in Git. */
 export interface Storage {
   readonly store: 'inline' | 'remote';
   readonly repoName?: string;
@@ -507,16 +524,21 @@ export interface Storage {
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** `data.storeType` and `data.gitDetails` of a GET; INLINE when absent (older answers have neither). */
-export function storageOf(data: unknown): Storage {
-  const record = asRecord(data);
-  const git = asRecord(record?.gitDetails);
+/**
+ * How a GET says the resource is kept: `data.storeType` and `data.gitDetails` (pipelines, input sets), or the same
+ * under the entity as `storeType`, `entityGitDetails` and `fallbackBranch` (services, environments, infrastructure
+ * definitions: ServiceElementMapper.java L140-173); INLINE when absent (older answers have neither).
+ */
+export function storageOf(kind: ResourceKind, data: unknown): Storage {
+  const entityKey = ENDPOINTS[kind].gitEntity;
+  const record = entityKey ? asRecord(valueAt(data, dottedPath(entityKey))) : asRecord(data);
+  const git = asRecord(entityKey ? record?.entityGitDetails : record?.gitDetails);
   if (record?.storeType !== 'REMOTE') return { store: 'inline' };
   const objectId = textOf(git?.objectId);
   const commitId = textOf(git?.commitId);
   const repoName = textOf(git?.repoName);
   const filePath = textOf(git?.filePath);
-  const branch = textOf(git?.branch);
+  const branch = textOf(git?.branch) ?? (entityKey ? textOf(record.fallbackBranch) : undefined);
   const connectorRef = textOf(record.connectorRef) ?? textOf(git?.parentEntityConnectorRef);
   return {
     store: 'remote',

@@ -2,14 +2,12 @@ import { kindRow } from '../catalog/kinds.js';
 import type { Client, RemoteResource } from './client.js';
 
 import { defaultGitFile, kindApi, storableInGit, type GitTarget } from './endpoints.js';
-import { dottedPath, valueAt } from '../core/document-path.js';
-import { isRecord } from '../core/is-record.js';
 import { ApiError, isAlreadyExists, isGitConflict } from './envelope.js';
 import { KeyedLock } from './keyed-lock.js';
 import { DocumentRefusal } from './publish-failure.js';
 import type { PublishItem } from './publish-item.js';
 import { semanticDiff, type Change } from './semantic-diff.js';
-import type { ResourceKey } from '../catalog/resource-key.js';
+import { keyName, type ResourceKey } from '../catalog/resource-key.js';
 
 /**
  * Writes of documents kept as files in Git (`--store remote`: pipelines, and their input sets, which the platform
@@ -27,6 +25,9 @@ export interface GitSettings {
   readonly filePath?: (id: ResourceKey) => string;
 }
 
+/** The name of a document in config `gitFiles`: `pipeline:default/shop/deploy`, `inputSet:default/shop/deploy/eu`. */
+export const gitFileName = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
+
 /** Names pipewright and the source, so `git log` says where a commit came from. */
 export const commitMessage = (item: PublishItem): string =>
   `pipewright: publish ${kindRow(item.document.id.kind).label} ${item.document.id.identifier} from ${item.source ?? item.file}`;
@@ -37,7 +38,8 @@ const gitTarget = (item: PublishItem, git: GitSettings, filePath?: string): GitT
     connectorRef: git.connectorRef,
     repoName: git.repoName,
     branch: git.branch,
-    filePath: filePath ?? (id.kind === 'pipeline' && git.filePath ? git.filePath(id) : defaultGitFile(id)),
+    // Services, environments and infrastructures are only updated in Git: their file is the stored entity's.
+    filePath: filePath ?? (id.kind === 'pipeline' || !storableInGit(id.kind) ? git.filePath?.(id) : undefined) ?? defaultGitFile(id),
     commitMsg: commitMessage(item),
   };
 };
@@ -127,22 +129,33 @@ export function checkStorage(item: PublishItem, remote: RemoteResource, wanted: 
 }
 
 /**
- * A service, environment or infrastructure definition stored in Git is written inline by publish, and an update
- * without `storeType=REMOTE` changes the platform's own copy, never the file (harness-core
+ * A service, environment or infrastructure definition stored in Git without a `gitFiles` entry would be written
+ * inline, and an update without `storeType=REMOTE` changes the platform's own copy, never the file (harness-core
  * ServiceRepositoryCustomImpl.java L117-123, EnvironmentRepositoryCustomImpl.java L129-135,
  * InfrastructureRepositoryCustomImpl.java L128-134): the platform would answer 200 and keep running the file. Refused
  * before the write; an unchanged one is no concern.
  */
 export function checkWrittenInline(item: PublishItem, remote: RemoteResource): void {
   const { kind, identifier } = item.document.id;
+  if (storableInGit(kind) || remote.storage?.store !== 'remote') return;
+  const place = [remote.storage.repoName, remote.storage.filePath].filter(Boolean).join(', ') || 'a repository';
+  const { label } = kindRow(kind);
+  throw new DocumentRefusal(
+    'storage mismatch',
+    `${label} ${identifier} is stored in Git (${place}), and the config's gitFiles names no place for it, so it would be written inline: an update would change the platform's copy, not the file; it was left as it is; pull again to write its gitFiles entry, or add '${gitFileName(item.document.id)}' to gitFiles`,
+  );
+}
+
+/**
+ * pipewright creates services, environments and infrastructure definitions inline only: one whose `gitFiles` entry
+ * says it lives in Git but that the platform no longer has is not created again in the platform's copy.
+ */
+export function checkCreatableInGit(item: PublishItem): void {
+  const { kind, identifier } = item.document.id;
   if (storableInGit(kind)) return;
-  const entity = valueAt(remote.data, dottedPath(kindApi(kind).list.entity));
-  if (!isRecord(entity) || entity.storeType !== 'REMOTE') return;
-  const details = isRecord(entity.entityGitDetails) ? entity.entityGitDetails : {};
-  const place = [details.repoName, details.filePath].filter((part) => typeof part === 'string' && part !== '').join(', ') || 'a repository';
   const { label, plural } = kindRow(kind);
   throw new DocumentRefusal(
     'storage mismatch',
-    `${label} ${identifier} is stored in Git (${place}), and publish writes ${plural} inline only: an update would change the platform's copy, not the file; it was left as it is; change it in its repository`,
+    `${label} ${identifier} has a gitFiles entry but the platform has no such ${label}: pipewright creates ${plural} inline only, and updates in Git those that live there; create it in the platform (in Git), or remove its gitFiles entry to create it inline`,
   );
 }

@@ -1,5 +1,5 @@
 import type { Client, RemoteResource } from './client.js';
-import { kindApi, remoteDocument, type ListScope } from './endpoints.js';
+import { kindApi, remoteDocument, storageOf, updatableInGit, type ListScope } from './endpoints.js';
 import { runPool } from './pool.js';
 import type { PublishItem } from './publish-item.js';
 
@@ -70,7 +70,9 @@ export class ListReads {
         // reads the file (docs/publishing.md, "Services, environments and infrastructure definitions in Git").
         if (!item || entry.entity.storeType === 'REMOTE') continue;
         try {
-          seen.set(item, { document: remoteDocument(scope.kind, entry.data), data: entry.data });
+          // Its storage too: a gitFiles entry for one the platform holds inline is a storage mismatch, not a Git write.
+          const storage = updatableInGit(scope.kind) ? { storage: storageOf(scope.kind, entry.data) } : {};
+          seen.set(item, { document: remoteDocument(scope.kind, entry.data), data: entry.data, ...storage });
         } catch {
           // An item this client cannot read: its GET will say why.
         }

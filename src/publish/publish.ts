@@ -1,11 +1,11 @@
 import type { Client, RemoteResource, WriteOptions } from './client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyName, type ResourceKey } from '../catalog/resource-key.js';
-import { defaultGitFile, hasPolicyType, storableInGit } from './endpoints.js';
+import { defaultGitFile, hasPolicyType, storableInGit, updatableInGit } from './endpoints.js';
 import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from './governance.js';
 import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftDelete, type Envelope } from './envelope.js';
 import { DependencyCheck } from './dependencies.js';
-import { checkStorage, checkWrittenInline, GitWriter, type GitSettings } from './git-write.js';
+import { checkCreatableInGit, checkStorage, checkWrittenInline, GitWriter, type GitSettings } from './git-write.js';
 import { KeyedLock } from './keyed-lock.js';
 import { ListReads } from './list-reads.js';
 import { runPool } from './pool.js';
@@ -156,13 +156,14 @@ class Run {
   readonly #located = new Map<string, GitWriter>();
 
   /**
-   * Git settings for this document: where the config says it lives (`gitFiles`, which pull writes), else pipelines
-   * and input sets with `--store remote`.
+   * Git settings for this document: where the config says it lives (`gitFiles`, which pull writes, also for
+   * services, environments and infrastructures), else pipelines and input sets with `--store remote`.
    */
   gitFor(item: PublishItem): GitWriter | undefined {
-    if (!storableInGit(item.document.id.kind)) return undefined;
+    const { kind } = item.document.id;
+    if (!updatableInGit(kind)) return undefined;
     const place = this.options.gitFileOf?.(item.document.id);
-    if (!place) return this.git;
+    if (!place) return storableInGit(kind) ? this.git : undefined;
     const key = `${place.connectorRef}\u0000${place.repoName}\u0000${place.branch}`;
     let writer = this.#located.get(key);
     if (!writer) {
@@ -308,12 +309,13 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   const listed = run.lists.take(item);
   const remote = listed === undefined ? await client.read(document.id, git ? { branch: git.settings.branch } : {}) : (listed ?? undefined);
   const changes = remote ? semanticDiff(document.value, remote.document) : undefined;
-  if (remote) checkStorage(item, remote, git ? 'remote' : 'inline', git?.settings);
+  // Services and the like without a gitFiles entry are written inline: one in Git is refused below, if it changed.
+  if (remote && (git || storableInGit(document.id.kind))) checkStorage(item, remote, git ? 'remote' : 'inline', git?.settings);
   await checkPolicies(run, item, changes === undefined || changes.length > 0);
   if (remote && changes) {
     if (document.id.kind === 'pipeline' && remote.storage) run.notePipeline(document.id, remote.storage.store);
     if (changes.length === 0) return { outcome: 'unchanged', ...withCorrelation(remote.correlationId) };
-    checkWrittenInline(item, remote);
+    if (!git) checkWrittenInline(item, remote);
     checkDrift(item, remote, options);
     if (dryRun) return { outcome: 'updated', changes };
     if (git) {
@@ -330,6 +332,7 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
     }
   }
   if (document.id.kind === 'pipeline') run.notePipeline(document.id, git ? 'remote' : 'inline');
+  if (git) checkCreatableInGit(item);
   if (dryRun) return { outcome: 'created' };
   if (git) {
     const result = await git.write(item, undefined);

@@ -38,7 +38,7 @@ export interface PulledDocument {
   readonly yaml: string;
   /** The parsed document, `{ <root key>: {...} }`: what publish will compare with. */
   readonly value: Record<string, unknown>;
-  /** Pipelines and input sets stored in Git: where. */
+  /** Documents stored in Git (pipelines, input sets, services, environments, infrastructures): where. */
   readonly git?: GitLocation;
   /** Templates: this version is the stable one. */
   readonly stable?: boolean;
@@ -264,7 +264,7 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
       // Publish writes templates inline only (endpoints.ts: no Git file for them): as code, a change would be sent
       // inline to a template that lives in Git. Kept as the YAML of its default branch, saying where it lives.
       if (item.entity.storeType === 'REMOTE') {
-        run.keepAsText(kind, found, name, storedInGit(kind, (item.entity.gitDetails ?? {}) as Json));
+        run.keepAsText(kind, found, name, storedInGit((item.entity.gitDetails ?? {}) as Json, 'publish writes templates inline only'));
         return;
       }
       run.keep(kind, found, { name, stable: item.entity.stableTemplate === true });
@@ -282,9 +282,10 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
 /**
  * Kinds whose list holds the document (services, environments, infrastructures, connectors). One stored in Git
  * (`storeType: REMOTE`) is read by GET: its list item holds the copy the platform saved at its last write
- * (ServiceRepositoryCustomImpl.java L245-269), not the file, which only a GET reads (L296-300). It is kept as YAML,
- * saying where it lives: publish writes these kinds inline only, and an update without `storeType=REMOTE` changes the
- * platform's copy, never the file (L117-123; docs/publishing.md, "Services, environments and infrastructures in Git").
+ * (ServiceRepositoryCustomImpl.java L245-269), not the file, which only a GET reads (L296-300). Where it lives
+ * (connector, repository, file, and the branch the GET read) goes with it, so publish updates the file there
+ * (docs/publishing.md, "Services, environments and infrastructure definitions in Git"); one whose answer does not
+ * say where in full is kept as YAML, saying what it does say.
  */
 async function readListed(run: PullRun, kind: ResourceKind, items: readonly ListedItem[], at: { org?: string | undefined; project?: string | undefined; parent?: string }, where: string): Promise<void> {
   const inGit = items.filter((item) => item.entity.storeType === 'REMOTE');
@@ -293,18 +294,28 @@ async function readListed(run: PullRun, kind: ResourceKind, items: readonly List
     const key: ResourceKey = { kind, identifier: item.identifier, ...(at.org ? { org: at.org } : {}), ...(at.project ? { project: at.project } : {}), ...(at.parent ? { parent: at.parent } : {}) };
     const found = await run.read(key, undefined);
     if (found === undefined) return;
+    const name = `${where}/${item.identifier}`;
+    const git = gitOf(kind, found, text(item.entity.connectorRef));
+    if (git.git) {
+      run.keep(kind, found, { name, ...git });
+      return;
+    }
     const entity = (valueAt(found, dottedPath(kindApi(kind).list.entity)) ?? {}) as Json;
     const details = (entity.entityGitDetails ?? item.entity.entityGitDetails ?? {}) as Json;
-    run.keepAsText(kind, found, `${where}/${item.identifier}`, storedInGit(kind, { ...details, branch: text(details.branch) ?? text(entity.fallbackBranch) }, text(entity.connectorRef) ?? text(item.entity.connectorRef)));
+    run.keepAsText(kind, found, name, storedInGit(
+        { ...details, branch: text(details.branch) ?? text(entity.fallbackBranch) },
+        "the platform's answer does not say its connector, repository, branch and file in full, which publish needs to update it there",
+        text(entity.connectorRef) ?? text(item.entity.connectorRef),
+      ),);
   });
 }
 
-/** Why a document stored in Git is kept as YAML: where it lives, and that publish would write it inline. */
-function storedInGit(kind: ResourceKind, details: Json, connectorRef?: string): string {
+/** Why a document stored in Git is kept as YAML: where it lives (as far as the platform said), and `why`. */
+function storedInGit(details: Json, why: string, connectorRef?: string): string {
   const place = [text(details.repoName), text(details.filePath)].filter(Boolean).join(':') || 'a Git repository';
   const branch = text(details.branch);
   const through = connectorRef ? `, connector ${connectorRef}` : '';
-  return `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}${through}), and publish writes ${kindRow(kind).plural} inline only; change it in its repository`;
+  return `it is stored in Git (${place}${branch ? ` on ${branch}` : ''}${through}), and ${why}; change it in its repository`;
 }
 
 /** The pipelines of a project (each GET on its Git branch), then per pipeline its input sets and its triggers. */
@@ -321,7 +332,7 @@ async function readPipelines(run: PullRun, org: string, project: string): Promis
     const found = await run.read({ kind: 'pipeline', org, project, identifier: summary.identifier }, branch);
     if (found === undefined) return;
     const connectorRef = text(summary.entity.connectorRef);
-    const pipeline = run.keep('pipeline', found, { name, ...gitOf(found, connectorRef) });
+    const pipeline = run.keep('pipeline', found, { name, ...gitOf('pipeline', found, connectorRef) });
     // The platform answers a v1 pipeline's YAML without `pipeline:` too: said once, as a skip.
     if (!pipeline) {
       const last = run.unreadable.at(-1);
@@ -335,15 +346,15 @@ async function readPipelines(run: PullRun, org: string, project: string): Promis
       const kind: ResourceKind = item.entity.inputSetType === 'OVERLAY_INPUT_SET' ? 'overlayInputSet' : 'inputSet';
       const inputSetBranch = text((item.entity.gitDetails as Json | undefined)?.branch) ?? branch;
       const set = await run.read({ kind, org, project, parent: summary.identifier, identifier: item.identifier }, inputSetBranch);
-      if (set !== undefined) run.keep(kind, set, { name: `${name}/${item.identifier}`, ...gitOf(set, connectorRef) });
+      if (set !== undefined) run.keep(kind, set, { name: `${name}/${item.identifier}`, ...gitOf(kind, set, connectorRef) });
     }
     for (const item of await run.list(scoped('trigger', org, project, summary.identifier))) run.keep('trigger', item.data, { name: `${name}/${item.identifier}` });
   });
 }
 
 /** A pipeline's GET names no connector (PMSPipelineResponseDTO.java L36-51): its list summary does. */
-const gitOf = (data: unknown, connectorRef?: string): { git?: GitLocation } => {
-  const storage = storageOf(data);
+const gitOf = (kind: ResourceKind, data: unknown, connectorRef?: string): { git?: GitLocation } => {
+  const storage = storageOf(kind, data);
   const git = gitLocation(storage.connectorRef || !connectorRef ? storage : { ...storage, connectorRef });
   return git ? { git } : {};
 };

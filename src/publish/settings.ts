@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { PipewrightConfig } from '../compile/config.js';
 import type { CodeWith } from '../core/diagnostic-codes.js';
 import type { RetryOptions } from './retry.js';
-import { keyName, type ResourceKey } from '../catalog/resource-key.js';
+import type { ResourceKey } from '../catalog/resource-key.js';
 import type { GitFileLocation } from './publish.js';
+import { gitFileName } from './git-write.js';
 
 /** A setting that is missing or wrong, with what to do about it; the CLI prints it as a diagnostic of its code. */
 export class SettingsError extends Error {
@@ -181,8 +182,8 @@ export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certi
   }
 }
 
-/** The name of a document in config `gitFiles`: `pipeline:default/shop/deploy`, `inputSet:default/shop/deploy/eu`. */
-export const gitFileName = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
+/** The name of a document in config `gitFiles` (pull writes them). */
+export { gitFileName };
 
 /** Config `gitFiles` as publish reads it: each document's place in Git, by its key. */
 export function gitFilesOf(config: PipewrightConfig): ((id: ResourceKey) => GitFileLocation | undefined) | undefined {

@@ -242,9 +242,10 @@ const ROUTES: readonly RouteSpec[] = [
   ),
   // Services, environments and infrastructures: JSON with the YAML in `yaml`; the scope is in the body.
   // Their creates take GitEntityCreateInfoDTO (storeType among it), their updates GitEntityUpdateInfoDTO.
-  ...crud('service', '/ng/api/servicesV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, 'deleted', 'fetchResolvedYaml', ...GIT_READ], createOptional: CREATE_GIT_PARAMS, writeOptional: UPDATE_GIT_PARAMS, type: JSON_TYPE, updateAtBase: true }),
-  ...crud('environment', '/ng/api/environmentsV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, ...GIT_READ], createOptional: CREATE_GIT_PARAMS, writeOptional: UPDATE_GIT_PARAMS, type: JSON_TYPE, updateAtBase: true }),
-  ...crud('infrastructure', '/ng/api/infrastructures', { write: ACCOUNT, read: [...ACCOUNT, 'environmentIdentifier'], readOptional: [...SCOPE, ...GIT_READ], type: JSON_TYPE, updateAtBase: true }),
+  // An update goes to the file only with storeType=REMOTE (ServiceRepositoryCustomImpl.java L117-123 and siblings).
+  ...crud('service', '/ng/api/servicesV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, 'deleted', 'fetchResolvedYaml', ...GIT_READ], createOptional: CREATE_GIT_PARAMS, writeOptional: [...UPDATE_GIT_PARAMS, 'storeType'], type: JSON_TYPE, updateAtBase: true }),
+  ...crud('environment', '/ng/api/environmentsV2', { write: ACCOUNT, read: ACCOUNT, readOptional: [...SCOPE, ...GIT_READ], createOptional: CREATE_GIT_PARAMS, writeOptional: [...UPDATE_GIT_PARAMS, 'storeType'], type: JSON_TYPE, updateAtBase: true }),
+  ...crud('infrastructure', '/ng/api/infrastructures', { write: ACCOUNT, read: [...ACCOUNT, 'environmentIdentifier'], readOptional: [...SCOPE, ...GIT_READ], createOptional: [], writeOptional: [...UPDATE_GIT_PARAMS, 'storeType'], type: JSON_TYPE, updateAtBase: true }),
   // Templates: raw YAML; an update and the stable-version call name the version in the path.
   { method: 'POST', path: /^\/template\/api\/templates$/, kind: 'template', op: 'create', required: ACCOUNT, optional: [...SCOPE, 'setDefaultTemplate', 'comments', 'isNewTemplate', ...CREATE_GIT_PARAMS], contentType: YAML },
   { method: 'PUT', path: /^\/template\/api\/templates\/update\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'update', required: ACCOUNT, optional: [...SCOPE, 'comments'], contentType: YAML },

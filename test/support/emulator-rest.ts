@@ -260,13 +260,16 @@ function answerRest(store: Store, req: RestRequest): Answer {
       ...at,
       ...(stable !== undefined ? { stable } : {}),
       ...(git.file ? { git: git.file } : {}),
+      // A Git-stored service, environment or infrastructure: the list serves the platform's copy (see gitEntityWrite).
+      ...(git.listedYaml !== undefined ? { listedYaml: git.listedYaml } : {}),
+      ...(git.copyOnly ? { body: existing!.body, raw: existing!.raw } : {}),
       ...(isPublic !== undefined ? { public: isPublic } : {}),
       ...(withServiceV2 !== undefined ? { withServiceV2 } : {}),
       ...(validated ? { validation: validated.validation } : {}),
     },
     route.op,
   );
-  if (git.file) behaviour.commits.push({ repoName: git.file.repoName, branch: git.file.branch, filePath: git.file.filePath, message: query.get('commitMsg') ?? '', objectId: git.file.objectId });
+  if (git.file && !git.copyOnly) behaviour.commits.push({ repoName: git.file.repoName, branch: git.file.branch, filePath: git.file.filePath, message: query.get('commitMsg') ?? '', objectId: git.file.objectId });
   const repo = route.kind === 'trigger' && route.op === 'create' ? webhookRepo(body) : undefined;
   if (repo) behaviour.webhooks.register(repo);
   const data =
@@ -303,8 +306,9 @@ function gitWrite(
   content: string,
   correlationId: string,
   storeType: 'INLINE' | 'REMOTE' | undefined,
-): { answer: Answer } | { file?: StoredResource['git'] } {
+): { answer: Answer } | GitWritten {
   const violation = (message: string): { answer: Answer } => ({ answer: { status: 400, body: errorBody('INVALID_REQUEST', message, correlationId), violation: message } });
+  if (GIT_ENTITY_KINDS.has(route.kind) && route.op === 'update' && existing!.git) return gitEntityWrite(query, existing!, content, correlationId, violation);
   if (!GIT_KINDS.has(route.kind)) return {};
   if (route.op === 'create') {
     if (storeType !== 'REMOTE') return {};
@@ -328,6 +332,36 @@ function gitWrite(
 
 /** Kinds the emulator keeps in Git on request. */
 const GIT_KINDS: ReadonlySet<Kind> = new Set(['pipeline', 'inputSet', 'overlayInputSet']);
+/** Kinds kept in Git when seeded so, whose updates reach the file only when they say `storeType=REMOTE`. */
+const GIT_ENTITY_KINDS: ReadonlySet<Kind> = new Set(['service', 'environment', 'infrastructure']);
+
+/** What a write does to a Git-stored document: its new file; for Git-stored services and the like, the list's copy. */
+interface GitWritten {
+  readonly file?: StoredResource['git'];
+  /** The YAML the list serves from now on (the platform's copy). */
+  readonly listedYaml?: string;
+  /** An update without storeType=REMOTE: only the platform's copy changed; the file (and its GET) stays. */
+  readonly copyOnly?: boolean;
+}
+
+/**
+ * An update of a Git-stored service, environment or infrastructure (ServiceRepositoryCustomImpl.java L110-145 and
+ * its siblings; GitAwareEntityHelper.java L190-231): without `storeType=REMOTE` the platform's copy changes and the
+ * file stays; with it the file is committed on `branch` (required: "No branch provided for updating the file."),
+ * naming the blob it replaces, and the list keeps serving its old copy.
+ */
+function gitEntityWrite(query: URLSearchParams, existing: StoredResource, content: string, correlationId: string, violation: (message: string) => { answer: Answer }): { answer: Answer } | GitWritten {
+  const git = existing.git!;
+  if (query.get('storeType') !== 'REMOTE') return { copyOnly: true, listedYaml: content, file: git };
+  const branch = query.get('branch');
+  if (!branch) return { answer: { status: 400, body: errorBody('INVALID_REQUEST', 'No branch provided for updating the file.', correlationId) } };
+  const lastObjectId = query.get('lastObjectId');
+  if (!lastObjectId) return violation('a remote update without lastObjectId overwrites the file blindly');
+  if (!query.get('commitMsg')) return violation('a remote update without commitMsg');
+  if (branch !== git.branch || git.missing) return { answer: { status: 400, body: missingFile({ ...git, branch }, correlationId) } };
+  if (lastObjectId !== git.objectId) return { answer: { status: 409, body: staleBlob(git, correlationId) } };
+  return { file: commitTo(existing, content), listedYaml: existing.listedYaml ?? existing.raw };
+}
 
 /** The first policy set of the kind's type that denies `body` on save, as a denial. */
 function policySetDenial(sets: readonly PolicySet[], kind: Kind, identifier: string, body: Record<string, unknown>, accountId: string): PolicyDeny | undefined {
