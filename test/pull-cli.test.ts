@@ -402,21 +402,115 @@ describe('pipewright pull', () => {
     expect(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/odd.yaml'), 'utf8')).toBe('service:\n  - not a mapping\n');
   });
 
-  it('keeps a template stored in Git as YAML, saying where it lives: publish writes templates inline only', async () => {
+  it('writes a template version stored in Git as code with its gitFiles, read on its branch; publish after pull writes nothing', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
-    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, filePath: '.harness/templates/shared.yaml' } });
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v1.yaml' } });
+    seedDocument(em, templateDoc('shared', 'shop', 'v2', 'make lint test'), { git: { ...GIT, filePath: '.harness/templates/shared-v2.yaml' }, stable: true });
+    // Edited in Git, not through the platform: its file is what the GET answers.
+    em.edit('template', 'default', 'shop', 'shared', (body) => void (body.description = 'pushed to Git'), { versionLabel: 'v1' });
     const result = await pull(em, ['--json']);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string; message: string }[] };
-    expect(report.kinds).toEqual({ project: 1, template: 1 });
-    expect(report.unmodelled.map((u) => u.file)).toEqual(['unmodelled/templates/default/shop/shared@v1.yaml']);
-    expect(report.diagnostics.map((d) => d.message)).toEqual([
-      'template default/shop/shared@v1 is kept as YAML, not code: it is stored in Git (delivery:.harness/templates/shared.yaml on main), and publish writes templates inline only; change it in its repository',
+    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string }[]; stableTemplates: string[] };
+    expect(report.kinds).toEqual({ project: 1, template: 3 });
+    expect(report.unmodelled).toEqual([]);
+    expect(report.diagnostics.filter((d) => d.code === 'pull-unmodelled')).toEqual([]);
+    expect(report.stableTemplates).toEqual(['default/shop/shared@v2']);
+    // Each version in Git read on the branch its list item names.
+    const gets = em.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/gateway/template/api/templates/shared'));
+    expect(gets.map((r) => [new URL(r.path, 'http://x').searchParams.get('versionLabel'), new URL(r.path, 'http://x').searchParams.get('branch')]).sort()).toEqual([
+      ['v1', 'config'],
+      ['v2', 'main'],
     ]);
-    const kept = parse(await readFile(join(session.work, 'platform/unmodelled/templates/default/shop/shared@v1.yaml'), 'utf8')) as Doc;
-    expect(kept).toEqual(templateDoc('shared', 'shop', 'v1', 'make lint'));
-    expect(existsSync(join(session.work, 'platform/templates/default/shop/shared'))).toBe(false);
+    const project = join(session.work, 'platform');
+    expect(existsSync(join(project, 'unmodelled'))).toBe(false);
+    expect(await readFile(join(project, 'templates/default/shop/shared/v1.ts'), 'utf8')).toContain("description: 'pushed to Git'");
+    const config = (await readFile(join(project, 'pipewright.config.ts'), 'utf8')).replace(/\s+/g, ' ');
+    expect(config).toContain('"template:default/shop/shared@v1": { "connector": "account.github", "repo": "delivery", "branch": "config", "filePath": ".harness/templates/shared-v1.yaml" }');
+    expect(config).toContain('"template:default/shop/shared@v2": { "connector": "account.github", "repo": "delivery", "branch": "main", "filePath": ".harness/templates/shared-v2.yaml" }');
+    expect(config).not.toContain('template:default/shop/checks');
+
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect(published.code).toBe(0);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+    expect(writesOf(em, before)).toEqual([]);
+    const reads = em.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/gateway/template/api/templates/shared'));
+    expect(reads.map((r) => new URL(r.path, 'http://x').searchParams.get('branch')).sort()).toEqual(['config', 'main', 'main']);
+  });
+
+  it('a Git-stored template version changed in the code after pull is committed to its file on its branch; made stable on that branch', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop')]);
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v1.yaml' }, stable: true });
+    seedDocument(em, templateDoc('shared', 'shop', 'v2', 'make lint test'), { git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v2.yaml' } });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const v2 = join(project, 'templates/default/shop/shared/v2.ts');
+    const text = await readFile(v2, 'utf8');
+    expect(text).toContain("name: 'Template shared'");
+    await writeFile(v2, text.replace("name: 'Template shared'", "name: 'shared checks'").replace("versionLabel: 'v2',", "versionLabel: 'v2',\n  stable: true,"));
+    const v1 = join(project, 'templates/default/shop/shared/v1.ts');
+    await writeFile(v1, (await readFile(v1, 'utf8')).replace(/\n\s*stable: true,/, ''));
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const before = em.requests.length;
+    const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    assertNoKey(published);
+    expect(published.stderr).toBe('');
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 2, failed: 0 });
+    const [update, stable, ...rest] = writesOf(em, before);
+    expect(rest).toEqual([]);
+    const query = new URL(update!.path, 'http://x').searchParams;
+    expect({ method: update!.method, path: update!.path.split('?')[0], branch: query.get('branch'), filePath: query.get('filePath'), connectorRef: query.get('connectorRef'), hasBlob: Boolean(query.get('lastObjectId')) }).toEqual({
+      method: 'PUT',
+      path: '/gateway/template/api/templates/update/shared/v2',
+      branch: 'config',
+      filePath: '.harness/templates/shared-v2.yaml',
+      connectorRef: 'account.github',
+      hasBlob: true,
+    });
+    expect(query.get('commitMsg')).toBe('pipewright: publish template shared@v2 from templates/default/shop/shared/v2.ts');
+    expect({ path: stable!.path.split('?')[0], branch: new URL(stable!.path, 'http://x').searchParams.get('branch') }).toEqual({ path: '/gateway/template/api/templates/updateStableTemplate/shared/v2', branch: 'config' });
+    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([{ repo: 'delivery', branch: 'config', file: '.harness/templates/shared-v2.yaml' }]);
+    expect(em.resource('template', 'default', 'shop', 'shared', { versionLabel: 'v2' })!.body.name).toBe('shared checks');
+    // And the next publish finds it as written.
+    const again = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+    expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+  });
+
+  it('refuses a changed Git-stored template version with no gitFiles entry, and does not create one in Git that the platform no longer has', async () => {
+    const em = await emulate();
+    seedDocuments(em, [projectDoc('shop')]);
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, filePath: '.harness/templates/shared.yaml' }, stable: true });
+    expect((await pull(em)).code).toBe(0);
+    const project = join(session.work, 'platform');
+    const module = join(project, 'templates/default/shop/shared/v1.ts');
+    await writeFile(module, (await readFile(module, 'utf8')).replace("name: 'Template shared'", "name: 'shared checks'"));
+    const configFile = join(project, 'pipewright.config.ts');
+    const config = await readFile(configFile, 'utf8');
+    await writeFile(configFile, config.replace(/gitFiles: \{[^]*?\n {2}\},\n/, ''));
+    expect(await readFile(configFile, 'utf8')).not.toContain('gitFiles');
+    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+    const publish = async () => {
+      const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+      assertNoKey(result);
+      return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === 'shared')!;
+    };
+    const before = em.requests.length;
+    const refused = await publish();
+    expect(refused).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(refused.error!.message).toContain("the config's gitFiles names no place for it, so it would be written inline");
+    expect(refused.error!.message).toContain('template shared@v1 is stored in Git (delivery, .harness/templates/shared.yaml)');
+    expect(refused.error!.message).toContain("the update would name neither its branch nor its file; it was left as it is; pull again to write its gitFiles entry, or add 'template:default/shop/shared@v1' to gitFiles");
+    expect(writesOf(em, before)).toEqual([]);
+    await writeFile(configFile, config);
+    em.store.resources.delete(resourceKey('template', 'default', 'shop', 'shared', { versionLabel: 'v1' }));
+    const gone = await publish();
+    expect(gone).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+    expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such template');
+    expect(writesOf(em, before)).toEqual([]);
   });
 
   it('writes a service, an environment and an infrastructure stored in Git as code with their gitFiles; publish after pull writes nothing', async () => {

@@ -134,7 +134,8 @@ export interface Client {
   create(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   /** Makes a template version the stable one. */
-  makeStable(id: ResourceKey): Promise<Envelope>;
+  /** On `branch` for a version kept in Git. */
+  makeStable(id: ResourceKey, options?: ReadOptions): Promise<Envelope>;
   /** A trigger's details: `data.triggerStatus.validationStatus` says why the platform disabled it. */
   triggerDetails(id: ResourceKey): Promise<Envelope>;
   /** Whether the organization exists. */
@@ -256,7 +257,7 @@ export function createClient(options: ClientOptions): Client {
       const endpoint = withPublic(withIfMatch(plain, document.id.kind === 'project' ? writeOptions.etag : undefined), document.id.kind === 'pipeline' && writeOptions.public);
       return write(endpoint, document);
     },
-    makeStable: (id) => send(stableEndpoint(id, accountId)),
+    makeStable: (id, stableOptions = {}) => send(stableEndpoint(id, accountId, stableOptions.branch)),
     triggerDetails: (id) => send(triggerDetailsEndpoint(id, accountId)),
     delete: (id) => send(deleteEndpoint(id, accountId)),
     async evaluatePolicies(document) {

@@ -90,6 +90,12 @@ export interface KindApi {
    * live in Git there (with a `gitFiles` entry) and creates new ones inline.
    */
   readonly gitEntity?: string;
+  /**
+   * Templates: the platform keeps a version in Git when it was made so, with its storage at `data.storeType` and
+   * `data.gitDetails` as pipelines have it. pipewright updates such a version in its file (the update takes
+   * GitEntityUpdateInfoDTO as a pipeline's does: NGTemplateResource.java L219-252) and creates new ones inline.
+   */
+  readonly updatedInGit?: true;
 }
 
 /**
@@ -215,6 +221,7 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     written: ['templateResponseDTO'],
     refersToOwnKind: 'templateRef',
     stable: '/template/api/templates/updateStableTemplate/{id}/{version}',
+    updatedInGit: true,
     createQuery: INLINE,
   },
   pipeline: {
@@ -344,11 +351,15 @@ export function listEndpoint(scope: ListScope, account: string, index: number, s
   };
 }
 
-/** PUT that makes `res.version` the stable version (platform-facts-2.md §6, `updateStableTemplate`); no body. */
-export function stableEndpoint(res: ResourceKey, account: string): Endpoint {
+/**
+ * PUT that makes `res.version` the stable version (platform-facts-2.md §6, `updateStableTemplate`); no body. A version
+ * kept in Git names its `branch`: without it the platform answers "No branch provided for modifying the file"
+ * (platform-facts-3.md §1 #15; terraform-provider-harness issue #1244).
+ */
+export function stableEndpoint(res: ResourceKey, account: string, branch?: string): Endpoint {
   const path = ENDPOINTS[res.kind].stable;
   if (!path) throw new TypeError(`${res.kind} has no stable version`);
-  return { method: 'PUT', path: pathOf(path, res), query: { accountIdentifier: account, orgIdentifier: res.org, projectIdentifier: res.project } };
+  return { method: 'PUT', path: pathOf(path, res), query: { accountIdentifier: account, orgIdentifier: res.org, projectIdentifier: res.project, ...(branch ? { branch } : {}) } };
 }
 
 /** The body of a write: the YAML text, or JSON with the entity's fields and the YAML text in `yaml`. */
@@ -367,7 +378,7 @@ export const storableInGit = (kind: ResourceKind): boolean => ENDPOINTS[kind].gi
  * Whether a document of this kind that lives in Git can be read and updated there: the kinds pipewright also creates
  * in Git, and services, environments and infrastructure definitions (updated in Git, created inline).
  */
-export const updatableInGit = (kind: ResourceKind): boolean => storableInGit(kind) || ENDPOINTS[kind].gitEntity !== undefined;
+export const updatableInGit = (kind: ResourceKind): boolean => storableInGit(kind) || ENDPOINTS[kind].gitEntity !== undefined || ENDPOINTS[kind].updatedInGit === true;
 
 /** The platform's own place for a new file of this resource in Git. */
 export function defaultGitFile(res: ResourceKey): string {

@@ -29,8 +29,10 @@ export interface GitSettings {
 export const gitFileName = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
 
 /** Names pipewright and the source, so `git log` says where a commit came from. */
-export const commitMessage = (item: PublishItem): string =>
-  `pipewright: publish ${kindRow(item.document.id.kind).label} ${item.document.id.identifier} from ${item.source ?? item.file}`;
+export const commitMessage = (item: PublishItem): string => {
+  const { kind, identifier, version } = item.document.id;
+  return `pipewright: publish ${kindRow(kind).label} ${identifier}${version ? `@${version}` : ''} from ${item.source ?? item.file}`;
+};
 
 const gitTarget = (item: PublishItem, git: GitSettings, filePath?: string): GitTarget => {
   const { id } = item.document;
@@ -132,22 +134,24 @@ export function checkStorage(item: PublishItem, remote: RemoteResource, wanted: 
  * A service, environment or infrastructure definition stored in Git without a `gitFiles` entry would be written
  * inline, and an update without `storeType=REMOTE` changes the platform's own copy, never the file (harness-core
  * ServiceRepositoryCustomImpl.java L117-123, EnvironmentRepositoryCustomImpl.java L129-135,
- * InfrastructureRepositoryCustomImpl.java L128-134): the platform would answer 200 and keep running the file. Refused
- * before the write; an unchanged one is no concern.
+ * InfrastructureRepositoryCustomImpl.java L128-134): the platform would answer 200 and keep running the file. A
+ * template version in Git without one would be sent without its branch and file. Refused before the write; an
+ * unchanged one is no concern.
  */
 export function checkWrittenInline(item: PublishItem, remote: RemoteResource): void {
   const { kind, identifier } = item.document.id;
   if (storableInGit(kind) || remote.storage?.store !== 'remote') return;
   const place = [remote.storage.repoName, remote.storage.filePath].filter(Boolean).join(', ') || 'a repository';
   const { label } = kindRow(kind);
+  const effect = kindApi(kind).updatedInGit ? 'the update would name neither its branch nor its file' : "an update would change the platform's copy, not the file";
   throw new DocumentRefusal(
     'storage mismatch',
-    `${label} ${identifier} is stored in Git (${place}), and the config's gitFiles names no place for it, so it would be written inline: an update would change the platform's copy, not the file; it was left as it is; pull again to write its gitFiles entry, or add '${gitFileName(item.document.id)}' to gitFiles`,
+    `${label} ${identifier}${item.document.id.version ? `@${item.document.id.version}` : ''} is stored in Git (${place}), and the config's gitFiles names no place for it, so it would be written inline: ${effect}; it was left as it is; pull again to write its gitFiles entry, or add '${gitFileName(item.document.id)}' to gitFiles`,
   );
 }
 
 /**
- * pipewright creates services, environments and infrastructure definitions inline only: one whose `gitFiles` entry
+ * pipewright creates services, environments, infrastructure definitions and template versions inline only: one whose `gitFiles` entry
  * says it lives in Git but that the platform no longer has is not created again in the platform's copy.
  */
 export function checkCreatableInGit(item: PublishItem): void {

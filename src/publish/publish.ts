@@ -370,15 +370,19 @@ async function planned(run: Run, item: PublishItem, rest: Rest): Promise<Rest> {
  * `versionLabel` answers it) and, when it is another one, this one is made stable with its own call. Already
  * stable: nothing is written, so a re-publish stays a no-op.
  */
-async function withStable(client: Client, item: PublishItem, rest: Rest, dryRun: boolean): Promise<Rest> {
+async function withStable(run: Run, item: PublishItem, rest: Rest): Promise<Rest> {
+  const { client, dryRun } = run;
   const { version, ...unversioned } = item.document.id;
   if (!item.stable || !version) return rest;
-  const current = await client.read(unversioned);
+  // A version kept in Git (a gitFiles entry) is read and made stable on its branch.
+  const branch = run.gitFor(item)?.settings.branch;
+  const onBranch = branch ? { branch } : {};
+  const current = await client.read(unversioned, onBranch);
   const body = current?.document.template as Record<string, unknown> | undefined;
   const stableNow = body?.versionLabel === undefined ? undefined : String(body.versionLabel);
   if (stableNow === version) return rest;
   const change: Change = { path: 'stable version', op: 'changed', local: version, remote: stableNow ?? null };
-  const made = dryRun ? undefined : await client.makeStable(item.document.id);
+  const made = dryRun ? undefined : await client.makeStable(item.document.id, onBranch);
   return {
     ...rest,
     outcome: rest.outcome === 'unchanged' ? 'updated' : rest.outcome,
@@ -416,7 +420,7 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
         options.onStart?.(item);
         let rest: Rest;
         try {
-          rest = await withStable(client, item, await publishOne(run, item), run.dryRun);
+          rest = await withStable(run, item, await publishOne(run, item));
         } catch (error) {
           if (error instanceof ApiError && STOPPING.has(error.kind) && !stopped)
             stopped = { kind: error.kind as StopReason['kind'], message: error.message };

@@ -258,16 +258,20 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
     // Every version is an item of its own; their YAML needs a GET each.
     await run.pool(items, async (item) => {
       const key: ResourceKey = { kind, identifier: item.identifier, ...(org ? { org } : {}), ...(project ? { project } : {}), ...(item.versionLabel ? { version: item.versionLabel } : {}) };
-      const found = await run.read(key, undefined);
+      // A version kept in Git is read on the branch its list item names, and goes with where it lives (connector,
+      // repository, file, branch), so publish updates it in its file (docs/publishing.md, "Templates in Git").
+      const listedDetails = (item.entity.gitDetails ?? {}) as Json;
+      const inGit = item.entity.storeType === 'REMOTE';
+      const found = await run.read(key, inGit ? text(listedDetails.branch) : undefined);
       const name = `${where}/${item.identifier}@${item.versionLabel ?? ''}`;
       if (found === undefined) return;
-      // Publish writes templates inline only (endpoints.ts: no Git file for them): as code, a change would be sent
-      // inline to a template that lives in Git. Kept as the YAML of its default branch, saying where it lives.
-      if (item.entity.storeType === 'REMOTE') {
-        run.keepAsText(kind, found, name, storedInGit((item.entity.gitDetails ?? {}) as Json, 'publish writes templates inline only'));
+      const stable = item.entity.stableTemplate === true;
+      const git = inGit ? gitOf(kind, found, text(item.entity.connectorRef)) : {};
+      if (inGit && !git.git) {
+        run.keepAsText(kind, found, name, storedInGit(listedDetails, NOT_IN_FULL, text(item.entity.connectorRef)));
         return;
       }
-      run.keep(kind, found, { name, stable: item.entity.stableTemplate === true });
+      run.keep(kind, found, { name, stable, ...git });
     });
     return;
   }
@@ -304,11 +308,14 @@ async function readListed(run: PullRun, kind: ResourceKind, items: readonly List
     const details = (entity.entityGitDetails ?? item.entity.entityGitDetails ?? {}) as Json;
     run.keepAsText(kind, found, name, storedInGit(
         { ...details, branch: text(details.branch) ?? text(entity.fallbackBranch) },
-        "the platform's answer does not say its connector, repository, branch and file in full, which publish needs to update it there",
+        NOT_IN_FULL,
         text(entity.connectorRef) ?? text(item.entity.connectorRef),
       ),);
   });
 }
+
+/** Why a Git-stored document whose GET does not say where it lives in full is kept as YAML. */
+const NOT_IN_FULL = "the platform's answer does not say its connector, repository, branch and file in full, which publish needs to update it there";
 
 /** Why a document stored in Git is kept as YAML: where it lives (as far as the platform said), and `why`. */
 function storedInGit(details: Json, why: string, connectorRef?: string): string {

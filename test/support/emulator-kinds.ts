@@ -248,9 +248,10 @@ const ROUTES: readonly RouteSpec[] = [
   ...crud('infrastructure', '/ng/api/infrastructures', { write: ACCOUNT, read: [...ACCOUNT, 'environmentIdentifier'], readOptional: [...SCOPE, ...GIT_READ], createOptional: [], writeOptional: [...UPDATE_GIT_PARAMS, 'storeType'], type: JSON_TYPE, updateAtBase: true }),
   // Templates: raw YAML; an update and the stable-version call name the version in the path.
   { method: 'POST', path: /^\/template\/api\/templates$/, kind: 'template', op: 'create', required: ACCOUNT, optional: [...SCOPE, 'setDefaultTemplate', 'comments', 'isNewTemplate', ...CREATE_GIT_PARAMS], contentType: YAML },
-  { method: 'PUT', path: /^\/template\/api\/templates\/update\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'update', required: ACCOUNT, optional: [...SCOPE, 'comments'], contentType: YAML },
-  { method: 'PUT', path: /^\/template\/api\/templates\/updateStableTemplate\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'stable', required: ACCOUNT, optional: [...SCOPE, 'comments'] },
-  { method: 'GET', path: /^\/template\/api\/templates\/([^/]+)$/, kind: 'template', op: 'read', required: ACCOUNT, optional: [...SCOPE, 'versionLabel'] },
+  // A version kept in Git: its update takes GitEntityUpdateInfoDTO, its GET and stable call the branch (NGTemplateResource.java L193-252).
+  { method: 'PUT', path: /^\/template\/api\/templates\/update\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'update', required: ACCOUNT, optional: [...SCOPE, 'comments', ...UPDATE_GIT_PARAMS], contentType: YAML },
+  { method: 'PUT', path: /^\/template\/api\/templates\/updateStableTemplate\/([^/]+)\/([^/]+)$/, kind: 'template', op: 'stable', required: ACCOUNT, optional: [...SCOPE, 'comments', 'branch'] },
+  { method: 'GET', path: /^\/template\/api\/templates\/([^/]+)$/, kind: 'template', op: 'read', required: ACCOUNT, optional: [...SCOPE, 'versionLabel', ...GIT_READ] },
   // Input sets and triggers: raw YAML, with their pipeline in the query.
   // Input sets may be Git files too (GitEntityCreateInfoDTO / UpdateInfoDTO / FindInfoDTO, InputSetResourcePMS.java).
   ...crud('overlayInputSet', '/pipeline/api/inputSets/overlay', {

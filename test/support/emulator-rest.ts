@@ -290,12 +290,14 @@ function makeStable(store: Store, route: Route, query: URLSearchParams, correlat
     const message = KIND_FACTS.template.notFoundMessage(route.id!, { ...(org ? { org } : {}), ...(project ? { project } : {}) }, route.versionLabel);
     return { status: 400, body: { status: 'FAILURE', code: 'RESOURCE_NOT_FOUND_EXCEPTION', message, correlationId, errors: null } };
   }
+  // TF issue #1244: a version kept in Git is made stable on a branch.
+  if (target.git && !query.get('branch')) return { status: 400, body: errorBody('INVALID_REQUEST', 'No branch provided for modifying the file.', correlationId) };
   for (const version of store.versions(org, project, route.id!)) version.stable = version === target;
   return { status: 200, body: { status: 'SUCCESS', data: route.versionLabel, metaData: null, correlationId }, wrote: true };
 }
 
 /**
- * The Git side of a write of a kind the platform can keep in Git (pipelines, input sets): a remote create names its
+ * The Git side of a write of a kind the platform can keep in Git (pipelines, input sets, templates): a remote create names its
  * file and commit message; an update of a Git-stored one must name the blob it replaces (a stale one is a 409), and
  * a pipeline's must go to /v2. Inline writes pass through.
  */
@@ -331,7 +333,7 @@ function gitWrite(
 }
 
 /** Kinds the emulator keeps in Git on request. */
-const GIT_KINDS: ReadonlySet<Kind> = new Set(['pipeline', 'inputSet', 'overlayInputSet']);
+const GIT_KINDS: ReadonlySet<Kind> = new Set(['pipeline', 'inputSet', 'overlayInputSet', 'template']);
 /** Kinds kept in Git when seeded so, whose updates reach the file only when they say `storeType=REMOTE`. */
 const GIT_ENTITY_KINDS: ReadonlySet<Kind> = new Set(['service', 'environment', 'infrastructure']);
 

@@ -265,7 +265,7 @@ export function yamlEntityData(r: StoredResource, answer: 'get' | 'list' = 'get'
   return { [r.kind]: entity, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
 }
 
-/** `data` of a template GET (TemplateResponseDTO): the YAML as sent, its version and whether it is the stable one. */
+/** `data` of a template GET (TemplateResponseDTO): the YAML as sent, its version, whether it is the stable one, and its Git file. */
 export function templateData(r: StoredResource) {
   return {
     ...entityFields(r),
@@ -275,7 +275,7 @@ export function templateData(r: StoredResource) {
     templateScope: r.project ? 'project' : r.org ? 'org' : 'account',
     stableTemplate: r.stable ?? false,
     lastUpdatedAt: r.lastModifiedAt,
-    storeType: 'INLINE',
+    ...gitFields(r, true),
   };
 }
 
