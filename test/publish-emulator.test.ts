@@ -272,6 +272,30 @@ describe('platform emulator: the answers of platform-facts-2.md', () => {
     expect(emulator.violations).toEqual([]);
   });
 
+  it('updates a Git-stored template version in its file, naming the blob it replaces; makes it stable only on a branch', async () => {
+    await createProject();
+    seedDocument(emulator, templateDoc('checks', 'shop', 'v1'), { git: { connectorRef: 'github', repoName: 'delivery', branch: 'config', filePath: '.harness/checks.yaml' } });
+    const read = await call('GET', `/gateway/template/api/templates/checks?${scope}&versionLabel=v1&branch=config`);
+    expect(read.json.data.storeType).toBe('REMOTE');
+    const { objectId, commitId, branch } = read.json.data.gitDetails;
+    expect(branch).toBe('config');
+    expect((await call('GET', `/gateway/template/api/templates/checks?${scope}&versionLabel=v1&branch=other`)).status).toBe(400);
+    const body = stringify(templateDoc('checks', 'shop', 'v1', 'make test lint'));
+    const put = (query: string) => call('PUT', `/gateway/template/api/templates/update/checks/v1?${scope}${query}`, { body, type: 'application/yaml' });
+    const git = '&branch=config&connectorRef=github&filePath=.harness/checks.yaml&isNewBranch=false&commitMsg=x';
+    expect((await put(`${git}&lastObjectId=0000&lastCommitId=${commitId}`)).status).toBe(409);
+    expect(emulator.commits).toEqual([]);
+    expect((await put(`${git}&lastObjectId=${objectId}&lastCommitId=${commitId}`)).status).toBe(200);
+    expect(emulator.commits).toEqual([expect.objectContaining({ repoName: 'delivery', branch: 'config', filePath: '.harness/checks.yaml', message: 'x' })]);
+    expect(emulator.violations).toEqual([]);
+    // An update without lastObjectId would overwrite the file blindly: a violation.
+    expect((await put(git)).status).toBe(400);
+    const stable = (query: string) => call('PUT', `/gateway/template/api/templates/updateStableTemplate/checks/v1?${scope}${query}`);
+    const noBranch = await stable('');
+    expect([noBranch.status, noBranch.json.message]).toEqual([400, 'No branch provided for modifying the file.']);
+    expect((await stable('&branch=config')).status).toBe(200);
+  });
+
   it('answers 200 for a stored pipeline that no longer validates', async () => {
     await createProject();
     emulator.seed({ kind: 'pipeline', org: 'default', project: 'shop', identifier: 'broken', body: {}, raw: 'pipeline:\n  identifier: broken\n  stages: [', invalid: true });

@@ -80,6 +80,25 @@ async function pull(em: Emulator, args: readonly string[] = [], key = ADMIN_KEY)
 
 const writesOf = (em: Emulator, from = 0) => em.requests.slice(from).filter((r) => r.method !== 'GET' && !/\/list(-metadata|V2)?\b/.test(r.path));
 
+/** publish --json in the project: the outcome of the document `identifier`. */
+async function publishedOutcome(em: Emulator, project: string, identifier: string) {
+  const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
+  assertNoKey(result);
+  return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === identifier)!;
+}
+
+/** A document the platform holds inline, edited, with a gitFiles entry: publish refuses it (moving it into Git is done in the platform) and writes nothing. */
+async function expectInlineWithEntryRefused(em: Emulator, project: string, config: string, edit: { module: string; from: string; entry: string }, before: number) {
+  const module = join(project, edit.module);
+  await writeFile(module, (await readFile(module, 'utf8')).replace(edit.from, "name: 'edited'"));
+  await writeFile(join(project, 'pipewright.config.ts'), config.replace('gitFiles: {', `gitFiles: { "${edit.entry}": { connector: "account.github", repo: "delivery", branch: "main", filePath: "moved.yaml" },`));
+  expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
+  const outcome = await publishedOutcome(em, project, edit.entry.split('/').pop()!.split('@')[0]!);
+  expect(outcome).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
+  expect(outcome.error!.message).toContain('is stored inline, in the platform');
+  expect(writesOf(em, before)).toEqual([]);
+}
+
 describe('pipewright pull', () => {
   // Every kind, several pages, 429s: over a minute on a loaded two-core machine.
   it('writes a project whose compile reproduces every stored document and whose publish writes nothing', async () => {
@@ -480,9 +499,9 @@ describe('pipewright pull', () => {
     expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
   });
 
-  it('refuses a changed Git-stored template version with no gitFiles entry, and does not create one in Git that the platform no longer has', async () => {
+  it('refuses a changed Git-stored template version with no gitFiles entry, an inline one with an entry, and does not create one in Git that the platform no longer has', async () => {
     const em = await emulate();
-    seedDocuments(em, [projectDoc('shop')]);
+    seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
     seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, filePath: '.harness/templates/shared.yaml' }, stable: true });
     expect((await pull(em)).code).toBe(0);
     const project = join(session.work, 'platform');
@@ -493,11 +512,7 @@ describe('pipewright pull', () => {
     await writeFile(configFile, config.replace(/gitFiles: \{[^]*?\n {2}\},\n/, ''));
     expect(await readFile(configFile, 'utf8')).not.toContain('gitFiles');
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
-    const publish = async () => {
-      const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
-      assertNoKey(result);
-      return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === 'shared')!;
-    };
+    const publish = (identifier = 'shared') => publishedOutcome(em, project, identifier);
     const before = em.requests.length;
     const refused = await publish();
     expect(refused).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
@@ -511,6 +526,8 @@ describe('pipewright pull', () => {
     expect(gone).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
     expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such template');
     expect(writesOf(em, before)).toEqual([]);
+    // An entry for a version the platform holds inline: moving it into Git is done in the platform.
+    await expectInlineWithEntryRefused(em, project, config, { module: 'templates/default/shop/checks/v1.ts', from: "name: 'Template checks'", entry: 'template:default/shop/checks@v1' }, before);
   });
 
   it('writes a service, an environment and an infrastructure stored in Git as code with their gitFiles; publish after pull writes nothing', async () => {
@@ -605,11 +622,7 @@ describe('pipewright pull', () => {
     await writeFile(configFile, config.replace(/gitFiles: \{[^]*?\n {2}\},\n/, ''));
     expect(await readFile(configFile, 'utf8')).not.toContain('gitFiles');
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
-    const publish = async (identifier = 'api') => {
-      const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
-      assertNoKey(result);
-      return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === identifier)!;
-    };
+    const publish = (identifier = 'api') => publishedOutcome(em, project, identifier);
     const before = em.requests.length;
     const refused = await publish();
     expect(refused).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
@@ -622,14 +635,7 @@ describe('pipewright pull', () => {
     expect(gone).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
     expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such service');
     // An entry for one the platform holds inline (read from the list): moving it into Git is done in the platform.
-    const web = join(project, 'services/default/shop/web.ts');
-    await writeFile(web, (await readFile(web, 'utf8')).replace("name: 'Service web'", "name: 'web front'"));
-    await writeFile(configFile, config.replace('gitFiles: {', 'gitFiles: { "service:default/shop/web": { connector: "account.github", repo: "delivery", branch: "main", filePath: "web.yaml" },'));
-    expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
-    const inline = await publish('web');
-    expect(inline).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
-    expect(inline.error!.message).toContain('is stored inline, in the platform');
-    expect(writesOf(em, before)).toEqual([]);
+    await expectInlineWithEntryRefused(em, project, config, { module: 'services/default/shop/web.ts', from: "name: 'Service web'", entry: 'service:default/shop/web' }, before);
   });
 
   it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
