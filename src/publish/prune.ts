@@ -7,7 +7,7 @@ import { semanticDiff } from './semantic-diff.js';
 import { RESOURCE_KINDS } from '../catalog/kinds.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
 import type { ResourceKind } from '../catalog/kinds.js';
-import { keyName } from '../catalog/resource-key.js';
+import { keyId, keyName } from '../catalog/resource-key.js';
 import { publishKeyOf } from './document.js';
 
 /**
@@ -40,11 +40,10 @@ export interface OrphanResult {
   readonly correlationId?: string;
 }
 
-const keyOf = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
 
 /** The recorded documents whose resource no document of this run publishes, children first (the order deletes go in). */
 export function findOrphans(recorded: ReadonlyMap<string, { readonly document: Record<string, unknown> }>, items: readonly PublishItem[]): Orphan[] {
-  const current = new Set(items.map((item) => keyOf(item.document.id)));
+  const current = new Set(items.map((item) => keyId(item.document.id)));
   const orphans: Orphan[] = [];
   const seen = new Set<string>();
   for (const [file, entry] of recorded) {
@@ -55,7 +54,7 @@ export function findOrphans(recorded: ReadonlyMap<string, { readonly document: R
       if (error instanceof DocumentError) continue;
       throw error;
     }
-    const key = keyOf(id);
+    const key = keyId(id);
     if (current.has(key) || seen.has(key)) continue;
     seen.add(key);
     orphans.push({ file, id, document: entry.document });
@@ -86,7 +85,7 @@ async function heldBy(client: Client, id: ResourceKey, going: ReadonlySet<string
     const page = await client.listPage({ kind: child.kind, ...scope }, 0, 10);
     for (const item of page.items) {
       const childId = { kind: child.kind, ...scope, identifier: item.identifier, ...(item.versionLabel ? { version: item.versionLabel } : {}) } as ResourceKey;
-      if (!going.has(keyOf(childId))) held.push(`${kindRow(child.kind).label} ${item.identifier}${item.versionLabel ? `@${item.versionLabel}` : ''}`);
+      if (!going.has(keyId(childId))) held.push(`${kindRow(child.kind).label} ${item.identifier}${item.versionLabel ? `@${item.versionLabel}` : ''}`);
     }
   }
   return held;
@@ -108,7 +107,7 @@ export async function pruneOrphans(client: Client, orphans: readonly Orphan[], {
     try {
       const remote = await client.read(orphan.id);
       if (!remote) {
-        going.add(keyOf(orphan.id));
+        going.add(keyId(orphan.id));
         results.push({ ...base, outcome: 'gone' });
         continue;
       }
@@ -130,7 +129,7 @@ export async function pruneOrphans(client: Client, orphans: readonly Orphan[], {
         });
         continue;
       }
-      going.add(keyOf(orphan.id));
+      going.add(keyId(orphan.id));
       if (dryRun) {
         results.push({ ...base, outcome: 'deleted' });
         continue;
