@@ -19,7 +19,21 @@ const LAYERS = {
   testing: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
   // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
   lsp: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'validate'],
-  cli: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'validate', 'import', 'publish', 'lsp', 'index.ts'],
+  cli: [
+    'core',
+    'yaml',
+    'catalog',
+    'schema',
+    'ir',
+    'check',
+    'dsl',
+    'compile',
+    'validate',
+    'import',
+    'publish',
+    'lsp',
+    'index.ts',
+  ],
 };
 const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'publish'];
 

@@ -14,5 +14,8 @@ for (const { file, document } of documents) {
     await mkdir(dir, { recursive: true });
     made.add(dir);
   }
-  await writeFile(target, new YAML.Document(document, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0 }));
+  await writeFile(
+    target,
+    new YAML.Document(document, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0 }),
+  );
 }

@@ -170,7 +170,8 @@ export async function generateImported(dir, count) {
   await rm(dir, { recursive: true, force: true });
   const folder = join(dir, 'pipelines', 'default', 'platform');
   await mkdir(folder, { recursive: true });
-  for (let i = 0; i < count; i++) await writeFile(join(folder, `svc_${String(i).padStart(5, '0')}.ts`), pipelineFile(i));
+  for (let i = 0; i < count; i++)
+    await writeFile(join(folder, `svc_${String(i).padStart(5, '0')}.ts`), pipelineFile(i));
   return [join(dir, 'pipelines', '**', '*.ts')];
 }
 

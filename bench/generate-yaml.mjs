@@ -8,7 +8,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const script = (n) =>
-  Array.from({ length: 12 }, (_, i) => `                          echo "step ${i} of <+pipeline.sequenceId>" # ${n}`).join('\n');
+  Array.from(
+    { length: 12 },
+    (_, i) => `                          echo "step ${i} of <+pipeline.sequenceId>" # ${n}`,
+  ).join('\n');
 
 function pipelineYaml(index) {
   const id = `svc_${String(index).padStart(5, '0')}`;
@@ -120,13 +123,16 @@ ${shellStep('prepare')}
                           skipDryRun: false
                           pruningEnabled: false
                         timeout: 10m
-${shellStep('verify', `
+${shellStep(
+  'verify',
+  `
                   failureStrategies:
                     - onFailure:
                         errors:
                           - AllErrors
                         action:
-                          type: Ignore`).replace(/^/gm, '      ')}
+                          type: Ignore`,
+).replace(/^/gm, '      ')}
             rollbackSteps:
               - step:
                   type: K8sRollingRollback
@@ -175,7 +181,10 @@ export async function generateYaml(dir, count) {
   await mkdir(dir, { recursive: true });
   for (let i = 0; i < count; i++) {
     const text = pipelineYaml(i);
-    await writeFile(join(dir, `p${String(i).padStart(5, '0')}.yaml`), i % 10 === 9 ? text.replace(/\n/g, '\r\n') : text);
+    await writeFile(
+      join(dir, `p${String(i).padStart(5, '0')}.yaml`),
+      i % 10 === 9 ? text.replace(/\n/g, '\r\n') : text,
+    );
   }
   return dir;
 }

@@ -96,7 +96,8 @@ export async function generate(dir, count) {
   await mkdir(join(dir, 'lib'), { recursive: true });
   await writeFile(join(dir, 'project.ts'), project);
   await writeFile(join(dir, 'lib', 'steps.ts'), library);
-  for (let i = 0; i < count; i++) await writeFile(join(dir, 'pipelines', `p${String(i).padStart(5, '0')}.ts`), pipelineFile(i));
+  for (let i = 0; i < count; i++)
+    await writeFile(join(dir, 'pipelines', `p${String(i).padStart(5, '0')}.ts`), pipelineFile(i));
   return [join(dir, 'project.ts'), join(dir, 'pipelines', '*.ts')];
 }
 

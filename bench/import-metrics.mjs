@@ -32,7 +32,16 @@ const { importYaml } = await import(join(ROOT, 'dist', 'import', 'import-yaml.js
 /** Calls that build a node of the tree but say nothing of its type. */
 const GENERIC = new Set(['stage', 'step', 'connector']);
 /** Calls that are values inside a node, not nodes. */
-const HELPERS = new Set(['input', 'expr', 'secret', 'ref', 'defineConfig', 'templateInputs', 'runtimeInput', 'variable']);
+const HELPERS = new Set([
+  'input',
+  'expr',
+  'secret',
+  'ref',
+  'defineConfig',
+  'templateInputs',
+  'runtimeInput',
+  'variable',
+]);
 
 const folders = (corpus) =>
   readdirSync(corpus, { withFileTypes: true })
@@ -43,7 +52,11 @@ const folders = (corpus) =>
         .map((kind) => ({ corpus: entry.name, kind: kind.name, dir: join(corpus, entry.name, kind.name) })),
     );
 
-const yamlFiles = (dir) => readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(dir, f));
+const yamlFiles = (dir) =>
+  readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
 
 /** Comment texts of a YAML text, from the lexer's tokens (what a person wrote after `#`). */
 const commentsOf = (text) => {
@@ -54,7 +67,12 @@ const commentsOf = (text) => {
 
 /** Builder calls of a module, by class: a call of a name imported from pipewright, not after a dot. */
 function calls(text) {
-  const imported = /import\s*\{([^}]*)\}\s*from\s*'pipewright'/.exec(text)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+  const imported =
+    /import\s*\{([^}]*)\}\s*from\s*'pipewright'/
+      .exec(text)?.[1]
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? [];
   const counts = { typed: 0, generic: 0, raw: 0 };
   const body = text.replace(/^import[^;]*;/m, '');
   for (const name of imported) {
@@ -77,10 +95,23 @@ const kinds = {};
 /** Per module: its YAML file, kind, and the lines of each (for `--files`). */
 const perFile = [];
 /** Non-blank lines of code: the header (source path) is not code the YAML had. */
-const tsLinesOf = (text) => text.split('\n').filter((line) => line.trim() && !/^\/\/ Imported by pipewright/.test(line)).length;
+const tsLinesOf = (text) =>
+  text.split('\n').filter((line) => line.trim() && !/^\/\/ Imported by pipewright/.test(line)).length;
 const yamlLinesOf = (text) => text.split('\n').filter((line) => line.trim()).length;
 const row = (kind) =>
-  (kinds[kind] ??= { documents: 0, modules: 0, typed: 0, generic: 0, raw: 0, yamlLines: 0, tsLines: 0, comments: 0, commentsKept: 0, fallbacks: 0, failed: 0 });
+  (kinds[kind] ??= {
+    documents: 0,
+    modules: 0,
+    typed: 0,
+    generic: 0,
+    raw: 0,
+    yamlLines: 0,
+    tsLines: 0,
+    comments: 0,
+    commentsKept: 0,
+    fallbacks: 0,
+    failed: 0,
+  });
 
 async function importFiles(files, out) {
   const inputs = files.map((file) => ({ file: relative(process.cwd(), file), text: readFileSync(file, 'utf8') }));
@@ -94,11 +125,15 @@ for (const { corpus, kind, dir } of folders(values.corpus)) {
   const out = mkdtempSync(join(tmpdir(), 'pipewright-import-metrics-'));
   const attempts = [];
   try {
-    attempts.push({ files, result: await importFiles(files, join(out, 'all')) , out: join(out, 'all') });
+    attempts.push({ files, result: await importFiles(files, join(out, 'all')), out: join(out, 'all') });
   } catch {
     for (const [index, file] of files.entries())
       try {
-        attempts.push({ files: [file], result: await importFiles([file], join(out, String(index))), out: join(out, String(index)) });
+        attempts.push({
+          files: [file],
+          result: await importFiles([file], join(out, String(index))),
+          out: join(out, String(index)),
+        });
       } catch {
         r.failed++;
         r.documents++;
@@ -123,7 +158,13 @@ for (const { corpus, kind, dir } of folders(values.corpus)) {
       const source = /^\/\/ Imported by pipewright from (.*)\.$/m.exec(text)?.[1];
       const file = imported.find((f) => relative(process.cwd(), f) === source);
       if (values.files && file && imported.filter((f) => f === file).length === 1)
-        perFile.push({ kind, module: path, file: relative(values.corpus, file), ts: lines, yaml: yamlLinesOf(readFileSync(file, 'utf8')) });
+        perFile.push({
+          kind,
+          module: path,
+          file: relative(values.corpus, file),
+          ts: lines,
+          yaml: yamlLinesOf(readFileSync(file, 'utf8')),
+        });
       const c = calls(text);
       r.typed += c.typed;
       r.generic += c.generic;
@@ -140,7 +181,8 @@ for (const { corpus, kind, dir } of folders(values.corpus)) {
 }
 
 const total = row('all');
-for (const [kind, r] of Object.entries(kinds)) if (kind !== 'all') for (const key of Object.keys(total)) total[key] += r[key];
+for (const [kind, r] of Object.entries(kinds))
+  if (kind !== 'all') for (const key of Object.keys(total)) total[key] += r[key];
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '-');
 console.log('kind            docs failed  typed generic   raw  typed%  ts/yaml  comments kept  fallbacks');
 for (const [kind, r] of Object.entries(kinds))
@@ -155,9 +197,14 @@ if (values.files) {
     entry.ts += m.ts;
     byFile.set(m.file, entry);
   }
-  const worst = [...byFile.values()].sort((a, b) => b.ts / b.yaml - a.ts / a.yaml || b.ts - a.ts).slice(0, Number(values.files));
+  const worst = [...byFile.values()]
+    .sort((a, b) => b.ts / b.yaml - a.ts / a.yaml || b.ts - a.ts)
+    .slice(0, Number(values.files));
   console.log('\nts/yaml   ts  yaml  file');
-  for (const m of worst) console.log(`${(m.ts / m.yaml).toFixed(2).padStart(7)} ${String(m.ts).padStart(4)} ${String(m.yaml).padStart(5)}  ${m.file}`);
+  for (const m of worst)
+    console.log(
+      `${(m.ts / m.yaml).toFixed(2).padStart(7)} ${String(m.ts).padStart(4)} ${String(m.yaml).padStart(5)}  ${m.file}`,
+    );
 }
 console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
 if (values.json) writeFileSync(values.json, JSON.stringify(kinds, null, 2));

@@ -45,7 +45,14 @@ const kindFolders = (corpus) =>
 /** The corpus files of a kind folder with their documents, each marked valid or not by the folder's labels. */
 function filesOf(corpus, folder) {
   const labels = join(values.corpus, corpus, `${folder}.invalid.txt`);
-  const invalid = new Set(existsSync(labels) ? readFileSync(labels, 'utf8').split('\n').map((line) => line.trim()).filter(Boolean) : []);
+  const invalid = new Set(
+    existsSync(labels)
+      ? readFileSync(labels, 'utf8')
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean)
+      : [],
+  );
   return readdirSync(join(values.corpus, corpus, folder))
     .filter((name) => /\.ya?ml$/.test(name))
     .sort()
@@ -81,7 +88,8 @@ function referencesOf({ kind, value }) {
   if (kind === 'inputSet') add('pipeline', body.pipeline?.identifier);
   if (kind === 'overlayInputSet' || kind === 'trigger') {
     add('pipeline', body.pipelineIdentifier);
-    for (const ref of [...(body.inputSetReferences ?? []), ...(body.inputSetRefs ?? [])]) add('inputSet', ref, { parent: platformText(body.pipelineIdentifier) });
+    for (const ref of [...(body.inputSetReferences ?? []), ...(body.inputSetRefs ?? [])])
+      add('inputSet', ref, { parent: platformText(body.pipelineIdentifier) });
   }
   if (kind === 'infrastructure') add('environment', body.environmentRef);
   if (kind === 'pipeline') {
@@ -94,20 +102,28 @@ function referencesOf({ kind, value }) {
     };
     visit(body.stages);
   }
-  const from = { ...(platformText(body.orgIdentifier) !== undefined ? { org: platformText(body.orgIdentifier) } : {}), ...(platformText(body.projectIdentifier) !== undefined ? { project: platformText(body.projectIdentifier) } : {}) };
+  const from = {
+    ...(platformText(body.orgIdentifier) !== undefined ? { org: platformText(body.orgIdentifier) } : {}),
+    ...(platformText(body.projectIdentifier) !== undefined ? { project: platformText(body.projectIdentifier) } : {}),
+  };
   return found.map((reference) => {
-    const target = parseReference(reference.text, reference.kind === 'project' ? { ...(from.org ? { org: from.org } : {}) } : from);
+    const target = parseReference(
+      reference.text,
+      reference.kind === 'project' ? { ...(from.org ? { org: from.org } : {}) } : from,
+    );
     const row = kindRow(reference.kind);
-    return target && {
-      kind: reference.kind,
-      id: keyId({
+    return (
+      target && {
         kind: reference.kind,
-        ...target,
-        ...(row.scopes.includes('project') ? {} : { project: undefined }),
-        ...(row.parent && reference.parent !== undefined ? { parent: reference.parent } : {}),
-        ...(row.version && reference.version !== undefined ? { version: reference.version } : {}),
-      }),
-    };
+        id: keyId({
+          kind: reference.kind,
+          ...target,
+          ...(row.scopes.includes('project') ? {} : { project: undefined }),
+          ...(row.parent && reference.parent !== undefined ? { parent: reference.parent } : {}),
+          ...(row.version && reference.version !== undefined ? { version: reference.version } : {}),
+        }),
+      }
+    );
   });
 }
 
@@ -117,8 +133,12 @@ function builderReferences(text) {
   const body = text.replace(/^import[^;]*;$/gm, '');
   for (const [, names] of text.matchAll(/^import \{([^}]*)\} from '\.[^']*';$/gm))
     for (const spec of names.split(',')) {
-      const local = spec.trim().split(/\s+as\s+/).pop();
-      if (local) count += (body.match(new RegExp(`(?<![\\w$.'])${local.replace(/\$/g, '\\$')}(?![\\w$'])`, 'g')) ?? []).length;
+      const local = spec
+        .trim()
+        .split(/\s+as\s+/)
+        .pop();
+      if (local)
+        count += (body.match(new RegExp(`(?<![\\w$.'])${local.replace(/\$/g, '\\$')}(?![\\w$'])`, 'g')) ?? []).length;
     }
   return count;
 }
@@ -137,7 +157,11 @@ async function roundTrip(label, files, kindOfFile) {
     const estate = join(work, 'estate');
     let result;
     try {
-      result = await importYaml({ inputs: files.map(({ file, text }) => ({ file, text })), outDir: estate, mode: 'project' });
+      result = await importYaml({
+        inputs: files.map(({ file, text }) => ({ file, text })),
+        outDir: estate,
+        mode: 'project',
+      });
     } catch (error) {
       result = undefined;
       differences.push(`${label}: import failed: ${String(error.message ?? error).split('\n')[0]}`);
@@ -146,7 +170,11 @@ async function roundTrip(label, files, kindOfFile) {
     // description): those modules are set aside, each named with its first error, and the rest compiled again.
     const refused = new Map();
     for (let round = 0; result && round < 6; round++) {
-      const compiled = spawnSync(process.execPath, [BIN, 'compile'], { cwd: estate, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const compiled = spawnSync(process.execPath, [BIN, 'compile'], {
+        cwd: estate,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
       if (compiled.status === 0) break;
       const found = new Map();
       for (const line of `${compiled.stderr}\n${compiled.stdout}`.split('\n')) {
@@ -154,7 +182,9 @@ async function roundTrip(label, files, kindOfFile) {
         if (match && !found.has(match[1]) && existsSync(join(estate, match[1]))) found.set(match[1], match[2]);
       }
       if (!found.size) {
-        differences.push(`${label}: compile exited ${compiled.status}: ${(compiled.stderr || compiled.stdout).trim().split('\n').slice(0, 3).join(' | ')}`);
+        differences.push(
+          `${label}: compile exited ${compiled.status}: ${(compiled.stderr || compiled.stdout).trim().split('\n').slice(0, 3).join(' | ')}`,
+        );
         break;
       }
       for (const [path, error] of found) {
@@ -163,12 +193,14 @@ async function roundTrip(label, files, kindOfFile) {
       }
     }
     const sources = new Map((result?.modules ?? []).map((module) => [module.path, module.source]));
-    for (const [path, error] of refused) differences.push(`${label}: ${sources.get(path) ?? path}: compile refuses its module: ${error}`);
+    for (const [path, error] of refused)
+      differences.push(`${label}: ${sources.get(path) ?? path}: compile refuses its module: ${error}`);
     const back = new Map();
     const manifest = join(estate, 'out', 'manifest.json');
     if (existsSync(manifest))
       for (const { file } of JSON.parse(readFileSync(manifest, 'utf8')).files)
-        for (const document of documentsOf(readFileSync(join(estate, 'out', file), 'utf8'), file)) back.set(keyId(document.key), document.value);
+        for (const document of documentsOf(readFileSync(join(estate, 'out', file), 'utf8'), file))
+          back.set(keyId(document.key), document.value);
     const imported = new Set(files.flatMap(({ file, text }) => documentsOf(text, file).map((d) => keyId(d.key))));
     for (const { file, text, valid } of files)
       for (const document of documentsOf(text, file)) {
@@ -181,7 +213,8 @@ async function roundTrip(label, files, kindOfFile) {
         const came = back.get(keyId(document.key));
         if (came !== undefined && sameData(came, document.value)) row.exact++;
         else if (came !== undefined) differences.push(`${label}: ${file}: ${firstDifference(came, document.value)}`);
-        else if (![...refused.keys()].some((path) => sources.get(path) === file)) differences.push(`${label}: ${file}: not compiled`);
+        else if (![...refused.keys()].some((path) => sources.get(path) === file))
+          differences.push(`${label}: ${file}: not compiled`);
       }
     if (result)
       for (const path of result.written)
@@ -204,12 +237,20 @@ for (const corpus of corpora) {
     await roundTrip(`folders ${corpus}/${folder}`, files, folderOf);
   }
   if (!values.quiet) console.error(`  ${corpus}: whole`);
-  await roundTrip(`whole ${corpus}`, byFolder.flatMap(({ files }) => files), folderOf);
+  await roundTrip(
+    `whole ${corpus}`,
+    byFolder.flatMap(({ files }) => files),
+    folderOf,
+  );
 }
 
 console.log('round trip (project mode)            exact/total');
-for (const [name, { exact, total }] of Object.entries(totals)) console.log(`${name.padEnd(36)} ${`${exact}/${total}`.padStart(11)}`);
-const all = Object.values(totals).reduce((sum, row) => ({ exact: sum.exact + row.exact, total: sum.total + row.total }), { exact: 0, total: 0 });
+for (const [name, { exact, total }] of Object.entries(totals))
+  console.log(`${name.padEnd(36)} ${`${exact}/${total}`.padStart(11)}`);
+const all = Object.values(totals).reduce(
+  (sum, row) => ({ exact: sum.exact + row.exact, total: sum.total + row.total }),
+  { exact: 0, total: 0 },
+);
 console.log(`${'all'.padEnd(36)} ${`${all.exact}/${all.total}`.padStart(11)}`);
 for (const [way, counted] of Object.entries(references))
   console.log(

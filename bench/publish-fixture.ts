@@ -3,7 +3,17 @@
  * emulator of the test suite, and a compiled output folder of 1000 documents of mixed kinds.
  */
 export { ACCOUNT_ID, ADMIN_KEY, startEmulator } from '../test/support/emulator.js';
-import { connectorDoc, environmentDoc, infrastructureDoc, pipelineDoc, projectDoc, serviceDoc, triggerDoc, writeOutputFolder, type Doc } from '../test/support/emulator-output.js';
+import {
+  connectorDoc,
+  environmentDoc,
+  infrastructureDoc,
+  pipelineDoc,
+  projectDoc,
+  serviceDoc,
+  triggerDoc,
+  writeOutputFolder,
+  type Doc,
+} from '../test/support/emulator-output.js';
 
 /**
  * `projects` projects of 100 documents each: the project, 9 connectors, 20 services, 20 environments with one

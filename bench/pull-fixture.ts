@@ -15,7 +15,11 @@ export function seedEstate(emulator: Emulator, projects: number, perProject: num
     docs.push(projectDoc(project));
     for (let i = 0; i < perProject; i++) {
       const pipeline = `deploy_${i}`;
-      docs.push(pipelineDoc(pipeline, project), inputSetDoc(`eu_${i}`, project, pipeline), triggerDoc(`nightly_${i}`, project, pipeline, '0 4 * * *', [`eu_${i}`]));
+      docs.push(
+        pipelineDoc(pipeline, project),
+        inputSetDoc(`eu_${i}`, project, pipeline),
+        triggerDoc(`nightly_${i}`, project, pipeline, '0 4 * * *', [`eu_${i}`]),
+      );
     }
   }
   seedDocuments(emulator, docs);

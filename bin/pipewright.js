@@ -14,7 +14,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   // compile of 1000 files V8's background threads used about 1 CPU-second, most of it optimizing with inlining,
   // and the main thread waited 0.7 s for a core. Without inlining, compiles were 4-8% faster (docs/performance.md,
   // session 7). Set before the library loads; a flag about inlining given to Node is left as it is.
-  if (availableParallelism() <= 2 && !process.execArgv.some((flag) => flag.includes('inlining'))) setFlagsFromString('--no-turbo-inlining');
+  if (availableParallelism() <= 2 && !process.execArgv.some((flag) => flag.includes('inlining')))
+    setFlagsFromString('--no-turbo-inlining');
   // One file with the library inside (src/cli/bundle-entry.ts): faster to load than the modules it holds.
   const { main } = await import('../dist/bundle/cli.js');
   process.exitCode = await main(args);

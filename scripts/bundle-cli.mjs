@@ -19,6 +19,8 @@ await build({
   target: 'node20',
   external: ['esbuild', 'prettier', 'prettier/*', 'ts-morph', 'typescript', '@typescript/*'],
   // CommonJS packages inside (commander) require Node's builtins; an ES module has no `require` of its own.
-  banner: { js: "import { createRequire as __pipewrightRequire } from 'node:module'; const require = __pipewrightRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __pipewrightRequire } from 'node:module'; const require = __pipewrightRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

@@ -28,7 +28,8 @@ function walk(value) {
 // A step template is a step too: its `template.spec` has the step's type.
 function walkTemplate(document) {
   const template = document?.template;
-  if (template?.type === 'Step' && typeof template.spec?.type === 'string') counts.set(template.spec.type, (counts.get(template.spec.type) ?? 0) + 1);
+  if (template?.type === 'Step' && typeof template.spec?.type === 'string')
+    counts.set(template.spec.type, (counts.get(template.spec.type) ?? 0) + 1);
 }
 
 for (const source of readdirSync(CORPUS, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {

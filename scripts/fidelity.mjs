@@ -68,10 +68,14 @@ console.log(`mutation class      mutants   agree`);
 for (const [mutation, count] of tally) {
   mutants += count.mutants;
   agree += count.agree;
-  console.log(`${mutation.padEnd(18)} ${String(count.mutants).padStart(8)}  ${rate(count.agree, count.mutants).padStart(6)}`);
+  console.log(
+    `${mutation.padEnd(18)} ${String(count.mutants).padStart(8)}  ${rate(count.agree, count.mutants).padStart(6)}`,
+  );
 }
 console.log(`${'overall'.padEnd(18)} ${String(mutants).padStart(8)}  ${rate(agree, mutants).padStart(6)}`);
-console.log(`(${skipped.length} documents not mutated: refused as they are by ${[...new Set(skipped.map((s) => (s.official ? 'the schema' : 'pipewright')))].join(' or ')}; ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+console.log(
+  `(${skipped.length} documents not mutated: refused as they are by ${[...new Set(skipped.map((s) => (s.official ? 'the schema' : 'pipewright')))].join(' or ')}; ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+);
 
 const patterns = documentedPatterns(fs.readFileSync(path.join(ROOT, 'docs', 'fidelity.md'), 'utf8'));
 const undocumented = classes.filter((c) => !patterns.some((p) => matchesPattern(c.name, p)));
@@ -80,7 +84,10 @@ for (const c of classes) {
   const documented = !undocumented.includes(c);
   console.log(`\n${documented ? '  documented ' : 'UNDOCUMENTED '}${c.name}  (${c.count})`);
   if (opt.samples)
-    console.log(`    ${c.sample.file} at ${c.sample.path}${c.sample.variant ? ` (${c.sample.variant})` : ''}\n    pipewright: ${c.sample.pipewright ?? 'accepts'}\n    schema:     ${c.sample.official ?? 'accepts'}`);
+    console.log(
+      `    ${c.sample.file} at ${c.sample.path}${c.sample.variant ? ` (${c.sample.variant})` : ''}\n    pipewright: ${c.sample.pipewright ?? 'accepts'}\n    schema:     ${c.sample.official ?? 'accepts'}`,
+    );
 }
-if (opt.json) fs.writeFileSync(opt.json, JSON.stringify({ tally: Object.fromEntries(tally), classes, skipped }, null, 2));
+if (opt.json)
+  fs.writeFileSync(opt.json, JSON.stringify({ tally: Object.fromEntries(tally), classes, skipped }, null, 2));
 process.exit(undocumented.length ? 1 : 0);

@@ -8,4 +8,13 @@ export type { PipewrightTypeError } from './core/type-error.js';
 export { defineConfig } from './compile/config.js';
 export type { PipewrightConfig } from './compile/config.js';
 export * as schema from './schema/index.js';
-export { createClient, ApiError, publishDocument, publishDocuments, type Client, type ClientOptions, type GraphqlOptions, type PublishReport } from './publish/index.js';
+export {
+  createClient,
+  ApiError,
+  publishDocument,
+  publishDocuments,
+  type Client,
+  type ClientOptions,
+  type GraphqlOptions,
+  type PublishReport,
+} from './publish/index.js';

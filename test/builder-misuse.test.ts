@@ -26,9 +26,9 @@ import { typecheck } from '../src/compile/typecheck.js';
 import { ROOT, tempDir } from './support/cli.js';
 
 const problems = (...resources: AnyResource[]) =>
-  buildAndValidate(resources.map((resource, index) => ({ resource, file: 'test/builder-misuse.test.ts', exportName: `r${index}` }))).diagnostics.map(
-    (d) => `${d.code}: ${d.message}${d.hint ? ` (${d.hint})` : ''}`,
-  );
+  buildAndValidate(
+    resources.map((resource, index) => ({ resource, file: 'test/builder-misuse.test.ts', exportName: `r${index}` })),
+  ).diagnostics.map((d) => `${d.code}: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
 const say = shell({ identifier: 'say', script: 'echo hi' });
 const p = () => pipeline({ identifier: 'p', project: 'web' });
 // The calls below are type errors; JavaScript has no types, and this is what it gets.
@@ -37,15 +37,23 @@ const js = <T>(builder: T) => builder as any;
 describe('misuse refused at run time, naming the builder and saying what to do', () => {
   it('.step() on a stage made from a template', () => {
     const built = js(stageTemplate({ identifier: 'b', templateRef: 'build' }));
-    expect(() => built.step(say)).toThrow('stage "b".step(): a stage made from a template has no steps: put the steps in the template');
-    expect(() => built.rollbackStep(say)).toThrow('stage "b".rollbackStep(): a stage made from a template has no steps: put the steps in the template');
+    expect(() => built.step(say)).toThrow(
+      'stage "b".step(): a stage made from a template has no steps: put the steps in the template',
+    );
+    expect(() => built.rollbackStep(say)).toThrow(
+      'stage "b".rollbackStep(): a stage made from a template has no steps: put the steps in the template',
+    );
   });
 
   it('.step() on a Pipeline stage, and on a catalogue stage whose type has no execution', () => {
-    expect(() => js(pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child' })).step(say)).toThrow(
+    expect(() =>
+      js(pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child' })).step(say),
+    ).toThrow(
       'stage "chain".step(): a Pipeline stage runs another pipeline and has no steps of its own: add the steps to a stage of that pipeline',
     );
-    expect(() => js(dynamic({ identifier: 'dyn' })).step(say)).toThrow('stage "dyn".step(): a Dynamic stage runs no steps: the platform gives its type no execution');
+    expect(() => js(dynamic({ identifier: 'dyn' })).step(say)).toThrow(
+      'stage "dyn".step(): a Dynamic stage runs no steps: the platform gives its type no execution',
+    );
   });
 
   it('steps given in the options of a stage that has none are reported, not dropped', () => {
@@ -69,25 +77,37 @@ describe('misuse refused at run time, naming the builder and saying what to do',
     expect(after(parallel(custom({ identifier: 'a' }), custom({ identifier: 'b' })))).toThrow(
       'pipeline "p".step(): the last stage takes no steps; parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)',
     );
-    expect(after(raw.stage({ stage: { identifier: 'r', name: 'r', type: 'Custom', spec: { execution: { steps: [] } } } }))).toThrow(
+    expect(
+      after(raw.stage({ stage: { identifier: 'r', name: 'r', type: 'Custom', spec: { execution: { steps: [] } } } })),
+    ).toThrow(
       'pipeline "p".step(): the last stage takes no steps; raw.stage(...) is written as given: put its steps in the element',
     );
     expect(() => p().step(say)).toThrow('pipeline "p".step(): add a stage with .stage() before adding steps');
     // A stage that runs steps still takes them through the pipeline.
-    expect(problems(p().stage(custom({ identifier: 'c' })).step(say))).toEqual([]);
+    expect(
+      problems(
+        p()
+          .stage(custom({ identifier: 'c' }))
+          .step(say),
+      ),
+    ).toEqual([]);
   });
 
   it('.step() on parallel(...) stages, and on a step group made from a template', () => {
     expect(() => js(parallel(custom({ identifier: 'a' }), custom({ identifier: 'b' }))).step(say)).toThrow(
       'parallel(a+b).step(): parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)',
     );
-    expect(() => js(stepGroup({ identifier: 'checks', template: { templateRef: 'security_checks' } })).step(say)).toThrow(
+    expect(() =>
+      js(stepGroup({ identifier: 'checks', template: { templateRef: 'security_checks' } })).step(say),
+    ).toThrow(
       'stepGroup "checks".step(): a step group made from a template has no steps of its own: put the steps in the template',
     );
   });
 
   it('settings on a parallel block of steps are reported when the document is built, not lost', () => {
-    const together = js(parallel(say, wait({ identifier: 'pause', duration: '1m' }))).timeout('10m').when({ stageStatus: 'Success' });
+    const together = js(parallel(say, wait({ identifier: 'pause', duration: '1m' })))
+      .timeout('10m')
+      .when({ stageStatus: 'Success' });
     expect(problems(p().stage(custom({ identifier: 'c' }).step(together)))).toEqual([
       'unknown-option: parallel(...) steps have no timeout of their own; .timeout() on the group would be lost (set timeout on each step inside parallel(...))',
       'unknown-option: parallel(...) steps have no when of their own; .when() on the group would be lost (set when on each step inside parallel(...))',
@@ -129,15 +149,31 @@ const say = shell({ identifier: 'say', script: 'echo hi' });
 const both = parallel(custom({ identifier: 'a' }), custom({ identifier: 'b' }));
 `;
   const cases: ReadonlyArray<readonly [string, string, string]> = [
-    ['template-stage', `stageTemplate({ identifier: 'b', templateRef: 'build' }).step(say);`, 'a stage made from a template has no steps: put the steps in the template'],
+    [
+      'template-stage',
+      `stageTemplate({ identifier: 'b', templateRef: 'build' }).step(say);`,
+      'a stage made from a template has no steps: put the steps in the template',
+    ],
     [
       'pipeline-stage',
       `pipelineStage({ identifier: 'c', org: 'o', project: 'p', pipeline: 'child' }).step(say);`,
       'a Pipeline stage runs another pipeline and has no steps of its own: add the steps to a stage of that pipeline',
     ],
-    ['no-execution', `dynamic({ identifier: 'dyn' }).step(say);`, 'a Dynamic stage runs no steps: the platform gives its type no execution'],
-    ['parallel-when', `both.when({ pipelineStatus: 'Success' });`, 'parallel(...) stages have no when of their own: set when on each stage inside parallel(...)'],
-    ['parallel-step', `both.step(say);`, 'parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)'],
+    [
+      'no-execution',
+      `dynamic({ identifier: 'dyn' }).step(say);`,
+      'a Dynamic stage runs no steps: the platform gives its type no execution',
+    ],
+    [
+      'parallel-when',
+      `both.when({ pipelineStatus: 'Success' });`,
+      'parallel(...) stages have no when of their own: set when on each stage inside parallel(...)',
+    ],
+    [
+      'parallel-step',
+      `both.step(say);`,
+      'parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)',
+    ],
     [
       'pipeline-after-parallel',
       `pipeline({ identifier: 'p', project: 'web' }).stage(both).step(say);`,

@@ -33,14 +33,35 @@ const to = (environment: string, infrastructure: string, service = 'payments_api
   infrastructureDefinitions: [infrastructure],
 });
 const stageRollback = [{ action: 'StageRollback' as const }];
-const rolling = (identifier = 'rolling', name = 'Rolling') => k8sRollingDeploy({ identifier, name, skipDryRun: false, timeout: '10m' });
+const rolling = (identifier = 'rolling', name = 'Rolling') =>
+  k8sRollingDeploy({ identifier, name, skipDryRun: false, timeout: '10m' });
 
 describe('Deployment builders', () => {
   it('deployment() in the service/environment form, with K8sRollingDeploy and K8sRollingRollback', async () => {
     const built = payments('api_deploy', 'api deploy').stage(
-      deployment({ identifier: 'deploy_dev', name: 'Deploy to dev', ...to('dev', 'dev_cluster'), failureStrategies: stageRollback })
-        .step(k8sRollingDeploy({ identifier: 'rolling_deployment', name: 'Rolling deployment', skipDryRun: false, pruningEnabled: false, timeout: '10m' }))
-        .rollbackStep(k8sRollingRollback({ identifier: 'rolling_rollback', name: 'Rolling rollback', pruningEnabled: false, timeout: '10m' })),
+      deployment({
+        identifier: 'deploy_dev',
+        name: 'Deploy to dev',
+        ...to('dev', 'dev_cluster'),
+        failureStrategies: stageRollback,
+      })
+        .step(
+          k8sRollingDeploy({
+            identifier: 'rolling_deployment',
+            name: 'Rolling deployment',
+            skipDryRun: false,
+            pruningEnabled: false,
+            timeout: '10m',
+          }),
+        )
+        .rollbackStep(
+          k8sRollingRollback({
+            identifier: 'rolling_rollback',
+            name: 'Rolling rollback',
+            pruningEnabled: false,
+            timeout: '10m',
+          }),
+        ),
     );
     expect(roundTrip(built)).toEqual(await fixture('cd-k8s-rolling'));
   });
@@ -74,9 +95,15 @@ describe('Deployment builders', () => {
   });
 
   it('k8sCanaryDeploy() in step groups, with a generic step() for K8sCanaryDelete', async () => {
-    const canaryDelete = (identifier: string) => step({ identifier, name: 'Canary Delete', type: 'K8sCanaryDelete', spec: {}, timeout: '10m' });
+    const canaryDelete = (identifier: string) =>
+      step({ identifier, name: 'Canary Delete', type: 'K8sCanaryDelete', spec: {}, timeout: '10m' });
     const built = payments('api_canary', 'api canary').stage(
-      deployment({ identifier: 'canary_prod', name: 'Canary to prod', ...to('prod', 'prod_eu'), failureStrategies: stageRollback })
+      deployment({
+        identifier: 'canary_prod',
+        name: 'Canary to prod',
+        ...to('prod', 'prod_eu'),
+        failureStrategies: stageRollback,
+      })
         .step(
           stepGroup({ identifier: 'canary_deployment', name: 'Canary Deployment' }).step(
             k8sCanaryDeploy({
@@ -88,9 +115,16 @@ describe('Deployment builders', () => {
             }),
             canaryDelete('canary_delete'),
           ),
-          stepGroup({ identifier: 'primary_deployment', name: 'Primary Deployment', steps: [rolling('rolling_deploy', 'Rolling Deployment')] }),
+          stepGroup({
+            identifier: 'primary_deployment',
+            name: 'Primary Deployment',
+            steps: [rolling('rolling_deploy', 'Rolling Deployment')],
+          }),
         )
-        .rollbackStep(canaryDelete('rollback_canary_delete'), k8sRollingRollback({ identifier: 'rolling_rollback', name: 'Rolling Rollback', timeout: '10m' })),
+        .rollbackStep(
+          canaryDelete('rollback_canary_delete'),
+          k8sRollingRollback({ identifier: 'rolling_rollback', name: 'Rolling Rollback', timeout: '10m' }),
+        ),
     );
     // k8sRollingRollback() with no spec fields still emits `spec: {}`, as the platform writes it.
     expect(roundTrip(built)).toEqual(await fixture('cd-k8s-canary'));
@@ -98,11 +132,28 @@ describe('Deployment builders', () => {
 
   it('k8sBlueGreenDeploy() with a HarnessApproval between stage and swap', async () => {
     const swap = (identifier: string) =>
-      step({ identifier, name: 'Swap primary with stage service', type: 'K8sBGSwapServices', spec: { skipDryRun: false }, timeout: '10m' });
+      step({
+        identifier,
+        name: 'Swap primary with stage service',
+        type: 'K8sBGSwapServices',
+        spec: { skipDryRun: false },
+        timeout: '10m',
+      });
     const built = payments('web_blue_green', 'web blue green').stage(
-      deployment({ identifier: 'bg_prod', name: 'Blue green to prod', ...to('prod', 'prod_eu', 'payments_web'), failureStrategies: stageRollback })
+      deployment({
+        identifier: 'bg_prod',
+        name: 'Blue green to prod',
+        ...to('prod', 'prod_eu', 'payments_web'),
+        failureStrategies: stageRollback,
+      })
         .step(
-          k8sBlueGreenDeploy({ identifier: 'stage_deployment', name: 'Stage Deployment', skipDryRun: false, pruningEnabled: false, timeout: '10m' }),
+          k8sBlueGreenDeploy({
+            identifier: 'stage_deployment',
+            name: 'Stage Deployment',
+            skipDryRun: false,
+            pruningEnabled: false,
+            timeout: '10m',
+          }),
           harnessApproval({
             identifier: 'check_stage',
             name: 'Check the stage version',
@@ -122,9 +173,21 @@ describe('Deployment builders', () => {
     const built = payments('ledger_migrate_deploy', 'ledger migrate and deploy').stage(
       deployment({ identifier: 'deploy_ledger', name: 'Deploy ledger', ...to('staging', 'staging_cluster', 'ledger') })
         .step(
-          k8sApply({ identifier: 'migrations', name: 'Run migrations job', filePaths: ['jobs/migrate.yaml'], skipDryRun: false, skipSteadyStateCheck: false, timeout: '15m' }),
+          k8sApply({
+            identifier: 'migrations',
+            name: 'Run migrations job',
+            filePaths: ['jobs/migrate.yaml'],
+            skipDryRun: false,
+            skipSteadyStateCheck: false,
+            timeout: '15m',
+          }),
           wait({ identifier: 'warm_caches', name: 'Let caches warm', duration: '2m' }),
-          k8sRollingDeploy({ identifier: 'rolling_deployment', name: 'Rolling deployment', skipDryRun: false, timeout: '10m' }),
+          k8sRollingDeploy({
+            identifier: 'rolling_deployment',
+            name: 'Rolling deployment',
+            skipDryRun: false,
+            timeout: '10m',
+          }),
         )
         .rollbackStep(k8sRollingRollback({ identifier: 'rolling_rollback', name: 'Rolling rollback', timeout: '10m' })),
     );
@@ -138,18 +201,33 @@ describe('Deployment builders', () => {
         name: 'Helm deploy',
         ...to('qa', 'qa_cluster', 'gateway'),
         deploymentType: 'NativeHelm',
-        serviceInputs: { serviceDefinition: { type: 'NativeHelm', spec: { artifacts: { primary: { primaryArtifactRef: input() } } } } },
+        serviceInputs: {
+          serviceDefinition: { type: 'NativeHelm', spec: { artifacts: { primary: { primaryArtifactRef: input() } } } },
+        },
       })
-        .step(helmDeploy({ identifier: 'helm_deployment', name: 'Helm Deployment', ignoreReleaseHistFailStatus: false, spec: { skipDryRun: false }, timeout: '10m' }))
-        .rollbackStep(step({ identifier: 'helm_rollback', name: 'Helm Rollback', type: 'HelmRollback', spec: {}, timeout: '10m' })),
+        .step(
+          helmDeploy({
+            identifier: 'helm_deployment',
+            name: 'Helm Deployment',
+            ignoreReleaseHistFailStatus: false,
+            spec: { skipDryRun: false },
+            timeout: '10m',
+          }),
+        )
+        .rollbackStep(
+          step({ identifier: 'helm_rollback', name: 'Helm Rollback', type: 'HelmRollback', spec: {}, timeout: '10m' }),
+        ),
     );
     expect(roundTrip(built)).toEqual(await fixture('cd-helm-native'));
   });
 
   it('parallel() stages, and a service reused from an earlier stage', async () => {
-    const rollout = () => k8sRollingDeploy({ identifier: 'rollout', name: 'Rollout', skipDryRun: false, timeout: '10m' });
+    const rollout = () =>
+      k8sRollingDeploy({ identifier: 'rollout', name: 'Rollout', skipDryRun: false, timeout: '10m' });
     const region = (identifier: string, name: string, infrastructure: string) =>
-      deployment({ identifier, name, ...to('prod', infrastructure), service: { useFromStage: 'deploy_eu' } }).step(rollout());
+      deployment({ identifier, name, ...to('prod', infrastructure), service: { useFromStage: 'deploy_eu' } }).step(
+        rollout(),
+      );
     const built = payments('regional_rollout', 'regional rollout')
       .stage(deployment({ identifier: 'deploy_eu', name: 'Deploy EU', ...to('prod', 'prod_eu') }).step(rollout()))
       .stage(parallel(region('deploy_us', 'Deploy US', 'prod_us'), region('deploy_apac', 'Deploy APAC', 'prod_apac')));
@@ -163,7 +241,12 @@ describe('Deployment builders', () => {
       project: 'payments',
       timeout: input().default('1h'),
       variables: {
-        environment: { type: 'String', description: 'Where to deploy', required: true, value: input().allowedValues('dev', 'qa', 'prod') },
+        environment: {
+          type: 'String',
+          description: 'Where to deploy',
+          required: true,
+          value: input().allowedValues('dev', 'qa', 'prod'),
+        },
         replicas: { type: 'Number', value: input().default(2) },
         ticket: { type: 'String', value: input().regex('^OPS-[0-9]+$').executionInput() },
       },
@@ -187,7 +270,9 @@ describe('Deployment builders', () => {
     // failure strategies deployment() writes when none are given); the rest matches.
     const expected = (await fixture('cd-runtime-inputs')) as any;
     delete expected.pipeline.stages[0].stage.delegateSelectors;
-    expected.pipeline.stages[0].stage.failureStrategies = [{ onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } }];
+    expected.pipeline.stages[0].stage.failureStrategies = [
+      { onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } },
+    ];
     expect(document).toEqual(expected);
   });
 
@@ -210,7 +295,13 @@ describe('Deployment builders', () => {
               shell: 'Sh',
               command: 'run-contract-tests --base-url https://staging.payments.example.com',
             }),
-            plugin({ identifier: 'report_slack', name: 'Report to Slack', connectorRef: 'account.dockerhub', image: 'plugins/slack', settings: { webhook: expr.secret('slack_webhook') } }),
+            plugin({
+              identifier: 'report_slack',
+              name: 'Report to Slack',
+              connectorRef: 'account.dockerhub',
+              image: 'plugins/slack',
+              settings: { webhook: expr.secret('slack_webhook') },
+            }),
           ),
         )
         .rollbackStep(k8sRollingRollback({ identifier: 'rollback', name: 'Rollback', timeout: '10m' })),
@@ -292,13 +383,23 @@ pipeline:
           serviceDefinition: {
             type: 'Kubernetes',
             spec: {
-              artifacts: { primary: { type: 'DockerRegistry', spec: { connectorRef: 'dockerhub', imagePath: 'acme/cart', tag: input() } } },
+              artifacts: {
+                primary: {
+                  type: 'DockerRegistry',
+                  spec: { connectorRef: 'dockerhub', imagePath: 'acme/cart', tag: input() },
+                },
+              },
               manifests: [
                 {
                   manifest: {
                     identifier: 'k8s',
                     type: 'K8sManifest',
-                    spec: { store: { type: 'Github', spec: { connectorRef: 'github', gitFetchType: 'Branch', branch: 'main', paths: ['k8s/'] } } },
+                    spec: {
+                      store: {
+                        type: 'Github',
+                        spec: { connectorRef: 'github', gitFetchType: 'Branch', branch: 'main', paths: ['k8s/'] },
+                      },
+                    },
                   },
                 },
               ],
@@ -318,7 +419,10 @@ pipeline:
       }),
       deployment({
         identifier: 'qa',
-        serviceConfig: { useFromStage: { stage: 'dev' }, stageOverrides: { variables: [{ name: 'replicas', type: 'String', value: '2' }] } },
+        serviceConfig: {
+          useFromStage: { stage: 'dev' },
+          stageOverrides: { variables: [{ name: 'replicas', type: 'String', value: '2' }] },
+        },
         infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } },
       }).step(roll),
     );

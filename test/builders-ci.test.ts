@@ -28,7 +28,14 @@ describe('CI builders', () => {
       tags: { team: 'web' },
       codebase: { connectorRef: 'account.github', repoName: 'payments-web', build: input() },
     }).stage(
-      ci({ identifier: 'build', name: 'Build and test', description: 'Lint, test and bundle the web app on Harness Cloud', cloneCodebase: true, caching: { enabled: true }, ...cloud }).step(
+      ci({
+        identifier: 'build',
+        name: 'Build and test',
+        description: 'Lint, test and bundle the web app on Harness Cloud',
+        cloneCodebase: true,
+        caching: { enabled: true },
+        ...cloud,
+      }).step(
         run({ identifier: 'install', name: 'Install', shell: 'Sh', command: 'npm ci' }),
         run({
           identifier: 'test',
@@ -47,7 +54,12 @@ describe('CI builders', () => {
   it('ci() on a Kubernetes cluster; buildAndPushDockerRegistry with a connector builder as connectorRef', async () => {
     const built = pipeline({
       ...payments('api_image', 'api image'),
-      codebase: { connectorRef: 'github_payments_api', build: { type: 'branch', spec: { branch: expr.trigger.branch } }, depth: 50, prCloneStrategy: 'MergeCommit' },
+      codebase: {
+        connectorRef: 'github_payments_api',
+        build: { type: 'branch', spec: { branch: expr.trigger.branch } },
+        depth: 50,
+        prCloneStrategy: 'MergeCommit',
+      },
     }).stage(
       ci({
         identifier: 'build',
@@ -55,7 +67,13 @@ describe('CI builders', () => {
         cloneCodebase: true,
         infrastructure: {
           type: 'KubernetesDirect',
-          spec: { connectorRef: 'org.build_cluster', namespace: 'harness-builds', automountServiceAccountToken: true, nodeSelector: {}, os: 'Linux' },
+          spec: {
+            connectorRef: 'org.build_cluster',
+            namespace: 'harness-builds',
+            automountServiceAccountToken: true,
+            nodeSelector: {},
+            os: 'Linux',
+          },
         },
         sharedPaths: ['/var/run'],
       }).step(
@@ -89,7 +107,10 @@ describe('CI builders', () => {
   it('runTests() with Test Intelligence and test splitting', async () => {
     const built = pipeline({
       ...payments('ledger_tests', 'ledger tests'),
-      codebase: { connectorRef: 'github_ledger', build: { type: 'PR', spec: { number: expr.raw('trigger.prNumber') } } },
+      codebase: {
+        connectorRef: 'github_ledger',
+        build: { type: 'PR', spec: { number: expr.raw('trigger.prNumber') } },
+      },
     }).stage(
       ci({ identifier: 'test', name: 'Test', cloneCodebase: true, ...cloud }).step(
         runTests({
@@ -116,8 +137,20 @@ describe('CI builders', () => {
       ...payments('cli_release', 'cli release'),
       codebase: { connectorRef: 'github_cli', build: { type: 'tag', spec: { tag: expr.raw('trigger.tag') } } },
     }).stage(
-      ci({ identifier: 'release', name: 'Release', cloneCodebase: true, platform: { os: 'Linux', arch: 'Arm64' }, runtime: 'Cloud' }).step(
-        action({ identifier: 'setup_go', name: 'Setup Go', uses: 'actions/setup-go@v5', with: { 'go-version': '1.22' }, env: { GOFLAGS: '-mod=mod' } }),
+      ci({
+        identifier: 'release',
+        name: 'Release',
+        cloneCodebase: true,
+        platform: { os: 'Linux', arch: 'Arm64' },
+        runtime: 'Cloud',
+      }).step(
+        action({
+          identifier: 'setup_go',
+          name: 'Setup Go',
+          uses: 'actions/setup-go@v5',
+          with: { 'go-version': '1.22' },
+          env: { GOFLAGS: '-mod=mod' },
+        }),
         run({ identifier: 'build_binaries', name: 'Build binaries', shell: 'Bash', command: 'make dist' }),
         plugin({
           identifier: 'upload_s3',
@@ -148,7 +181,16 @@ describe('CI builders', () => {
     const codebase = { connectorRef: 'account.github', repoName: 'payments-sdk-js', build: input() };
     const matrix = pipeline({ ...payments('sdk_compat', 'sdk compatibility'), codebase }).stage(
       ci({ identifier: 'test_matrix', name: 'Test matrix', cloneCodebase: true, ...cloud })
-        .step(run({ identifier: 'test_node', name: 'Test on Node', connectorRef: dockerhub, image: expr`node:${expr.raw('matrix.node')}`, shell: 'Sh', command: 'npm ci && npm test' }))
+        .step(
+          run({
+            identifier: 'test_node',
+            name: 'Test on Node',
+            connectorRef: dockerhub,
+            image: expr`node:${expr.raw('matrix.node')}`,
+            shell: 'Sh',
+            command: 'npm ci && npm test',
+          }),
+        )
         .strategy({
           matrix: {
             node: ['18', '20', '22'],
@@ -163,7 +205,11 @@ describe('CI builders', () => {
 
     const split = pipeline({
       ...payments('e2e_split', 'e2e split'),
-      codebase: { connectorRef: 'account.github', repoName: 'payments-web', build: { type: 'branch', spec: { branch: 'main' } } },
+      codebase: {
+        connectorRef: 'account.github',
+        repoName: 'payments-web',
+        build: { type: 'branch', spec: { branch: 'main' } },
+      },
     }).stage(
       ci({ identifier: 'e2e', name: 'E2E', cloneCodebase: true, ...cloud }).step(
         run({
@@ -177,7 +223,10 @@ describe('CI builders', () => {
     );
     expect(roundTrip(split)).toEqual(await fixture('ci-parallelism-tests'));
 
-    const repeat = pipeline({ ...payments('multi_jdk', 'multi jdk'), codebase: { connectorRef: 'github_ledger', build: input() } }).stage(
+    const repeat = pipeline({
+      ...payments('multi_jdk', 'multi jdk'),
+      codebase: { connectorRef: 'github_ledger', build: input() },
+    }).stage(
       ci({ identifier: 'build_per_jdk', name: 'Build per JDK', cloneCodebase: true, ...cloud }).step(
         run({
           identifier: 'compile',
@@ -188,7 +237,13 @@ describe('CI builders', () => {
           command: './gradlew build',
           strategy: { repeat: { items: ['17', '21'], maxConcurrency: 2 } },
         }),
-        run({ identifier: 'flaky_check', name: 'Flaky check', shell: 'Sh', command: "./gradlew test --tests '*Flaky*'", strategy: { repeat: { times: 3 } } }),
+        run({
+          identifier: 'flaky_check',
+          name: 'Flaky check',
+          shell: 'Sh',
+          command: "./gradlew test --tests '*Flaky*'",
+          strategy: { repeat: { times: 3 } },
+        }),
       ),
     );
     expect(roundTrip(repeat)).toEqual(await fixture('ci-repeat-items'));
@@ -207,7 +262,12 @@ describe('CI builders', () => {
           name: 'Services',
           when: { stageStatus: 'Success' },
           failureStrategies: [{ action: 'MarkAsFailure' }],
-        }).step(parallel(sh('api_tests', 'API tests', 'pnpm --filter api test'), sh('worker_tests', 'Worker tests', 'pnpm --filter worker test'))),
+        }).step(
+          parallel(
+            sh('api_tests', 'API tests', 'pnpm --filter api test'),
+            sh('worker_tests', 'Worker tests', 'pnpm --filter worker test'),
+          ),
+        ),
       ),
     );
     expect(roundTrip(built)).toEqual(await fixture('ci-parallel-step-groups'));
@@ -215,7 +275,9 @@ describe('CI builders', () => {
 
   it('types options from the wire schemas: enums stay literal, expressions fit anywhere, misspelt options do not compile', () => {
     type RunOptions = Parameters<typeof run>[0];
-    expectTypeOf<RunOptions['shell']>().toEqualTypeOf<'Sh' | 'Bash' | 'Powershell' | 'Pwsh' | 'Python' | `${string}<+${string}` | Expr | undefined>();
+    expectTypeOf<RunOptions['shell']>().toEqualTypeOf<
+      'Sh' | 'Bash' | 'Powershell' | 'Pwsh' | 'Python' | `${string}<+${string}` | Expr | undefined
+    >();
     expectTypeOf<RunOptions['privileged']>().toEqualTypeOf<boolean | `${string}<+${string}` | Expr | undefined>();
     run({ identifier: 'x', command: 'make', shell: input(), privileged: '<+pipeline.variables.privileged>' });
     // @ts-expect-error: `comand` is not an option of run()

@@ -23,14 +23,27 @@ import {
 import { fixture, roundTrip } from './support/fixtures.js';
 
 /** Each test rebuilds a corpus fixture with the builders: builder -> document -> YAML -> data equals the fixture. */
-const payments = (identifier: string, name: string, more: object = {}) => pipeline({ identifier, name, project: 'payments', ...more });
+const payments = (identifier: string, name: string, more: object = {}) =>
+  pipeline({ identifier, name, project: 'payments', ...more });
 
 /** A ShellScript step exactly as written in the fixtures (shell()'s own defaults differ between fixtures). */
 const script = (identifier: string, name: string, text: string, timeout: string, spec: object = {}) =>
-  step({ identifier, name, type: 'ShellScript', spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script: text } }, ...spec }, timeout });
+  step({
+    identifier,
+    name,
+    type: 'ShellScript',
+    spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script: text } }, ...spec },
+    timeout,
+  });
 
 const rolling = k8sRollingDeploy({ identifier: 'rolling', name: 'Rolling', skipDryRun: false, timeout: '10m' });
-const prodEu = { deploymentType: 'Kubernetes', service: 'payments_api', environment: 'prod', deployToAll: false, infrastructureDefinitions: ['prod_eu'] };
+const prodEu = {
+  deploymentType: 'Kubernetes',
+  service: 'payments_api',
+  environment: 'prod',
+  deployToAll: false,
+  infrastructureDefinitions: ['prod_eu'],
+};
 
 describe('approval, custom and flow builders', () => {
   it('approval() with a full harnessApproval(), then a reference to its approver input', async () => {
@@ -43,9 +56,17 @@ describe('approval, custom and flow builders', () => {
             approvalMessage: 'Please review the following information\nand approve the pipeline progression',
             includePipelineExecutionHistory: true,
             isAutoRejectEnabled: false,
-            approvers: { userGroups: ['release_managers', 'account._account_all_users'], minimumCount: 2, disallowPipelineExecutor: true },
+            approvers: {
+              userGroups: ['release_managers', 'account._account_all_users'],
+              minimumCount: 2,
+              disallowPipelineExecutor: true,
+            },
             approverInputs: [{ name: 'change_window', defaultValue: 'tonight' }],
-            autoApproval: { action: 'APPROVE', scheduledDeadline: { time: '2026-12-01 18:00 PM', timeZone: 'Europe/London' }, comments: 'Nobody approved in time' },
+            autoApproval: {
+              action: 'APPROVE',
+              scheduledDeadline: { time: '2026-12-01 18:00 PM', timeZone: 'Europe/London' },
+              comments: 'Nobody approved in time',
+            },
             timeout: '3d',
           }),
         ),
@@ -66,7 +87,9 @@ describe('approval, custom and flow builders', () => {
 
   it('jiraApproval() with key-value and JEXL criteria, then email()', async () => {
     const ticket = expr.pipeline.variable('change_ticket');
-    const built = payments('change_managed_deploy', 'change managed deploy', { variables: { change_ticket: input() } }).stage(
+    const built = payments('change_managed_deploy', 'change managed deploy', {
+      variables: { change_ticket: input() },
+    }).stage(
       approval({ identifier: 'change_approval', name: 'Change approval' }).step(
         jiraApproval({
           identifier: 'wait_for_cab',
@@ -125,26 +148,37 @@ describe('approval, custom and flow builders', () => {
             { key: 'Content-Type', value: 'application/json' },
             { key: 'Authorization', value: expr`Bearer ${expr.secret('deploys_token')}` },
           ],
-          requestBody: '{"service": "payments-api", "version": "<+execution.steps.health.output.outputVariables.version>"}',
+          requestBody:
+            '{"service": "payments-api", "version": "<+execution.steps.health.output.outputVariables.version>"}',
           assertion: '<+httpResponseCode> == 201',
           delegateSelectors: ['payments-delegate'],
           timeout: '1m',
         }),
-        script('print_version', 'Print version', 'echo "<+steps.health.output.outputVariables.version>"', '1m', { environmentVariables: [], outputVariables: [] }),
+        script('print_version', 'Print version', 'echo "<+steps.health.output.outputVariables.version>"', '1m', {
+          environmentVariables: [],
+          outputVariables: [],
+        }),
       ),
     );
     expect(roundTrip(built)).toEqual(await fixture('custom-http-checks'));
   });
 
   it('barriers on the pipeline, barrier() steps in parallel stages', async () => {
-    const built = payments('coordinated_release', 'coordinated release', { barriers: [{ name: 'Schemas migrated', identifier: 'schemas_migrated' }] }).stage(
+    const built = payments('coordinated_release', 'coordinated release', {
+      barriers: [{ name: 'Schemas migrated', identifier: 'schemas_migrated' }],
+    }).stage(
       parallel(
         custom({ identifier: 'database', name: 'Database' }).step(
           script('migrate', 'Migrate', './migrate.sh', '30m'),
           barrier({ identifier: 'migrated', name: 'Migrated', barrierRef: 'schemas_migrated', timeout: '1h' }),
         ),
         deployment({ identifier: 'application', name: 'Application', ...prodEu }).step(
-          barrier({ identifier: 'wait_for_schemas', name: 'Wait for schemas', barrierRef: 'schemas_migrated', timeout: '1h' }),
+          barrier({
+            identifier: 'wait_for_schemas',
+            name: 'Wait for schemas',
+            barrierRef: 'schemas_migrated',
+            timeout: '1h',
+          }),
           rolling,
         ),
       ),
@@ -161,7 +195,10 @@ describe('approval, custom and flow builders', () => {
           org: 'default',
           pipeline: 'api_image',
           project: 'payments',
-          inputs: { identifier: 'api_image', properties: { ci: { codebase: { build: { type: 'branch', spec: { branch: 'main' } } } } } },
+          inputs: {
+            identifier: 'api_image',
+            properties: { ci: { codebase: { build: { type: 'branch', spec: { branch: 'main' } } } } },
+          },
           outputs: { image_tag: expr.raw('pipeline.stages.build.variables.image_tag') },
         }),
       )
@@ -173,7 +210,10 @@ describe('approval, custom and flow builders', () => {
           pipeline: 'api_deploy',
           project: 'payments',
           inputSetReferences: ['prod_inputs'],
-          inputs: { identifier: 'api_deploy', variables: [{ name: 'tag', type: 'String', value: '<+pipeline.stages.build.output.image_tag>' }] },
+          inputs: {
+            identifier: 'api_deploy',
+            variables: [{ name: 'tag', type: 'String', value: '<+pipeline.stages.build.output.image_tag>' }],
+          },
           when: { pipelineStatus: 'Success' },
         }),
       );
@@ -190,7 +230,10 @@ describe('approval, custom and flow builders', () => {
           versionLabel: 'v3',
           templateInputs: {
             type: 'Deployment',
-            spec: { service: { serviceRef: 'payments_api' }, environment: { environmentRef: 'dev', infrastructureDefinitions: [{ identifier: 'dev_cluster' }] } },
+            spec: {
+              service: { serviceRef: 'payments_api' },
+              environment: { environmentRef: 'dev', infrastructureDefinitions: [{ identifier: 'dev_cluster' }] },
+            },
           },
         }),
       )
@@ -203,11 +246,17 @@ describe('approval, custom and flow builders', () => {
             versionLabel: '2',
             templateInputs: {
               type: 'ShellScript',
-              spec: { environmentVariables: [{ name: 'BASE_URL', type: 'String', value: 'https://dev.payments.example.com' }] },
+              spec: {
+                environmentVariables: [{ name: 'BASE_URL', type: 'String', value: 'https://dev.payments.example.com' }],
+              },
               timeout: '15m',
             },
           }),
-          stepGroup({ identifier: 'security', name: 'Security', template: { templateRef: 'security_checks', versionLabel: 'v1' } }),
+          stepGroup({
+            identifier: 'security',
+            name: 'Security',
+            template: { templateRef: 'security_checks', versionLabel: 'v1' },
+          }),
         ),
       );
     expect(roundTrip(built)).toEqual(await fixture('templates-stage-step'));
@@ -227,29 +276,45 @@ describe('approval, custom and flow builders', () => {
           name: 'Summary email',
           identifier: 'summary_email',
           pipelineEvents: [{ type: 'PipelineEnd' }],
-          notificationMethod: { type: 'Email', spec: { userGroups: ['payments_team'], recipients: ['payments-leads@example.com'] } },
+          notificationMethod: {
+            type: 'Email',
+            spec: { userGroups: ['payments_team'], recipients: ['payments-leads@example.com'] },
+          },
           enabled: true,
         },
         {
           name: 'Page on-call',
           identifier: 'page_oncall',
           pipelineEvents: [{ type: 'StepFailed' }],
-          notificationMethod: { type: 'PagerDuty', spec: { userGroups: [], integrationKey: expr.secret('pagerduty_key') } },
+          notificationMethod: {
+            type: 'PagerDuty',
+            spec: { userGroups: [], integrationKey: expr.secret('pagerduty_key') },
+          },
           enabled: false,
         },
       ],
     }).stage(
-      deployment({ identifier: 'deploy', name: 'Deploy', ...prodEu, environment: 'staging', infrastructureDefinitions: ['staging_cluster'] }).step(rolling),
+      deployment({
+        identifier: 'deploy',
+        name: 'Deploy',
+        ...prodEu,
+        environment: 'staging',
+        infrastructureDefinitions: ['staging_cluster'],
+      }).step(rolling),
     );
     expect(roundTrip(built)).toEqual(await fixture('notification-rules'));
   });
 
   it('when conditions on stages and steps', async () => {
-    const built = payments('conditional_release', 'conditional release', { variables: { run_migrations: input().allowedValues('true', 'false') } })
+    const built = payments('conditional_release', 'conditional release', {
+      variables: { run_migrations: input().allowedValues('true', 'false') },
+    })
       .stage(
-        custom({ identifier: 'migrate', name: 'Migrate', when: { pipelineStatus: 'Success', condition: '<+pipeline.variables.run_migrations> == "true"' } }).step(
-          script('migrate_db', 'Migrate', './migrate.sh', '20m'),
-        ),
+        custom({
+          identifier: 'migrate',
+          name: 'Migrate',
+          when: { pipelineStatus: 'Success', condition: '<+pipeline.variables.run_migrations> == "true"' },
+        }).step(script('migrate_db', 'Migrate', './migrate.sh', '20m')),
       )
       .stage(
         custom({ identifier: 'cleanup', name: 'Cleanup' })
@@ -259,7 +324,14 @@ describe('approval, custom and flow builders', () => {
               identifier: 'report_failure',
               name: 'Report failure',
               type: 'ShellScript',
-              spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script: 'echo "migration status <+pipeline.stages.migrate.status>"' } } },
+              spec: {
+                shell: 'Bash',
+                onDelegate: true,
+                source: {
+                  type: 'Inline',
+                  spec: { script: 'echo "migration status <+pipeline.stages.migrate.status>"' },
+                },
+              },
               timeout: '5m',
               when: { stageStatus: 'All', condition: '<+pipeline.stages.migrate.status> == "FAILED"' },
             }),
@@ -271,8 +343,15 @@ describe('approval, custom and flow builders', () => {
   it('delegateSelectors and timeout on the pipeline, a stage, a step group and a step', async () => {
     const built = payments('on_prem_deploy', 'on prem deploy', { delegateSelectors: ['onprem'], timeout: '2h' }).stage(
       custom({ identifier: 'deploy', name: 'Deploy', delegateSelectors: ['onprem-linux'], timeout: '1h' }).step(
-        stepGroup({ identifier: 'datacenter_a', name: 'Datacenter A', delegateSelectors: ['dc-a'], timeout: '30m' }).step(
-          script('restart_workers', 'Restart workers', 'systemctl restart payments-worker', '10m', { delegateSelectors: ['dc-a-primary'] }),
+        stepGroup({
+          identifier: 'datacenter_a',
+          name: 'Datacenter A',
+          delegateSelectors: ['dc-a'],
+          timeout: '30m',
+        }).step(
+          script('restart_workers', 'Restart workers', 'systemctl restart payments-worker', '10m', {
+            delegateSelectors: ['dc-a-primary'],
+          }),
         ),
       ),
     );
@@ -281,9 +360,17 @@ describe('approval, custom and flow builders', () => {
 
   it('variables on the pipeline, a stage and a step group, with a Secret and a Number', async () => {
     const built = payments('variables_demo', 'variables demo', {
-      variables: { region: 'eu-west-1', api_token: { type: 'Secret', value: 'account.payments_api_token' }, max_surge: 25 },
+      variables: {
+        region: 'eu-west-1',
+        api_token: { type: 'Secret', value: 'account.payments_api_token' },
+        max_surge: 25,
+      },
     }).stage(
-      custom({ identifier: 'prepare', name: 'Prepare', variables: { bucket: expr`payments-config-${expr.pipeline.variable('region')}`, attempts: 3 } }).step(
+      custom({
+        identifier: 'prepare',
+        name: 'Prepare',
+        variables: { bucket: expr`payments-config-${expr.pipeline.variable('region')}`, attempts: 3 },
+      }).step(
         stepGroup({ identifier: 'render_config', name: 'Render config', variables: { format: 'yaml' } }).step(
           script(
             'render',
@@ -303,7 +390,10 @@ describe('approval, custom and flow builders', () => {
 
   it('wait() and email() in a custom stage with a timeout', () => {
     const built = payments('w', 'w').stage(
-      custom({ identifier: 's', timeout: '2h' }).step(wait({ identifier: 'pause', duration: input() }), email({ identifier: 'e', to: 'a@example.com', subject: 's', body: 'b' })),
+      custom({ identifier: 's', timeout: '2h' }).step(
+        wait({ identifier: 'pause', duration: input() }),
+        email({ identifier: 'e', to: 'a@example.com', subject: 's', body: 'b' }),
+      ),
     );
     expect((roundTrip(built) as any).pipeline.stages[0].stage).toEqual({
       name: 's',
@@ -313,7 +403,14 @@ describe('approval, custom and flow builders', () => {
         execution: {
           steps: [
             { step: { type: 'Wait', name: 'pause', identifier: 'pause', spec: { duration: '<+input>' } } },
-            { step: { type: 'Email', name: 'e', identifier: 'e', spec: { to: 'a@example.com', subject: 's', body: 'b' } } },
+            {
+              step: {
+                type: 'Email',
+                name: 'e',
+                identifier: 'e',
+                spec: { to: 'a@example.com', subject: 's', body: 'b' },
+              },
+            },
           ],
         },
       },
@@ -322,7 +419,10 @@ describe('approval, custom and flow builders', () => {
   });
 
   it('stageIdentifiers lists the stages of a parallel group', () => {
-    const built = payments('p', 'p').stage(custom({ identifier: 'a' }), parallel(custom({ identifier: 'b' }), custom({ identifier: 'c' })));
+    const built = payments('p', 'p').stage(
+      custom({ identifier: 'a' }),
+      parallel(custom({ identifier: 'b' }), custom({ identifier: 'c' })),
+    );
     expect(built.stageIdentifiers).toEqual(['a', 'b', 'c']);
   });
 
@@ -330,8 +430,12 @@ describe('approval, custom and flow builders', () => {
     const s = custom({ identifier: 'a' });
     const w = wait({ identifier: 'w', duration: '1m' });
     expect(() => parallel(s as never, w as never)).toThrow('parallel(): pass only stages or only steps');
-    // @ts-expect-error: the types refuse it too (parallel(...) stages have no steps of their own)
-    expect(() => payments('p', 'p').stage(parallel(s, custom({ identifier: 'b' }))).step(w)).toThrow(
+    expect(() =>
+      payments('p', 'p')
+        .stage(parallel(s, custom({ identifier: 'b' })))
+        // @ts-expect-error: the types refuse it too (parallel(...) stages have no steps of their own)
+        .step(w),
+    ).toThrow(
       'pipeline "p".step(): the last stage takes no steps; parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)',
     );
   });

@@ -63,7 +63,10 @@ describe('pipeline().stage().step()', () => {
                 },
                 infrastructure: {
                   environmentRef: 'production',
-                  infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: 'cluster', namespace: 'web', releaseName: 'release-<+INFRA_KEY>' } },
+                  infrastructureDefinition: {
+                    type: 'KubernetesDirect',
+                    spec: { connectorRef: 'cluster', namespace: 'web', releaseName: 'release-<+INFRA_KEY>' },
+                  },
                   allowSimultaneousDeployments: false,
                 },
                 execution: {
@@ -100,9 +103,9 @@ describe('pipeline().stage().step()', () => {
   });
 
   it('refuses a non-stage passed to .stage()', () => {
-    expect(() => pipeline({ identifier: 'p', project: 'x' }).stage(shell({ identifier: 's', script: 'x' }) as never)).toThrow(
-      /argument 1 is not a stage/,
-    );
+    expect(() =>
+      pipeline({ identifier: 'p', project: 'x' }).stage(shell({ identifier: 's', script: 'x' }) as never),
+    ).toThrow(/argument 1 is not a stage/);
   });
 });
 
@@ -117,7 +120,9 @@ describe('immutability', () => {
 
   it('lets one stage be reused by two pipelines without aliasing', () => {
     const shared = k8s().step(shell({ identifier: 'common', script: 'true' }));
-    const one = pipeline({ identifier: 'one', project: 'x' }).stage(shared).step(shell({ identifier: 'only_one', script: 'x' }));
+    const one = pipeline({ identifier: 'one', project: 'x' })
+      .stage(shared)
+      .step(shell({ identifier: 'only_one', script: 'x' }));
     const two = pipeline({ identifier: 'two', project: 'x' }).stage(shared);
     const stepIds = (p: typeof one) =>
       (build(p) as any).pipeline.stages[0].stage.spec.execution.steps.map((s: any) => s.step.identifier);
@@ -138,13 +143,24 @@ describe('$if and $call', () => {
   it('applies $if only when the condition holds', () => {
     const extra = shell({ identifier: 'extra', script: 'x' });
     const count = (prod: boolean) =>
-      (((lower(k8s().$if(prod, (s) => s.step(extra)).toNode()) as any).stage as any).spec.execution.steps as unknown[]).length;
+      (
+        (
+          (
+            lower(
+              k8s()
+                .$if(prod, (s) => s.step(extra))
+                .toNode(),
+            ) as any
+          ).stage as any
+        ).spec.execution.steps as unknown[]
+      ).length;
     expect(count(true)).toBe(1);
     expect(count(false)).toBe(0);
   });
 
   it('passes the builder through $call', () => {
-    const withSmoke = <T extends { step(...s: StepBuilder[]): T }>(b: T) => b.step(shell({ identifier: 'smoke', script: 'x' }));
+    const withSmoke = <T extends { step(...s: StepBuilder[]): T }>(b: T) =>
+      b.step(shell({ identifier: 'smoke', script: 'x' }));
     const stageDoc = (lower(k8s().$call(withSmoke).toNode()) as any).stage as any;
     expect(stageDoc.spec.execution.steps[0].step.identifier).toBe('smoke');
   });
@@ -159,7 +175,11 @@ describe('shell()', () => {
   });
 
   it('takes outputs as { name: value }: another variable or an expression, names typed the same', () => {
-    const s = shell({ identifier: 'build', script: 'x', outputs: { VERSION: 'APP_VERSION', URL: expr`https://${expr.env.name}.example.com` } });
+    const s = shell({
+      identifier: 'build',
+      script: 'x',
+      outputs: { VERSION: 'APP_VERSION', URL: expr`https://${expr.env.name}.example.com` },
+    });
     const spec = (lower(s.toNode()) as any).step.spec;
     expect(spec.outputVariables).toEqual([
       { name: 'VERSION', type: 'String', value: 'APP_VERSION' },
@@ -206,7 +226,18 @@ describe('project() and connectors', () => {
     const orgLevel = connectors.dockerRegistry({ identifier: 'hub', org: 'default' });
     const accountLevel = connectors.dockerRegistry({ identifier: 'acct', account: true });
     const ref = (c: typeof orgLevel) =>
-      ((lower(deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: c, namespace: 'n' } }).toNode()) as any).stage as any).spec.infrastructure.infrastructureDefinition.spec.connectorRef;
+      (
+        (
+          lower(
+            deployment({
+              identifier: 'd',
+              service: 's',
+              environment: 'e',
+              infrastructure: { connector: c, namespace: 'n' },
+            }).toNode(),
+          ) as any
+        ).stage as any
+      ).spec.infrastructure.infrastructureDefinition.spec.connectorRef;
     expect(ref(orgLevel)).toBe('org.hub');
     expect(ref(accountLevel)).toBe('account.acct');
     expect(ref(connectors.dockerRegistry({ identifier: 'local', project: 'web' }))).toBe('local');
@@ -214,15 +245,24 @@ describe('project() and connectors', () => {
 
   it('writes UsernamePassword auth with a secret reference', () => {
     const doc = build(
-      connectors.dockerRegistry({ identifier: 'harbor', provider: 'Harbor', url: 'https://harbor.example.com/v2/', auth: { username: 'ci', passwordRef: 'harbor_pw' } }),
+      connectors.dockerRegistry({
+        identifier: 'harbor',
+        provider: 'Harbor',
+        url: 'https://harbor.example.com/v2/',
+        auth: { username: 'ci', passwordRef: 'harbor_pw' },
+      }),
     ) as any;
-    expect(doc.connector.spec.auth).toEqual({ type: 'UsernamePassword', spec: { username: 'ci', passwordRef: 'harbor_pw' } });
+    expect(doc.connector.spec.auth).toEqual({
+      type: 'UsernamePassword',
+      spec: { username: 'ci', passwordRef: 'harbor_pw' },
+    });
   });
 });
 
 describe('call sites', () => {
   it('remembers the line of the user code that created a builder', () => {
-    const s = shell({ identifier: 's', script: 'x' }); const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]);
+    const s = shell({ identifier: 's', script: 'x' });
+    const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]);
     expect(s.site.location).toEqual({ file: 'test/builders.test.ts', line, column: expect.any(Number) });
   });
 });

@@ -15,9 +15,15 @@ const check = (records: Array<AcrossRecord<string>>, options = {}) =>
   }));
 
 const web = { org: 'default', project: 'web' };
-const pipelineKey = (identifier: string, scope: Partial<ResourceKey> = web): ResourceKey => ({ kind: 'pipeline', identifier, ...scope });
+const pipelineKey = (identifier: string, scope: Partial<ResourceKey> = web): ResourceKey => ({
+  kind: 'pipeline',
+  identifier,
+  ...scope,
+});
 const hub = (scope: Partial<ResourceKey>): ResourceKey => ({ kind: 'connector', identifier: 'hub', ...scope });
-const uses = (target: ResourceKey, by: 'builder' | 'text' = 'builder') => [{ target, by, path: ['pipeline', 'x'], place: 'ref' }];
+const uses = (target: ResourceKey, by: 'builder' | 'text' = 'builder') => [
+  { target, by, path: ['pipeline', 'x'], place: 'ref' },
+];
 
 describe('the check across documents', () => {
   it('reports the second of one identity at itself, naming the first, and involves both', () => {
@@ -39,8 +45,18 @@ describe('the check across documents', () => {
 
   it('takes two versions of a template for two resources', () => {
     const template = (version: string): ResourceKey => ({ kind: 'template', identifier: 't', version, ...web });
-    expect(check([{ key: template('1'), place: 'a' }, { key: template('2'), place: 'b' }])).toEqual([]);
-    expect(check([{ key: template('1'), place: 'a' }, { key: template('1'), place: 'b' }]).map((f) => f.code)).toEqual(['duplicate-resource']);
+    expect(
+      check([
+        { key: template('1'), place: 'a' },
+        { key: template('2'), place: 'b' },
+      ]),
+    ).toEqual([]);
+    expect(
+      check([
+        { key: template('1'), place: 'a' },
+        { key: template('1'), place: 'b' },
+      ]).map((f) => f.code),
+    ).toEqual(['duplicate-resource']);
   });
 
   it('reports a builder reference to what is neither among the records nor known, at the reference', () => {
@@ -52,7 +68,8 @@ describe('the check across documents', () => {
     expect(check(records)).toEqual([
       {
         code: 'unresolved-reference',
-        message: 'references template "t" (version 2) in project default/web, which is not among the compiled resources',
+        message:
+          'references template "t" (version 2) in project default/web, which is not among the compiled resources',
         hint: "export it from a compiled file (defined at ref's target), or give the identifier as a string if it already exists on the platform",
         at: 'ref',
         involved: ['p'],
@@ -64,8 +81,13 @@ describe('the check across documents', () => {
   });
 
   it('reports a connector the referring document cannot see; one of its project, org or account it can', () => {
-    const referrer = (target: ResourceKey): AcrossRecord<string> => ({ key: pipelineKey('p'), place: 'p', references: uses(target) });
-    for (const scope of [web, { org: 'default' }, {}]) expect(check([referrer(hub(scope)), { key: hub(scope), place: 'hub' }])).toEqual([]);
+    const referrer = (target: ResourceKey): AcrossRecord<string> => ({
+      key: pipelineKey('p'),
+      place: 'p',
+      references: uses(target),
+    });
+    for (const scope of [web, { org: 'default' }, {}])
+      expect(check([referrer(hub(scope)), { key: hub(scope), place: 'hub' }])).toEqual([]);
     const other = hub({ org: 'default', project: 'other' });
     expect(check([referrer(other), { key: other, place: 'hub' }])).toEqual([
       {
@@ -87,7 +109,9 @@ describe('the check across documents', () => {
     key: pipelineKey('deploy'),
     place,
     // Keyed as input-fields.ts keys the pipeline's fields (the platform's FQN keys).
-    runtimeInputs: () => [{ key: 'pipeline/variables/[name:env]/value', path: ['pipeline', 'variables', 0, 'value'], optional: false }],
+    runtimeInputs: () => [
+      { key: 'pipeline/variables/[name:env]/value', path: ['pipeline', 'variables', 0, 'value'], optional: false },
+    ],
   });
   const env = (value: string) => ({ variables: [{ name: 'env', type: 'String', value }] });
 
@@ -101,13 +125,19 @@ describe('the check across documents', () => {
         at: 'input set',
         involved: ['input set', 'pipeline'],
       },
-      expect.objectContaining({ code: 'input-set-missing-input', at: 'input set', involved: ['input set', 'pipeline'] }),
+      expect.objectContaining({
+        code: 'input-set-missing-input',
+        at: 'input set',
+        involved: ['input set', 'pipeline'],
+      }),
     ]);
   });
 
   it('leaves an input set unchecked when its pipeline is not among the records once, and applies the rule settings', () => {
     expect(check([inputSet({ anything: 1 })])).toEqual([]);
-    expect(check([deploy('a'), deploy('b'), inputSet({ anything: 1 })]).map((f) => f.code)).toEqual(['duplicate-resource']);
+    expect(check([deploy('a'), deploy('b'), inputSet({ anything: 1 })]).map((f) => f.code)).toEqual([
+      'duplicate-resource',
+    ]);
     expect(check([deploy(), inputSet({})]).map((f) => f.code)).toEqual(['input-set-missing-input']);
     expect(check([deploy(), inputSet({})], { settings: { 'input-set-missing-input': 'off' } })).toEqual([]);
   });

@@ -26,7 +26,11 @@ function runOnTerminal(args: string[], env: Record<string, string | undefined>):
   return new Promise((resolve, reject) => {
     const fullEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) fullEnv[k] = v;
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: dir, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: dir,
+      env: fullEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
     child.on('error', reject);
@@ -42,10 +46,19 @@ describe('diagnostics output', () => {
     expect(result.stderr).toBe('');
     const report = JSON.parse(result.stdout);
     expect(report.ok).toBe(false);
-    expect(report.diagnostics.map((d: { code: string }) => d.code).sort()).toEqual(['duplicate-identifier', 'invalid-format']);
+    expect(report.diagnostics.map((d: { code: string }) => d.code).sort()).toEqual([
+      'duplicate-identifier',
+      'invalid-format',
+    ]);
     for (const d of report.diagnostics) {
-      expect(d).toMatchObject({ severity: 'error', message: expect.any(String), subject: expect.stringContaining('pipeline "build"') });
-      expect(d).toMatchObject({ location: { file: 'defs/web.ts', line: expect.any(Number), column: expect.any(Number) } });
+      expect(d).toMatchObject({
+        severity: 'error',
+        message: expect.any(String),
+        subject: expect.stringContaining('pipeline "build"'),
+      });
+      expect(d).toMatchObject({
+        location: { file: 'defs/web.ts', line: expect.any(Number), column: expect.any(Number) },
+      });
       expect(Array.isArray(d.path) && d.path[0] === 'pipeline').toBe(true);
     }
     const duplicate = report.diagnostics.find((d: { code: string }) => d.code === 'duplicate-identifier');
@@ -56,7 +69,10 @@ describe('diagnostics output', () => {
   });
 
   it('puts a duplicate identifier of a shared step at the .step() that uses it again, naming where it is defined', async () => {
-    await write('lib/steps.ts', `import { shell } from 'pipewright';\nexport const check = shell({ identifier: 'check', script: 'make check' });\n`);
+    await write(
+      'lib/steps.ts',
+      `import { shell } from 'pipewright';\nexport const check = shell({ identifier: 'check', script: 'make check' });\n`,
+    );
     await write(
       'defs/p.ts',
       [
@@ -99,7 +115,12 @@ describe('diagnostics output', () => {
     const report = JSON.parse(json.stdout);
     expect(report.ok).toBe(true);
     expect(report.diagnostics).toEqual([
-      expect.objectContaining({ code: 'possible-secret', severity: 'warning', location: expect.objectContaining({ file: 'defs/web.ts', line: 5 }), hint: expect.any(String) }),
+      expect.objectContaining({
+        code: 'possible-secret',
+        severity: 'warning',
+        location: expect.objectContaining({ file: 'defs/web.ts', line: 5 }),
+        hint: expect.any(String),
+      }),
     ]);
     expect(report.diagnostics[0].path.at(-1)).toBe('script');
     expect(json.stdout).not.toContain(token);
@@ -112,11 +133,20 @@ describe('diagnostics output', () => {
       pipewright: 1,
       command: 'compile',
       ok: false,
-      diagnostics: [expect.objectContaining({ code: 'no-entries', severity: 'error', hint: expect.stringContaining('pass .ts files') })],
+      diagnostics: [
+        expect.objectContaining({
+          code: 'no-entries',
+          severity: 'error',
+          hint: expect.stringContaining('pass .ts files'),
+        }),
+      ],
     });
     const noConfig = await runCli(['compile', '--json'], { cwd: dir });
     expect(noConfig.code).toBe(1);
-    expect(JSON.parse(noConfig.stdout).diagnostics[0]).toMatchObject({ code: 'no-entries', message: 'no entries given and no pipewright.config.ts found' });
+    expect(JSON.parse(noConfig.stdout).diagnostics[0]).toMatchObject({
+      code: 'no-entries',
+      message: 'no entries given and no pipewright.config.ts found',
+    });
     await write('defs/web.ts', `import { x } from './missing.js';\nexport const y = x;\n`);
     const unresolved = await runCli(['compile', 'defs/web.ts', '--json'], { cwd: dir });
     // esbuild's range: the import's path, quotes included.
@@ -128,7 +158,10 @@ describe('diagnostics output', () => {
 
   it('uses no colour when the output is not a terminal, even without NO_COLOR', async () => {
     await write('defs/web.ts', BROKEN);
-    const result = await runCli(['compile', 'defs/web.ts'], { cwd: dir, env: { NO_COLOR: undefined, FORCE_COLOR: undefined } });
+    const result = await runCli(['compile', 'defs/web.ts'], {
+      cwd: dir,
+      env: { NO_COLOR: undefined, FORCE_COLOR: undefined },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('[error invalid-format]');
     expect(result.stderr).not.toContain(ESC);
@@ -147,7 +180,13 @@ describe('diagnostics output', () => {
   it('prints a stack trace only with --debug', async () => {
     await write('taken', '');
     const quiet = await runCli(['init', 'taken'], { cwd: dir });
-    expect(quiet).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^pipewright: taken exists and is not a folder \[error not-a-folder\]\n {4}hint: .*\n\n1 error\n$/) });
+    expect(quiet).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(
+        /^pipewright: taken exists and is not a folder \[error not-a-folder\]\n {4}hint: .*\n\n1 error\n$/,
+      ),
+    });
     const debug = await runCli(['--debug', 'init', 'taken'], { cwd: dir });
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(/^DiagnosticError: taken exists and is not a folder\n\s+at /m);

@@ -125,7 +125,8 @@ describe('orphans and files compile does not own', () => {
     const result = await compile();
     expect(result).toMatchObject({
       code: 0,
-      stdout: 'compiled 2 documents to out: 1 written, 2 unchanged, 1 removed\n  removed  pipelines/default/web/deploy.yaml  (its source defs/deploy.ts no longer exists)\n',
+      stdout:
+        'compiled 2 documents to out: 1 written, 2 unchanged, 1 removed\n  removed  pipelines/default/web/deploy.yaml  (its source defs/deploy.ts no longer exists)\n',
     });
 
     const after = await snapshot(join(dir, 'out'));
@@ -142,7 +143,10 @@ describe('orphans and files compile does not own', () => {
     expect(await readlink(join(dir, 'out/notes-link'))).toBe('NOTES.md');
     expect((await lstat(join(dir, 'out/keep-empty'))).isDirectory()).toBe(true);
     const manifest = JSON.parse(await readFile(join(dir, 'out/manifest.json'), 'utf8'));
-    expect(manifest.files.map((f: { file: string }) => f.file)).toEqual(['projects/default/web.yaml', 'pipelines/default/web/build.yaml']);
+    expect(manifest.files.map((f: { file: string }) => f.file)).toEqual([
+      'projects/default/web.yaml',
+      'pipelines/default/web/build.yaml',
+    ]);
   });
 
   it('does not remove a file that only looks generated when no manifest lists it', async () => {
@@ -157,7 +161,9 @@ describe('orphans and files compile does not own', () => {
     for (const args of [[], ['--check']]) {
       const result = await compile(...args);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('out/manifest.json exists and was not written by pipewright; compiling would overwrite it [error foreign-manifest]');
+      expect(result.stderr).toContain(
+        'out/manifest.json exists and was not written by pipewright; compiling would overwrite it [error foreign-manifest]',
+      );
       expect(result.stderr).toContain('hint: choose another output folder with -o');
     }
     expect(await readFile(join(dir, 'out/manifest.json'), 'utf8')).toBe('{"name":"something else"}\n');

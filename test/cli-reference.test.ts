@@ -37,12 +37,20 @@ describe('help', () => {
 describe('usage errors', () => {
   it('suggests the closest command for an unknown one and exits 2', async () => {
     const result = await runCli(['compil']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'compil'\n(Did you mean compile?)\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown command 'compil'\n(Did you mean compile?)\n",
+    });
   });
 
   it('suggests the closest option for an unknown one and exits 2', async () => {
     const result = await runCli(['compile', '--chek']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--chek'\n(Did you mean --check?)\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown option '--chek'\n(Did you mean --check?)\n",
+    });
   });
 
   it('does not suggest anything for a word that is nothing like a command', async () => {
@@ -67,9 +75,14 @@ async function diagnosticCodes(): Promise<Map<string, string>> {
     for (const [line] of text.matchAll(/\bcode\s*[:=][^\n]*/g)) for (const [, code] of line.matchAll(kebab)) add(code!);
     if (file.endsWith('schema-issues.ts'))
       for (const [, code] of text.matchAll(/^\s+\w+: ['"]([a-z]+(?:-[a-z]+)+)['"],$/gm)) add(code!);
-    for (const [, code] of text.matchAll(/\b(?:DiagnosticError\.of|diagnosticOf)\(\s*['"]([a-z0-9]+(?:-[a-z0-9]+)*)['"]/g)) add(code!);
+    for (const [, code] of text.matchAll(
+      /\b(?:DiagnosticError\.of|diagnosticOf)\(\s*['"]([a-z0-9]+(?:-[a-z0-9]+)*)['"]/g,
+    ))
+      add(code!);
     // Rule helpers (`error(document, path, 'code', ...)`, `ruleError(...)`): the first kebab literal of the call.
-    for (const [, code] of text.matchAll(/\b(?:error|ruleError)\(\s*document,[^'"`]*?(?:['"][\w.]*['"][^'"`]*?)*?['"]([a-z]+(?:-[a-z]+)+)['"]/g))
+    for (const [, code] of text.matchAll(
+      /\b(?:error|ruleError)\(\s*document,[^'"`]*?(?:['"][\w.]*['"][^'"`]*?)*?['"]([a-z]+(?:-[a-z]+)+)['"]/g,
+    ))
       add(code!);
   }
   return codes;
@@ -77,24 +90,46 @@ async function diagnosticCodes(): Promise<Map<string, string>> {
 
 describe('troubleshooting (docs/troubleshooting.md) and the table of codes', () => {
   const documented = async () =>
-    [...(await readFile(join(ROOT, 'docs/troubleshooting.md'), 'utf8')).matchAll(/^### `([a-z0-9-]+)`$/gm)].map((m) => m[1]!);
+    [...(await readFile(join(ROOT, 'docs/troubleshooting.md'), 'utf8')).matchAll(/^### `([a-z0-9-]+)`$/gm)].map(
+      (m) => m[1]!,
+    );
 
   it('has an entry for every code of the table, and the table a code for every entry', async () => {
     const table = Object.keys(DIAGNOSTIC_CODES);
     const docs = await documented();
-    expect(table.filter((code) => !docs.includes(code)), 'add a "### `code`" entry to docs/troubleshooting.md for each').toEqual([]);
-    expect(docs.filter((code) => !isDiagnosticCode(code)), 'add each to src/compile/diagnostic-codes.ts, or remove the entry').toEqual([]);
+    expect(
+      table.filter((code) => !docs.includes(code)),
+      'add a "### `code`" entry to docs/troubleshooting.md for each',
+    ).toEqual([]);
+    expect(
+      docs.filter((code) => !isDiagnosticCode(code)),
+      'add each to src/compile/diagnostic-codes.ts, or remove the entry',
+    ).toEqual([]);
     expect(new Set(docs).size).toBe(docs.length);
     // The anchor the table gives is the one a Markdown renderer makes of the heading (GitHub: lowercase, no backticks).
-    for (const code of table) expect(docsAnchor(code as keyof typeof DIAGNOSTIC_CODES)).toBe(`docs/troubleshooting.md#${`\`${code}\``.toLowerCase().replace(/[^\w -]/g, '')}`);
+    for (const code of table)
+      expect(docsAnchor(code as keyof typeof DIAGNOSTIC_CODES)).toBe(
+        `docs/troubleshooting.md#${`\`${code}\``.toLowerCase().replace(/[^\w -]/g, '')}`,
+      );
   });
 
   it('lists every code the sources write (the types refuse any other; this catches a code in an untyped place)', async () => {
     const codes = await diagnosticCodes();
     // The scan itself must keep finding the codes it is known to find, or this test would pass on nothing.
-    for (const known of ['no-entries', 'missing-field', 'invalid-format', 'duplicate-identifier', 'unknown-type', 'syntax-error', 'type-error', 'file-not-found'])
+    for (const known of [
+      'no-entries',
+      'missing-field',
+      'invalid-format',
+      'duplicate-identifier',
+      'unknown-type',
+      'syntax-error',
+      'type-error',
+      'file-not-found',
+    ])
       expect([...codes.keys()]).toContain(known);
-    const notInTable = [...codes].filter(([code]) => !isDiagnosticCode(code)).map(([code, file]) => `${code} (${file})`);
+    const notInTable = [...codes]
+      .filter(([code]) => !isDiagnosticCode(code))
+      .map(([code, file]) => `${code} (${file})`);
     expect(notInTable).toEqual([]);
   });
 

@@ -14,7 +14,9 @@ const compile = (...args: string[]) => runCli(['compile', ...args], { cwd: dir }
 async function snapshotTree(root: string): Promise<Record<string, string>> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)));
-  return Object.fromEntries(await Promise.all(files.sort().map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)));
+  return Object.fromEntries(
+    await Promise.all(files.sort().map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)),
+  );
 }
 
 const GOOD = `import { deployment, input, pipeline, project, shell } from 'pipewright';
@@ -36,7 +38,9 @@ describe('pipewright compile', () => {
       'projects/default/web.yaml',
     ]);
     const manifest = JSON.parse(await readFile(join(dir, 'out/manifest.json'), 'utf8'));
-    expect(manifest.files.map((f: { kind: string; file: string; source: string }) => [f.kind, f.file, f.source])).toEqual([
+    expect(
+      manifest.files.map((f: { kind: string; file: string; source: string }) => [f.kind, f.file, f.source]),
+    ).toEqual([
       ['project', 'projects/default/web.yaml', 'defs/web.ts'],
       ['pipeline', 'pipelines/default/web/deploy.yaml', 'defs/web.ts'],
     ]);
@@ -90,8 +94,14 @@ describe('pipewright compile', () => {
     await write('out/README.md', 'mine');
     await write('defs/web.ts', GOOD.replace(/export const deploy[\s\S]*$/, ''));
     const result = await compile('defs/web.ts', '-o', 'out');
-    expect(result.stdout).toBe('compiled 1 document to out: 1 written, 1 unchanged, 1 removed\n  removed  pipelines/default/web/deploy.yaml  (defs/web.ts no longer exports it)\n');
-    expect(Object.keys(await snapshotTree(join(dir, 'out')))).toEqual(['README.md', 'manifest.json', 'projects/default/web.yaml']);
+    expect(result.stdout).toBe(
+      'compiled 1 document to out: 1 written, 1 unchanged, 1 removed\n  removed  pipelines/default/web/deploy.yaml  (defs/web.ts no longer exports it)\n',
+    );
+    expect(Object.keys(await snapshotTree(join(dir, 'out')))).toEqual([
+      'README.md',
+      'manifest.json',
+      'projects/default/web.yaml',
+    ]);
     expect(await readFile(join(dir, 'out/README.md'), 'utf8')).toBe('mine');
   });
 
@@ -110,8 +120,14 @@ export default projects[0];
   });
 
   it('reports the same resource defined in two files', async () => {
-    await write('defs/a.ts', `import { project } from 'pipewright';\nexport const a = project({ identifier: 'web' });\n`);
-    await write('defs/b.ts', `import { project } from 'pipewright';\n\nexport const b = project({ identifier: 'web' });\n`);
+    await write(
+      'defs/a.ts',
+      `import { project } from 'pipewright';\nexport const a = project({ identifier: 'web' });\n`,
+    );
+    await write(
+      'defs/b.ts',
+      `import { project } from 'pipewright';\n\nexport const b = project({ identifier: 'web' });\n`,
+    );
     const result = await compile('defs/*.ts', '-o', 'out');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('defs/b.ts:3:18  project "web": project "web" in org default is defined twice');
@@ -119,7 +135,10 @@ export default projects[0];
   });
 
   it('locates a TypeScript syntax error', async () => {
-    await write('defs/broken.ts', `import { project } from 'pipewright';\nexport const p = project({ identifier: 'x' ;\n`);
+    await write(
+      'defs/broken.ts',
+      `import { project } from 'pipewright';\nexport const p = project({ identifier: 'x' ;\n`,
+    );
     const result = await compile('defs/broken.ts', '-o', 'out');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^defs\/broken\.ts:2:44  Expected "}" but found ";"/);
@@ -136,13 +155,19 @@ export default projects[0];
     const inThread = await compile('defs/*.ts', '-o', 'out');
     expect(inThread.stderr).toBe('');
     expect(inThread.code).toBe(0);
-    const inWorkers = await runCli(['compile', 'defs/*.ts', '-o', 'out2'], { cwd: dir, env: { PIPEWRIGHT_BATCH_SIZE: '1', PIPEWRIGHT_NO_CACHE: '1' } });
+    const inWorkers = await runCli(['compile', 'defs/*.ts', '-o', 'out2'], {
+      cwd: dir,
+      env: { PIPEWRIGHT_BATCH_SIZE: '1', PIPEWRIGHT_NO_CACHE: '1' },
+    });
     expect(inWorkers.stderr).toBe('');
     expect(inWorkers.code).toBe(0);
   });
 
   it('locates a definition file that throws, with the stack only under --debug', async () => {
-    await write('defs/throws.ts', `import { project } from 'pipewright';\n\nthrow new Error('no config for region');\n`);
+    await write(
+      'defs/throws.ts',
+      `import { project } from 'pipewright';\n\nthrow new Error('no config for region');\n`,
+    );
     const result = await compile('defs/throws.ts', '-o', 'out');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^defs\/throws\.ts:3:7  loading the definitions threw: no config for region/);
@@ -155,17 +180,25 @@ export default projects[0];
     await mkdir(join(dir, 'elsewhere', 'node_modules'), { recursive: true });
     await mkdir(join(dir, 'repo'));
     await symlink(join(dir, 'elsewhere', 'node_modules'), join(dir, 'repo', 'node_modules'));
-    await write('repo/defs/throws.ts', `import { project } from 'pipewright';\n\nthrow new Error('no config for region');\n`);
+    await write(
+      'repo/defs/throws.ts',
+      `import { project } from 'pipewright';\n\nthrow new Error('no config for region');\n`,
+    );
     const result = await runCli(['compile', 'defs/throws.ts', '-o', 'out'], { cwd: join(dir, 'repo') });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^defs\/throws\.ts:3:7  loading the definitions threw: no config for region/);
   });
 
   it('locates misuse of a builder at the user line', async () => {
-    await write('defs/misuse.ts', `import { pipeline, shell } from 'pipewright';\nexport const p = pipeline({ identifier: 'p', project: 'x' })\n  .step(shell({ identifier: 's', script: 'x' }));\n`);
+    await write(
+      'defs/misuse.ts',
+      `import { pipeline, shell } from 'pipewright';\nexport const p = pipeline({ identifier: 'p', project: 'x' })\n  .step(shell({ identifier: 's', script: 'x' }));\n`,
+    );
     const result = await compile('defs/misuse.ts', '-o', 'out');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^defs\/misuse\.ts:3:4  loading the definitions threw: pipeline "p"\.step\(\): add a stage with \.stage\(\) before adding steps/);
+    expect(result.stderr).toMatch(
+      /^defs\/misuse\.ts:3:4  loading the definitions threw: pipeline "p"\.step\(\): add a stage with \.stage\(\) before adding steps/,
+    );
   });
 
   it('says when nothing matches or nothing is exported', async () => {
@@ -180,7 +213,10 @@ export default projects[0];
 
   it('uses include and outDir from pipewright.config.ts', async () => {
     await write('pipelines/web.ts', GOOD);
-    await write('pipewright.config.ts', `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['pipelines/**/*.ts'], outDir: 'generated' });\n`);
+    await write(
+      'pipewright.config.ts',
+      `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['pipelines/**/*.ts'], outDir: 'generated' });\n`,
+    );
     const result = await compile();
     expect(result.stdout).toBe('compiled 2 documents to generated: 3 written, 0 unchanged, 0 removed\n');
   });

@@ -10,8 +10,14 @@ let dir: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDir('pipewright-subset-'));
-  await write('pipewright.config.ts', `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['defs/*.ts'], outDir: 'out' });\n`);
-  await write('defs/project.ts', `import { project } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n`);
+  await write(
+    'pipewright.config.ts',
+    `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['defs/*.ts'], outDir: 'out' });\n`,
+  );
+  await write(
+    'defs/project.ts',
+    `import { project } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n`,
+  );
   await write('defs/build.ts', pipelineFile('build'));
   await write('defs/terraform.ts', pipelineFile('terraform') + pipelineFile('plan').replace(/^import.*\n/gm, ''));
 });
@@ -34,7 +40,8 @@ interface ManifestEntry {
   source: string;
   sha256: string;
 }
-const manifest = async () => (JSON.parse(await readFile(join(dir, 'out/manifest.json'), 'utf8')) as { files: ManifestEntry[] }).files;
+const manifest = async () =>
+  (JSON.parse(await readFile(join(dir, 'out/manifest.json'), 'utf8')) as { files: ManifestEntry[] }).files;
 
 /** Every file under out/ with its inode and content: kept means both stay. */
 async function tree(): Promise<Record<string, string>> {
@@ -55,14 +62,21 @@ const PROJECT = 'projects/default/web.yaml';
 
 describe('compile of some files', () => {
   it("keeps the other files' outputs, untouched and in the manifest with their sources", async () => {
-    expect(await compile()).toMatchObject({ code: 0, stdout: 'compiled 4 documents to out: 5 written, 0 unchanged, 0 removed\n' });
+    expect(await compile()).toMatchObject({
+      code: 0,
+      stdout: 'compiled 4 documents to out: 5 written, 0 unchanged, 0 removed\n',
+    });
     const before = await tree();
 
-    await write('defs/terraform.ts', pipelineFile('terraform', 'terraform apply') + pipelineFile('plan').replace(/^import.*\n/gm, ''));
+    await write(
+      'defs/terraform.ts',
+      pipelineFile('terraform', 'terraform apply') + pipelineFile('plan').replace(/^import.*\n/gm, ''),
+    );
     const result = await compile('defs/terraform.ts');
     expect(result).toEqual({
       code: 0,
-      stdout: 'compiled 2 documents to out: 2 written, 1 unchanged, 0 removed; 2 kept (from sources not compiled in this run)\n',
+      stdout:
+        'compiled 2 documents to out: 2 written, 1 unchanged, 0 removed; 2 kept (from sources not compiled in this run)\n',
       stderr: '',
     });
     const after = await tree();
@@ -76,7 +90,10 @@ describe('compile of some files', () => {
     ]);
     // The manifest is what a compile of the whole project writes: that one changes nothing.
     expect(await compile('--check')).toMatchObject({ code: 0, stdout: 'out is up to date (4 documents)\n' });
-    expect(await compile()).toMatchObject({ code: 0, stdout: 'compiled 4 documents to out: 0 written, 5 unchanged, 0 removed\n' });
+    expect(await compile()).toMatchObject({
+      code: 0,
+      stdout: 'compiled 4 documents to out: 0 written, 5 unchanged, 0 removed\n',
+    });
   });
 
   it('removes what the compiled file no longer exports, and says so', async () => {
@@ -96,7 +113,10 @@ describe('compile of some files', () => {
         `  removed  ${PLAN}  (defs/terraform.ts no longer exports it)\n`,
     );
     expect(Object.keys(await tree()).sort()).toEqual(['manifest.json', BUILD, TERRAFORM, PROJECT].sort());
-    expect(await compile('defs/terraform.ts', '--check')).toMatchObject({ code: 0, stdout: 'out is up to date (1 document)\n' });
+    expect(await compile('defs/terraform.ts', '--check')).toMatchObject({
+      code: 0,
+      stdout: 'out is up to date (1 document)\n',
+    });
   });
 
   it('removes the outputs of a deleted file, even when another file is compiled', async () => {
@@ -114,11 +134,17 @@ describe('compile of some files', () => {
     // Nothing compiled yet: the project terraform.ts refers to is neither compiled now nor kept from before.
     const alone = await compile('defs/terraform.ts');
     expect(alone.code).toBe(1);
-    expect(alone.stderr).toContain('references project "web" in org default, which is not among the compiled resources [error unresolved-reference]');
-    expect(await compile('defs/project.ts')).toMatchObject({ code: 0, stdout: 'compiled 1 document to out: 2 written, 0 unchanged, 0 removed\n' });
+    expect(alone.stderr).toContain(
+      'references project "web" in org default, which is not among the compiled resources [error unresolved-reference]',
+    );
+    expect(await compile('defs/project.ts')).toMatchObject({
+      code: 0,
+      stdout: 'compiled 1 document to out: 2 written, 0 unchanged, 0 removed\n',
+    });
     expect(await compile('defs/terraform.ts')).toMatchObject({
       code: 0,
-      stdout: 'compiled 2 documents to out: 3 written, 0 unchanged, 0 removed; 1 kept (from sources not compiled in this run)\n',
+      stdout:
+        'compiled 2 documents to out: 3 written, 0 unchanged, 0 removed; 1 kept (from sources not compiled in this run)\n',
     });
   });
 
@@ -141,10 +167,15 @@ describe('compile of some files', () => {
 describe('compile of the whole project', () => {
   it('prunes outputs whose source is no longer included, naming why; the same files named on the command line count as the whole', async () => {
     expect((await compile()).code).toBe(0);
-    await write('pipewright.config.ts', `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['defs/project.ts', 'defs/terraform.ts'], outDir: 'out' });\n`);
+    await write(
+      'pipewright.config.ts',
+      `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['defs/project.ts', 'defs/terraform.ts'], outDir: 'out' });\n`,
+    );
     const check = await compile('--check');
     expect(check.code).toBe(1);
-    expect(check.stderr).toContain(`  orphan   ${BUILD}  (its source defs/build.ts is not among the entries compiled (the config's include); compile removes it)\n`);
+    expect(check.stderr).toContain(
+      `  orphan   ${BUILD}  (its source defs/build.ts is not among the entries compiled (the config's include); compile removes it)\n`,
+    );
     // The include's files, named one by one: a compile of the whole project too.
     const result = await compile('defs/terraform.ts', 'defs/project.ts');
     expect(result.stdout).toBe(

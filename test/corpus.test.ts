@@ -26,7 +26,10 @@ const parseAll = (text: string) => readYaml(text, 'fixture').documents.map((d) =
 describe('the corpus', () => {
   it('has at least 30 valid pipeline documents and 20 invalid variants', async () => {
     let pipelines = 0;
-    for (const file of VALID) pipelines += parseAll(await readFile(join(ROOT, file), 'utf8')).filter((d) => kindOfDocument(d) === 'pipeline').length;
+    for (const file of VALID)
+      pipelines += parseAll(await readFile(join(ROOT, file), 'utf8')).filter(
+        (d) => kindOfDocument(d) === 'pipeline',
+      ).length;
     expect(pipelines).toBeGreaterThanOrEqual(30);
     expect(INVALID.length).toBeGreaterThanOrEqual(20);
   });
@@ -37,7 +40,9 @@ describe('valid fixtures', () => {
     const [result] = await validateFiles([join(ROOT, file)]);
     // A file of several documents is fine for pipewright, but the platform reads only the first of a file: said once.
     const several = YAML.parseAllDocuments(await readFile(join(ROOT, file), 'utf8')).length > 1;
-    expect(result!.diagnostics.filter((d) => d.code !== 'yaml-multiple-documents').map((d) => formatDiagnostic(d))).toEqual([]);
+    expect(
+      result!.diagnostics.filter((d) => d.code !== 'yaml-multiple-documents').map((d) => formatDiagnostic(d)),
+    ).toEqual([]);
     expect(result!.diagnostics.filter((d) => d.code === 'yaml-multiple-documents').length).toBe(several ? 1 : 0);
     expect(result!.documents).toBeGreaterThan(0);
   });

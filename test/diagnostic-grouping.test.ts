@@ -33,7 +33,10 @@ async function writeProject(): Promise<void> {
 }
 
 const compile = (batchSize: number, args: readonly string[] = []) =>
-  runCli(['compile', 'defs/*.ts', '-o', 'out', ...args], { cwd: dir, env: { PIPEWRIGHT_BATCH_SIZE: String(batchSize), PIPEWRIGHT_NO_CACHE: '1' } });
+  runCli(['compile', 'defs/*.ts', '-o', 'out', ...args], {
+    cwd: dir,
+    env: { PIPEWRIGHT_BATCH_SIZE: String(batchSize), PIPEWRIGHT_NO_CACHE: '1' },
+  });
 
 describe('grouping the same mistake at the same place', () => {
   it('compile reports a shared step mistake once, with the count and the first places, in one thread and in batches', async () => {
@@ -73,7 +76,9 @@ describe('grouping the same mistake at the same place', () => {
     await writeIn(dir, 'defs/a-project.ts', PROJECT);
     await writeIn(dir, 'defs/svc_1.ts', pipelineFile(1));
     const result = await compile(0);
-    expect(result.stderr).toContain('lib/steps.ts:4:3  pipeline "svc_1_cd" > stage "deploy" > step "deploy_staging": timeout "10x" is not a duration');
+    expect(result.stderr).toContain(
+      'lib/steps.ts:4:3  pipeline "svc_1_cd" > stage "deploy" > step "deploy_staging": timeout "10x" is not a duration',
+    );
     expect(result.stderr).not.toContain('places');
   });
 
@@ -88,7 +93,9 @@ describe('grouping the same mistake at the same place', () => {
     const result = await runCli(['validate', 'p1.yaml', 'p2.yaml', 'p3.yaml', '--json'], { cwd: dir });
     expect(result.code).toBe(1);
     const found = (JSON.parse(result.stdout) as { diagnostics: Array<Record<string, unknown>> }).diagnostics;
-    expect(found.map((d) => [d.code, (d.location as SourceLocation).file, (d.location as SourceLocation).line, d.count])).toEqual([
+    expect(
+      found.map((d) => [d.code, (d.location as SourceLocation).file, (d.location as SourceLocation).line, d.count]),
+    ).toEqual([
       ['invalid-format', 'p1.yaml', 18, undefined],
       ['invalid-format', 'p2.yaml', 18, undefined],
       ['invalid-format', 'p3.yaml', 18, undefined],
@@ -98,7 +105,14 @@ describe('grouping the same mistake at the same place', () => {
 
 describe('groupDiagnostics', () => {
   const STEPS: SourceLocation = { file: 'lib/steps.ts', line: 4, column: 3 };
-  const at = (subject: string, location: SourceLocation = STEPS): Diagnostic => ({ code: 'invalid-format', severity: 'error', message: 'bad', path: ['x'], subject, location });
+  const at = (subject: string, location: SourceLocation = STEPS): Diagnostic => ({
+    code: 'invalid-format',
+    severity: 'error',
+    message: 'bad',
+    path: ['x'],
+    subject,
+    location,
+  });
 
   it('merges already grouped diagnostics by adding their counts (worker batches), and keeps different places apart', () => {
     const first = groupDiagnostics([at('pipeline "a"'), at('pipeline "b"')]);
@@ -106,7 +120,15 @@ describe('groupDiagnostics', () => {
     const other: SourceLocation = { file: 'lib/other.ts', line: 1, column: 1 };
     const merged = groupDiagnostics([...first, ...second, at('pipeline "f"', other)]);
     expect(merged).toEqual([
-      { code: 'invalid-format', severity: 'error', message: 'bad', path: ['x'], location: STEPS, count: 5, places: ['pipeline "a"', 'pipeline "b"', 'pipeline "c"', 'pipeline "d"', 'pipeline "e"'] },
+      {
+        code: 'invalid-format',
+        severity: 'error',
+        message: 'bad',
+        path: ['x'],
+        location: STEPS,
+        count: 5,
+        places: ['pipeline "a"', 'pipeline "b"', 'pipeline "c"', 'pipeline "d"', 'pipeline "e"'],
+      },
       at('pipeline "f"', other),
     ]);
   });
@@ -114,6 +136,11 @@ describe('groupDiagnostics', () => {
   it('never merges diagnostics without a place, nor different messages at one place', () => {
     const unplaced: Diagnostic = { code: 'no-entries', severity: 'error', message: 'none', path: [] };
     const other: Diagnostic = { ...at('pipeline "a"'), message: 'worse' };
-    expect(groupDiagnostics([unplaced, unplaced, at('pipeline "a"'), other])).toEqual([unplaced, unplaced, at('pipeline "a"'), other]);
+    expect(groupDiagnostics([unplaced, unplaced, at('pipeline "a"'), other])).toEqual([
+      unplaced,
+      unplaced,
+      at('pipeline "a"'),
+      other,
+    ]);
   });
 });

@@ -13,21 +13,93 @@ import { ROOT } from './support/cli.js';
 
 /** The 40 step types the corpus uses most (`node scripts/corpus-step-types.mjs 40`), most used first. */
 const CORPUS_TOP_STEP_TYPES = [
-  'Run', 'ShellScript', 'K8sRollingDeploy', 'BuildAndPushDockerRegistry', 'HarnessApproval', 'K8sRollingRollback',
-  'Plugin', 'K8sCanaryDelete', 'Http', 'Security', 'Command', 'GitClone', 'IACMTerraformPlugin', 'K8sCanaryDeploy',
-  'RunTests', 'GitOpsRollout', 'Verify', 'BuildAndPushECR', 'MergePR', 'Background', 'GitOpsSync', 'JiraUpdate',
-  'GitOpsUpdateReleaseRepo', 'Container', 'JiraCreate', 'K8sApply', 'K8sBGSwapServices', 'SscaOrchestration',
-  'GitOpsFetchLinkedApps', 'HelmDeploy', 'IACMOpenTofuPlugin', 'K8sBlueGreenDeploy', 'Policy', 'RestoreCacheS3',
-  'SaveCacheS3', 'TerraformApply', 'Wait', 'AquaTrivy', 'EcsCanaryDelete', 'EcsRollingDeploy',
+  'Run',
+  'ShellScript',
+  'K8sRollingDeploy',
+  'BuildAndPushDockerRegistry',
+  'HarnessApproval',
+  'K8sRollingRollback',
+  'Plugin',
+  'K8sCanaryDelete',
+  'Http',
+  'Security',
+  'Command',
+  'GitClone',
+  'IACMTerraformPlugin',
+  'K8sCanaryDeploy',
+  'RunTests',
+  'GitOpsRollout',
+  'Verify',
+  'BuildAndPushECR',
+  'MergePR',
+  'Background',
+  'GitOpsSync',
+  'JiraUpdate',
+  'GitOpsUpdateReleaseRepo',
+  'Container',
+  'JiraCreate',
+  'K8sApply',
+  'K8sBGSwapServices',
+  'SscaOrchestration',
+  'GitOpsFetchLinkedApps',
+  'HelmDeploy',
+  'IACMOpenTofuPlugin',
+  'K8sBlueGreenDeploy',
+  'Policy',
+  'RestoreCacheS3',
+  'SaveCacheS3',
+  'TerraformApply',
+  'Wait',
+  'AquaTrivy',
+  'EcsCanaryDelete',
+  'EcsRollingDeploy',
 ];
 
 /** The builders written by hand (issue 32): each has a doc comment of its own with an example. */
 const HAND_WRITTEN_BUILDERS = [
-  'pipeline', 'deployment', 'ci', 'approval', 'custom', 'pipelineStage', 'stage', 'stageTemplate', 'shell', 'step',
-  'stepTemplate', 'run', 'runTests', 'buildAndPushDockerRegistry', 'plugin', 'action', 'http', 'wait', 'barrier', 'email',
-  'harnessApproval', 'jiraApproval', 'k8sRollingDeploy', 'k8sRollingRollback', 'k8sCanaryDeploy', 'k8sBlueGreenDeploy',
-  'k8sApply', 'helmDeploy', 'stepGroup', 'parallel', 'input', 'expr', 'raw', 'connector', 'connectors', 'project',
-  'service', 'environment', 'infrastructure', 'template', 'inputSet', 'overlayInputSet', 'trigger',
+  'pipeline',
+  'deployment',
+  'ci',
+  'approval',
+  'custom',
+  'pipelineStage',
+  'stage',
+  'stageTemplate',
+  'shell',
+  'step',
+  'stepTemplate',
+  'run',
+  'runTests',
+  'buildAndPushDockerRegistry',
+  'plugin',
+  'action',
+  'http',
+  'wait',
+  'barrier',
+  'email',
+  'harnessApproval',
+  'jiraApproval',
+  'k8sRollingDeploy',
+  'k8sRollingRollback',
+  'k8sCanaryDeploy',
+  'k8sBlueGreenDeploy',
+  'k8sApply',
+  'helmDeploy',
+  'stepGroup',
+  'parallel',
+  'input',
+  'expr',
+  'raw',
+  'connector',
+  'connectors',
+  'project',
+  'service',
+  'environment',
+  'infrastructure',
+  'template',
+  'inputSet',
+  'overlayInputSet',
+  'trigger',
 ];
 
 const PROBE = join(ROOT, 'test', '__editor-probe.ts');
@@ -51,7 +123,10 @@ function hover(source: string): { text: string; docs: string; example: string } 
   return {
     text: ts.displayPartsToString(info?.displayParts),
     docs: ts.displayPartsToString(info?.documentation),
-    example: (info?.tags ?? []).filter((tag) => tag.name === 'example').map((tag) => ts.displayPartsToString(tag.text)).join('\n'),
+    example: (info?.tags ?? [])
+      .filter((tag) => tag.name === 'example')
+      .map((tag) => ts.displayPartsToString(tag.text))
+      .join('\n'),
   };
 }
 
@@ -60,13 +135,17 @@ const completions = (source: string): string[] =>
 
 describe('hovers', () => {
   it('name the options of a catalogue step, not the factory type parameters', () => {
-    const shown = hover("import { flagConfiguration } from 'pipewright';\n|flagConfiguration({ identifier: 'x' } as never);");
+    const shown = hover(
+      "import { flagConfiguration } from 'pipewright';\n|flagConfiguration({ identifier: 'x' } as never);",
+    );
     expect(shown.text).toContain('(options: FlagConfigurationStepOptions<never>)');
     expect(shown.text).not.toMatch(/CatalogStepOptions|CatalogStepFactory/);
   });
 
   it('name the options of a hand-written step builder, a catalogue stage and a connector', () => {
-    expect(hover("import { harnessApproval } from 'pipewright';\n|harnessApproval;").text).toContain('HarnessApprovalStepOptions<Names>');
+    expect(hover("import { harnessApproval } from 'pipewright';\n|harnessApproval;").text).toContain(
+      'HarnessApprovalStepOptions<Names>',
+    );
     expect(hover("import { run } from 'pipewright';\n|run;").text).toContain('RunStepOptions<Names>');
     const connector = hover("import { connectors } from 'pipewright';\nconnectors.|github;").text;
     expect(connector).toContain('(options: GithubConnectorOptions) => ConnectorBuilder');
@@ -75,13 +154,16 @@ describe('hovers', () => {
     expect(stage).not.toContain('CatalogStageOptions');
   });
 
-  it.each(CORPUS_TOP_STEP_TYPES)('documents %s, one of the step types the corpus uses most, with an example', (type) => {
-    const builder = type === 'ShellScript' ? 'shell' : stepEntry(type)!.builder;
-    const shown = hover(`import { ${builder} } from 'pipewright';\n|${builder};`);
-    expect(shown.docs.length).toBeGreaterThan(30);
-    expect(shown.docs).not.toMatch(/options are its wire `spec` fields/);
-    expect(shown.example).toContain(`${builder}(`);
-  });
+  it.each(CORPUS_TOP_STEP_TYPES)(
+    'documents %s, one of the step types the corpus uses most, with an example',
+    (type) => {
+      const builder = type === 'ShellScript' ? 'shell' : stepEntry(type)!.builder;
+      const shown = hover(`import { ${builder} } from 'pipewright';\n|${builder};`);
+      expect(shown.docs.length).toBeGreaterThan(30);
+      expect(shown.docs).not.toMatch(/options are its wire `spec` fields/);
+      expect(shown.example).toContain(`${builder}(`);
+    },
+  );
 
   it.each(HAND_WRITTEN_BUILDERS)('documents the hand-written builder %s with an example', (builder) => {
     const shown = hover(`import { ${builder} } from 'pipewright';\n|${builder};`);
@@ -106,7 +188,9 @@ describe('completions inside nested specs', () => {
   });
 
   it('list the flat spec fields of a step whose spec has cases (a canary type)', () => {
-    const fields = completions("import { k8sCanaryDeploy } from 'pipewright';\nk8sCanaryDeploy({ identifier: 'c', | });");
+    const fields = completions(
+      "import { k8sCanaryDeploy } from 'pipewright';\nk8sCanaryDeploy({ identifier: 'c', | });",
+    );
     expect(fields).toEqual(expect.arrayContaining(['instanceSelection', 'skipDryRun', 'canaryType', 'timeout']));
   });
 });
@@ -136,15 +220,24 @@ describe('examples in the hover docs', () => {
   it('compile', () => {
     const all = examples();
     expect(all.length).toBeGreaterThan(70);
-    const names = [...new Set(all.flatMap(({ code }) => [...code.matchAll(/\b([a-z][A-Za-z0-9]*)\s*[(.`]/g)].map((m) => m[1]!)))];
+    const names = [
+      ...new Set(all.flatMap(({ code }) => [...code.matchAll(/\b([a-z][A-Za-z0-9]*)\s*[(.`]/g)].map((m) => m[1]!))),
+    ];
     const exported = new Set(Object.keys(pipewright));
     const imports = names.filter((name) => exported.has(name)).sort();
     // Each example in a block of its own: their names do not meet.
     const body = all.map(({ where, code }) => `// ${where}\n{\n${code}\n}`).join('\n');
-    const file = project.createSourceFile(PROBE, `import { ${imports.join(', ')} } from 'pipewright';\n${body}\n`, { overwrite: true });
+    const file = project.createSourceFile(PROBE, `import { ${imports.join(', ')} } from 'pipewright';\n${body}\n`, {
+      overwrite: true,
+    });
     const problems = file.getPreEmitDiagnostics().map((d) => {
       const line = d.getLineNumber() ?? 0;
-      const before = file.getFullText().split('\n').slice(0, line).reverse().find((l) => l.startsWith('// '));
+      const before = file
+        .getFullText()
+        .split('\n')
+        .slice(0, line)
+        .reverse()
+        .find((l) => l.startsWith('// '));
       return `${before?.slice(3)}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as never, '\n').split('\n')[0]}`;
     });
     expect(problems).toEqual([]);

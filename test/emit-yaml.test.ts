@@ -4,11 +4,90 @@ import { fastYaml, referenceYaml, toYaml } from '../src/yaml/emit-yaml.js';
 
 /** Pieces YAML 1.1 treats specially; strings are built by gluing a few of them together. */
 const PIECES = [
-  '#', ' #', '# ', ':', ': ', ' :', '<+', '<+input>', '<+input>.default(a: b)', '>', '|', '-', '- ', '?', '? ', '---', '...',
-  ' ', '  ', '\t', '\n', '\n\n', '\r', '\u0000', '\u0085', '\u00a0', '\u2028', '\ufeff', '"', "'", '\\', '`', '%', '@', '&', '*',
-  '!', '[', ']', '{', '}', ',', '~', 'null', 'Null', 'yes', 'no', 'on', 'off', 'y', 'n', 'Y', 'N', 'YES', 'No', 'true', 'False',
-  '0123', '1e3', '0x1F', '0o17', '0b101', '1_000', '12:30', '190:20:30', '1.5', '.inf', '-.INF', '.nan', '+1', '-1', '2001-12-14',
-  '<<', '=', 'a', 'word', 'two words', 'é', '日本', '🚀', 'x=1', 'http://h:8080/p', '#0063F7', 'echo "hi"',
+  '#',
+  ' #',
+  '# ',
+  ':',
+  ': ',
+  ' :',
+  '<+',
+  '<+input>',
+  '<+input>.default(a: b)',
+  '>',
+  '|',
+  '-',
+  '- ',
+  '?',
+  '? ',
+  '---',
+  '...',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\n\n',
+  '\r',
+  '\u0000',
+  '\u0085',
+  '\u00a0',
+  '\u2028',
+  '\ufeff',
+  '"',
+  "'",
+  '\\',
+  '`',
+  '%',
+  '@',
+  '&',
+  '*',
+  '!',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '~',
+  'null',
+  'Null',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'y',
+  'n',
+  'Y',
+  'N',
+  'YES',
+  'No',
+  'true',
+  'False',
+  '0123',
+  '1e3',
+  '0x1F',
+  '0o17',
+  '0b101',
+  '1_000',
+  '12:30',
+  '190:20:30',
+  '1.5',
+  '.inf',
+  '-.INF',
+  '.nan',
+  '+1',
+  '-1',
+  '2001-12-14',
+  '<<',
+  '=',
+  'a',
+  'word',
+  'two words',
+  'é',
+  '日本',
+  '🚀',
+  'x=1',
+  'http://h:8080/p',
+  '#0063F7',
+  'echo "hi"',
 ];
 
 const glued = fc.array(fc.constantFrom(...PIECES), { minLength: 0, maxLength: 6 }).map((parts) => parts.join(''));
@@ -19,7 +98,11 @@ const text = fc.oneof(
 );
 /** Multi-line scripts: lines of glued pieces, with or without trailing newlines and leading spaces. */
 const script = fc
-  .tuple(fc.constantFrom('', ' ', '  ', '\n', ' \n'), fc.array(glued, { minLength: 2, maxLength: 5 }), fc.constantFrom('', '\n', '\n\n', ' ', ' \n', '\n '))
+  .tuple(
+    fc.constantFrom('', ' ', '  ', '\n', ' \n'),
+    fc.array(glued, { minLength: 2, maxLength: 5 }),
+    fc.constantFrom('', '\n', '\n\n', ' ', ' \n', '\n '),
+  )
   .map(([lead, lines, trail]) => lead + lines.join('\n') + trail);
 
 const scalar = fc.oneof(
@@ -138,8 +221,9 @@ describe('the fast path handles the shapes pipelines are made of (no fallback)',
   });
 
   it('writes multi-line scripts as literal blocks, with and without a trailing newline', () => {
-    expect(handled({ steps: [{ script: 'set -e\nmake # all\n' }, { script: 'a\n\nb' }, { script: '  indented\nnext\n' }] }))
-      .toMatchInlineSnapshot(`
+    expect(
+      handled({ steps: [{ script: 'set -e\nmake # all\n' }, { script: 'a\n\nb' }, { script: '  indented\nnext\n' }] }),
+    ).toMatchInlineSnapshot(`
         "steps:
           - script: |
               set -e
@@ -156,7 +240,7 @@ describe('the fast path handles the shapes pipelines are made of (no fallback)',
   });
 
   it('writes empty maps and lists inline, nested lists of maps in block style, and keys that need quotes', () => {
-    expect(handled({ tags: {}, env: [], 'yes': true, n: 3, '0123': [[{ a: 'b' }, []], [{}]] })).toMatchInlineSnapshot(`
+    expect(handled({ tags: {}, env: [], yes: true, n: 3, '0123': [[{ a: 'b' }, []], [{}]] })).toMatchInlineSnapshot(`
       "tags: {}
       env: []
       "yes": true
@@ -170,7 +254,14 @@ describe('the fast path handles the shapes pipelines are made of (no fallback)',
   });
 
   it('leaves to yaml what it does not handle: null, floats, keep-chomped blocks, escapes, class instances', () => {
-    for (const document of [{ a: null }, { a: 1.5 }, { a: 'x\n\n' }, { a: 'tab\u0001' }, { a: ' a\\"b\'' }, { a: new Date(0) }])
+    for (const document of [
+      { a: null },
+      { a: 1.5 },
+      { a: 'x\n\n' },
+      { a: 'tab\u0001' },
+      { a: ' a\\"b\'' },
+      { a: new Date(0) },
+    ])
       expect(fastYaml(document)).toBeUndefined();
   });
 });

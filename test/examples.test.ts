@@ -42,12 +42,27 @@ describe.each(EXAMPLES)('examples/%s', (name) => {
 });
 
 describe('the seed example matches the spec field tables', () => {
-  const load = async (file: string) => YAML.parse(await readFile(join(ROOT, 'examples/seed/expected', file), 'utf8'), { version: '1.1' });
+  const load = async (file: string) =>
+    YAML.parse(await readFile(join(ROOT, 'examples/seed/expected', file), 'utf8'), { version: '1.1' });
 
   it('has a project in org default with colour and empty description, tags and modules', async () => {
     const { project } = await load('projects/default/pipewright_seed.yaml');
-    expect(Object.keys(project).sort()).toEqual(['color', 'description', 'identifier', 'modules', 'name', 'orgIdentifier', 'tags']);
-    expect(project).toMatchObject({ orgIdentifier: 'default', color: '#0063F7', description: '', tags: {}, modules: [] });
+    expect(Object.keys(project).sort()).toEqual([
+      'color',
+      'description',
+      'identifier',
+      'modules',
+      'name',
+      'orgIdentifier',
+      'tags',
+    ]);
+    expect(project).toMatchObject({
+      orgIdentifier: 'default',
+      color: '#0063F7',
+      description: '',
+      tags: {},
+      modules: [],
+    });
   });
 
   it('has an anonymous Docker Hub registry connector in that project', async () => {
@@ -58,7 +73,11 @@ describe('the seed example matches the spec field tables', () => {
       type: 'DockerRegistry',
       description: '',
       tags: {},
-      spec: { dockerRegistryUrl: 'https://index.docker.io/v2/', providerType: 'DockerHub', auth: { type: 'Anonymous' } },
+      spec: {
+        dockerRegistryUrl: 'https://index.docker.io/v2/',
+        providerType: 'DockerHub',
+        auth: { type: 'Anonymous' },
+      },
     });
   });
 
@@ -79,12 +98,21 @@ describe('the seed example matches the spec field tables', () => {
       allowSimultaneousDeployments: false,
     });
     expect(stage.spec.execution.rollbackSteps).toEqual([]);
-    expect(stage.failureStrategies).toEqual([{ onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } }]);
+    expect(stage.failureStrategies).toEqual([
+      { onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } },
+    ]);
     const [{ step }] = stage.spec.execution.steps;
     expect(step).toMatchObject({
       type: 'ShellScript',
       timeout: '10m',
-      spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline' }, environmentVariables: [], outputVariables: [], executionTarget: {} },
+      spec: {
+        shell: 'Bash',
+        onDelegate: true,
+        source: { type: 'Inline' },
+        environmentVariables: [],
+        outputVariables: [],
+        executionTarget: {},
+      },
     });
   });
 });

@@ -7,7 +7,9 @@ describe('input()', () => {
   });
 
   it('chains every method the platform accepts, in call order', () => {
-    expect(String(input().default('dev').allowedValues('dev', 'qa', 'prod'))).toBe('<+input>.default(dev).allowedValues(dev,qa,prod)');
+    expect(String(input().default('dev').allowedValues('dev', 'qa', 'prod'))).toBe(
+      '<+input>.default(dev).allowedValues(dev,qa,prod)',
+    );
     expect(String(input().selectOneFrom('a', 'b'))).toBe('<+input>.selectOneFrom(a,b)');
     expect(String(input().selectManyFrom('a', 'b'))).toBe('<+input>.selectManyFrom(a,b)');
     expect(String(input().regex(/^v\d+$/))).toBe('<+input>.regex(^v\\d+$)');

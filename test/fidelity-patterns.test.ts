@@ -16,18 +16,55 @@ import { loadOfficial } from '../scripts/fidelity/run.mjs';
  */
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'fidelity');
 const PATTERNS: Record<string, { refused: boolean; warns?: string[]; schema: 'accepts' | 'refuses'; why: string }> = {
-  'legacy-service-use-from-stage.yaml': { refused: false, schema: 'accepts', why: 'serviceConfig.useFromStage: the older form of deploying an earlier stage\'s service' },
-  'legacy-inline-service-and-environment.yaml': { refused: false, schema: 'accepts', why: 'inline service and environment, serviceDefinition artifacts and manifests, stageOverrides' },
-  'http-input-variables.yaml': { refused: false, schema: 'accepts', why: 'HttpStepInfo has inputVariables on the platform' },
-  'ci-stage-without-infrastructure.yaml': { refused: false, warns: ['no-build-infrastructure'], schema: 'accepts', why: 'saved; fails when it runs' },
+  'legacy-service-use-from-stage.yaml': {
+    refused: false,
+    schema: 'accepts',
+    why: "serviceConfig.useFromStage: the older form of deploying an earlier stage's service",
+  },
+  'legacy-inline-service-and-environment.yaml': {
+    refused: false,
+    schema: 'accepts',
+    why: 'inline service and environment, serviceDefinition artifacts and manifests, stageOverrides',
+  },
+  'http-input-variables.yaml': {
+    refused: false,
+    schema: 'accepts',
+    why: 'HttpStepInfo has inputVariables on the platform',
+  },
+  'ci-stage-without-infrastructure.yaml': {
+    refused: false,
+    warns: ['no-build-infrastructure'],
+    schema: 'accepts',
+    why: 'saved; fails when it runs',
+  },
   'pipeline-without-stages.yaml': { refused: false, schema: 'accepts', why: 'the schema requires no stages' },
-  'approval-coercible-text.yaml': { refused: false, schema: 'accepts', why: 'Jackson reads "2" and "true" as a number and a boolean' },
+  'approval-coercible-text.yaml': {
+    refused: false,
+    schema: 'accepts',
+    why: 'Jackson reads "2" and "true" as a number and a boolean',
+  },
   'github-connector.yaml': { refused: false, schema: 'accepts', why: 'a Github connector with its spec.type' },
   'http-output-without-type.yaml': { refused: true, schema: 'refuses', why: 'an output variable is read by its type' },
-  'approval-text-for-number-and-boolean.yaml': { refused: true, schema: 'accepts', why: 'Jackson cannot read "one" as a number or "nope" as a boolean when the platform saves the stage' },
-  'rolling-skip-dry-run-maybe.yaml': { refused: true, schema: 'accepts', why: 'Jackson cannot read "maybe" as a boolean' },
-  'github-connector-without-type.yaml': { refused: true, schema: 'refuses', why: 'the connector schema requires spec.type' },
-  'deployment-without-failure-strategies.yaml': { refused: true, schema: 'refuses', why: 'DeploymentStageNode requires failureStrategies (AbstractStageNodeWithFailureInfo, @NotNull)' },
+  'approval-text-for-number-and-boolean.yaml': {
+    refused: true,
+    schema: 'accepts',
+    why: 'Jackson cannot read "one" as a number or "nope" as a boolean when the platform saves the stage',
+  },
+  'rolling-skip-dry-run-maybe.yaml': {
+    refused: true,
+    schema: 'accepts',
+    why: 'Jackson cannot read "maybe" as a boolean',
+  },
+  'github-connector-without-type.yaml': {
+    refused: true,
+    schema: 'refuses',
+    why: 'the connector schema requires spec.type',
+  },
+  'deployment-without-failure-strategies.yaml': {
+    refused: true,
+    schema: 'refuses',
+    why: 'DeploymentStageNode requires failureStrategies (AbstractStageNodeWithFailureInfo, @NotNull)',
+  },
 };
 
 const read = (file: string) => readYaml(readFileSync(join(FIXTURES, file), 'utf8'), file).documents[0]!.value;
@@ -49,7 +86,9 @@ describe('the patterns of issue 27, as validate judges them', () => {
     });
 
   it('says what is wrong with text where a number or boolean goes, and what Jackson would take', () => {
-    expect(diagnosticsOf('approval-text-for-number-and-boolean.yaml').map((d) => `${d.path.slice(-1)[0]}: ${d.message}`)).toEqual([
+    expect(
+      diagnosticsOf('approval-text-for-number-and-boolean.yaml').map((d) => `${d.path.slice(-1)[0]}: ${d.message}`),
+    ).toEqual([
       'disallowPipelineExecutor: spec.approvers.disallowPipelineExecutor "nope" is not true or false (or a <+...> expression)',
       'minimumCount: spec.approvers.minimumCount "one" is not a whole number (or a <+...> expression)',
     ]);
@@ -64,40 +103,83 @@ describe('the patterns of issue 27, as validate judges them', () => {
       identifier: 'approve',
       type: 'HarnessApproval',
       timeout: '1d',
-      spec: { approvalMessage: 'ok?', includePipelineExecutionHistory: true, approvers: { userGroups: ['admins'], minimumCount: 'one', disallowPipelineExecutor: false } },
+      spec: {
+        approvalMessage: 'ok?',
+        includePipelineExecutionHistory: true,
+        approvers: { userGroups: ['admins'], minimumCount: 'one', disallowPipelineExecutor: false },
+      },
     });
-    const found = [{ resource: pipeline({ identifier: 'p', project: 'web' }).stage(approval({ identifier: 'a' }).step(approve)), file: 'p.ts', exportName: 'p' }];
-    expect(buildAndValidate(found).diagnostics.map((d) => d.message)).toEqual(['spec.approvers.minimumCount "one" is not a whole number (or a <+...> expression)']);
+    const found = [
+      {
+        resource: pipeline({ identifier: 'p', project: 'web' }).stage(approval({ identifier: 'a' }).step(approve)),
+        file: 'p.ts',
+        exportName: 'p',
+      },
+    ];
+    expect(buildAndValidate(found).diagnostics.map((d) => d.message)).toEqual([
+      'spec.approvers.minimumCount "one" is not a whole number (or a <+...> expression)',
+    ]);
     const fine = custom({ identifier: 'c' }).step(step({ identifier: 'w', type: 'Wait', spec: { duration: '1m' } }));
-    expect(buildAndValidate([{ resource: pipeline({ identifier: 'q', project: 'web' }).stage(fine), file: 'q.ts', exportName: 'q' }]).diagnostics).toEqual([]);
+    expect(
+      buildAndValidate([
+        { resource: pipeline({ identifier: 'q', project: 'web' }).stage(fine), file: 'q.ts', exportName: 'q' },
+      ]).diagnostics,
+    ).toEqual([]);
   });
 });
 
 describe('a misspelt key', () => {
   const wait = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-    pipeline: { name: 'p', identifier: 'p', orgIdentifier: 'o', projectIdentifier: 'p', stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [{ step: { name: 'w', identifier: 'w', type: 'Wait', spec, ...extra } }] } } } }] },
+    pipeline: {
+      name: 'p',
+      identifier: 'p',
+      orgIdentifier: 'o',
+      projectIdentifier: 'p',
+      stages: [
+        {
+          stage: {
+            name: 's',
+            identifier: 's',
+            type: 'Custom',
+            spec: { execution: { steps: [{ step: { name: 'w', identifier: 'w', type: 'Wait', spec, ...extra } }] } },
+          },
+        },
+      ],
+    },
   });
 
   it('is a warning where the key it misses is optional: the platform saves the document and drops the value', () => {
-    expect(validateDocument('pipeline', wait({ duration: '1m' }, { timeuot: '1m' })).map((d) => [d.code, d.severity])).toEqual([['unknown-key', 'warning']]);
+    expect(
+      validateDocument('pipeline', wait({ duration: '1m' }, { timeuot: '1m' })).map((d) => [d.code, d.severity]),
+    ).toEqual([['unknown-key', 'warning']]);
   });
 
   it('is the error where the key it misses is required, and is reported once', () => {
-    expect(validateDocument('pipeline', wait({ duraton: '1m' })).map((d) => [d.code, d.severity, d.hint])).toEqual([['unknown-key', 'error', 'did you mean "duration"?']]);
+    expect(validateDocument('pipeline', wait({ duraton: '1m' })).map((d) => [d.code, d.severity, d.hint])).toEqual([
+      ['unknown-key', 'error', 'did you mean "duration"?'],
+    ]);
   });
 });
 
 const SHARED = join(import.meta.dirname, '..', '..', 'shared');
-describe.skipIf(!existsSync(join(SHARED, 'tools', 'official-schema.mjs')))('the platform schema\'s verdict on each fixture (skipped without ../shared)', () => {
-  it('is the one written beside it', async () => {
-    const Ajv = createRequire(import.meta.url)('ajv').default;
-    const { official } = await loadOfficial({ sharedDir: SHARED, Ajv, kinds: ['pipelines', 'connectors'] });
-    const verdicts = Object.fromEntries(
-      Object.keys(PATTERNS).map((file) => {
-        const document = read(file) as Record<string, unknown>;
-        return [file, official['pipeline' in document ? 'pipeline' : 'connector']!(document).refused ? 'refuses' : 'accepts'];
-      }),
-    );
-    expect(verdicts).toEqual(Object.fromEntries(Object.entries(PATTERNS).map(([file, { schema }]) => [file, schema])));
-  }, 120_000);
-});
+describe.skipIf(!existsSync(join(SHARED, 'tools', 'official-schema.mjs')))(
+  "the platform schema's verdict on each fixture (skipped without ../shared)",
+  () => {
+    it('is the one written beside it', async () => {
+      const Ajv = createRequire(import.meta.url)('ajv').default;
+      const { official } = await loadOfficial({ sharedDir: SHARED, Ajv, kinds: ['pipelines', 'connectors'] });
+      const verdicts = Object.fromEntries(
+        Object.keys(PATTERNS).map((file) => {
+          const document = read(file) as Record<string, unknown>;
+          return [
+            file,
+            official['pipeline' in document ? 'pipeline' : 'connector']!(document).refused ? 'refuses' : 'accepts',
+          ];
+        }),
+      );
+      expect(verdicts).toEqual(
+        Object.fromEntries(Object.entries(PATTERNS).map(([file, { schema }]) => [file, schema])),
+      );
+    }, 120_000);
+  },
+);

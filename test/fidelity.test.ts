@@ -6,7 +6,14 @@ import { kindOfDocument } from '../src/catalog/kinds.js';
 import { validateDocument } from '../src/check/check-document.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
 import { MUTATION_CLASSES, mutantsOf, placeOf, seededRandom, typesOf } from '../scripts/fidelity/mutate.mjs';
-import { documentedPatterns, loadOfficial, matchesPattern, runFidelity, type FidelityResult, type Judge } from '../scripts/fidelity/run.mjs';
+import {
+  documentedPatterns,
+  loadOfficial,
+  matchesPattern,
+  runFidelity,
+  type FidelityResult,
+  type Judge,
+} from '../scripts/fidelity/run.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const SHARED = join(ROOT, '..', 'shared');
@@ -24,12 +31,28 @@ const SMALL = {
   pipeline: {
     name: 'p',
     identifier: 'p',
-    stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [{ step: { name: 'a', identifier: 'a', type: 'Wait', spec: { duration: '1m' } } }] } } } }],
+    stages: [
+      {
+        stage: {
+          name: 's',
+          identifier: 's',
+          type: 'Custom',
+          spec: {
+            execution: { steps: [{ step: { name: 'a', identifier: 'a', type: 'Wait', spec: { duration: '1m' } } }] },
+          },
+        },
+      },
+    ],
   },
 };
 
 describe('the mutation generator', () => {
-  const context = () => ({ random: seededRandom(1), enums: new Set(['Custom', 'Wait']), types: typesOf([SMALL]), rootKey: 'pipeline' });
+  const context = () => ({
+    random: seededRandom(1),
+    enums: new Set(['Custom', 'Wait']),
+    types: typesOf([SMALL]),
+    rootKey: 'pipeline',
+  });
 
   it('makes the same mutants for the same seed, and leaves the document as it was', () => {
     const before = structuredClone(SMALL);
@@ -41,7 +64,9 @@ describe('the mutation generator', () => {
   });
 
   it('changes exactly the value at the mutant path', () => {
-    const dropped = [...mutantsOf(SMALL, 'drop-key', context())].find((m) => m.path.join('.') === 'pipeline.stages.0.stage.spec.execution.steps.0.step.spec.duration')!;
+    const dropped = [...mutantsOf(SMALL, 'drop-key', context())].find(
+      (m) => m.path.join('.') === 'pipeline.stages.0.stage.spec.execution.steps.0.step.spec.duration',
+    )!;
     const doc = dropped.make() as typeof SMALL;
     expect(doc.pipeline.stages[0]!.stage.spec.execution.steps[0]!.step.spec).toEqual({});
     const emptied = [...mutantsOf(SMALL, 'empty-list', context())].map((m) => m.path.join('.'));
@@ -49,42 +74,87 @@ describe('the mutation generator', () => {
   });
 
   it('has every class produce mutants of a stage with steps (nest-step needs a step seen in another stage type)', () => {
-    const ci = { pipeline: { ...SMALL.pipeline, stages: [...SMALL.pipeline.stages, { stage: { name: 'c', identifier: 'c', type: 'CI', spec: { execution: { steps: [{ step: { name: 'r', identifier: 'r', type: 'Run', spec: { command: 'x' } } }] } } } }] } };
+    const ci = {
+      pipeline: {
+        ...SMALL.pipeline,
+        stages: [
+          ...SMALL.pipeline.stages,
+          {
+            stage: {
+              name: 'c',
+              identifier: 'c',
+              type: 'CI',
+              spec: {
+                execution: { steps: [{ step: { name: 'r', identifier: 'r', type: 'Run', spec: { command: 'x' } } }] },
+              },
+            },
+          },
+        ],
+      },
+    };
     const types = typesOf([ci]);
     for (const mutation of MUTATION_CLASSES)
-      expect([...mutantsOf(ci, mutation, { random: seededRandom(2), enums: new Set(['Custom', 'Wait']), types, rootKey: 'pipeline' })].length, mutation).toBeGreaterThan(0);
+      expect(
+        [
+          ...mutantsOf(ci, mutation, {
+            random: seededRandom(2),
+            enums: new Set(['Custom', 'Wait']),
+            types,
+            rootKey: 'pipeline',
+          }),
+        ].length,
+        mutation,
+      ).toBeGreaterThan(0);
   });
 
   it('names a place by its stage and step types, without list positions', () => {
-    expect(placeOf(SMALL, ['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps', 0, 'step', 'spec', 'duration'])).toBe(
-      'pipeline.stages.stage(Custom).spec.execution.steps.step(Wait).spec.duration',
-    );
+    expect(
+      placeOf(SMALL, ['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps', 0, 'step', 'spec', 'duration']),
+    ).toBe('pipeline.stages.stage(Custom).spec.execution.steps.step(Wait).spec.duration');
   });
 
   it('matches documented classes by pattern', () => {
-    const patterns = documentedPatterns('## Documented disagreements\n\n| class | why |\n|---|---|\n| `drop-key miss *.spec.repo` | x |\n\n## Next\n| `other` | y |\n## Open misses\n| `z` | w |\n');
+    const patterns = documentedPatterns(
+      '## Documented disagreements\n\n| class | why |\n|---|---|\n| `drop-key miss *.spec.repo` | x |\n\n## Next\n| `other` | y |\n## Open misses\n| `z` | w |\n',
+    );
     expect(patterns).toEqual(['drop-key miss *.spec.repo', 'z']);
     expect(matchesPattern('drop-key miss pipeline.stages.stage(CI).spec.repo', patterns[0]!)).toBe(true);
     expect(matchesPattern('drop-key false-error pipeline.stages.stage(CI).spec.repo', patterns[0]!)).toBe(false);
   });
 });
 
-describe.skipIf(!hasShared)('validate against the platform schema, on mutants of ../shared/corpus (skipped without ../shared)', () => {
-  let result: FidelityResult;
-  beforeAll(async () => {
-    const Ajv = createRequire(import.meta.url)('ajv').default;
-    const { official, schemas } = await loadOfficial({ sharedDir: SHARED, Ajv });
-    // One seeded mutant per class and document: about 1,600 mutants (scripts/fidelity.mjs runs them all).
-    result = runFidelity({ corpusRoot: join(SHARED, 'corpus'), readYaml, pipewright, official, schemas, seed: 27, perClass: 1 });
-  }, 240_000);
+describe.skipIf(!hasShared)(
+  'validate against the platform schema, on mutants of ../shared/corpus (skipped without ../shared)',
+  () => {
+    let result: FidelityResult;
+    beforeAll(async () => {
+      const Ajv = createRequire(import.meta.url)('ajv').default;
+      const { official, schemas } = await loadOfficial({ sharedDir: SHARED, Ajv });
+      // One seeded mutant per class and document: about 1,600 mutants (scripts/fidelity.mjs runs them all).
+      result = runFidelity({
+        corpusRoot: join(SHARED, 'corpus'),
+        readYaml,
+        pipewright,
+        official,
+        schemas,
+        seed: 27,
+        perClass: 1,
+      });
+    }, 240_000);
 
-  it('disagrees only where docs/fidelity.md says why', () => {
-    const patterns = documentedPatterns(readFileSync(join(ROOT, 'docs', 'fidelity.md'), 'utf8'));
-    const undocumented = result.classes.filter((c) => !patterns.some((pattern) => matchesPattern(c.name, pattern)));
-    expect(undocumented.map((c) => `${c.name}: ${c.sample.file} at ${c.sample.path}; pipewright: ${c.sample.pipewright ?? 'accepts'}; schema: ${c.sample.official ?? 'accepts'}`)).toEqual([]);
-  });
+    it('disagrees only where docs/fidelity.md says why', () => {
+      const patterns = documentedPatterns(readFileSync(join(ROOT, 'docs', 'fidelity.md'), 'utf8'));
+      const undocumented = result.classes.filter((c) => !patterns.some((pattern) => matchesPattern(c.name, pattern)));
+      expect(
+        undocumented.map(
+          (c) =>
+            `${c.name}: ${c.sample.file} at ${c.sample.path}; pipewright: ${c.sample.pipewright ?? 'accepts'}; schema: ${c.sample.official ?? 'accepts'}`,
+        ),
+      ).toEqual([]);
+    });
 
-  it('judged every kind the platform publishes a schema for', () => {
-    expect([...result.tally.values()].reduce((sum, count) => sum + count.mutants, 0)).toBeGreaterThan(1000);
-  });
-});
+    it('judged every kind the platform publishes a schema for', () => {
+      expect([...result.tally.values()].reduce((sum, count) => sum + count.mutants, 0)).toBeGreaterThan(1000);
+    });
+  },
+);

@@ -12,7 +12,9 @@ import { bundleClient, PAGE_HTML, servePage } from './support/emulator-page.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const QUERY = '{ applications(limit: 3) { nodes { name } } }';
-const EXPECTED = { data: { applications: { nodes: [{ name: 'checkout' }, { name: 'payments' }, { name: 'search' }] } } };
+const EXPECTED = {
+  data: { applications: { nodes: [{ name: 'checkout' }, { name: 'payments' }, { name: 'search' }] } },
+};
 
 let browser: Browser;
 let emulator: Emulator;
@@ -22,12 +24,24 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   const clientJs = await bundleClient();
   emulator = await startEmulator({
-    pages: { '/page/': { contentType: 'text/html', body: PAGE_HTML }, '/page/client.js': { contentType: 'text/javascript', body: clientJs } },
+    pages: {
+      '/page/': { contentType: 'text/html', body: PAGE_HTML },
+      '/page/client.js': { contentType: 'text/javascript', body: clientJs },
+    },
   });
   pageServer = await servePage(clientJs);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -48,7 +62,8 @@ async function openPage(url: string): Promise<Page> {
 const runQuery = (page: Page, mode: 'browser' | 'header') =>
   page.evaluate(
     async ({ baseUrl, accountId, apiKey, query, mode }) => {
-      const { createClient } = (window as unknown as { pipewright: typeof import('../src/publish/index.js') }).pipewright;
+      const { createClient } = (window as unknown as { pipewright: typeof import('../src/publish/index.js') })
+        .pipewright;
       const client = createClient({ baseUrl, accountId, apiKey, retry: { attempts: 1 } });
       try {
         return { result: await client.graphql(query, { mode }) };

@@ -16,7 +16,13 @@ const QUERY = '{ applications(limit: 2) { nodes { name } } }';
 
 async function graphql(args: readonly string[], env: Record<string, string | undefined> = {}) {
   const result = await runBinary(['graphql', ...args], {
-    env: { HARNESS_API_KEY: ADMIN_KEY, HARNESS_ACCOUNT_ID: ACCOUNT_ID, HARNESS_BASE_URL: emulator.url, ...FAST_RETRIES, ...env },
+    env: {
+      HARNESS_API_KEY: ADMIN_KEY,
+      HARNESS_ACCOUNT_ID: ACCOUNT_ID,
+      HARNESS_BASE_URL: emulator.url,
+      ...FAST_RETRIES,
+      ...env,
+    },
   });
   assertNoKey(result);
   return result;
@@ -27,7 +33,9 @@ describe('pipewright graphql', () => {
     const result = await graphql([QUERY]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ data: { applications: { nodes: [{ name: 'checkout' }, { name: 'payments' }] } } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      data: { applications: { nodes: [{ name: 'checkout' }, { name: 'payments' }] } },
+    });
     expect(emulator.graphqlCalls).toHaveLength(1);
     expect(emulator.graphqlCalls[0]).toMatchObject({ mode: 'json', path: '/api/graphql' });
     expect(emulator.graphqlCalls[0]!.headerNames).toContain('x-api-key');
@@ -47,7 +55,10 @@ describe('pipewright graphql', () => {
     expect(bad.stderr).toContain('HTTP 401 unauthorized INVALID_CREDENTIAL');
     expect(bad.stderr).toContain('check that it holds a current token');
     expect(bad.stderr).not.toContain('pat.revoked');
-    const flagged = await graphql([QUERY, '--base-url', emulator.url, '--account', ACCOUNT_ID], { HARNESS_BASE_URL: 'http://127.0.0.1:9', HARNESS_ACCOUNT_ID: 'nope' });
+    const flagged = await graphql([QUERY, '--base-url', emulator.url, '--account', ACCOUNT_ID], {
+      HARNESS_BASE_URL: 'http://127.0.0.1:9',
+      HARNESS_ACCOUNT_ID: 'nope',
+    });
     expect(flagged.code).toBe(0);
   });
 
@@ -60,7 +71,8 @@ describe('pipewright graphql', () => {
 });
 
 describe('GraphQL library client (Node)', () => {
-  const client = () => createClient({ baseUrl: emulator.url, accountId: ACCOUNT_ID, apiKey: READER_KEY, retry: { baseDelayMs: 1 } });
+  const client = () =>
+    createClient({ baseUrl: emulator.url, accountId: ACCOUNT_ID, apiKey: READER_KEY, retry: { baseDelayMs: 1 } });
 
   it('browser mode sends multipart form-data with query and x-api-key fields and no x-api-key header', async () => {
     const result = await client().graphql(QUERY, { mode: 'browser' });

@@ -36,12 +36,17 @@ async function expectCleanFailure(files: Record<string, string | Buffer>, expect
 
 describe('compile survives hostile input', () => {
   it('a syntax error in user TypeScript', async () => {
-    await expectCleanFailure({ 'bad/syntax.ts': 'export const = ;\n' }, /^bad\/syntax\.ts:1:14  Expected identifier but found "="/);
+    await expectCleanFailure(
+      { 'bad/syntax.ts': 'export const = ;\n' },
+      /^bad\/syntax\.ts:1:14  Expected identifier but found "="/,
+    );
   });
 
   it('a definition file that throws', async () => {
     await expectCleanFailure(
-      { 'bad/throws.ts': `import { project } from 'pipewright';\nconst region = process.env.NOPE!.toLowerCase();\nexport const p = project({ identifier: region });\n` },
+      {
+        'bad/throws.ts': `import { project } from 'pipewright';\nconst region = process.env.NOPE!.toLowerCase();\nexport const p = project({ identifier: region });\n`,
+      },
       /^bad\/throws\.ts:2:\d+  loading the definitions threw: Cannot read properties of undefined/,
     );
   });
@@ -111,7 +116,8 @@ export const big = pipeline({ identifier: 'big', project: 'x' })
     const text = await readFile(join(dir, 'out/pipelines/default/x/big.yaml'), 'utf8');
     expect(text.length).toBeGreaterThan(10_000_000);
     const YAML = (await import('yaml')).default;
-    const script = YAML.parse(text, { version: '1.1' }).pipeline.stages[0].stage.spec.execution.steps[0].step.spec.source.spec.script;
+    const script = YAML.parse(text, { version: '1.1' }).pipeline.stages[0].stage.spec.execution.steps[0].step.spec
+      .source.spec.script;
     expect(script).toBe('echo 0123456789 #0063F7 <+pipeline.name>\n'.repeat(250_000));
   });
 });
@@ -138,6 +144,8 @@ describe('import survives hostile input', () => {
     await write('hello.yaml', 'hello\n');
     const result = await importCli('hello.yaml');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('hello.yaml:1:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found string)');
+    expect(result.stderr).toContain(
+      'hello.yaml:1:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found string)',
+    );
   });
 });

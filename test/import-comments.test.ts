@@ -13,7 +13,11 @@ import { ROOT } from './support/cli.js';
 const FIXTURES = ['comments-everywhere.yaml', 'comments-other-kinds.yaml'];
 
 /** The comment texts of a YAML text, as its lexer finds them (never `#` inside a block scalar). */
-const commentsOf = (text: string) => [...new Lexer().lex(text)].filter((token) => token.startsWith('#')).map((token) => token.slice(1).trim()).filter(Boolean);
+const commentsOf = (text: string) =>
+  [...new Lexer().lex(text)]
+    .filter((token) => token.startsWith('#'))
+    .map((token) => token.slice(1).trim())
+    .filter(Boolean);
 
 const modulesOf = (text: string, file: string) =>
   readDocuments(text, file).documents.map((document) => generateModule(document).text);

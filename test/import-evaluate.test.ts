@@ -16,7 +16,14 @@ describe('evaluating candidate code', () => {
     const node = {};
     const expected = { built: true };
     const candidate = wait();
-    const chosen = choose(node, [() => candidate], expected, () => expected, () => lit(null), new WeakMap());
+    const chosen = choose(
+      node,
+      [() => candidate],
+      expected,
+      () => expected,
+      () => lit(null),
+      new WeakMap(),
+    );
     expect(chosen).not.toBe(candidate);
     // The parent's evaluation of its children reuses the builder, which is frozen: nothing can change it.
     const first = evaluate(candidate);

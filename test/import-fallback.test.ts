@@ -28,7 +28,9 @@ async function roundTrip(files: Record<string, string>) {
   expect(imported.stderr).not.toContain('[error');
   expect(imported.code).toBe(0);
   const modules = (await readdir(join(dir, 'ts'))).filter((f) => f.endsWith('.ts'));
-  const code = Object.fromEntries(await Promise.all(modules.map(async (m) => [m, await readFile(join(dir, 'ts', m), 'utf8')])));
+  const code = Object.fromEntries(
+    await Promise.all(modules.map(async (m) => [m, await readFile(join(dir, 'ts', m), 'utf8')])),
+  );
   const compiled = await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir });
   expect(compiled.stderr).toBe('');
   expect(compiled.code).toBe(0);
@@ -47,8 +49,12 @@ describe('import falls back part by part', () => {
     expect(stderr).toContain(
       'yaml/refused.yaml:18:7  pipeline "fields_the_types_refuse" > stage "build": written as stage() in fields_the_types_refuse.ts: ci() has no option for spec.slsa_provenance [warning import-fallback]',
     );
-    expect(stderr).toMatch(/stage "build" > stepGroup "checks": written as raw\.step\(\) in fields_the_types_refuse\.ts: the builder has no option for stepGroup\.stepGroupInfra\.spec\.containerSecurityContext/);
-    expect(stderr).toMatch(/stage "govern" > step "fan_out": written as raw\.step\(\) in fields_the_types_refuse\.ts: its typed code does not type-check \(Object literal may only specify known properties, and 'maxConcurrency'/);
+    expect(stderr).toMatch(
+      /stage "build" > stepGroup "checks": written as raw\.step\(\) in fields_the_types_refuse\.ts: the builder has no option for stepGroup\.stepGroupInfra\.spec\.containerSecurityContext/,
+    );
+    expect(stderr).toMatch(
+      /stage "govern" > step "fan_out": written as raw\.step\(\) in fields_the_types_refuse\.ts: its typed code does not type-check \(Object literal may only specify known properties, and 'maxConcurrency'/,
+    );
     expect(stderr.match(/import-fallback/g)).toHaveLength(3);
     // codebase.sparseCheckout is in the platform's schema: the codebase shortcut keeps it.
     expect(text).toMatch(/codebase: \{\s+connectorRef: 'github'/);
@@ -73,7 +79,9 @@ describe('import falls back part by part', () => {
     expect(stderr).not.toContain('import-fallback');
     const text = code['typed_forms.ts']!;
     expect(text).not.toMatch(/raw\.|(?<![.\w])stage\(|(?<![.\w])step\(/);
-    expect(text).toMatch(/region: \{\s+type: 'String',\s+value: input\(\),\s+description: 'where to deploy',\s+required: true,\s+default: 'eu'/);
+    expect(text).toMatch(
+      /region: \{\s+type: 'String',\s+value: input\(\),\s+description: 'where to deploy',\s+required: true,\s+default: 'eu'/,
+    );
     expect(text).toMatch(/replicas: \{\s+type: 'Number',\s+value: input\(\),\s+default: 3\b/);
     expect(text).toMatch(/rollbackSteps: \[\s*wait\(\{\s+identifier: 'undo'/);
     expect(text).toContain("featureFlag({ identifier: 'flags' })");
@@ -81,25 +89,50 @@ describe('import falls back part by part', () => {
   }, 120_000);
 
   it('names the variable field that has no typed option when a pipeline falls back for it', async () => {
-    const yaml = (await fixture('typed-forms.yaml')).replace('      default: eu\n', '      default: eu\n      allowedValues: [eu, us]\n');
+    const yaml = (await fixture('typed-forms.yaml')).replace(
+      '      default: eu\n',
+      '      default: eu\n      allowedValues: [eu, us]\n',
+    );
     const { stderr } = await roundTrip({ 'typed.yaml': yaml });
-    expect(stderr).toContain('written as raw.pipeline() in typed_forms.ts: a variable has no option allowedValues (variable region) [warning import-fallback]');
+    expect(stderr).toContain(
+      'written as raw.pipeline() in typed_forms.ts: a variable has no option allowedValues (variable region) [warning import-fallback]',
+    );
   }, 120_000);
 
   it('passes over, while it verifies, a builder call with an option the builder does not know (no type check needed)', () => {
-    const stage = { name: 'build', identifier: 'build', type: 'CI', spec: { cloneCodebase: true, execution: { steps: [] } } };
-    const code = (spec: Record<string, ReturnType<typeof lit>>) => call('ci', [obj({ identifier: lit('build'), ...spec })]);
+    const stage = {
+      name: 'build',
+      identifier: 'build',
+      type: 'CI',
+      spec: { cloneCodebase: true, execution: { steps: [] } },
+    };
+    const code = (spec: Record<string, ReturnType<typeof lit>>) =>
+      call('ci', [obj({ identifier: lit('build'), ...spec })]);
     expect(isExact(code({ cloneCodebase: lit(true) }), { stage }, asStageElement)).toBe(true);
     // ci() has no slsa_provenance option: its types refuse it, so the CI stage is not reproduced by ci().
     const withSlsa = { stage: { ...stage, spec: { ...stage.spec, slsa_provenance: { enabled: false } } } };
-    expect(isExact(code({ cloneCodebase: lit(true), slsa_provenance: obj({ enabled: lit(false) }) }), withSlsa, asStageElement)).toBe(false);
+    expect(
+      isExact(
+        code({ cloneCodebase: lit(true), slsa_provenance: obj({ enabled: lit(false) }) }),
+        withSlsa,
+        asStageElement,
+      ),
+    ).toBe(false);
   });
 
   it('judges two documents equal exactly when isDeepStrictEqual does, key order aside', () => {
     const data = fc.jsonValue().map((value) => value as unknown);
     // A copy with its keys in another order, and one changed at a random place.
     const reordered = (value: unknown): unknown =>
-      Array.isArray(value) ? value.map(reordered) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)])) : value;
+      Array.isArray(value)
+        ? value.map(reordered)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reordered(v)]),
+            )
+          : value;
     fc.assert(
       fc.property(data, data, (a, b) => {
         expect(sameData(a, b)).toBe(isDeepStrictEqual(a, b));
@@ -107,7 +140,14 @@ describe('import falls back part by part', () => {
       }),
       { numRuns: 500 },
     );
-    for (const [a, b] of [[{ a: undefined }, {}], [0, -0], [NaN, NaN], [[1, 2], { 0: 1, 1: 2 }], [{ a: [1] }, { a: [1, undefined] }], [Object.create(null), {}]] as const)
+    for (const [a, b] of [
+      [{ a: undefined }, {}],
+      [0, -0],
+      [NaN, NaN],
+      [[1, 2], { 0: 1, 1: 2 }],
+      [{ a: [1] }, { a: [1, undefined] }],
+      [Object.create(null), {}],
+    ] as const)
       expect(sameData(a, b)).toBe(isDeepStrictEqual(a, b));
   });
 
@@ -160,9 +200,14 @@ ${more}`;
 /** A pipeline of `stages` Custom stages with a shell and a wait step each, then a script `scriptBytes` long. */
 function longPipeline(stages: number, scriptBytes: number): string {
   const line = 'echo "${TARGET:-all}" | tr a-z A-Z # `quoted` \\ and <+pipeline.sequenceId>\n';
-  const script = line.repeat(Math.ceil(scriptBytes / line.length)).slice(0, scriptBytes).replace(/\n?$/, '\n');
+  const script = line
+    .repeat(Math.ceil(scriptBytes / line.length))
+    .slice(0, scriptBytes)
+    .replace(/\n?$/, '\n');
   const block = script.replace(/^(?=.)/gm, '                          ');
-  const parts = [`pipeline:\n  name: long\n  identifier: long\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n`];
+  const parts = [
+    `pipeline:\n  name: long\n  identifier: long\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n`,
+  ];
   for (let s = 0; s < stages; s++)
     parts.push(
       shellStage(
@@ -184,7 +229,9 @@ function longPipeline(stages: number, scriptBytes: number): string {
 describe('import reads real files cleanly', () => {
   it('comments, CRLF line ends, a 600-line pipeline and a 34 KB script', async () => {
     const comments = await fixture('comments-everywhere.yaml');
-    const crlf = comments.replace(/\n/g, '\r\n').replace('identifier: comments_everywhere', 'identifier: comments_crlf');
+    const crlf = comments
+      .replace(/\n/g, '\r\n')
+      .replace('identifier: comments_everywhere', 'identifier: comments_crlf');
     const long = longPipeline(24, 34 * 1024);
     expect(long.split('\n').length).toBeGreaterThan(600);
     const { code, back } = await roundTrip({ 'comments.yaml': comments, 'crlf.yaml': crlf, 'long.yaml': long });

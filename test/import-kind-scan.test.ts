@@ -15,7 +15,8 @@ async function yamlFiles(dir: string): Promise<string[]> {
 
 describe('the kinds a YAML text may hold, without parsing it', () => {
   it('finds root keys at the start of lines, across documents, comments, directives, CRLF and a BOM', () => {
-    const text = '\uFEFF%YAML 1.2\n---\n# a pipeline\npipeline:\n  identifier: a\n  inputSet: not a root\r\n...\n---   # next\ninputSet:\n  identifier: b\n';
+    const text =
+      '\uFEFF%YAML 1.2\n---\n# a pipeline\npipeline:\n  identifier: a\n  inputSet: not a root\r\n...\n---   # next\ninputSet:\n  identifier: b\n';
     expect([...kindsIn(text)!].sort()).toEqual(['inputSet', 'pipeline']);
     expect([...kindsIn('version: 1\nsecret:\n  identifier: s\n')!]).toEqual([]);
   });
@@ -43,7 +44,8 @@ describe('the kinds a YAML text may hold, without parsing it', () => {
       const kinds = kindsIn(text);
       if (!kinds) continue;
       told++;
-      for (const { kind } of readDocuments(text, file).documents) expect({ file, kind, found: kinds.has(kind) }).toEqual({ file, kind, found: true });
+      for (const { kind } of readDocuments(text, file).documents)
+        expect({ file, kind, found: kinds.has(kind) }).toEqual({ file, kind, found: true });
     }
     // Most files are told apart by the scan (the others are read before any later kind is generated).
     expect(told / files.length).toBeGreaterThan(0.9);

@@ -12,7 +12,14 @@ describe('lifted nodes beside their parsed elements', () => {
   const group = { stepGroup: { name: 'g', identifier: 'g', steps: [inGroup] } };
   const odd = { step: { identifier: 'x' }, note: 'a key beside the wrapper' };
   const rollback = { step: { type: 'Wait', name: 'r', identifier: 'r', spec: { duration: '1m' } } };
-  const stage = { stage: { name: 'a', identifier: 'a', type: 'Custom', spec: { execution: { steps: [shell, { parallel: [group, odd] }], rollbackSteps: [rollback] } } } };
+  const stage = {
+    stage: {
+      name: 'a',
+      identifier: 'a',
+      type: 'Custom',
+      spec: { execution: { steps: [shell, { parallel: [group, odd] }], rollbackSteps: [rollback] } },
+    },
+  };
   const document = { pipeline: { name: 'p', identifier: 'p', stages: [stage, { parallel: [] }] } };
   const root = { node: lift('pipeline', document), element: document };
 

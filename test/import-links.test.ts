@@ -45,7 +45,9 @@ describe('references between imported documents', () => {
 
   it('passes an overlay input set and a trigger their pipeline and the input sets that are imported', async () => {
     const overlay = await estate('overlay-input-sets/default/web/release/all.ts');
-    expect(overlay).toContain("import { prodValues } from '../../../../input-sets/default/web/release/prod_values.js';");
+    expect(overlay).toContain(
+      "import { prodValues } from '../../../../input-sets/default/web/release/prod_values.js';",
+    );
     expect(overlay).toContain('pipeline: release,');
     // eu_values is not part of the import: it stays text beside the builder.
     expect(overlay).toContain("inputSets: [prodValues, 'eu_values'],");
@@ -68,7 +70,12 @@ describe('references between imported documents', () => {
   });
 
   it("gives every module of the project the project module's builder", async () => {
-    for (const path of ['environments/default/web/prod.ts', 'templates/default/web/pause/v1.ts', 'pipelines/default/web/release.ts', 'triggers/default/web/release/nightly.ts']) {
+    for (const path of [
+      'environments/default/web/prod.ts',
+      'templates/default/web/pause/v1.ts',
+      'pipelines/default/web/release.ts',
+      'triggers/default/web/release/nightly.ts',
+    ]) {
       const text = await estate(path);
       expect(text).toMatch(/import \{ web \} from '(\.\.\/)+projects\/default\/web\.js';/);
       expect(text).toContain('project: web,');
@@ -85,7 +92,9 @@ describe('references between imported documents', () => {
     const manifest = JSON.parse(await estate('out/manifest.json')) as { files: Array<{ kind: string; file: string }> };
     const originals = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map((d) => d.value);
     expect(manifest.files).toHaveLength(originals.length);
-    const back = await Promise.all(manifest.files.map(async (f) => readYaml(await estate(join('out', f.file)), f.file).documents[0]!.value));
+    const back = await Promise.all(
+      manifest.files.map(async (f) => readYaml(await estate(join('out', f.file)), f.file).documents[0]!.value),
+    );
     for (const original of originals) expect(back).toContainEqual(original);
   });
 
@@ -93,7 +102,8 @@ describe('references between imported documents', () => {
     const em = await startEmulator();
     try {
       const dry = await publishWith({ emulator: em, args: [join(dir, 'estate', 'out'), '--dry-run', '--json'] });
-      const documents = (JSON.parse(dry.stdout) as { documents: Array<{ kind: string; identifier: string }> }).documents;
+      const documents = (JSON.parse(dry.stdout) as { documents: Array<{ kind: string; identifier: string }> })
+        .documents;
       const planned = documents.map((d) => `${d.kind}/${d.identifier}`).sort();
       expect(planned).toEqual([...new Set(planned)]);
       expect(planned).toHaveLength(9);
@@ -110,11 +120,16 @@ describe('the order references follow', () => {
     'pipeline:\n  identifier: ship\n  orgIdentifier: o\n  projectIdentifier: p\n',
     'project:\n  identifier: p\n  orgIdentifier: o\n',
   ];
-  const sourceOf = (texts: readonly string[]) => new DocumentSource(texts.map((text, at) => ({ file: `${at}.yaml`, text })), 'files');
+  const sourceOf = (texts: readonly string[]) =>
+    new DocumentSource(
+      texts.map((text, at) => ({ file: `${at}.yaml`, text })),
+      'files',
+    );
   /** Every document of a source, in the order it hands them out. */
   const drain = (source: DocumentSource) => {
     const order: number[] = [];
-    for (let index = source.nextInPublishOrder(); index !== undefined; index = source.nextInPublishOrder()) order.push(index);
+    for (let index = source.nextInPublishOrder(); index !== undefined; index = source.nextInPublishOrder())
+      order.push(index);
     return order;
   };
   const links = () => {

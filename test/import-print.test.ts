@@ -4,7 +4,8 @@ import { call, lit, obj, withOrigin, type Code, type Origin } from '../src/impor
 import { codeText, constStatement, importStatement, printStatements } from '../src/import/print.js';
 
 /** Runs a printed expression as JavaScript (the builders' names bound to functions that return their arguments). */
-const run = (text: string): unknown => new Function('step', 'expr', `return ${text};`)((...args: unknown[]) => args, String.raw);
+const run = (text: string): unknown =>
+  new Function('step', 'expr', `return ${text};`)((...args: unknown[]) => args, String.raw);
 
 /** Generated code is printed as source text directly; prettier formats it afterwards. */
 describe('printing generated code', () => {
@@ -24,7 +25,8 @@ describe('printing generated code', () => {
   });
 
   it('writes numbers and other literals as JavaScript reads them', () => {
-    for (const value of [0, -0, 1.5, -2, 1e21, 5e-7, true, false, null]) expect(Object.is(run(codeText(lit(value))), value)).toBe(true);
+    for (const value of [0, -0, 1.5, -2, 1e21, 5e-7, true, false, null])
+      expect(Object.is(run(codeText(lit(value))), value)).toBe(true);
     expect(run(codeText(lit(Number.POSITIVE_INFINITY)))).toBe(Number.POSITIVE_INFINITY);
     expect(run(codeText(lit(Number.NaN)))).toBeNaN();
   });

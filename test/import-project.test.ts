@@ -24,7 +24,9 @@ afterAll(() => cleanup());
 
 describe('import --mode project of every kind', () => {
   it('the fixture has one document of every kind', async () => {
-    const roots = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map((d) => Object.keys(d.value as object)[0]);
+    const roots = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map(
+      (d) => Object.keys(d.value as object)[0],
+    );
     expect(roots.sort()).toEqual(KINDS.map((row) => row.rootKey).sort());
   });
 
@@ -40,28 +42,41 @@ describe('import --mode project of every kind', () => {
   });
 
   it('puts every document in the manifest, and each compiles back to the same data', async () => {
-    const manifest = JSON.parse(await readFile(join(dir, 'estate/out/manifest.json'), 'utf8')) as { files: Array<{ kind: string; file: string }> };
+    const manifest = JSON.parse(await readFile(join(dir, 'estate/out/manifest.json'), 'utf8')) as {
+      files: Array<{ kind: string; file: string }>;
+    };
     expect(manifest.files.map((f) => f.kind).sort()).toEqual(KINDS.map((row) => row.kind).sort());
     const originals = readYaml(await readFile(FIXTURE, 'utf8'), 'x').documents.map((d) => d.value);
     const back = await Promise.all(
-      manifest.files.map(async (f) => readYaml(await readFile(join(dir, 'estate/out', f.file), 'utf8'), f.file).documents[0]!.value),
+      manifest.files.map(
+        async (f) => readYaml(await readFile(join(dir, 'estate/out', f.file), 'utf8'), f.file).documents[0]!.value,
+      ),
     );
     for (const original of originals) expect(back).toContainEqual(original);
   });
 });
 
 describe('module paths in a project', () => {
-  it('name the whole identity: a template\'s version, an input set\'s pipeline, an infrastructure\'s environment', async () => {
+  it("name the whole identity: a template's version, an input set's pipeline, an infrastructure's environment", async () => {
     const { dir: here, cleanup: done } = await tempDir();
     try {
       const scope = 'orgIdentifier: default\n  projectIdentifier: shop';
-      const template = (version: string) => `template:\n  identifier: checks\n  name: checks\n  ${scope}\n  versionLabel: ${version}\n  type: Step\n  spec:\n    type: Wait\n    spec:\n      duration: 1m\n`;
-      const inputSet = (pipeline: string) => `inputSet:\n  identifier: eu\n  name: eu\n  ${scope}\n  pipeline:\n    identifier: ${pipeline}\n`;
+      const template = (version: string) =>
+        `template:\n  identifier: checks\n  name: checks\n  ${scope}\n  versionLabel: ${version}\n  type: Step\n  spec:\n    type: Wait\n    spec:\n      duration: 1m\n`;
+      const inputSet = (pipeline: string) =>
+        `inputSet:\n  identifier: eu\n  name: eu\n  ${scope}\n  pipeline:\n    identifier: ${pipeline}\n`;
       const infrastructure = (environment: string) =>
         `infrastructureDefinition:\n  identifier: k8s\n  name: k8s\n  ${scope}\n  environmentRef: ${environment}\n  deploymentType: Kubernetes\n  type: KubernetesDirect\n  spec:\n    connectorRef: account.k8s\n    namespace: ns\n    releaseName: r\n`;
       // Read in an order that would have named the second of each after the first (`checks_template.ts`, `eu_2.ts`).
       const result = await importYaml({
-        inputs: [template('v2'), template('v1'), inputSet('b'), inputSet('a'), infrastructure('prod'), infrastructure('dev')].map((text, i) => ({ file: `${i}.yaml`, text })),
+        inputs: [
+          template('v2'),
+          template('v1'),
+          inputSet('b'),
+          inputSet('a'),
+          infrastructure('prod'),
+          infrastructure('dev'),
+        ].map((text, i) => ({ file: `${i}.yaml`, text })),
         outDir: join(here, 'estate'),
         mode: 'project',
       });
@@ -97,7 +112,9 @@ describe('module names that differ only in case', () => {
       const back = await readFile(join(here, 'estate/out/pipelines/default/shop/CI.yaml'), 'utf8');
       expect(back).toContain('identifier: CI');
       // Apart on disk too: compile writes the second of two paths equal but for case with a suffix (case-apart.ts).
-      expect(await readFile(join(here, 'estate/out/pipelines/default/shop/ci-2.yaml'), 'utf8')).toContain('identifier: ci');
+      expect(await readFile(join(here, 'estate/out/pipelines/default/shop/ci-2.yaml'), 'utf8')).toContain(
+        'identifier: ci',
+      );
     } finally {
       await done();
     }

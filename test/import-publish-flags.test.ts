@@ -25,7 +25,21 @@ const stageTemplate = (versionLabel: string, script: string) => ({
     type: 'Stage',
     spec: {
       type: 'Custom',
-      spec: { execution: { steps: [{ step: { type: 'ShellScript', name: 'run', identifier: 'run', spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script } } }, timeout: '10m' } }] } },
+      spec: {
+        execution: {
+          steps: [
+            {
+              step: {
+                type: 'ShellScript',
+                name: 'run',
+                identifier: 'run',
+                spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script } } },
+                timeout: '10m',
+              },
+            },
+          ],
+        },
+      },
     },
   },
 });
@@ -58,7 +72,9 @@ describe('raw.template({ ... }, { stable: true })', () => {
       return unrenderedDocument(documents[0]!).entry;
     };
     expect(raw.template(customDeploymentTemplate, { stable: true }).publishFlags).toEqual({ stable: true });
-    expect(manifestOf(raw.template(customDeploymentTemplate, { stable: true }).suppress('missing-field', 'a test'))).toMatchObject({ version: 'v3', stable: true });
+    expect(
+      manifestOf(raw.template(customDeploymentTemplate, { stable: true }).suppress('missing-field', 'a test')),
+    ).toMatchObject({ version: 'v3', stable: true });
     expect(manifestOf(raw.template(customDeploymentTemplate)).stable).toBeUndefined();
     expect(manifestOf(raw.template(customDeploymentTemplate, { stable: false })).stable).toBeUndefined();
   });
@@ -66,7 +82,12 @@ describe('raw.template({ ... }, { stable: true })', () => {
 
 describe('generateModule with publish flags', () => {
   it('writes stable: true in the template builder of the stable version', () => {
-    const { text } = generateModule({ kind: 'template', document: stageTemplate('v2', 'make test'), source: 'x.yaml', publishFlags: { stable: true } });
+    const { text } = generateModule({
+      kind: 'template',
+      document: stageTemplate('v2', 'make test'),
+      source: 'x.yaml',
+      publishFlags: { stable: true },
+    });
     expect(text).toContain('template.stage({');
     expect(text).toMatch(/versionLabel: 'v2',\s*stable: true,/);
   });
@@ -78,33 +99,50 @@ describe('generateModule with publish flags', () => {
   });
 
   it('writes it beside the document when the template is raw.template', () => {
-    const flagged = generateModule({ kind: 'template', document: structuredClone(customDeploymentTemplate), source: 'x.yaml', publishFlags: { stable: true } }).text;
+    const flagged = generateModule({
+      kind: 'template',
+      document: structuredClone(customDeploymentTemplate),
+      source: 'x.yaml',
+      publishFlags: { stable: true },
+    }).text;
     expect(flagged).toContain('raw.template(');
     expect(flagged).toMatch(/\},\s*\{ stable: true \}\s*\);/);
-    expect(generateModule({ kind: 'template', document: structuredClone(customDeploymentTemplate), source: 'x.yaml' }).text).not.toContain('stable');
+    expect(
+      generateModule({ kind: 'template', document: structuredClone(customDeploymentTemplate), source: 'x.yaml' }).text,
+    ).not.toContain('stable');
   });
 
   it('ignores the flag for kinds that have no stable version', () => {
-    const pipeline = { pipeline: { identifier: 'p', name: 'p', orgIdentifier: 'default', projectIdentifier: 'shop', stages: [] } };
-    expect(generateModule({ kind: 'pipeline', document: pipeline, source: 'x.yaml', publishFlags: { stable: true } }).text).not.toContain('stable');
+    const pipeline = {
+      pipeline: { identifier: 'p', name: 'p', orgIdentifier: 'default', projectIdentifier: 'shop', stages: [] },
+    };
+    expect(
+      generateModule({ kind: 'pipeline', document: pipeline, source: 'x.yaml', publishFlags: { stable: true } }).text,
+    ).not.toContain('stable');
   });
 });
 
 describe('importYaml with publish flags on its inputs', () => {
-  it('gives only the flagged inputs\' modules stable: true, and they type-check', async () => {
+  it("gives only the flagged inputs' modules stable: true, and they type-check", async () => {
     const { dir, cleanup } = await tempDir();
     try {
       const result = await importYaml({
         inputs: [
           { file: 'checks-v1.yaml', text: stringify(stageTemplate('v1', 'make test')) },
-          { file: 'checks-v2.yaml', text: stringify(stageTemplate('v2', 'make test lint')), publishFlags: { stable: true } },
+          {
+            file: 'checks-v2.yaml',
+            text: stringify(stageTemplate('v2', 'make test lint')),
+            publishFlags: { stable: true },
+          },
           { file: 'deploy-v3.yaml', text: stringify(customDeploymentTemplate), publishFlags: { stable: true } },
         ],
         outDir: dir,
         mode: 'files',
       });
       expect(result.modules.map((module) => module.status)).toEqual(['typed', 'typed', 'partly-raw']);
-      const [first, second, third] = await Promise.all(result.modules.map((module) => readFile(join(dir, module.path), 'utf8')));
+      const [first, second, third] = await Promise.all(
+        result.modules.map((module) => readFile(join(dir, module.path), 'utf8')),
+      );
       expect(first).not.toContain('stable');
       expect(second).toMatch(/versionLabel: 'v2',\n\s*stable: true,\n/);
       expect(third).toContain('raw.template(');

@@ -12,9 +12,12 @@ import { ROOT, runCli, tempDir } from './support/cli.js';
  * The round-trip law: for every document D of the corpus, compile(import(D)) equals D as data (key order
  * and quoting aside). Import and compile both run as the real binary.
  */
-const CORPUS = await glob(['test/fixtures/valid/**/*.{yaml,yml}', 'test/fixtures/import/**/*.{yaml,yml}', 'examples/*/expected/**/*.yaml'], {
-  cwd: ROOT,
-});
+const CORPUS = await glob(
+  ['test/fixtures/valid/**/*.{yaml,yml}', 'test/fixtures/import/**/*.{yaml,yml}', 'examples/*/expected/**/*.yaml'],
+  {
+    cwd: ROOT,
+  },
+);
 
 interface Doc {
   readonly file: string;
@@ -98,14 +101,22 @@ describe('import --mode project', () => {
     }
     const imported = await runCli(['import', '--mode', 'project', '.harness', '-o', 'platform'], { cwd: dir });
     expect(imported.stderr).not.toContain('[error');
-    expect(imported.stdout).toMatch(/^imported 50 documents into platform \(\d+ typed, \d+ partly raw, 0 need attention\):/);
+    expect(imported.stdout).toMatch(
+      /^imported 50 documents into platform \(\d+ typed, \d+ partly raw, 0 need attention\):/,
+    );
     expect(imported.stdout).toContain('  pipewright.config.ts');
     const compiled = await runCli(['compile'], { cwd: join(dir, 'platform') });
     expect(compiled.stderr).toBe('');
     expect(compiled.stdout).toBe('compiled 50 documents to out: 51 written, 0 unchanged, 0 removed\n');
     for (const original of originals) {
       const body = original.pipeline as Record<string, string>;
-      const file = join(dir, 'platform/out/pipelines', body.orgIdentifier!, body.projectIdentifier!, `${body.identifier}.yaml`);
+      const file = join(
+        dir,
+        'platform/out/pipelines',
+        body.orgIdentifier!,
+        body.projectIdentifier!,
+        `${body.identifier}.yaml`,
+      );
       expect(parse(await readFile(file, 'utf8'))[0]).toEqual(original);
     }
   });

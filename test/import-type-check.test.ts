@@ -34,7 +34,10 @@ describe('the type check of generated modules', () => {
       { path: 'b.ts', text: "import { pipeline } from 'pipewright';\nexport const n: number = 'text';\n" },
     ]);
     expect(typed!.map((p) => p.mark)).toEqual([2]);
-    expect(typed![0]!.diagnostic).toMatchObject({ code: 'generated-code-type-error', location: { file: 'a.ts', line: 4, column: 75 } });
+    expect(typed![0]!.diagnostic).toMatchObject({
+      code: 'generated-code-type-error',
+      location: { file: 'a.ts', line: 4, column: 75 },
+    });
     expect(typed![0]!.diagnostic.message).toContain("'nope' does not exist");
     expect(outside!.map((p) => p.mark)).toEqual([undefined]);
   });
@@ -68,7 +71,8 @@ describe('the type check of generated modules', () => {
   });
 
   it('cuts the marks out without parsing when they are all the look-alikes there are, to the same text', () => {
-    const text = "export const s = /*@pipewright-origin 1*/ shell({ steps: [/*@pipewright-origin 0*/ a(), b('/* x */')] });";
+    const text =
+      "export const s = /*@pipewright-origin 1*/ shell({ steps: [/*@pipewright-origin 0*/ a(), b('/* x */')] });";
     const plain = "export const s = shell({ steps: [a(), b('/* x */')] });";
     expect(removeMarks({ text, marks: 2 })).toBe(plain);
     expect(removeMarks({ text })).toBe(plain);
@@ -132,7 +136,9 @@ describe('the workers of a large import', () => {
     expect(bad!.map((problem) => problem.mark)).toEqual([0]);
     // Formatting removes the marks too (only real comments: the look-alike in the string stays).
     expect(
-      await pool.format([{ text: 'export const s = /*@pipewright-origin 3*/ custom({identifier:"/*@pipewright-origin 1*/"})' }]),
+      await pool.format([
+        { text: 'export const s = /*@pipewright-origin 3*/ custom({identifier:"/*@pipewright-origin 1*/"})' },
+      ]),
     ).toEqual(["export const s = custom({ identifier: '/*@pipewright-origin 1*/' });\n"]);
   };
   const modules = moduleThatChecksAndOneThatDoesNot('ok.ts');
@@ -149,7 +155,9 @@ describe('the workers of a large import', () => {
   it('formats in chunks: the worker holds a few, this thread takes what waits, and every answer is in its place', async () => {
     const pool = createImportPool('/tmp/pipewright-pool-test', () => Promise.reject(new Error('no fallback expected')));
     try {
-      const many = Array.from({ length: 100 }, (_, at) => ({ text: `export const s${at} = custom({identifier:"s${at}"})` }));
+      const many = Array.from({ length: 100 }, (_, at) => ({
+        text: `export const s${at} = custom({identifier:"s${at}"})`,
+      }));
       const formatted = pool.format(many);
       // 100 modules are 7 chunks: the worker holds 3, so 4 wait; this thread takes some (the worker, answering
       // meanwhile, the others), then finds none.
@@ -220,7 +228,11 @@ describe('a large import', () => {
     const imported = await runCli(['import', ...files, '-o', 'ts'], { cwd: dir });
     // Every tenth falls back, and says so, from the worker threads as from this one.
     expect(imported.stderr).not.toContain('[error');
-    expect(imported.stderr.match(/written as stage\(\) in p\d+\.ts: ci\(\) has no option for spec\.slsa_provenance \[warning import-fallback\]/g)).toHaveLength(count / 10);
+    expect(
+      imported.stderr.match(
+        /written as stage\(\) in p\d+\.ts: ci\(\) has no option for spec\.slsa_provenance \[warning import-fallback\]/g,
+      ),
+    ).toHaveLength(count / 10);
     expect(imported.code).toBe(0);
     const modules = (await readdir(join(dir, 'ts'))).filter((name) => name.endsWith('.ts'));
     expect(modules).toHaveLength(count);

@@ -18,7 +18,11 @@ async function importFixture(name: string) {
   const text = await readFile(join(ROOT, 'test/fixtures', name.includes('/') ? name : `import/${name}`), 'utf8');
   const result = await importYaml({ inputs: [{ file: name, text }], outDir: dir, mode: 'files' });
   const code = Object.fromEntries(
-    await Promise.all(result.written.filter((f) => f.endsWith('.ts')).map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const)),
+    await Promise.all(
+      result.written
+        .filter((f) => f.endsWith('.ts'))
+        .map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const),
+    ),
   );
   const fallbacks = result.diagnostics.filter((d) => d.code === 'import-fallback').map((d) => d.message);
   return { code, fallbacks };
@@ -29,7 +33,9 @@ describe('typed connectors', () => {
     const { code, fallbacks } = await importFixture('connectors-typed.yaml');
     expect(fallbacks).toEqual([]);
     const github = Object.entries(code).find(([f]) => f.includes('acmegithub'))![1];
-    expect(github).toMatch(/connectors\.github\(\{\n\s+identifier: 'acmegithub',\n\s+name: 'acme github',\n\s+org: 'default',/);
+    expect(github).toMatch(
+      /connectors\.github\(\{\n\s+identifier: 'acmegithub',\n\s+name: 'acme github',\n\s+org: 'default',/,
+    );
     expect(github).toContain('executeOnDelegate: false');
     expect(github).toContain("type: 'Account'");
     const charts = Object.entries(code).find(([f]) => f.includes('charts'))![1];
@@ -40,7 +46,11 @@ describe('typed connectors', () => {
 describe('connectors kept as written', () => {
   it('keeps a connector with an empty (null) description raw, saying the platform refuses it', async () => {
     const { code, fallbacks } = await importFixture('import-refused/connector-null-description.yaml');
-    expect(fallbacks).toEqual([expect.stringMatching(/^written as raw\.connector\(\) in charts\.ts: description is null \(an empty `description:`\), which the platform refuses/)]);
+    expect(fallbacks).toEqual([
+      expect.stringMatching(
+        /^written as raw\.connector\(\) in charts\.ts: description is null \(an empty `description:`\), which the platform refuses/,
+      ),
+    ]);
     expect(Object.values(code).join('')).toMatch(/raw\.connector\(\{[^]*description: null,/);
   }, 120_000);
 });
@@ -53,10 +63,16 @@ describe('typed steps and stages', () => {
     expect(text).not.toMatch(/raw\.|(?<![.\w])stage\(|(?<![.\w])step\(/);
     expect(text).toMatch(/shell\(\{\n\s+identifier: 'announce',\n\s+script: 'echo syncing',\n\s+onDelegate: null,/);
     // A spec field named `type` goes under `spec`, where the options' types take it.
-    expect(text).toMatch(/verify\(\{\n\s+identifier: 'verify',[^]*?spec: \{\n[^}]*type: 'Rolling',\s+spec: \{\s*sensitivity: 'MEDIUM',/);
+    expect(text).toMatch(
+      /verify\(\{\n\s+identifier: 'verify',[^]*?spec: \{\n[^}]*type: 'Rolling',\s+spec: \{\s*sensitivity: 'MEDIUM',/,
+    );
     expect(text).toMatch(/policy\(\{\n\s+identifier: 'policy',[^]*?spec: \{ type: 'Custom' \}/);
-    expect(text).toMatch(/deployment\(\{\n\s+identifier: 'sync',\n\s+deploymentType: 'Kubernetes',\n\s+gitOpsEnabled: true,/);
-    expect(text).toMatch(/deploymentMetadata: \{ environmentType: 'GenOne' \},\n\s+service: 'fn',\n\s+serviceGitBranch: 'main',/);
+    expect(text).toMatch(
+      /deployment\(\{\n\s+identifier: 'sync',\n\s+deploymentType: 'Kubernetes',\n\s+gitOpsEnabled: true,/,
+    );
+    expect(text).toMatch(
+      /deploymentMetadata: \{ environmentType: 'GenOne' \},\n\s+service: 'fn',\n\s+serviceGitBranch: 'main',/,
+    );
     expect(text).toContain("environmentGitBranch: 'release'");
     expect(text).toMatch(/customDeploymentRef: \{\n?\s*templateRef: 'vm_fleet',\s*versionLabel: '1',?\s*\}/);
     expect(text).toMatch(/gitOpsClusters: \[\s*\{\s*identifier: 'incluster',\s*agentIdentifier: 'argo_agent'/);
@@ -65,8 +81,12 @@ describe('typed steps and stages', () => {
   it('keeps the fallbacks that are right, each saying why', async () => {
     const { fallbacks } = await importFixture('import-refused/fallbacks-that-stay.yaml');
     expect(fallbacks).toEqual([
-      expect.stringMatching(/^written as stage\(\) in .*: the stage has no failureStrategies, which the platform requires of a Deployment stage/),
-      expect.stringMatching(/contextType beside its step, a key the platform ignores and no builder writes: kept as written/),
+      expect.stringMatching(
+        /^written as stage\(\) in .*: the stage has no failureStrategies, which the platform requires of a Deployment stage/,
+      ),
+      expect.stringMatching(
+        /contextType beside its step, a key the platform ignores and no builder writes: kept as written/,
+      ),
       expect.stringMatching(/^written as stage\(\) in .*: deployment\(\) has no option for spec\.services$/),
     ]);
   }, 120_000);

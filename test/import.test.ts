@@ -97,17 +97,32 @@ echo two\`,
   });
 
   it('keeps empty variable lists and execution target the UI writes', async () => {
-    await write('ui.yaml', SEED.replace('                          echo two\n', '                          echo two\n                    environmentVariables: []\n                    outputVariables: []\n                    executionTarget: {}\n'));
+    await write(
+      'ui.yaml',
+      SEED.replace(
+        '                          echo two\n',
+        '                          echo two\n                    environmentVariables: []\n                    outputVariables: []\n                    executionTarget: {}\n',
+      ),
+    );
     expect((await importCli('ui.yaml', '-o', 'ts')).stderr).toBe('');
-    expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain("echo two`,\n      env: {},\n      outputs: [],\n      executionTarget: {},\n      timeout: '10m',");
+    expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain(
+      "echo two`,\n      env: {},\n      outputs: [],\n      executionTarget: {},\n      timeout: '10m',",
+    );
   });
 
   it("writes the older Deployment form whole as deployment()'s serviceConfig variant, and serviceOverrideInputs", async () => {
-    await write('legacy.yaml', await readFile(join(ROOT, 'test', 'fixtures', 'import', 'legacy-deployment-forms.yaml'), 'utf8'));
+    await write(
+      'legacy.yaml',
+      await readFile(join(ROOT, 'test', 'fixtures', 'import', 'legacy-deployment-forms.yaml'), 'utf8'),
+    );
     expect((await importCli('legacy.yaml', '-o', 'ts')).stderr).toBe('');
     const code = await readFile(join(dir, 'ts/legacy.ts'), 'utf8');
-    expect(code).toContain("deployment({\n      identifier: 'qa',\n      serviceConfig: {\n        useFromStage: { stage: 'dev' },");
-    expect(code).toContain("infrastructure: {\n        environment: { name: 'qa', identifier: 'qa', type: 'PreProduction' },");
+    expect(code).toContain(
+      "deployment({\n      identifier: 'qa',\n      serviceConfig: {\n        useFromStage: { stage: 'dev' },",
+    );
+    expect(code).toContain(
+      "infrastructure: {\n        environment: { name: 'qa', identifier: 'qa', type: 'PreProduction' },",
+    );
     expect(code).toContain('serviceOverrideInputs: input(),');
     expect(code).not.toMatch(/raw\.|stage\(\{/);
   });
@@ -121,15 +136,21 @@ echo two\`,
   it('writes one module per document of a multi-document file', async () => {
     await write('all.yaml', `project:\n  name: Web\n  identifier: web\n  orgIdentifier: default\n---\n${SEED}`);
     const result = await importCli('all.yaml', '-o', 'ts');
-    expect(result.stdout).toBe('imported 2 documents into ts (2 typed, 0 partly raw, 0 need attention):\n  web.ts\n  deploy.ts\n');
-    expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain("export const web = project({ identifier: 'web', name: 'Web' });");
+    expect(result.stdout).toBe(
+      'imported 2 documents into ts (2 typed, 0 partly raw, 0 need attention):\n  web.ts\n  deploy.ts\n',
+    );
+    expect(await readFile(join(dir, 'ts/web.ts'), 'utf8')).toContain(
+      "export const web = project({ identifier: 'web', name: 'Web' });",
+    );
   });
 
   it('reports a document that is not a platform document, with its location, and writes the others', async () => {
     await write('x.yaml', `${SEED}---\nworkflow:\n  jobs: {}\n`);
     const result = await importCli('x.yaml', '-o', 'ts');
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('x.yaml:51:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found workflow)');
+    expect(result.stderr).toContain(
+      'x.yaml:51:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found workflow)',
+    );
     expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
   });
 
@@ -142,7 +163,10 @@ echo two\`,
   });
 
   it('skips a platform kind it does not model (a secret, service overrides) with a warning, and imports the rest', async () => {
-    await write('t.yaml', 'overrides:\n  identifier: prod_overrides\n  environmentRef: prod\n  type: ENV_GLOBAL_OVERRIDE\n');
+    await write(
+      't.yaml',
+      'overrides:\n  identifier: prod_overrides\n  environmentRef: prod\n  type: ENV_GLOBAL_OVERRIDE\n',
+    );
     await write('s.yaml', `secret:\n  identifier: token\n  type: SecretText\n---\n${SEED}`);
     const result = await importCli('t.yaml', 's.yaml', '-o', 'ts');
     expect(result.code).toBe(0);
@@ -155,7 +179,8 @@ echo two\`,
   });
 
   it('ends its findings with a count on a line of their own, so the summary starts a line after them', async () => {
-    const pipeline = (id: string) => SEED.replace('  name: deploy\n  identifier: deploy\n', `  name: ${id}\n  identifier: ${id}\n`);
+    const pipeline = (id: string) =>
+      SEED.replace('  name: deploy\n  identifier: deploy\n', `  name: ${id}\n  identifier: ${id}\n`);
     await write('yaml/good.yaml', pipeline('good'));
     // Refused by validate (an identifier the platform does not take): written as it is, needs attention.
     await write('yaml/refused.yaml', pipeline('not-valid'));
@@ -182,7 +207,9 @@ echo two\`,
     // With a finding about a file too (a kind import skips), every finding is counted, not only the file's.
     await write('yaml/secret.yaml', 'secret:\n  identifier: token\n  type: SecretText\n');
     const withSkipped = await importCli('--mode', 'project', 'yaml', '-o', 'ts2');
-    expect(withSkipped.stderr).toMatch(/\[error invalid-format\]\n\nyaml\/secret\.yaml:1:1  secret documents are not imported: .*\[warning import-skipped\]\n {4}hint: .*\n\n1 error, 1 warning\n$/);
+    expect(withSkipped.stderr).toMatch(
+      /\[error invalid-format\]\n\nyaml\/secret\.yaml:1:1  secret documents are not imported: .*\[warning import-skipped\]\n {4}hint: .*\n\n1 error, 1 warning\n$/,
+    );
     expect(withSkipped.stdout).toBe(refusedOnly.stdout.replace('into ts ', 'into ts2 '));
   });
 
@@ -192,15 +219,28 @@ echo two\`,
     const result = await importCli('eval.yaml', 'arguments.yaml', '-o', 'ts');
     expect(result.stderr).toBe('');
     expect(await readFile(join(dir, 'ts/eval.ts'), 'utf8')).toContain('export const evalPipeline = pipeline(');
-    expect(await readFile(join(dir, 'ts/arguments.ts'), 'utf8')).toContain('export const argumentsPipeline = pipeline(');
+    expect(await readFile(join(dir, 'ts/arguments.ts'), 'utf8')).toContain(
+      'export const argumentsPipeline = pipeline(',
+    );
   });
 
-  it('says in --json which module each finding went to, and each module\'s status', async () => {
+  it("says in --json which module each finding went to, and each module's status", async () => {
     await write('all.yaml', `${SEED}---\nsecret:\n  identifier: token\n`);
     const result = await importCli('all.yaml', '-o', 'ts', '--json');
     expect(result.code).toBe(0);
-    const out = JSON.parse(result.stdout) as { diagnostics: Array<{ code: string }>; modules: Array<{ path: string; status: string; source: string }> };
-    expect(out.modules).toEqual([expect.objectContaining({ path: 'deploy.ts', source: 'all.yaml#1', status: 'typed', written: true, kind: 'pipeline' })]);
+    const out = JSON.parse(result.stdout) as {
+      diagnostics: Array<{ code: string }>;
+      modules: Array<{ path: string; status: string; source: string }>;
+    };
+    expect(out.modules).toEqual([
+      expect.objectContaining({
+        path: 'deploy.ts',
+        source: 'all.yaml#1',
+        status: 'typed',
+        written: true,
+        kind: 'pipeline',
+      }),
+    ]);
     expect(out.diagnostics.map((d) => d.code)).toContain('import-skipped');
   });
 
@@ -214,14 +254,23 @@ echo two\`,
 
   it('reads an alias bomb as the platform does (aliases are not expanded) and says so', async () => {
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) levels.push(`l${i}: &l${i} [${Array(9).fill(i === 1 ? '*a' : `*l${i - 1}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `l${i}: &l${i} [${Array(9)
+          .fill(i === 1 ? '*a' : `*l${i - 1}`)
+          .join(',')}]`,
+      );
     await write('bomb.yaml', `${levels.join('\n')}\npipeline: *l8\n`);
     const result = await importCli('bomb.yaml', '-o', 'ts');
     expect(result.code).toBe(1);
     // The platform reads `*l8` as the text "l8": the pipeline is not a map, and the aliases are named, once each up to a count.
-    expect(result.stderr).toContain('the platform does not expand aliases: *a is read as the text "a" [warning yaml-alias]');
+    expect(result.stderr).toContain(
+      'the platform does not expand aliases: *a is read as the text "a" [warning yaml-alias]',
+    );
     expect(result.stderr).toMatch(/more aliases in this document \(73 in all\)/);
-    expect(result.stderr).toContain('pipeline holds the string "l8", not a map of fields [error not-a-platform-document]');
+    expect(result.stderr).toContain(
+      'pipeline holds the string "l8", not a map of fields [error not-a-platform-document]',
+    );
   });
 
   it('rejects a file that is not UTF-8', async () => {
@@ -234,13 +283,18 @@ echo two\`,
   it('keeps comments above a document as // comments', async () => {
     await write('c.yaml', `# Deploys the web app.\n# Owner: team web\n${SEED}`);
     await importCli('c.yaml', '-o', 'ts');
-    expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain('// Deploys the web app.\n// Owner: team web\nexport const deploy');
+    expect(await readFile(join(dir, 'ts/deploy.ts'), 'utf8')).toContain(
+      '// Deploys the web app.\n// Owner: team web\nexport const deploy',
+    );
   });
 
   it('keeps comments above stages and steps as // comments on their builder calls', async () => {
     await write(
       'c.yaml',
-      SEED.replace('  stages:\n', '  stages:\n    # Production only.\n').replace('            steps:\n', '            steps:\n              # Say hello.\n'),
+      SEED.replace('  stages:\n', '  stages:\n    # Production only.\n').replace(
+        '            steps:\n',
+        '            steps:\n              # Say hello.\n',
+      ),
     );
     expect((await importCli('c.yaml', '-o', 'ts')).stderr).toBe('');
     const code = await readFile(join(dir, 'ts/deploy.ts'), 'utf8');
@@ -320,7 +374,10 @@ export const shared = pipeline({ identifier: 'shared', project: 'web' })
   .step(soak.withIdentifier('soak_1'), soak.withIdentifier('soak_2', 'Soak two'));
 `);
     expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
-    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/shared.yaml'), 'utf8')) as Record<string, unknown>;
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/shared.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(back).toEqual(parse(yaml));
   });
 
@@ -345,29 +402,39 @@ export const regions = pipeline({ identifier: 'regions', project: 'web' })
   .stage(checksEu.withIdentifier('checks_ap'));
 `);
     expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
-    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<string, unknown>;
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(back).toEqual(parse(yaml));
   });
 
   it('shares a stage met only inside parallel blocks, across two blocks, and a step of it used in another stage', async () => {
     // checks_ap moves into a second parallel block beside a deploy stage: the stage is shared across both blocks.
-    const yaml = (await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-in-parallel.yaml'), 'utf8'))
-      .replace(/\n    - stage:\n        name: checks_ap[^]*$/, (stage) => `\n    - parallel:${stage.replace(/\n/g, '\n    ').trimEnd()}\n        - stage:\n            name: deploy\n            identifier: deploy\n            type: Custom\n            spec:\n              execution:\n                steps:\n                  - step:\n                      type: Wait\n                      name: soak\n                      identifier: soak\n                      spec:\n                        duration: 5m\n`);
+    const yaml = (await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-in-parallel.yaml'), 'utf8')).replace(
+      /\n    - stage:\n        name: checks_ap[^]*$/,
+      (stage) =>
+        `\n    - parallel:${stage.replace(/\n/g, '\n    ').trimEnd()}\n        - stage:\n            name: deploy\n            identifier: deploy\n            type: Custom\n            spec:\n              execution:\n                steps:\n                  - step:\n                      type: Wait\n                      name: soak\n                      identifier: soak\n                      spec:\n                        duration: 5m\n`,
+    );
     await write('regions.yaml', yaml);
     expect(await importCli('regions.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
     const code = await readFile(join(dir, 'ts/regions.ts'), 'utf8');
-    expect(code).toContain('.stage(parallel(checksEu, checksEu.withIdentifier(\'checks_us\')))');
-    expect(code).toContain('.stage(parallel(checksEu.withIdentifier(\'checks_ap\'), custom({ identifier: \'deploy\' }).step(soak)));');
+    expect(code).toContain(".stage(parallel(checksEu, checksEu.withIdentifier('checks_us')))");
+    expect(code).toContain(
+      ".stage(parallel(checksEu.withIdentifier('checks_ap'), custom({ identifier: 'deploy' }).step(soak)));",
+    );
     expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
-    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<string, unknown>;
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(back).toEqual(parse(yaml));
   });
 
   it('keeps stages apart when they differ in more than their identity, and shares only the step they have in common', async () => {
-    const yaml = (await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-stages-and-groups.yaml'), 'utf8')).replace(
-      '        name: checks_us\n',
-      '        name: checks_us\n        description: the US checks\n',
-    );
+    const yaml = (
+      await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-stages-and-groups.yaml'), 'utf8')
+    ).replace('        name: checks_us\n', '        name: checks_us\n        description: the US checks\n');
     await write('shared.yaml', yaml);
     expect((await importCli('shared.yaml', '-o', 'ts')).stderr).toBe('');
     const code = await readFile(join(dir, 'ts/shared.ts'), 'utf8');
@@ -443,7 +510,10 @@ export const small = pipeline({
   it('keeps a long script a template literal, line for line, with backquotes and ${ escaped', async () => {
     const lines = Array.from({ length: 30 }, (_, i) => `echo "step ${i}: \${HOME}" \`date\``);
     const block = lines.map((line) => `                          ${line}`).join('\n');
-    await write('long.yaml', SEED.replace('                          echo one\n                          echo two', block));
+    await write(
+      'long.yaml',
+      SEED.replace('                          echo one\n                          echo two', block),
+    );
     expect((await importCli('long.yaml', '-o', 'ts')).stderr).toBe('');
     const code = await readFile(join(dir, 'ts/deploy.ts'), 'utf8');
     const script = /script: `([\s\S]*?)`,\n/.exec(code)?.[1];

@@ -86,12 +86,20 @@ describe('a second compile', () => {
     await write('defs/project.ts', PROJECT('shop'));
     expect((await compile()).code).toBe(0);
     const files = await tree('out');
-    expect(Object.keys(files).sort()).toEqual(['manifest.json', 'pipelines/default/shop/build.yaml', 'pipelines/default/shop/deploy.yaml', 'projects/default/shop.yaml']);
+    expect(Object.keys(files).sort()).toEqual([
+      'manifest.json',
+      'pipelines/default/shop/build.yaml',
+      'pipelines/default/shop/deploy.yaml',
+      'projects/default/shop.yaml',
+    ]);
     expect(files).toEqual(await fromScratch());
   });
 
   it('writes the manifest again when only it was edited', async () => {
-    await writeFile(join(dir, 'out/manifest.json'), (await readFile(join(dir, 'out/manifest.json'), 'utf8')).replace('"version": 1', '"version": 1 '));
+    await writeFile(
+      join(dir, 'out/manifest.json'),
+      (await readFile(join(dir, 'out/manifest.json'), 'utf8')).replace('"version": 1', '"version": 1 '),
+    );
     const result = await compile('out', TRIP);
     expect(result.stdout).toContain('1 written');
     expect(await tree('out')).toEqual(await fromScratch());
@@ -197,7 +205,10 @@ export const teamed = pipeline({ identifier: 'teamed', project: web, tags: { tea
     expect(stale.stderr).not.toContain('build.yaml');
     expect((await compile('out', { TEAM: 'beta', REGION: undefined })).code).toBe(0);
     expect(await teamed()).toContain('team: beta');
-    expect(await check({ TEAM: 'beta', REGION: undefined })).toMatchObject({ code: 0, stdout: 'out is up to date (4 documents)\n' });
+    expect(await check({ TEAM: 'beta', REGION: undefined })).toMatchObject({
+      code: 0,
+      stdout: 'out is up to date (4 documents)\n',
+    });
 
     // A variable that was unset and now is set, read by the entry itself.
     expect((await check({ TEAM: 'beta', REGION: 'us' })).code).toBe(1);
@@ -306,7 +317,9 @@ export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { v
     await write('defs/prod.ts', values(", { name: 'team', type: 'String', value: 'other' }"));
     const second = await compile();
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/defs\/prod\.ts:\d+:\d+ .*is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/);
+    expect(second.stderr).toMatch(
+      /defs\/prod\.ts:\d+:\d+ .*is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/,
+    );
     const scratch = await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1' });
     expect(second.stderr).toBe(scratch.stderr);
   });
@@ -340,7 +353,9 @@ export const prod = inputSet({ identifier: 'prod', pipeline: 'deploy', org: 'def
     expect((await compile('out', TRIP)).stderr).toContain('loaded again');
     const second = await compile();
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/defs\/prod\.ts:\d+:\d+ .*is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/);
+    expect(second.stderr).toMatch(
+      /defs\/prod\.ts:\d+:\d+ .*is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/,
+    );
     expect(second.stderr).toBe((await compile('scratch', { PIPEWRIGHT_NO_CACHE: '1' })).stderr);
   });
 });
@@ -348,7 +363,9 @@ export const prod = inputSet({ identifier: 'prod', pipeline: 'deploy', org: 'def
 describe('a watch session (what compile --watch keeps between compiles)', () => {
   // The built library, as the CLI runs it: definitions import `pipewright`, which resolves to dist/ (npm test builds first).
   const built = async () => {
-    const cache = (await import(`${'../dist/compile/compile-cache.js'}`)) as typeof import('../src/compile/compile-cache.js');
+    const cache = (await import(
+      `${'../dist/compile/compile-cache.js'}`
+    )) as typeof import('../src/compile/compile-cache.js');
     const { compile } = (await import(`${'../dist/compile/compile.js'}`)) as typeof import('../src/compile/compile.js');
     return { CompileSession: cache.CompileSession, compileLibrary: compile };
   };

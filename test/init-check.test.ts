@@ -17,7 +17,8 @@ let modules: string;
 
 const env = (): NodeJS.ProcessEnv => {
   const clean: NodeJS.ProcessEnv = { NO_COLOR: '1' };
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('npm_') && !key.startsWith('HARNESS_')) clean[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith('npm_') && !key.startsWith('HARNESS_')) clean[key] = value;
   return clean;
 };
 
@@ -101,12 +102,16 @@ describe("init's check passes on the first run", { timeout: 120_000 }, () => {
       'package.json': '{ "name": "monorepo", "private": true, "workspaces": ["packages/*"] }\n',
       'tsconfig.base.json':
         '{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true, "composite": true, "declaration": true, "declarationMap": true } }\n',
-      'tsconfig.json': '{ "extends": "./tsconfig.base.json", "files": [], "references": [{ "path": "./packages/api" }] }\n',
+      'tsconfig.json':
+        '{ "extends": "./tsconfig.base.json", "files": [], "references": [{ "path": "./packages/api" }] }\n',
       'packages/api/package.json': '{ "name": "@monorepo/api", "version": "1.0.0", "type": "module" }\n',
-      'packages/api/tsconfig.json': '{ "extends": "../../tsconfig.base.json", "compilerOptions": { "rootDir": "src", "outDir": "dist" }, "include": ["src"] }\n',
+      'packages/api/tsconfig.json':
+        '{ "extends": "../../tsconfig.base.json", "compilerOptions": { "rootDir": "src", "outDir": "dist" }, "include": ["src"] }\n',
       'packages/api/src/index.ts': 'export const api = 1;\n',
     });
-    expect(init).toContain('  created   pipelines/tsconfig.json (tsconfig.json\'s "files" leaves out pipelines/hello.ts)\n');
+    expect(init).toContain(
+      '  created   pipelines/tsconfig.json (tsconfig.json\'s "files" leaves out pipelines/hello.ts)\n',
+    );
     expect(existsSync(join(repo, 'README.md'))).toBe(false);
     expect(JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')).workspaces).toEqual(['packages/*']);
     expect(await firstRun(repo)).toEqual({ code: 0, stdout: 'out is up to date (3 documents)\n', stderr: '' });

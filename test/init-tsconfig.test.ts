@@ -15,7 +15,10 @@ const covers = async (tsconfig: string, extra: Record<string, string> = {}) => {
     await mkdir(join(dir, file, '..'), { recursive: true });
     await writeFile(join(dir, file), text);
   }
-  return coverage(join(dir, 'tsconfig.json'), SCAFFOLDED.map((file) => join(dir, file)));
+  return coverage(
+    join(dir, 'tsconfig.json'),
+    SCAFFOLDED.map((file) => join(dir, file)),
+  );
 };
 
 describe('parseJsonc (tsconfig.json as TypeScript reads it)', () => {
@@ -45,11 +48,17 @@ describe('coverage (does the repository tsconfig.json cover what init scaffolds)
   });
 
   it('rootDir "src" leaves pipelines/ out', async () => {
-    expect(await covers('{ "compilerOptions": { "rootDir": "src" } }')).toEqual({ covered: false, why: 'tsconfig.json\'s "rootDir" is src' });
+    expect(await covers('{ "compilerOptions": { "rootDir": "src" } }')).toEqual({
+      covered: false,
+      why: 'tsconfig.json\'s "rootDir" is src',
+    });
   });
 
   it('include ["src"] leaves pipelines/ out; include with both covers', async () => {
-    expect(await covers('{ "include": ["src"] }')).toEqual({ covered: false, why: 'tsconfig.json\'s "include" leaves out pipelines/hello.ts' });
+    expect(await covers('{ "include": ["src"] }')).toEqual({
+      covered: false,
+      why: 'tsconfig.json\'s "include" leaves out pipelines/hello.ts',
+    });
     expect(await covers('{ "include": ["src", "pipelines", "*.ts"] }')).toEqual({ covered: true });
   });
 
@@ -66,11 +75,19 @@ describe('coverage (does the repository tsconfig.json cover what init scaffolds)
 
   it('follows a relative extends, whose paths are relative to the extended file, and lets own settings win', async () => {
     const base = { 'config/base.json': '{ "compilerOptions": { "rootDir": "../src" } }' };
-    expect(await covers('{ "extends": "./config/base.json" }', base)).toEqual({ covered: false, why: 'tsconfig.json\'s "rootDir" is src' });
-    expect(await covers('{ "extends": "./config/base", "compilerOptions": { "rootDir": "." } }', base)).toEqual({ covered: true });
+    expect(await covers('{ "extends": "./config/base.json" }', base)).toEqual({
+      covered: false,
+      why: 'tsconfig.json\'s "rootDir" is src',
+    });
+    expect(await covers('{ "extends": "./config/base", "compilerOptions": { "rootDir": "." } }', base)).toEqual({
+      covered: true,
+    });
   });
 
   it('says so when the tsconfig cannot be read', async () => {
-    expect(await covers('{ "compilerOptions": ')).toMatchObject({ covered: false, why: expect.stringMatching(/^pipewright could not read tsconfig\.json \(/) });
+    expect(await covers('{ "compilerOptions": ')).toMatchObject({
+      covered: false,
+      why: expect.stringMatching(/^pipewright could not read tsconfig\.json \(/),
+    });
   });
 });

@@ -24,7 +24,8 @@ const SCAFFOLD = [
   'tsconfig.json',
 ];
 
-const ownVersion = async () => (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const ownVersion = async () =>
+  (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * "Installing" the local package the way `npm link` does: node_modules/pipewright is a symlink to this
@@ -40,7 +41,11 @@ async function installLocalPipewright(project: string): Promise<string> {
 function runInstalled(bin: string, args: string[], cwd: string) {
   return promisify(execFile)(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -54,9 +59,16 @@ describe('pipewright init', () => {
     for (const file of SCAFFOLD) expect(existsSync(join(project, file)), file).toBe(true);
 
     const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
-    expect(pkg).toMatchObject({ name: 'demo', private: true, type: 'module', dependencies: { pipewright: `^${await ownVersion()}` } });
+    expect(pkg).toMatchObject({
+      name: 'demo',
+      private: true,
+      type: 'module',
+      dependencies: { pipewright: `^${await ownVersion()}` },
+    });
     // The workflow's --typecheck needs ts-morph, an optional peer of pipewright: the scaffold asks for it.
-    expect(pkg.devDependencies).toEqual({ 'ts-morph': JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).peerDependencies['ts-morph'] });
+    expect(pkg.devDependencies).toEqual({
+      'ts-morph': JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).peerDependencies['ts-morph'],
+    });
 
     const bin = await installLocalPipewright(project);
     const compiled = await runInstalled(bin, ['compile', '--typecheck'], project);
@@ -65,7 +77,10 @@ describe('pipewright init', () => {
 
     const hello = parse(await readFile(join(project, 'out/pipelines/default/demo/hello.yaml'), 'utf8'));
     expect(hello.pipeline).toMatchObject({ identifier: 'hello', projectIdentifier: 'demo', orgIdentifier: 'default' });
-    expect(hello.pipeline.stages[0].stage.spec.execution.steps[0].step).toMatchObject({ type: 'ShellScript', timeout: '5m' });
+    expect(hello.pipeline.stages[0].stage.spec.execution.steps[0].step).toMatchObject({
+      type: 'ShellScript',
+      timeout: '5m',
+    });
     const projectDoc = parse(await readFile(join(project, 'out/projects/default/demo.yaml'), 'utf8'));
     expect(projectDoc.project).toMatchObject({ identifier: 'demo', orgIdentifier: 'default' });
 
@@ -93,8 +108,13 @@ describe('pipewright init', () => {
       'npx pipewright compile --check --typecheck',
       'npx pipewright publish --dry-run --fail-on-drift --format markdown >> "$GITHUB_STEP_SUMMARY"',
     ]);
-    expect(runs('publish').map((s) => s.run)).toEqual(['npm ci', 'npx pipewright publish --fail-on-drift --format markdown >> "$GITHUB_STEP_SUMMARY"']);
-    expect(workflow.jobs.publish.if).toBe("github.event_name == 'push' && github.ref_type == 'branch' && github.ref_name == github.event.repository.default_branch");
+    expect(runs('publish').map((s) => s.run)).toEqual([
+      'npm ci',
+      'npx pipewright publish --fail-on-drift --format markdown >> "$GITHUB_STEP_SUMMARY"',
+    ]);
+    expect(workflow.jobs.publish.if).toBe(
+      "github.event_name == 'push' && github.ref_type == 'branch' && github.ref_name == github.event.repository.default_branch",
+    );
     // GitHub's own ${{ }} syntax survives the template placeholders; the SaaS address when no secret names another.
     for (const step of [runs('check')[2]!, runs('publish')[1]!])
       expect(step.env).toEqual({
@@ -158,7 +178,12 @@ describe('pipewright init', () => {
       `${JSON.stringify(
         {
           ...userPackage,
-          scripts: { ...userPackage.scripts, check: 'pipewright compile --check --typecheck', watch: 'pipewright compile --watch', 'publish:platform': 'pipewright publish' },
+          scripts: {
+            ...userPackage.scripts,
+            check: 'pipewright compile --check --typecheck',
+            watch: 'pipewright compile --watch',
+            'publish:platform': 'pipewright publish',
+          },
           dependencies: { express: '^5.0.0', pipewright: `^${await ownVersion()}` },
         },
         null,
@@ -179,7 +204,11 @@ describe('pipewright init', () => {
   });
 
   it('with --force replaces the template files but never removes or changes a dependency or script of the user', async () => {
-    const userPackage = { name: 'mine', scripts: { check: 'eslint .' }, dependencies: { pipewright: '0.0.9', left: '1.0.0' } };
+    const userPackage = {
+      name: 'mine',
+      scripts: { check: 'eslint .' },
+      dependencies: { pipewright: '0.0.9', left: '1.0.0' },
+    };
     await writeFile(join(dir, 'package.json'), JSON.stringify(userPackage));
     await mkdir(join(dir, 'pipelines'));
     await writeFile(join(dir, 'pipelines/hello.ts'), '// mine\n');
@@ -190,8 +219,12 @@ describe('pipewright init', () => {
     // A folder with files of its own never gets the template's README, not even with --force.
     expect(result.stdout).toContain('  skipped   README.md (init writes one only into an empty folder)');
     expect(existsSync(join(dir, 'README.md'))).toBe(false);
-    expect(result.stdout).toContain(`  kept your dependencies.pipewright 0.0.9 (init would add ^${await ownVersion()})`);
-    expect(result.stdout).toContain('  kept your scripts.check "eslint ." (init would add "pipewright compile --check --typecheck")');
+    expect(result.stdout).toContain(
+      `  kept your dependencies.pipewright 0.0.9 (init would add ^${await ownVersion()})`,
+    );
+    expect(result.stdout).toContain(
+      '  kept your scripts.check "eslint ." (init would add "pipewright compile --check --typecheck")',
+    );
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('mine');
     expect(pkg.dependencies).toEqual({ left: '1.0.0', pipewright: '0.0.9' });
@@ -211,7 +244,9 @@ describe('pipewright init', () => {
     const result = await runCli(['init'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^pipewright: package\.json is not a valid package\.json \(.+\); nothing was written \[error invalid-package-json\]\n/);
+    expect(result.stderr).toMatch(
+      /^pipewright: package\.json is not a valid package\.json \(.+\); nothing was written \[error invalid-package-json\]\n/,
+    );
     expect(result.stderr).toContain('    hint: fix it (npm reads it too), or run init in another folder\n');
     expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe('{"name": "mine",}\n');
     expect(existsSync(join(dir, 'pipewright.config.ts'))).toBe(false);
@@ -227,11 +262,15 @@ describe('pipewright init', () => {
     await writeFile(join(copy, 'package.json'), JSON.stringify({ ...pkg, version: '7.3.1' }));
     const made = await runInstalled(join(copy, 'bin', 'pipewright.js'), ['init', 'fresh'], dir);
     expect(made.code).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'fresh/package.json'), 'utf8')).dependencies).toEqual({ pipewright: '^7.3.1' });
+    expect(JSON.parse(await readFile(join(dir, 'fresh/package.json'), 'utf8')).dependencies).toEqual({
+      pipewright: '^7.3.1',
+    });
     await mkdir(join(dir, 'existing'));
     await writeFile(join(dir, 'existing/package.json'), '{"name":"existing"}');
     expect((await runInstalled(join(copy, 'bin', 'pipewright.js'), ['init', 'existing'], dir)).code).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'existing/package.json'), 'utf8')).dependencies).toEqual({ pipewright: '^7.3.1' });
+    expect(JSON.parse(await readFile(join(dir, 'existing/package.json'), 'utf8')).dependencies).toEqual({
+      pipewright: '^7.3.1',
+    });
   });
 
   it('refuses a target that is a file', async () => {
@@ -247,9 +286,17 @@ describe('pipewright init', () => {
     // handling, without racing a concurrent build that rewrites dist/ while npm walks it.
     await cp(join(ROOT, 'package.json'), join(dir, 'package.json'));
     await cp(join(ROOT, 'templates'), join(dir, 'templates'), { recursive: true });
-    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir });
+    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: dir,
+    });
     const packed = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-    for (const file of ['_gitignore', '_github/workflows/pipewright.yml', 'package.json', 'pipelines/hello.ts', 'pipewright.config.ts'])
+    for (const file of [
+      '_gitignore',
+      '_github/workflows/pipewright.yml',
+      'package.json',
+      'pipelines/hello.ts',
+      'pipewright.config.ts',
+    ])
       expect(packed).toContain(`templates/default/${file}`);
   });
 });

@@ -8,22 +8,45 @@ import { shellStepLines } from './support/fixtures.js';
 
 /** An input set is checked against its pipeline when both are compiled, as the platform checks it on save. */
 const compileAll = (...resources: AnyResource[]) =>
-  buildAndValidate(resources.map((resource, index) => ({ resource, file: 'x.ts', exportName: `r${index}` }))).diagnostics;
+  buildAndValidate(resources.map((resource, index) => ({ resource, file: 'x.ts', exportName: `r${index}` })))
+    .diagnostics;
 
-const deploy = pipeline({ identifier: 'deploy', project: 'web', variables: { env: input(), region: input().default('eu'), team: 'core' } }).stage(
+const deploy = pipeline({
+  identifier: 'deploy',
+  project: 'web',
+  variables: { env: input(), region: input().default('eu'), team: 'core' },
+}).stage(
   stage({ identifier: 'build', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo hi', timeout: input() })),
 );
 const variable = (name: string, value: string) => ({ name, type: 'String', value });
-const stageValues = { stages: [{ stage: { identifier: 'build', type: 'Custom', spec: { execution: { steps: [{ step: { identifier: 'hi', type: 'ShellScript', timeout: '5m' } }] } } } }] };
+const stageValues = {
+  stages: [
+    {
+      stage: {
+        identifier: 'build',
+        type: 'Custom',
+        spec: { execution: { steps: [{ step: { identifier: 'hi', type: 'ShellScript', timeout: '5m' } }] } },
+      },
+    },
+  ],
+};
 
 describe('input sets against their pipeline', () => {
   it('accepts values for exactly the runtime inputs, matched by stage, step and variable identity', () => {
-    const values = inputSet({ identifier: 'prod', pipeline: deploy, values: { variables: [variable('env', 'prod')], ...stageValues } });
+    const values = inputSet({
+      identifier: 'prod',
+      pipeline: deploy,
+      values: { variables: [variable('env', 'prod')], ...stageValues },
+    });
     expect(compileAll(deploy, values)).toEqual([]);
   });
 
   it('refuses a value for a field the pipeline fixes', () => {
-    const values = inputSet({ identifier: 'prod', pipeline: deploy, values: { variables: [variable('env', 'prod'), variable('team', 'other')], ...stageValues } });
+    const values = inputSet({
+      identifier: 'prod',
+      pipeline: deploy,
+      values: { variables: [variable('env', 'prod'), variable('team', 'other')], ...stageValues },
+    });
     const found = compileAll(deploy, values);
     expect(found.map((d) => [d.code, d.severity, d.message])).toEqual([
       ['input-set-not-an-input', 'error', 'variables.1.value is not a runtime input of pipeline "deploy"'],
@@ -34,12 +57,18 @@ describe('input sets against their pipeline', () => {
   it('warns about a runtime input without a default that it leaves unset', () => {
     const values = inputSet({ identifier: 'prod', pipeline: deploy, values: { variables: [variable('env', 'prod')] } });
     expect(compileAll(deploy, values).map((d) => [d.code, d.severity, d.message])).toEqual([
-      ['input-set-missing-input', 'warning', 'leaves stages.0.stage.spec.execution.steps.0.step.timeout of pipeline "deploy" unset, and it has no default'],
+      [
+        'input-set-missing-input',
+        'warning',
+        'leaves stages.0.stage.spec.execution.steps.0.step.timeout of pipeline "deploy" unset, and it has no default',
+      ],
     ]);
   });
 
   it('checks nothing when the pipeline is not compiled (it exists on the platform)', () => {
-    expect(compileAll(inputSet({ identifier: 'prod', pipeline: 'deploy', project: 'web', values: { anything: 1 } }))).toEqual([]);
+    expect(
+      compileAll(inputSet({ identifier: 'prod', pipeline: 'deploy', project: 'web', values: { anything: 1 } })),
+    ).toEqual([]);
   });
 });
 
@@ -49,9 +78,28 @@ describe('input sets are keyed as the platform keys fields when it merges them (
   const fanOut = pipeline({ identifier: 'fan_out', project: 'web' }).stage(
     stage({ identifier: 'test', type: 'Custom' })
       .step(shell({ identifier: 'prepare', script: 'echo', timeout: '1m' }))
-      .step(parallel(shell({ identifier: 'unit', script: 'echo', timeout: input() }), shell({ identifier: 'lint', script: 'echo', timeout: '1m' }))),
+      .step(
+        parallel(
+          shell({ identifier: 'unit', script: 'echo', timeout: input() }),
+          shell({ identifier: 'lint', script: 'echo', timeout: '1m' }),
+        ),
+      ),
   );
-  const unitTimeout = { stages: [{ stage: { identifier: 'test', type: 'Custom', spec: { execution: { steps: [{ parallel: [{ step: { identifier: 'unit', type: 'ShellScript', timeout: '5m' } }] }] } } } }] };
+  const unitTimeout = {
+    stages: [
+      {
+        stage: {
+          identifier: 'test',
+          type: 'Custom',
+          spec: {
+            execution: {
+              steps: [{ parallel: [{ step: { identifier: 'unit', type: 'ShellScript', timeout: '5m' } }] }],
+            },
+          },
+        },
+      },
+    ],
+  };
 
   it("accepts a value for a step of a parallel block, whatever the block's position", () => {
     expect(compileAll(fanOut, inputSet({ identifier: 'quick', pipeline: fanOut, values: unitTimeout }))).toEqual([]);
@@ -60,9 +108,20 @@ describe('input sets are keyed as the platform keys fields when it merges them (
   it("refuses a value for a fixed field of a parallel block's step", () => {
     const lint = structuredClone(unitTimeout);
     lint.stages[0]!.stage.spec.execution.steps[0]!.parallel[0]!.step.identifier = 'lint';
-    expect(compileAll(fanOut, inputSet({ identifier: 'quick', pipeline: fanOut, values: lint })).map((d) => [d.code, d.message])).toEqual([
-      ['input-set-not-an-input', 'stages.0.stage.spec.execution.steps.0.parallel.0.step.timeout is not a runtime input of pipeline "fan_out"'],
-      ['input-set-missing-input', 'leaves stages.0.stage.spec.execution.steps.1.parallel.0.step.timeout of pipeline "fan_out" unset, and it has no default'],
+    expect(
+      compileAll(fanOut, inputSet({ identifier: 'quick', pipeline: fanOut, values: lint })).map((d) => [
+        d.code,
+        d.message,
+      ]),
+    ).toEqual([
+      [
+        'input-set-not-an-input',
+        'stages.0.stage.spec.execution.steps.0.parallel.0.step.timeout is not a runtime input of pipeline "fan_out"',
+      ],
+      [
+        'input-set-missing-input',
+        'leaves stages.0.stage.spec.execution.steps.1.parallel.0.step.timeout of pipeline "fan_out" unset, and it has no default',
+      ],
     ]);
   });
 
@@ -71,7 +130,19 @@ describe('input sets are keyed as the platform keys fields when it merges them (
       identifier: 'p',
       variables: [{ name: 'env', type: 'String', value: '<+input>' }],
       stages: [
-        { stage: { identifier: 'a', spec: { execution: { steps: [{ step: { identifier: 's', spec: { list: ['x', 'y'] } } }, { parallel: [{ step: { identifier: 't' } }, { step: { identifier: 'u', timeout: '<+input>' } }] }] } } } },
+        {
+          stage: {
+            identifier: 'a',
+            spec: {
+              execution: {
+                steps: [
+                  { step: { identifier: 's', spec: { list: ['x', 'y'] } } },
+                  { parallel: [{ step: { identifier: 't' } }, { step: { identifier: 'u', timeout: '<+input>' } }] },
+                ],
+              },
+            },
+          },
+        },
         { parallel: [{ stage: { identifier: 'b', delegateSelectors: [{ plain: 1 }] } }] },
       ],
     };
@@ -81,8 +152,12 @@ describe('input sets are keyed as the platform keys fields when it merges them (
       for (const field of order) expect(keyAt(field.path.slice(1)), field.key).toBe(field.key);
     }
     const keyAt = fieldKeysAt(body);
-    expect(keyAt(['stages', 0, 'stage', 'spec', 'execution', 'steps', 0, 'step', 'spec', 'list', 1])).toBe('pipeline/stages/stage[identifier:a]/spec/execution/steps/step[identifier:s]/spec/list');
-    expect(keyAt(['stages', 1, 'parallel', 0, 'stage', 'delegateSelectors', 0, 'plain'])).toBe('pipeline/stages/parallel/stage[identifier:b]/delegateSelectors');
+    expect(keyAt(['stages', 0, 'stage', 'spec', 'execution', 'steps', 0, 'step', 'spec', 'list', 1])).toBe(
+      'pipeline/stages/stage[identifier:a]/spec/execution/steps/step[identifier:s]/spec/list',
+    );
+    expect(keyAt(['stages', 1, 'parallel', 0, 'stage', 'delegateSelectors', 0, 'plain'])).toBe(
+      'pipeline/stages/parallel/stage[identifier:b]/delegateSelectors',
+    );
     expect(keyAt(['variables', 0, 'value'])).toBe('pipeline/variables/[name:env]/value');
   });
 
@@ -92,7 +167,8 @@ describe('input sets are keyed as the platform keys fields when it merges them (
       const inputs = runtimeInputs(pipelineDocument);
       const all = fieldsOf(pipelineDocument.pipeline, ['pipeline']);
       expect(inputs.length).toBeGreaterThan(0);
-      for (const found of inputs) expect(all.find((field) => field.key === found.key && field.leaf)?.path).toEqual(found.path);
+      for (const found of inputs)
+        expect(all.find((field) => field.key === found.key && field.leaf)?.path).toEqual(found.path);
     }
     expect(runtimeInputs(document).map((found) => found.key)).toEqual([
       'pipeline/variables/[name:env]/value',
@@ -153,7 +229,9 @@ describe('validate: input sets against their pipeline among the files', () => {
       const result = await runCli(['validate', 'deploy.yaml', 'prod.yaml', 'ok.yaml'], { cwd: dir });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('prod.yaml:14:16  ');
-      expect(result.stderr).toContain('variables.1.value is not a runtime input of pipeline "deploy" [error input-set-not-an-input]');
+      expect(result.stderr).toContain(
+        'variables.1.value is not a runtime input of pipeline "deploy" [error input-set-not-an-input]',
+      );
       expect(result.stderr).not.toContain('ok.yaml:');
       // Without its pipeline among the files, the input set is not checked against it (the pipeline is on the platform).
       const alone = await runCli(['validate', 'prod.yaml'], { cwd: dir });
@@ -216,14 +294,24 @@ export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { v
       await writeIn(dir, 'lib/sets.ts', setsTs);
       // The entry names no input set: the pipeline is built without its runtime inputs, then again with the input set.
       await writeIn(dir, 'defs/values.ts', `export { prod } from '../lib/sets.js';\n`);
-      const hidden = await runCli(['compile', 'defs/deploy.ts', 'defs/values.ts', '-o', 'out'], { cwd: dir, env: { PIPEWRIGHT_NO_CACHE: '1' } });
+      const hidden = await runCli(['compile', 'defs/deploy.ts', 'defs/values.ts', '-o', 'out'], {
+        cwd: dir,
+        env: { PIPEWRIGHT_NO_CACHE: '1' },
+      });
       expect(hidden.code).toBe(1);
-      expect(hidden.stderr).toMatch(/lib\/sets\.ts:\d+:\d+ .*variables\.0\.value is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/);
+      expect(hidden.stderr).toMatch(
+        /lib\/sets\.ts:\d+:\d+ .*variables\.0\.value is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/,
+      );
       // The same words as when the entry names it.
       await writeIn(dir, 'defs/values.ts', setsTs.replace('../defs/deploy.js', './deploy.js'));
-      const named = await runCli(['compile', 'defs/deploy.ts', 'defs/values.ts', '-o', 'out'], { cwd: dir, env: { PIPEWRIGHT_NO_CACHE: '1' } });
+      const named = await runCli(['compile', 'defs/deploy.ts', 'defs/values.ts', '-o', 'out'], {
+        cwd: dir,
+        env: { PIPEWRIGHT_NO_CACHE: '1' },
+      });
       expect(named.code).toBe(1);
-      expect(named.stderr.replace(/defs\/values\.ts:\d+:\d+/g, 'X')).toBe(hidden.stderr.replace(/lib\/sets\.ts:\d+:\d+/g, 'X'));
+      expect(named.stderr.replace(/defs\/values\.ts:\d+:\d+/g, 'X')).toBe(
+        hidden.stderr.replace(/lib\/sets\.ts:\d+:\d+/g, 'X'),
+      );
     } finally {
       await cleanup();
     }

@@ -8,7 +8,14 @@ import type { IrNode } from '../src/ir/node.js';
 import { TOO_DEEP, walk, type Rule } from '../src/check/walk.js';
 
 const step = (identifier: string, extra: Record<string, unknown> = {}) => ({
-  step: { identifier, name: identifier, type: 'ShellScript', timeout: '1m', spec: { shell: 'Bash', source: { type: 'Inline', spec: { script: 'echo' } } }, ...extra },
+  step: {
+    identifier,
+    name: identifier,
+    type: 'ShellScript',
+    timeout: '1m',
+    spec: { shell: 'Bash', source: { type: 'Inline', spec: { script: 'echo' } } },
+    ...extra,
+  },
 });
 
 /** A pipeline document with every structure lift knows: parallel stages, step groups, parallel steps, rollback steps. */
@@ -29,14 +36,26 @@ const wire = () => ({
               steps: [
                 step('one'),
                 { parallel: [step('two'), step('three', { strategy: { repeat: { items: ['x', 'y'] } } })] },
-                { stepGroup: { identifier: 'g', name: 'g', stepGroupInfra: { type: 'KubernetesDirect', spec: {} }, steps: [step('four')] } },
+                {
+                  stepGroup: {
+                    identifier: 'g',
+                    name: 'g',
+                    stepGroupInfra: { type: 'KubernetesDirect', spec: {} },
+                    steps: [step('four')],
+                  },
+                },
               ],
               rollbackSteps: [step('back')],
             },
           },
         },
       },
-      { parallel: [{ stage: { identifier: 'b', name: 'b', type: 'Custom', spec: {} } }, { stage: { identifier: 'c', name: 'c', type: 'Approval', spec: {} } }] },
+      {
+        parallel: [
+          { stage: { identifier: 'b', name: 'b', type: 'Custom', spec: {} } },
+          { stage: { identifier: 'c', name: 'c', type: 'Approval', spec: {} } },
+        ],
+      },
     ],
   },
 });
@@ -92,7 +111,11 @@ describe('the skeleton IR', () => {
       .step(shell({ identifier: 'x', script: 'echo' }))
       .toNode();
     for (const node of [...nodes(built), ...nodes(lift('pipeline', wire()))]) expect(Object.isFrozen(node)).toBe(true);
-    expect(nodes(built).find((node) => node.kind === 'step')?.site?.location).toEqual({ file: 'test/ir.test.ts', line: expect.any(Number), column: expect.any(Number) });
+    expect(nodes(built).find((node) => node.kind === 'step')?.site?.location).toEqual({
+      file: 'test/ir.test.ts',
+      line: expect.any(Number),
+      column: expect.any(Number),
+    });
     expect(nodes(lift('pipeline', wire())).every((node) => node.site === undefined)).toBe(true);
   });
 });
@@ -103,7 +126,9 @@ describe('the one walk', () => {
     code: 'possible-secret',
     init: () => [],
     step(node, at, state) {
-      state.push(`${node.identifier} in ${at.stage?.node.identifier}/${at.list?.label}${at.containerised ? ' containerised' : ''}${at.looping ? ' looping' : ''}`);
+      state.push(
+        `${node.identifier} in ${at.stage?.node.identifier}/${at.list?.label}${at.containerised ? ' containerised' : ''}${at.looping ? ' looping' : ''}`,
+      );
     },
     end(at, state) {
       at.report({ code: 'possible-secret', severity: 'warning', message: state.join('; '), path: [] });
@@ -146,20 +171,33 @@ describe('the one walk', () => {
   it('reaches steps inside a step group built with the builders as it reaches lifted ones', () => {
     const built = pipeline({ identifier: 'p', project: 'web' })
       .stage(custom({ identifier: 's' }))
-      .step(stepGroup({ identifier: 'g' }).step(shell({ identifier: 'x', script: 'echo' }), shell({ identifier: 'x', script: 'echo' })));
+      .step(
+        stepGroup({ identifier: 'g' }).step(
+          shell({ identifier: 'x', script: 'echo' }),
+          shell({ identifier: 'x', script: 'echo' }),
+        ),
+      );
     const node = built.toNode();
     expect(checkDocument('pipeline', node, lower(node)).map((d) => d.code)).toContain('duplicate-identifier');
   });
 
   it('follows the schema through built nodes: a misspelt key deep in a step group is found where it is written', () => {
-    const misspelt = anyStep({ identifier: 'x', type: 'ShellScript', timeout: '1m', spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { scipt: 'echo' } } } });
+    const misspelt = anyStep({
+      identifier: 'x',
+      type: 'ShellScript',
+      timeout: '1m',
+      spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { scipt: 'echo' } } },
+    });
     const node = pipeline({ identifier: 'p', project: 'web' })
       .stage(custom({ identifier: 's' }))
       .step(stepGroup({ identifier: 'g' }).step(misspelt))
       .toNode();
     const typos = checkDocument('pipeline', node, lower(node)).filter((d) => d.code === 'unknown-key');
     expect(typos.map((d) => [d.path.join('.'), d.hint])).toEqual([
-      ['pipeline.stages.0.stage.spec.execution.steps.0.stepGroup.steps.0.step.spec.source.spec.scipt', 'did you mean "script"?'],
+      [
+        'pipeline.stages.0.stage.spec.execution.steps.0.stepGroup.steps.0.step.spec.source.spec.scipt',
+        'did you mean "script"?',
+      ],
     ]);
     // Without the schema to follow, the walk has no fields to compare keys with.
     const walked = walk(node, lower(node), 'pipeline', [unknownKeys]);

@@ -16,7 +16,21 @@ interface Envelope {
   [field: string]: unknown;
 }
 
-const DIAGNOSTIC_FIELDS = ['code', 'severity', 'message', 'location', 'file', 'line', 'column', 'path', 'subject', 'hint', 'suggestion', 'count', 'places'];
+const DIAGNOSTIC_FIELDS = [
+  'code',
+  'severity',
+  'message',
+  'location',
+  'file',
+  'line',
+  'column',
+  'path',
+  'subject',
+  'hint',
+  'suggestion',
+  'count',
+  'places',
+];
 
 /** stdout parsed as the envelope, with its shape checked: one JSON object and nothing else. */
 function envelopeOf(result: CliResult, command: string): Envelope {
@@ -27,10 +41,18 @@ function envelopeOf(result: CliResult, command: string): Envelope {
   expect(parsed.ok).toBe(result.code === 0);
   for (const diagnostic of parsed.diagnostics) {
     expect(Object.keys(diagnostic).filter((key) => !DIAGNOSTIC_FIELDS.includes(key))).toEqual([]);
-    expect(diagnostic).toMatchObject({ code: expect.stringMatching(/^[a-z]+(-[a-z0-9]+)*$/), severity: expect.stringMatching(/^(error|warning)$/), message: expect.any(String) });
+    expect(diagnostic).toMatchObject({
+      code: expect.stringMatching(/^[a-z]+(-[a-z0-9]+)*$/),
+      severity: expect.stringMatching(/^(error|warning)$/),
+      message: expect.any(String),
+    });
     // The fields of envelope 1 before `location`, deprecated: the same place, as long as they are written.
     const location = diagnostic.location as Record<string, unknown> | undefined;
-    expect([diagnostic.file, diagnostic.line, diagnostic.column]).toEqual([location?.file, location?.line, location?.column]);
+    expect([diagnostic.file, diagnostic.line, diagnostic.column]).toEqual([
+      location?.file,
+      location?.line,
+      location?.column,
+    ]);
   }
   return parsed;
 }
@@ -55,13 +77,27 @@ describe('--json on every command', () => {
   it('compile: the result on success, the diagnostics on failure, and the usage error', async () => {
     const ok = await run(['compile', 'defs/deploy.ts', '-o', 'out', '--json']);
     expect(ok.code).toBe(0);
-    expect(envelopeOf(ok, 'compile')).toMatchObject({ ok: true, diagnostics: [], outDir: 'out', check: false, documents: 2 });
+    expect(envelopeOf(ok, 'compile')).toMatchObject({
+      ok: true,
+      diagnostics: [],
+      outDir: 'out',
+      check: false,
+      documents: 2,
+    });
 
-    await writeFile(join(dir, 'defs/broken.ts'), PIPELINE.replace("script: 'echo hi'", "script: 'echo hi', timeout: '10x'"));
+    await writeFile(
+      join(dir, 'defs/broken.ts'),
+      PIPELINE.replace("script: 'echo hi'", "script: 'echo hi', timeout: '10x'"),
+    );
     const bad = await run(['compile', 'defs/broken.ts', '-o', 'out-bad', '--json']);
     expect(bad.code).toBe(1);
     expect(envelopeOf(bad, 'compile').diagnostics).toEqual([
-      expect.objectContaining({ code: 'invalid-format', severity: 'error', location: expect.objectContaining({ file: 'defs/broken.ts', line: 4 }), subject: 'pipeline "deploy" > stage "s" > step "echo"' }),
+      expect.objectContaining({
+        code: 'invalid-format',
+        severity: 'error',
+        location: expect.objectContaining({ file: 'defs/broken.ts', line: 4 }),
+        subject: 'pipeline "deploy" > stage "s" > step "echo"',
+      }),
     ]);
 
     const missing = await run(['compile', 'nothing/*.ts', '--json']);
@@ -70,36 +106,61 @@ describe('--json on every command', () => {
 
     const usage = await run(['compile', '--json', '--watch']);
     expect(usage.code).toBe(2);
-    expect(envelopeOf(usage, 'compile').diagnostics).toEqual([expect.objectContaining({ code: 'usage', message: '--watch cannot be combined with --json' })]);
+    expect(envelopeOf(usage, 'compile').diagnostics).toEqual([
+      expect.objectContaining({ code: 'usage', message: '--watch cannot be combined with --json' }),
+    ]);
   });
 
   it('validate: a missing file is a file-not-found envelope (exit 1), an unknown option a usage envelope (exit 2)', async () => {
     await writeIn(dir, 'good.yaml', 'project:\n  identifier: web\n  name: web\n  orgIdentifier: default\n');
     const ok = await run(['validate', 'good.yaml', '--json']);
     expect(ok.code).toBe(0);
-    expect(envelopeOf(ok, 'validate')).toMatchObject({ ok: true, diagnostics: [], files: [{ file: 'good.yaml', documents: 1 }] });
+    expect(envelopeOf(ok, 'validate')).toMatchObject({
+      ok: true,
+      diagnostics: [],
+      files: [{ file: 'good.yaml', documents: 1 }],
+    });
 
     const missing = await run(['validate', '--json', 'missing.yaml']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('');
     expect(envelopeOf(missing, 'validate').diagnostics).toEqual([
-      { code: 'file-not-found', severity: 'error', message: 'cannot read missing.yaml: no such file', hint: expect.any(String) },
+      {
+        code: 'file-not-found',
+        severity: 'error',
+        message: 'cannot read missing.yaml: no such file',
+        hint: expect.any(String),
+      },
     ]);
 
     const folder = await run(['validate', '--json', 'defs']);
     expect(folder.code).toBe(2);
-    expect(envelopeOf(folder, 'validate').diagnostics).toEqual([expect.objectContaining({ code: 'usage', message: 'defs is a folder', hint: 'pass YAML files or a glob, e.g. pipewright validate "defs/**/*.yaml"' })]);
+    expect(envelopeOf(folder, 'validate').diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'usage',
+        message: 'defs is a folder',
+        hint: 'pass YAML files or a glob, e.g. pipewright validate "defs/**/*.yaml"',
+      }),
+    ]);
 
     const usage = await run(['validate', '--json', '--bogus', 'good.yaml']);
     expect(usage.code).toBe(2);
-    expect(envelopeOf(usage, 'validate').diagnostics).toEqual([{ code: 'usage', severity: 'error', message: "unknown option '--bogus'" }]);
+    expect(envelopeOf(usage, 'validate').diagnostics).toEqual([
+      { code: 'usage', severity: 'error', message: "unknown option '--bogus'" },
+    ]);
   });
 
   it('import: what was written, or why nothing was', async () => {
     await writeIn(dir, 'import/web.yaml', 'project:\n  identifier: web\n  name: web\n  orgIdentifier: default\n');
     const ok = await run(['import', 'import/web.yaml', '-o', 'imported', '--json']);
     expect(ok.code).toBe(0);
-    expect(envelopeOf(ok, 'import')).toMatchObject({ ok: true, outDir: 'imported', mode: 'files', documents: 1, written: [expect.stringMatching(/\.ts$/)] });
+    expect(envelopeOf(ok, 'import')).toMatchObject({
+      ok: true,
+      outDir: 'imported',
+      mode: 'files',
+      documents: 1,
+      written: [expect.stringMatching(/\.ts$/)],
+    });
 
     const missing = await run(['import', 'import/nope.yaml', '--json']);
     expect(missing.code).toBe(1);
@@ -113,12 +174,16 @@ describe('--json on every command', () => {
       expect.objectContaining({ code: 'cannot-write', message: 'cannot write blocker (EEXIST: a file is in the way)' }),
     ]);
     const text = await run(['import', 'import/web.yaml', '-o', 'blocker']);
-    expect(text.stderr).toMatch(/^pipewright: cannot write blocker \(EEXIST: a file is in the way\) \[error cannot-write\]\n/);
+    expect(text.stderr).toMatch(
+      /^pipewright: cannot write blocker \(EEXIST: a file is in the way\) \[error cannot-write\]\n/,
+    );
     expect(text.stderr).not.toContain('unexpected');
 
     const badMode = await run(['import', 'good.yaml', 'import/web.yaml', '--mode', 'tree', '--json']);
     expect(badMode.code).toBe(2);
-    expect(envelopeOf(badMode, 'import').diagnostics).toEqual([expect.objectContaining({ code: 'usage', message: '--mode must be files or project, not "tree"' })]);
+    expect(envelopeOf(badMode, 'import').diagnostics).toEqual([
+      expect.objectContaining({ code: 'usage', message: '--mode must be files or project, not "tree"' }),
+    ]);
   });
 
   it('schema and init: the files written; init refusing a path that is a file', async () => {
@@ -126,7 +191,9 @@ describe('--json on every command', () => {
     expect(schema.code).toBe(0);
     const schemas = envelopeOf(schema, 'schema');
     expect(schemas).toMatchObject({ ok: true, outDir: 'schemas' });
-    expect([...(schemas.written as string[])].sort()).toEqual(RESOURCE_KINDS.map((kind) => `schemas/${kind}.schema.json`).sort());
+    expect([...(schemas.written as string[])].sort()).toEqual(
+      RESOURCE_KINDS.map((kind) => `schemas/${kind}.schema.json`).sort(),
+    );
 
     const init = await run(['init', 'fresh', '--json']);
     expect(init.code).toBe(0);
@@ -137,12 +204,19 @@ describe('--json on every command', () => {
     await writeIn(dir, 'taken', 'a file');
     const refused = await run(['init', 'taken', '--json']);
     expect(refused.code).toBe(1);
-    expect(envelopeOf(refused, 'init').diagnostics).toEqual([expect.objectContaining({ code: 'not-a-folder', message: 'taken exists and is not a folder' })]);
+    expect(envelopeOf(refused, 'init').diagnostics).toEqual([
+      expect.objectContaining({ code: 'not-a-folder', message: 'taken exists and is not a folder' }),
+    ]);
 
     await writeIn(dir, 'notes.txt', 'a file where the folder would go');
     const blocked = await run(['schema', '-o', 'notes.txt', '--json']);
     expect(blocked.code).toBe(1);
-    expect(envelopeOf(blocked, 'schema').diagnostics).toEqual([expect.objectContaining({ code: 'cannot-write', message: 'cannot write notes.txt (EEXIST: a file is in the way)' })]);
+    expect(envelopeOf(blocked, 'schema').diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'cannot-write',
+        message: 'cannot write notes.txt (EEXIST: a file is in the way)',
+      }),
+    ]);
 
     const usage = await run(['schema', '--json', '--out']);
     expect(usage.code).toBe(2);
@@ -159,7 +233,12 @@ describe('--json against the platform emulator', () => {
     expect(emulator.violations).toEqual([]);
     await emulator.stop();
   });
-  const platform = () => ({ HARNESS_API_KEY: ADMIN_KEY, HARNESS_ACCOUNT_ID: ACCOUNT_ID, HARNESS_BASE_URL: emulator.url, ...FAST_RETRIES });
+  const platform = () => ({
+    HARNESS_API_KEY: ADMIN_KEY,
+    HARNESS_ACCOUNT_ID: ACCOUNT_ID,
+    HARNESS_BASE_URL: emulator.url,
+    ...FAST_RETRIES,
+  });
 
   it('publish: the report inside the envelope, and a missing setting as a diagnostic, never the key', async () => {
     const compiled = await run(['compile', 'defs/deploy.ts', '-o', 'out-publish']);
@@ -168,7 +247,13 @@ describe('--json against the platform emulator', () => {
     assertNoKey(ok);
     expect(ok.code).toBe(0);
     const report = envelopeOf(ok, 'publish');
-    expect(report).toMatchObject({ ok: true, dryRun: false, dir: 'out-publish', accountId: ACCOUNT_ID, counts: { created: 2, failed: 0 } });
+    expect(report).toMatchObject({
+      ok: true,
+      dryRun: false,
+      dir: 'out-publish',
+      accountId: ACCOUNT_ID,
+      counts: { created: 2, failed: 0 },
+    });
     expect(report.documents).toHaveLength(2);
 
     const noKey = await run(['publish', 'out-publish', '--json'], { ...platform(), HARNESS_API_KEY: undefined });
@@ -180,14 +265,19 @@ describe('--json against the platform emulator', () => {
     const notCompiled = await run(['publish', 'defs', '--json'], platform());
     assertNoKey(notCompiled);
     expect(notCompiled.code).toBe(1);
-    expect(envelopeOf(notCompiled, 'publish').diagnostics).toEqual([expect.objectContaining({ code: 'not-compiled-output' })]);
+    expect(envelopeOf(notCompiled, 'publish').diagnostics).toEqual([
+      expect.objectContaining({ code: 'not-compiled-output' }),
+    ]);
   });
 
   it('graphql: the result inside the envelope; errors in it, or an empty query, make it fail', async () => {
     const ok = await run(['graphql', '{ applications(limit: 2) { nodes { name } } }', '--json'], platform());
     assertNoKey(ok);
     expect(ok.code).toBe(0);
-    expect(envelopeOf(ok, 'graphql')).toMatchObject({ ok: true, result: { data: { applications: { nodes: [{ name: 'checkout' }, { name: 'payments' }] } } } });
+    expect(envelopeOf(ok, 'graphql')).toMatchObject({
+      ok: true,
+      result: { data: { applications: { nodes: [{ name: 'checkout' }, { name: 'payments' }] } } },
+    });
 
     const errors = await run(['graphql', '{ pipelines { nodes { id } } }', '--json'], platform());
     expect(errors.code).toBe(1);

@@ -36,7 +36,10 @@ describe('following a union without parsing where the value decides', () => {
   });
 
   it('parses when the tags do not decide (an optional tag left out)', () => {
-    const loose = z.union([z.looseObject({ kind: z.literal('a').optional(), alpha: z.string() }), z.looseObject({ kind: z.literal('b').optional(), beta: z.string() })]);
+    const loose = z.union([
+      z.looseObject({ kind: z.literal('a').optional(), alpha: z.string() }),
+      z.looseObject({ kind: z.literal('b').optional(), beta: z.string() }),
+    ]);
     expect(follow(loose, { beta: 'x' })).toEqual({ keys: ['kind', 'beta'], parses: 1 });
   });
 
@@ -62,11 +65,22 @@ describe('misspelt keys under a union of the catalogue', () => {
       identifier: 'sh',
       type: 'ShellScript',
       timeout: '1m',
-      spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script: 'echo' } }, environmentVariables: variables },
+      spec: {
+        shell: 'Bash',
+        onDelegate: true,
+        source: { type: 'Inline', spec: { script: 'echo' } },
+        environmentVariables: variables,
+      },
     });
-    const document = pipeline({ identifier: 'p', project: 'web' }).stage(custom({ identifier: 's' }).step(shellStep)).toDocument();
+    const document = pipeline({ identifier: 'p', project: 'web' })
+      .stage(custom({ identifier: 's' }).step(shellStep))
+      .toDocument();
     expect(validateDocument('pipeline', document).map((d) => [d.code, d.path.join('.'), d.hint])).toEqual([
-      ['unknown-key', 'pipeline.stages.0.stage.spec.execution.steps.0.step.spec.environmentVariables.1.descripton', 'did you mean "description"?'],
+      [
+        'unknown-key',
+        'pipeline.stages.0.stage.spec.execution.steps.0.step.spec.environmentVariables.1.descripton',
+        'did you mean "description"?',
+      ],
     ]);
   });
 });

@@ -17,10 +17,14 @@ interface Violation {
 
 /** dependency-cruiser over `src` of `cwd` with the project's rules: the violations it finds. */
 async function violations(cwd: string): Promise<Violation[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], {
-    cwd,
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'],
+    {
+      cwd,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
   return (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
@@ -39,7 +43,9 @@ describe('the layers of src/ (.dependency-cruiser.cjs)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'pipewright-layers-'));
     temporary.push(dir);
     const files: Record<string, string> = {
-      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
+      }),
       'src/core/diagnostics.ts': "import { b } from '../dsl/b.js';\nexport const a = b;\n",
       'src/dsl/b.ts': "import { c } from './c.js';\nexport const b = c;\n",
       'src/dsl/c.ts': "import type { b } from './b.js';\nexport const c = 1 as unknown as typeof b;\n",

@@ -4,7 +4,15 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticError } from '../src/core/diagnostics.js';
-import { apartByCase, bundleAhead, chunksOf, loadInChunks, loadModules, startBundler, type LoadedModule } from '../src/compile/load-modules.js';
+import {
+  apartByCase,
+  bundleAhead,
+  chunksOf,
+  loadInChunks,
+  loadModules,
+  startBundler,
+  type LoadedModule,
+} from '../src/compile/load-modules.js';
 import { tempDir, writeIn } from './support/cli.js';
 
 // Compile loads entry files chunk by chunk (src/compile/load-modules.ts): esbuild bundles the next chunks in its
@@ -94,7 +102,10 @@ describe('loading entry files chunk by chunk', () => {
     const files = await project(60, {}, "export const shared = '!' +;\n");
     const found = await failure(collect(files));
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ code: 'syntax-error', location: { file: expect.stringMatching(/lib\/shared\.ts$/), line: 1 } });
+    expect(found[0]).toMatchObject({
+      code: 'syntax-error',
+      location: { file: expect.stringMatching(/lib\/shared\.ts$/), line: 1 },
+    });
   });
 
   it('reports a syntax error of a later chunk rather than a definition that throws in an earlier one, as one bundle does', async () => {
@@ -132,7 +143,9 @@ describe('loading entry files chunk by chunk', () => {
     await writeIn(dir, 'other/broken.ts', 'export const = ;\n');
     // Started for other files (a compile that then reuses cached outputs loads others): not used.
     bundleAhead([join(dir, 'other/x.ts')]);
-    expect((await collect(files)).map((m) => m.exports.name)).toEqual((await loadModules(files)).map((m) => m.exports.name));
+    expect((await collect(files)).map((m) => m.exports.name)).toEqual(
+      (await loadModules(files)).map((m) => m.exports.name),
+    );
     // Started for these files: the same modules as without it.
     bundleAhead(files);
     expect((await collect(files)).map((m) => m.exports.name)).toEqual(names(20).map((file) => `${file}!`));
@@ -144,7 +157,9 @@ describe('loading entry files chunk by chunk', () => {
 
   it("maps the bundles' frames itself (Node's source maps stay off): call sites and throws name the user's lines", async () => {
     // In a Node process of its own: the test runner replaces the stack formatting that source maps go through.
-    const files = await project(3, { 'defs/e01.ts': entry('defs/e01.ts', 'export const stack = () => new Error().stack ?? "";\n') });
+    const files = await project(3, {
+      'defs/e01.ts': entry('defs/e01.ts', 'export const stack = () => new Error().stack ?? "";\n'),
+    });
     await writeIn(dir, 'defs/t.ts', entry('defs/t.ts', "if (Date.now() > 0) throw new Error('no config');\n"));
     const thrown = [join(dir, 'defs/t.ts')];
     const dist = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, 'dist', file)).href);

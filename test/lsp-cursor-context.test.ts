@@ -13,15 +13,27 @@ const at = (text: string) => {
 describe('the map path at the cursor, read from the lines', () => {
   it('a key being written under nested maps and list items, counting the items before it', () => {
     const text = `pipeline:\n  stages:\n    - stage:\n        identifier: a\n    - stage:\n        spec:\n          execution:\n            steps:\n              - step:\n                  identifier: x\n              - step:\n                  ti¦\n`;
-    expect(at(text)).toEqual({ map: ['pipeline', 'stages', 1, 'stage', 'spec', 'execution', 'steps', 1, 'step'], at: { kind: 'key' }, prefix: 'ti', start: 18 });
+    expect(at(text)).toEqual({
+      map: ['pipeline', 'stages', 1, 'stage', 'spec', 'execution', 'steps', 1, 'step'],
+      at: { kind: 'key' },
+      prefix: 'ti',
+      start: 18,
+    });
   });
 
   it('a value after its key', () => {
-    expect(at(`pipeline:\n  stages:\n    - stage:\n        type: Cu¦\n`)).toEqual({ map: ['pipeline', 'stages', 0, 'stage'], at: { kind: 'value', key: 'type' }, prefix: 'Cu', start: 14 });
+    expect(at(`pipeline:\n  stages:\n    - stage:\n        type: Cu¦\n`)).toEqual({
+      map: ['pipeline', 'stages', 0, 'stage'],
+      at: { kind: 'value', key: 'type' },
+      prefix: 'Cu',
+      start: 14,
+    });
   });
 
   it('a list not indented under its key', () => {
-    expect(at(`pipeline:\n  stages:\n  - stage:\n      identifier: a\n  - stage:\n      na¦\n`)).toMatchObject({ map: ['pipeline', 'stages', 1, 'stage'] });
+    expect(at(`pipeline:\n  stages:\n  - stage:\n      identifier: a\n  - stage:\n      na¦\n`)).toMatchObject({
+      map: ['pipeline', 'stages', 1, 'stage'],
+    });
   });
 
   it('a new list item on the cursor line, skipping comments, blank lines and block scalars', () => {

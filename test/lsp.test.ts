@@ -43,7 +43,11 @@ beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   client = new LspClient(process.execPath, [BIN, 'lsp', '--stdio'], dir);
   const result = (await client.initialize(pathToFileURL(dir).href)) as { capabilities: Record<string, unknown> };
-  expect(result.capabilities).toMatchObject({ hoverProvider: true, codeActionProvider: { codeActionKinds: ['quickfix'] }, completionProvider: {} });
+  expect(result.capabilities).toMatchObject({
+    hoverProvider: true,
+    codeActionProvider: { codeActionKinds: ['quickfix'] },
+    completionProvider: {},
+  });
 });
 afterAll(async () => {
   await client?.close();
@@ -51,21 +55,27 @@ afterAll(async () => {
 });
 
 describe('pipewright lsp, over stdio against the binary', () => {
-  it('publishes validate\'s diagnostics with ranges, codes and the did-you-mean, then clears them when fixed', async () => {
+  it("publishes validate's diagnostics with ranges, codes and the did-you-mean, then clears them when fixed", async () => {
     const file = uri('typo.yaml');
     const next = client.nextDiagnostics(file);
     await client.open(file, pipeline('typo', ['timout: 1m']));
     const { diagnostics } = await next;
     // A near miss of an optional key is a warning (LSP severity 2): the platform ignores the key (docs/fidelity.md).
     expect(diagnostics).toMatchObject([
-      { code: 'unknown-key', severity: 2, source: 'pipewright', range: { start: { line: 17, character: 18 }, end: { line: 17, character: 24 } }, data: { suggestion: 'timeout' } },
+      {
+        code: 'unknown-key',
+        severity: 2,
+        source: 'pipewright',
+        range: { start: { line: 17, character: 18 }, end: { line: 17, character: 24 } },
+        data: { suggestion: 'timeout' },
+      },
     ]);
     const fixed = client.nextDiagnostics(file);
     await client.change(file, pipeline('typo'), 2);
     expect((await fixed).diagnostics).toEqual([]);
   });
 
-  it('leaves YAML that is not the platform\'s alone', async () => {
+  it("leaves YAML that is not the platform's alone", async () => {
     const file = uri('compose.yaml');
     const next = client.nextDiagnostics(file);
     await client.open(file, 'services:\n  web:\n    image: nginx\n');
@@ -83,10 +93,16 @@ describe('pipewright lsp, over stdio against the binary', () => {
       range: diagnostic!.range,
       context: { diagnostics: [diagnostic] },
     })) as CodeAction[];
-    expect(actions.map((a) => a.title)).toEqual(['Change to "timeout"', 'Suppress unknown-key on this line (# pipewright-disable-next-line)']);
+    expect(actions.map((a) => a.title)).toEqual([
+      'Change to "timeout"',
+      'Suppress unknown-key on this line (# pipewright-disable-next-line)',
+    ]);
     expect(actions[0]!.edit!.changes![file]).toEqual([{ range: diagnostic!.range, newText: 'timeout' }]);
     const [comment] = actions[1]!.edit!.changes![file]!;
-    expect(comment).toEqual({ range: { start: { line: 17, character: 0 }, end: { line: 17, character: 0 } }, newText: '                  # pipewright-disable-next-line unknown-key -- \n' });
+    expect(comment).toEqual({
+      range: { start: { line: 17, character: 0 }, end: { line: 17, character: 0 } },
+      newText: '                  # pipewright-disable-next-line unknown-key -- \n',
+    });
     // The comment as inserted has no reason yet: it suppresses nothing and asks for one.
     const lines = text.split('\n');
     lines.splice(17, 0, comment!.newText.slice(0, -1));
@@ -130,7 +146,12 @@ describe('pipewright lsp, over stdio against the binary', () => {
     await client.open(file, text);
     await next;
     const labels = async (line: number, character: number) =>
-      ((await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: file }, position: { line, character } })) as CompletionItem[]).map((c) => c.label);
+      (
+        (await client.connection.sendRequest('textDocument/completion', {
+          textDocument: { uri: file },
+          position: { line, character },
+        })) as CompletionItem[]
+      ).map((c) => c.label);
     const keys = await labels(18, 20);
     expect(keys).toEqual(expect.arrayContaining(['when', 'failureStrategies', 'description']));
     expect(keys).not.toContain('timeout'); // written already
@@ -152,9 +173,21 @@ describe('pipewright lsp, over stdio against the binary', () => {
     await client.open(file, pipeline('hover'));
     await next;
     const hover = async (line: number, character: number) =>
-      ((await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: file }, position: { line, character } })) as Hover | null)?.contents;
-    expect(await hover(19, 22)).toMatchObject({ kind: 'markdown', value: expect.stringMatching(/^\*\*shell\*\* \(required\): one of .*Bash/) });
-    expect(await hover(15, 20)).toMatchObject({ value: expect.stringMatching(/^\*\*identifier\*\* \(required\): string/) });
-    expect(await hover(16, 26)).toMatchObject({ value: expect.stringContaining('step type `ShellScript`: built by `shellScript()`') });
+      (
+        (await client.connection.sendRequest('textDocument/hover', {
+          textDocument: { uri: file },
+          position: { line, character },
+        })) as Hover | null
+      )?.contents;
+    expect(await hover(19, 22)).toMatchObject({
+      kind: 'markdown',
+      value: expect.stringMatching(/^\*\*shell\*\* \(required\): one of .*Bash/),
+    });
+    expect(await hover(15, 20)).toMatchObject({
+      value: expect.stringMatching(/^\*\*identifier\*\* \(required\): string/),
+    });
+    expect(await hover(16, 26)).toMatchObject({
+      value: expect.stringContaining('step type `ShellScript`: built by `shellScript()`'),
+    });
   });
 });

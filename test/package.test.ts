@@ -27,7 +27,11 @@ function pipewright(project: string, args: readonly string[]) {
     env: { ...process.env, NO_COLOR: '1', PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -67,8 +71,18 @@ describe('the npm package', { timeout: 240_000 }, () => {
   it('ships a LICENSE, the docs the README links to, and no source maps pointing at unshipped files', async () => {
     const files = new Set(packed.files);
     expect(files).toContain('LICENSE');
-    expect(await readFile(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the pipewright authors\n/);
-    for (const file of ['README.md', 'package.json', 'bin/pipewright.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/testing/index.d.ts', 'templates/default/package.json'])
+    expect(await readFile(join(ROOT, 'LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) \d{4} the pipewright authors\n/,
+    );
+    for (const file of [
+      'README.md',
+      'package.json',
+      'bin/pipewright.js',
+      'dist/cli/main.js',
+      'dist/index.d.ts',
+      'dist/testing/index.d.ts',
+      'templates/default/package.json',
+    ])
       expect(files).toContain(file);
     expect(packed.files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
     expect(packed.files.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -77,7 +91,9 @@ describe('the npm package', { timeout: 240_000 }, () => {
 
     // Every relative link of the README names a file in the package (anchors and web addresses aside).
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const links = [...readme.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
+    const links = [...readme.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((l) => !/^[a-z]+:/.test(l));
     expect(links.length).toBeGreaterThan(3);
     for (const link of links) expect(files, link).toContain(posix.normalize(link));
   });
@@ -93,9 +109,16 @@ describe('the npm package', { timeout: 240_000 }, () => {
     expect(existsSync(join(project, 'node_modules/prettier'))).toBe(false);
 
     const compiled = await pipewright(project, ['compile', 'pipelines/*.ts', '-o', 'out']);
-    expect(compiled).toEqual({ code: 0, stdout: 'compiled 2 documents to out: 3 written, 0 unchanged, 0 removed\n', stderr: '' });
+    expect(compiled).toEqual({
+      code: 0,
+      stdout: 'compiled 2 documents to out: 3 written, 0 unchanged, 0 removed\n',
+      stderr: '',
+    });
     const yaml = parse(await readFile(join(project, 'out/pipelines/default/shop/release.yaml'), 'utf8'));
-    expect(yaml.pipeline.stages[0].stage.spec.execution.steps[0].step).toMatchObject({ identifier: 'hello', type: 'ShellScript' });
+    expect(yaml.pipeline.stages[0].stage.spec.execution.steps[0].step).toMatchObject({
+      identifier: 'hello',
+      type: 'ShellScript',
+    });
     expect(await pipewright(project, ['compile', 'pipelines/*.ts', '-o', 'out', '--check'])).toMatchObject({ code: 0 });
 
     await writeIn(project, 'nightly.yaml', YAML);
@@ -121,7 +144,9 @@ console.log(findDocument(result, 'p').path);
     );
     const synthesized = await promisify(execFile)(process.execPath, ['synth.mjs'], { cwd: project });
     expect(synthesized).toEqual({ stdout: 'pipelines/default/shop/p.yaml\n', stderr: '' });
-    const typings = JSON.parse(await readFile(join(project, 'node_modules/pipewright/package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+    const typings = JSON.parse(await readFile(join(project, 'node_modules/pipewright/package.json'), 'utf8')) as {
+      exports: Record<string, { types: string }>;
+    };
     expect(existsSync(join(project, 'node_modules/pipewright', typings.exports['./testing']!.types))).toBe(true);
 
     const typechecked = await pipewright(project, ['compile', 'pipelines/*.ts', '-o', 'out', '--typecheck']);
@@ -139,12 +164,18 @@ console.log(findDocument(result, 'p').path);
     await installOffline(project);
 
     const imported = await pipewright(project, ['import', 'nightly.yaml', '-o', 'pipelines']);
-    expect(imported).toEqual({ code: 0, stdout: 'imported 1 document into pipelines (1 typed, 0 partly raw, 0 need attention):\n  nightly.ts\n', stderr: '' });
+    expect(imported).toEqual({
+      code: 0,
+      stdout: 'imported 1 document into pipelines (1 typed, 0 partly raw, 0 need attention):\n  nightly.ts\n',
+      stderr: '',
+    });
     const code = await readFile(join(project, 'pipelines/nightly.ts'), 'utf8');
     expect(code).toContain("from 'pipewright'");
 
     const compiled = await pipewright(project, ['compile', 'pipelines/*.ts', '-o', 'out', '--typecheck']);
     expect(compiled).toMatchObject({ code: 0, stderr: '' });
-    expect(parse(await readFile(join(project, 'out/pipelines/default/shop/nightly.yaml'), 'utf8'))).toEqual(parse(YAML));
+    expect(parse(await readFile(join(project, 'out/pipelines/default/shop/nightly.yaml'), 'utf8'))).toEqual(
+      parse(YAML),
+    );
   });
 });

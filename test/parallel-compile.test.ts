@@ -42,7 +42,10 @@ beforeEach(async () => {
 });
 
 const compile = (batchSize: number, out: string, env: Record<string, string> = {}) =>
-  runCli(['compile', 'defs/*.ts', '-o', out], { cwd: dir, env: { PIPEWRIGHT_BATCH_SIZE: String(batchSize), PIPEWRIGHT_NO_CACHE: '1', ...env } });
+  runCli(['compile', 'defs/*.ts', '-o', out], {
+    cwd: dir,
+    env: { PIPEWRIGHT_BATCH_SIZE: String(batchSize), PIPEWRIGHT_NO_CACHE: '1', ...env },
+  });
 
 const threadsLogged = async (log: string) => (await readFile(join(dir, log), 'utf8')).trim().split('\n');
 
@@ -62,8 +65,12 @@ describe('loading bundles at once in one process', () => {
   it('gives each bundle a file of its own, even when the clock stands still', async () => {
     const now = vi.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
     try {
-      const sets = [['one/a.ts', 'one/b.ts', 'one/c.ts'], ['two/a.ts', 'two/b.ts']];
-      for (const set of sets) for (const file of set) await write(file, `export const from = ${JSON.stringify(file)};\n`);
+      const sets = [
+        ['one/a.ts', 'one/b.ts', 'one/c.ts'],
+        ['two/a.ts', 'two/b.ts'],
+      ];
+      for (const set of sets)
+        for (const file of set) await write(file, `export const from = ${JSON.stringify(file)};\n`);
       const loaded = await Promise.all(sets.map((set) => loadModules(set.map((file) => join(dir, file)))));
       expect(loaded.map((modules) => modules.map((m) => m.exports.from))).toEqual(sets);
     } finally {
@@ -91,12 +98,19 @@ describe('compile in worker threads', () => {
     // defs/a-project.ts is in the first batch; p9 (which references it) is in the last.
     const { many } = await bothWays();
     expect(many.code).toBe(0);
-    expect(await readFile(join(dir, 'out-many/pipelines/default/web/p9.yaml'), 'utf8')).toContain('projectIdentifier: web');
+    expect(await readFile(join(dir, 'out-many/pipelines/default/web/p9.yaml'), 'utf8')).toContain(
+      'projectIdentifier: web',
+    );
   });
 
   it('reports invalid documents of several batches with their locations, as one thread does', async () => {
     for (const id of ['p2', 'p8'])
-      await write(`defs/${id}.ts`, pipelineFile(id).replace("run('b')", "shell({ identifier: 'late', script: 'x', timeout: '10x' as '10m' })").replace('import { pipeline, stage }', 'import { pipeline, shell, stage }'));
+      await write(
+        `defs/${id}.ts`,
+        pipelineFile(id)
+          .replace("run('b')", "shell({ identifier: 'late', script: 'x', timeout: '10x' as '10m' })")
+          .replace('import { pipeline, stage }', 'import { pipeline, shell, stage }'),
+      );
     const { many } = await bothWays();
     expect(many.code).toBe(1);
     expect(many.stderr).toMatch(/defs\/p2\.ts:\d+:\d+ .*timeout/);
@@ -129,7 +143,12 @@ describe('compile in worker threads', () => {
 
   it('checks an input set against its pipeline built in another batch, as one thread does', async () => {
     // p1 takes its variable as a runtime input; z-values.ts (the last batch) fills it, and then also a fixed field.
-    await write('defs/p1.ts', pipelineFile('p1').replace("project: web })", "project: web, variables: { env: input(), team: 'core' } })").replace('import { pipeline, stage }', 'import { input, pipeline, stage }'));
+    await write(
+      'defs/p1.ts',
+      pipelineFile('p1')
+        .replace('project: web })', "project: web, variables: { env: input(), team: 'core' } })")
+        .replace('import { pipeline, stage }', 'import { input, pipeline, stage }'),
+    );
     const values = (extra: string) => `import { inputSet } from 'pipewright';
 import { p1 } from './p1.js';
 export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { variables: [{ name: 'env', type: 'String', value: 'prod' }${extra}] } });
@@ -140,7 +159,9 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
     await write('defs/z-values.ts', values(", { name: 'team', type: 'String', value: 'other' }"));
     const { many } = await bothWays();
     expect(many.code).toBe(1);
-    expect(many.stderr).toMatch(/defs\/z-values\.ts:\d+:\d+ .*is not a runtime input of pipeline "p1" \[error input-set-not-an-input\]/);
+    expect(many.stderr).toMatch(
+      /defs\/z-values\.ts:\d+:\d+ .*is not a runtime input of pipeline "p1" \[error input-set-not-an-input\]/,
+    );
   });
 
   it('counts a resource re-exported by an entry of another batch once', async () => {
@@ -148,8 +169,12 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
     const { many } = await bothWays();
     expect(many.code).toBe(0);
     expect(await readTree(join(dir, 'out-many'))).toEqual(await readTree(join(dir, 'out-one')));
-    const manifest = JSON.parse(await readFile(join(dir, 'out-many/manifest.json'), 'utf8')) as { files: Array<{ identifier: string; source: string }> };
-    expect(manifest.files.filter((f) => f.identifier === 'p1')).toEqual([expect.objectContaining({ source: 'defs/p1.ts' })]);
+    const manifest = JSON.parse(await readFile(join(dir, 'out-many/manifest.json'), 'utf8')) as {
+      files: Array<{ identifier: string; source: string }>;
+    };
+    expect(manifest.files.filter((f) => f.identifier === 'p1')).toEqual([
+      expect.objectContaining({ source: 'defs/p1.ts' }),
+    ]);
   });
 
   it('loads more entry files than a chunk holds (16) in one thread as batches do: a re-export counted once, a throw at its line', async () => {
@@ -160,8 +185,12 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
     const { many } = await bothWays();
     expect(many.code, many.stderr).toBe(0);
     expect(many.stdout).toContain('compiled 40 documents');
-    const manifest = JSON.parse(await readFile(join(dir, 'out-one/manifest.json'), 'utf8')) as { files: Array<{ identifier: string; source: string }> };
-    expect(manifest.files.filter((f) => f.identifier === 'p1')).toEqual([expect.objectContaining({ source: 'defs/p1.ts' })]);
+    const manifest = JSON.parse(await readFile(join(dir, 'out-one/manifest.json'), 'utf8')) as {
+      files: Array<{ identifier: string; source: string }>;
+    };
+    expect(manifest.files.filter((f) => f.identifier === 'p1')).toEqual([
+      expect.objectContaining({ source: 'defs/p1.ts' }),
+    ]);
     await write('defs/q25.ts', pipelineFile('q25', "if (true) throw new Error('no config for q25');\n"));
     const thrown = await bothWays();
     expect(thrown.one.code).toBe(1);
@@ -171,9 +200,18 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
 
   it('builds again, with call sites, only the entries that have something to say, and says it at the builder call', async () => {
     // Each entry logs its evaluation; p4 holds a likely secret (a warning), so it is the only one evaluated twice.
-    const logged = (id: string) => `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.EVAL_LOG!, '${id}\\n');\n`;
+    const logged = (id: string) =>
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.EVAL_LOG!, '${id}\\n');\n`;
     for (const id of PIPELINES) await write(`defs/${id}.ts`, pipelineFile(id, logged(id)));
-    await write('defs/p4.ts', pipelineFile('p4', logged('p4')).replace("run('b')", "shell({ identifier: 'leak', script: 'export AWS_ACCESS_KEY_ID=AKIA' + 'ABCDEFGHIJKLMNOP', timeout: '5m' })").replace('import { pipeline, stage }', 'import { pipeline, shell, stage }'));
+    await write(
+      'defs/p4.ts',
+      pipelineFile('p4', logged('p4'))
+        .replace(
+          "run('b')",
+          "shell({ identifier: 'leak', script: 'export AWS_ACCESS_KEY_ID=AKIA' + 'ABCDEFGHIJKLMNOP', timeout: '5m' })",
+        )
+        .replace('import { pipeline, stage }', 'import { pipeline, shell, stage }'),
+    );
     const result = await compile(0, 'out', { EVAL_LOG: join(dir, 'eval.log') });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/defs\/p4\.ts:\d+:\d+ .*\[warning possible-secret\]/);
@@ -207,8 +245,17 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
     // A library importing node: modules is never cached (test/incremental.test.ts), so this one is pure;
     // reuse shows as p1 not being loaded again although it throws outside UTC (the cache does not track the
     // time zone; it does track process.env, so an environment variable cannot be the trip wire).
-    await write('lib/steps.ts', LIBRARY.split('\n').slice(2).filter((line) => !line.includes('THREAD_LOG')).join('\n'));
-    await write('defs/p1.ts', pipelineFile('p1', "if (new Date(0).getTimezoneOffset() !== 0) throw new Error('loaded again');\n"));
+    await write(
+      'lib/steps.ts',
+      LIBRARY.split('\n')
+        .slice(2)
+        .filter((line) => !line.includes('THREAD_LOG'))
+        .join('\n'),
+    );
+    await write(
+      'defs/p1.ts',
+      pipelineFile('p1', "if (new Date(0).getTimezoneOffset() !== 0) throw new Error('loaded again');\n"),
+    );
     const env = { PIPEWRIGHT_NO_CACHE: '', TZ: 'UTC' };
     expect((await compile(3, 'out', env)).code).toBe(0);
     await write('defs/p3.ts', pipelineFile('p3').replace("name: 'p3'", "name: 'p3 renamed'"));
@@ -222,9 +269,14 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
   it('keeps batch texts in a spool beside the output only while it compiles: none is left after a write, a --check or a failure', async () => {
     const leftovers = async () => (await readdir(dir)).filter((name) => name.includes('pipewright-'));
     expect((await compile(3, 'out')).code).toBe(0);
-    expect(await readTree(join(dir, 'out'))).toEqual(await (async () => (await compile(0, 'one'), readTree(join(dir, 'one'))))());
+    expect(await readTree(join(dir, 'out'))).toEqual(
+      await (async () => (await compile(0, 'one'), readTree(join(dir, 'one'))))(),
+    );
     await write('defs/p3.ts', pipelineFile('p3').replace("name: 'p3'", "name: 'p3 renamed'"));
-    const check = await runCli(['compile', 'defs/*.ts', '-o', 'out', '--check'], { cwd: dir, env: { PIPEWRIGHT_BATCH_SIZE: '3', PIPEWRIGHT_NO_CACHE: '1' } });
+    const check = await runCli(['compile', 'defs/*.ts', '-o', 'out', '--check'], {
+      cwd: dir,
+      env: { PIPEWRIGHT_BATCH_SIZE: '3', PIPEWRIGHT_NO_CACHE: '1' },
+    });
     expect(check.code).toBe(1);
     expect(check.stdout + check.stderr).toContain('pipelines/default/web/p3.yaml');
     await write('defs/p8.ts', pipelineFile('p8').replace("identifier: 'p8'", "identifier: 'p1'"));
@@ -233,7 +285,10 @@ export const prod = inputSet({ identifier: 'prod', pipeline: p1, values: { varia
   });
 
   it('refuses a PIPEWRIGHT_BATCH_SIZE that is not a whole number, saying what to set', async () => {
-    const result = await runCli(['compile', 'defs/*.ts', '-o', 'out'], { cwd: dir, env: { PIPEWRIGHT_BATCH_SIZE: 'many' } });
+    const result = await runCli(['compile', 'defs/*.ts', '-o', 'out'], {
+      cwd: dir,
+      env: { PIPEWRIGHT_BATCH_SIZE: 'many' },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('PIPEWRIGHT_BATCH_SIZE is "many", not a whole number');
     expect(result.stderr).toContain('0 to compile in one thread');

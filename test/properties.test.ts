@@ -9,11 +9,60 @@ import { deployment, input, pipeline, project, shell, stage } from 'pipewright';
 /** Strings YAML likes to reinterpret, mixed with arbitrary unicode text. */
 const tricky = fc.oneof(
   fc.constantFrom(
-    'yes', 'no', 'on', 'off', 'y', 'n', 'Yes', 'TRUE', 'null', '~', '', ' ', '0123', '0x1F', '1e3', '1_000', '12:30',
-    '.inf', '-.5', '+1', '2024-01-01', '#0063F7', 'a #b', 'a: b', '- x', '? x', '<+input>', '<+pipeline.name>',
-    ' lead', 'trail ', '"quoted"', "it's", '{a}', '[a]', '*alias', '&anchor', '!tag', '%dir', '@at', '`tick`',
-    '|', '>', 'line1\nline2', 'line1\nline2\n', '\n\nlead newlines', 'tab\there', 'cr\r\nlf', 'é ü 🚀', '\u0000nul',
-    '---', '...', 'key:value', '- ', '#',
+    'yes',
+    'no',
+    'on',
+    'off',
+    'y',
+    'n',
+    'Yes',
+    'TRUE',
+    'null',
+    '~',
+    '',
+    ' ',
+    '0123',
+    '0x1F',
+    '1e3',
+    '1_000',
+    '12:30',
+    '.inf',
+    '-.5',
+    '+1',
+    '2024-01-01',
+    '#0063F7',
+    'a #b',
+    'a: b',
+    '- x',
+    '? x',
+    '<+input>',
+    '<+pipeline.name>',
+    ' lead',
+    'trail ',
+    '"quoted"',
+    "it's",
+    '{a}',
+    '[a]',
+    '*alias',
+    '&anchor',
+    '!tag',
+    '%dir',
+    '@at',
+    '`tick`',
+    '|',
+    '>',
+    'line1\nline2',
+    'line1\nline2\n',
+    '\n\nlead newlines',
+    'tab\there',
+    'cr\r\nlf',
+    'é ü 🚀',
+    '\u0000nul',
+    '---',
+    '...',
+    'key:value',
+    '- ',
+    '#',
   ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
@@ -24,13 +73,28 @@ const roundTrip = (document: unknown) => YAML.parse(generatedFile(document, 'tes
 describe('every string comes back exactly as given', () => {
   it('in names, descriptions, scripts, tags and variables', () => {
     fc.assert(
-      fc.property(tricky, tricky, tricky, tricky, tricky, tricky, (name, description, script, tagKey, tagValue, variable) => {
-        const built = pipeline({ identifier: 'p', name: name || 'n', description, project: 'x', tags: { [tagKey]: tagValue }, variables: { v: variable } })
-          .stage(stage({ identifier: 's', type: 'Custom', description, spec: { note: variable } }))
-          .step(shell({ identifier: 'x', name: name || 'n', script, env: { E: variable } }))
-          .toDocument();
-        expect(roundTrip(built)).toEqual(built);
-      }),
+      fc.property(
+        tricky,
+        tricky,
+        tricky,
+        tricky,
+        tricky,
+        tricky,
+        (name, description, script, tagKey, tagValue, variable) => {
+          const built = pipeline({
+            identifier: 'p',
+            name: name || 'n',
+            description,
+            project: 'x',
+            tags: { [tagKey]: tagValue },
+            variables: { v: variable },
+          })
+            .stage(stage({ identifier: 's', type: 'Custom', description, spec: { note: variable } }))
+            .step(shell({ identifier: 'x', name: name || 'n', script, env: { E: variable } }))
+            .toDocument();
+          expect(roundTrip(built)).toEqual(built);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -57,7 +121,11 @@ const arbitraryPipeline = fc.record({
     fc.record({
       id: identifier,
       deploy: fc.boolean(),
-      steps: fc.uniqueArray(fc.record({ id: identifier, script: wellFormed, timeout: duration }), { selector: (s) => s.id, minLength: 1, maxLength: 6 }),
+      steps: fc.uniqueArray(fc.record({ id: identifier, script: wellFormed, timeout: duration }), {
+        selector: (s) => s.id,
+        minLength: 1,
+        maxLength: 6,
+      }),
     }),
     { selector: (s) => s.id, minLength: 1, maxLength: 5 },
   ),
@@ -71,10 +139,16 @@ describe('arbitrary valid pipelines', () => {
         for (const s of stages) {
           built = built.stage(
             s.deploy
-              ? deployment({ identifier: s.id, service: input(), environment: 'prod', infrastructure: { connector: input(), namespace: 'ns' } })
+              ? deployment({
+                  identifier: s.id,
+                  service: input(),
+                  environment: 'prod',
+                  infrastructure: { connector: input(), namespace: 'ns' },
+                })
               : stage({ identifier: s.id, type: 'Custom' }),
           );
-          for (const step of s.steps) built = built.step(shell({ identifier: step.id, script: step.script, timeout: step.timeout }));
+          for (const step of s.steps)
+            built = built.step(shell({ identifier: step.id, script: step.script, timeout: step.timeout }));
         }
         const { documents, diagnostics } = buildAndValidate([{ resource: built, file: 'test.ts', exportName: 'p' }]);
         expect(diagnostics).toEqual([]);

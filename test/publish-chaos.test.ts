@@ -17,7 +17,10 @@ afterEach(async () => {
   for (const done of cleanups.splice(0)) await done();
 });
 
-async function setUp(docs: readonly Doc[], options: Parameters<typeof startEmulator>[0]): Promise<{ emulator: Emulator; dir: string }> {
+async function setUp(
+  docs: readonly Doc[],
+  options: Parameters<typeof startEmulator>[0],
+): Promise<{ emulator: Emulator; dir: string }> {
   const { dir, cleanup } = await tempDir('pipewright-chaos-');
   const emulator = await startEmulator(options);
   cleanups.push(cleanup, () => emulator.stop());
@@ -47,7 +50,11 @@ describe('publish under rate limits and faults', () => {
     const docs = generateDocuments(2, 2, 4);
     const { emulator, dir } = await setUp(docs, { rateLimit: { limit: 4, windowMs: 300 } });
     // Backoff must be able to outlast the server's window: 50 ms doubling spans it within a few attempts.
-    const result = await publishWith({ emulator, args: [dir, '--json'], env: { PIPEWRIGHT_RETRY_BASE_MS: '50', PIPEWRIGHT_RETRY_ATTEMPTS: '10' } });
+    const result = await publishWith({
+      emulator,
+      args: [dir, '--json'],
+      env: { PIPEWRIGHT_RETRY_BASE_MS: '50', PIPEWRIGHT_RETRY_ATTEMPTS: '10' },
+    });
     expect(result.code, result.stdout).toBe(0);
     expect(emulator.rateLimited).toBeGreaterThan(0);
     expectAllPresentOnce(emulator, docs);
@@ -69,8 +76,14 @@ describe('publish under rate limits and faults', () => {
   it('survives 20% injected faults of every kind: each document present exactly once, exit 0', async () => {
     const docs = generateDocuments(3, 2, 5);
     const { emulator, dir } = await setUp(docs, { faults: { rate: 0.2, kinds: ALL_FAULTS, seed: 7, delayMs: 50 } });
-    const result = await publishWith({ emulator, args: [dir], env: { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' } });
-    expect(result.stdout).toMatch(new RegExp(`^total\\s+${docs.length}\\s+0\\s+0\\s+0$|^total\\s+\\d+\\s+\\d+\\s+0\\s+0$`, 'm'));
+    const result = await publishWith({
+      emulator,
+      args: [dir],
+      env: { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' },
+    });
+    expect(result.stdout).toMatch(
+      new RegExp(`^total\\s+${docs.length}\\s+0\\s+0\\s+0$|^total\\s+\\d+\\s+\\d+\\s+0\\s+0$`, 'm'),
+    );
     expect(result.code).toBe(0);
     expect([...emulator.faultsInjected.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expectAllPresentOnce(emulator, docs);
@@ -86,15 +99,26 @@ describe('publish under rate limits and faults', () => {
         kinds: ['drop-after-write'],
         match: ({ method, path, body }) => {
           const id = /^  identifier: (\w+)$/m.exec(body)?.[1];
-          return method === 'POST' && path.startsWith('/gateway/pipeline/') && id !== undefined && !seen.has(id) && Boolean(seen.add(id));
+          return (
+            method === 'POST' &&
+            path.startsWith('/gateway/pipeline/') &&
+            id !== undefined &&
+            !seen.has(id) &&
+            Boolean(seen.add(id))
+          );
         },
       },
     });
     const result = await publishWith({ emulator, args: [dir, '--json'] });
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { documents: { kind: string; outcome: string }[] };
-    expect(report.documents.filter((d) => d.kind === 'pipeline').map((d) => d.outcome)).toEqual(['updated', 'updated', 'updated']);
-    for (const doc of docs.filter((d) => kindOf(d) === 'pipeline')) expect(emulator.writes(...scopeOf(doc))).toEqual({ creates: 1, updates: 1 });
+    expect(report.documents.filter((d) => d.kind === 'pipeline').map((d) => d.outcome)).toEqual([
+      'updated',
+      'updated',
+      'updated',
+    ]);
+    for (const doc of docs.filter((d) => kindOf(d) === 'pipeline'))
+      expect(emulator.writes(...scopeOf(doc))).toEqual({ creates: 1, updates: 1 });
     expectAllPresentOnce(emulator, docs);
   });
 
@@ -111,18 +135,33 @@ describe('publish under rate limits and faults', () => {
     expect(text.stdout).toContain('6 failed:');
     for (const doc of pipelines) {
       const name = `pipeline default/${bodyOf(doc).projectIdentifier}/${bodyOf(doc).identifier}`;
-      expect(text.stdout).toMatch(new RegExp(`^  ${name} \\(.*\\): HTTP 500 internal server error UNEXPECTED: .* \\((GET|POST) /gateway/pipeline/api/pipelines[^,]*, after 3 attempts\\) \\(correlationId [0-9a-f-]{36}\\)$`, 'm'));
+      expect(text.stdout).toMatch(
+        new RegExp(
+          `^  ${name} \\(.*\\): HTTP 500 internal server error UNEXPECTED: .* \\((GET|POST) /gateway/pipeline/api/pipelines[^,]*, after 3 attempts\\) \\(correlationId [0-9a-f-]{36}\\)$`,
+          'm',
+        ),
+      );
     }
     const json = JSON.parse((await publishWith({ emulator, args: [dir, '--json'], env })).stdout) as {
       ok: boolean;
-      documents: { kind: string; outcome: string; error?: { status: number; correlationId: string; attempts: number } }[];
+      documents: {
+        kind: string;
+        outcome: string;
+        error?: { status: number; correlationId: string; attempts: number };
+      }[];
     };
     expect(json.ok).toBe(false);
     const failed = json.documents.filter((d) => d.outcome === 'failed');
     expect(failed).toHaveLength(pipelines.length);
-    for (const d of failed) expect(d.error).toMatchObject({ status: 500, attempts: 3, correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    for (const d of failed)
+      expect(d.error).toMatchObject({
+        status: 500,
+        attempts: 3,
+        correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
     // The rest of the run went through: projects and connectors are there.
-    for (const doc of docs.filter((d) => kindOf(d) !== 'pipeline')) expect(emulator.resource(...scopeOf(doc))).toBeDefined();
+    for (const doc of docs.filter((d) => kindOf(d) !== 'pipeline'))
+      expect(emulator.resource(...scopeOf(doc))).toBeDefined();
     expect(emulator.violations).toEqual([]);
   });
 
@@ -131,13 +170,19 @@ describe('publish under rate limits and faults', () => {
     expect(docs).toHaveLength(200);
     const { emulator, dir } = await setUp(docs, { faults: { rate: 0.2, kinds: ALL_FAULTS, seed: 2024, delayMs: 50 } });
     const started = Date.now();
-    const result = await publishWith({ emulator, args: [dir, '--concurrency', '8'], env: { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' } });
+    const result = await publishWith({
+      emulator,
+      args: [dir, '--concurrency', '8'],
+      env: { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' },
+    });
     const seconds = (Date.now() - started) / 1000;
     expect(result.code, result.stdout.slice(-3000)).toBe(0);
     expectAllPresentOnce(emulator, docs);
     const injected = Object.fromEntries(emulator.faultsInjected);
     // Not an assertion on time: printed so a slow run is visible in the log.
-    console.log(`200 documents, ${emulator.requests.length} requests, faults ${JSON.stringify(injected)}, ${seconds.toFixed(1)} s`);
+    console.log(
+      `200 documents, ${emulator.requests.length} requests, faults ${JSON.stringify(injected)}, ${seconds.toFixed(1)} s`,
+    );
     expect(Object.values(injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(40);
   });
 });
@@ -146,7 +191,10 @@ describe('publish into Git under policies, conflicts and faults', () => {
   it('ends every document created, updated, unchanged or failed; whatever is reported stored is stored as compiled', async () => {
     const docs = generateDocuments(2, 2, 6);
     const pipelines = docs.filter((d) => kindOf(d) === 'pipeline');
-    const denied = [bodyOf(pipelines[0]!).identifier!, bodyOf(docs.find((d) => kindOf(d) === 'connector')!).identifier!];
+    const denied = [
+      bodyOf(pipelines[0]!).identifier!,
+      bodyOf(docs.find((d) => kindOf(d) === 'connector')!).identifier!,
+    ];
     const { emulator, dir } = await setUp(docs, {
       faults: { rate: 0.15, kinds: ALL_FAULTS, seed: 77, delayMs: 30 },
       deny: [
@@ -154,7 +202,19 @@ describe('publish into Git under policies, conflicts and faults', () => {
         { kind: 'connector', identifier: denied[1]!, message: 'no public registries' },
       ],
     });
-    const git = ['--store', 'remote', '--git-connector', 'github', '--repo', 'delivery', '--branch', 'main', '--json', '--concurrency', '4'];
+    const git = [
+      '--store',
+      'remote',
+      '--git-connector',
+      'github',
+      '--repo',
+      'delivery',
+      '--branch',
+      'main',
+      '--json',
+      '--concurrency',
+      '4',
+    ];
     const env = { PIPEWRIGHT_TIMEOUT_MS: '400', PIPEWRIGHT_RETRY_ATTEMPTS: '8' };
     const check = (stdout: string, published: readonly Doc[]) => {
       const report = JSON.parse(stdout) as JsonReport;
@@ -163,7 +223,8 @@ describe('publish into Git under policies, conflicts and faults', () => {
         expect(['created', 'updated', 'unchanged', 'failed']).toContain(d.outcome);
         const stored = emulator.resource(...scopeOfReported(d));
         const local = published.find((doc) => kindOf(doc) === d.kind && bodyOf(doc).identifier === d.identifier)!;
-        if (d.outcome !== 'failed') expect(stored?.body, `${d.kind} ${d.identifier} is reported ${d.outcome}`).toEqual(bodyOf(local));
+        if (d.outcome !== 'failed')
+          expect(stored?.body, `${d.kind} ${d.identifier} is reported ${d.outcome}`).toEqual(bodyOf(local));
       }
       return report;
     };
@@ -171,7 +232,10 @@ describe('publish into Git under policies, conflicts and faults', () => {
     const report = check(first.stdout, docs);
     expect(first.code).toBe(1);
     for (const id of denied)
-      expect(report.documents.find((d) => d.identifier === id)).toMatchObject({ outcome: 'failed', error: { message: expect.stringContaining('denied by policy') } });
+      expect(report.documents.find((d) => d.identifier === id)).toMatchObject({
+        outcome: 'failed',
+        error: { message: expect.stringContaining('denied by policy') },
+      });
     expect(emulator.store.resources.size).toBeLessThanOrEqual(docs.length - denied.length);
     // Second run: every stored pipeline was changed in Git by someone right after publish read it.
     const edited: string[] = [];
@@ -181,7 +245,9 @@ describe('publish into Git under policies, conflicts and faults', () => {
       edited.push(scope[3]);
       emulator.afterNextRead(...scope, () => emulator.edit(...scope, (b) => (b.description = 'pushed by a colleague')));
     }
-    const changed = docs.map((d) => (kindOf(d) === 'pipeline' ? { pipeline: { ...bodyOf(d), description: 'new text' } } : d)) as Doc[];
+    const changed = docs.map((d) =>
+      kindOf(d) === 'pipeline' ? { pipeline: { ...bodyOf(d), description: 'new text' } } : d,
+    ) as Doc[];
     await writeOutputFolder(dir, changed);
     const second = await publishWith({ emulator, args: [dir, ...git], env });
     const again = check(second.stdout, changed);
@@ -212,9 +278,14 @@ interface JsonReport {
   documents: ReportedDocument[];
 }
 
-const scopeOfReported = (d: ReportedDocument) => [d.kind, d.org ?? undefined, d.project ?? undefined, d.identifier] as const;
-const manifestFiles = async (dir: string) => (JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { files: { file: string }[] }).files.map((f) => f.file);
-const SERVER_401 = 'HTTP 401 unauthorized INVALID_CREDENTIAL: Invalid API key: the token is not valid, expired or rotated';
+const scopeOfReported = (d: ReportedDocument) =>
+  [d.kind, d.org ?? undefined, d.project ?? undefined, d.identifier] as const;
+const manifestFiles = async (dir: string) =>
+  (JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { files: { file: string }[] }).files.map(
+    (f) => f.file,
+  );
+const SERVER_401 =
+  'HTTP 401 unauthorized INVALID_CREDENTIAL: Invalid API key: the token is not valid, expired or rotated';
 
 describe('publish while the API key is rotated mid-run', () => {
   // Every document is new, so each costs a GET and a POST: the key dies after about half of the run's requests,
@@ -224,7 +295,11 @@ describe('publish while the API key is rotated mid-run', () => {
   const rotatedRun = async (args: readonly string[]) => {
     const { emulator, dir } = await setUp(docs, {});
     emulator.rotateKey(ADMIN_KEY, ROTATED_KEY, { afterRequests: docs.length });
-    return { emulator, dir, result: await publishWith({ emulator, args: [dir, '--concurrency', String(concurrency), ...args] }) };
+    return {
+      emulator,
+      dir,
+      result: await publishWith({ emulator, args: [dir, '--concurrency', String(concurrency), ...args] }),
+    };
   };
 
   it('reports every document, keeps those written before the 401 exactly once, and stops starting new ones', async () => {
@@ -253,7 +328,12 @@ describe('publish while the API key is rotated mid-run', () => {
     const refused = report.documents.filter((d) => d.error?.status === 401);
     expect(refused.length).toBe(emulator.requests.filter((r) => r.status === 401).length);
     for (const d of refused)
-      expect(d.error).toMatchObject({ code: 'INVALID_CREDENTIAL', attempts: 1, message: expect.stringContaining(SERVER_401), correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(d.error).toMatchObject({
+        code: 'INVALID_CREDENTIAL',
+        attempts: 1,
+        message: expect.stringContaining(SERVER_401),
+        correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
     // Only documents already in flight can meet it: the rest are not attempted, and no request names them.
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.length).toBeLessThanOrEqual(concurrency);
@@ -263,7 +343,9 @@ describe('publish while the API key is rotated mid-run', () => {
       expect(d.error?.message).toBe(`not attempted: the run stopped after ${SERVER_401}`);
       expect(emulator.requests.filter((r) => r.path.includes(`/${d.identifier}?`))).toEqual([]);
     }
-    expect(result.stderr).toContain('publish stopped early: the platform rejected the API key from HARNESS_API_KEY (HTTP 401)');
+    expect(result.stderr).toContain(
+      'publish stopped early: the platform rejected the API key from HARNESS_API_KEY (HTTP 401)',
+    );
     expect(emulator.violations).toEqual([]);
   });
 
@@ -273,7 +355,9 @@ describe('publish while the API key is rotated mid-run', () => {
     const again = await publishWith({ emulator, args: [dir, '--json'], key: ROTATED_KEY });
     expect(again.code, again.stdout).toBe(0);
     const second = JSON.parse(again.stdout) as JsonReport;
-    expect(second.documents.map((d) => [d.file, d.outcome])).toEqual(first.documents.map((d) => [d.file, d.outcome === 'created' ? 'unchanged' : 'created']));
+    expect(second.documents.map((d) => [d.file, d.outcome])).toEqual(
+      first.documents.map((d) => [d.file, d.outcome === 'created' ? 'unchanged' : 'created']),
+    );
     expectAllPresentOnce(emulator, docs);
     expect(emulator.totalWrites()).toBe(docs.length);
   });
@@ -286,9 +370,18 @@ describe('publish while the API key is rotated mid-run', () => {
     const [created, updated, unchanged, failed] = total!.slice(1).map(Number) as [number, number, number, number];
     expect(created + updated + unchanged + failed).toBe((await manifestFiles(dir)).length);
     expect(result.stdout).toContain(`\n${failed} failed:\n`);
-    expect(result.stdout).toMatch(new RegExp(`^  \\w+ \\S+ \\(\\S+\\): ${SERVER_401} \\((GET|POST) /gateway/[^)]+\\) \\(correlationId [0-9a-f-]{36}\\)$`, 'm'));
-    expect(result.stdout).toMatch(new RegExp(`^  \\w+ \\S+ \\(\\S+\\): not attempted: the run stopped after ${SERVER_401}$`, 'm'));
-    expect(result.stderr).toMatch(/publish stopped early: .* \(HTTP 401\): check that it holds a current token \(tokens expire; after a rotation only the new value works\)/);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^  \\w+ \\S+ \\(\\S+\\): ${SERVER_401} \\((GET|POST) /gateway/[^)]+\\) \\(correlationId [0-9a-f-]{36}\\)$`,
+        'm',
+      ),
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(`^  \\w+ \\S+ \\(\\S+\\): not attempted: the run stopped after ${SERVER_401}$`, 'm'),
+    );
+    expect(result.stderr).toMatch(
+      /publish stopped early: .* \(HTTP 401\): check that it holds a current token \(tokens expire; after a rotation only the new value works\)/,
+    );
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 });

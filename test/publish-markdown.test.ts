@@ -19,7 +19,14 @@ const NAMING: PolicySet[] = [
     identifier: 'naming',
     name: 'Naming',
     type: 'pipeline',
-    rules: [{ policy: 'lower-case-names', severity: 'warning', check: (p) => (/[A-Z]/.test(String(p.name)) ? `pipeline name "${String(p.name)}" should be lower case` : undefined) }],
+    rules: [
+      {
+        policy: 'lower-case-names',
+        severity: 'warning',
+        check: (p) =>
+          /[A-Z]/.test(String(p.name)) ? `pipeline name "${String(p.name)}" should be lower case` : undefined,
+      },
+    ],
   },
 ];
 
@@ -28,7 +35,12 @@ const named = (doc: ReturnType<typeof pipelineDoc>, name: string) => ({ pipeline
 describe('publish --format markdown', () => {
   it('writes the plan of a dry run: what would fail, drift, creates, updates with their diff, policy warnings, orphans', async () => {
     const em = await emulate({ policySets: NAMING });
-    const out = await compiled([projectDoc('shop'), connectorDoc('hub', 'shop'), pipelineDoc('deploy', 'shop'), pipelineDoc('build', 'shop')]);
+    const out = await compiled([
+      projectDoc('shop'),
+      connectorDoc('hub', 'shop'),
+      pipelineDoc('deploy', 'shop'),
+      pipelineDoc('build', 'shop'),
+    ]);
     expect((await publishWith({ emulator: em, args: [out] })).code).toBe(0);
     em.edit('pipeline', 'default', 'shop', 'build', (body) => (body.description = 'edited in the UI'));
     // The next change: deploy's script, a new pipeline named against the policy, one in a project that does not
@@ -40,11 +52,15 @@ describe('publish --format markdown', () => {
       named(pipelineDoc('release', 'shop'), 'Release'),
       pipelineDoc('lost', 'ghost'),
     ]);
-    const plan = await publishWith({ emulator: em, args: [out, '--dry-run', '--fail-on-drift', '--policy-check', '--format', 'markdown'] });
+    const plan = await publishWith({
+      emulator: em,
+      args: [out, '--dry-run', '--fail-on-drift', '--policy-check', '--format', 'markdown'],
+    });
     expect(plan.stderr).toBe('');
     expect(plan.code).toBe(1);
     expect(em.totalWrites()).toBe(1 + 1 + 2);
-    expect(plan.stdout.replaceAll(em.url, 'https://platform.example').replaceAll(join(session.work, 'out'), 'out')).toMatchInlineSnapshot(`
+    expect(plan.stdout.replaceAll(em.url, 'https://platform.example').replaceAll(join(session.work, 'out'), 'out'))
+      .toMatchInlineSnapshot(`
       "## pipewright plan: \`out\` against https://platform.example (account \`acct_emulator_1\`)
 
       A dry run: nothing was written. This is what a publish would do.
@@ -132,23 +148,43 @@ describe('publish --format markdown', () => {
     expect(both.stderr).toContain("option '--format <format>' cannot be used with option '--json'");
     const unknown = await publishWith({ emulator: em, args: [out, '--format', 'html'] });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("Allowed choices are text, markdown");
+    expect(unknown.stderr).toContain('Allowed choices are text, markdown');
     expect(em.requests).toEqual([]);
   });
 
   it('keeps what the platform said from breaking the page, and folds a long diff', () => {
-    const changes = Array.from({ length: 45 }, (_, i) => ({ path: `pipeline.tags.t${i}`, op: 'added' as const, local: `v${i}` }));
+    const changes = Array.from({ length: 45 }, (_, i) => ({
+      path: `pipeline.tags.t${i}`,
+      op: 'added' as const,
+      local: `v${i}`,
+    }));
     const text = markdownReport(
       {
         dryRun: true,
         results: [
-          { file: 'pipelines/a.yaml', kind: 'pipeline', name: 'default/shop/a', id: { kind: 'pipeline', identifier: 'a' }, outcome: 'failed', error: { message: 'bad <script> | `x` *y*', correlationId: 'c-1' } },
-          { file: 'pipelines/b.yaml', kind: 'pipeline', name: 'default/shop/b', id: { kind: 'pipeline', identifier: 'b' }, outcome: 'updated', changes },
+          {
+            file: 'pipelines/a.yaml',
+            kind: 'pipeline',
+            name: 'default/shop/a',
+            id: { kind: 'pipeline', identifier: 'a' },
+            outcome: 'failed',
+            error: { message: 'bad <script> | `x` *y*', correlationId: 'c-1' },
+          },
+          {
+            file: 'pipelines/b.yaml',
+            kind: 'pipeline',
+            name: 'default/shop/b',
+            id: { kind: 'pipeline', identifier: 'b' },
+            outcome: 'updated',
+            changes,
+          },
         ],
       },
       { baseUrl: 'https://app.harness.io', accountId: 'abc', dir: 'out' },
     );
-    expect(text).toContain('- pipeline `default/shop/a` (`pipelines/a.yaml`): bad \\<script\\> \\| \\`x\\` \\*y\\* (correlationId c-1)\n');
+    expect(text).toContain(
+      '- pipeline `default/shop/a` (`pipelines/a.yaml`): bad \\<script\\> \\| \\`x\\` \\*y\\* (correlationId c-1)\n',
+    );
     expect(text).toContain('  + pipeline.tags.t39: "v39"\n  ... and 5 more (the job\'s log has them all)\n');
     expect(text).not.toContain('t40');
   });

@@ -10,7 +10,12 @@ const item = (doc: Record<string, unknown>): PublishItem => {
   const body = Object.values(doc)[0] as { identifier: string };
   return { file: `${Object.keys(doc)[0]}/${body.identifier}.yaml`, document: publishDocument(stringify(doc)) };
 };
-const template = (identifier: string, versionLabel: string, uses: readonly { templateRef: string; versionLabel?: string }[] = [], scope: Record<string, string> = { orgIdentifier: 'default', projectIdentifier: 'shop' }) =>
+const template = (
+  identifier: string,
+  versionLabel: string,
+  uses: readonly { templateRef: string; versionLabel?: string }[] = [],
+  scope: Record<string, string> = { orgIdentifier: 'default', projectIdentifier: 'shop' },
+) =>
   item({
     template: {
       name: identifier,
@@ -18,22 +23,69 @@ const template = (identifier: string, versionLabel: string, uses: readonly { tem
       versionLabel,
       ...scope,
       type: 'Stage',
-      spec: { type: 'Custom', spec: { execution: { steps: uses.map((template, i) => ({ step: { name: `s${i}`, identifier: `s${i}`, template } })) } } },
+      spec: {
+        type: 'Custom',
+        spec: {
+          execution: { steps: uses.map((template, i) => ({ step: { name: `s${i}`, identifier: `s${i}`, template } })) },
+        },
+      },
     },
   });
-const names = (waves: PublishItem[][]) => waves.map((wave) => wave.map((i) => `${i.document.id.identifier}@${i.document.id.version ?? ''}`).sort());
+const names = (waves: PublishItem[][]) =>
+  waves.map((wave) => wave.map((i) => `${i.document.id.identifier}@${i.document.id.version ?? ''}`).sort());
 
 describe('publish order', () => {
   it('sends kinds in the table order whatever the folder order', () => {
     const docs = [
-      item({ trigger: { name: 't', identifier: 't', orgIdentifier: 'default', projectIdentifier: 'shop', pipelineIdentifier: 'p' } }),
-      item({ pipeline: { name: 'p', identifier: 'p', orgIdentifier: 'default', projectIdentifier: 'shop', stages: [] } }),
-      item({ infrastructureDefinition: { name: 'i', identifier: 'i', orgIdentifier: 'default', projectIdentifier: 'shop', environmentRef: 'qa' } }),
+      item({
+        trigger: {
+          name: 't',
+          identifier: 't',
+          orgIdentifier: 'default',
+          projectIdentifier: 'shop',
+          pipelineIdentifier: 'p',
+        },
+      }),
+      item({
+        pipeline: { name: 'p', identifier: 'p', orgIdentifier: 'default', projectIdentifier: 'shop', stages: [] },
+      }),
+      item({
+        infrastructureDefinition: {
+          name: 'i',
+          identifier: 'i',
+          orgIdentifier: 'default',
+          projectIdentifier: 'shop',
+          environmentRef: 'qa',
+        },
+      }),
       template('checks', 'v1'),
-      item({ environment: { name: 'qa', identifier: 'qa', orgIdentifier: 'default', projectIdentifier: 'shop', type: 'PreProduction' } }),
-      item({ inputSet: { name: 'n', identifier: 'n', orgIdentifier: 'default', projectIdentifier: 'shop', pipeline: { identifier: 'p' } } }),
+      item({
+        environment: {
+          name: 'qa',
+          identifier: 'qa',
+          orgIdentifier: 'default',
+          projectIdentifier: 'shop',
+          type: 'PreProduction',
+        },
+      }),
+      item({
+        inputSet: {
+          name: 'n',
+          identifier: 'n',
+          orgIdentifier: 'default',
+          projectIdentifier: 'shop',
+          pipeline: { identifier: 'p' },
+        },
+      }),
     ];
-    expect(publishWaves(docs).map((wave) => wave.map((i) => i.document.id.kind))).toEqual([['environment'], ['infrastructure'], ['template'], ['pipeline'], ['inputSet'], ['trigger']]);
+    expect(publishWaves(docs).map((wave) => wave.map((i) => i.document.id.kind))).toEqual([
+      ['environment'],
+      ['infrastructure'],
+      ['template'],
+      ['pipeline'],
+      ['inputSet'],
+      ['trigger'],
+    ]);
   });
 
   it('sends a template after the templates it uses, by version, and together what does not depend on each other', () => {
@@ -51,7 +103,10 @@ describe('publish order', () => {
     const account = template('shared', 'v1', [], {});
     const org = template('org_step', 'v1', [], { orgIdentifier: 'default' });
     const local = template('shared', 'v1');
-    const user = template('user', 'v1', [{ templateRef: 'account.shared', versionLabel: 'v1' }, { templateRef: 'org.org_step' }]);
+    const user = template('user', 'v1', [
+      { templateRef: 'account.shared', versionLabel: 'v1' },
+      { templateRef: 'org.org_step' },
+    ]);
     const waves = publishWaves([user, local, org, account]);
     expect(waves.map((wave) => wave.map((i) => i.file))).toHaveLength(2);
     expect(waves[1]).toEqual([user]);
@@ -60,7 +115,11 @@ describe('publish order', () => {
   });
 
   it('sends templates that use each other in a circle together rather than never', () => {
-    const waves = publishWaves([template('a', '1', [{ templateRef: 'b', versionLabel: '1' }]), template('b', '1', [{ templateRef: 'a', versionLabel: '1' }]), template('c', '1')]);
+    const waves = publishWaves([
+      template('a', '1', [{ templateRef: 'b', versionLabel: '1' }]),
+      template('b', '1', [{ templateRef: 'a', versionLabel: '1' }]),
+      template('c', '1'),
+    ]);
     expect(names(waves)).toEqual([['c@1'], ['a@1', 'b@1']]);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { connectorDoc, inputSetDoc, pipelineDoc, projectDoc, templateDoc, templatedPipelineDoc } from './support/emulator-output.js';
+import {
+  connectorDoc,
+  inputSetDoc,
+  pipelineDoc,
+  projectDoc,
+  templateDoc,
+  templatedPipelineDoc,
+} from './support/emulator-output.js';
 import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 
 /**
@@ -11,18 +18,33 @@ import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 const session = emulatorsPerTest('pipewright-plan-');
 const { emulate, compiled } = session;
 
-type JsonDocument = { identifier: string; outcome: string; warnings?: string[]; error?: { message: string; reason?: string } };
+type JsonDocument = {
+  identifier: string;
+  outcome: string;
+  warnings?: string[];
+  error?: { message: string; reason?: string };
+};
 const report = (stdout: string) => JSON.parse(stdout) as { counts: Record<string, number>; documents: JsonDocument[] };
-const failedIds = (stdout: string) => report(stdout).documents.filter((d) => d.outcome === 'failed').map((d) => d.identifier).sort();
+const failedIds = (stdout: string) =>
+  report(stdout)
+    .documents.filter((d) => d.outcome === 'failed')
+    .map((d) => d.identifier)
+    .sort();
 
 describe('dry-run checks what each write depends on', () => {
   it('the issue\'s 22 pipelines of a project that does not exist: "would fail", as the real run then does', async () => {
     const em = await emulate();
-    const docs = [projectDoc('shop'), ...Array.from({ length: 22 }, (_, i) => pipelineDoc(`deploy_${i}`, 'ghost')), pipelineDoc('fine', 'shop')];
+    const docs = [
+      projectDoc('shop'),
+      ...Array.from({ length: 22 }, (_, i) => pipelineDoc(`deploy_${i}`, 'ghost')),
+      pipelineDoc('fine', 'shop'),
+    ];
     const out = await compiled(docs);
     const dry = await publishWith({ emulator: em, args: [out, '--dry-run'] });
     expect(dry.code).toBe(1);
-    expect(dry.stdout).toMatch(/^would fail\s+pipeline\s+default\/ghost\/deploy_0\s+pipelines\/default\/ghost\/deploy_0\.yaml\n\s+missing dependency: its project, project default\/ghost, does not exist on the platform and is not in this run: the platform would refuse the create$/m);
+    expect(dry.stdout).toMatch(
+      /^would fail\s+pipeline\s+default\/ghost\/deploy_0\s+pipelines\/default\/ghost\/deploy_0\.yaml\n\s+missing dependency: its project, project default\/ghost, does not exist on the platform and is not in this run: the platform would refuse the create$/m,
+    );
     expect(dry.stdout).toMatch(/^would create\s+pipeline\s+default\/shop\/fine\s/m);
     // One read of the missing project for all 22, not one each.
     expect(em.requests.filter((r) => r.path.startsWith('/gateway/ng/api/projects/ghost'))).toHaveLength(1);
@@ -35,24 +57,59 @@ describe('dry-run checks what each write depends on', () => {
 
   it('a dependency in the run counts as there; one the run predicts to fail makes its dependants fail too', async () => {
     const em = await emulate();
-    const docs = [projectDoc('shop'), projectDoc('lost', { orgIdentifier: 'nowhere' }), pipelineDoc('deploy', 'shop'), { pipeline: { ...pipelineDoc('orphan', 'lost').pipeline!, orgIdentifier: 'nowhere' } }];
+    const docs = [
+      projectDoc('shop'),
+      projectDoc('lost', { orgIdentifier: 'nowhere' }),
+      pipelineDoc('deploy', 'shop'),
+      { pipeline: { ...pipelineDoc('orphan', 'lost').pipeline!, orgIdentifier: 'nowhere' } },
+    ];
     const dry = await publishWith({ emulator: em, args: [await compiled(docs), '--dry-run', '--json'] });
     const byId = (id: string) => report(dry.stdout).documents.find((d) => d.identifier === id)!;
     expect(byId('deploy').outcome).toBe('created');
-    expect(byId('lost').error).toMatchObject({ reason: 'missing dependency', message: expect.stringContaining('its organization, organization nowhere, does not exist on the platform') });
-    expect(byId('orphan').error!.message).toContain('its project, project nowhere/lost, would fail itself (missing dependency)');
+    expect(byId('lost').error).toMatchObject({
+      reason: 'missing dependency',
+      message: expect.stringContaining('its organization, organization nowhere, does not exist on the platform'),
+    });
+    expect(byId('orphan').error!.message).toContain(
+      'its project, project nowhere/lost, would fail itself (missing dependency)',
+    );
   });
 
   it('a template reference: would fail when the template is missing, fine when it is in the run or on the platform', async () => {
     const em = await emulate();
-    const missing = await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), templatedPipelineDoc('ci', 'shop', 'checks', 'v1')]), '--dry-run', '--json'] });
+    const missing = await publishWith({
+      emulator: em,
+      args: [
+        await compiled([projectDoc('shop'), templatedPipelineDoc('ci', 'shop', 'checks', 'v1')]),
+        '--dry-run',
+        '--json',
+      ],
+    });
     expect(report(missing.stdout).documents.find((d) => d.identifier === 'ci')!.error!.message).toBe(
       'stage "checks" > template.templateRef, template default/shop/checks@v1, does not exist on the platform and is not in this run: the platform would refuse the create',
     );
-    const inRun = await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), templateDoc('checks', 'shop', 'v1'), templatedPipelineDoc('ci', 'shop', 'checks', 'v1')], 'with'), '--dry-run'] });
+    const inRun = await publishWith({
+      emulator: em,
+      args: [
+        await compiled(
+          [projectDoc('shop'), templateDoc('checks', 'shop', 'v1'), templatedPipelineDoc('ci', 'shop', 'checks', 'v1')],
+          'with',
+        ),
+        '--dry-run',
+      ],
+    });
     expect(inRun.code).toBe(0);
-    await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), templateDoc('checks', 'shop', 'v1')], 'template')] });
-    const onPlatform = await publishWith({ emulator: em, args: [await compiled([projectDoc('shop'), templatedPipelineDoc('ci', 'shop', 'checks', 'v1')], 'later'), '--dry-run'] });
+    await publishWith({
+      emulator: em,
+      args: [await compiled([projectDoc('shop'), templateDoc('checks', 'shop', 'v1')], 'template')],
+    });
+    const onPlatform = await publishWith({
+      emulator: em,
+      args: [
+        await compiled([projectDoc('shop'), templatedPipelineDoc('ci', 'shop', 'checks', 'v1')], 'later'),
+        '--dry-run',
+      ],
+    });
     expect(onPlatform.code).toBe(0);
   });
 
@@ -60,7 +117,9 @@ describe('dry-run checks what each write depends on', () => {
     const em = await emulate();
     const out = await compiled([projectDoc('shop'), inputSetDoc('eu', 'shop', 'nope')]);
     const dry = await publishWith({ emulator: em, args: [out, '--dry-run', '--json'] });
-    expect(report(dry.stdout).documents.find((d) => d.identifier === 'eu')!.error!.message).toMatch(/^its pipeline, pipeline default\/shop\/nope, does not exist/);
+    expect(report(dry.stdout).documents.find((d) => d.identifier === 'eu')!.error!.message).toMatch(
+      /^its pipeline, pipeline default\/shop\/nope, does not exist/,
+    );
     expect(failedIds((await publishWith({ emulator: em, args: [out, '--json'] })).stdout)).toEqual(['eu']);
   });
 
@@ -73,10 +132,14 @@ describe('dry-run checks what each write depends on', () => {
     expect(dry.code).toBe(0);
     expect(report(dry.stdout).documents.find((d) => d.identifier === 'deploy')).toMatchObject({
       outcome: 'created',
-      warnings: ['stage "deploy_to_k8s" > spec.infrastructure.infrastructureDefinition.spec.connectorRef, connector default/shop/k8s_prod, does not exist on the platform and is not in this run: the platform saves the pipeline, and a run of it fails'],
+      warnings: [
+        'stage "deploy_to_k8s" > spec.infrastructure.infrastructureDefinition.spec.connectorRef, connector default/shop/k8s_prod, does not exist on the platform and is not in this run: the platform saves the pipeline, and a run of it fails',
+      ],
     });
     const text = await publishWith({ emulator: em, args: [await compiled(docs, 'text'), '--dry-run'] });
-    expect(text.stdout).toContain('    warning: stage "deploy_to_k8s" > spec.infrastructure.infrastructureDefinition.spec.connectorRef, connector default/shop/k8s_prod, does not exist');
+    expect(text.stdout).toContain(
+      '    warning: stage "deploy_to_k8s" > spec.infrastructure.infrastructureDefinition.spec.connectorRef, connector default/shop/k8s_prod, does not exist',
+    );
     expect((await publishWith({ emulator: em, args: [await compiled(docs, 'real')] })).code).toBe(0);
   });
 });

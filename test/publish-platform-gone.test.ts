@@ -14,7 +14,12 @@ import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 const session = emulatorsPerTest('pipewright-gone-');
 const { emulate, compiled } = session;
 
-const refused = () => new ApiError('network error on GET /x: connect ECONNREFUSED (ECONNREFUSED)', { kind: 'transient', code: 'ECONNREFUSED', request: 'GET /x' });
+const refused = () =>
+  new ApiError('network error on GET /x: connect ECONNREFUSED (ECONNREFUSED)', {
+    kind: 'transient',
+    code: 'ECONNREFUSED',
+    request: 'GET /x',
+  });
 
 describe('PlatformHealth', () => {
   it('counts the platform gone after `threshold` unanswered attempts in a row with nothing answered for `quietMs`', () => {
@@ -25,7 +30,10 @@ describe('PlatformHealth', () => {
     // Three in a row, but something answered 300 ms ago: a blip, not a dead platform.
     expect(health.gone).toBeUndefined();
     health.unanswered(1_200, 'ECONNREFUSED', 'GET /b');
-    expect(health.gone).toMatchObject({ kind: 'gone', message: 'the platform stopped answering: 4 requests in a row got no answer, none for 1 s (last: ECONNREFUSED)' });
+    expect(health.gone).toMatchObject({
+      kind: 'gone',
+      message: 'the platform stopped answering: 4 requests in a row got no answer, none for 1 s (last: ECONNREFUSED)',
+    });
     expect(health.signal.aborted).toBe(true);
   });
 
@@ -67,7 +75,11 @@ describe('publish when the platform goes away mid-run', () => {
     const em = await emulate({ goneAfterRequests: 20 });
     const started = Date.now();
     // The production backoff (0.5 s doubling, 6 attempts, 30 s per attempt): what made the issue's run take minutes.
-    const result = await publishWith({ emulator: em, args: [out, '--json'], env: { PIPEWRIGHT_RETRY_BASE_MS: '500', PIPEWRIGHT_TIMEOUT_MS: '30000' } });
+    const result = await publishWith({
+      emulator: em,
+      args: [out, '--json'],
+      env: { PIPEWRIGHT_RETRY_BASE_MS: '500', PIPEWRIGHT_TIMEOUT_MS: '30000' },
+    });
     const elapsed = Date.now() - started;
     expect(result.code).toBe(1);
     expect(elapsed).toBeLessThan(12_000);
@@ -77,7 +89,10 @@ describe('publish when the platform goes away mid-run', () => {
       documents: { outcome: string; error?: { reason?: string; message: string } }[];
     };
     expect(report.documents).toHaveLength(81);
-    expect(report.stopped).toMatchObject({ kind: 'gone', message: expect.stringMatching(/^the platform stopped answering: \d+ requests in a row got no answer/) });
+    expect(report.stopped).toMatchObject({
+      kind: 'gone',
+      message: expect.stringMatching(/^the platform stopped answering: \d+ requests in a row got no answer/),
+    });
     expect(report.stopped.advice).toContain('check that it is up');
     const notAttempted = report.documents.filter((d) => d.error?.reason === 'not attempted');
     expect(notAttempted.length).toBeGreaterThan(50);

@@ -23,20 +23,58 @@ const SETS: PolicySet[] = [
     identifier: 'prod_approvals',
     name: 'Production approvals',
     type: 'pipeline',
-    rules: [{ policy: 'approval-first', severity: 'error', check: (p) => (String(p.identifier).startsWith('deploy') && !stepTypes(p).includes('HarnessApproval') ? 'a Deployment stage needs a HarnessApproval step first' : undefined) }],
+    rules: [
+      {
+        policy: 'approval-first',
+        severity: 'error',
+        check: (p) =>
+          String(p.identifier).startsWith('deploy') && !stepTypes(p).includes('HarnessApproval')
+            ? 'a Deployment stage needs a HarnessApproval step first'
+            : undefined,
+      },
+    ],
   },
   {
     identifier: 'naming',
     name: 'Naming',
     type: 'pipeline',
-    rules: [{ policy: 'lower-case-names', severity: 'warning', check: (p) => (/[A-Z]/.test(String(p.name)) ? `pipeline name "${String(p.name)}" should be lower case` : undefined) }],
+    rules: [
+      {
+        policy: 'lower-case-names',
+        severity: 'warning',
+        check: (p) =>
+          /[A-Z]/.test(String(p.name)) ? `pipeline name "${String(p.name)}" should be lower case` : undefined,
+      },
+    ],
   },
-  { identifier: 'registries', name: 'Registries', type: 'connector', rules: [{ policy: 'no-docker-hub', severity: 'error', check: (c) => (JSON.stringify(c).includes('DockerHub') ? 'public Docker Hub is not allowed' : undefined) }] },
+  {
+    identifier: 'registries',
+    name: 'Registries',
+    type: 'connector',
+    rules: [
+      {
+        policy: 'no-docker-hub',
+        severity: 'error',
+        check: (c) => (JSON.stringify(c).includes('DockerHub') ? 'public Docker Hub is not allowed' : undefined),
+      },
+    ],
+  },
 ];
 
-const DOCS = [projectDoc('shop'), connectorDoc('hub', 'shop'), pipelineDoc('deploy', 'shop'), { pipeline: { ...pipelineDoc('build', 'shop').pipeline!, name: 'Build' } }, templateDoc('checks', 'shop', 'v1')];
+const DOCS = [
+  projectDoc('shop'),
+  connectorDoc('hub', 'shop'),
+  pipelineDoc('deploy', 'shop'),
+  { pipeline: { ...pipelineDoc('build', 'shop').pipeline!, name: 'Build' } },
+  templateDoc('checks', 'shop', 'v1'),
+];
 
-type JsonDocument = { identifier: string; outcome: string; policy?: { status: string; sets: { policySet?: string; deny: boolean; denials: string[]; warnings: string[] }[] }; error?: { message: string; reason?: string } };
+type JsonDocument = {
+  identifier: string;
+  outcome: string;
+  policy?: { status: string; sets: { policySet?: string; deny: boolean; denials: string[]; warnings: string[] }[] };
+  error?: { message: string; reason?: string };
+};
 const documents = (stdout: string) => (JSON.parse(stdout) as { documents: JsonDocument[] }).documents;
 const byId = (stdout: string, id: string) => documents(stdout).find((d) => d.identifier === id)!;
 
@@ -49,18 +87,33 @@ describe('publish --policy-check', () => {
     expect(dry.stdout).toMatch(
       /^would fail\s+pipeline\s+default\/shop\/deploy\s+pipelines\/default\/shop\/deploy\.yaml\n\s+denied by policy \(--policy-check, before writing\): a Deployment stage needs a HarnessApproval step first \(policy set Production approvals\); the write would be refused$/m,
     );
-    expect(dry.stdout).toMatch(/^would create\s+pipeline\s+default\/shop\/build\s.*\n\s+policy set Naming warns: pipeline name "Build" should be lower case$/m);
-    expect(dry.stdout).toMatch(/^would fail\s+connector\s+default\/shop\/hub\s.*\n\s+denied by policy \(--policy-check, before writing\): public Docker Hub is not allowed \(policy set Registries\)/m);
+    expect(dry.stdout).toMatch(
+      /^would create\s+pipeline\s+default\/shop\/build\s.*\n\s+policy set Naming warns: pipeline name "Build" should be lower case$/m,
+    );
+    expect(dry.stdout).toMatch(
+      /^would fail\s+connector\s+default\/shop\/hub\s.*\n\s+denied by policy \(--policy-check, before writing\): public Docker Hub is not allowed \(policy set Registries\)/m,
+    );
     expect(em.totalWrites()).toBe(0);
     // One evaluation per pipeline, template and connector; none for the project.
     const evaluations = em.requests.filter((r) => r.path.startsWith('/gateway/pm/api/v1/evaluate-by-type'));
-    expect(evaluations.map((r) => new URL(r.path, 'http://x').searchParams.get('type')).sort()).toEqual(['connector', 'pipeline', 'pipeline', 'template']);
+    expect(evaluations.map((r) => new URL(r.path, 'http://x').searchParams.get('type')).sort()).toEqual([
+      'connector',
+      'pipeline',
+      'pipeline',
+      'template',
+    ]);
     const json = await publishWith({ emulator: em, args: [out, '--dry-run', '--policy-check', '--json'] });
     expect(byId(json.stdout, 'build').policy).toEqual({
       status: 'warning',
       sets: [
         { policySet: 'Production approvals', policySetId: 'prod_approvals', deny: false, denials: [], warnings: [] },
-        { policySet: 'Naming', policySetId: 'naming', deny: false, denials: [], warnings: ['pipeline name "Build" should be lower case'] },
+        {
+          policySet: 'Naming',
+          policySetId: 'naming',
+          deny: false,
+          denials: [],
+          warnings: ['pipeline name "Build" should be lower case'],
+        },
       ],
     });
     expect(byId(json.stdout, 'checks').policy).toEqual({ status: 'pass', sets: [] });
@@ -73,11 +126,20 @@ describe('publish --policy-check', () => {
     expect(checked.code).toBe(1);
     expect(byId(checked.stdout, 'deploy')).toMatchObject({ outcome: 'failed', error: { reason: 'denied by policy' } });
     expect(byId(checked.stdout, 'build').outcome).toBe('created');
-    expect(em.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/gateway/pipeline/api/pipelines/v2')).map((r) => r.status)).toEqual([200]);
+    expect(
+      em.requests
+        .filter((r) => r.method === 'POST' && r.path.startsWith('/gateway/pipeline/api/pipelines/v2'))
+        .map((r) => r.status),
+    ).toEqual([200]);
     expect(em.resource('pipeline', 'default', 'shop', 'deploy')).toBeUndefined();
     // Without the pre-flight the platform itself denies the same document on save.
     const saved = await publishWith({ emulator: em, args: [out, '--json'] });
-    expect(byId(saved.stdout, 'deploy').error).toMatchObject({ reason: 'denied by policy', message: expect.stringContaining('a Deployment stage needs a HarnessApproval step first (policy set Production approvals)') });
+    expect(byId(saved.stdout, 'deploy').error).toMatchObject({
+      reason: 'denied by policy',
+      message: expect.stringContaining(
+        'a Deployment stage needs a HarnessApproval step first (policy set Production approvals)',
+      ),
+    });
   });
 
   it('a document that passes is written as usual, and an unchanged one is reported, not written', async () => {

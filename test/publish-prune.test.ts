@@ -14,10 +14,21 @@ const session = emulatorsPerTest('pipewright-prune-');
 const { emulate, compiled } = session;
 
 type Orphan = { file: string; kind: string; identifier: string; outcome: string; message?: string };
-const orphansOf = (stdout: string) => ((JSON.parse(stdout) as { orphans?: Orphan[] }).orphans ?? []).map((o) => [o.kind, o.identifier, o.outcome]);
+const orphansOf = (stdout: string) =>
+  ((JSON.parse(stdout) as { orphans?: Orphan[] }).orphans ?? []).map((o) => [o.kind, o.identifier, o.outcome]);
 
-const KEEP: Doc[] = [projectDoc('shop'), connectorDoc('hub', 'shop'), pipelineDoc('deploy', 'shop'), triggerDoc('nightly', 'shop', 'deploy')];
-const GONE: Doc[] = [pipelineDoc('old', 'shop'), inputSetDoc('eu', 'shop', 'old'), projectDoc('legacy'), pipelineDoc('relic', 'legacy')];
+const KEEP: Doc[] = [
+  projectDoc('shop'),
+  connectorDoc('hub', 'shop'),
+  pipelineDoc('deploy', 'shop'),
+  triggerDoc('nightly', 'shop', 'deploy'),
+];
+const GONE: Doc[] = [
+  pipelineDoc('old', 'shop'),
+  inputSetDoc('eu', 'shop', 'old'),
+  projectDoc('legacy'),
+  pipelineDoc('relic', 'legacy'),
+];
 
 /** Publishes everything into `out`, then everything but GONE into the same folder (a compile replaces it). */
 async function publishedThenRemoved(em: Emulator): Promise<string> {
@@ -32,7 +43,9 @@ describe('orphans', () => {
     const out = await publishedThenRemoved(em);
     const listed = await publishWith({ emulator: em, args: [out] });
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^orphan\s+inputSet\s+default\/shop\/old\/eu  \(published from input-sets\/default\/shop\/old\/eu\.yaml\): its source is gone; publish --prune deletes it$/m);
+    expect(listed.stdout).toMatch(
+      /^orphan\s+inputSet\s+default\/shop\/old\/eu  \(published from input-sets\/default\/shop\/old\/eu\.yaml\): its source is gone; publish --prune deletes it$/m,
+    );
     expect(listed.stdout).toContain('orphans (recorded, source gone): 4 (orphaned 4)');
     const dry = await publishWith({ emulator: em, args: [out, '--dry-run', '--json'] });
     expect(orphansOf(dry.stdout)).toEqual([
@@ -59,10 +72,22 @@ describe('orphans', () => {
     const out = await publishedThenRemoved(em);
     const pruned = await publishWith({ emulator: em, args: [out, '--prune', '--json'] });
     expect(pruned.code).toBe(0);
-    expect(orphansOf(pruned.stdout).map(([, , outcome]) => outcome)).toEqual(['deleted', 'deleted', 'deleted', 'deleted']);
-    expect(em.store.deletes).toEqual(['inputSet:default/shop/old/eu', 'pipeline:default/legacy/relic', 'pipeline:default/shop/old', 'project:default/_/legacy']);
+    expect(orphansOf(pruned.stdout).map(([, , outcome]) => outcome)).toEqual([
+      'deleted',
+      'deleted',
+      'deleted',
+      'deleted',
+    ]);
+    expect(em.store.deletes).toEqual([
+      'inputSet:default/shop/old/eu',
+      'pipeline:default/legacy/relic',
+      'pipeline:default/shop/old',
+      'project:default/_/legacy',
+    ]);
     expect(em.resource('pipeline', 'default', 'shop', 'deploy')).toBeDefined();
-    const record = JSON.parse(await readFile(join(session.work, 'out.published.json'), 'utf8')) as { documents: Record<string, unknown> };
+    const record = JSON.parse(await readFile(join(session.work, 'out.published.json'), 'utf8')) as {
+      documents: Record<string, unknown>;
+    };
     expect(Object.keys(record.documents).some((file) => file.includes('old') || file.includes('legacy'))).toBe(false);
     const again = await publishWith({ emulator: em, args: [out, '--prune', '--json'] });
     expect(orphansOf(again.stdout)).toEqual([]);
@@ -73,12 +98,26 @@ describe('orphans', () => {
     const out = await publishedThenRemoved(em);
     em.edit('pipeline', 'default', 'shop', 'old', (body) => (body.description = 'taken over in the UI'));
     // Made in the UI, in the project pipewright would delete: never pipewright's to delete.
-    em.seed({ kind: 'connector', org: 'default', project: 'legacy', identifier: 'by_hand', body: connectorDoc('by_hand', 'legacy').connector! });
+    em.seed({
+      kind: 'connector',
+      org: 'default',
+      project: 'legacy',
+      identifier: 'by_hand',
+      body: connectorDoc('by_hand', 'legacy').connector!,
+    });
     const pruned = await publishWith({ emulator: em, args: [out, '--prune', '--json'] });
     expect(pruned.code).toBe(1);
     const orphans = (JSON.parse(pruned.stdout) as { orphans: Orphan[] }).orphans;
-    expect(orphans.find((o) => o.identifier === 'old')).toMatchObject({ outcome: 'kept', message: expect.stringContaining('changed on the platform since pipewright published it (1 difference, e.g. description)') });
-    expect(orphans.find((o) => o.identifier === 'legacy')).toMatchObject({ outcome: 'kept', message: expect.stringContaining('it holds what pipewright did not publish (connector by_hand)') });
+    expect(orphans.find((o) => o.identifier === 'old')).toMatchObject({
+      outcome: 'kept',
+      message: expect.stringContaining(
+        'changed on the platform since pipewright published it (1 difference, e.g. description)',
+      ),
+    });
+    expect(orphans.find((o) => o.identifier === 'legacy')).toMatchObject({
+      outcome: 'kept',
+      message: expect.stringContaining('it holds what pipewright did not publish (connector by_hand)'),
+    });
     expect(em.resource('pipeline', 'default', 'shop', 'old')).toBeDefined();
     expect(em.resource('project', 'default', undefined, 'legacy')).toBeDefined();
     expect(em.resource('connector', 'default', 'legacy', 'by_hand')).toBeDefined();
@@ -89,8 +128,17 @@ describe('orphans', () => {
   it('a pipeline holding a trigger pipewright did not publish is kept; one deleted by hand is dropped as gone', async () => {
     const em = await emulate();
     const out = await publishedThenRemoved(em);
-    em.seed({ kind: 'trigger', org: 'default', project: 'legacy', identifier: 'by_hand', parent: 'relic', body: triggerDoc('by_hand', 'legacy', 'relic').trigger! });
-    em.store.resources.delete([...em.store.resources.entries()].find(([, r]) => r.kind === 'inputSet' && r.identifier === 'eu')![0]);
+    em.seed({
+      kind: 'trigger',
+      org: 'default',
+      project: 'legacy',
+      identifier: 'by_hand',
+      parent: 'relic',
+      body: triggerDoc('by_hand', 'legacy', 'relic').trigger!,
+    });
+    em.store.resources.delete(
+      [...em.store.resources.entries()].find(([, r]) => r.kind === 'inputSet' && r.identifier === 'eu')![0],
+    );
     const pruned = await publishWith({ emulator: em, args: [out, '--prune', '--json'] });
     expect(orphansOf(pruned.stdout)).toEqual([
       ['inputSet', 'eu', 'gone'],
@@ -102,14 +150,23 @@ describe('orphans', () => {
 
   it('only what the record of this platform and account holds: resources made elsewhere are never listed', async () => {
     const em = await emulate();
-    em.seed({ kind: 'pipeline', org: 'default', project: 'shop', identifier: 'by_hand', body: pipelineDoc('by_hand', 'shop').pipeline! });
+    em.seed({
+      kind: 'pipeline',
+      org: 'default',
+      project: 'shop',
+      identifier: 'by_hand',
+      body: pipelineDoc('by_hand', 'shop').pipeline!,
+    });
     const out = await compiled([projectDoc('shop')]);
     const result = await publishWith({ emulator: em, args: [out, '--prune', '--json'] });
     expect(orphansOf(result.stdout)).toEqual([]);
     expect(em.resource('pipeline', 'default', 'shop', 'by_hand')).toBeDefined();
     // Another platform's record says nothing about this one.
     const other = await emulate();
-    const elsewhere = await publishWith({ emulator: other, args: [await compiled([projectDoc('shop')], 'out'), '--prune', '--json'] });
+    const elsewhere = await publishWith({
+      emulator: other,
+      args: [await compiled([projectDoc('shop')], 'out'), '--prune', '--json'],
+    });
     expect(orphansOf(elsewhere.stdout)).toEqual([]);
   });
 });

@@ -21,27 +21,52 @@ const PROJECT = { project: colourless };
 const project = (extra: Record<string, unknown>) => ({ project: { ...colourless, ...extra } });
 
 describe('the table of server-filled defaults in the semantic diff', () => {
-  it('a project without color equals the platform\'s #0063F7, in either case', () => {
+  it("a project without color equals the platform's #0063F7, in either case", () => {
     expect(semanticDiff(PROJECT, project({ color: '#0063F7', modules: ['CD', 'CI', 'CORE'] }))).toEqual([]);
     expect(semanticDiff(PROJECT, project({ color: '#0063f7' }))).toEqual([]);
   });
 
   it('a colour someone chose on the platform is a change back to the default', () => {
-    expect(semanticDiff(PROJECT, project({ color: '#FF0000' }))).toEqual([{ path: 'project.color', place: 'color', op: 'changed', local: '#0063F7', remote: '#FF0000' }]);
-    expect(semanticDiff(project({ color: '#00ff00' }), project({ color: '#0063F7' }))).toEqual([{ path: 'project.color', place: 'color', op: 'changed', local: '#00ff00', remote: '#0063F7' }]);
+    expect(semanticDiff(PROJECT, project({ color: '#FF0000' }))).toEqual([
+      { path: 'project.color', place: 'color', op: 'changed', local: '#0063F7', remote: '#FF0000' },
+    ]);
+    expect(semanticDiff(project({ color: '#00ff00' }), project({ color: '#0063F7' }))).toEqual([
+      { path: 'project.color', place: 'color', op: 'changed', local: '#00ff00', remote: '#0063F7' },
+    ]);
   });
 
-  it('a container-registry connector equals the platform\'s executeOnDelegate: true and proxy: false; false is a change', () => {
+  it("a container-registry connector equals the platform's executeOnDelegate: true and proxy: false; false is a change", () => {
     const local = connectorDoc('hub', 'shop');
-    const filled = (spec: Record<string, unknown>) => ({ connector: { ...local.connector!, spec: { ...(local.connector!.spec as object), delegateSelectors: [], ...spec } } });
+    const filled = (spec: Record<string, unknown>) => ({
+      connector: {
+        ...local.connector!,
+        spec: { ...(local.connector!.spec as object), delegateSelectors: [], ...spec },
+      },
+    });
     expect(semanticDiff(local, filled({ executeOnDelegate: true, proxy: false }))).toEqual([]);
-    expect(semanticDiff(local, filled({ executeOnDelegate: false }))).toEqual([{ path: 'connector.spec.executeOnDelegate', place: 'spec.executeOnDelegate', op: 'changed', local: true, remote: false }]);
+    expect(semanticDiff(local, filled({ executeOnDelegate: false }))).toEqual([
+      {
+        path: 'connector.spec.executeOnDelegate',
+        place: 'spec.executeOnDelegate',
+        op: 'changed',
+        local: true,
+        remote: false,
+      },
+    ]);
   });
 
-  it('a field the table does not give the document\'s type is a change as usual', () => {
-    const github = { connector: { ...connectorDoc('git', 'shop').connector!, type: 'Github', spec: { url: 'https://github.com/acme' } } };
+  it("a field the table does not give the document's type is a change as usual", () => {
+    const github = {
+      connector: {
+        ...connectorDoc('git', 'shop').connector!,
+        type: 'Github',
+        spec: { url: 'https://github.com/acme' },
+      },
+    };
     const remote = { connector: { ...github.connector, spec: { url: 'https://github.com/acme', proxy: false } } };
-    expect(semanticDiff(github, remote)).toEqual([{ path: 'connector.spec.proxy', place: 'spec.proxy', op: 'removed', remote: false }]);
+    expect(semanticDiff(github, remote)).toEqual([
+      { path: 'connector.spec.proxy', place: 'spec.proxy', op: 'removed', remote: false },
+    ]);
   });
 
   it('every entry names where the platform does it', () => {
@@ -58,7 +83,7 @@ async function readmeFirstExample(): Promise<string> {
 }
 
 describe('a re-publish writes nothing and reports no drift', () => {
-  it('the README\'s first example, whose project has no color', async () => {
+  it("the README's first example, whose project has no color", async () => {
     const source = await readmeFirstExample();
     expect(source).not.toContain('color');
     const dir = join(session.work, 'readme');
@@ -81,7 +106,7 @@ describe('a re-publish writes nothing and reports no drift', () => {
     expect(dry.stdout).toContain('    ~ color: "#FF0000" -> "#0063F7"');
   });
 
-  it('the init template\'s project and pipelines', async () => {
+  it("the init template's project and pipelines", async () => {
     expect((await runCli(['init', 'repo', '--name', 'shop'], { cwd: session.work })).code).toBe(0);
     const repo = join(session.work, 'repo');
     const compiled = await runCli(['compile'], { cwd: repo });

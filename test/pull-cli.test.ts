@@ -58,10 +58,14 @@ function seedEstate(em: Emulator): void {
   seedDocument(em, inputSetDoc('prod', 'shop', 'release'), { git: { ...GIT, filePath: '.harness/release-prod.yaml' } });
   const trigger = triggerDoc('on_tag', 'shop', 'release');
   seedDocument(em, { trigger: { ...trigger.trigger, pipelineBranchName: 'main' } });
-  seedDocument(em, { pipeline: { identifier: 'simple', name: 'simple', orgIdentifier: 'default', projectIdentifier: 'shop' } }, {
-    yamlVersion: '1',
-    raw: 'version: 1\nkind: pipeline\nspec:\n  stages: []\n',
-  });
+  seedDocument(
+    em,
+    { pipeline: { identifier: 'simple', name: 'simple', orgIdentifier: 'default', projectIdentifier: 'shop' } },
+    {
+      yamlVersion: '1',
+      raw: 'version: 1\nkind: pipeline\nspec:\n  stages: []\n',
+    },
+  );
 }
 
 const env = (em: Emulator, key = ADMIN_KEY) => ({
@@ -78,20 +82,37 @@ async function pull(em: Emulator, args: readonly string[] = [], key = ADMIN_KEY)
   return result;
 }
 
-const writesOf = (em: Emulator, from = 0) => em.requests.slice(from).filter((r) => r.method !== 'GET' && !/\/list(-metadata|V2)?\b/.test(r.path));
+const writesOf = (em: Emulator, from = 0) =>
+  em.requests.slice(from).filter((r) => r.method !== 'GET' && !/\/list(-metadata|V2)?\b/.test(r.path));
 
 /** publish --json in the project: the outcome of the document `identifier`. */
 async function publishedOutcome(em: Emulator, project: string, identifier: string) {
   const result = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
   assertNoKey(result);
-  return (JSON.parse(result.stdout) as { documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }> }).documents.find((d) => d.identifier === identifier)!;
+  return (
+    JSON.parse(result.stdout) as {
+      documents: Array<{ identifier: string; outcome: string; error?: { reason: string; message: string } }>;
+    }
+  ).documents.find((d) => d.identifier === identifier)!;
 }
 
 /** A document the platform holds inline, edited, with a gitFiles entry: publish refuses it (moving it into Git is done in the platform) and writes nothing. */
-async function expectInlineWithEntryRefused(em: Emulator, project: string, config: string, edit: { module: string; from: string; entry: string }, before: number) {
+async function expectInlineWithEntryRefused(
+  em: Emulator,
+  project: string,
+  config: string,
+  edit: { module: string; from: string; entry: string },
+  before: number,
+) {
   const module = join(project, edit.module);
   await writeFile(module, (await readFile(module, 'utf8')).replace(edit.from, "name: 'edited'"));
-  await writeFile(join(project, 'pipewright.config.ts'), config.replace('gitFiles: {', `gitFiles: { "${edit.entry}": { connector: "account.github", repo: "delivery", branch: "main", filePath: "moved.yaml" },`));
+  await writeFile(
+    join(project, 'pipewright.config.ts'),
+    config.replace(
+      'gitFiles: {',
+      `gitFiles: { "${edit.entry}": { connector: "account.github", repo: "delivery", branch: "main", filePath: "moved.yaml" },`,
+    ),
+  );
   expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
   const outcome = await publishedOutcome(em, project, edit.entry.split('/').pop()!.split('@')[0]!);
   expect(outcome).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
@@ -118,7 +139,18 @@ describe('pipewright pull', () => {
       diagnostics: { code: string; message: string }[];
     };
     expect(report.ok).toBe(true);
-    expect(report.kinds).toEqual({ project: 1, connector: 1, service: 1, environment: 1, infrastructure: 1, template: 2, pipeline: 14, inputSet: 3, overlayInputSet: 1, trigger: 2 });
+    expect(report.kinds).toEqual({
+      project: 1,
+      connector: 1,
+      service: 1,
+      environment: 1,
+      infrastructure: 1,
+      template: 2,
+      pipeline: 14,
+      inputSet: 3,
+      overlayInputSet: 1,
+      trigger: 2,
+    });
     expect(report.skipped.map((s) => s.name)).toEqual(['default/shop/simple']);
     expect(report.stableTemplates).toEqual(['default/shop/checks@v2']);
     // Import's fallbacks are pull's too, reported the same way: the seeded Github connector's executeOnDelegate has
@@ -128,14 +160,19 @@ describe('pipewright pull', () => {
     expect(report.requests).toBe(em.requests.length);
     expect(writesOf(em)).toEqual([]);
     // Pipelines are listed in a stable order, a page of 5 at a time.
-    expect(em.requests.filter((r) => r.path.startsWith('/gateway/pipeline/api/pipelines/list') && r.status === 200).map((r) => new URL(r.path, 'http://x').searchParams.get('sort'))).toEqual(Array(3).fill('identifier,ASC'));
+    expect(
+      em.requests
+        .filter((r) => r.path.startsWith('/gateway/pipeline/api/pipelines/list') && r.status === 200)
+        .map((r) => new URL(r.path, 'http://x').searchParams.get('sort')),
+    ).toEqual(Array(3).fill('identifier,ASC'));
 
     const project = join(session.work, 'platform');
     const config = await readFile(join(project, 'pipewright.config.ts'), 'utf8');
     expect(config).toContain(`"pipeline:default/shop/release": {`);
     expect(config).toContain(`"inputSet:default/shop/release/prod": {`);
     // The key is in no file pull wrote.
-    for (const [file, text] of Object.entries(await readTree(project))) expect(text.includes(ADMIN_KEY.slice(0, 12)), file).toBe(false);
+    for (const [file, text] of Object.entries(await readTree(project)))
+      expect(text.includes(ADMIN_KEY.slice(0, 12)), file).toBe(false);
 
     // The stable version's module says so (the platform's fact, not the YAML's); the other version's does not.
     // Each version's module is named by its version, as compile's output is: which came first changes nothing.
@@ -148,15 +185,41 @@ describe('pipewright pull', () => {
     const compiled = await runBinary(['compile'], { cwd: project });
     expect(compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
-    const manifest = JSON.parse(await readFile(join(project, 'out/manifest.json'), 'utf8')) as { files: Array<{ file: string; stable?: true }> };
-    expect(manifest.files.filter((entry) => entry.stable).map((entry) => entry.file)).toEqual(['templates/default/shop/checks/v2.yaml']);
+    const manifest = JSON.parse(await readFile(join(project, 'out/manifest.json'), 'utf8')) as {
+      files: Array<{ file: string; stable?: true }>;
+    };
+    expect(manifest.files.filter((entry) => entry.stable).map((entry) => entry.file)).toEqual([
+      'templates/default/shop/checks/v2.yaml',
+    ]);
     // Every stored document, as data.
     for (const stored of em.store.resources.values()) {
       if (stored.yamlVersion === '1') continue;
-      const row = { project: 'projects', connector: 'connectors', service: 'services', environment: 'environments', infrastructure: 'infrastructures', template: 'templates', pipeline: 'pipelines', inputSet: 'input-sets', overlayInputSet: 'overlay-input-sets', trigger: 'triggers' }[stored.kind];
-      const file = [row, stored.org, ...(stored.kind === 'project' ? [] : [stored.project ?? '_']), ...(stored.parent ? [stored.parent] : []), stored.versionLabel ? `${stored.identifier}/${stored.versionLabel}` : stored.identifier].join('/');
+      const row = {
+        project: 'projects',
+        connector: 'connectors',
+        service: 'services',
+        environment: 'environments',
+        infrastructure: 'infrastructures',
+        template: 'templates',
+        pipeline: 'pipelines',
+        inputSet: 'input-sets',
+        overlayInputSet: 'overlay-input-sets',
+        trigger: 'triggers',
+      }[stored.kind];
+      const file = [
+        row,
+        stored.org,
+        ...(stored.kind === 'project' ? [] : [stored.project ?? '_']),
+        ...(stored.parent ? [stored.parent] : []),
+        stored.versionLabel ? `${stored.identifier}/${stored.versionLabel}` : stored.identifier,
+      ].join('/');
       const value = parse(await readFile(join(project, 'out', `${file}.yaml`), 'utf8')) as Record<string, unknown>;
-      const expected = stored.kind === 'project' ? projectData(stored).project : stored.kind === 'connector' ? connectorData(stored).connector : stored.body;
+      const expected =
+        stored.kind === 'project'
+          ? projectData(stored).project
+          : stored.kind === 'connector'
+            ? connectorData(stored).connector
+            : stored.body;
       expect(Object.values(value)[0], file).toEqual(expected);
     }
 
@@ -167,9 +230,17 @@ describe('pipewright pull', () => {
     const publishReport = JSON.parse(published.stdout) as { counts: Record<string, number>; orphans?: unknown[] };
     expect(publishReport.counts).toEqual({ created: 0, updated: 0, unchanged: 27, failed: 0 });
     expect(writesOf(em, before)).toEqual([]);
-    expect(em.store.versions('default', 'shop', 'checks').filter((version) => version.stable).map((version) => version.versionLabel)).toEqual(['v2']);
+    expect(
+      em.store
+        .versions('default', 'shop', 'checks')
+        .filter((version) => version.stable)
+        .map((version) => version.versionLabel),
+    ).toEqual(['v2']);
     // Drift checks start from what the platform holds.
-    const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], { cwd: project, env: env(em) });
+    const drift = await runBinary(['publish', '--dry-run', '--fail-on-drift', '--json'], {
+      cwd: project,
+      env: env(em),
+    });
     expect(drift.code).toBe(0);
     expect(drift.stderr).not.toMatch(/no record/);
   }, 120_000);
@@ -177,23 +248,40 @@ describe('pipewright pull', () => {
   it('a Git-stored pipeline changed in the code is published to its own repository, branch and file', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), pipelineDoc('inline', 'shop')]);
-    seedDocument(em, pipelineDoc('release', 'shop'), { git: { ...GIT, branch: 'release', filePath: 'ci/release.yaml' } });
+    seedDocument(em, pipelineDoc('release', 'shop'), {
+      git: { ...GIT, branch: 'release', filePath: 'ci/release.yaml' },
+    });
     seedDocument(em, pipelineDoc('other', 'shop'), { git: { ...GIT, repoName: 'tools', filePath: 'other.yaml' } });
     expect((await pull(em)).code).toBe(0);
     const project = join(session.work, 'platform');
     const module = join(project, 'pipelines/default/shop/release.ts');
-    await writeFile(module, (await readFile(module, 'utf8')).replace("name: 'deploy release'", "name: 'release train'"));
+    await writeFile(
+      module,
+      (await readFile(module, 'utf8')).replace("name: 'deploy release'", "name: 'release train'"),
+    );
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
     const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     assertNoKey(published);
-    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 3, failed: 0 });
-    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([{ repo: 'delivery', branch: 'release', file: 'ci/release.yaml' }]);
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 1,
+      unchanged: 3,
+      failed: 0,
+    });
+    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([
+      { repo: 'delivery', branch: 'release', file: 'ci/release.yaml' },
+    ]);
     expect(em.resource('pipeline', 'default', 'shop', 'release')!.body.name).toBe('release train');
   });
 
   it('pulls again: rewrites only what changed, keeps a module edited by hand, reports what was deleted', async () => {
     const em = await emulate();
-    seedDocuments(em, [projectDoc('shop'), pipelineDoc('a', 'shop'), pipelineDoc('b', 'shop'), pipelineDoc('c', 'shop')]);
+    seedDocuments(em, [
+      projectDoc('shop'),
+      pipelineDoc('a', 'shop'),
+      pipelineDoc('b', 'shop'),
+      pipelineDoc('c', 'shop'),
+    ]);
     expect((await pull(em)).code).toBe(0);
     const project = join(session.work, 'platform');
     const module = (id: string) => join(project, 'pipelines/default/shop', `${id}.ts`);
@@ -205,7 +293,11 @@ describe('pipewright pull', () => {
     em.store.resources.delete('pipeline:default/shop/c');
     const again = await pull(em, ['--json']);
     expect(again.code).toBe(0);
-    const report = JSON.parse(again.stdout) as { files: { path: string; outcome: string }[]; deleted: string[]; diagnostics: { code: string; message: string }[] };
+    const report = JSON.parse(again.stdout) as {
+      files: { path: string; outcome: string }[];
+      deleted: string[];
+      diagnostics: { code: string; message: string }[];
+    };
     const outcome = (path: string) => report.files.find((f) => f.path === path)?.outcome;
     expect(outcome('pipelines/default/shop/a.ts')).toBe('updated');
     expect(outcome('pipelines/default/shop/b.ts')).toBe('kept');
@@ -219,11 +311,16 @@ describe('pipewright pull', () => {
     expect(report.diagnostics.map((d) => d.code).sort()).toEqual(['pull-deleted', 'pull-edited']);
     // --force replaces it.
     const forced = await pull(em, ['--force', '--json']);
-    const forcedReport = JSON.parse(forced.stdout) as { files: { path: string; outcome: string }[]; diagnostics: { code: string; message: string }[] };
+    const forcedReport = JSON.parse(forced.stdout) as {
+      files: { path: string; outcome: string }[];
+      diagnostics: { code: string; message: string }[];
+    };
     expect(forcedReport.files.find((f) => f.path === 'pipelines/default/shop/b.ts')?.outcome).toBe('overwritten');
     // What --force replaced is shown: the last place the edit is seen.
     const overwritten = forcedReport.diagnostics.filter((d) => d.code === 'pull-overwritten');
-    expect(overwritten.map((d) => d.message.split('\n')[0])).toEqual(["pipelines/default/shop/b.ts was edited since the last pull: replaced with the platform's (--force)"]);
+    expect(overwritten.map((d) => d.message.split('\n')[0])).toEqual([
+      "pipelines/default/shop/b.ts was edited since the last pull: replaced with the platform's (--force)",
+    ]);
     expect(overwritten[0]!.message).toContain('- // reviewed');
     expect(await readFile(module('b'), 'utf8')).toContain('renamed b');
   });
@@ -235,35 +332,65 @@ describe('pipewright pull', () => {
     expect((await pull(em)).code).toBe(0);
     const project = join(session.work, 'platform');
     const modules = async () => Object.entries(await readTree(join(project, 'templates')));
-    const stableModules = async () => (await modules()).filter(([, text]) => text.includes('stable: true')).map(([, text]) => /versionLabel: '(\w+)'/.exec(text)![1]);
+    const stableModules = async () =>
+      (await modules())
+        .filter(([, text]) => text.includes('stable: true'))
+        .map(([, text]) => /versionLabel: '(\w+)'/.exec(text)![1]);
     expect(await stableModules()).toEqual(['v2']);
 
     // Someone makes v1 the stable one in the platform's UI: pull again moves `stable: true` with it.
-    for (const version of em.store.versions('default', 'shop', 'checks')) version.stable = version.versionLabel === 'v1';
+    for (const version of em.store.versions('default', 'shop', 'checks'))
+      version.stable = version.versionLabel === 'v1';
     const again = await pull(em, ['--json']);
     expect(again.code).toBe(0);
-    const report = JSON.parse(again.stdout) as { stableTemplates: string[]; files: { path: string; outcome: string }[] };
+    const report = JSON.parse(again.stdout) as {
+      stableTemplates: string[];
+      files: { path: string; outcome: string }[];
+    };
     expect(report.stableTemplates).toEqual(['default/shop/checks@v1']);
-    expect(report.files.filter((file) => file.path.startsWith('templates/')).map((file) => file.outcome)).toEqual(['updated', 'updated']);
+    expect(report.files.filter((file) => file.path.startsWith('templates/')).map((file) => file.outcome)).toEqual([
+      'updated',
+      'updated',
+    ]);
     expect(await stableModules()).toEqual(['v1']);
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
     let before = em.requests.length;
     const unchanged = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
-    expect((JSON.parse(unchanged.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+    expect((JSON.parse(unchanged.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 3,
+      failed: 0,
+    });
     expect(writesOf(em, before)).toEqual([]);
 
     // The team makes v2 stable again in the code: publish makes that one call and nothing else.
     const [v1File, v1Text] = (await modules()).find(([, text]) => text.includes("versionLabel: 'v1'"))!;
     const [v2File, v2Text] = (await modules()).find(([, text]) => text.includes("versionLabel: 'v2'"))!;
     await writeFile(join(project, 'templates', v1File), v1Text.replace(/\n\s*stable: true,/, ''));
-    await writeFile(join(project, 'templates', v2File), v2Text.replace("versionLabel: 'v2',", "versionLabel: 'v2',\n  stable: true,"));
+    await writeFile(
+      join(project, 'templates', v2File),
+      v2Text.replace("versionLabel: 'v2',", "versionLabel: 'v2',\n  stable: true,"),
+    );
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
     before = em.requests.length;
     const moved = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     assertNoKey(moved);
-    expect((JSON.parse(moved.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 2, failed: 0 });
-    expect(writesOf(em, before).map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(['PUT /gateway/template/api/templates/updateStableTemplate/checks/v2']);
-    expect(em.store.versions('default', 'shop', 'checks').filter((version) => version.stable).map((version) => version.versionLabel)).toEqual(['v2']);
+    expect((JSON.parse(moved.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 1,
+      unchanged: 2,
+      failed: 0,
+    });
+    expect(writesOf(em, before).map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([
+      'PUT /gateway/template/api/templates/updateStableTemplate/checks/v2',
+    ]);
+    expect(
+      em.store
+        .versions('default', 'shop', 'checks')
+        .filter((version) => version.stable)
+        .map((version) => version.versionLabel),
+    ).toEqual(['v2']);
   });
 
   it('pulled again into a project whose modules an older pull named otherwise, moves them: the old path goes', async () => {
@@ -277,11 +404,17 @@ describe('pipewright pull', () => {
     await rm(join(project, now));
     const statePath = join(project, 'pipewright.pull.json');
     const state = JSON.parse(await readFile(statePath, 'utf8')) as { files: Record<string, string> };
-    state.files = Object.fromEntries(Object.entries(state.files).map(([path, hash]) => [path === now ? old : path, hash]));
+    state.files = Object.fromEntries(
+      Object.entries(state.files).map(([path, hash]) => [path === now ? old : path, hash]),
+    );
     await writeFile(statePath, JSON.stringify(state));
     const again = await pull(em, ['--json']);
     expect(again.code).toBe(0);
-    const report = JSON.parse(again.stdout) as { moved: string[]; deleted: string[]; files: { path: string; outcome: string }[] };
+    const report = JSON.parse(again.stdout) as {
+      moved: string[];
+      deleted: string[];
+      files: { path: string; outcome: string }[];
+    };
     expect(report.moved).toEqual([old]);
     expect(report.deleted).toEqual([]);
     expect(report.files.find((file) => file.path === now)?.outcome).toBe('created');
@@ -301,12 +434,17 @@ describe('pipewright pull', () => {
         em.edit('pipeline', 'default', 'shop', 'deploy_00', (body) => void (body.name = 'edited while paging'));
       },
     });
-    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 12 }, (_, i) => pipelineDoc(`deploy_${String(i).padStart(2, '0')}`, 'shop'))]);
+    seedDocuments(em, [
+      projectDoc('shop'),
+      ...Array.from({ length: 12 }, (_, i) => pipelineDoc(`deploy_${String(i).padStart(2, '0')}`, 'shop')),
+    ]);
     const result = await pull(em, ['--json']);
     expect(result.code).toBe(0);
     expect(edited).toBe(true);
     expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.pipeline).toBe(12);
-    expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain("identifier: 'deploy_00'");
+    expect(await readFile(join(session.work, 'platform/pipelines/default/shop/deploy_00.ts'), 'utf8')).toContain(
+      "identifier: 'deploy_00'",
+    );
   });
 
   it('lists template versions in a stable order: versions on a page boundary are all pulled, one edited while paging', async () => {
@@ -319,16 +457,23 @@ describe('pipewright pull', () => {
       onListPage: (kind, index) => {
         if (kind !== 'template' || index !== 0 || edited) return;
         edited = true;
-        em.edit('template', 'default', 'shop', 'checks', (body) => void (body.name = 'edited while paging'), { versionLabel: label(1) });
+        em.edit('template', 'default', 'shop', 'checks', (body) => void (body.name = 'edited while paging'), {
+          versionLabel: label(1),
+        });
       },
     });
-    seedDocuments(em, [projectDoc('shop'), ...Array.from({ length: 6 }, (_, i) => templateDoc('checks', 'shop', label(i + 1)))]);
+    seedDocuments(em, [
+      projectDoc('shop'),
+      ...Array.from({ length: 6 }, (_, i) => templateDoc('checks', 'shop', label(i + 1))),
+    ]);
     const result = await pull(em, ['--org', 'default', '--project', 'shop', '--json']);
     expect(result.code).toBe(0);
     expect(edited).toBe(true);
     // Two sort keys, each a parameter of its own: the identifier, then the version label.
     const lists = em.requests.filter((r) => r.path.startsWith('/gateway/template/api/templates/list-metadata'));
-    expect(lists.map((r) => new URL(r.path, 'http://x').searchParams.getAll('sort'))).toEqual(Array(2).fill(['identifier,ASC', 'versionLabel,ASC']));
+    expect(lists.map((r) => new URL(r.path, 'http://x').searchParams.getAll('sort'))).toEqual(
+      Array(2).fill(['identifier,ASC', 'versionLabel,ASC']),
+    );
     expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds.template).toBe(6);
     const templates = await readTree(join(session.work, 'platform/templates/default/shop/checks'));
     expect(Object.keys(templates)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `${label(i)}.ts`));
@@ -358,16 +503,32 @@ describe('pipewright pull', () => {
     expect(modules).toContain('deploy_000.ts');
     expect(modules).not.toContain(`${id(1)}.ts`);
     // Three pages, then the three pages again.
-    expect(em.requests.filter((r) => r.path.startsWith('/gateway/pipeline/api/pipelines/list') && r.status === 200)).toHaveLength(6);
+    expect(
+      em.requests.filter((r) => r.path.startsWith('/gateway/pipeline/api/pipelines/list') && r.status === 200),
+    ).toHaveLength(6);
   });
 
   it('--org and --project narrow the scope; --project needs --org', async () => {
     const em = await emulate();
     const { projectIdentifier: _, ...orgHub } = connectorDoc('org_hub', 'shop').connector!;
-    seedDocuments(em, [projectDoc('shop'), projectDoc('other'), pipelineDoc('a', 'shop'), pipelineDoc('b', 'other'), { connector: orgHub }]);
-    const kinds = (result: { stdout: string }) => (JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds;
-    expect(kinds(await pull(em, ['--org', 'default', '--project', 'shop', '--json']))).toEqual({ project: 1, pipeline: 1 });
-    expect(kinds(await pull(em, ['--org', 'default', '--json', '-o', 'org']))).toEqual({ project: 2, connector: 1, pipeline: 2 });
+    seedDocuments(em, [
+      projectDoc('shop'),
+      projectDoc('other'),
+      pipelineDoc('a', 'shop'),
+      pipelineDoc('b', 'other'),
+      { connector: orgHub },
+    ]);
+    const kinds = (result: { stdout: string }) =>
+      (JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds;
+    expect(kinds(await pull(em, ['--org', 'default', '--project', 'shop', '--json']))).toEqual({
+      project: 1,
+      pipeline: 1,
+    });
+    expect(kinds(await pull(em, ['--org', 'default', '--json', '-o', 'org']))).toEqual({
+      project: 2,
+      connector: 1,
+      pipeline: 2,
+    });
     const missing = await pull(em, ['--org', 'default', '--project', 'nope']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('project nope of organization default does not exist on the platform');
@@ -376,7 +537,7 @@ describe('pipewright pull', () => {
     expect(usage.stderr).toContain('--project needs --org');
   });
 
-  it('pulls the whole account: the account\'s and each organization\'s own resources too, and publishes back with no write', async () => {
+  it("pulls the whole account: the account's and each organization's own resources too, and publishes back with no write", async () => {
     const em = await emulate();
     // Without the project (and the organization): the same documents one and two levels up.
     const up = (doc: Doc, level: 'org' | 'account'): Doc =>
@@ -397,7 +558,14 @@ describe('pipewright pull', () => {
     ]);
     const result = await pull(em, ['--json']);
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds).toEqual({ project: 1, connector: 1, service: 1, environment: 1, template: 2, pipeline: 1 });
+    expect((JSON.parse(result.stdout) as { kinds: Record<string, number> }).kinds).toEqual({
+      project: 1,
+      connector: 1,
+      service: 1,
+      environment: 1,
+      template: 2,
+      pipeline: 1,
+    });
     const project = join(session.work, 'platform');
     const compiled = await runBinary(['compile'], { cwd: project });
     expect(compiled.stderr).toBe('');
@@ -405,7 +573,12 @@ describe('pipewright pull', () => {
     const before = em.requests.length;
     const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     expect(published.code).toBe(0);
-    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 7, failed: 0 });
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 7,
+      failed: 0,
+    });
     expect(writesOf(em, before)).toEqual([]);
   });
 
@@ -418,35 +591,64 @@ describe('pipewright pull', () => {
     const report = JSON.parse(result.stdout) as { unmodelled: { file: string }[]; diagnostics: { code: string }[] };
     expect(report.unmodelled.map((u) => u.file)).toEqual(['unmodelled/services/default/shop/odd.yaml']);
     expect(report.diagnostics.map((d) => d.code)).toEqual(['pull-unmodelled']);
-    expect(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/odd.yaml'), 'utf8')).toBe('service:\n  - not a mapping\n');
+    expect(await readFile(join(session.work, 'platform/unmodelled/services/default/shop/odd.yaml'), 'utf8')).toBe(
+      'service:\n  - not a mapping\n',
+    );
   });
 
   it('writes a template version stored in Git as code with its gitFiles, read on its branch; publish after pull writes nothing', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
-    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v1.yaml' } });
-    seedDocument(em, templateDoc('shared', 'shop', 'v2', 'make lint test'), { git: { ...GIT, filePath: '.harness/templates/shared-v2.yaml' }, stable: true });
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), {
+      git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v1.yaml' },
+    });
+    seedDocument(em, templateDoc('shared', 'shop', 'v2', 'make lint test'), {
+      git: { ...GIT, filePath: '.harness/templates/shared-v2.yaml' },
+      stable: true,
+    });
     // Edited in Git, not through the platform: its file is what the GET answers.
-    em.edit('template', 'default', 'shop', 'shared', (body) => void (body.description = 'pushed to Git'), { versionLabel: 'v1' });
+    em.edit('template', 'default', 'shop', 'shared', (body) => void (body.description = 'pushed to Git'), {
+      versionLabel: 'v1',
+    });
     const result = await pull(em, ['--json']);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string }[]; stableTemplates: string[] };
+    const report = JSON.parse(result.stdout) as {
+      kinds: Record<string, number>;
+      unmodelled: { file: string }[];
+      diagnostics: { code: string }[];
+      stableTemplates: string[];
+    };
     expect(report.kinds).toEqual({ project: 1, template: 3 });
     expect(report.unmodelled).toEqual([]);
     expect(report.diagnostics.filter((d) => d.code === 'pull-unmodelled')).toEqual([]);
     expect(report.stableTemplates).toEqual(['default/shop/shared@v2']);
     // Each version in Git read on the branch its list item names.
-    const gets = em.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/gateway/template/api/templates/shared'));
-    expect(gets.map((r) => [new URL(r.path, 'http://x').searchParams.get('versionLabel'), new URL(r.path, 'http://x').searchParams.get('branch')]).sort()).toEqual([
+    const gets = em.requests.filter(
+      (r) => r.method === 'GET' && r.path.startsWith('/gateway/template/api/templates/shared'),
+    );
+    expect(
+      gets
+        .map((r) => [
+          new URL(r.path, 'http://x').searchParams.get('versionLabel'),
+          new URL(r.path, 'http://x').searchParams.get('branch'),
+        ])
+        .sort(),
+    ).toEqual([
       ['v1', 'config'],
       ['v2', 'main'],
     ]);
     const project = join(session.work, 'platform');
     expect(existsSync(join(project, 'unmodelled'))).toBe(false);
-    expect(await readFile(join(project, 'templates/default/shop/shared/v1.ts'), 'utf8')).toContain("description: 'pushed to Git'");
+    expect(await readFile(join(project, 'templates/default/shop/shared/v1.ts'), 'utf8')).toContain(
+      "description: 'pushed to Git'",
+    );
     const config = (await readFile(join(project, 'pipewright.config.ts'), 'utf8')).replace(/\s+/g, ' ');
-    expect(config).toContain('"template:default/shop/shared@v1": { "connector": "account.github", "repo": "delivery", "branch": "config", "filePath": ".harness/templates/shared-v1.yaml" }');
-    expect(config).toContain('"template:default/shop/shared@v2": { "connector": "account.github", "repo": "delivery", "branch": "main", "filePath": ".harness/templates/shared-v2.yaml" }');
+    expect(config).toContain(
+      '"template:default/shop/shared@v1": { "connector": "account.github", "repo": "delivery", "branch": "config", "filePath": ".harness/templates/shared-v1.yaml" }',
+    );
+    expect(config).toContain(
+      '"template:default/shop/shared@v2": { "connector": "account.github", "repo": "delivery", "branch": "main", "filePath": ".harness/templates/shared-v2.yaml" }',
+    );
     expect(config).not.toContain('template:default/shop/checks');
 
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
@@ -454,23 +656,44 @@ describe('pipewright pull', () => {
     const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     assertNoKey(published);
     expect(published.code).toBe(0);
-    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 4,
+      failed: 0,
+    });
     expect(writesOf(em, before)).toEqual([]);
-    const reads = em.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/gateway/template/api/templates/shared'));
-    expect(reads.map((r) => new URL(r.path, 'http://x').searchParams.get('branch')).sort()).toEqual(['config', 'main', 'main']);
+    const reads = em.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && r.path.startsWith('/gateway/template/api/templates/shared'));
+    expect(reads.map((r) => new URL(r.path, 'http://x').searchParams.get('branch')).sort()).toEqual([
+      'config',
+      'main',
+      'main',
+    ]);
   });
 
   it('a Git-stored template version changed in the code after pull is committed to its file on its branch; made stable on that branch', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop')]);
-    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v1.yaml' }, stable: true });
-    seedDocument(em, templateDoc('shared', 'shop', 'v2', 'make lint test'), { git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v2.yaml' } });
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), {
+      git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v1.yaml' },
+      stable: true,
+    });
+    seedDocument(em, templateDoc('shared', 'shop', 'v2', 'make lint test'), {
+      git: { ...GIT, branch: 'config', filePath: '.harness/templates/shared-v2.yaml' },
+    });
     expect((await pull(em)).code).toBe(0);
     const project = join(session.work, 'platform');
     const v2 = join(project, 'templates/default/shop/shared/v2.ts');
     const text = await readFile(v2, 'utf8');
     expect(text).toContain("name: 'Template shared'");
-    await writeFile(v2, text.replace("name: 'Template shared'", "name: 'shared checks'").replace("versionLabel: 'v2',", "versionLabel: 'v2',\n  stable: true,"));
+    await writeFile(
+      v2,
+      text
+        .replace("name: 'Template shared'", "name: 'shared checks'")
+        .replace("versionLabel: 'v2',", "versionLabel: 'v2',\n  stable: true,"),
+    );
     const v1 = join(project, 'templates/default/shop/shared/v1.ts');
     await writeFile(v1, (await readFile(v1, 'utf8')).replace(/\n\s*stable: true,/, ''));
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
@@ -478,11 +701,23 @@ describe('pipewright pull', () => {
     const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     assertNoKey(published);
     expect(published.stderr).toBe('');
-    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 2, failed: 0 });
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 1,
+      unchanged: 2,
+      failed: 0,
+    });
     const [update, stable, ...rest] = writesOf(em, before);
     expect(rest).toEqual([]);
     const query = new URL(update!.path, 'http://x').searchParams;
-    expect({ method: update!.method, path: update!.path.split('?')[0], branch: query.get('branch'), filePath: query.get('filePath'), connectorRef: query.get('connectorRef'), hasBlob: Boolean(query.get('lastObjectId')) }).toEqual({
+    expect({
+      method: update!.method,
+      path: update!.path.split('?')[0],
+      branch: query.get('branch'),
+      filePath: query.get('filePath'),
+      connectorRef: query.get('connectorRef'),
+      hasBlob: Boolean(query.get('lastObjectId')),
+    }).toEqual({
       method: 'PUT',
       path: '/gateway/template/api/templates/update/shared/v2',
       branch: 'config',
@@ -490,23 +725,43 @@ describe('pipewright pull', () => {
       connectorRef: 'account.github',
       hasBlob: true,
     });
-    expect(query.get('commitMsg')).toBe('pipewright: publish template shared@v2 from templates/default/shop/shared/v2.ts');
-    expect({ path: stable!.path.split('?')[0], branch: new URL(stable!.path, 'http://x').searchParams.get('branch') }).toEqual({ path: '/gateway/template/api/templates/updateStableTemplate/shared/v2', branch: 'config' });
-    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([{ repo: 'delivery', branch: 'config', file: '.harness/templates/shared-v2.yaml' }]);
-    expect(em.resource('template', 'default', 'shop', 'shared', { versionLabel: 'v2' })!.body.name).toBe('shared checks');
+    expect(query.get('commitMsg')).toBe(
+      'pipewright: publish template shared@v2 from templates/default/shop/shared/v2.ts',
+    );
+    expect({
+      path: stable!.path.split('?')[0],
+      branch: new URL(stable!.path, 'http://x').searchParams.get('branch'),
+    }).toEqual({ path: '/gateway/template/api/templates/updateStableTemplate/shared/v2', branch: 'config' });
+    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([
+      { repo: 'delivery', branch: 'config', file: '.harness/templates/shared-v2.yaml' },
+    ]);
+    expect(em.resource('template', 'default', 'shop', 'shared', { versionLabel: 'v2' })!.body.name).toBe(
+      'shared checks',
+    );
     // And the next publish finds it as written.
     const again = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
-    expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+    expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 3,
+      failed: 0,
+    });
   });
 
   it('refuses a changed Git-stored template version with no gitFiles entry, an inline one with an entry, and does not create one in Git that the platform no longer has', async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), templateDoc('checks', 'shop', 'v1')]);
-    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), { git: { ...GIT, filePath: '.harness/templates/shared.yaml' }, stable: true });
+    seedDocument(em, templateDoc('shared', 'shop', 'v1', 'make lint'), {
+      git: { ...GIT, filePath: '.harness/templates/shared.yaml' },
+      stable: true,
+    });
     expect((await pull(em)).code).toBe(0);
     const project = join(session.work, 'platform');
     const module = join(project, 'templates/default/shop/shared/v1.ts');
-    await writeFile(module, (await readFile(module, 'utf8')).replace("name: 'Template shared'", "name: 'shared checks'"));
+    await writeFile(
+      module,
+      (await readFile(module, 'utf8')).replace("name: 'Template shared'", "name: 'shared checks'"),
+    );
     const configFile = join(project, 'pipewright.config.ts');
     const config = await readFile(configFile, 'utf8');
     await writeFile(configFile, config.replace(/gitFiles: \{[^]*?\n {2}\},\n/, ''));
@@ -516,9 +771,15 @@ describe('pipewright pull', () => {
     const before = em.requests.length;
     const refused = await publish();
     expect(refused).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
-    expect(refused.error!.message).toContain("the config's gitFiles names no place for it, so it would be written inline");
-    expect(refused.error!.message).toContain('template shared@v1 is stored in Git (delivery, .harness/templates/shared.yaml)');
-    expect(refused.error!.message).toContain("the update would name neither its branch nor its file; it was left as it is; pull again to write its gitFiles entry, or add 'template:default/shop/shared@v1' to gitFiles");
+    expect(refused.error!.message).toContain(
+      "the config's gitFiles names no place for it, so it would be written inline",
+    );
+    expect(refused.error!.message).toContain(
+      'template shared@v1 is stored in Git (delivery, .harness/templates/shared.yaml)',
+    );
+    expect(refused.error!.message).toContain(
+      "the update would name neither its branch nor its file; it was left as it is; pull again to write its gitFiles entry, or add 'template:default/shop/shared@v1' to gitFiles",
+    );
     expect(writesOf(em, before)).toEqual([]);
     await writeFile(configFile, config);
     em.store.resources.delete(resourceKey('template', 'default', 'shop', 'shared', { versionLabel: 'v1' }));
@@ -527,12 +788,27 @@ describe('pipewright pull', () => {
     expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such template');
     expect(writesOf(em, before)).toEqual([]);
     // An entry for a version the platform holds inline: moving it into Git is done in the platform.
-    await expectInlineWithEntryRefused(em, project, config, { module: 'templates/default/shop/checks/v1.ts', from: "name: 'Template checks'", entry: 'template:default/shop/checks@v1' }, before);
+    await expectInlineWithEntryRefused(
+      em,
+      project,
+      config,
+      {
+        module: 'templates/default/shop/checks/v1.ts',
+        from: "name: 'Template checks'",
+        entry: 'template:default/shop/checks@v1',
+      },
+      before,
+    );
   });
 
   it('writes a service, an environment and an infrastructure stored in Git as code with their gitFiles; publish after pull writes nothing', async () => {
     const em = await emulate();
-    seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop'), environmentDoc('staging', 'shop'), infrastructureDoc('k8s', 'shop', 'staging')]);
+    seedDocuments(em, [
+      projectDoc('shop'),
+      serviceDoc('web', 'shop'),
+      environmentDoc('staging', 'shop'),
+      infrastructureDoc('k8s', 'shop', 'staging'),
+    ]);
     const inGit = (filePath: string, branch = 'main') => ({ git: { ...GIT, branch, filePath } });
     seedDocument(em, serviceDoc('api', 'shop'), inGit('.harness/services/api.yaml', 'config'));
     seedDocument(em, environmentDoc('prod', 'shop', 'Production'), inGit('.harness/envs/prod.yaml'));
@@ -541,43 +817,70 @@ describe('pipewright pull', () => {
     em.edit('service', 'default', 'shop', 'api', (body) => void (body.description = 'pushed to Git'));
     const result = await pull(em, ['--json']);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { kinds: Record<string, number>; unmodelled: { file: string }[]; diagnostics: { code: string; message: string }[] };
+    const report = JSON.parse(result.stdout) as {
+      kinds: Record<string, number>;
+      unmodelled: { file: string }[];
+      diagnostics: { code: string; message: string }[];
+    };
     expect(report.kinds).toEqual({ project: 1, service: 2, environment: 2, infrastructure: 2 });
     expect(report.unmodelled).toEqual([]);
     expect(report.diagnostics.filter((d) => d.code === 'pull-unmodelled')).toEqual([]);
     // Read by GET, one each (the list's copy is the platform's, the GET's the file's).
-    const gets = em.requests.filter((r) => r.method === 'GET' && /\/ng\/api\/(servicesV2|environmentsV2|infrastructures)\/\w/.test(r.path));
-    expect(gets.map((r) => r.path.split('?')[0])).toEqual(expect.arrayContaining(['/gateway/ng/api/servicesV2/api', '/gateway/ng/api/environmentsV2/prod', '/gateway/ng/api/infrastructures/eks']));
+    const gets = em.requests.filter(
+      (r) => r.method === 'GET' && /\/ng\/api\/(servicesV2|environmentsV2|infrastructures)\/\w/.test(r.path),
+    );
+    expect(gets.map((r) => r.path.split('?')[0])).toEqual(
+      expect.arrayContaining([
+        '/gateway/ng/api/servicesV2/api',
+        '/gateway/ng/api/environmentsV2/prod',
+        '/gateway/ng/api/infrastructures/eks',
+      ]),
+    );
     expect(gets).toHaveLength(3);
     const project = join(session.work, 'platform');
-    expect(await readFile(join(project, 'services/default/shop/api.ts'), 'utf8')).toContain("description: 'pushed to Git'");
+    expect(await readFile(join(project, 'services/default/shop/api.ts'), 'utf8')).toContain(
+      "description: 'pushed to Git'",
+    );
     const config = await readFile(join(project, 'pipewright.config.ts'), 'utf8');
     for (const [name, branch, filePath] of [
       ['service:default/shop/api', 'config', '.harness/services/api.yaml'],
       ['environment:default/shop/prod', 'main', '.harness/envs/prod.yaml'],
       ['infrastructure:default/shop/prod/eks', 'main', '.harness/envs/prod/eks.yaml'],
     ])
-      expect(config.replace(/\s+/g, ' ')).toContain(`"${name}": { "connector": "account.github", "repo": "delivery", "branch": "${branch}", "filePath": "${filePath}" }`);
+      expect(config.replace(/\s+/g, ' ')).toContain(
+        `"${name}": { "connector": "account.github", "repo": "delivery", "branch": "${branch}", "filePath": "${filePath}" }`,
+      );
 
     expect((await runBinary(['compile'], { cwd: project })).code).toBe(0);
     const before = em.requests.length;
     const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     assertNoKey(published);
     expect(published.code).toBe(0);
-    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 7, failed: 0 });
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 7,
+      failed: 0,
+    });
     expect(writesOf(em, before)).toEqual([]);
     // Each one in Git read on its branch.
     const reads = em.requests.slice(before).filter((r) => r.method === 'GET' && /\/servicesV2\/api\b/.test(r.path));
     expect(reads.map((r) => new URL(r.path, 'http://x').searchParams.get('branch'))).toEqual(['config']);
   });
 
-  it('a Git-stored service changed in the code after pull is published to its file on its branch, not to the platform\'s copy', async () => {
+  it("a Git-stored service changed in the code after pull is published to its file on its branch, not to the platform's copy", async () => {
     const em = await emulate();
     seedDocuments(em, [projectDoc('shop'), serviceDoc('web', 'shop')]);
-    seedDocument(em, serviceDoc('api', 'shop'), { git: { ...GIT, branch: 'config', filePath: '.harness/services/api.yaml' } });
-    seedDocument(em, environmentDoc('prod', 'shop', 'Production'), { git: { ...GIT, filePath: '.harness/envs/prod.yaml' } });
+    seedDocument(em, serviceDoc('api', 'shop'), {
+      git: { ...GIT, branch: 'config', filePath: '.harness/services/api.yaml' },
+    });
+    seedDocument(em, environmentDoc('prod', 'shop', 'Production'), {
+      git: { ...GIT, filePath: '.harness/envs/prod.yaml' },
+    });
     expect((await pull(em)).code).toBe(0);
-    const listed = () => (em.store.get('service', 'default', 'shop', 'api')!.listedYaml ?? em.store.get('service', 'default', 'shop', 'api')!.raw);
+    const listed = () =>
+      em.store.get('service', 'default', 'shop', 'api')!.listedYaml ??
+      em.store.get('service', 'default', 'shop', 'api')!.raw;
     const copyBefore = listed();
     const project = join(session.work, 'platform');
     const module = join(project, 'services/default/shop/api.ts');
@@ -589,10 +892,21 @@ describe('pipewright pull', () => {
     const published = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
     assertNoKey(published);
     expect(published.stderr).toBe('');
-    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 1, unchanged: 3, failed: 0 });
+    expect((JSON.parse(published.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 1,
+      unchanged: 3,
+      failed: 0,
+    });
     const [write] = writesOf(em, before);
     const query = new URL(write!.path, 'http://x').searchParams;
-    expect({ method: write!.method, path: write!.path.split('?')[0], storeType: query.get('storeType'), branch: query.get('branch'), hasBlob: Boolean(query.get('lastObjectId')) }).toEqual({
+    expect({
+      method: write!.method,
+      path: write!.path.split('?')[0],
+      storeType: query.get('storeType'),
+      branch: query.get('branch'),
+      hasBlob: Boolean(query.get('lastObjectId')),
+    }).toEqual({
       method: 'PUT',
       path: '/gateway/ng/api/servicesV2',
       storeType: 'REMOTE',
@@ -600,13 +914,20 @@ describe('pipewright pull', () => {
       hasBlob: true,
     });
     expect(query.get('commitMsg')).toBe('pipewright: publish service api from services/default/shop/api.ts');
-    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([{ repo: 'delivery', branch: 'config', file: '.harness/services/api.yaml' }]);
+    expect(em.commits.map((c) => ({ repo: c.repoName, branch: c.branch, file: c.filePath }))).toEqual([
+      { repo: 'delivery', branch: 'config', file: '.harness/services/api.yaml' },
+    ]);
     // The file (what the GET reads) changed; the platform's copy (what the list serves) did not.
     expect(em.resource('service', 'default', 'shop', 'api')!.body.name).toBe('api gateway');
     expect(listed()).toBe(copyBefore);
     // And the next publish finds it as written.
     const again = await runBinary(['publish', '--json'], { cwd: project, env: env(em) });
-    expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({ created: 0, updated: 0, unchanged: 4, failed: 0 });
+    expect((JSON.parse(again.stdout) as { counts: Record<string, number> }).counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 4,
+      failed: 0,
+    });
   });
 
   it('refuses a changed Git-stored service with no gitFiles entry, an inline one with an entry, and does not create one in Git that the platform no longer has', async () => {
@@ -626,7 +947,9 @@ describe('pipewright pull', () => {
     const before = em.requests.length;
     const refused = await publish();
     expect(refused).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
-    expect(refused.error!.message).toContain("the config's gitFiles names no place for it, so it would be written inline");
+    expect(refused.error!.message).toContain(
+      "the config's gitFiles names no place for it, so it would be written inline",
+    );
     expect(writesOf(em, before)).toEqual([]);
     // With its entry back, but the service gone from the platform: pipewright creates services in Git never.
     await writeFile(configFile, config);
@@ -635,7 +958,13 @@ describe('pipewright pull', () => {
     expect(gone).toMatchObject({ outcome: 'failed', error: { reason: 'storage mismatch' } });
     expect(gone.error!.message).toContain('has a gitFiles entry but the platform has no such service');
     // An entry for one the platform holds inline (read from the list): moving it into Git is done in the platform.
-    await expectInlineWithEntryRefused(em, project, config, { module: 'services/default/shop/web.ts', from: "name: 'Service web'", entry: 'service:default/shop/web' }, before);
+    await expectInlineWithEntryRefused(
+      em,
+      project,
+      config,
+      { module: 'services/default/shop/web.ts', from: "name: 'Service web'", entry: 'service:default/shop/web' },
+      before,
+    );
   });
 
   it('stops in seconds and writes nothing when the platform goes away during the pull', async () => {
@@ -651,7 +980,9 @@ describe('pipewright pull', () => {
   });
 
   it('a key without view permission on a kind stops at its first 403, says what the role needs, writes nothing', async () => {
-    const em = await emulate({ forbid: (_method, path) => (path.startsWith('/template/api/templates') ? 'core_template_view' : undefined) });
+    const em = await emulate({
+      forbid: (_method, path) => (path.startsWith('/template/api/templates') ? 'core_template_view' : undefined),
+    });
     seedEstate(em);
     const started = Date.now();
     const result = await pull(em, ['--org', 'default', '--project', 'shop']);
@@ -667,44 +998,57 @@ describe('pipewright pull', () => {
   });
 
   // util-linux `script` gives the binary a terminal: the progress line is drawn only on one.
-  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal, draws a progress line of counts per kind, pages and requests, then clears it', async () => {
-    const em = await emulate();
-    seedEstate(em);
-    const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn('/usr/bin/script', ['-qefc', [process.execPath, BIN, 'pull', '-o', 'platform'].map(quote).join(' '), '/dev/null'], {
-        cwd: session.work,
-        env: { ...process.env, ...env(em), NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'on a terminal, draws a progress line of counts per kind, pages and requests, then clears it',
+    async () => {
+      const em = await emulate();
+      seedEstate(em);
+      const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+      const output = await new Promise<string>((resolve, reject) => {
+        const child = spawn(
+          '/usr/bin/script',
+          ['-qefc', [process.execPath, BIN, 'pull', '-o', 'platform'].map(quote).join(' '), '/dev/null'],
+          {
+            cwd: session.work,
+            env: { ...process.env, ...env(em), NO_COLOR: '1' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let text = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
       });
-      let text = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
-    });
-    const clear = '\r\x1b[2K';
-    const drawn = output.split(clear).slice(1, -1).map((line) => line.trim());
-    expect(drawn.length).toBeGreaterThan(0);
-    // Each within the terminal's width (script's terminal says none: 100), and always with the requests.
-    for (const line of drawn) {
-      expect(line).toMatch(/^[\w ·()…]* · \d+ requests?$/);
-      expect(line.length).toBeLessThan(100);
-    }
-    // The first count drawn at once (later ones at most every 100 ms): the projects' list.
-    expect(drawn[0]).toMatch(/^projects 1 \(1 page\) · \d+ requests$/);
-    // Cleared before the summary, which is printed as on any output.
-    const after = output.slice(output.lastIndexOf(clear) + clear.length);
-    expect(after).toMatch(/^platform\/connectors\/default\/shop\/hub.yaml:1:1 {2}written as connector\(\)/);
-    expect(after).toContain('pulled 27 documents');
-    expect(output).not.toContain(ADMIN_KEY.slice(0, 12));
-  });
+      const clear = '\r\x1b[2K';
+      const drawn = output
+        .split(clear)
+        .slice(1, -1)
+        .map((line) => line.trim());
+      expect(drawn.length).toBeGreaterThan(0);
+      // Each within the terminal's width (script's terminal says none: 100), and always with the requests.
+      for (const line of drawn) {
+        expect(line).toMatch(/^[\w ·()…]* · \d+ requests?$/);
+        expect(line.length).toBeLessThan(100);
+      }
+      // The first count drawn at once (later ones at most every 100 ms): the projects' list.
+      expect(drawn[0]).toMatch(/^projects 1 \(1 page\) · \d+ requests$/);
+      // Cleared before the summary, which is printed as on any output.
+      const after = output.slice(output.lastIndexOf(clear) + clear.length);
+      expect(after).toMatch(/^platform\/connectors\/default\/shop\/hub.yaml:1:1 {2}written as connector\(\)/);
+      expect(after).toContain('pulled 27 documents');
+      expect(output).not.toContain(ADMIN_KEY.slice(0, 12));
+    },
+  );
 
   it('a bad key fails in seconds with a clear message, and the key is never printed', async () => {
     const em = await emulate();
     seedEstate(em);
     const badKey = 'pat.bad.Qw3Er5Ty7Ui9Op1As';
     const started = Date.now();
-    const result = await runBinary(['pull', '-o', 'platform'], { cwd: session.work, env: { ...env(em, badKey), PIPEWRIGHT_RETRY_BASE_MS: undefined } });
+    const result = await runBinary(['pull', '-o', 'platform'], {
+      cwd: session.work,
+      env: { ...env(em, badKey), PIPEWRIGHT_RETRY_BASE_MS: undefined },
+    });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/pull stopped: .*401/);

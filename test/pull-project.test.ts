@@ -21,12 +21,16 @@ const STATE = { baseUrl: 'http://127.0.0.1:1', accountId: 'acct', scope: {} };
 
 describe('shortDiff', () => {
   it('shows only the lines that differ, under the line they start at', () => {
-    expect(shortDiff('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n')).toBe(['@@ line 2', '+ B', '- b', '@@ line 5', '+ e'].join('\n'));
+    expect(shortDiff('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n')).toBe(
+      ['@@ line 2', '+ B', '- b', '@@ line 5', '+ e'].join('\n'),
+    );
   });
   it('says how many more lines differ past the limit', () => {
     const diff = shortDiff('x\n', Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n'), 5);
     // 30 lines added and 2 removed (`x` and the empty last line): 5 shown.
-    expect(diff).toBe(['@@ line 1', '+ line 0', '+ line 1', '+ line 2', '+ line 3', '+ line 4', '... 27 more changed lines'].join('\n'));
+    expect(diff).toBe(
+      ['@@ line 1', '+ line 0', '+ line 1', '+ line 2', '+ line 3', '+ line 4', '... 27 more changed lines'].join('\n'),
+    );
   });
   it('is empty for equal texts', () => {
     expect(shortDiff('same\n', 'same\n')).toBe('');
@@ -36,12 +40,23 @@ describe('shortDiff', () => {
 describe('writePulledFiles', () => {
   it('creates, leaves identical files alone, and replaces what only the platform changed', async () => {
     const dir = await project();
-    const first = [{ path: 'pipelines/a.ts', text: 'one\n' }, { path: 'pipelines/b.ts', text: 'two\n' }];
+    const first = [
+      { path: 'pipelines/a.ts', text: 'one\n' },
+      { path: 'pipelines/b.ts', text: 'two\n' },
+    ];
     const created = writePulledFiles(dir, first, undefined, false);
     expect(created.map((o) => o.outcome)).toEqual(['created', 'created']);
     writePullState(dir, STATE, first, created, undefined);
     const state = readPullState(dir);
-    const again = writePulledFiles(dir, [{ path: 'pipelines/a.ts', text: 'one\n' }, { path: 'pipelines/b.ts', text: 'TWO\n' }], state, false);
+    const again = writePulledFiles(
+      dir,
+      [
+        { path: 'pipelines/a.ts', text: 'one\n' },
+        { path: 'pipelines/b.ts', text: 'TWO\n' },
+      ],
+      state,
+      false,
+    );
     expect(again.map((o) => o.outcome)).toEqual(['unchanged', 'updated']);
     expect(await readFile(join(dir, 'pipelines/b.ts'), 'utf8')).toBe('TWO\n');
   });
@@ -53,7 +68,9 @@ describe('writePulledFiles', () => {
     await writeFile(join(dir, 'a.ts'), 'one\n// mine\n');
     const state = readPullState(dir);
     const kept = writePulledFiles(dir, [{ path: 'a.ts', text: 'ONE\n' }], state, false);
-    expect(kept).toEqual([{ path: 'a.ts', outcome: 'kept', diff: ['@@ line 1', '+ ONE', '- one', '- // mine'].join('\n') }]);
+    expect(kept).toEqual([
+      { path: 'a.ts', outcome: 'kept', diff: ['@@ line 1', '+ ONE', '- one', '- // mine'].join('\n') },
+    ]);
     expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe('one\n// mine\n');
     // The record keeps what pull last wrote for a kept file: the edit is still seen as one next time.
     writePullState(dir, STATE, [{ path: 'a.ts', text: 'ONE\n' }], kept, state);
@@ -63,21 +80,27 @@ describe('writePulledFiles', () => {
     expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe('ONE\n');
   });
 
-  it('treats a file no pull wrote as the user\'s', async () => {
+  it("treats a file no pull wrote as the user's", async () => {
     const dir = await project();
     await writeFile(join(dir, 'a.ts'), 'hand written\n');
-    expect(writePulledFiles(dir, [{ path: 'a.ts', text: 'pulled\n' }], undefined, false).map((o) => o.outcome)).toEqual(['kept']);
+    expect(writePulledFiles(dir, [{ path: 'a.ts', text: 'pulled\n' }], undefined, false).map((o) => o.outcome)).toEqual(
+      ['kept'],
+    );
   });
 });
 
 describe('removeMoved', () => {
-  const module = (source: string, body = 'export const checks = 1;\n') => `// Imported by pipewright from ${source}.\n${body}`;
+  const module = (source: string, body = 'export const checks = 1;\n') =>
+    `// Imported by pipewright from ${source}.\n${body}`;
 
   it('removes a module an earlier pull wrote whose document is now written under another path; keeps the rest', async () => {
     const dir = await project();
     const before = [
       { path: 'templates/default/shop/checks.ts', text: module('platform/templates/default/shop/checks/v1.yaml') },
-      { path: 'templates/default/shop/checks_template.ts', text: module('platform/templates/default/shop/checks/v2.yaml') },
+      {
+        path: 'templates/default/shop/checks_template.ts',
+        text: module('platform/templates/default/shop/checks/v2.yaml'),
+      },
       { path: 'pipelines/default/shop/gone.ts', text: module('platform/pipelines/default/shop/gone.yaml') },
     ];
     writePullState(dir, STATE, before, writePulledFiles(dir, before, undefined, false), undefined);
@@ -103,20 +126,28 @@ describe('removeMoved', () => {
     await writeFile(join(dir, 'a.ts'), module('platform/x.yaml'));
     await writeFile(join(dir, 'b.ts'), 'export const b = 1;\n');
     const now = [{ path: 'c.ts', text: module('platform/x.yaml') }];
-    expect(removeMoved(dir, ['a.ts', 'b.ts'], now, undefined)).toEqual({ removed: [], edited: [{ path: 'a.ts', now: 'c.ts' }] });
-    expect(removeMoved(dir, ['b.ts'], now, { generator: 'pipewright-pull', version: 1, ...STATE, files: {} })).toEqual({ removed: [], edited: [] });
+    expect(removeMoved(dir, ['a.ts', 'b.ts'], now, undefined)).toEqual({
+      removed: [],
+      edited: [{ path: 'a.ts', now: 'c.ts' }],
+    });
+    expect(removeMoved(dir, ['b.ts'], now, { generator: 'pipewright-pull', version: 1, ...STATE, files: {} })).toEqual({
+      removed: [],
+      edited: [],
+    });
     expect(existsSync(join(dir, 'a.ts')) && existsSync(join(dir, 'b.ts'))).toBe(true);
   });
 });
 
 describe('pullProgressText', () => {
-  it('counts items and pages per kind, in the table\'s order, then the requests', () => {
+  it("counts items and pages per kind, in the table's order, then the requests", () => {
     const kinds = new Map([
       ['trigger', { pages: 3, items: 2 }],
       ['pipeline', { pages: 2, items: 120 }],
       ['project', { pages: 1, items: 1 }],
     ] as const);
-    expect(pullProgressText({ kinds: new Map(kinds), requests: 512 })).toBe('projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests');
+    expect(pullProgressText({ kinds: new Map(kinds), requests: 512 })).toBe(
+      'projects 1 (1 page) · pipelines 120 (2 pages) · triggers 2 (3 pages) · 512 requests',
+    );
     expect(pullProgressText({ kinds: new Map(), requests: 1 })).toBe('1 request');
   });
 

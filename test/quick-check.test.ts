@@ -18,7 +18,8 @@ import { ROOT } from './support/cli.js';
  * Both directions are asserted: on our fixtures, on the real-world corpus when present, on mutations of both, and
  * on values generated for every step type.
  */
-const agrees = (schema: z.ZodType, value: unknown): void => void expect(quickCheck(schema)(value), JSON.stringify(value)?.slice(0, 300)).toBe(schema.safeParse(value).success);
+const agrees = (schema: z.ZodType, value: unknown): void =>
+  void expect(quickCheck(schema)(value), JSON.stringify(value)?.slice(0, 300)).toBe(schema.safeParse(value).success);
 
 function yamlFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -59,7 +60,23 @@ function mutated(value: unknown, pick: (count: number) => number, replacement: u
 
 const replacements = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom(undefined, null, NaN, Infinity, 2 ** 60, -0, 1.5, '', '<+input>', '10m', 'x y', [], {}, [undefined], Object.create(null)),
+  fc.constantFrom(
+    undefined,
+    null,
+    NaN,
+    Infinity,
+    2 ** 60,
+    -0,
+    1.5,
+    '',
+    '<+input>',
+    '10m',
+    'x y',
+    [],
+    {},
+    [undefined],
+    Object.create(null),
+  ),
 );
 
 describe('the quick check agrees with zod', () => {
@@ -85,7 +102,25 @@ describe('the quick check agrees with zod', () => {
   });
 
   it('on generated values for every step type', () => {
-    const object = fc.dictionary(fc.constantFrom('script', 'spec', 'type', 'connectorRef', 'image', 'shell', 'command', 'timeout', 'envVariables', 'name', 'url', 'method', 'x'), replacements, { maxKeys: 5 });
+    const object = fc.dictionary(
+      fc.constantFrom(
+        'script',
+        'spec',
+        'type',
+        'connectorRef',
+        'image',
+        'shell',
+        'command',
+        'timeout',
+        'envVariables',
+        'name',
+        'url',
+        'method',
+        'x',
+      ),
+      replacements,
+      { maxKeys: 5 },
+    );
     fc.assert(
       fc.property(fc.constantFrom(...STEP_TYPES), fc.oneof(object, replacements), (type, value) => {
         agrees(stepSpecRegistry[type]!, value);
@@ -122,9 +157,12 @@ describe('the quick check agrees with zod', () => {
       [z.strictObject({ a: z.string() }), { a: 'x' }],
       [z.string().regex(/^a+$/), 'aaa'],
       [z.string().regex(/^a+$/), 'b'],
-      [z.looseObject({ a: z.string() }).superRefine((v, ctx) => {
+      [
+        z.looseObject({ a: z.string() }).superRefine((v, ctx) => {
           if (v.a === 'bad') ctx.addIssue({ code: 'custom', message: 'no' });
-        }), { a: 'bad' }],
+        }),
+        { a: 'bad' },
+      ],
       [z.string().transform((s) => s.length), 'x'], // a transform is left to zod: answered no
     ];
     for (const [schema, value] of cases.slice(0, -1)) agrees(schema, value);

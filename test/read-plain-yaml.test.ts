@@ -45,9 +45,15 @@ describe('the fast YAML reader', () => {
     ['a literal block, stripped', 'pipeline:\n  script: |-\n    a\n    b\n\n'],
     ['a literal block, kept', 'pipeline:\n  script: |+\n    a\n\n  x: y\n'],
     ['a literal block at the end of a file without a line break', 'pipeline:\n  script: |\n    echo'],
-    ['a list at its key\'s indentation', 'pipeline:\n  tags:\n  - a\n  - b: c\n    d: e\n'],
-    ['quoted scalars and comments', "pipeline: # c\n  a: 'it''s' # c\n  b: \"x: #y\"\n  c: plain # c\n  d: []\n  e: {}\n"],
-    ['platform scalar typing', 'pipeline:\n  a: yes\n  b: 0123\n  c: 1:20\n  d: .\n  e: ~\n  f: 1e3\n  g: 2024-01-01\n'],
+    ["a list at its key's indentation", 'pipeline:\n  tags:\n  - a\n  - b: c\n    d: e\n'],
+    [
+      'quoted scalars and comments',
+      "pipeline: # c\n  a: 'it''s' # c\n  b: \"x: #y\"\n  c: plain # c\n  d: []\n  e: {}\n",
+    ],
+    [
+      'platform scalar typing',
+      'pipeline:\n  a: yes\n  b: 0123\n  c: 1:20\n  d: .\n  e: ~\n  f: 1e3\n  g: 2024-01-01\n',
+    ],
   ])('reads %s as readYaml does', (_name, text) => {
     expect(expectSameAsReadYaml(text)).toBe(true);
   });
@@ -74,14 +80,47 @@ describe('the fast YAML reader', () => {
 
   it('reads what compile writes, whatever the strings, as readYaml does', () => {
     const text = fc.oneof(
-      fc.constantFrom('yes', 'no', 'null', '~', '', ' ', '0123', '12:30', '.inf', '#x', 'a #b', 'a: b', '- x', "it's", '"q"', '|', '>', 'l1\nl2', 'l1\nl2\n', '\n\nlead', ' lead', 'trail ', '---', '...'),
+      fc.constantFrom(
+        'yes',
+        'no',
+        'null',
+        '~',
+        '',
+        ' ',
+        '0123',
+        '12:30',
+        '.inf',
+        '#x',
+        'a #b',
+        'a: b',
+        '- x',
+        "it's",
+        '"q"',
+        '|',
+        '>',
+        'l1\nl2',
+        'l1\nl2\n',
+        '\n\nlead',
+        ' lead',
+        'trail ',
+        '---',
+        '...',
+      ),
       fc.string({ unit: 'grapheme-ascii', maxLength: 30 }),
       fc.string({ unit: 'binary', maxLength: 30 }),
     );
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }), text, { maxKeys: 5 }), text, (extra, script) => {
-        expectSameAsReadYaml(toYaml({ pipeline: { identifier: 'p', ...extra, stages: [{ stage: { spec: { script, list: [script, extra] } } }] } }));
-      }),
+      fc.property(
+        fc.dictionary(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }), text, { maxKeys: 5 }),
+        text,
+        (extra, script) => {
+          expectSameAsReadYaml(
+            toYaml({
+              pipeline: { identifier: 'p', ...extra, stages: [{ stage: { spec: { script, list: [script, extra] } } }] },
+            }),
+          );
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -43,14 +43,23 @@ describe("the README's first screen", () => {
     expect(named).not.toBeNull();
     const source = named![1]!;
     await writeIn(dir, source, block(firstScreen(), 'ts'));
-    const command = /`npx (pipewright compile [^`]+)` writes `out\/projects\/default\/(\w+)\.yaml` and\n`(out\/pipelines\/[^`]+)`:/.exec(
-      firstScreen(),
-    );
+    const command =
+      /`npx (pipewright compile [^`]+)` writes `out\/projects\/default\/(\w+)\.yaml` and\n`(out\/pipelines\/[^`]+)`:/.exec(
+        firstScreen(),
+      );
     expect(command).not.toBeNull();
-    const result = await runCli(command![1]!.split(' ').slice(1).map((arg) => (arg === 'pipelines/*.ts' ? source : arg)), { cwd: dir });
+    const result = await runCli(
+      command![1]!
+        .split(' ')
+        .slice(1)
+        .map((arg) => (arg === 'pipelines/*.ts' ? source : arg)),
+      { cwd: dir },
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(await readFile(join(dir, command![3]!), 'utf8')).toBe(block(firstScreen(), 'yaml'));
-    expect(await readFile(join(dir, `out/projects/default/${command![2]}.yaml`), 'utf8')).toContain(`identifier: ${command![2]}`);
+    expect(await readFile(join(dir, `out/projects/default/${command![2]}.yaml`), 'utf8')).toContain(
+      `identifier: ${command![2]}`,
+    );
   });
 
   it('gives the two quick-start commands, and the first compiles the example to the golden output', async () => {

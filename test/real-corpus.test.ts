@@ -36,23 +36,37 @@ const FLOORS: Record<string, number> = {
 };
 
 describe(present ? 'the real-world corpus' : 'the real-world corpus (skipped: ../shared/corpus is not present)', () => {
-  it.skipIf(!present)('validate agrees with the platform schema at least as often as the recorded floors', () => {
-    const report = join(ROOT, '.corpus-check-report.json');
-    const check = () =>
-      spawnSync(process.execPath, [TOOL, ...[...new Set(Object.keys(FLOORS).map((name) => name.split('/')[1]!))].flatMap((kind) => ['--kind', kind]), '--json', report], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        maxBuffer: 1 << 26,
-      });
-    // Under the whole suite a validate batch of the tool has twice failed to load the binary's modules
-    // (ERR_MODULE_NOT_FOUND; docs/performance.md "Fragile or open", cause not found): one more run, and a second
-    // crash fails the test.
-    let run = check();
-    if (run.stdout.includes('crashed or printed no JSON')) run = check();
-    expect(run.stdout).not.toContain('crashed or printed no JSON');
-    const { kinds } = JSON.parse(readFileSync(report, 'utf8')) as { kinds: Record<string, { agree: number }> };
-    rmSync(report, { force: true });
-    const agree = Object.fromEntries(Object.keys(FLOORS).map((kind) => [kind, kinds[kind]?.agree ?? 0]));
-    for (const [kind, floor] of Object.entries(FLOORS)) expect(agree[kind], `${kind}\n${run.stdout}`).toBeGreaterThanOrEqual(floor);
-  }, 120_000);
+  it.skipIf(!present)(
+    'validate agrees with the platform schema at least as often as the recorded floors',
+    () => {
+      const report = join(ROOT, '.corpus-check-report.json');
+      const check = () =>
+        spawnSync(
+          process.execPath,
+          [
+            TOOL,
+            ...[...new Set(Object.keys(FLOORS).map((name) => name.split('/')[1]!))].flatMap((kind) => ['--kind', kind]),
+            '--json',
+            report,
+          ],
+          {
+            cwd: ROOT,
+            encoding: 'utf8',
+            maxBuffer: 1 << 26,
+          },
+        );
+      // Under the whole suite a validate batch of the tool has twice failed to load the binary's modules
+      // (ERR_MODULE_NOT_FOUND; docs/performance.md "Fragile or open", cause not found): one more run, and a second
+      // crash fails the test.
+      let run = check();
+      if (run.stdout.includes('crashed or printed no JSON')) run = check();
+      expect(run.stdout).not.toContain('crashed or printed no JSON');
+      const { kinds } = JSON.parse(readFileSync(report, 'utf8')) as { kinds: Record<string, { agree: number }> };
+      rmSync(report, { force: true });
+      const agree = Object.fromEntries(Object.keys(FLOORS).map((kind) => [kind, kinds[kind]?.agree ?? 0]));
+      for (const [kind, floor] of Object.entries(FLOORS))
+        expect(agree[kind], `${kind}\n${run.stdout}`).toBeGreaterThanOrEqual(floor);
+    },
+    120_000,
+  );
 });

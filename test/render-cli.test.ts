@@ -185,7 +185,11 @@ describe('render from the compiled output', () => {
         input: '<+input>.allowedValues(dev,staging,prod)',
         value: 'prod',
         from: 'input set "prod"',
-        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/prod.yaml', line: expect.any(Number), column: expect.any(Number) }),
+        location: expect.objectContaining({
+          file: 'out/input-sets/default/web/deploy/prod.yaml',
+          line: expect.any(Number),
+          column: expect.any(Number),
+        }),
       },
       {
         name: 'pipeline.variables.region',
@@ -193,7 +197,11 @@ describe('render from the compiled output', () => {
         input: '<+input>.default(eu-west-1)',
         value: 'us-east-1',
         from: 'input set "base"',
-        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/base.yaml', line: expect.any(Number), column: expect.any(Number) }),
+        location: expect.objectContaining({
+          file: 'out/input-sets/default/web/deploy/base.yaml',
+          line: expect.any(Number),
+          column: expect.any(Number),
+        }),
       },
       {
         name: 'pipeline.variables.tag',
@@ -201,7 +209,11 @@ describe('render from the compiled output', () => {
         input: '<+input>.regex(v[0-9]+)',
         value: 'v1',
         from: 'input set "base"',
-        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/base.yaml', line: expect.any(Number), column: expect.any(Number) }),
+        location: expect.objectContaining({
+          file: 'out/input-sets/default/web/deploy/base.yaml',
+          line: expect.any(Number),
+          column: expect.any(Number),
+        }),
       },
       {
         name: 'pipeline.stages.build.spec.execution.steps.prepare.timeout',
@@ -209,7 +221,11 @@ describe('render from the compiled output', () => {
         input: '<+input>',
         value: '5m',
         from: 'input set "base"',
-        location: expect.objectContaining({ file: 'out/input-sets/default/web/deploy/base.yaml', line: expect.any(Number), column: expect.any(Number) }),
+        location: expect.objectContaining({
+          file: 'out/input-sets/default/web/deploy/base.yaml',
+          line: expect.any(Number),
+          column: expect.any(Number),
+        }),
       },
       { name: TEST_SCRIPT, status: 'unsatisfied', input: '<+input>' },
     ]);

@@ -22,7 +22,20 @@ import { publishDocument } from '../src/publish/document.js';
 import { validateBatch, validateFiles } from '../src/validate/validate-files.js';
 import { generatedFile } from '../src/yaml/emit-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';
-import { connector, deployment, environment, infrastructure, inputSet, pipeline, project, service, shell, stage, template, type AnyResource } from '../src/index.js';
+import {
+  connector,
+  deployment,
+  environment,
+  infrastructure,
+  inputSet,
+  pipeline,
+  project,
+  service,
+  shell,
+  stage,
+  template,
+  type AnyResource,
+} from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pipewright-key-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,7 +55,11 @@ const body = (yaml: string) => {
 
 describe('keyOf reads identity fields as the platform does', () => {
   it('takes a YAML number or boolean in an identity field as the platform text of it', () => {
-    const key = (versionLabel: string) => keyOf('template', body(`template:\n  identifier: echo\n  versionLabel: ${versionLabel}\n  orgIdentifier: default\n`))!.version;
+    const key = (versionLabel: string) =>
+      keyOf(
+        'template',
+        body(`template:\n  identifier: echo\n  versionLabel: ${versionLabel}\n  orgIdentifier: default\n`),
+      )!.version;
     expect(key('1')).toBe('1');
     expect(key('"1"')).toBe('1');
     expect(key('2.5')).toBe('2.5');
@@ -52,27 +69,42 @@ describe('keyOf reads identity fields as the platform does', () => {
     expect(key('1.5e-4')).toBe('1.5E-4');
     expect(key('97e0087')).toBe('9.7E88');
     expect(key('v1')).toBe('v1');
-    expect(keyOf('connector', body('connector:\n  identifier: gh\n  orgIdentifier: 42\n'))).toEqual({ kind: 'connector', identifier: 'gh', org: '42' });
+    expect(keyOf('connector', body('connector:\n  identifier: gh\n  orgIdentifier: 42\n'))).toEqual({
+      kind: 'connector',
+      identifier: 'gh',
+      org: '42',
+    });
   });
 
   it('has no identifier, org, owner or version where the field is empty, null or not a scalar', () => {
     expect(keyOf('pipeline', { identifier: '' })).toBeUndefined();
     expect(keyOf('pipeline', { identifier: { a: 1 } })).toBeUndefined();
     expect(keyOf('pipeline', 'deploy')).toBeUndefined();
-    expect(keyOf('inputSet', { identifier: 'i', orgIdentifier: '', projectIdentifier: null, pipeline: { identifier: ['p'] } })).toEqual({ kind: 'inputSet', identifier: 'i' });
+    expect(
+      keyOf('inputSet', {
+        identifier: 'i',
+        orgIdentifier: '',
+        projectIdentifier: null,
+        pipeline: { identifier: ['p'] },
+      }),
+    ).toEqual({ kind: 'inputSet', identifier: 'i' });
     // A project cannot live in a project: its projectIdentifier is no part of its identity.
-    expect(keyOf('project', { identifier: 'web', orgIdentifier: 'o', projectIdentifier: 'x' })).toEqual({ kind: 'project', identifier: 'web', org: 'o' });
+    expect(keyOf('project', { identifier: 'web', orgIdentifier: 'o', projectIdentifier: 'x' })).toEqual({
+      kind: 'project',
+      identifier: 'web',
+      org: 'o',
+    });
   });
 
   it('prints numbers as Java does for the values the reader cannot tell apart from integers', () => {
-    expect([platformText(1), platformText(-0), platformText(0.001), platformText(12345678.5), platformText(true), platformText(null)]).toEqual([
-      '1',
-      '0',
-      '0.001',
-      '1.23456785E7',
-      'true',
-      undefined,
-    ]);
+    expect([
+      platformText(1),
+      platformText(-0),
+      platformText(0.001),
+      platformText(12345678.5),
+      platformText(true),
+      platformText(null),
+    ]).toEqual(['1', '0', '0.001', '1.23456785E7', 'true', undefined]);
   });
 });
 
@@ -88,7 +120,9 @@ describe('the renderings of a key', () => {
     expect(keyName({ kind: 'project', org: 'default', identifier: 'web' })).toBe('default/web');
     expect(keyId(version)).not.toBe(keyId({ ...version, version: '2' }));
     expect(keyId(owned)).not.toBe(keyId({ ...owned, parent: 'other' }));
-    expect(keyId({ kind: 'connector', identifier: 'gh' })).not.toBe(keyId({ kind: 'connector', org: 'default', identifier: 'gh' }));
+    expect(keyId({ kind: 'connector', identifier: 'gh' })).not.toBe(
+      keyId({ kind: 'connector', org: 'default', identifier: 'gh' }),
+    );
   });
 });
 
@@ -138,7 +172,10 @@ describe('the reference codec', () => {
 });
 
 /** Versions a user may write that YAML would read as something else unless quoted. */
-const versionLabel = fc.oneof(fc.constantFrom('1', '2', '1.0', '0123', '1e3', 'true', 'yes', '0x1F', '1_000'), fc.stringMatching(/^[0-9a-zA-Z][0-9a-zA-Z._-]{0,6}$/));
+const versionLabel = fc.oneof(
+  fc.constantFrom('1', '2', '1.0', '0123', '1e3', 'true', 'yes', '0x1F', '1_000'),
+  fc.stringMatching(/^[0-9a-zA-Z][0-9a-zA-Z._-]{0,6}$/),
+);
 const placement = fc.oneof(
   fc.constant({ account: true as const }),
   name.map((org) => ({ org })),
@@ -149,13 +186,38 @@ const spec = shell({ identifier: 'x', script: 'echo hi', timeout: '10m' });
 
 /** A builder of one of several kinds, with its identity drawn at random. */
 const arbitraryBuilder: fc.Arbitrary<AnyResource> = fc.oneof(
-  fc.record({ id: name, at: placement }).map(({ id, at }) => connector({ identifier: id, ...at, type: 'Github', spec: { url: 'https://github.com/o', type: 'Account', validationRepo: 'r', authentication: { type: 'Http', spec: { type: 'UsernameToken', spec: { username: 'u', tokenRef: 't' } } }, apiAccess: { type: 'Token', spec: { tokenRef: 't' } } } })),
-  fc.record({ id: name, at: placement, version: versionLabel }).map(({ id, at, version }) => template.step({ identifier: id, ...at, versionLabel: version, spec })),
-  fc.record({ id: name, at: projectPlacement }).map(({ id, at }) => service({ identifier: id, ...at, deploymentType: 'Kubernetes', spec: { manifests: [] } })),
-  fc.record({ id: name, at: projectPlacement, env: name }).map(({ id, at, env }) =>
-    infrastructure({ identifier: id, environment: environment({ identifier: env, ...at, type: 'Production' }), deploymentType: 'Kubernetes', type: 'KubernetesDirect', spec: { connectorRef: 'c', namespace: 'n', releaseName: 'r' } }),
+  fc.record({ id: name, at: placement }).map(({ id, at }) =>
+    connector({
+      identifier: id,
+      ...at,
+      type: 'Github',
+      spec: {
+        url: 'https://github.com/o',
+        type: 'Account',
+        validationRepo: 'r',
+        authentication: { type: 'Http', spec: { type: 'UsernameToken', spec: { username: 'u', tokenRef: 't' } } },
+        apiAccess: { type: 'Token', spec: { tokenRef: 't' } },
+      },
+    }),
   ),
-  fc.record({ id: name, at: projectPlacement, of: name }).map(({ id, at, of }) => inputSet({ identifier: id, ...at, pipeline: of, values: {} })),
+  fc
+    .record({ id: name, at: placement, version: versionLabel })
+    .map(({ id, at, version }) => template.step({ identifier: id, ...at, versionLabel: version, spec })),
+  fc
+    .record({ id: name, at: projectPlacement })
+    .map(({ id, at }) => service({ identifier: id, ...at, deploymentType: 'Kubernetes', spec: { manifests: [] } })),
+  fc.record({ id: name, at: projectPlacement, env: name }).map(({ id, at, env }) =>
+    infrastructure({
+      identifier: id,
+      environment: environment({ identifier: env, ...at, type: 'Production' }),
+      deploymentType: 'Kubernetes',
+      type: 'KubernetesDirect',
+      spec: { connectorRef: 'c', namespace: 'n', releaseName: 'r' },
+    }),
+  ),
+  fc
+    .record({ id: name, at: projectPlacement, of: name })
+    .map(({ id, at, of }) => inputSet({ identifier: id, ...at, pipeline: of, values: {} })),
   fc.record({ id: name, org: name }).map(({ id, org }) => project({ identifier: id, org })),
 );
 
@@ -176,17 +238,42 @@ describe('one identity for compile, validate and publish', () => {
   it('writes a builder reference as text that reads back, from the referring document, as the key of its target', () => {
     fc.assert(
       fc.property(name, placement, projectPlacement, (id, at, home) => {
-        const hub = connector({ identifier: id, ...at, type: 'K8sCluster', spec: { credential: { type: 'InheritFromDelegate' } } });
+        const hub = connector({
+          identifier: id,
+          ...at,
+          type: 'K8sCluster',
+          spec: { credential: { type: 'InheritFromDelegate' } },
+        });
         const deploy = pipeline({ identifier: 'deploy', ...home }).stage(
-          deployment({ identifier: 's', service: 'api', environment: 'prod', infrastructure: { connector: hub, namespace: 'ns' } }).step(spec),
+          deployment({
+            identifier: 's',
+            service: 'api',
+            environment: 'prod',
+            infrastructure: { connector: hub, namespace: 'ns' },
+          }).step(spec),
         );
-        const { documents } = buildAndValidate([{ resource: deploy, file: 'x.ts', exportName: 'x' }, { resource: hub, file: 'x.ts', exportName: 'hub' }]);
+        const { documents } = buildAndValidate([
+          { resource: deploy, file: 'x.ts', exportName: 'x' },
+          { resource: hub, file: 'x.ts', exportName: 'hub' },
+        ]);
         const [built, target] = documents as [(typeof documents)[number], (typeof documents)[number]];
-        const stages = (built.document as { pipeline: { stages: Array<{ stage: { spec: { infrastructure: { infrastructureDefinition: { spec: { connectorRef: string } } } } } }> } }).pipeline.stages;
+        const stages = (
+          built.document as {
+            pipeline: {
+              stages: Array<{
+                stage: { spec: { infrastructure: { infrastructureDefinition: { spec: { connectorRef: string } } } } };
+              }>;
+            };
+          }
+        ).pipeline.stages;
         const text = stages[0]!.stage.spec.infrastructure.infrastructureDefinition.spec.connectorRef;
         if (!canSee(built.key, target.key)) return;
         const { identifier, org, project } = target.key;
-        expect(parseReference(text, built.key)).toEqual({ identifier, ...(org ? { org } : {}), ...(project ? { project } : {}) });
+        expect(parseReference(text, built.key)).toEqual({
+          identifier,
+          ...(org ? { org } : {}),
+          ...(project ? { project } : {}),
+        });
       }),
       { numRuns: 100 },
     );
@@ -216,7 +303,11 @@ describe('template versions in validate', () => {
       '',
     ].join('\n');
   const duplicates = async (...files: string[]) =>
-    (await validateFiles(files)).flatMap((result) => result.diagnostics.filter((d) => d.code === 'duplicate-resource').map((d) => `${d.location.line}:${d.location.column} ${d.message}`));
+    (await validateFiles(files)).flatMap((result) =>
+      result.diagnostics
+        .filter((d) => d.code === 'duplicate-resource')
+        .map((d) => `${d.location.line}:${d.location.column} ${d.message}`),
+    );
 
   it('takes two versions written as numbers in one file for two resources', async () => {
     expect(await duplicates(file(`${templateYaml('1')}---\n${templateYaml('2')}`))).toEqual([]);
@@ -224,7 +315,9 @@ describe('template versions in validate', () => {
   });
 
   it('takes `versionLabel: 1` and `versionLabel: "1"` for one resource: a duplicate', async () => {
-    expect(await duplicates(file(`${templateYaml('1')}---\n${templateYaml('"1"')}`))).toEqual(['21:15 template "echo" (version 1) in project default/web is defined twice']);
+    expect(await duplicates(file(`${templateYaml('1')}---\n${templateYaml('"1"')}`))).toEqual([
+      '21:15 template "echo" (version 1) in project default/web is defined twice',
+    ]);
   });
 
   it('keys every kind of the table the same way in validate as in publish', () => {

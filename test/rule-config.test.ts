@@ -9,7 +9,10 @@ afterEach(async () => cleanup());
 
 const write = (file: string, text: string) => writeIn(dir, file, text);
 const config = (rules: string) =>
-  write('pipewright.config.ts', `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['defs/*.ts'], rules: ${rules} });\n`);
+  write(
+    'pipewright.config.ts',
+    `import { defineConfig } from 'pipewright';\nexport default defineConfig({ include: ['defs/*.ts'], rules: ${rules} });\n`,
+  );
 
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
 const pipelineWith = (script: string, type = 'ShellScript') => `import { custom, pipeline, step } from 'pipewright';
@@ -59,7 +62,10 @@ describe('rules in pipewright.config.ts', () => {
   });
 
   it('is honoured by validate run in the project', async () => {
-    await write('p.yaml', `pipeline:\n  name: p\n  identifier: p\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n    - stage:\n        name: s\n        identifier: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  name: x\n                  identifier: x\n                  type: ShellScript\n                  timeout: 1m\n                  spec:\n                    shell: Bash\n                    onDelegate: true\n                    source:\n                      type: Inline\n                      spec:\n                        script: echo ${TOKEN}\n`);
+    await write(
+      'p.yaml',
+      `pipeline:\n  name: p\n  identifier: p\n  projectIdentifier: web\n  orgIdentifier: default\n  stages:\n    - stage:\n        name: s\n        identifier: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  name: x\n                  identifier: x\n                  type: ShellScript\n                  timeout: 1m\n                  spec:\n                    shell: Bash\n                    onDelegate: true\n                    source:\n                      type: Inline\n                      spec:\n                        script: echo ${TOKEN}\n`,
+    );
     const warned = await runCli(['validate', 'p.yaml'], { cwd: dir });
     expect(warned.code).toBe(0);
     expect(warned.stderr).toContain('possible-secret');
@@ -71,21 +77,34 @@ describe('rules in pipewright.config.ts', () => {
 
 describe('rule settings', () => {
   const document = (identifier: string, script: string) => ({
-    pipeline: { name: 'p', identifier, projectIdentifier: 'web', orgIdentifier: 'default', variables: [{ name: 'v', type: 'String', value: script }] },
+    pipeline: {
+      name: 'p',
+      identifier,
+      projectIdentifier: 'web',
+      orgIdentifier: 'default',
+      variables: [{ name: 'v', type: 'String', value: script }],
+    },
   });
   // The documents have no stages, which the schema says every time: left out of what is compared.
   const codes = (doc: unknown, settings?: Parameters<typeof validateDocument>[2]) =>
-    validateDocument('pipeline', doc, settings).filter((d) => d.code !== 'missing-field').map((d) => `${d.severity} ${d.code}`);
+    validateDocument('pipeline', doc, settings)
+      .filter((d) => d.code !== 'missing-field')
+      .map((d) => `${d.severity} ${d.code}`);
 
   it("switching the placeholder rule off leaves the schema's own verdict on a value it refuses", () => {
     expect(codes(document('${PIPELINE}', 'x'))).toEqual(['error unsubstituted-placeholder']);
-    expect(codes(document('${PIPELINE}', 'x'), { 'unsubstituted-placeholder': 'off' })).toEqual(['error invalid-format']);
+    expect(codes(document('${PIPELINE}', 'x'), { 'unsubstituted-placeholder': 'off' })).toEqual([
+      'error invalid-format',
+    ]);
   });
 
   it('drops, keeps or re-grades only the codes named', () => {
     const doc = document('p', `<+input>.bogus(1) ${TOKEN}`);
     expect(codes(doc)).toEqual(['warning invalid-runtime-input', 'warning possible-secret']);
     expect(codes(doc, { 'possible-secret': 'off' })).toEqual(['warning invalid-runtime-input']);
-    expect(codes(doc, { 'invalid-runtime-input': 'error', 'possible-secret': 'warning' })).toEqual(['error invalid-runtime-input', 'warning possible-secret']);
+    expect(codes(doc, { 'invalid-runtime-input': 'error', 'possible-secret': 'warning' })).toEqual([
+      'error invalid-runtime-input',
+      'warning possible-secret',
+    ]);
   });
 });

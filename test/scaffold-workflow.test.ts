@@ -23,8 +23,14 @@ let runs = 0;
 
 /** The runner's own environment: nothing of ours that the workflow does not set itself, and no network. */
 const runnerEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { NO_COLOR: '1', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('HARNESS_') && !key.startsWith('npm_')) env[key] = value;
+  const env: NodeJS.ProcessEnv = {
+    NO_COLOR: '1',
+    npm_config_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  };
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith('HARNESS_') && !key.startsWith('npm_')) env[key] = value;
   if (process.env.npm_config_cache) env.npm_config_cache = process.env.npm_config_cache;
   return env;
 };
@@ -71,11 +77,15 @@ describe('the scaffolded CI workflow, as written', () => {
     expect(Object.keys(parsed.jobs)).toEqual(['check', 'publish']);
     const publish = parsed.jobs.publish!;
     expect(publish.needs).toBe('check');
-    expect(publish.if).toBe("github.event_name == 'push' && github.ref_type == 'branch' && github.ref_name == github.event.repository.default_branch");
+    expect(publish.if).toBe(
+      "github.event_name == 'push' && github.ref_type == 'branch' && github.ref_name == github.event.repository.default_branch",
+    );
     expect(publish.concurrency).toEqual({ group: 'pipewright-publish', 'cancel-in-progress': false });
     expect(await readFile(workflow, 'utf8')).not.toContain('refs/heads/main');
     // The record restored before each plan and publish is the one publish writes beside out/, and is saved after.
-    const cacheSteps = Object.values(parsed.jobs).flatMap((j) => j.steps.filter((s) => s.uses?.startsWith('actions/cache/')));
+    const cacheSteps = Object.values(parsed.jobs).flatMap((j) =>
+      j.steps.filter((s) => s.uses?.startsWith('actions/cache/')),
+    );
     expect(cacheSteps.map((s) => [s.uses, s.with!.path, s.if ?? ''])).toEqual([
       ['actions/cache/restore@v4', 'out.published.json', "github.event_name == 'pull_request'"],
       ['actions/cache/restore@v4', 'out.published.json', ''],
@@ -87,15 +97,24 @@ describe('the scaffolded CI workflow, as written', () => {
   it("the GitLab CI version in docs/publishing.md is YAML, and plans and publishes with the workflow's commands", async () => {
     const docs = await readFile(join(ROOT, 'docs/publishing.md'), 'utf8');
     const section = docs.slice(docs.indexOf('### GitLab CI'));
-    const gitlab = parse(section.slice(section.indexOf('```yaml\n') + 8, section.indexOf('\n```\n'))) as Record<string, { script?: string[]; resource_group?: string; rules?: Array<{ if: string }>; cache?: { paths: string[] } }>;
+    const gitlab = parse(section.slice(section.indexOf('```yaml\n') + 8, section.indexOf('\n```\n'))) as Record<
+      string,
+      { script?: string[]; resource_group?: string; rules?: Array<{ if: string }>; cache?: { paths: string[] } }
+    >;
     const command = (script: string) => script.replace(/ >+ .*$/, '');
     const github = (await readWorkflow(workflow)).jobs;
-    const runOf = (name: string, stepName: string) => github[name]!.steps.find((s) => s.name === stepName)!.run!.trim().split('\n').at(-1)!;
+    const runOf = (name: string, stepName: string) =>
+      github[name]!.steps.find((s) => s.name === stepName)!
+        .run!.trim()
+        .split('\n')
+        .at(-1)!;
     expect(command(gitlab.plan!.script![0]!)).toBe(command(runOf('check', 'plan')));
     expect(command(gitlab.publish!.script![0]!)).toBe(command(runOf('publish', 'publish')));
     expect(gitlab.check!.script).toEqual([github.check!.steps.find((s) => s.name === 'compile --check')!.run]);
     expect(gitlab.publish!.resource_group).toBe('pipewright-publish');
-    expect(gitlab.publish!.rules).toEqual([{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"' }]);
+    expect(gitlab.publish!.rules).toEqual([
+      { if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"' },
+    ]);
     expect(gitlab.publish!.cache!.paths).toEqual(['out.published.json']);
   });
 
@@ -104,9 +123,14 @@ describe('the scaffolded CI workflow, as written', () => {
     const lines = text.split('\n').filter((l) => l.trim().startsWith('HARNESS_BASE_URL:'));
     expect(lines).toHaveLength(2);
     for (const line of lines) {
-      const expression = line.slice(line.indexOf(':') + 1).trim().replace(/^"|"$/g, '');
+      const expression = line
+        .slice(line.indexOf(':') + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
       expect(interpolate(expression, { ...pullRequest(), secrets: {} })).toBe('https://app.harness.io');
-      expect(interpolate(expression, { ...pullRequest(), secrets: { HARNESS_BASE_URL: 'https://harness.example.com' } })).toBe('https://harness.example.com');
+      expect(
+        interpolate(expression, { ...pullRequest(), secrets: { HARNESS_BASE_URL: 'https://harness.example.com' } }),
+      ).toBe('https://harness.example.com');
     }
   });
 });
@@ -130,7 +154,11 @@ describe('the scaffolded CI workflow, run', { timeout: 300_000 }, () => {
   it('plans a pull request in its job summary, writing nothing; publishes a push to the default branch, and only that', async () => {
     // What the user does before committing: compile with the installed binary.
     const compiled = await runScript('node_modules/.bin/pipewright compile', project, runnerEnv());
-    expect(compiled).toEqual({ code: 0, stdout: 'compiled 3 documents to out: 4 written, 0 unchanged, 0 removed\n', stderr: '' });
+    expect(compiled).toEqual({
+      code: 0,
+      stdout: 'compiled 3 documents to out: 4 written, 0 unchanged, 0 removed\n',
+      stderr: '',
+    });
 
     const check = await job('check', pullRequest());
     expect(outcome(check)).toEqual([
@@ -170,7 +198,9 @@ describe('the scaffolded CI workflow, run', { timeout: 300_000 }, () => {
     // A fork's pull request gets no secrets: the summary says why there is no plan, and the job passes.
     const fork = await job('check', pullRequest(false));
     expect(outcome(fork).at(-1)).toEqual(['plan', 0]);
-    expect(step(fork, 'plan').summary).toBe("No plan: the HARNESS_API_KEY secret is not given to this pull request (GitHub gives none to a fork's).\n");
+    expect(step(fork, 'plan').summary).toBe(
+      "No plan: the HARNESS_API_KEY secret is not given to this pull request (GitHub gives none to a fork's).\n",
+    );
 
     // A push to another branch is checked, not published; a push to the default branch is published.
     expect((await job('publish', pushTo('main'))).skipped).toBe(true);
@@ -193,7 +223,9 @@ describe('the scaffolded CI workflow, run', { timeout: 300_000 }, () => {
     expect(published.env).toEqual(secrets());
     expect(`${published.stdout}${published.stderr}${published.summary}`).not.toContain(ADMIN_KEY);
     expect(published.summary).toContain('| **total** | **3** | **0** | **0** | **0** |');
-    expect(step(publish, 'keep the publish record').stdout).toMatch(/^Cache saved with key: pipewright-published-\d+\n$/);
+    expect(step(publish, 'keep the publish record').stdout).toMatch(
+      /^Cache saved with key: pipewright-published-\d+\n$/,
+    );
     expect(emulator.violations).toEqual([]);
     expect(emulator.writes('project', 'default', undefined, 'shop')).toEqual({ creates: 1, updates: 0 });
     expect(emulator.writes('pipeline', 'default', 'shop', 'hello')).toEqual({ creates: 1, updates: 0 });
@@ -207,8 +239,12 @@ describe('the scaffolded CI workflow, run', { timeout: 300_000 }, () => {
 
     const check = await job('check', pullRequest());
     expect(outcome(check).at(-1)).toEqual(['plan', 1]);
-    expect(step(check, 'restore the publish record').stdout).toMatch(/^Cache restored from key: pipewright-published-\d+\n$/);
-    expect(step(check, 'plan').summary).toContain('### Drift: changed on the platform since the last publish, left alone (1)');
+    expect(step(check, 'restore the publish record').stdout).toMatch(
+      /^Cache restored from key: pipewright-published-\d+\n$/,
+    );
+    expect(step(check, 'plan').summary).toContain(
+      '### Drift: changed on the platform since the last publish, left alone (1)',
+    );
     expect(step(check, 'plan').summary).toContain('- description: "edited in the UI"');
 
     await rm(join(project, 'out.published.json'), { force: true });
@@ -219,7 +255,9 @@ describe('the scaffolded CI workflow, run', { timeout: 300_000 }, () => {
       ['publish', 1],
       ['keep the publish record', 0],
     ]);
-    expect(step(publish, 'publish').summary).toContain('pipeline `default/shop/hello` (`pipelines/default/shop/hello.yaml`): drift: changed on the platform');
+    expect(step(publish, 'publish').summary).toContain(
+      'pipeline `default/shop/hello` (`pipelines/default/shop/hello.yaml`): drift: changed on the platform',
+    );
     expect(emulator.writes('pipeline', 'default', 'shop', 'hello')).toEqual({ creates: 1, updates: 0 });
     expect(emulator.resource('pipeline', 'default', 'shop', 'hello')!.body.description).toBe('edited in the UI');
   });

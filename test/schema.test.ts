@@ -17,7 +17,10 @@ const compile = (kind: (typeof RESOURCE_KINDS)[number]) =>
   new Ajv2020.default({ strict: true, allErrors: true })
     .addFormat('uri', { type: 'string', validate: (text: string) => URL.canParse(text) })
     .compile(jsonSchemaOf(kind));
-const validators = Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, compile(kind)])) as Record<(typeof RESOURCE_KINDS)[number], ReturnType<typeof compile>>;
+const validators = Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, compile(kind)])) as Record<
+  (typeof RESOURCE_KINDS)[number],
+  ReturnType<typeof compile>
+>;
 
 const VALID = (await glob('test/fixtures/valid/*.yaml', { cwd: ROOT })).sort();
 const documentsOf = async (file: string) =>
@@ -27,7 +30,12 @@ const pipeline = (stage: Record<string, unknown>) => ({
   pipeline: { name: 'p', identifier: 'p', projectIdentifier: 'web', orgIdentifier: 'default', stages: [{ stage }] },
 });
 const customWith = (step: Record<string, unknown>) =>
-  pipeline({ name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [{ step: { name: 'x', identifier: 'x', ...step } }] } } });
+  pipeline({
+    name: 's',
+    identifier: 's',
+    type: 'Custom',
+    spec: { execution: { steps: [{ step: { name: 'x', identifier: 'x', ...step } }] } },
+  });
 
 describe('JSON Schemas', () => {
   it.each(RESOURCE_KINDS)('the %s schema compiles in ajv strict mode (draft 2020-12)', (kind) => {
@@ -58,22 +66,51 @@ describe('JSON Schemas', () => {
 
   it.each([
     ['a step spec field of the wrong type', customWith({ type: 'Wait', spec: { duration: 10 } })],
-    ['a ShellScript shell that does not exist', customWith({ type: 'ShellScript', spec: { shell: 'Zsh', source: { type: 'Inline', spec: { script: 'x' } } } })],
+    [
+      'a ShellScript shell that does not exist',
+      customWith({ type: 'ShellScript', spec: { shell: 'Zsh', source: { type: 'Inline', spec: { script: 'x' } } } }),
+    ],
     ['an Http step without url', customWith({ type: 'Http', spec: { method: 'GET' } })],
     ['a bad timeout', customWith({ type: 'Wait', timeout: '10x', spec: { duration: '1m' } })],
-    ['a canary instance selection of an unknown type', customWith({ type: 'K8sCanaryDeploy', spec: { instanceSelection: { type: 'Percent', spec: {} } } })],
-    ['an invalid identifier', pipeline({ name: 's', identifier: 'bad-id', type: 'Custom', spec: { execution: { steps: [] } } })],
-    ['a CI stage whose runtime type is unknown', pipeline({ name: 's', identifier: 's', type: 'CI', spec: { runtime: { type: 'Mars' }, execution: { steps: [] } } })],
+    [
+      'a canary instance selection of an unknown type',
+      customWith({ type: 'K8sCanaryDeploy', spec: { instanceSelection: { type: 'Percent', spec: {} } } }),
+    ],
+    [
+      'an invalid identifier',
+      pipeline({ name: 's', identifier: 'bad-id', type: 'Custom', spec: { execution: { steps: [] } } }),
+    ],
+    [
+      'a CI stage whose runtime type is unknown',
+      pipeline({
+        name: 's',
+        identifier: 's',
+        type: 'CI',
+        spec: { runtime: { type: 'Mars' }, execution: { steps: [] } },
+      }),
+    ],
     ['a step with neither type nor template', customWith({ spec: { duration: '1m' } })],
-    ['a Pipeline stage without its child pipeline', pipeline({ name: 's', identifier: 's', type: 'Pipeline', spec: { org: 'default', project: 'web' } })],
+    [
+      'a Pipeline stage without its child pipeline',
+      pipeline({ name: 's', identifier: 's', type: 'Pipeline', spec: { org: 'default', project: 'web' } }),
+    ],
   ])('rejects %s, as validate does', (_, document) => {
     expect(validators.pipeline(document)).toBe(false);
   });
 
   it('rejects a connector whose DockerRegistry spec lacks providerType, and a project colour without #', () => {
-    const connector = { connector: { name: 'c', identifier: 'c', type: 'DockerRegistry', spec: { dockerRegistryUrl: 'https://x/v2/', auth: { type: 'Anonymous' } } } };
+    const connector = {
+      connector: {
+        name: 'c',
+        identifier: 'c',
+        type: 'DockerRegistry',
+        spec: { dockerRegistryUrl: 'https://x/v2/', auth: { type: 'Anonymous' } },
+      },
+    };
     expect(validators.connector(connector)).toBe(false);
-    expect(validators.project({ project: { name: 'p', identifier: 'p', orgIdentifier: 'default', color: '0063F7' } })).toBe(false);
+    expect(
+      validators.project({ project: { name: 'p', identifier: 'p', orgIdentifier: 'default', color: '0063F7' } }),
+    ).toBe(false);
   });
 
   it('passes unknown step types and their specs through, like validate', () => {
@@ -106,7 +143,9 @@ describe('pipewright schema', () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     expect((await runCli(['schema'], { cwd: dir })).code).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'schemas', 'project.schema.json'), 'utf8')).title).toBe('pipewright project document');
+    expect(JSON.parse(await readFile(join(dir, 'schemas', 'project.schema.json'), 'utf8')).title).toBe(
+      'pipewright project document',
+    );
   });
 });
 
@@ -136,7 +175,9 @@ export const p = pipeline({ identifier: 'p', project: web }).stage(custom({ iden
   });
 
   it('takes another folder, or an http(s) base URL', async () => {
-    expect((await firstLines('--schema-modeline', '.vscode/schemas'))[0]).toBe('# yaml-language-server: $schema=../../../../.vscode/schemas/pipeline.schema.json');
+    expect((await firstLines('--schema-modeline', '.vscode/schemas'))[0]).toBe(
+      '# yaml-language-server: $schema=../../../../.vscode/schemas/pipeline.schema.json',
+    );
     expect((await firstLines('--schema-modeline', 'https://example.com/pw/schemas/'))[1]).toBe(
       '# yaml-language-server: $schema=https://example.com/pw/schemas/project.schema.json',
     );

@@ -28,7 +28,11 @@ describe('literals that look like credentials', () => {
       message: 'spec.source.spec.script contains what looks like a GitHub token (ghp_…)',
     });
     expect(JSON.stringify(warning)).not.toContain(GITHUB.slice(4));
-    expect(warning!.location).toEqual({ file: 'test/secrets.test.ts', line: expect.any(Number), column: expect.any(Number) });
+    expect(warning!.location).toEqual({
+      file: 'test/secrets.test.ts',
+      line: expect.any(Number),
+      column: expect.any(Number),
+    });
   });
 
   it.each([
@@ -41,7 +45,11 @@ describe('literals that look like credentials', () => {
   });
 
   it('stay quiet for secret references and ordinary text', () => {
-    expect(withScript(`curl -H "x-api-key: ${expr.secret('api_key')}" https://example.com`, { TOKEN: '<+secrets.getValue("t")>' })).toEqual([]);
+    expect(
+      withScript(`curl -H "x-api-key: ${expr.secret('api_key')}" https://example.com`, {
+        TOKEN: '<+secrets.getValue("t")>',
+      }),
+    ).toEqual([]);
     const note = { pipeline: { note: 'patch.release.notes.txt', sha: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3' } };
     expect(validateDocument('pipeline', note).filter((d) => d.code === 'possible-secret')).toEqual([]);
   });

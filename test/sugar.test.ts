@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import * as pipewright from '../src/index.js';
 import { STAGE_TYPES, STEP_TYPES, stepSpecKeys } from '../src/catalog/catalog.js';
-import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DELEGATE_STAGE_TYPES, DEPLOY_STEP_TYPES } from '../src/schema/step-categories.js';
+import {
+  APPROVAL_STEP_TYPES,
+  CONTAINER_STEP_TYPES,
+  DELEGATE_STAGE_TYPES,
+  DEPLOY_STEP_TYPES,
+} from '../src/schema/step-categories.js';
 import { catalogStepOptions } from '../src/dsl/catalog/catalog-step.js';
 import { HAND_WRITTEN_STEPS } from '../src/dsl/catalog/hand-written.js';
 import { optionsOfSpec, specOfOptions } from '../src/dsl/catalog/sugar.js';
@@ -29,14 +34,23 @@ describe('the table of hand-written step builders', () => {
 
   it("orders every field of each type's spec as the catalogue knows it at run time (the types say the same)", () => {
     for (const sugar of Object.values(STEP_SUGAR)) {
-      const missing = (stepSpecKeys(sugar.type) ?? []).filter((key) => !sugar.order.includes(key) && !STEP_COMMON_KEYS.includes(key));
+      const missing = (stepSpecKeys(sugar.type) ?? []).filter(
+        (key) => !sugar.order.includes(key) && !STEP_COMMON_KEYS.includes(key),
+      );
       expect({ type: sugar.type, missing }).toEqual({ type: sugar.type, missing: [] });
     }
   });
 });
 
 describe("shell()'s declaration", () => {
-  const options = { script: 'echo hi', shell: 'PowerShell', onDelegate: false, env: { A: 'a' }, outputs: ['OUT'], delegateSelectors: ['d'] };
+  const options = {
+    script: 'echo hi',
+    shell: 'PowerShell',
+    onDelegate: false,
+    env: { A: 'a' },
+    outputs: ['OUT'],
+    delegateSelectors: ['d'],
+  };
 
   it('writes the spec in the platform order, with the defaults for options left out', () => {
     expect(specOfOptions(SHELL_SUGAR, { script: 'true', outputs: ['X'] })).toEqual({
@@ -46,7 +60,12 @@ describe("shell()'s declaration", () => {
       outputVariables: [{ name: 'X', type: 'String', value: 'X' }],
     });
     expect(Object.keys(specOfOptions(SHELL_SUGAR, options))).toEqual([
-      'shell', 'onDelegate', 'source', 'environmentVariables', 'outputVariables', 'delegateSelectors',
+      'shell',
+      'onDelegate',
+      'source',
+      'environmentVariables',
+      'outputVariables',
+      'delegateSelectors',
     ]);
   });
 
@@ -60,12 +79,16 @@ describe("shell()'s declaration", () => {
     expect(optionsOfSpec(SHELL_SUGAR, specOfOptions(SHELL_SUGAR, mapped))).toEqual(mapped);
     const spec = specOfOptions(SHELL_SUGAR, { script: 'true' });
     // A Secret or a Number output has no shell() form: the catalogue builder takes it.
-    expect(optionsOfSpec(SHELL_SUGAR, { ...spec, outputVariables: [{ name: 'S', type: 'Secret', value: 'S' }] })).toBeUndefined();
+    expect(
+      optionsOfSpec(SHELL_SUGAR, { ...spec, outputVariables: [{ name: 'S', type: 'Secret', value: 'S' }] }),
+    ).toBeUndefined();
   });
 
   it('reads nothing back from a spec no options write: another source, a field no option names, a null', () => {
     const spec = specOfOptions(SHELL_SUGAR, { script: 'true' });
-    expect(optionsOfSpec(SHELL_SUGAR, { ...spec, source: { type: 'Harness', spec: { file: 'a.sh' } } })).toBeUndefined();
+    expect(
+      optionsOfSpec(SHELL_SUGAR, { ...spec, source: { type: 'Harness', spec: { file: 'a.sh' } } }),
+    ).toBeUndefined();
     expect(optionsOfSpec(SHELL_SUGAR, { ...spec, includeInfraSelectors: true })).toBeUndefined();
     expect(optionsOfSpec(SHELL_SUGAR, { ...spec, shell: null })).toBeUndefined();
     expect(optionsOfSpec(SHELL_SUGAR, { shell: 'Bash' })).toBeUndefined();
@@ -76,11 +99,24 @@ describe("shell()'s declaration", () => {
 
 describe("a catalogue builder's declaration", () => {
   it('fills its defaults when left out, and import leaves out a value equal to its default', () => {
-    const built = pipewright.harnessApproval({ identifier: 'a', approvalMessage: 'ok?', approvers: { userGroups: ['g'], minimumCount: 1, disallowPipelineExecutor: false } });
+    const built = pipewright.harnessApproval({
+      identifier: 'a',
+      approvalMessage: 'ok?',
+      approvers: { userGroups: ['g'], minimumCount: 1, disallowPipelineExecutor: false },
+    });
     expect(built.toNode().body).toMatchObject({ spec: { includePipelineExecutionHistory: true } });
     const spec = { approvalMessage: 'ok?', includePipelineExecutionHistory: true, extra: 1 };
-    expect(catalogStepOptions('HarnessApproval', spec, HARNESS_APPROVAL_SUGAR.defaults)).toEqual({ approvalMessage: 'ok?', spec: { extra: 1 } });
-    expect(catalogStepOptions('HarnessApproval', { ...spec, includePipelineExecutionHistory: false }, HARNESS_APPROVAL_SUGAR.defaults)).toEqual({
+    expect(catalogStepOptions('HarnessApproval', spec, HARNESS_APPROVAL_SUGAR.defaults)).toEqual({
+      approvalMessage: 'ok?',
+      spec: { extra: 1 },
+    });
+    expect(
+      catalogStepOptions(
+        'HarnessApproval',
+        { ...spec, includePipelineExecutionHistory: false },
+        HARNESS_APPROVAL_SUGAR.defaults,
+      ),
+    ).toEqual({
       approvalMessage: 'ok?',
       includePipelineExecutionHistory: false,
       spec: { extra: 1 },
@@ -94,7 +130,12 @@ describe("a catalogue builder's declaration", () => {
         name: 'a',
         identifier: 'a',
         timeout: '1d',
-        spec: { approvalMessage: 'ok?', includePipelineExecutionHistory, approvers: { userGroups: ['g'], minimumCount: 1, disallowPipelineExecutor: false }, approverInputs: [] },
+        spec: {
+          approvalMessage: 'ok?',
+          includePipelineExecutionHistory,
+          approvers: { userGroups: ['g'], minimumCount: 1, disallowPipelineExecutor: false },
+          approverInputs: [],
+        },
       },
     });
     const text = (include: boolean) =>
@@ -103,8 +144,20 @@ describe("a catalogue builder's declaration", () => {
         source: 'x.yaml',
         document: {
           pipeline: {
-            name: 'p', identifier: 'p', projectIdentifier: 'x', orgIdentifier: 'default',
-            stages: [{ stage: { name: 's', identifier: 's', type: 'Approval', spec: { execution: { steps: [step(include)] } } } }],
+            name: 'p',
+            identifier: 'p',
+            projectIdentifier: 'x',
+            orgIdentifier: 'default',
+            stages: [
+              {
+                stage: {
+                  name: 's',
+                  identifier: 's',
+                  type: 'Approval',
+                  spec: { execution: { steps: [step(include)] } },
+                },
+              },
+            ],
           },
         },
       }).text;
@@ -126,10 +179,22 @@ describe('the step families the placement rule knows', () => {
 
 describe("ci() and pipelineStage()'s declarations", () => {
   it("write `runtime: 'Cloud'` as the platform's runtime, and read it back as the bare type", () => {
-    const spec = specOfOptions(CI_SUGAR, { cloneCodebase: true, runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' } });
-    expect(spec).toEqual({ cloneCodebase: true, platform: { os: 'Linux', arch: 'Amd64' }, runtime: { type: 'Cloud', spec: {} } });
+    const spec = specOfOptions(CI_SUGAR, {
+      cloneCodebase: true,
+      runtime: 'Cloud',
+      platform: { os: 'Linux', arch: 'Amd64' },
+    });
+    expect(spec).toEqual({
+      cloneCodebase: true,
+      platform: { os: 'Linux', arch: 'Amd64' },
+      runtime: { type: 'Cloud', spec: {} },
+    });
     expect(Object.keys(spec)).toEqual(['cloneCodebase', 'platform', 'runtime']);
-    expect(optionsOfSpec(CI_SUGAR, spec)).toEqual({ cloneCodebase: true, platform: { os: 'Linux', arch: 'Amd64' }, runtime: 'Cloud' });
+    expect(optionsOfSpec(CI_SUGAR, spec)).toEqual({
+      cloneCodebase: true,
+      platform: { os: 'Linux', arch: 'Amd64' },
+      runtime: 'Cloud',
+    });
     const full = { type: 'Cloud', spec: { size: 'large' } };
     expect(optionsOfSpec(CI_SUGAR, { runtime: full })).toEqual({ runtime: full });
     // A field ci() has no option for: a more general builder writes the stage.
@@ -137,10 +202,22 @@ describe("ci() and pipelineStage()'s declarations", () => {
   });
 
   it("write a Pipeline stage's outputs as the platform's list, and read them back by name", () => {
-    const spec = specOfOptions(PIPELINE_STAGE_SUGAR, { pipeline: 'child', project: 'p', org: 'o', outputs: { image: 'x' } });
+    const spec = specOfOptions(PIPELINE_STAGE_SUGAR, {
+      pipeline: 'child',
+      project: 'p',
+      org: 'o',
+      outputs: { image: 'x' },
+    });
     expect(Object.keys(spec)).toEqual(['org', 'pipeline', 'project', 'outputs']);
     expect(spec.outputs).toEqual([{ name: 'image', value: 'x' }]);
-    expect(optionsOfSpec(PIPELINE_STAGE_SUGAR, spec)).toEqual({ org: 'o', pipeline: 'child', project: 'p', outputs: { image: 'x' } });
-    expect(optionsOfSpec(PIPELINE_STAGE_SUGAR, { ...spec, outputs: [{ name: 'image', value: 'x', type: 'String' }] })).toBeUndefined();
+    expect(optionsOfSpec(PIPELINE_STAGE_SUGAR, spec)).toEqual({
+      org: 'o',
+      pipeline: 'child',
+      project: 'p',
+      outputs: { image: 'x' },
+    });
+    expect(
+      optionsOfSpec(PIPELINE_STAGE_SUGAR, { ...spec, outputs: [{ name: 'image', value: 'x', type: 'String' }] }),
+    ).toBeUndefined();
   });
 });

@@ -21,14 +21,31 @@ describe('synth', () => {
     const result = synth(release);
     expect(result.diagnostics).toEqual([]);
     expect(result.documents.map((d) => [d.kind, d.key, d.path, d.source])).toEqual([
-      ['inputSet', { kind: 'inputSet', org: 'default', project: 'shop', parent: 'release', identifier: 'nightly' }, 'input-sets/default/shop/release/nightly.yaml', { file: 'examples/testing/release.ts', exportName: 'nightly' }],
-      ['pipeline', { kind: 'pipeline', org: 'default', project: 'shop', identifier: 'release' }, 'pipelines/default/shop/release.yaml', { file: 'examples/testing/release.ts', exportName: 'release' }],
-      ['project', { kind: 'project', org: 'default', identifier: 'shop' }, 'projects/default/shop.yaml', { file: 'examples/testing/release.ts', exportName: 'shop' }],
+      [
+        'inputSet',
+        { kind: 'inputSet', org: 'default', project: 'shop', parent: 'release', identifier: 'nightly' },
+        'input-sets/default/shop/release/nightly.yaml',
+        { file: 'examples/testing/release.ts', exportName: 'nightly' },
+      ],
+      [
+        'pipeline',
+        { kind: 'pipeline', org: 'default', project: 'shop', identifier: 'release' },
+        'pipelines/default/shop/release.yaml',
+        { file: 'examples/testing/release.ts', exportName: 'release' },
+      ],
+      [
+        'project',
+        { kind: 'project', org: 'default', identifier: 'shop' },
+        'projects/default/shop.yaml',
+        { file: 'examples/testing/release.ts', exportName: 'shop' },
+      ],
     ]);
     for (const document of result.documents) {
       const golden = await readFile(join(ROOT, 'examples/testing/expected', document.path), 'utf8');
       expect(generatedHeader('examples/testing/release.ts') + document.yaml, document.path).toBe(golden);
-      expect(document.data).toEqual((release[document.source.exportName as keyof typeof release] as AnyResource).toDocument());
+      expect(document.data).toEqual(
+        (release[document.source.exportName as keyof typeof release] as AnyResource).toDocument(),
+      );
     }
   });
 
@@ -45,7 +62,9 @@ describe('synth', () => {
   });
 
   it('refuses what is not a builder, naming where it is', () => {
-    expect(() => synth([shop, { pipeline: { identifier: 'x' } } as never])).toThrowError('synth: builders[1] is not a pipewright builder (got object)');
+    expect(() => synth([shop, { pipeline: { identifier: 'x' } } as never])).toThrowError(
+      'synth: builders[1] is not a pipewright builder (got object)',
+    );
     expect(() => synth('deploy' as never)).toThrowError("synth: expected builders or a module's exports, got string");
   });
 
@@ -53,30 +72,52 @@ describe('synth', () => {
     const result = synth({ shop, raw: { pipeline: { identifier: 'x', name: 'x' } } });
     expect(result.documents).toEqual([]);
     expect(result.diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ['plain-document-export', 'export "raw" is a plain pipeline document, not a builder, so it would be silently skipped'],
+      [
+        'plain-document-export',
+        'export "raw" is a plain pipeline document, not a builder, so it would be silently skipped',
+      ],
     ]);
   });
 
   it('applies the checks across documents: an identity defined twice, an input set against its pipeline', () => {
     const twice = synth([shop, hello('same'), hello('same')]);
-    expect(twice.diagnostics.map((d) => [d.code, d.severity, d.location?.file])).toEqual([['duplicate-resource', 'error', 'test/testing.test.ts']]);
+    expect(twice.diagnostics.map((d) => [d.code, d.severity, d.location?.file])).toEqual([
+      ['duplicate-resource', 'error', 'test/testing.test.ts'],
+    ]);
 
     const partial = inputSet({ identifier: 'empty', name: 'empty', pipeline: hello('greeter'), values: {} });
     const unset = synth([shop, hello('greeter'), partial]);
     expect(unset.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
-      ['input-set-missing-input', 'warning', 'leaves variables.0.value of pipeline "greeter" unset, and it has no default'],
+      [
+        'input-set-missing-input',
+        'warning',
+        'leaves variables.0.value of pipeline "greeter" unset, and it has no default',
+      ],
     ]);
     // As `rules` in pipewright.config.ts would set it.
-    expect(synth([shop, hello('greeter'), partial], { rules: { 'input-set-missing-input': 'off' } }).diagnostics).toEqual([]);
+    expect(
+      synth([shop, hello('greeter'), partial], { rules: { 'input-set-missing-input': 'off' } }).diagnostics,
+    ).toEqual([]);
   });
 });
 
 describe('findDocument', () => {
-  const result = synth([shop, hello('one'), inputSet({ identifier: 'one', name: 'one', pipeline: hello('one'), values: { variables: [{ name: 'who', type: 'String', value: 'me' }] } })]);
+  const result = synth([
+    shop,
+    hello('one'),
+    inputSet({
+      identifier: 'one',
+      name: 'one',
+      pipeline: hello('one'),
+      values: { variables: [{ name: 'who', type: 'String', value: 'me' }] },
+    }),
+  ]);
 
   it('finds a document by identifier, or by any part of its key', () => {
     expect(findDocument(result, 'shop').kind).toBe('project');
-    expect(findDocument(result, { kind: 'inputSet', identifier: 'one' }).path).toBe('input-sets/default/shop/one/one.yaml');
+    expect(findDocument(result, { kind: 'inputSet', identifier: 'one' }).path).toBe(
+      'input-sets/default/shop/one/one.yaml',
+    );
     expect(findDocument(result, { parent: 'one', identifier: 'one' }).kind).toBe('inputSet');
   });
 
@@ -114,18 +155,31 @@ describe('the assertions', () => {
   });
 
   it('assertNoErrors passes warnings; assertNoDiagnostics does not', () => {
-    const result = synth([shop, hello('greeter'), inputSet({ identifier: 'empty', name: 'empty', pipeline: hello('greeter'), values: {} })]);
+    const result = synth([
+      shop,
+      hello('greeter'),
+      inputSet({ identifier: 'empty', name: 'empty', pipeline: hello('greeter'), values: {} }),
+    ]);
     expect(() => assertNoErrors(result)).not.toThrow();
-    expect(() => assertNoDiagnostics(result)).toThrowError(/^expected no diagnostics, found 1:\n.*input-set-missing-input/);
+    expect(() => assertNoDiagnostics(result)).toThrowError(
+      /^expected no diagnostics, found 1:\n.*input-set-missing-input/,
+    );
     expect(() => assertNoDiagnostics(synth([shop, hello('greeter')]))).not.toThrow();
   });
 
   it('passes an error suppressed with .suppress(code, reason): compile would write the document', () => {
     const quiet = pipeline({ identifier: 'quiet', name: 'quiet', project: shop })
       .stage(custom({ identifier: 'go', name: 'go' }))
-      .step(shell({ identifier: 'a', name: 'a', script: 'echo a', timeout: 'soon' }).suppress('invalid-format', 'the platform takes it here'));
+      .step(
+        shell({ identifier: 'a', name: 'a', script: 'echo a', timeout: 'soon' }).suppress(
+          'invalid-format',
+          'the platform takes it here',
+        ),
+      );
     const result = synth([shop, quiet]);
-    expect(result.diagnostics.map((d) => [d.code, d.suppressed?.reason])).toEqual([['invalid-format', 'the platform takes it here']]);
+    expect(result.diagnostics.map((d) => [d.code, d.suppressed?.reason])).toEqual([
+      ['invalid-format', 'the platform takes it here'],
+    ]);
     expect(() => assertNoErrors(result)).not.toThrow();
     expect(() => assertNoDiagnostics(result)).not.toThrow();
   });

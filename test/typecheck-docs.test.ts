@@ -24,7 +24,11 @@ function typescriptBlocks(doc: string, text: string): Block[] {
 }
 
 async function documentationBlocks(): Promise<Block[]> {
-  const docs = ['README.md', 'ARCHITECTURE.md', ...(await readdir(join(ROOT, 'docs')).catch(() => [])).map((f) => `docs/${f}`)];
+  const docs = [
+    'README.md',
+    'ARCHITECTURE.md',
+    ...(await readdir(join(ROOT, 'docs')).catch(() => [])).map((f) => `docs/${f}`),
+  ];
   const blocks: Block[] = [];
   for (const doc of docs.filter((d) => d.endsWith('.md') && existsSync(join(ROOT, d))))
     blocks.push(...typescriptBlocks(doc, await readFile(join(ROOT, doc), 'utf8')));
@@ -82,9 +86,14 @@ describe('TypeScript in the documentation', () => {
   });
 
   it('fails on a block with a type error (the check is real)', async () => {
-    await writeFile(join(dir, 'broken.ts'), `import { project } from 'pipewright';\nexport const p = project({ identifier: 1 });\n`);
+    await writeFile(
+      join(dir, 'broken.ts'),
+      `import { project } from 'pipewright';\nexport const p = project({ identifier: 1 });\n`,
+    );
     const diagnostics = await typecheck({ files: ['broken.ts'], cwd: dir });
     // TypeScript's range: the value `1`, from its column to just after it.
-    expect(diagnostics.map((d) => [d.code, d.location])).toEqual([['type-error', { file: 'broken.ts', line: 2, column: 28, endLine: 2, endColumn: 38 }]]);
+    expect(diagnostics.map((d) => [d.code, d.location])).toEqual([
+      ['type-error', { file: 'broken.ts', line: 2, column: 28, endLine: 2, endColumn: 38 }],
+    ]);
   });
 });

@@ -35,7 +35,10 @@ describe('pipewright compile --typecheck', () => {
   });
 
   it('checks the files the entries import, and passes clean code', async () => {
-    await write('lib/steps.ts', `import { shell } from 'pipewright';\nexport const hello = shell({ identifier: 'hello', script: 'echo', timeout: 5 });\n`);
+    await write(
+      'lib/steps.ts',
+      `import { shell } from 'pipewright';\nexport const hello = shell({ identifier: 'hello', script: 'echo', timeout: 5 });\n`,
+    );
     await write(
       'defs/web.ts',
       `import { pipeline, project, stage } from 'pipewright';\nimport { hello } from '../lib/steps.js';\n` +
@@ -46,29 +49,48 @@ describe('pipewright compile --typecheck', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^lib\/steps\.ts:2:\d+ {2}TS2322: Type 'number' is not assignable to type/m);
 
-    await write('lib/steps.ts', `import { shell } from 'pipewright';\nexport const hello = shell({ identifier: 'hello', script: 'echo', timeout: '5m' });\n`);
+    await write(
+      'lib/steps.ts',
+      `import { shell } from 'pipewright';\nexport const hello = shell({ identifier: 'hello', script: 'echo', timeout: '5m' });\n`,
+    );
     const good = await compile('--typecheck');
-    expect(good).toMatchObject({ code: 0, stderr: '', stdout: 'compiled 2 documents to out: 3 written, 0 unchanged, 0 removed\n' });
+    expect(good).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: 'compiled 2 documents to out: 3 written, 0 unchanged, 0 removed\n',
+    });
   });
 
   it('uses the nearest tsconfig.json', async () => {
-    await write('defs/web.ts', `import { project } from 'pipewright';\nconst named = (id) => project({ identifier: id });\nexport const web = named('web');\n`);
+    await write(
+      'defs/web.ts',
+      `import { project } from 'pipewright';\nconst named = (id) => project({ identifier: id });\nexport const web = named('web');\n`,
+    );
     const strict = await compile('--typecheck');
     expect(strict.code).toBe(1);
     expect(strict.stderr).toMatch(/^defs\/web\.ts:2:\d+ {2}TS7006: Parameter 'id' implicitly has an 'any' type\./);
-    await write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: false, module: 'NodeNext', moduleResolution: 'NodeNext' } }));
+    await write(
+      'tsconfig.json',
+      JSON.stringify({ compilerOptions: { strict: false, module: 'NodeNext', moduleResolution: 'NodeNext' } }),
+    );
     expect((await compile('--typecheck')).code).toBe(0);
   });
 
   it('checks ES modules as ES modules (package.json "type": "module"), so import.meta is fine', async () => {
     await write('package.json', '{ "type": "module" }\n');
-    await write('defs/web.ts', `import { project } from 'pipewright';\nexport const here: string = import.meta.url;\nexport const web = project({ identifier: 'web' });\n`);
+    await write(
+      'defs/web.ts',
+      `import { project } from 'pipewright';\nexport const here: string = import.meta.url;\nexport const web = project({ identifier: 'web' });\n`,
+    );
     const result = await compile('--typecheck');
     expect(result).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('reports a broken tsconfig.json as a located error', async () => {
-    await write('defs/web.ts', `import { project } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n`);
+    await write(
+      'defs/web.ts',
+      `import { project } from 'pipewright';\nexport const web = project({ identifier: 'web' });\n`,
+    );
     await write('tsconfig.json', '{ "compilerOptions": { "target": "ES1999" } }\n');
     const result = await compile('--typecheck');
     expect(result.code).toBe(1);

@@ -39,10 +39,16 @@ const pipelineYaml = (identifier: string, steps: string) => `pipeline:
 
 describe('pipewright validate', () => {
   it('accepts the whole valid corpus and exits 0', async () => {
-    const result = await runCli(['validate', 'test/fixtures/valid/ci-nodejs-cloud.yaml', 'test/fixtures/valid/multi-document.yaml']);
+    const result = await runCli([
+      'validate',
+      'test/fixtures/valid/ci-nodejs-cloud.yaml',
+      'test/fixtures/valid/multi-document.yaml',
+    ]);
     expect(result.code).toBe(0);
     // The three-document file is valid for pipewright; the platform would read only its first document if sent whole.
-    expect(result.stderr).toMatch(/^test\/fixtures\/valid\/multi-document\.yaml:12:1  this file holds 3 YAML documents; the platform reads only the first one/);
+    expect(result.stderr).toMatch(
+      /^test\/fixtures\/valid\/multi-document\.yaml:12:1  this file holds 3 YAML documents; the platform reads only the first one/,
+    );
     expect(result.stderr.match(/\[warning /g)).toHaveLength(1);
     expect(result.stdout).toBe('4 documents in 2 files: valid, 1 warning\n');
   });
@@ -68,7 +74,9 @@ describe('pipewright validate', () => {
     const cwd = await project({ 'a.yaml': `${one}---\n${pipelineYaml('q', wait('pause'))}`, 'b.yaml': one });
     const result = await runCli(['validate', 'a.yaml', 'b.yaml'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('b.yaml:3:15  pipeline "p": pipeline "p" in project default/web is defined twice [error duplicate-resource]');
+    expect(result.stderr).toContain(
+      'b.yaml:3:15  pipeline "p": pipeline "p" in project default/web is defined twice [error duplicate-resource]',
+    );
     expect(result.stderr).toContain('hint: the other one is at a.yaml:3:15; rename one identifier');
     expect(result.stderr).toContain('3 documents in 2 files: 1 error');
   });
@@ -100,7 +108,15 @@ describe('pipewright validate', () => {
 
   it('takes a placeholder scope of an environment as a warning, as for pipelines; a placeholder identifier stays an error', async () => {
     const environment = (identifier: string) =>
-      ['environment:', `  identifier: ${identifier}`, '  name: staging', '  orgIdentifier: <YOUR_ORG_IDENTIFIER>', '  projectIdentifier: web', '  type: PreProduction', ''].join('\n');
+      [
+        'environment:',
+        `  identifier: ${identifier}`,
+        '  name: staging',
+        '  orgIdentifier: <YOUR_ORG_IDENTIFIER>',
+        '  projectIdentifier: web',
+        '  type: PreProduction',
+        '',
+      ].join('\n');
     const cwd = await project({ 'env.yaml': environment('staging'), 'bad.yaml': environment('${ENV_ID}') });
     const ok = await runCli(['validate', 'env.yaml'], { cwd });
     expect(ok.code, ok.stderr).toBe(0);
@@ -122,7 +138,9 @@ describe('pipewright validate', () => {
     const cwd = await project({ 'x.yaml': 'inputSets:\n  name: x\n' });
     const result = await runCli(['validate', 'x.yaml'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('x.yaml:1:1  document has no project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger root key (found "inputSets") [error not-a-platform-document]');
+    expect(result.stderr).toContain(
+      'x.yaml:1:1  document has no project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger root key (found "inputSets") [error not-a-platform-document]',
+    );
   });
 
   it('prints JSON with --json, with positions, and exits 1 on errors', async () => {
@@ -151,7 +169,13 @@ describe('pipewright validate', () => {
   it('prints ok JSON and exits 0 for valid files', async () => {
     const result = await runCli(['validate', 'test/fixtures/valid/approval-jira.yaml', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ pipewright: 1, command: 'validate', ok: true, files: [{ file: 'test/fixtures/valid/approval-jira.yaml', documents: 1 }], diagnostics: [] });
+    expect(JSON.parse(result.stdout)).toEqual({
+      pipewright: 1,
+      command: 'validate',
+      ok: true,
+      files: [{ file: 'test/fixtures/valid/approval-jira.yaml', documents: 1 }],
+      diagnostics: [],
+    });
   });
 
   it('fails with exit 1 and a hint for a file that does not exist', async () => {

@@ -26,39 +26,61 @@ describe('locating a document path in YAML, start and end (just after the last c
   const at = (path: Array<string | number>, atKey = false) => locate(documents[0]!, path, lines, atKey);
 
   it('points at a scalar value', () => {
-    expect(at(['pipeline', 'name'])).toEqual({ line: 2, column: 9 , endLine: 2, endColumn: 10 });
-    expect(at(['pipeline', 'stages', 1, 'stage', 'identifier'])).toEqual({ line: 8, column: 21 , endLine: 8, endColumn: 22 });
+    expect(at(['pipeline', 'name'])).toEqual({ line: 2, column: 9, endLine: 2, endColumn: 10 });
+    expect(at(['pipeline', 'stages', 1, 'stage', 'identifier'])).toEqual({
+      line: 8,
+      column: 21,
+      endLine: 8,
+      endColumn: 22,
+    });
   });
 
   it('points at the key of a map or list, not at its first child', () => {
-    expect(at(['pipeline', 'stages'])).toEqual({ line: 3, column: 3 , endLine: 3, endColumn: 9 });
-    expect(at(['pipeline', 'stages', 0, 'stage'])).toEqual({ line: 4, column: 7 , endLine: 4, endColumn: 12 });
+    expect(at(['pipeline', 'stages'])).toEqual({ line: 3, column: 3, endLine: 3, endColumn: 9 });
+    expect(at(['pipeline', 'stages', 0, 'stage'])).toEqual({ line: 4, column: 7, endLine: 4, endColumn: 12 });
   });
 
   it('points at the key itself when asked (an unknown key), quoted keys included', () => {
-    expect(at(['pipeline', 'stages', 1, 'stage', 'quoted key'], true)).toEqual({ line: 9, column: 9 , endLine: 9, endColumn: 21 });
-    expect(at(['pipeline', 'name'], true)).toEqual({ line: 2, column: 3 , endLine: 2, endColumn: 7 });
+    expect(at(['pipeline', 'stages', 1, 'stage', 'quoted key'], true)).toEqual({
+      line: 9,
+      column: 9,
+      endLine: 9,
+      endColumn: 21,
+    });
+    expect(at(['pipeline', 'name'], true)).toEqual({ line: 2, column: 3, endLine: 2, endColumn: 7 });
   });
 
   it('falls back to the nearest existing parent for something missing', () => {
-    expect(at(['pipeline', 'stages', 1, 'stage', 'type'])).toEqual({ line: 7, column: 7 , endLine: 7, endColumn: 12 });
-    expect(at(['pipeline', 'stages', 7, 'stage'])).toEqual({ line: 3, column: 3 , endLine: 3, endColumn: 9 });
+    expect(at(['pipeline', 'stages', 1, 'stage', 'type'])).toEqual({ line: 7, column: 7, endLine: 7, endColumn: 12 });
+    expect(at(['pipeline', 'stages', 7, 'stage'])).toEqual({ line: 3, column: 3, endLine: 3, endColumn: 9 });
   });
 
   it('follows flow collections and aliases', () => {
-    expect(at(['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps'])).toEqual({ line: 6, column: 30 , endLine: 6, endColumn: 35 });
-    expect(at(['pipeline', 'tags', 'identifier'])).toEqual({ line: 5, column: 21 , endLine: 5, endColumn: 22 });
+    expect(at(['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps'])).toEqual({
+      line: 6,
+      column: 30,
+      endLine: 6,
+      endColumn: 35,
+    });
+    expect(at(['pipeline', 'tags', 'identifier'])).toEqual({ line: 5, column: 21, endLine: 5, endColumn: 22 });
   });
 
   it('counts lines from the start of the file in a multi-document file', () => {
     const multi = parsed(`a: 1\n---\nproject:\n  name: x\n`);
-    expect(locate(multi.documents[1]!, ['project', 'name'], multi.lines)).toEqual({ line: 4, column: 9 , endLine: 4, endColumn: 10 });
+    expect(locate(multi.documents[1]!, ['project', 'name'], multi.lines)).toEqual({
+      line: 4,
+      column: 9,
+      endLine: 4,
+      endColumn: 10,
+    });
   });
 });
 
 describe('code frames', () => {
   it('shows the line with a caret under the column, and one line around', () => {
-    expect(codeFrame('a: 1\nb: 2\nc: 3\n', 2, 4)).toBe(['    1 | a: 1', '  > 2 | b: 2', '      |    ^', '    3 | c: 3'].join('\n'));
+    expect(codeFrame('a: 1\nb: 2\nc: 3\n', 2, 4)).toBe(
+      ['    1 | a: 1', '  > 2 | b: 2', '      |    ^', '    3 | c: 3'].join('\n'),
+    );
   });
 
   it('stops at the first and last line, and can point past the final newline', () => {
@@ -85,7 +107,8 @@ describe('locating any path of any document', () => {
         const source = text.split('\n');
         const walk = (value: unknown, path: Array<string | number>): void => {
           if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
-          else if (value && typeof value === 'object') for (const [k, item] of Object.entries(value)) walk(item, [...path, k]);
+          else if (value && typeof value === 'object')
+            for (const [k, item] of Object.entries(value)) walk(item, [...path, k]);
           else {
             // The span covers the scalar as written, no more: its end is just after its last character.
             const { line, column, endLine, endColumn } = locate(documents[0]!, path, lines);

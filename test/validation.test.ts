@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { buildAndValidate, type FoundResource } from '../src/compile/build-documents.js';
 import { validateDocument } from '../src/check/check-document.js';
 import { expressionProblem } from '../src/check/rules.js';
-import { connectors, deployment, input, pipeline, project, shell, stage, step, stepGroup, type AnyResource } from 'pipewright';
+import {
+  connectors,
+  deployment,
+  input,
+  pipeline,
+  project,
+  shell,
+  stage,
+  step,
+  stepGroup,
+  type AnyResource,
+} from 'pipewright';
 
 const found = (...resources: AnyResource[]): FoundResource[] =>
   resources.map((resource, index) => ({ resource, file: 'test/validation.test.ts', exportName: `r${index}` }));
@@ -32,9 +43,21 @@ describe('identifiers', () => {
 
   it('rejects identifiers longer than 128 characters and ones starting with a digit', () => {
     // The name defaults to the identifier, and names are limited to 128 characters too: both are reported.
-    expect(errorsOf(pipeline({ identifier: `a${'b'.repeat(128)}`, project: 'web' }).stage(k8s()).step(echo())).filter((e) => / identifier "/.test(e))).toHaveLength(1);
+    expect(
+      errorsOf(
+        pipeline({ identifier: `a${'b'.repeat(128)}`, project: 'web' })
+          .stage(k8s())
+          .step(echo()),
+      ).filter((e) => / identifier "/.test(e)),
+    ).toHaveLength(1);
     expect(errorsOf(pipeline({ identifier: '1st', project: 'web' }).stage(k8s()).step(echo()))).toHaveLength(1);
-    expect(errorsOf(pipeline({ identifier: `_a${'b'.repeat(126)}`, project: 'web' }).stage(k8s()).step(echo()))).toEqual([]);
+    expect(
+      errorsOf(
+        pipeline({ identifier: `_a${'b'.repeat(126)}`, project: 'web' })
+          .stage(k8s())
+          .step(echo()),
+      ),
+    ).toEqual([]);
   });
 
   it('rejects a duplicate step identifier within a stage', () => {
@@ -55,15 +78,33 @@ describe('identifiers', () => {
 
   // As the platform counts them (by fully qualified name): its own SSH and Elastigroup samples do this.
   it('allows the same identifier in steps and in rollbackSteps, and for a step group and a step inside it', () => {
-    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(echo('x')).rollbackStep(echo('x'))))).toEqual([]);
-    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(stepGroup({ identifier: 'g' }).step(echo('g')))))).toEqual([]);
+    expect(
+      errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(echo('x')).rollbackStep(echo('x')))),
+    ).toEqual([]);
+    expect(
+      errorsOf(
+        pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(stepGroup({ identifier: 'g' }).step(echo('g')))),
+      ),
+    ).toEqual([]);
   });
 
   it('still checks rollbackSteps and step groups each on their own, naming both places', () => {
-    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(echo('a')).rollbackStep(echo('x')).rollbackStep(echo('x'))))).toEqual([
+    expect(
+      errorsOf(
+        pipeline({ identifier: 'd', project: 'web' }).stage(
+          k8s().step(echo('a')).rollbackStep(echo('x')).rollbackStep(echo('x')),
+        ),
+      ),
+    ).toEqual([
       'pipeline "d" > stage "prod" > step "x": step identifier "x" is used twice in execution.rollbackSteps: rollbackSteps[0] and rollbackSteps[1]',
     ]);
-    expect(errorsOf(pipeline({ identifier: 'd', project: 'web' }).stage(k8s().step(stepGroup({ identifier: 'g' }).step(echo('y')).step(echo('y')))))).toEqual([
+    expect(
+      errorsOf(
+        pipeline({ identifier: 'd', project: 'web' }).stage(
+          k8s().step(stepGroup({ identifier: 'g' }).step(echo('y')).step(echo('y'))),
+        ),
+      ),
+    ).toEqual([
       'pipeline "d" > stage "prod" > stepGroup "g" > step "y": step identifier "y" is used twice in the steps of step group "g": steps[0] and steps[1]',
     ]);
   });
@@ -71,9 +112,12 @@ describe('identifiers', () => {
 
 describe('durations', () => {
   // The platform schema's own pattern: seconds need two digits, units in any order, a space between parts, empty allowed.
-  it.each(['10m', '1h30m', '1h 30m', '1d', '2w', '30s', '1m30s', '1h', '1m1h', '', '<+input>'])('accepts %j', (timeout) => {
-    expect(errorsOf(valid().step(echo('t', { timeout })))).toEqual([]);
-  });
+  it.each(['10m', '1h30m', '1h 30m', '1d', '2w', '30s', '1m30s', '1h', '1m1h', '', '<+input>'])(
+    'accepts %j',
+    (timeout) => {
+      expect(errorsOf(valid().step(echo('t', { timeout })))).toEqual([]);
+    },
+  );
 
   it.each(['10x', '10', 'm', '10 m', '5s', '0m', '500ms', '<+input>.executionInput()'])('rejects %j', (timeout) => {
     expect(errorsOf(valid().step(echo('t', { timeout })))).toEqual([
@@ -116,14 +160,25 @@ describe('expressions', () => {
 
 describe('schema', () => {
   it('names the allowed values of an enum, with a suggestion', () => {
-    const diagnostics = buildAndValidate(found(valid().step(echo('ps', { shell: 'Powershell' as 'PowerShell' })))).diagnostics;
+    const diagnostics = buildAndValidate(
+      found(valid().step(echo('ps', { shell: 'Powershell' as 'PowerShell' }))),
+    ).diagnostics;
     expect(diagnostics.map((d) => [d.message, d.hint])).toEqual([
       ['spec.shell "Powershell" is not one of Bash, PowerShell', 'did you mean "PowerShell"?'],
     ]);
   });
 
   it('reports a missing required field', () => {
-    expect(validateDocument('pipeline', { pipeline: { name: 'x', identifier: 'x', orgIdentifier: 'default', stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [] } } } }] } }).map((d) => d.message)).toEqual([
+    expect(
+      validateDocument('pipeline', {
+        pipeline: {
+          name: 'x',
+          identifier: 'x',
+          orgIdentifier: 'default',
+          stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [] } } } }],
+        },
+      }).map((d) => d.message),
+    ).toEqual([
       'projectIdentifier is required (expected string)',
       // The schema's ExecutionElementConfig: `steps` has `minItems: 1`.
       'spec.execution.steps: a step list needs at least one step',
@@ -131,20 +186,34 @@ describe('schema', () => {
   });
 
   it('requires at least one stage', () => {
-    expect(errorsOf(pipeline({ identifier: 'empty', project: 'web' }))).toEqual(['pipeline "empty": stages: a pipeline needs at least one stage']);
+    expect(errorsOf(pipeline({ identifier: 'empty', project: 'web' }))).toEqual([
+      'pipeline "empty": stages: a pipeline needs at least one stage',
+    ]);
   });
 
   it('rejects a project colour that is not #RRGGBB', () => {
-    expect(errorsOf(project({ identifier: 'p', color: 'blue' }))).toEqual(['project "p": color "blue" is not a hex colour like #0063F7']);
+    expect(errorsOf(project({ identifier: 'p', color: 'blue' }))).toEqual([
+      'project "p": color "blue" is not a hex colour like #0063F7',
+    ]);
   });
 
   it('passes unknown step types and extra fields through untouched', () => {
     const custom = step({ identifier: 'x', type: 'MyCompanyStep', spec: { anything: [1, { deep: true }] } });
-    const result = buildAndValidate(found(pipeline({ identifier: 'p', project: 'web' }).stage(stage({ identifier: 's', type: 'MyStage', spec: { extra: 1 } }).step(custom))));
+    const result = buildAndValidate(
+      found(
+        pipeline({ identifier: 'p', project: 'web' }).stage(
+          stage({ identifier: 's', type: 'MyStage', spec: { extra: 1 } }).step(custom),
+        ),
+      ),
+    );
     expect(result.diagnostics).toEqual([]);
     expect((result.documents[0]!.document as any).pipeline.stages[0].stage.spec).toEqual({
       extra: 1,
-      execution: { steps: [{ step: { type: 'MyCompanyStep', name: 'x', identifier: 'x', spec: { anything: [1, { deep: true }] } } }] },
+      execution: {
+        steps: [
+          { step: { type: 'MyCompanyStep', name: 'x', identifier: 'x', spec: { anything: [1, { deep: true }] } } },
+        ],
+      },
     });
   });
 
@@ -160,7 +229,9 @@ describe('schema', () => {
 
   it('flags a type one edit away from a known type as a typo', () => {
     const result = buildAndValidate(found(valid().step(step({ identifier: 'x', type: 'ShelScript', spec: {} }))));
-    expect(result.diagnostics.map((d) => [d.message, d.hint])).toEqual([['unknown step type "ShelScript"', 'did you mean "ShellScript"?']]);
+    expect(result.diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      ['unknown step type "ShelScript"', 'did you mean "ShellScript"?'],
+    ]);
   });
 });
 
@@ -172,11 +243,15 @@ describe('references between resources', () => {
 
   it('rejects a pipeline whose project builder is not compiled', () => {
     const web = project({ identifier: 'web' });
-    const diagnostics = buildAndValidate(found(pipeline({ identifier: 'd', project: web }).stage(k8s()).step(echo()))).diagnostics;
+    const diagnostics = buildAndValidate(
+      found(pipeline({ identifier: 'd', project: web }).stage(k8s()).step(echo())),
+    ).diagnostics;
     expect(diagnostics.map((d) => d.message)).toEqual([
       'references project "web" in org default, which is not among the compiled resources',
     ]);
-    expect(diagnostics[0]!.hint).toMatch(/^export it from a compiled file \(defined at test\/validation\.test\.ts:\d+:\d+\)/);
+    expect(diagnostics[0]!.hint).toMatch(
+      /^export it from a compiled file \(defined at test\/validation\.test\.ts:\d+:\d+\)/,
+    );
   });
 
   it('accepts a project given by identifier without compiling it', () => {
@@ -186,7 +261,12 @@ describe('references between resources', () => {
   it('rejects a connector builder that is not compiled', () => {
     const hub = connectors.dockerRegistry({ identifier: 'hub', project: 'web' });
     const p = pipeline({ identifier: 'd', project: 'web' }).stage(
-      deployment({ identifier: 's', service: 's', environment: 'e', infrastructure: { connector: hub, namespace: 'n' } }).step(echo()),
+      deployment({
+        identifier: 's',
+        service: 's',
+        environment: 'e',
+        infrastructure: { connector: hub, namespace: 'n' },
+      }).step(echo()),
     );
     expect(errorsOf(p)).toEqual([
       'pipeline "d" > stage "s": references connector "hub" in project default/web, which is not among the compiled resources',
@@ -197,7 +277,12 @@ describe('references between resources', () => {
   it('rejects a connector of another project', () => {
     const hub = connectors.dockerRegistry({ identifier: 'hub', project: 'other' });
     const p = pipeline({ identifier: 'd', project: 'web' }).stage(
-      deployment({ identifier: 's', service: input(), environment: 'e', infrastructure: { connector: hub, namespace: 'n' } }).step(echo()),
+      deployment({
+        identifier: 's',
+        service: input(),
+        environment: 'e',
+        infrastructure: { connector: hub, namespace: 'n' },
+      }).step(echo()),
     );
     expect(errorsOf(hub, p)).toEqual([
       'pipeline "d" > stage "s": uses connector "hub" in project default/other, which pipeline "d" in project default/web cannot see',
@@ -214,10 +299,22 @@ describe('references between resources', () => {
 
 describe('locations', () => {
   it('points each diagnostic at the builder call that made the offending node', () => {
-    const bad = shell({ identifier: 't', script: 'x', timeout: '10x' }); const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]);
+    const bad = shell({ identifier: 't', script: 'x', timeout: '10x' });
+    const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]);
     const [diagnostic] = buildAndValidate(found(valid().step(bad))).diagnostics;
     // A call is a point: no end.
     expect(diagnostic!.location).toEqual({ file: 'test/validation.test.ts', line, column: expect.any(Number) });
-    expect(diagnostic!.path).toEqual(['pipeline', 'stages', 0, 'stage', 'spec', 'execution', 'steps', 1, 'step', 'timeout']);
+    expect(diagnostic!.path).toEqual([
+      'pipeline',
+      'stages',
+      0,
+      'stage',
+      'spec',
+      'execution',
+      'steps',
+      1,
+      'step',
+      'timeout',
+    ]);
   });
 });

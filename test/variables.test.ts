@@ -3,9 +3,14 @@ import { custom, input, pipeline, wait } from '../src/index.js';
 
 /** Variables as the platform writes them: each type with its `default`, `required`, `description`, `metadata`. */
 const variablesOf = (variables: Parameters<typeof pipeline>[0]['variables']) =>
-  (pipeline({ identifier: 'p', project: 'web', variables }).stage(custom({ identifier: 's' })).step(wait({ identifier: 'w', duration: '1m' })).toDocument() as {
-    pipeline: { variables: unknown[] };
-  }).pipeline.variables;
+  (
+    pipeline({ identifier: 'p', project: 'web', variables })
+      .stage(custom({ identifier: 's' }))
+      .step(wait({ identifier: 'w', duration: '1m' }))
+      .toDocument() as {
+      pipeline: { variables: unknown[] };
+    }
+  ).pipeline.variables;
 
 describe('typed variables', () => {
   it('writes default, required, description and metadata per variable type', () => {

@@ -6,14 +6,29 @@ const place = (at: string) => {
   const [file, line, column] = at.split(':');
   return { file: file!, line: Number(line), column: Number(column) };
 };
-const warning = (message: string, at = 'defs/a.ts:5:9'): Diagnostic => ({ code: 'unknown-reference', severity: 'warning', message, path: ['pipeline'], location: place(at) });
-const error: Diagnostic = { code: 'invalid-format', severity: 'error', message: 'bad', path: [], location: place('defs/a.ts:1:1') };
+const warning = (message: string, at = 'defs/a.ts:5:9'): Diagnostic => ({
+  code: 'unknown-reference',
+  severity: 'warning',
+  message,
+  path: ['pipeline'],
+  location: place(at),
+});
+const error: Diagnostic = {
+  code: 'invalid-format',
+  severity: 'error',
+  message: 'bad',
+  path: [],
+  location: place('defs/a.ts:1:1'),
+};
 
 describe('WarningMemory (compile --watch prints a warning once)', () => {
   it('prints a warning the first time, then only counts it while its cause stays (a moved line included)', () => {
     const memory = new WarningMemory();
     expect(memory.sift([warning('stage "x"')])).toEqual({ fresh: [warning('stage "x"')], repeated: [] });
-    expect(memory.sift([warning('stage "x"', 'defs/a.ts:6:9')])).toEqual({ fresh: [], repeated: [warning('stage "x"', 'defs/a.ts:6:9')] });
+    expect(memory.sift([warning('stage "x"', 'defs/a.ts:6:9')])).toEqual({
+      fresh: [],
+      repeated: [warning('stage "x"', 'defs/a.ts:6:9')],
+    });
   });
 
   it('prints it again when its cause changes: another message or another file', () => {

@@ -39,7 +39,10 @@ function startWatch(args: string[]) {
       new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
         // Not a timing assertion: when the expected output never comes, fail with what was printed instead
         // of a bare test timeout.
-        const guard = setTimeout(() => reject(new Error(`expected output did not come:\n${out.stdout}\n${out.stderr}`)), 40_000);
+        const guard = setTimeout(
+          () => reject(new Error(`expected output did not come:\n${out.stdout}\n${out.stderr}`)),
+          40_000,
+        );
         const check = () => {
           const since = { stdout: out.stdout.slice(mark.stdout), stderr: out.stderr.slice(mark.stderr) };
           if (done(since)) {
@@ -87,7 +90,9 @@ describe('pipewright compile --watch', () => {
     // A syntax error is printed with its location; the process stays up and the last output stays.
     watch.mark();
     await write('lib/steps.ts', STEPS('echo three').replace("timeout: '5m' }", "timeout: '5m' ,, }"));
-    const failed = await watch.until(({ stdout }) => stdout.includes('compile failed; fix the error and save: watching'));
+    const failed = await watch.until(({ stdout }) =>
+      stdout.includes('compile failed; fix the error and save: watching'),
+    );
     expect(failed.stderr).toMatch(/^lib\/steps\.ts:2:\d+ {2}Expected identifier but found ","/m);
     expect(failed.stderr).toContain('[error syntax-error]');
     expect(failed.stderr).not.toMatch(/\n\s+at /);
@@ -148,20 +153,26 @@ describe('pipewright compile --watch', () => {
     await write('lib/steps.ts', warned('nope'));
     const watch = startWatch(['defs/*.ts', '-o', 'out']);
     const first = await watch.until(({ stdout }) => compiled.test(stdout));
-    expect(first.stderr).toContain('refers to stage "nope", which is not a stage of this pipeline [warning unknown-reference]');
+    expect(first.stderr).toContain(
+      'refers to stage "nope", which is not a stage of this pipeline [warning unknown-reference]',
+    );
 
     // A save that leaves the warning's cause as it was (a line above it moves it down): counted, not repeated.
     watch.mark();
     await write('lib/steps.ts', `// the shared step\n${warned('nope')}`);
     const again = await watch.until(({ stdout }) => compiled.test(stdout));
     expect(again.stdout).toContain('change detected: lib/steps.ts; compiling\n');
-    expect(again.stderr).toBe('1 warning shown before still applies, not repeated (unknown-reference); restart the watch to see it again\n');
+    expect(again.stderr).toBe(
+      '1 warning shown before still applies, not repeated (unknown-reference); restart the watch to see it again\n',
+    );
 
     // Its cause changed (another stage named): printed again.
     watch.mark();
     await write('lib/steps.ts', warned('gone'));
     const changed = await watch.until(({ stdout }) => compiled.test(stdout));
-    expect(changed.stderr).toContain('refers to stage "gone", which is not a stage of this pipeline [warning unknown-reference]');
+    expect(changed.stderr).toContain(
+      'refers to stage "gone", which is not a stage of this pipeline [warning unknown-reference]',
+    );
     expect(changed.stderr).not.toContain('shown before');
     child!.kill('SIGINT');
     expect(await watch.exited).toBe(0);

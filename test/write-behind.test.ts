@@ -60,7 +60,10 @@ export const ${id} = pipeline({ identifier: '${id}', name: '${id}', project: 'we
 `;
 const IDS = Array.from({ length: 70 }, (_, index) => `p${String(index).padStart(2, '0')}`);
 const compile = (out: string, batchSize: number) =>
-  runCli(['compile', 'defs/*.ts', '-o', out], { cwd: dir, env: { PIPEWRIGHT_NO_CACHE: '1', PIPEWRIGHT_BATCH_SIZE: String(batchSize) } });
+  runCli(['compile', 'defs/*.ts', '-o', out], {
+    cwd: dir,
+    env: { PIPEWRIGHT_NO_CACHE: '1', PIPEWRIGHT_BATCH_SIZE: String(batchSize) },
+  });
 const leftovers = () => readdirSync(dir).filter((name) => name.includes('pipewright-'));
 
 describe('a compile of 70 entries in one thread', () => {
@@ -75,7 +78,8 @@ describe('a compile of 70 entries in one thread', () => {
     expect(tree).toEqual(await readTree(join(dir, 'out-many')));
     const manifest = JSON.parse(tree['manifest.json']!) as { files: Array<{ file: string; sha256: string }> };
     expect(manifest.files).toHaveLength(70);
-    for (const entry of manifest.files) expect(createHash('sha256').update(tree[entry.file]!).digest('hex')).toBe(entry.sha256);
+    for (const entry of manifest.files)
+      expect(createHash('sha256').update(tree[entry.file]!).digest('hex')).toBe(entry.sha256);
     expect(tree[manifest.files[69]!.file]).toContain('echo p69');
     expect(leftovers()).toEqual([]);
   }, 60_000);
@@ -90,11 +94,17 @@ describe('a compile of 70 entries in one thread', () => {
     expect(leftovers()).toEqual([]);
   }
 
-  it('fails on an entry with an error, writes nothing, and leaves no spool or thread behind', () =>
-    failsOnLast(pipelineFile('p69', `shell({ identifier: 'run', script: 'echo', timeout: 'soon' })`), 'timeout'), 60_000);
+  it(
+    'fails on an entry with an error, writes nothing, and leaves no spool or thread behind',
+    () => failsOnLast(pipelineFile('p69', `shell({ identifier: 'run', script: 'echo', timeout: 'soon' })`), 'timeout'),
+    60_000,
+  );
 
   // The last chunk fails to bundle: the first ones were built and sent, and the compile throws before its flush.
   // A thread left running would keep the process alive (the test would time out).
-  it('stops the thread when a file that cannot be loaded ends the compile after others were sent', () =>
-    failsOnLast('export const p69 = ;\n', 'defs/p69.ts:1'), 30_000);
+  it(
+    'stops the thread when a file that cannot be loaded ends the compile after others were sent',
+    () => failsOnLast('export const p69 = ;\n', 'defs/p69.ts:1'),
+    30_000,
+  );
 });

@@ -16,7 +16,10 @@ const VALID = readFileSync(join(ROOT, 'test', 'fixtures', 'editor', 'pipeline_30
 /** Budget (docs/performance.md): the pipeline schema's size. Times are measured by `npm run bench` (schema), not here. */
 const SCHEMA_BYTES = 2_000_000;
 /** A stage template, as compile writes one (examples/delivery). */
-const TEMPLATE = readFileSync(join(ROOT, 'examples', 'delivery', 'expected', 'templates', 'default', 'delivery', 'quality_gate', 'v1.yaml'), 'utf8');
+const TEMPLATE = readFileSync(
+  join(ROOT, 'examples', 'delivery', 'expected', 'templates', 'default', 'delivery', 'quality_gate', 'v1.yaml'),
+  'utf8',
+);
 
 /** The valid pipeline with mistakes planted: [line (0-based) where the server reports it, what it says]. */
 function planted(): { text: string; mistakes: Array<[number, RegExp]> } {
@@ -51,7 +54,16 @@ beforeAll(async () => {
   const templateSchema = pathToFileURL(join(dir, 'schemas', 'template.schema.json')).href;
   client = new LspClient(process.execPath, [SERVER, '--stdio'], dir);
   client.configuration = {
-    yaml: { validate: true, hover: true, completion: true, yamlVersion: '1.1', schemas: { [pathToFileURL(schemaFile).href]: ['valid.yaml', 'long.yaml', 'planted.yaml'], [templateSchema]: ['template*.yaml'] } },
+    yaml: {
+      validate: true,
+      hover: true,
+      completion: true,
+      yamlVersion: '1.1',
+      schemas: {
+        [pathToFileURL(schemaFile).href]: ['valid.yaml', 'long.yaml', 'planted.yaml'],
+        [templateSchema]: ['template*.yaml'],
+      },
+    },
   };
   await client.initialize(pathToFileURL(dir).href);
   await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: client.configuration });
@@ -99,6 +111,8 @@ describe('the JSON Schemas in yaml-language-server', () => {
     const planted = client.nextDiagnostics(wrong, 60_000);
     await client.open(wrong, TEMPLATE.replace('shell: Bash', 'shell: Bashh'));
     const found = (await planted).diagnostics.map((d: Diagnostic) => [d.range.start.line, d.message] as const);
-    expect(found).toEqual([[TEMPLATE.split('\n').findIndex((line) => line.includes('shell: Bash')), expect.stringMatching(/Bash/)]]);
+    expect(found).toEqual([
+      [TEMPLATE.split('\n').findIndex((line) => line.includes('shell: Bash')), expect.stringMatching(/Bash/)],
+    ]);
   }, 60_000);
 });

@@ -5,7 +5,12 @@ import { qualityGate } from './quality-gate.js';
 /** The quality gate, as each pipeline's first stage: the template builder, so its version comes with it. */
 const gate = () => stageTemplate({ identifier: 'quality_gate', name: 'Quality gate', templateRef: qualityGate });
 
-const rollout = shell({ identifier: 'rollout', name: 'Roll out', script: 'kubectl rollout status deploy/checkout', timeout: '10m' });
+const rollout = shell({
+  identifier: 'rollout',
+  name: 'Roll out',
+  script: 'kubectl rollout status deploy/checkout',
+  timeout: '10m',
+});
 
 export const checkoutApi = pipeline({
   identifier: 'checkout_api',
@@ -25,6 +30,12 @@ export const checkoutApi = pipeline({
     }).step(rollout),
   );
 
-export const checkoutWeb = pipeline({ identifier: 'checkout_web', name: 'Checkout web', project: delivery }).stage(gate());
+export const checkoutWeb = pipeline({ identifier: 'checkout_web', name: 'Checkout web', project: delivery }).stage(
+  gate(),
+);
 
-export const checkoutWorker = pipeline({ identifier: 'checkout_worker', name: 'Checkout worker', project: delivery }).stage(gate());
+export const checkoutWorker = pipeline({
+  identifier: 'checkout_worker',
+  name: 'Checkout worker',
+  project: delivery,
+}).stage(gate());

@@ -19,7 +19,16 @@ export const checkout = service({
           identifier: 'checkout_manifests',
           type: 'K8sManifest',
           spec: {
-            store: { type: 'Github', spec: { connectorRef: 'account.github', gitFetchType: 'Branch', paths: ['deploy/checkout'], repoName: 'checkout', branch: 'main' } },
+            store: {
+              type: 'Github',
+              spec: {
+                connectorRef: 'account.github',
+                gitFetchType: 'Branch',
+                paths: ['deploy/checkout'],
+                repoName: 'checkout',
+                branch: 'main',
+              },
+            },
           },
         },
       },

@@ -16,10 +16,6 @@ export const notifyRelease = (environment: string) =>
   shell({
     identifier: `notify_${environment}`,
     name: `Announce ${environment} release`,
-    script: [
-      'set -euo pipefail',
-      `echo "Released <+pipeline.sequenceId> to ${environment}"`,
-      '',
-    ].join('\n'),
+    script: ['set -euo pipefail', `echo "Released <+pipeline.sequenceId> to ${environment}"`, ''].join('\n'),
     timeout: '2m',
   });

@@ -16,7 +16,14 @@ export const release = pipeline({
   variables: { version: input(), region: input().default('eu') },
 })
   .stage(custom({ identifier: 'deploy', name: 'deploy' }))
-  .step(shell({ identifier: 'roll_out', name: 'roll out', script: 'echo rolling out <+pipeline.variables.version>', timeout: '10m' }))
+  .step(
+    shell({
+      identifier: 'roll_out',
+      name: 'roll out',
+      script: 'echo rolling out <+pipeline.variables.version>',
+      timeout: '10m',
+    }),
+  )
   .step(smokeTest('https://shop.example.com'));
 
 export const nightly = inputSet({
@@ -25,4 +32,3 @@ export const nightly = inputSet({
   pipeline: release,
   values: { variables: [{ name: 'version', type: 'String', value: 'latest' }] },
 });
-

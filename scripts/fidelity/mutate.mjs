@@ -64,7 +64,10 @@ function misspell(random, word) {
     () => word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2),
     () => word.slice(0, at) + word.slice(at + 1),
     () => word.slice(0, at) + word[at] + word.slice(at),
-    () => word.slice(0, at) + (word[at] === word[at].toUpperCase() ? word[at].toLowerCase() : word[at].toUpperCase()) + word.slice(at + 1),
+    () =>
+      word.slice(0, at) +
+      (word[at] === word[at].toUpperCase() ? word[at].toLowerCase() : word[at].toUpperCase()) +
+      word.slice(at + 1),
   ];
   for (let tries = 0; tries < 8; tries++) {
     const out = pick(random, edits)();
@@ -75,8 +78,16 @@ function misspell(random, word) {
 
 /** The scalar put in place of one of another type: what a person types where the platform wants something else. */
 function retyped(random, value) {
-  if (typeof value === 'boolean') return pick(random, [{ variant: 'boolean>text', value: 'nope' }, { variant: 'boolean>number', value: 1 }]);
-  if (typeof value === 'number') return pick(random, [{ variant: 'number>text', value: 'one' }, { variant: 'number>boolean', value: true }]);
+  if (typeof value === 'boolean')
+    return pick(random, [
+      { variant: 'boolean>text', value: 'nope' },
+      { variant: 'boolean>number', value: 1 },
+    ]);
+  if (typeof value === 'number')
+    return pick(random, [
+      { variant: 'number>text', value: 'one' },
+      { variant: 'number>boolean', value: true },
+    ]);
   if (typeof value === 'string')
     return pick(random, [
       { variant: 'string>number', value: 42 },
@@ -102,12 +113,23 @@ export function* mutantsOf(document, mutation, { random, enums, types, rootKey }
   const keyed = inBody.filter((node) => typeof node.path[node.path.length - 1] === 'string');
   switch (mutation) {
     case 'drop-key':
-      for (const node of keyed) yield { mutation, path: node.path, make: () => withValue(document, node.path, (parent, key) => delete parent[key]) };
+      for (const node of keyed)
+        yield {
+          mutation,
+          path: node.path,
+          make: () => withValue(document, node.path, (parent, key) => delete parent[key]),
+        };
       return;
     case 'retype-scalar':
       for (const node of inBody) {
         const to = retyped(random, node.value);
-        if (to) yield { mutation, variant: to.variant, path: node.path, make: () => withValue(document, node.path, (parent, key) => (parent[key] = to.value)) };
+        if (to)
+          yield {
+            mutation,
+            variant: to.variant,
+            path: node.path,
+            make: () => withValue(document, node.path, (parent, key) => (parent[key] = to.value)),
+          };
       }
       return;
     case 'misspell-key':
@@ -124,12 +146,21 @@ export function* mutantsOf(document, mutation, { random, enums, types, rootKey }
         if (typeof node.value === 'string' && enums.has(node.value)) {
           let to = misspell(random, node.value);
           if (enums.has(to)) to = `${node.value}x`;
-          yield { mutation, path: node.path, make: () => withValue(document, node.path, (parent, key) => (parent[key] = to)) };
+          yield {
+            mutation,
+            path: node.path,
+            make: () => withValue(document, node.path, (parent, key) => (parent[key] = to)),
+          };
         }
       return;
     case 'empty-list':
       for (const node of inBody)
-        if (Array.isArray(node.value) && node.value.length > 0) yield { mutation, path: node.path, make: () => withValue(document, node.path, (parent, key) => (parent[key] = [])) };
+        if (Array.isArray(node.value) && node.value.length > 0)
+          yield {
+            mutation,
+            path: node.path,
+            make: () => withValue(document, node.path, (parent, key) => (parent[key] = [])),
+          };
       return;
     case 'unknown-key':
       for (const node of nodes)
@@ -146,7 +177,12 @@ export function* mutantsOf(document, mutation, { random, enums, types, rootKey }
             ['expression', '<+pipeline.variables.value>'],
           ]);
           if (node.value === text) continue;
-          yield { mutation, variant, path: node.path, make: () => withValue(document, node.path, (parent, key) => (parent[key] = text)) };
+          yield {
+            mutation,
+            variant,
+            path: node.path,
+            make: () => withValue(document, node.path, (parent, key) => (parent[key] = text)),
+          };
         }
       return;
     case 'swap-type':
@@ -154,10 +190,23 @@ export function* mutantsOf(document, mutation, { random, enums, types, rootKey }
         const holder = node.path[node.path.length - 2];
         if (node.path[node.path.length - 1] !== 'type' || typeof node.value !== 'string') continue;
         const owner = node.path.slice(0, -1);
-        const pool = isStepPath(owner) ? [...types.steps.keys()] : isStagePath(owner) ? [...types.stages.keys()] : undefined;
+        const pool = isStepPath(owner)
+          ? [...types.steps.keys()]
+          : isStagePath(owner)
+            ? [...types.stages.keys()]
+            : undefined;
         if (!pool || holder === undefined) continue;
-        const to = pick(random, pool.filter((type) => type !== node.value));
-        if (to) yield { mutation, variant: isStepPath(owner) ? 'step' : 'stage', path: node.path, make: () => withValue(document, node.path, (parent, key) => (parent[key] = to)) };
+        const to = pick(
+          random,
+          pool.filter((type) => type !== node.value),
+        );
+        if (to)
+          yield {
+            mutation,
+            variant: isStepPath(owner) ? 'step' : 'stage',
+            path: node.path,
+            make: () => withValue(document, node.path, (parent, key) => (parent[key] = to)),
+          };
       }
       return;
     case 'nest-step':
@@ -168,14 +217,21 @@ export function* mutantsOf(document, mutation, { random, enums, types, rootKey }
         const stage = stageAt >= 0 ? node.path.slice(0, stageAt + 1).reduce((at, key) => at[key], document) : undefined;
         const stageType = isMap(stage) ? stage.type : undefined;
         if (typeof stageType !== 'string') continue;
-        const foreign = [...types.steps.entries()].filter(([type]) => !(types.stepStages.get(type) ?? new Set()).has(stageType));
+        const foreign = [...types.steps.entries()].filter(
+          ([type]) => !(types.stepStages.get(type) ?? new Set()).has(stageType),
+        );
         if (foreign.length === 0) continue;
         const [type, example] = pick(random, foreign);
         yield {
           mutation,
           variant: `${type} in ${stageType}`,
           path: [...node.path, node.value.length],
-          make: () => withValue(document, node.path, (parent, key) => (parent[key] = [...parent[key], { step: structuredClone(example) }])),
+          make: () =>
+            withValue(
+              document,
+              node.path,
+              (parent, key) => (parent[key] = [...parent[key], { step: structuredClone(example) }]),
+            ),
         };
       }
       return;
@@ -197,7 +253,8 @@ export function typesOf(documents) {
       return visit(value.stage.spec, value.stage.type);
     }
     if (isMap(value.step) && typeof value.step.type === 'string' && stageType) {
-      if (!steps.has(value.step.type) && typeof value.step.identifier === 'string') steps.set(value.step.type, { ...value.step, identifier: 'added_step', name: 'added step' });
+      if (!steps.has(value.step.type) && typeof value.step.identifier === 'string')
+        steps.set(value.step.type, { ...value.step, identifier: 'added_step', name: 'added step' });
       if (!stepStages.has(value.step.type)) stepStages.set(value.step.type, new Set());
       stepStages.get(value.step.type).add(stageType);
     }
@@ -213,7 +270,9 @@ export function enumValuesOf(schema) {
   const visit = (node) => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!isMap(node)) return;
-    if (Array.isArray(node.enum)) for (const value of node.enum) if (typeof value === 'string' && /^[A-Za-z][A-Za-z0-9_-]{1,40}$/.test(value)) values.add(value);
+    if (Array.isArray(node.enum))
+      for (const value of node.enum)
+        if (typeof value === 'string' && /^[A-Za-z][A-Za-z0-9_-]{1,40}$/.test(value)) values.add(value);
     for (const item of Object.values(node)) visit(item);
   };
   visit(schema);
@@ -231,7 +290,8 @@ export function placeOf(document, path) {
     const here = at;
     at = at === undefined || at === null ? undefined : at[key];
     if (typeof key === 'number') continue;
-    const typed = (key === 'stage' || key === 'step' || key === 'connector') && isMap(at) && typeof at.type === 'string';
+    const typed =
+      (key === 'stage' || key === 'step' || key === 'connector') && isMap(at) && typeof at.type === 'string';
     parts.push(typed ? `${key}(${at.type})` : key);
     if (here === undefined) break;
   }

@@ -18,10 +18,17 @@ export interface FidelityResult {
   skipped: Array<{ file: string; official: boolean; pipewright: boolean }>;
 }
 export const JUDGED_KINDS: Readonly<Record<string, { schema: string; rootKey: string }>>;
-export function loadOfficial(options: { sharedDir: string; Ajv: unknown; kinds?: string[] }): Promise<{ official: Record<string, Judge>; schemas: Record<string, unknown> }>;
+export function loadOfficial(options: {
+  sharedDir: string;
+  Ajv: unknown;
+  kinds?: string[];
+}): Promise<{ official: Record<string, Judge>; schemas: Record<string, unknown> }>;
 export function runFidelity(options: {
   corpusRoot: string;
-  readYaml: (text: string, file: string) => { documents: Array<{ value: unknown }>; diagnostics: Array<{ severity: string }> };
+  readYaml: (
+    text: string,
+    file: string,
+  ) => { documents: Array<{ value: unknown }>; diagnostics: Array<{ severity: string }> };
   pipewright: Judge;
   official: Record<string, Judge>;
   schemas: Record<string, unknown>;

@@ -28,7 +28,9 @@ const SCHEMA_FILES = {
  * platform serves one per scope (`GET /ng/api/yaml-schema?entityType=Connectors&scope=...`).
  */
 export async function loadOfficial({ sharedDir, Ajv, kinds = Object.keys(JUDGED_KINDS) }) {
-  const { officialValidator, mend, SCHEMA_DIR } = await import(pathToFileURL(path.join(sharedDir, 'tools', 'official-schema.mjs')).href);
+  const { officialValidator, mend, SCHEMA_DIR } = await import(
+    pathToFileURL(path.join(sharedDir, 'tools', 'official-schema.mjs')).href
+  );
   const official = {};
   const schemas = {};
   for (const folder of kinds) {
@@ -40,12 +42,22 @@ export async function loadOfficial({ sharedDir, Ajv, kinds = Object.keys(JUDGED_
       if (kind === 'connector') {
         const ajv = new Ajv({ strict: false, allErrors: false, formats: { int32: true, double: true }, logger: false });
         const validate = ajv.compile(mend(schema));
-        checks.push((doc) => ({ valid: Boolean(validate(doc)), errors: (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message })) }));
+        checks.push((doc) => ({
+          valid: Boolean(validate(doc)),
+          errors: (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message })),
+        }));
       } else checks.push(await officialValidator(kind, { Ajv }));
     }
     official[kind] = (doc) => {
       const body = doc?.[kind];
-      const scope = kind !== 'connector' ? 0 : body?.projectIdentifier !== undefined ? 2 : body?.orgIdentifier !== undefined ? 1 : 0;
+      const scope =
+        kind !== 'connector'
+          ? 0
+          : body?.projectIdentifier !== undefined
+            ? 2
+            : body?.orgIdentifier !== undefined
+              ? 1
+              : 0;
       const { valid, errors } = checks[scope](doc);
       return { refused: !valid, first: valid ? undefined : deepest(errors) };
     };
@@ -55,7 +67,8 @@ export async function loadOfficial({ sharedDir, Ajv, kinds = Object.keys(JUDGED_
 
 /** The problem that says most: the deepest path, and among those not a `type` that fits another branch. */
 function deepest(errors) {
-  const depth = (e) => e.path.split('/').length - (/type$/.test(e.path) && /allowed values|must NOT be valid/.test(e.message) ? 0.5 : 0);
+  const depth = (e) =>
+    e.path.split('/').length - (/type$/.test(e.path) && /allowed values|must NOT be valid/.test(e.message) ? 0.5 : 0);
   const best = [...errors].sort((a, b) => depth(b) - depth(a))[0];
   return best && `${best.path || '/'} ${best.message}`;
 }
@@ -66,10 +79,17 @@ const VARIANT_IN_CLASS = new Set(['retype-scalar', 'expression']);
 /** The documents of a corpus folder (`official/`, `community/`, ...) of one judged kind, read as validate reads them. */
 function documentsOf(corpusRoot, folder, readYaml) {
   const out = [];
-  for (const corpus of fs.readdirSync(corpusRoot, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+  for (const corpus of fs
+    .readdirSync(corpusRoot, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()) {
     const dir = path.join(corpusRoot, corpus, folder);
     if (!fs.existsSync(dir)) continue;
-    for (const file of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    for (const file of fs
+      .readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
       const read = readYaml(fs.readFileSync(path.join(dir, file), 'utf8'), file);
       if (read.documents.length !== 1 || read.diagnostics.some((d) => d.severity === 'error')) continue;
       out.push({ file: `${corpus}/${folder}/${file}`, value: read.documents[0].value });
@@ -93,7 +113,17 @@ function sample(random, list, count) {
  * Runs the mutants. `pipewright(kind, document)` and `official[schemaKind](document)` each answer
  * `{ refused: boolean, first?: string }`. `perClass` caps the mutants of one class per document (seeded sample).
  */
-export function runFidelity({ corpusRoot, readYaml, pipewright, official, schemas, seed = 27, perClass = Infinity, kinds = Object.keys(JUDGED_KINDS), only }) {
+export function runFidelity({
+  corpusRoot,
+  readYaml,
+  pipewright,
+  official,
+  schemas,
+  seed = 27,
+  perClass = Infinity,
+  kinds = Object.keys(JUDGED_KINDS),
+  only,
+}) {
   const random = seededRandom(seed);
   const tally = new Map(MUTATION_CLASSES.map((mutation) => [mutation, { mutants: 0, agree: 0 }]));
   const classes = new Map();
@@ -128,7 +158,13 @@ export function runFidelity({ corpusRoot, readYaml, pipewright, official, schema
           const name = `${mutation}${mutant.variant && VARIANT_IN_CLASS.has(mutation) ? `:${mutant.variant}` : ''} ${direction} ${place}`;
           const entry = classes.get(name) ?? { name, mutation, direction, place, count: 0, sample: undefined };
           entry.count++;
-          entry.sample ??= { file, path: mutant.path.join('.'), variant: mutant.variant, pipewright: verdict.first, official: platform.first };
+          entry.sample ??= {
+            file,
+            path: mutant.path.join('.'),
+            variant: mutant.variant,
+            pipewright: verdict.first,
+            official: platform.first,
+          };
           classes.set(name, entry);
         }
       }
@@ -144,7 +180,9 @@ export function runFidelity({ corpusRoot, readYaml, pipewright, official, schema
  */
 export function documentedPatterns(markdown) {
   const patterns = [];
-  for (const section of markdown.split(/^## /m).filter((part) => /^(Documented disagreements|Open misses)\b/.test(part)))
+  for (const section of markdown
+    .split(/^## /m)
+    .filter((part) => /^(Documented disagreements|Open misses)\b/.test(part)))
     for (const line of section.split('\n')) {
       const cell = /^\|\s*`([^`]+)`\s*\|/.exec(line)?.[1];
       if (cell) patterns.push(cell);
@@ -154,7 +192,12 @@ export function documentedPatterns(markdown) {
 
 /** Whether a class name matches a documented pattern. */
 export function matchesPattern(name, pattern) {
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(name);
 }
 

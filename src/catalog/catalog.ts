@@ -25,24 +25,35 @@ export const catalog: {
   readonly stages: readonly CatalogEntry[];
   readonly connectors: readonly CatalogEntry[];
 } = Object.freeze({
-  steps: Object.freeze(Object.entries(catalogData.steps).map(([type, entry]) => Object.freeze({ type, builder: entry.builder, stages: entry.stages }))),
-  stages: Object.freeze(Object.entries(catalogData.stages).map(([type, entry]) => Object.freeze({ type, builder: entry.builder }))),
-  connectors: Object.freeze(Object.entries(catalogData.connectors).map(([type, entry]) => Object.freeze({ type, builder: entry.builder }))),
+  steps: Object.freeze(
+    Object.entries(catalogData.steps).map(([type, entry]) =>
+      Object.freeze({ type, builder: entry.builder, stages: entry.stages }),
+    ),
+  ),
+  stages: Object.freeze(
+    Object.entries(catalogData.stages).map(([type, entry]) => Object.freeze({ type, builder: entry.builder })),
+  ),
+  connectors: Object.freeze(
+    Object.entries(catalogData.connectors).map(([type, entry]) => Object.freeze({ type, builder: entry.builder })),
+  ),
 });
 
 export const STEP_TYPES: readonly string[] = Object.keys(catalogData.steps);
 export const STAGE_TYPES: readonly string[] = Object.keys(catalogData.stages);
 export const CONNECTOR_TYPES: readonly string[] = Object.keys(catalogData.connectors);
 
-export const stepEntry = (type: string) => (Object.hasOwn(catalogData.steps, type) ? catalogData.steps[type] : undefined);
-export const stageEntry = (type: string) => (Object.hasOwn(catalogData.stages, type) ? catalogData.stages[type] : undefined);
+export const stepEntry = (type: string) =>
+  Object.hasOwn(catalogData.steps, type) ? catalogData.steps[type] : undefined;
+export const stageEntry = (type: string) =>
+  Object.hasOwn(catalogData.stages, type) ? catalogData.stages[type] : undefined;
 
 /** Stage types a step type may run in, or undefined for a type the catalogue does not know. */
 export const stagesForStep = (type: string): readonly string[] | undefined => stepEntry(type)?.stages;
 
 const keyCache = new Map<string, readonly string[] | undefined>();
 const cachedKeys = (cacheKey: string, shape: Shape | undefined) => {
-  if (!keyCache.has(cacheKey)) keyCache.set(cacheKey, shape === undefined ? undefined : shapeKeys(shape, catalogData.defs));
+  if (!keyCache.has(cacheKey))
+    keyCache.set(cacheKey, shape === undefined ? undefined : shapeKeys(shape, catalogData.defs));
   return keyCache.get(cacheKey);
 };
 
@@ -52,4 +63,7 @@ export const stepSpecKeys = (type: string) => cachedKeys(`step:${type}`, stepEnt
 export const stageSpecKeys = (type: string) => cachedKeys(`stage:${type}`, stageEntry(type)?.spec);
 /** The `spec` field names of a connector type. */
 export const connectorSpecKeys = (type: string) =>
-  cachedKeys(`connector:${type}`, Object.hasOwn(catalogData.connectors, type) ? catalogData.connectors[type]!.spec : undefined);
+  cachedKeys(
+    `connector:${type}`,
+    Object.hasOwn(catalogData.connectors, type) ? catalogData.connectors[type]!.spec : undefined,
+  );

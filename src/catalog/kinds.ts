@@ -72,7 +72,14 @@ export const KINDS = [
     scopes: ['project', 'org', 'account'],
     version: 'versionLabel',
   },
-  { kind: 'pipeline', rootKey: 'pipeline', label: 'pipeline', plural: 'pipelines', folder: 'pipelines', scopes: ['project'] },
+  {
+    kind: 'pipeline',
+    rootKey: 'pipeline',
+    label: 'pipeline',
+    plural: 'pipelines',
+    folder: 'pipelines',
+    scopes: ['project'],
+  },
   {
     kind: 'inputSet',
     rootKey: 'inputSet',
@@ -123,7 +130,8 @@ export function kindOfDocument(document: unknown): ResourceKind | undefined {
 }
 
 /** The kind whose documents have this root key (`pipeline` -> pipeline). */
-export const kindOfRootKey = (key: string): ResourceKind | undefined => BY_ROOT.get(key)?.kind as ResourceKind | undefined;
+export const kindOfRootKey = (key: string): ResourceKind | undefined =>
+  BY_ROOT.get(key)?.kind as ResourceKind | undefined;
 
 /** `pipeline:, connector: or project:`: the root keys, for messages. */
 export const rootKeyList = (separator = ', ', last = ' or '): string => {

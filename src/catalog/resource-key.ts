@@ -46,7 +46,8 @@ function javaDoubleText(value: number): string {
 export function platformText(value: unknown): string | undefined {
   if (typeof value === 'string') return value === '' ? undefined : value;
   if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 1e21 ? String(value) : javaDoubleText(value);
+  if (typeof value === 'number')
+    return Number.isInteger(value) && Math.abs(value) < 1e21 ? String(value) : javaDoubleText(value);
   return undefined;
 }
 
@@ -107,7 +108,8 @@ export function outputPathOf(key: ResourceKey): string {
 
 /** Whether a document in scope `from` can refer to `target`: one of its own project, its org, or the account. */
 export const canSee = (from: ReferenceScope, target: ReferenceTarget): boolean =>
-  target.org === undefined || (target.org === from.org && (target.project === undefined || target.project === from.project));
+  target.org === undefined ||
+  (target.org === from.org && (target.project === undefined || target.project === from.project));
 
 const ACCOUNT = 'account.';
 const ORG = 'org.';
@@ -140,6 +142,12 @@ export function parseReference(text: string, from: ReferenceScope): ReferenceTar
     ? [text.slice(ACCOUNT.length), {}]
     : text.startsWith(ORG)
       ? [text.slice(ORG.length), from.org === undefined ? undefined : { org: from.org }]
-      : [text, { ...(from.org !== undefined ? { org: from.org } : {}), ...(from.project !== undefined ? { project: from.project } : {}) }];
+      : [
+          text,
+          {
+            ...(from.org !== undefined ? { org: from.org } : {}),
+            ...(from.project !== undefined ? { project: from.project } : {}),
+          },
+        ];
   return identifier === '' || scope === undefined ? undefined : { identifier, ...scope };
 }

@@ -57,7 +57,12 @@ export interface CatalogData {
    * Parts of the documents beside pipelines that a published schema describes: a template's own fields (not its
    * spec), a trigger, a service's `serviceDefinition`, an infrastructure definition's `type` and `spec`.
    */
-  readonly documents: { readonly template: Shape; readonly trigger: Shape; readonly serviceDefinition: Shape; readonly infrastructure: Shape };
+  readonly documents: {
+    readonly template: Shape;
+    readonly trigger: Shape;
+    readonly serviceDefinition: Shape;
+    readonly infrastructure: Shape;
+  };
   /** The `spec` of the template types that are not a step, stage, step group or pipeline, by `type`. */
   readonly templateSpecs: Readonly<Record<string, Shape>>;
 }
@@ -72,7 +77,9 @@ export function shapeKeys(shape: Shape, defs: Readonly<Record<string, Shape>>, d
       // An object that names no field takes any (a JSON node the schema leaves open).
       if ((Object.keys(shape[1]).length === 0 && !shape[3]) || shape[4]) return undefined;
       const keys = new Set(Object.keys(shape[1]));
-      if (shape[3]) for (const variant of Object.values(shape[3][1])) for (const key of shapeKeys(variant, defs, depth + 1) ?? []) keys.add(key);
+      if (shape[3])
+        for (const variant of Object.values(shape[3][1]))
+          for (const key of shapeKeys(variant, defs, depth + 1) ?? []) keys.add(key);
       return [...keys];
     }
     case 'or': {

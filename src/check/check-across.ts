@@ -68,7 +68,11 @@ export interface AcrossOptions {
 }
 
 /** What the records say across documents, in their order: duplicates, then references, then input sets. */
-export function checkAcross<P, R>(records: ReadonlyArray<AcrossRecord<P, R>>, words: AcrossWords<P, R>, options: AcrossOptions = {}): AcrossFinding<P, R>[] {
+export function checkAcross<P, R>(
+  records: ReadonlyArray<AcrossRecord<P, R>>,
+  words: AcrossWords<P, R>,
+  options: AcrossOptions = {},
+): AcrossFinding<P, R>[] {
   const byKey = new Map<string, Array<AcrossRecord<P, R>>>();
   for (const record of records) {
     const id = keyId(record.key);
@@ -76,13 +80,23 @@ export function checkAcross<P, R>(records: ReadonlyArray<AcrossRecord<P, R>>, wo
     if (same) same.push(record);
     else byKey.set(id, [record]);
   }
-  const found = [...duplicates(records, byKey, words), ...references(records, byKey, words, options.known ?? []), ...inputSets(records, byKey)];
+  const found = [
+    ...duplicates(records, byKey, words),
+    ...references(records, byKey, words, options.known ?? []),
+    ...inputSets(records, byKey),
+  ];
   if (!options.settings) return found;
-  return found.flatMap((finding) => applyRuleSettings([finding.diagnostic], options.settings).map((diagnostic) => ({ ...finding, diagnostic })));
+  return found.flatMap((finding) =>
+    applyRuleSettings([finding.diagnostic], options.settings).map((diagnostic) => ({ ...finding, diagnostic })),
+  );
 }
 
 /** The same resource (kind, scope, owner, identifier, version) in two documents: publishing one would overwrite the other. */
-function* duplicates<P, R>(records: ReadonlyArray<AcrossRecord<P, R>>, byKey: Map<string, Array<AcrossRecord<P, R>>>, words: AcrossWords<P, R>) {
+function* duplicates<P, R>(
+  records: ReadonlyArray<AcrossRecord<P, R>>,
+  byKey: Map<string, Array<AcrossRecord<P, R>>>,
+  words: AcrossWords<P, R>,
+) {
   for (const record of records) {
     const first = byKey.get(keyId(record.key))![0]!;
     if (first === record) continue;
@@ -112,7 +126,8 @@ function* references<P, R>(
       if (reference.by === 'text') continue;
       const { target } = reference;
       // Only a diagnostic needs its subject: describing paths for every reference of 1000 pipelines costs.
-      const subject = () => (record.document === undefined ? {} : { subject: describePath(record.document, reference.path).subject });
+      const subject = () =>
+        record.document === undefined ? {} : { subject: describePath(record.document, reference.path).subject };
       const id = keyId(target);
       if (!byKey.has(id) && !knownIds.has(id)) {
         const diagnostic: Diagnostic = {
@@ -143,11 +158,19 @@ function* references<P, R>(
 export function inputSetPipeline(inputSet: ResourceKey): ResourceKey | undefined {
   if (inputSet.kind !== 'inputSet' || inputSet.parent === undefined) return undefined;
   const { org, project } = inputSet;
-  return { kind: 'pipeline', identifier: inputSet.parent, ...(org !== undefined ? { org } : {}), ...(project !== undefined ? { project } : {}) };
+  return {
+    kind: 'pipeline',
+    identifier: inputSet.parent,
+    ...(org !== undefined ? { org } : {}),
+    ...(project !== undefined ? { project } : {}),
+  };
 }
 
 /** Each input set against its pipeline, when that is among the records once and its inputs are known. */
-function* inputSets<P, R>(records: ReadonlyArray<AcrossRecord<P, R>>, byKey: Map<string, Array<AcrossRecord<P, R>>>): Generator<AcrossFinding<P, R>> {
+function* inputSets<P, R>(
+  records: ReadonlyArray<AcrossRecord<P, R>>,
+  byKey: Map<string, Array<AcrossRecord<P, R>>>,
+): Generator<AcrossFinding<P, R>> {
   for (const record of records) {
     const pipelineKey = inputSetPipeline(record.key);
     if (!pipelineKey || record.document === undefined) continue;

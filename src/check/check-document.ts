@@ -28,7 +28,13 @@ function rulesFor(settings: RuleSettings | undefined): readonly AnyRule[] {
  * gave or YAML held), then what the rules decide knowing the schema's verdict. Locations are added by the caller
  * (builder sites or YAML ranges). Given `inputs`, the walk adds the document's runtime inputs to it.
  */
-export function checkDocument(kind: ResourceKind, node: IrNode, document: unknown, settings?: RuleSettings, inputs?: SeenInput[]): Diagnostic[] {
+export function checkDocument(
+  kind: ResourceKind,
+  node: IrNode,
+  document: unknown,
+  settings?: RuleSettings,
+  inputs?: SeenInput[],
+): Diagnostic[] {
   let walked;
   try {
     walked = walk(node, document, kind, rulesFor(settings), documentSchemas[kind], inputs);
@@ -69,8 +75,14 @@ function withoutEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
   const targetOf = (d: Diagnostic) => JSON.stringify([...d.path.slice(0, -1), /"([^"]+)"/.exec(d.hint!)?.[1]]);
   const typoTargets = new Set(diagnostics.filter((d) => d.code === 'unknown-key' && d.hint).map(targetOf));
   if (typoTargets.size === 0) return diagnostics;
-  const missing = new Set(diagnostics.filter((d) => d.code === 'missing-field' && typoTargets.has(JSON.stringify(d.path))).map((d) => JSON.stringify(d.path)));
+  const missing = new Set(
+    diagnostics
+      .filter((d) => d.code === 'missing-field' && typoTargets.has(JSON.stringify(d.path)))
+      .map((d) => JSON.stringify(d.path)),
+  );
   return diagnostics
     .filter((d) => d.code !== 'missing-field' || !missing.has(JSON.stringify(d.path)))
-    .map((d) => (d.code === 'unknown-key' && d.hint && missing.has(targetOf(d)) ? { ...d, severity: 'error' as const } : d));
+    .map((d) =>
+      d.code === 'unknown-key' && d.hint && missing.has(targetOf(d)) ? { ...d, severity: 'error' as const } : d,
+    );
 }

@@ -59,7 +59,9 @@ function elementIdentity(element: unknown): ElementIdentity | undefined {
 
 /** A list element's key under its list's `key`: `stage[identifier:build]` by its wrapper, `[name:env]` by its own field. */
 const elementKey = (key: string, { wrapper, by }: ElementIdentity, element: Record<string, unknown>): string =>
-  wrapper === undefined ? `${key}/[${by}:${String(element[by])}]` : `${key}/${wrapper}[${by}:${String((element[wrapper] as Record<string, unknown>)[by])}]`;
+  wrapper === undefined
+    ? `${key}/[${by}:${String(element[by])}]`
+    : `${key}/${wrapper}[${by}:${String((element[wrapper] as Record<string, unknown>)[by])}]`;
 
 /** The identities of a list's elements, or undefined when the platform keys the whole list as one value. */
 function listIdentities(list: readonly unknown[]): ElementIdentity[] | undefined {
@@ -115,7 +117,13 @@ function visitList(
     }
     if (wrapper !== undefined) {
       const id = String((element[wrapper] as Record<string, unknown>)[by]);
-      visit(element[wrapper], elementKey(key, identities[index]!, element), [...name, id], [...path, index, wrapper], into);
+      visit(
+        element[wrapper],
+        elementKey(key, identities[index]!, element),
+        [...name, id],
+        [...path, index, wrapper],
+        into,
+      );
       return;
     }
     const id = String(element[by]);
@@ -170,14 +178,21 @@ function walkStep(
     const element = value[step as number] as Record<string, unknown>;
     if (identity.wrapper === 'parallel')
       // `[..., 3, 'parallel', 0, ...]`: the block adds `/parallel` and no position; its list is walked next.
-      return path[index + 1] === 'parallel' ? { walked: { key: `${key}/parallel`, value: element.parallel }, next: index + 2 } : { done: key };
+      return path[index + 1] === 'parallel'
+        ? { walked: { key: `${key}/parallel`, value: element.parallel }, next: index + 2 }
+        : { done: key };
     const own = elementKey(key, identity, element);
-    if (identity.wrapper !== undefined) return path[index + 1] === identity.wrapper ? { walked: { key: own, value: element[identity.wrapper] }, next: index + 2 } : { done: own };
+    if (identity.wrapper !== undefined)
+      return path[index + 1] === identity.wrapper
+        ? { walked: { key: own, value: element[identity.wrapper] }, next: index + 2 }
+        : { done: own };
     // A variable's fields are each one piece.
-    if (!LOOKED_INTO.has(identity.by)) return { done: typeof path[index + 1] === 'string' ? `${own}/${path[index + 1] as string}` : own };
+    if (!LOOKED_INTO.has(identity.by))
+      return { done: typeof path[index + 1] === 'string' ? `${own}/${path[index + 1] as string}` : own };
     return { walked: { key: own, value: element }, next: index + 1 };
   }
-  if (isRecord(value) && typeof step === 'string' && Object.keys(value).length > 0) return { walked: { key: `${key}/${step}`, value: value[step] }, next: index + 1 };
+  if (isRecord(value) && typeof step === 'string' && Object.keys(value).length > 0)
+    return { walked: { key: `${key}/${step}`, value: value[step] }, next: index + 1 };
   return { done: key };
 }
 

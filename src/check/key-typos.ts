@@ -22,6 +22,14 @@ export const unknownKeys: Rule = {
     if (!suggestion) return;
     const path = at.path;
     const { field } = describePath(at.document, path);
-    at.report(ruleWarning(at.document, [...path, key], 'unknown-key', `unknown key "${key}"${field ? ` in ${field}` : ''}`, didYouMean(suggestion)));
+    at.report(
+      ruleWarning(
+        at.document,
+        [...path, key],
+        'unknown-key',
+        `unknown key "${key}"${field ? ` in ${field}` : ''}`,
+        didYouMean(suggestion),
+      ),
+    );
   },
 };

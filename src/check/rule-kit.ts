@@ -13,14 +13,26 @@ export type Help = string | { readonly hint?: string; readonly suggestion?: stri
 
 const helpFields = (help: Help) => (!help ? {} : typeof help === 'string' ? { hint: help } : help);
 
-export const ruleError = (document: unknown, path: DocPath, code: CodeWith<'error'>, message: string, help?: Help): Diagnostic =>
+export const ruleError = (
+  document: unknown,
+  path: DocPath,
+  code: CodeWith<'error'>,
+  message: string,
+  help?: Help,
+): Diagnostic =>
   diagnosticOf(code, 'error', { message, path, subject: describePath(document, path).subject, ...helpFields(help) });
 
 /**
  * A problem the platform saves without complaint but that fails (or misbehaves) at run time: an unresolvable
  * expression, a reference to a stage or step that is not there. A warning, so a valid document is never refused.
  */
-export const ruleWarning = (document: unknown, path: DocPath, code: CodeWith<'warning'>, message: string, help?: Help): Diagnostic =>
+export const ruleWarning = (
+  document: unknown,
+  path: DocPath,
+  code: CodeWith<'warning'>,
+  message: string,
+  help?: Help,
+): Diagnostic =>
   diagnosticOf(code, 'warning', { message, path, subject: describePath(document, path).subject, ...helpFields(help) });
 
 /** What one pass over a text finds: its outermost `<+...>` expressions, and how it ends if unbalanced. */

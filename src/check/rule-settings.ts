@@ -16,8 +16,12 @@ export type RuleSetting = 'off' | 'warning' | 'error';
 export type RuleSettings = { readonly [C in ConfigurableCode]?: RuleSetting };
 
 /** Whether every code of a rule is switched off, so the walk can skip it. */
-export const ruleOff = (codes: DiagnosticCode | readonly DiagnosticCode[], settings: RuleSettings | undefined): boolean =>
-  settings !== undefined && (typeof codes === 'string' ? [codes] : codes).every((code) => settings[code as ConfigurableCode] === 'off');
+export const ruleOff = (
+  codes: DiagnosticCode | readonly DiagnosticCode[],
+  settings: RuleSettings | undefined,
+): boolean =>
+  settings !== undefined &&
+  (typeof codes === 'string' ? [codes] : codes).every((code) => settings[code as ConfigurableCode] === 'off');
 
 /** The diagnostics as the project's settings want them: switched-off codes dropped, others at their set severity. */
 export function applyRuleSettings<D extends Diagnostic>(diagnostics: D[], settings: RuleSettings | undefined): D[] {
@@ -27,7 +31,8 @@ export function applyRuleSettings<D extends Diagnostic>(diagnostics: D[], settin
     const setting = settings[diagnostic.code as ConfigurableCode];
     // A project's setting is the one way a code gets a severity the table does not give it: the cast says so.
     if (setting === undefined) out.push(diagnostic);
-    else if (setting !== 'off') out.push(setting === diagnostic.severity ? diagnostic : ({ ...diagnostic, severity: setting } as D));
+    else if (setting !== 'off')
+      out.push(setting === diagnostic.severity ? diagnostic : ({ ...diagnostic, severity: setting } as D));
   }
   return out;
 }

@@ -42,7 +42,11 @@ export function runtimeInputs(pipelineDocument: unknown, seen?: readonly SeenInp
   // A pipeline made from a template takes the template's inputs under `template.templateInputs`: the template is
   // another document, not read here, so any value there is taken (none is required).
   if (isRecord(body) && isRecord(body.template))
-    found.push({ key: keyAt(['template', 'templateInputs']), path: ['pipeline', 'template', 'templateInputs'], optional: true });
+    found.push({
+      key: keyAt(['template', 'templateInputs']),
+      path: ['pipeline', 'template', 'templateInputs'],
+      optional: true,
+    });
   return found;
 }
 
@@ -69,23 +73,41 @@ function inputsIn(value: unknown, path: Array<string | number>, into: SeenInput[
  * An input set's document against the runtime inputs of its pipeline (`pipeline`, its identifier for messages):
  * a value for a field that is no input is an error, an input without a default left unset a warning.
  */
-export function inputSetFit(inputSetDocument: unknown, inputs: readonly RuntimeInput[], pipeline: string): Diagnostic[] {
-  const inputSet = isRecord(inputSetDocument) && isRecord(inputSetDocument.inputSet) ? inputSetDocument.inputSet : undefined;
+export function inputSetFit(
+  inputSetDocument: unknown,
+  inputs: readonly RuntimeInput[],
+  pipeline: string,
+): Diagnostic[] {
+  const inputSet =
+    isRecord(inputSetDocument) && isRecord(inputSetDocument.inputSet) ? inputSetDocument.inputSet : undefined;
   if (!inputSet || !isRecord(inputSet.pipeline)) return [];
-  const filled = fieldsOf(inputSet.pipeline, ['inputSet', 'pipeline']).filter((field) => field.leaf && !IDENTITY_FIELDS.has(String(field.path.at(-1))));
+  const filled = fieldsOf(inputSet.pipeline, ['inputSet', 'pipeline']).filter(
+    (field) => field.leaf && !IDENTITY_FIELDS.has(String(field.path.at(-1))),
+  );
   const takes = (key: string) => inputs.some((input) => key === input.key || key.startsWith(`${input.key}/`));
   const found: Diagnostic[] = [];
   for (const leaf of filled)
     if (!takes(leaf.key))
       found.push(
-        ruleError(inputSetDocument, leaf.path, 'input-set-not-an-input', `${leaf.path.slice(2).join('.')} is not a runtime input of pipeline "${pipeline}"`,
-          'the platform refuses an input set that sets a field the pipeline fixes; make the field <+input> in the pipeline, or remove it here'),
+        ruleError(
+          inputSetDocument,
+          leaf.path,
+          'input-set-not-an-input',
+          `${leaf.path.slice(2).join('.')} is not a runtime input of pipeline "${pipeline}"`,
+          'the platform refuses an input set that sets a field the pipeline fixes; make the field <+input> in the pipeline, or remove it here',
+        ),
       );
   for (const input of inputs) {
-    if (input.optional || filled.some((leaf) => leaf.key === input.key || leaf.key.startsWith(`${input.key}/`))) continue;
+    if (input.optional || filled.some((leaf) => leaf.key === input.key || leaf.key.startsWith(`${input.key}/`)))
+      continue;
     found.push(
-      ruleWarning(inputSetDocument, ['inputSet', 'pipeline'], 'input-set-missing-input', `leaves ${input.path.slice(1).join('.')} of pipeline "${pipeline}" unset, and it has no default`,
-        'a run started with this input set alone stops and asks for it; give a value here, or a .default(...) in the pipeline'),
+      ruleWarning(
+        inputSetDocument,
+        ['inputSet', 'pipeline'],
+        'input-set-missing-input',
+        `leaves ${input.path.slice(1).join('.')} of pipeline "${pipeline}" unset, and it has no default`,
+        'a run started with this input set alone stops and asks for it; give a value here, or a .default(...) in the pipeline',
+      ),
     );
   }
   return found;

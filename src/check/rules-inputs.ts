@@ -13,7 +13,10 @@ export function inputProblem(text: string): { message: string; hint?: string; su
   if ('calls' in read) return undefined;
   if (read.method === undefined) return read.problem;
   const suggestion = closest(read.method, INPUT_METHODS);
-  return { message: read.problem.message, ...(suggestion ? didYouMean(suggestion) : { hint: `runtime inputs take ${INPUT_METHODS.join(', ')}` }) };
+  return {
+    message: read.problem.message,
+    ...(suggestion ? didYouMean(suggestion) : { hint: `runtime inputs take ${INPUT_METHODS.join(', ')}` }),
+  };
 }
 
 /** Every value that starts with `<+input>` has a well-formed method chain. */
@@ -25,6 +28,14 @@ export const runtimeInputs: Rule = {
     if (!problem) return;
     const { message, ...help } = problem;
     const path = at.path;
-    at.report(ruleWarning(at.document, path, 'invalid-runtime-input', `${describePath(at.document, path).field} ${JSON.stringify(text)} ${message}`, help));
+    at.report(
+      ruleWarning(
+        at.document,
+        path,
+        'invalid-runtime-input',
+        `${describePath(at.document, path).field} ${JSON.stringify(text)} ${message}`,
+        help,
+      ),
+    );
   },
 };

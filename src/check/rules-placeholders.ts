@@ -52,18 +52,26 @@ export const placeholders: Rule<Candidate[]> = {
       if (at.refused.has(pathKey(path))) {
         at.absorbed.add(pathKey(path));
         at.report(
-          ruleError(document, path, 'unsubstituted-placeholder',
+          ruleError(
+            document,
+            path,
+            'unsubstituted-placeholder',
             `${describePath(document, path).field} ${JSON.stringify(text)} is an unsubstituted placeholder; the platform refuses it as ${key === 'identifier' ? 'an identifier' : 'this value'}`,
-            `replace it with the real ${String(key)} (letters, digits and _) before validating or sending the document`),
+            `replace it with the real ${String(key)} (letters, digits and _) before validating or sending the document`,
+          ),
         );
         continue;
       }
       if (!found) continue;
       if (isScope(path)) {
         at.report(
-          ruleWarning(document, path, 'unsubstituted-placeholder',
+          ruleWarning(
+            document,
+            path,
+            'unsubstituted-placeholder',
             `${describePath(document, path).field} ${JSON.stringify(text)} is an unsubstituted placeholder: no ${key === 'orgIdentifier' ? 'org' : 'project'} has that identifier, so publishing to it would fail`,
-            `replace it with the real ${String(key)} before sending the document`),
+            `replace it with the real ${String(key)} before sending the document`,
+          ),
         );
         continue;
       }
@@ -78,11 +86,18 @@ export const placeholders: Rule<Candidate[]> = {
     };
     for (const [placeholder, places] of elsewhere) {
       const first = places[0]!;
-      const more = places.length > 1 ? ` (in ${places.length} places: ${places.slice(0, PLACES_SHOWN).map(placeOf).join(', ')}${places.length > PLACES_SHOWN ? `, ... and ${places.length - PLACES_SHOWN} more` : ''})` : '';
+      const more =
+        places.length > 1
+          ? ` (in ${places.length} places: ${places.slice(0, PLACES_SHOWN).map(placeOf).join(', ')}${places.length > PLACES_SHOWN ? `, ... and ${places.length - PLACES_SHOWN} more` : ''})`
+          : '';
       at.report(
-        ruleWarning(document, first, 'unsubstituted-placeholder',
+        ruleWarning(
+          document,
+          first,
+          'unsubstituted-placeholder',
           `${describePath(document, first).field} holds the placeholder ${placeholder}, which the platform would keep as text${more}`,
-          'substitute it before sending the document (the platform does not expand ${...} or <...> placeholders)'),
+          'substitute it before sending the document (the platform does not expand ${...} or <...> placeholders)',
+        ),
       );
     }
   },

@@ -1,6 +1,11 @@
 import { STAGE_TYPES, stagesForStep } from '../catalog/catalog.js';
 import type { Rule } from './walk.js';
-import { APPROVAL_STEP_TYPES, CONTAINER_STEP_TYPES, DELEGATE_STAGE_TYPES, DEPLOY_STEP_TYPES } from '../schema/step-categories.js';
+import {
+  APPROVAL_STEP_TYPES,
+  CONTAINER_STEP_TYPES,
+  DELEGATE_STAGE_TYPES,
+  DEPLOY_STEP_TYPES,
+} from '../schema/step-categories.js';
 import { ruleError } from './rule-kit.js';
 
 /**
@@ -14,16 +19,29 @@ export const stepPlacement: Rule = {
     const type = step.type;
     const stageType = at.stage?.node.type;
     if (typeof type !== 'string' || typeof stageType !== 'string') return;
-    const error = (message: string, hint: string) => at.report(ruleError(at.document, [...at.path, 'type'], 'step-not-allowed', message, hint));
+    const error = (message: string, hint: string) =>
+      at.report(ruleError(at.document, [...at.path, 'type'], 'step-not-allowed', message, hint));
     const allowed = stagesForStep(type);
     if (CONTAINER_STEP_TYPES.includes(type) && DELEGATE_STAGE_TYPES.includes(stageType) && !at.containerised)
-      error(`a ${type} step runs in a container and cannot run in a ${stageType} stage outside a containerised step group`,
-        'move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on)');
+      error(
+        `a ${type} step runs in a container and cannot run in a ${stageType} stage outside a containerised step group`,
+        'move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on)',
+      );
     else if (!allowed || !STAGE_TYPES.includes(stageType) || allowed.includes(stageType)) return;
     else if (DEPLOY_STEP_TYPES.includes(type))
-      error(`a ${type} step deploys a service and cannot run in a ${stageType} stage`, 'move it to a Deployment stage, which has the service and infrastructure it needs');
+      error(
+        `a ${type} step deploys a service and cannot run in a ${stageType} stage`,
+        'move it to a Deployment stage, which has the service and infrastructure it needs',
+      );
     else if (APPROVAL_STEP_TYPES.includes(type) && stageType === 'CI')
-      error(`a ${type} step cannot run in a CI stage`, 'put approvals in an Approval stage (or a Deployment or Custom stage) before or after the build');
-    else error(`a ${type} step cannot run in a ${stageType} stage`, `the platform runs ${type} steps in ${allowed.join(', ')} stages`);
+      error(
+        `a ${type} step cannot run in a CI stage`,
+        'put approvals in an Approval stage (or a Deployment or Custom stage) before or after the build',
+      );
+    else
+      error(
+        `a ${type} step cannot run in a ${stageType} stage`,
+        `the platform runs ${type} steps in ${allowed.join(', ')} stages`,
+      );
   },
 };

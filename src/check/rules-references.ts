@@ -18,7 +18,8 @@ interface StageIds {
 const baseOf = (id: string) => id.replace(/(_\d+)+$/, '');
 
 /** `pipeline.stages.X`, `stages.X`, `execution.steps.X`, `steps.X` at the start of a path, not after another name. */
-const REFERENCE = /(?<![\w.])(pipeline\.stages|stages|execution\.steps|steps)\.([A-Za-z_][A-Za-z0-9_]*)(?:\.spec\.execution\.steps\.([A-Za-z_][A-Za-z0-9_]*))?/g;
+const REFERENCE =
+  /(?<![\w.])(pipeline\.stages|stages|execution\.steps|steps)\.([A-Za-z_][A-Za-z0-9_]*)(?:\.spec\.execution\.steps\.([A-Za-z_][A-Za-z0-9_]*))?/g;
 
 interface References {
   readonly byStage: Map<string, StageIds>;
@@ -38,7 +39,12 @@ export const expressionReferences: Rule<References> = {
   init: () => ({ byStage: new Map(), strings: [] }),
   stage(stage, at, state) {
     const body = isRecord(stage.body) ? stage.body : {};
-    const ids = { path: at.path, steps: new Set<string>(), opaque: body.template !== undefined, looped: body.strategy !== undefined };
+    const ids = {
+      path: at.path,
+      steps: new Set<string>(),
+      opaque: body.template !== undefined,
+      looped: body.strategy !== undefined,
+    };
     state.current = { node: stage, ids };
     if (typeof stage.identifier === 'string') state.byStage.set(stage.identifier, ids);
   },
@@ -62,8 +68,13 @@ export const expressionReferences: Rule<References> = {
       const after = path[stage.path.length + 1];
       if (path[stage.path.length] === 'spec' && (after === 'inputs' || after === 'outputs')) return;
     }
-    const home = stage && typeof stage.node.identifier === 'string' ? state.byStage.get(stage.node.identifier) : undefined;
-    state.strings.push({ text, path, home: home && home.path.every((key, index) => path[index] === key) ? home : undefined });
+    const home =
+      stage && typeof stage.node.identifier === 'string' ? state.byStage.get(stage.node.identifier) : undefined;
+    state.strings.push({
+      text,
+      path,
+      home: home && home.path.every((key, index) => path[index] === key) ? home : undefined,
+    });
   },
   end(at, { byStage, strings }) {
     const { document } = at;
@@ -91,10 +102,15 @@ export const expressionReferences: Rule<References> = {
           const problem = (what: string, candidates: Iterable<string>) => {
             const suggestion = closest(name, candidates);
             at.report(
-              ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} refers to ${what} "${name}", which is not a ${what} of this ${what === 'stage' ? 'pipeline' : 'stage'}`,
+              ruleWarning(
+                document,
+                path,
+                'unknown-reference',
+                `${describePath(document, path).field} refers to ${what} "${name}", which is not a ${what} of this ${what === 'stage' ? 'pipeline' : 'stage'}`,
                 suggestion
                   ? didYouMean(suggestion)
-                  : `the platform resolves <+${match[0]}...> only at run time, and it fails unless a ${what} with that identifier runs in the same execution`),
+                  : `the platform resolves <+${match[0]}...> only at run time, and it fails unless a ${what} with that identifier runs in the same execution`,
+              ),
             );
           };
           if (root === 'pipeline.stages' || root === 'stages') {
@@ -103,9 +119,13 @@ export const expressionReferences: Rule<References> = {
             else if (nestedStep && !target.opaque && !stepKnown(target, nestedStep)) {
               const suggestion = closest(nestedStep, target.steps);
               at.report(
-                ruleWarning(document, path, 'unknown-reference',
+                ruleWarning(
+                  document,
+                  path,
+                  'unknown-reference',
                   `${describePath(document, path).field} refers to step "${nestedStep}" of stage "${name}", which does not exist`,
-                  suggestion ? didYouMean(suggestion) : undefined),
+                  suggestion ? didYouMean(suggestion) : undefined,
+                ),
               );
             }
           } else {
@@ -141,15 +161,25 @@ export const stageNameReferences: Rule<StageNames> = {
       const what = earlierThan === undefined ? 'stage' : 'earlier stage';
       const suggestion = closest(name, known);
       at.report(
-        ruleWarning(document, path, 'unknown-reference', `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
-          suggestion ? didYouMean(suggestion) : earlierThan === undefined ? undefined : 'a stage can reuse only what a stage before it set up'),
+        ruleWarning(
+          document,
+          path,
+          'unknown-reference',
+          `${describePath(document, path).field} names ${what} "${name}", which does not exist`,
+          suggestion
+            ? didYouMean(suggestion)
+            : earlierThan === undefined
+              ? undefined
+              : 'a stage can reuse only what a stage before it set up',
+        ),
       );
     };
     stages.forEach((stage, index) => {
       const body = isRecord(stage.node.body) ? stage.node.body : {};
       const spec = isRecord(body.spec) ? body.spec : {};
       const service = isRecord(spec.service) ? spec.service : {};
-      if (isRecord(service.useFromStage)) check(service.useFromStage.stage, [...stage.path, 'spec', 'service', 'useFromStage', 'stage'], index);
+      if (isRecord(service.useFromStage))
+        check(service.useFromStage.stage, [...stage.path, 'spec', 'service', 'useFromStage', 'stage'], index);
       const infrastructure = isRecord(spec.infrastructure) ? spec.infrastructure : {};
       if (body.type === 'CI' && infrastructure.useFromStage !== undefined)
         check(infrastructure.useFromStage, [...stage.path, 'spec', 'infrastructure', 'useFromStage'], index);
@@ -161,6 +191,14 @@ export const stageNameReferences: Rule<StageNames> = {
           if (isRecord(event))
             for (const [stageIndex, name] of list(event.forStages).entries())
               if (name !== 'AllStages')
-                check(name, ['pipeline', 'notificationRules', ruleIndex, 'pipelineEvents', eventIndex, 'forStages', stageIndex]);
+                check(name, [
+                  'pipeline',
+                  'notificationRules',
+                  ruleIndex,
+                  'pipelineEvents',
+                  eventIndex,
+                  'forStages',
+                  stageIndex,
+                ]);
   },
 };

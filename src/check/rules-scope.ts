@@ -18,11 +18,21 @@ export const scopeWarnings: Rule = {
     if (!isRecord(body)) return;
     for (const key of kind === 'project' ? [] : ['orgIdentifier', 'projectIdentifier']) {
       const value = body[key];
-      if (typeof value !== 'string' || IDENTIFIER_PATTERN.test(value) || PLACEHOLDER.test(value) || value.includes('<+')) continue;
+      if (
+        typeof value !== 'string' ||
+        IDENTIFIER_PATTERN.test(value) ||
+        PLACEHOLDER.test(value) ||
+        value.includes('<+')
+      )
+        continue;
       at.report(
-        ruleWarning(document, [kind, key], 'invalid-scope',
+        ruleWarning(
+          document,
+          [kind, key],
+          'invalid-scope',
           `${key} ${JSON.stringify(value)} is not an identifier, so no ${key === 'orgIdentifier' ? 'org' : 'project'} can have it: publishing to it would fail`,
-          `use the ${key === 'orgIdentifier' ? 'org' : 'project'}'s identifier (letters, digits and _, starting with a letter or _)`),
+          `use the ${key === 'orgIdentifier' ? 'org' : 'project'}'s identifier (letters, digits and _, starting with a letter or _)`,
+        ),
       );
     }
   },

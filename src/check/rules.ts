@@ -20,7 +20,10 @@ const placeIn = (base: DocPath, path: DocPath): string =>
   path
     .slice(base.length - 1)
     .filter((key) => key !== 'step' && key !== 'stepGroup' && key !== 'stage')
-    .reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : String(key)), '');
+    .reduce<string>(
+      (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : String(key)),
+      '',
+    );
 
 /**
  * Identifiers unique as the platform counts them, by fully qualified name: the stages of a pipeline (parallel
@@ -50,7 +53,14 @@ const uniqueIdentifiers: Rule<Scopes> = {
   },
 };
 
-function check(scopes: Scopes, node: IrNode, at: Parameters<NonNullable<Rule['step']>>[1], what: string, base: DocPath, scope: string) {
+function check(
+  scopes: Scopes,
+  node: IrNode,
+  at: Parameters<NonNullable<Rule['step']>>[1],
+  what: string,
+  base: DocPath,
+  scope: string,
+) {
   const id = node.identifier;
   if (typeof id !== 'string') return;
   const seen = scopeOf(scopes, base);
@@ -61,9 +71,13 @@ function check(scopes: Scopes, node: IrNode, at: Parameters<NonNullable<Rule['st
     return;
   }
   at.report(
-    ruleError(at.document, [...path, 'identifier'], 'duplicate-identifier',
+    ruleError(
+      at.document,
+      [...path, 'identifier'],
+      'duplicate-identifier',
       `${what} identifier "${id}" is used twice in ${scope}: ${placeIn(base, first)} and ${placeIn(base, path)}`,
-      `identifiers must be unique within ${scope}; rename one (a step used twice needs its own identifier in each place)`),
+      `identifiers must be unique within ${scope}; rename one (a step used twice needs its own identifier in each place)`,
+    ),
   );
 }
 
@@ -102,7 +116,16 @@ function typeTypo(node: IrNode, at: Parameters<NonNullable<Rule['step']>>[1], wh
   const known = knownTypes[what];
   if (typeof type !== 'string' || knownTypeSets[what].has(type)) return;
   const suggestion = closest(type, known);
-  if (suggestion) at.report(ruleError(at.document, [...at.path, 'type'], 'unknown-type', `unknown ${what} type "${type}"`, didYouMean(suggestion)));
+  if (suggestion)
+    at.report(
+      ruleError(
+        at.document,
+        [...at.path, 'type'],
+        'unknown-type',
+        `unknown ${what} type "${type}"`,
+        didYouMean(suggestion),
+      ),
+    );
 }
 
 /** Finds an unbalanced `<+`, an empty `<+>` or an unclosed quote in a string; returns a message or undefined. */
@@ -123,12 +146,19 @@ const balancedExpressions: Rule = {
     const path = at.path;
     const { field } = describePath(at.document, path);
     at.report(
-      ruleWarning(at.document, path, 'unbalanced-expression', `${field} ${JSON.stringify(text)} ${problem}`, 'write expressions as <+path.to.value>, each "<+" closed by ">"'),
+      ruleWarning(
+        at.document,
+        path,
+        'unbalanced-expression',
+        `${field} ${JSON.stringify(text)} ${problem}`,
+        'write expressions as <+path.to.value>, each "<+" closed by ">"',
+      ),
     );
   },
 };
 
-const pipelineBody = (document: unknown) => (isRecord(document) && isRecord(document.pipeline) ? document.pipeline : {});
+const pipelineBody = (document: unknown) =>
+  isRecord(document) && isRecord(document.pipeline) ? document.pipeline : {};
 
 /** A Barrier step waits at a barrier the pipeline declares in flowControl.barriers. */
 const barrierReferences: Rule<Set<unknown>> = {
@@ -137,16 +167,25 @@ const barrierReferences: Rule<Set<unknown>> = {
   init: () => new Set(),
   document(_root, at, declared) {
     const body = pipelineBody(at.document);
-    for (const barrier of list(isRecord(body.flowControl) ? body.flowControl.barriers : undefined)) if (isRecord(barrier)) declared.add(barrier.identifier);
+    for (const barrier of list(isRecord(body.flowControl) ? body.flowControl.barriers : undefined))
+      if (isRecord(barrier)) declared.add(barrier.identifier);
   },
   step(step, at, declared) {
     const spec = isRecord(step.body) ? step.body.spec : undefined;
     if (step.type !== 'Barrier' || !isRecord(spec) || typeof spec.barrierRef !== 'string') return;
     if (spec.barrierRef.includes('<+') || declared.has(spec.barrierRef)) return;
-    const suggestion = closest(spec.barrierRef, [...declared].filter((id): id is string => typeof id === 'string'));
+    const suggestion = closest(
+      spec.barrierRef,
+      [...declared].filter((id): id is string => typeof id === 'string'),
+    );
     at.report(
-      ruleError(at.document, [...at.path, 'spec', 'barrierRef'], 'unknown-barrier', `spec.barrierRef "${spec.barrierRef}" names no barrier of this pipeline`,
-        suggestion ? didYouMean(suggestion) : 'declare it under pipeline.flowControl.barriers with this identifier'),
+      ruleError(
+        at.document,
+        [...at.path, 'spec', 'barrierRef'],
+        'unknown-barrier',
+        `spec.barrierRef "${spec.barrierRef}" names no barrier of this pipeline`,
+        suggestion ? didYouMean(suggestion) : 'declare it under pipeline.flowControl.barriers with this identifier',
+      ),
     );
   },
 };
@@ -165,8 +204,13 @@ const codebaseForCloning: Rule<{ hasCodebase: boolean }> = {
     const spec = isRecord(stage.body) ? stage.body.spec : undefined;
     if (hasCodebase || stage.type !== 'CI' || !isRecord(spec) || spec.cloneCodebase !== true) return;
     at.report(
-      ruleWarning(at.document, [...at.path, 'spec', 'cloneCodebase'], 'clone-without-codebase', 'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
-        'add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false'),
+      ruleWarning(
+        at.document,
+        [...at.path, 'spec', 'cloneCodebase'],
+        'clone-without-codebase',
+        'cloneCodebase is true but the pipeline has no properties.ci.codebase to clone',
+        'add properties.ci.codebase (connectorRef, repoName, build) to the pipeline, or set cloneCodebase: false',
+      ),
     );
   },
 };
@@ -181,10 +225,20 @@ const buildInfrastructure: Rule = {
   kinds: ['pipeline'],
   stage(stage, at) {
     const spec = isRecord(stage.body) ? stage.body.spec : undefined;
-    if (stage.type !== 'CI' || !isRecord(spec) || ['runtime', 'platform', 'infrastructure'].some((key) => spec[key] !== undefined)) return;
+    if (
+      stage.type !== 'CI' ||
+      !isRecord(spec) ||
+      ['runtime', 'platform', 'infrastructure'].some((key) => spec[key] !== undefined)
+    )
+      return;
     at.report(
-      ruleWarning(at.document, [...at.path, 'spec'], 'no-build-infrastructure', 'this CI stage says neither where it runs (runtime, platform) nor on what infrastructure',
-        'add runtime: { type: Cloud, spec: {} } with platform: { os: Linux, arch: Amd64 } for Harness Cloud, or infrastructure (a Kubernetes cluster or VM pool)'),
+      ruleWarning(
+        at.document,
+        [...at.path, 'spec'],
+        'no-build-infrastructure',
+        'this CI stage says neither where it runs (runtime, platform) nor on what infrastructure',
+        'add runtime: { type: Cloud, spec: {} } with platform: { os: Linux, arch: Amd64 } for Harness Cloud, or infrastructure (a Kubernetes cluster or VM pool)',
+      ),
     );
   },
 };

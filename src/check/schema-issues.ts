@@ -30,7 +30,8 @@ function allowedOf(issue: z.core.$ZodIssue): string[] | undefined {
   if ('options' in issue && Array.isArray(issue.options)) return issue.options.map(String);
   for (const branch of issue.errors)
     for (const inner of branch)
-      if (inner.code === 'invalid_value' && inner.path.length === 0 && 'values' in inner) return inner.values.map(String);
+      if (inner.code === 'invalid_value' && inner.path.length === 0 && 'values' in inner)
+        return inner.values.map(String);
   return undefined;
 }
 
@@ -63,7 +64,11 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
   return issues.flatMap((issue): Diagnostic[] => {
     const path = issue.path as Array<string | number>;
     const inner = matchedBranch(issue);
-    if (inner) return schemaDiagnostics(document, inner.map((problem) => ({ ...problem, path: [...path, ...problem.path] })));
+    if (inner)
+      return schemaDiagnostics(
+        document,
+        inner.map((problem) => ({ ...problem, path: [...path, ...problem.path] })),
+      );
     const { subject, field } = describePath(document, path);
     const value = valueAt(document, path);
     let message = issue.message;
@@ -101,7 +106,10 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     } else if (issue.code === 'too_small' && issue.origin === 'array' && zodWording(issue)) {
       message = `${field || 'value'} needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}`;
     } else if (issue.code === 'too_small' && issue.origin === 'string') {
-      message = Number(issue.minimum) <= 1 ? `${field || 'value'} must not be empty` : `${field || 'value'} needs at least ${String(issue.minimum)} characters`;
+      message =
+        Number(issue.minimum) <= 1
+          ? `${field || 'value'} must not be empty`
+          : `${field || 'value'} needs at least ${String(issue.minimum)} characters`;
     } else if (PREDICATE.test(message)) {
       message = `${field} ${JSON.stringify(value)} ${message}`;
     } else if (field && !message.includes(field.split('.').pop()!)) {
@@ -119,7 +127,8 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
 function matchedBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] | undefined {
   if (issue.code !== 'invalid_union' || allowedOf(issue)) return undefined;
   const rootMismatch = (problem: z.core.$ZodIssue) =>
-    problem.path.length === 0 && (problem.code === 'invalid_type' || (problem.code === 'invalid_value' && 'values' in problem));
+    problem.path.length === 0 &&
+    (problem.code === 'invalid_type' || (problem.code === 'invalid_value' && 'values' in problem));
   const matched = issue.errors.filter((branch) => branch.length > 0 && !branch.some(rootMismatch));
   return matched.length === 1 ? matched[0] : undefined;
 }

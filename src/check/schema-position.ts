@@ -40,7 +40,10 @@ export function schemaAt(schema: z.ZodType, value: unknown, written: () => unkno
         if (!isRecord(value)) return undefined;
         const variant = plan.variantOf?.(value);
         const type = value.type;
-        const spec = plan.registry && typeof type === 'string' && Object.hasOwn(plan.registry, type) ? plan.registry[type] : undefined;
+        const spec =
+          plan.registry && typeof type === 'string' && Object.hasOwn(plan.registry, type)
+            ? plan.registry[type]
+            : undefined;
         if (!variant && !spec) return plan.plain;
         // A variant's fields are known too: `spec` is declared by the `type: Inline` variant, not the base.
         // (Merged only when there is a variant: copying every object's shape was most of this check's time.)
@@ -93,7 +96,12 @@ function makePlan(schema: z.ZodType): Plan {
       const loose = !def.catchall || zodDef(def.catchall).type === 'unknown';
       const variantOf = variantSchemas.get(schema);
       const registry = typedSpecRegistries.get(schema);
-      return { kind: 'object', plain: { fields: { shape: def.shape ?? {}, loose } }, ...(variantOf ? { variantOf } : {}), ...(registry ? { registry } : {}) };
+      return {
+        kind: 'object',
+        plain: { fields: { shape: def.shape ?? {}, loose } },
+        ...(variantOf ? { variantOf } : {}),
+        ...(registry ? { registry } : {}),
+      };
     }
     default:
       return { kind: 'other' };
@@ -154,15 +162,39 @@ function unionOption(plan: UnionPlan, value: unknown, written: () => unknown): z
 }
 
 /** Types that never take a map, or a list: zod refuses the value before looking inside it. */
-const NOT_MAP = new Set(['string', 'number', 'boolean', 'bigint', 'enum', 'literal', 'null', 'undefined', 'array', 'tuple']);
-const NOT_LIST = new Set(['string', 'number', 'boolean', 'bigint', 'enum', 'literal', 'null', 'undefined', 'object', 'record']);
+const NOT_MAP = new Set([
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+  'enum',
+  'literal',
+  'null',
+  'undefined',
+  'array',
+  'tuple',
+]);
+const NOT_LIST = new Set([
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+  'enum',
+  'literal',
+  'null',
+  'undefined',
+  'object',
+  'record',
+]);
 
 /** False only when the option surely refuses the value; a scalar value is left to parsing. */
 function mayParse(option: UnionOption, value: unknown): boolean {
   if (Array.isArray(value)) return !NOT_LIST.has(option.type);
   if (!isRecord(value)) return true;
   if (NOT_MAP.has(option.type)) return false;
-  return option.tags.every(({ key, values, optional }) => (value[key] === undefined ? optional : values.has(value[key])));
+  return option.tags.every(({ key, values, optional }) =>
+    value[key] === undefined ? optional : values.has(value[key]),
+  );
 }
 
 /** The schema under optional, nullable, default, readonly, pipe and lazy wrappers (as `schemaAt` unwraps them). */
@@ -170,7 +202,8 @@ export function resolved(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let depth = 0; depth < MAX_UNWRAP; depth++) {
     const def = zodDef(current);
-    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'readonly') current = def.innerType!;
+    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'readonly')
+      current = def.innerType!;
     else if (def.type === 'pipe') current = def.in!;
     else if (def.type === 'lazy') current = def.getter!();
     else return current;

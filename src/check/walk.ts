@@ -100,7 +100,9 @@ function visitorsOf(rules: readonly AnyRule[], kind: ResourceKind): Visitors {
   if (!visitors) {
     const structural = rules.map((rule) => !rule.kinds || rule.kinds.includes(kind));
     const withMethod = (method: Visitor) =>
-      rules.flatMap((rule, index) => (rule[method] && (method === 'string' || method === 'document' || structural[index]) ? [index] : []));
+      rules.flatMap((rule, index) =>
+        rule[method] && (method === 'string' || method === 'document' || structural[index]) ? [index] : [],
+      );
     visitors = {
       onDocument: withMethod('document'),
       onStage: withMethod('stage'),
@@ -137,7 +139,14 @@ export interface Walked {
  * `inputs`, it adds the runtime inputs it passes (compile keeps a pipeline's, for its input sets, without a walk
  * of its own). Throws TOO_DEEP past MAX_NESTING levels, before any recursion could overflow.
  */
-export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules: readonly AnyRule[], schema?: z.ZodType, inputs?: SeenInput[]): Walked {
+export function walk(
+  root: IrNode,
+  document: unknown,
+  kind: ResourceKind,
+  rules: readonly AnyRule[],
+  schema?: z.ZodType,
+  inputs?: SeenInput[],
+): Walked {
   const states = rules.map((rule) => rule.init?.());
   const found: Diagnostic[][] = rules.map(() => []);
   const { onDocument, onStage, onGroup, onStep, onString, onUnmodelled } = visitorsOf(rules, kind);
@@ -183,14 +192,23 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
   /** The list of the previous element: its siblings share it (one object, so rules can key by it). */
   let lastList: ListAt | undefined;
   const listAt = (length: number, parent: IrNode): ListAt => {
-    if (lastList && lastList.path.length === length && lastList.path.every((key, index) => stack[index] === key)) return lastList;
+    if (lastList && lastList.path.length === length && lastList.path.every((key, index) => stack[index] === key))
+      return lastList;
     // The list is the array just above this element: `execution.steps`, a step group's `steps`.
     const listKey = String(stack[length - 1]);
-    const label = parent.kind === 'stepGroup' ? `the ${listKey} of step group${parent.identifier ? ` "${parent.identifier}"` : ''}` : `execution.${listKey}`;
+    const label =
+      parent.kind === 'stepGroup'
+        ? `the ${listKey} of step group${parent.identifier ? ` "${parent.identifier}"` : ''}`
+        : `execution.${listKey}`;
     return (lastList = { path: stack.slice(0, length), label });
   };
 
-  const value = (data: unknown, owner: IrNode, unwrapped: ReadonlySet<IrNode> | undefined, schema: z.ZodType | undefined): void => {
+  const value = (
+    data: unknown,
+    owner: IrNode,
+    unwrapped: ReadonlySet<IrNode> | undefined,
+    schema: z.ZodType | undefined,
+  ): void => {
     if (typeof data === 'string') {
       // The most visited place of the walk: the rules are called without a closure per string.
       if (onString.length) cursor.node = owner;
@@ -227,7 +245,12 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
   };
 
   const node = (at: IrNode, parent: IrNode | undefined, unwrap: boolean, schema: z.ZodType | undefined): void => {
-    const saved = { stage: cursor.stage, list: cursor.list, containerised: cursor.containerised, looping: cursor.looping };
+    const saved = {
+      stage: cursor.stage,
+      list: cursor.list,
+      containerised: cursor.containerised,
+      looping: cursor.looping,
+    };
     const wrapped = at.wrapper !== undefined && !unwrap;
     let bodySchema = schema;
     if (schema && wrapped) {
@@ -238,7 +261,11 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
     if (wrapped) stack.push(at.wrapper!);
     const body = isRecord(at.body) ? at.body : undefined;
     if (body?.strategy !== undefined) cursor.looping = true;
-    if ((at.kind === 'step' || at.kind === 'stepGroup' || at.kind === 'parallel') && parent && parent.kind !== 'parallel')
+    if (
+      (at.kind === 'step' || at.kind === 'stepGroup' || at.kind === 'parallel') &&
+      parent &&
+      parent.kind !== 'parallel'
+    )
       cursor.list = listAt(stack.length - (wrapped ? 2 : 1), parent);
     cursor.node = at;
     if (at.kind === 'stage') {
@@ -250,7 +277,9 @@ export function walk(root: IrNode, document: unknown, kind: ResourceKind, rules:
       visitNode(onGroup, 'stepGroup', at);
       if (isRecord(body?.stepGroupInfra)) cursor.containerised = true;
     } else if (at.kind === 'step') visitNode(onStep, 'step', at);
-    const unwrapped = at.children.some((child) => child.unwrap) ? new Set(at.children.filter((c) => c.unwrap).map((c) => c.node)) : undefined;
+    const unwrapped = at.children.some((child) => child.unwrap)
+      ? new Set(at.children.filter((c) => c.unwrap).map((c) => c.node))
+      : undefined;
     value(at.body, at, unwrapped, bodySchema);
     if (wrapped) stack.pop();
     Object.assign(cursor, saved);

@@ -23,7 +23,11 @@ function allCommands(program: Command): Command[] {
   return program.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
-const anchor = (title: string) => title.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+const anchor = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 
 /**
  * docs/cli.md, rendered from the commander program itself: each command's description and its `--help`
@@ -99,10 +103,10 @@ export async function renderCliReference(program: Command, file = 'docs/cli.md')
     '- `diagnostics`: each with `code`, `severity` and `message`, and when known:',
     '  - `location`: `file` (relative to the working directory), and when the place within it is known `line` and',
     '    `column` (both 1-based) and, for a YAML node, a TypeScript or an esbuild error, its end `endLine` and',
-    '    `endColumn` (just after its last character, as an editor\'s range); a builder call is a point (no end);',
+    "    `endColumn` (just after its last character, as an editor's range); a builder call is a point (no end);",
     '  - `path` (in the document), `subject` (the resource, stage and step), `hint`;',
     '  - `suggestion`: the text you most likely meant (the key, option, value or identifier a "did you mean" names):',
-    '    what an editor\'s quick fix would put in place of the misspelt one;',
+    "    what an editor's quick fix would put in place of the misspelt one;",
     '  - the same mistake at the same place in many documents (a shared step) is one diagnostic with `count` and the',
     '    first few `places` instead of a `subject`;',
     '  - `suppressed`: `{ reason, by }` for a diagnostic a builder\'s `.suppress()` (`by: "builder"`) or a',
@@ -122,7 +126,16 @@ export async function renderCliReference(program: Command, file = 'docs/cli.md')
     'The API key is never part of it.',
   ];
   for (const command of commands)
-    lines.push('', `## ${commandPath(command)}`, '', `${command.description()}`, '', '```text', helpText(command), '```');
+    lines.push(
+      '',
+      `## ${commandPath(command)}`,
+      '',
+      `${command.description()}`,
+      '',
+      '```text',
+      helpText(command),
+      '```',
+    );
   const prettier = await import('prettier');
   const config = (await prettier.resolveConfig(file)) ?? {};
   return prettier.format(`${lines.join('\n')}\n`, { ...config, parser: 'markdown' });

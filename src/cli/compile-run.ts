@@ -3,7 +3,13 @@ import type { CompileOptions, CompileResult } from '../compile/compile.js';
 import { resolveEntries } from '../compile/entries.js';
 import type { Removal } from '../compile/prune.js';
 import { bundleAhead, startBundler } from '../compile/load-modules.js';
-import { DiagnosticError, formatDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import {
+  DiagnosticError,
+  formatDiagnostics,
+  hasErrors,
+  sortDiagnostics,
+  type Diagnostic,
+} from '../core/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { EXIT, useColor } from './errors.js';
@@ -51,7 +57,14 @@ export async function resolveInputs(entries: readonly string[], flags: CompileFl
   const outDir = flags.out ?? config.outDir ?? DEFAULT_OUT_DIR;
   const files = await resolveEntries(chosen);
   guardOutDir(outDir, [...files, ...(configFile ? [configFile] : [])]);
-  return { entries: chosen, files, ...(configFile ? { configFile } : {}), config, outDir, partial: entries.length > 0 && !(await sameFiles(files, config.include)) };
+  return {
+    entries: chosen,
+    files,
+    ...(configFile ? { configFile } : {}),
+    config,
+    outDir,
+    partial: entries.length > 0 && !(await sameFiles(files, config.include)),
+  };
 }
 
 /** Whether `files` are what the config's include globs find: then a compile of them is one of the whole project. */
@@ -87,7 +100,10 @@ async function maybeTypecheck(inputs: CompileInputs, flags: CompileFlags): Promi
   if (!flags.typecheck) return [];
   requireOptional(['ts-morph'], 'compile --typecheck');
   const { typecheck } = await import('../compile/typecheck.js');
-  const found = await typecheck({ files: inputs.files, ...(inputs.configFile ? { configFile: inputs.configFile } : {}) });
+  const found = await typecheck({
+    files: inputs.files,
+    ...(inputs.configFile ? { configFile: inputs.configFile } : {}),
+  });
   if (hasErrors(found)) throw new DiagnosticError(found);
   return found;
 }
@@ -155,12 +171,18 @@ export async function compileInputs(
     partial: inputs.partial,
   });
   const { changes, documents } = result;
-  if (process.argv.includes('--debug')) for (const note of result.notes) process.stderr.write(`pipewright: debug: ${note}\n`);
+  if (process.argv.includes('--debug'))
+    for (const note of result.notes) process.stderr.write(`pipewright: debug: ${note}\n`);
   const diagnostics = sortDiagnostics([...typeWarnings, ...result.diagnostics]);
   const upToDate = changes.written.length === 0 && changes.removed.length === 0;
   const ok = !flags.check || upToDate;
   if (flags.json) {
-    printEnvelope('compile', ok, diagnostics, { outDir: inputs.outDir, check: flags.check ?? false, documents: documents.length, changes });
+    printEnvelope('compile', ok, diagnostics, {
+      outDir: inputs.outDir,
+      check: flags.check ?? false,
+      documents: documents.length,
+      changes,
+    });
   } else {
     // A watch prints each warning once (warning-memory.ts); a single compile prints them all.
     const { fresh, repeated } = watching.warnings?.sift(diagnostics) ?? { fresh: diagnostics, repeated: [] };

@@ -31,12 +31,28 @@ const ERRNO: Readonly<Record<string, string>> = {
  */
 export function fileSystemProblem(error: unknown): DiagnosticError | undefined {
   const { code, syscall, path } = (error ?? {}) as { code?: unknown; syscall?: unknown; path?: unknown };
-  if (!(error instanceof Error) || typeof code !== 'string' || !ERRNO[code] || typeof syscall !== 'string' || typeof path !== 'string') return undefined;
+  if (
+    !(error instanceof Error) ||
+    typeof code !== 'string' ||
+    !ERRNO[code] ||
+    typeof syscall !== 'string' ||
+    typeof path !== 'string'
+  )
+    return undefined;
   const shown = relative(process.cwd(), path) || '.';
-  const reading = code === 'ENOENT' || (['read', 'scandir', 'stat', 'lstat', 'access', 'readlink'].includes(syscall) && code !== 'ENOTDIR');
+  const reading =
+    code === 'ENOENT' ||
+    (['read', 'scandir', 'stat', 'lstat', 'access', 'readlink'].includes(syscall) && code !== 'ENOTDIR');
   return reading
-    ? DiagnosticError.of('file-not-found', `cannot read ${shown} (${code}: ${ERRNO[code]})`, 'check the path', { cause: error })
-    : DiagnosticError.of('cannot-write', `cannot write ${shown} (${code}: ${ERRNO[code]})`, 'choose another output folder, or move what is in the way', { cause: error });
+    ? DiagnosticError.of('file-not-found', `cannot read ${shown} (${code}: ${ERRNO[code]})`, 'check the path', {
+        cause: error,
+      })
+    : DiagnosticError.of(
+        'cannot-write',
+        `cannot write ${shown} (${code}: ${ERRNO[code]})`,
+        'choose another output folder, or move what is in the way',
+        { cause: error },
+      );
 }
 
 /** Prints an error the way the CLI contract says, and returns the exit code. */
@@ -50,7 +66,9 @@ export function reportError(thrown: unknown, { debug, color }: ReportOptions): n
   // Only a bug in pipewright gets here: every failure the user can fix is a DiagnosticError.
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`pipewright: unexpected error: ${message}\n`);
-  process.stderr.write(debug && error instanceof Error ? `${error.stack}\n` : '  run again with --debug for the stack trace\n');
+  process.stderr.write(
+    debug && error instanceof Error ? `${error.stack}\n` : '  run again with --debug for the stack trace\n',
+  );
   return EXIT.failed;
 }
 

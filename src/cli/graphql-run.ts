@@ -24,7 +24,12 @@ const hasErrors = (result: unknown): boolean => {
 export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise<number> {
   try {
     const query = queryArg === '-' ? readFileSync(0, 'utf8') : queryArg;
-    if (!query.trim()) throw DiagnosticError.of('empty-query', 'the GraphQL query is empty', "pass the query text, e.g. pipewright graphql '{ applications(limit: 5) { nodes { name } } }'");
+    if (!query.trim())
+      throw DiagnosticError.of(
+        'empty-query',
+        'the GraphQL query is empty',
+        "pass the query text, e.g. pipewright graphql '{ applications(limit: 5) { nodes { name } } }'",
+      );
     const { config } = await loadConfig();
     const connection = await resolveConnection(flags, config);
     const tuning = tuningFromEnv();
@@ -45,13 +50,19 @@ export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise
           error.kind === 'unauthorized' || error.kind === 'forbidden' || error.kind === 'untrusted-certificate'
             ? authAdvice(error.kind, connection.keySource)
             : 'check --base-url and the query; run again with --debug for details';
-        throw DiagnosticError.of('request-failed', `GraphQL query to ${client.baseUrl} failed: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`, advice);
+        throw DiagnosticError.of(
+          'request-failed',
+          `GraphQL query to ${client.baseUrl} failed: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`,
+          advice,
+        );
       }
       throw error;
     }
     if (flags.json) {
       const failed = hasErrors(result);
-      const diagnostics = failed ? DiagnosticError.of('graphql-errors', 'the GraphQL result has errors (see result.errors)').diagnostics : [];
+      const diagnostics = failed
+        ? DiagnosticError.of('graphql-errors', 'the GraphQL result has errors (see result.errors)').diagnostics
+        : [];
       printEnvelope('graphql', !failed, diagnostics, { result });
       return failed ? EXIT.failed : EXIT.ok;
     }

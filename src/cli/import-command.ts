@@ -7,7 +7,11 @@ export function registerImport(program: Command): void {
     .description('turn platform YAML (pipelines, connectors, projects) into TypeScript modules using the builders')
     .argument('<files...>', 'YAML files, "-" for standard input, or with --mode project one folder')
     .option('-o, --out <dir>', 'output folder', 'imported')
-    .option('--mode <mode>', 'files: one module per document; project: a ready project with pipewright.config.ts', 'files')
+    .option(
+      '--mode <mode>',
+      'files: one module per document; project: a ready project with pipewright.config.ts',
+      'files',
+    )
     .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
     .addHelpText(
       'after',

@@ -3,7 +3,13 @@ import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ImportInput, ImportResult } from '../import/import-yaml.js';
-import { countsText, DiagnosticError, formatDiagnostic, groupDiagnostics, sortDiagnostics } from '../core/diagnostics.js';
+import {
+  countsText,
+  DiagnosticError,
+  formatDiagnostic,
+  groupDiagnostics,
+  sortDiagnostics,
+} from '../core/diagnostics.js';
 import { EXIT, useColor } from './errors.js';
 import { jsonDiagnostic, printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
@@ -46,9 +52,15 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
       continue;
     }
     const info = await stat(file).catch(() => undefined);
-    if (!info) throw DiagnosticError.of('file-not-found', `${file} does not exist`, 'pass YAML files, "-" for standard input, or a folder with --mode project');
+    if (!info)
+      throw DiagnosticError.of(
+        'file-not-found',
+        `${file} does not exist`,
+        'pass YAML files, "-" for standard input, or a folder with --mode project',
+      );
     if (info.isDirectory()) {
-      if (mode !== 'project') throw DiagnosticError.of('usage', `${file} is a folder`, 'import a whole folder with --mode project');
+      if (mode !== 'project')
+        throw DiagnosticError.of('usage', `${file} is a folder`, 'import a whole folder with --mode project');
       const found = await glob(['**/*.yaml', '**/*.yml'], { cwd: file, dot: true });
       for (const inner of found.sort()) {
         const path = `${file.replace(/\/+$/, '')}/${inner}`;
@@ -77,17 +89,23 @@ function findingsText(result: ImportResult, color: boolean): string {
   const ofFiles = sortDiagnostics(groupDiagnostics(aboutFiles.filter((d) => !d.suppressed)));
   const blocks = byModule.map(
     (module) =>
-      `${module.written ? module.path : `${module.path} (not written)`} from ${module.source}: ${STATUS_WORDS[module.status]}\n${sortDiagnostics(module.diagnostics)
+      `${module.written ? module.path : `${module.path} (not written)`} from ${module.source}: ${STATUS_WORDS[module.status]}\n${sortDiagnostics(
+        module.diagnostics,
+      )
         .map((d) => `  ${formatDiagnostic(d, { color }).replace(/\n/g, '\n  ')}`)
         .join('\n')}`,
   );
   if (ofFiles.length) blocks.push(ofFiles.map((d) => formatDiagnostic(d, { color })).join('\n'));
-  const counts = countsText([...byModule.flatMap((module) => module.diagnostics), ...ofFiles], aboutFiles.filter((d) => d.suppressed).length);
+  const counts = countsText(
+    [...byModule.flatMap((module) => module.diagnostics), ...ofFiles],
+    aboutFiles.filter((d) => d.suppressed).length,
+  );
   return blocks.length ? `${blocks.join('\n\n')}\n\n${counts}\n` : `${counts}\n`;
 }
 
 export async function runImport(files: string[], flags: ImportFlags): Promise<number> {
-  if (flags.mode !== 'files' && flags.mode !== 'project') throw DiagnosticError.of('usage', `--mode must be files or project, not "${flags.mode}"`);
+  if (flags.mode !== 'files' && flags.mode !== 'project')
+    throw DiagnosticError.of('usage', `--mode must be files or project, not "${flags.mode}"`);
   requireOptional(['ts-morph', 'prettier'], 'pipewright import');
   // Loaded after the check: generating code needs prettier and ts-morph.
   const { importYaml } = await import('../import/import-yaml.js');

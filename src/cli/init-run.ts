@@ -34,7 +34,10 @@ export function fillTemplate(text: string, values: Readonly<Record<string, strin
 
 /** An npm package name from a folder name: lowercase, URL-safe. */
 export const packageNameOf = (dir: string): string =>
-  basename(dir).toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._-]+|-+$/g, '') || 'pipewright-project';
+  basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[._-]+|-+$/g, '') || 'pipewright-project';
 
 /** A platform identifier (`^[a-zA-Z_][0-9a-zA-Z_]{0,127}$`) from a name. */
 export const identifierOf = (name: string): string => {
@@ -61,14 +64,19 @@ const DEPENDENCY_SECTIONS = ['dependencies', 'devDependencies', 'optionalDepende
 const indentOf = (text: string): string => /^[{[][^\S\n]*\n([ \t]+)/.exec(text)?.[1] ?? '  ';
 
 const section = (pkg: PackageJson, name: string): Record<string, string> =>
-  pkg[name] !== null && typeof pkg[name] === 'object' && !Array.isArray(pkg[name]) ? (pkg[name] as Record<string, string>) : {};
+  pkg[name] !== null && typeof pkg[name] === 'object' && !Array.isArray(pkg[name])
+    ? (pkg[name] as Record<string, string>)
+    : {};
 
 /**
  * Adds the template's dependencies and scripts to the user's package.json, never changing or removing what is
  * there: a dependency the user already has (in any section) keeps their version, a script of the same name
  * keeps their command. Returns the new text and one line per addition or kept difference.
  */
-export function mergePackageJson(userText: string, template: PackageJson): { text: string; added: string[]; kept: string[] } {
+export function mergePackageJson(
+  userText: string,
+  template: PackageJson,
+): { text: string; added: string[]; kept: string[] } {
   const pkg = JSON.parse(userText) as PackageJson;
   const added: string[] = [];
   const kept: string[] = [];
@@ -76,10 +84,13 @@ export function mergePackageJson(userText: string, template: PackageJson): { tex
     for (const [dependency, range] of Object.entries(section(template, name))) {
       const holder = DEPENDENCY_SECTIONS.find((s) => section(pkg, s)[dependency] !== undefined);
       if (holder) {
-        if (section(pkg, holder)[dependency] !== range) kept.push(`${holder}.${dependency} ${section(pkg, holder)[dependency]} (init would add ${range})`);
+        if (section(pkg, holder)[dependency] !== range)
+          kept.push(`${holder}.${dependency} ${section(pkg, holder)[dependency]} (init would add ${range})`);
         continue;
       }
-      pkg[name] = Object.fromEntries(Object.entries({ ...section(pkg, name), [dependency]: range }).sort(([a], [b]) => (a < b ? -1 : 1)));
+      pkg[name] = Object.fromEntries(
+        Object.entries({ ...section(pkg, name), [dependency]: range }).sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
       added.push(`${name}.${dependency} ${range}`);
     }
   for (const [script, command] of Object.entries(section(template, 'scripts'))) {
@@ -87,7 +98,8 @@ export function mergePackageJson(userText: string, template: PackageJson): { tex
     if (theirs === undefined) {
       pkg.scripts = { ...section(pkg, 'scripts'), [script]: command };
       added.push(`scripts.${script}`);
-    } else if (theirs !== command) kept.push(`scripts.${script} ${JSON.stringify(theirs)} (init would add ${JSON.stringify(command)})`);
+    } else if (theirs !== command)
+      kept.push(`scripts.${script} ${JSON.stringify(theirs)} (init would add ${JSON.stringify(command)})`);
   }
   const text = added.length === 0 ? userText : `${JSON.stringify(pkg, null, indentOf(userText))}\n`;
   return { text, added, kept };
@@ -99,7 +111,8 @@ async function readUserPackage(file: string, shown: string): Promise<string | un
   const text = await readFile(file, 'utf8');
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it is not a JSON object');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error('it is not a JSON object');
   } catch (error) {
     throw DiagnosticError.of(
       'invalid-package-json',
@@ -117,11 +130,16 @@ async function readUserPackage(file: string, shown: string): Promise<string | un
 export async function runInit(dir: string, flags: InitFlags): Promise<number> {
   const target = resolve(dir);
   if (existsSync(target) && !statSync(target).isDirectory())
-    throw DiagnosticError.of('not-a-folder', `${dir} exists and is not a folder`, 'pass a new or existing folder: pipewright init my-pipelines');
+    throw DiagnosticError.of(
+      'not-a-folder',
+      `${dir} exists and is not a folder`,
+      'pass a new or existing folder: pipewright init my-pipelines',
+    );
   const shownDir = relative(process.cwd(), target) || '.';
   const userPackage = await readUserPackage(join(target, 'package.json'), join(shownDir, 'package.json'));
   const existingName = userPackage === undefined ? undefined : (JSON.parse(userPackage) as PackageJson).name;
-  const packageName = flags.name ?? (typeof existingName === 'string' ? existingName.replace(/^@[^/]+\//, '') : packageNameOf(target));
+  const packageName =
+    flags.name ?? (typeof existingName === 'string' ? existingName.replace(/^@[^/]+\//, '') : packageNameOf(target));
   const values = {
     packageName,
     projectName: packageName,
@@ -136,15 +154,26 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
   // Decided before anything is written: a README of the template's is for a new project, not a repository's.
   const hasFiles = existsSync(target) && (await readdir(target)).some((name) => name !== '.git');
   const ownTsconfig = !flags.force && existsSync(join(target, 'tsconfig.json'));
-  const scaffolded = templates.map(targetPath).filter((to) => to === 'pipewright.config.ts' || (to.startsWith('pipelines/') && to.endsWith('.ts')));
-  const fit = ownTsconfig ? coverage(join(target, 'tsconfig.json'), scaffolded.map((to) => join(target, to))) : { covered: true as const };
+  const scaffolded = templates
+    .map(targetPath)
+    .filter((to) => to === 'pipewright.config.ts' || (to.startsWith('pipelines/') && to.endsWith('.ts')));
+  const fit = ownTsconfig
+    ? coverage(
+        join(target, 'tsconfig.json'),
+        scaffolded.map((to) => join(target, to)),
+      )
+    : { covered: true as const };
   for (const from of templates) {
     const to = targetPath(from);
     const destination = join(target, to);
     if (to === 'README.md' && hasFiles) {
       // Not even with --force: the README of a repository is its own.
       const exists = existsSync(destination);
-      lines.push(exists ? '  kept      README.md (yours: init writes one only into an empty folder)' : '  skipped   README.md (init writes one only into an empty folder)');
+      lines.push(
+        exists
+          ? '  kept      README.md (yours: init writes one only into an empty folder)'
+          : '  skipped   README.md (init writes one only into an empty folder)',
+      );
       files.push({ file: to, action: exists ? 'kept' : 'skipped' });
       continue;
     }
@@ -154,7 +183,9 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
       if (merged.added.length > 0) await writeFile(destination, merged.text);
       files.push({ file: to, action: merged.added.length > 0 ? 'added-to' : 'kept' });
       lines.push(
-        merged.added.length > 0 ? `  added to package.json: ${merged.added.join(', ')}` : '  kept      package.json (it has what pipewright needs)',
+        merged.added.length > 0
+          ? `  added to package.json: ${merged.added.join(', ')}`
+          : '  kept      package.json (it has what pipewright needs)',
         ...merged.kept.map((k) => `  kept your ${k}`),
       );
       continue;

@@ -63,7 +63,10 @@ function settingsOf(file: string, seen: ReadonlySet<string> = new Set()): Settin
     .map((base) => resolve(dir, base.endsWith('.json') ? base : `${base}.json`))
     .filter((base) => !seen.has(base) && existsSync(base));
   // Later entries of an `extends` array win, as in TypeScript.
-  const inherited = bases.reduce<Settings>((acc, base) => ({ ...acc, ...settingsOf(base, new Set([...seen, file])) }), {});
+  const inherited = bases.reduce<Settings>(
+    (acc, base) => ({ ...acc, ...settingsOf(base, new Set([...seen, file])) }),
+    {},
+  );
   const rootDir = record(config.compilerOptions).rootDir;
   const own: Settings = {
     ...(typeof rootDir === 'string' ? { rootDir: posix.resolve(toPosix(dir), rootDir) } : {}),
@@ -86,13 +89,17 @@ export function includePattern(pattern: string): RegExp {
   const body = segments.map((segment, i) => {
     const final = i === segments.length - 1;
     if (segment === '**') return final ? '.*' : '(?:[^/]+/)*';
-    const literal = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+    const literal = segment
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]');
     return final ? literal : `${literal}/`;
   });
   return new RegExp(`^${body.join('')}$`);
 }
 
-const matches = (patterns: readonly string[] | undefined, file: string) => (patterns ?? []).some((p) => includePattern(p).test(file));
+const matches = (patterns: readonly string[] | undefined, file: string) =>
+  (patterns ?? []).some((p) => includePattern(p).test(file));
 
 /**
  * Does `tsconfig` (absolute) cover each of `files` (absolute)? A file is covered when it is under rootDir (when
@@ -114,7 +121,11 @@ export function coverage(tsconfig: string, files: readonly string[]): Coverage {
     if (rootDir !== undefined && !file.startsWith(`${rootDir.replace(/\/$/, '')}/`))
       return { covered: false, why: `tsconfig.json's "rootDir" is ${posix.relative(dir, rootDir) || '.'}` };
     const inProject = (listed?.includes(file) ?? false) || (matches(include, file) && !matches(exclude, file));
-    if (!inProject) return { covered: false, why: `tsconfig.json's "${settings.include ? 'include' : 'files'}" leaves out ${posix.relative(dir, file)}` };
+    if (!inProject)
+      return {
+        covered: false,
+        why: `tsconfig.json's "${settings.include ? 'include' : 'files'}" leaves out ${posix.relative(dir, file)}`,
+      };
   }
   return { covered: true };
 }

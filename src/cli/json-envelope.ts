@@ -49,17 +49,28 @@ const jsonLocation = ({ file, line, column, endLine, endColumn }: DiagnosticLoca
   line === undefined ? { file } : { file, line, column, ...(endLine !== undefined ? { endLine, endColumn } : {}) };
 
 /** The fields envelope 1 had before `location` (docs/cli.md#json-output): written until the next minor version. */
-const deprecatedPlace = ({ file, line, column }: DiagnosticLocation) => (line === undefined ? { file } : { file, line, column });
+const deprecatedPlace = ({ file, line, column }: DiagnosticLocation) =>
+  line === undefined ? { file } : { file, line, column };
 
 /**
  * What every command prints with `--json`, on success and on failure alike: `pipewright` (the envelope's
  * version), `command`, `ok`, `diagnostics` (grouped and sorted as on the terminal), then the command's own fields.
  */
-export function envelope(command: string, ok: boolean, diagnostics: readonly Diagnostic[], fields: object = {}): string {
+export function envelope(
+  command: string,
+  ok: boolean,
+  diagnostics: readonly Diagnostic[],
+  fields: object = {},
+): string {
   const shown = sortDiagnostics(groupDiagnostics(diagnostics)).map(jsonDiagnostic);
   return `${JSON.stringify({ pipewright: ENVELOPE_VERSION, command, ok, diagnostics: shown, ...fields }, null, 2)}\n`;
 }
 
-export const printEnvelope = (command: string, ok: boolean, diagnostics: readonly Diagnostic[], fields?: object): void => {
+export const printEnvelope = (
+  command: string,
+  ok: boolean,
+  diagnostics: readonly Diagnostic[],
+  fields?: object,
+): void => {
   process.stdout.write(envelope(command, ok, diagnostics, fields));
 };

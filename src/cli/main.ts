@@ -55,10 +55,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help')
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      )
         return EXIT.ok;
       // commander has printed the message on stderr already.
-      if (json) printEnvelope(json, false, DiagnosticError.of('usage', error.message.replace(/^error: /, '')).diagnostics);
+      if (json)
+        printEnvelope(json, false, DiagnosticError.of('usage', error.message.replace(/^error: /, '')).diagnostics);
       return EXIT.usage;
     }
     const debug = argv.includes('--debug');
@@ -69,7 +74,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       return exitCodeOf(problem);
     }
     const code = reportError(error, { debug, color: useColor(process.stderr) });
-    if (json) printEnvelope(json, false, DiagnosticError.of('unexpected-error', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, 'run again with --debug and report the stack trace').diagnostics);
+    if (json)
+      printEnvelope(
+        json,
+        false,
+        DiagnosticError.of(
+          'unexpected-error',
+          `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+          'run again with --debug and report the stack trace',
+        ).diagnostics,
+      );
     return code;
   }
 }

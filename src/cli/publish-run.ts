@@ -11,7 +11,15 @@ import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, orphanLines, orphansFailed, resultLines, summaryTable } from '../publish/report-text.js';
 import { markdownReport } from '../publish/report-markdown.js';
 import type { RetryEvent } from '../publish/retry.js';
-import { authAdvice, expandFilePath, gitFilesOf, resolveConnection, resolveGit, SettingsError, tuningFromEnv } from '../publish/settings.js';
+import {
+  authAdvice,
+  expandFilePath,
+  gitFilesOf,
+  resolveConnection,
+  resolveGit,
+  SettingsError,
+  tuningFromEnv,
+} from '../publish/settings.js';
 import type { Probe } from '../publish/transport.js';
 import { DiagnosticError, diagnosticOf } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
@@ -40,14 +48,19 @@ export interface PublishFlags {
 
 /** What to check when the preflight found no platform at the address. */
 export const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
-  refused: 'nothing listens there: check the host and port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts, and that the platform (or your tunnel) is running',
-  unresolved: 'check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts (and the DNS of this machine)',
-  tls: 'check that the address is the platform\'s; a private CA is trusted with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+  refused:
+    'nothing listens there: check the host and port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts, and that the platform (or your tunnel) is running',
+  unresolved:
+    'check the host name in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts (and the DNS of this machine)',
+  tls: "check that the address is the platform's; a private CA is trusted with NODE_EXTRA_CA_CERTS=/path/to/ca.pem",
   timeout: 'no answer in time: check the address, and any firewall or proxy between this machine and the platform',
   network: 'check the address and the network between this machine and the platform',
-  'blocked-port': 'check the port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts; the platform is not served on it',
-  'not-json': 'something answers there, but not the platform\'s API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api',
-  'bare-404': 'something answers there, but not the platform\'s API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api',
+  'blocked-port':
+    'check the port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts; the platform is not served on it',
+  'not-json':
+    "something answers there, but not the platform's API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api",
+  'bare-404':
+    "something answers there, but not the platform's API: give the address of the platform itself, e.g. https://app.harness.io (a self-hosted install with its path prefix), without /gateway or /ng/api",
 };
 
 /** Settings problems are the user's to fix: a diagnostic of their code, printed without a stack. */
@@ -61,13 +74,27 @@ export function asUserError(error: unknown): unknown {
 const publishDiagnostics = (report: PublishReport) => [
   ...report.results.flatMap((result) =>
     result.outcome === 'failed' && result.error
-      ? [diagnosticOf('publish-failed', 'error', { message: result.error.message, path: [], location: { file: result.file }, subject: `${result.kind} "${result.id.identifier}"` })]
+      ? [
+          diagnosticOf('publish-failed', 'error', {
+            message: result.error.message,
+            path: [],
+            location: { file: result.file },
+            subject: `${result.kind} "${result.id.identifier}"`,
+          }),
+        ]
       : [],
   ),
   // A delete --prune asked for that did not happen.
   ...(report.orphans ?? []).flatMap((orphan) =>
     orphan.outcome === 'failed' || orphan.outcome === 'kept'
-      ? [diagnosticOf('publish-failed', 'error', { message: orphan.error?.message ?? orphan.message ?? 'not deleted', path: [], location: { file: orphan.file }, subject: `${orphan.kind} "${orphan.id.identifier}"` })]
+      ? [
+          diagnosticOf('publish-failed', 'error', {
+            message: orphan.error?.message ?? orphan.message ?? 'not deleted',
+            path: [],
+            location: { file: orphan.file },
+            subject: `${orphan.kind} "${orphan.id.identifier}"`,
+          }),
+        ]
       : [],
   ),
 ];
@@ -120,11 +147,18 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     // One request first: a wrong address fails once, at once, instead of once per document after every retry.
     if (items.length > 0) {
       const found = await client.probe(items[0]!.document.id);
-      if (!found.ok) throw DiagnosticError.of('no-platform', `no platform at ${client.baseUrl}: ${found.detail}`, PREFLIGHT_HINT[found.problem]);
+      if (!found.ok)
+        throw DiagnosticError.of(
+          'no-platform',
+          `no platform at ${client.baseUrl}: ${found.detail}`,
+          PREFLIGHT_HINT[found.problem],
+        );
     }
     context = { baseUrl: client.baseUrl, accountId: client.accountId, dir, edited, keySource: connection.keySource };
     for (const file of edited)
-      process.stderr.write(`warning: ${dir}/${file} was changed after compile (its sha256 differs from manifest.json); publishing it as it is\n`);
+      process.stderr.write(
+        `warning: ${dir}/${file} was changed after compile (its sha256 differs from manifest.json); publishing it as it is\n`,
+      );
     if (!quiet)
       process.stdout.write(
         `${flags.dryRun ? 'dry run: reading' : 'publishing'} ${items.length} document${items.length === 1 ? '' : 's'} from ${dir} ${flags.dryRun ? 'against' : 'to'} ${client.baseUrl} (account ${client.accountId})\n`,
@@ -143,7 +177,14 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
       concurrency: flags.concurrency ?? 4,
       store: storage.store,
       ...(git
-        ? { git: { connectorRef: git.connectorRef, repoName: git.repoName, branch: git.branch, ...(template ? { filePath: (id: ResourceKey) => expandFilePath(template, id) } : {}) } }
+        ? {
+            git: {
+              connectorRef: git.connectorRef,
+              repoName: git.repoName,
+              branch: git.branch,
+              ...(template ? { filePath: (id: ResourceKey) => expandFilePath(template, id) } : {}),
+            },
+          }
         : {}),
       failOnDrift: flags.failOnDrift ?? false,
       policyCheck: flags.policyCheck ?? false,
@@ -160,21 +201,36 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
     // run stopped: the platform is not answering, or not taking the key).
     const orphans = findOrphans(record, items);
     if (orphans.length > 0) {
-      const outcomes = await pruneOrphans(client, orphans, { prune: (flags.prune ?? false) && !report.stopped, dryRun: report.dryRun });
+      const outcomes = await pruneOrphans(client, orphans, {
+        prune: (flags.prune ?? false) && !report.stopped,
+        dryRun: report.dryRun,
+      });
       report = { ...report, orphans: outcomes };
       bar?.clear();
-      if (!quiet) for (const result of outcomes) process.stdout.write(`${orphanLines(result, report.dryRun).join('\n')}\n`);
+      if (!quiet)
+        for (const result of outcomes) process.stdout.write(`${orphanLines(result, report.dryRun).join('\n')}\n`);
     }
     // Every request of the command, the preflight and the orphans' included.
     report = { ...report, requests: client.requests };
-    const removed = (report.orphans ?? []).filter((o) => !report.dryRun && (o.outcome === 'deleted' || o.outcome === 'gone')).map((o) => o.file);
+    const removed = (report.orphans ?? [])
+      .filter((o) => !report.dryRun && (o.outcome === 'deleted' || o.outcome === 'gone'))
+      .map((o) => o.file);
     if (!report.dryRun)
       try {
-        await writeRecord(dir, { baseUrl: client.baseUrl, accountId: client.accountId }, record, items, report.results, removed);
+        await writeRecord(
+          dir,
+          { baseUrl: client.baseUrl, accountId: client.accountId },
+          record,
+          items,
+          report.results,
+          removed,
+        );
       } catch (error) {
         // The documents are published; only the next --fail-on-drift loses its reference.
         const code = (error as { code?: string }).code;
-        process.stderr.write(`warning: could not write ${recordPath(dir)}${code ? ` (${code})` : ''}: the next --fail-on-drift run has no record to compare with\n`);
+        process.stderr.write(
+          `warning: could not write ${recordPath(dir)}${code ? ` (${code})` : ''}: the next --fail-on-drift run has no record to compare with\n`,
+        );
       }
   } catch (error) {
     bar?.clear();
@@ -193,6 +249,7 @@ export async function runPublish(dirArg: string | undefined, flags: PublishFlags
           process.stdout.write(`${resultLines(result, report.dryRun).join('\n')}\n`);
     process.stdout.write(`\n${summaryTable(report)}`);
   }
-  if (report.stopped) process.stderr.write(`pipewright: publish stopped early: ${authAdvice(report.stopped.kind, context.keySource)}\n`);
+  if (report.stopped)
+    process.stderr.write(`pipewright: publish stopped early: ${authAdvice(report.stopped.kind, context.keySource)}\n`);
   return countOutcomes(report.results).failed > 0 || orphansFailed(report.orphans) ? EXIT.failed : EXIT.ok;
 }

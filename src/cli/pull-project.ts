@@ -24,7 +24,9 @@ export interface PullState {
 export function readPullState(dir: string): PullState | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(dir, PULL_STATE_FILE), 'utf8')) as Partial<PullState>;
-    return parsed.generator === 'pipewright-pull' && parsed.files && typeof parsed.files === 'object' ? (parsed as PullState) : undefined;
+    return parsed.generator === 'pipewright-pull' && parsed.files && typeof parsed.files === 'object'
+      ? (parsed as PullState)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -64,14 +66,17 @@ export function shortDiff(mine: string, theirs: string, maxLines = 20): string {
     // lengths[i][j]: the longest common subsequence of x[i..] and y[j..].
     const lengths = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
     for (let i = x.length - 1; i >= 0; i--)
-      for (let j = y.length - 1; j >= 0; j--) lengths[i]![j] = x[i] === y[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+      for (let j = y.length - 1; j >= 0; j--)
+        lengths[i]![j] =
+          x[i] === y[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
     let i = 0;
     let j = 0;
     while (i < x.length || j < y.length) {
       if (i < x.length && j < y.length && x[i] === y[j]) {
         i++;
         j++;
-      } else if (j < y.length && (i === x.length || lengths[i]![j + 1]! >= lengths[i + 1]![j]!)) lines.push({ sign: '+', at: start + i, text: y[j++]! });
+      } else if (j < y.length && (i === x.length || lengths[i]![j + 1]! >= lengths[i + 1]![j]!))
+        lines.push({ sign: '+', at: start + i, text: y[j++]! });
       else lines.push({ sign: '-', at: start + i, text: x[i++]! });
     }
   }
@@ -82,7 +87,8 @@ export function shortDiff(mine: string, theirs: string, maxLines = 20): string {
     last = line.sign === '-' ? line.at : line.at - 1;
     out.push(`${line.sign} ${line.text}`);
   }
-  if (lines.length > maxLines) out.push(`... ${lines.length - maxLines} more changed line${lines.length - maxLines === 1 ? '' : 's'}`);
+  if (lines.length > maxLines)
+    out.push(`... ${lines.length - maxLines} more changed line${lines.length - maxLines === 1 ? '' : 's'}`);
   return out.join('\n');
 }
 
@@ -91,7 +97,12 @@ export function shortDiff(mine: string, theirs: string, maxLines = 20): string {
  * when the platform changed it; a file someone edited (its bytes are not what pull last wrote) is kept unless
  * `force`; an identical one is not touched. Each file is written beside its target and renamed.
  */
-export function writePulledFiles(dir: string, files: ReadonlyArray<{ path: string; text: string }>, previous: PullState | undefined, force: boolean): FileOutcome[] {
+export function writePulledFiles(
+  dir: string,
+  files: ReadonlyArray<{ path: string; text: string }>,
+  previous: PullState | undefined,
+  force: boolean,
+): FileOutcome[] {
   const outcomes: FileOutcome[] = [];
   for (const { path, text } of files) {
     const target = join(dir, path);
@@ -114,14 +125,24 @@ export function writePulledFiles(dir: string, files: ReadonlyArray<{ path: strin
       rmSync(temp, { force: true });
     }
     outcomes.push(
-      current === undefined ? { path, outcome: 'created' } : ours ? { path, outcome: 'updated' } : { path, outcome: 'overwritten', diff: shortDiff(current, text) },
+      current === undefined
+        ? { path, outcome: 'created' }
+        : ours
+          ? { path, outcome: 'updated' }
+          : { path, outcome: 'overwritten', diff: shortDiff(current, text) },
     );
   }
   return outcomes;
 }
 
 /** Records what pull wrote (files kept as the user has them keep the hash pull last wrote). */
-export function writePullState(dir: string, state: Omit<PullState, 'generator' | 'version' | 'files'>, written: ReadonlyArray<{ path: string; text: string }>, outcomes: readonly FileOutcome[], previous: PullState | undefined): void {
+export function writePullState(
+  dir: string,
+  state: Omit<PullState, 'generator' | 'version' | 'files'>,
+  written: ReadonlyArray<{ path: string; text: string }>,
+  outcomes: readonly FileOutcome[],
+  previous: PullState | undefined,
+): void {
   const kept = new Set(outcomes.filter((o) => o.outcome === 'kept').map((o) => o.path));
   const files: Record<string, string> = {};
   for (const { path, text } of [...written].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
@@ -146,10 +167,12 @@ export function removeMoved(
   written: ReadonlyArray<{ path: string; text: string }>,
   previous: PullState | undefined,
 ): { removed: string[]; edited: Array<{ path: string; now: string }> } {
-  const bySource = new Map(written.flatMap((file) => {
-    const source = importedFrom(file.text);
-    return source === undefined ? [] : [[source, file.path] as const];
-  }));
+  const bySource = new Map(
+    written.flatMap((file) => {
+      const source = importedFrom(file.text);
+      return source === undefined ? [] : [[source, file.path] as const];
+    }),
+  );
   const removed: string[] = [];
   const edited: Array<{ path: string; now: string }> = [];
   for (const path of gone) {

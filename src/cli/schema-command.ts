@@ -11,7 +11,12 @@ export function registerSchema(program: Command): void {
     .option('--json', 'print the files written as JSON on stdout')
     .addHelpText(
       'after',
-      ['', 'Examples:', '  $ pipewright schema                 # writes schemas/pipeline.schema.json and friends', '  $ pipewright schema -o .vscode/schemas'].join('\n'),
+      [
+        '',
+        'Examples:',
+        '  $ pipewright schema                 # writes schemas/pipeline.schema.json and friends',
+        '  $ pipewright schema -o .vscode/schemas',
+      ].join('\n'),
     )
     .action(async (flags: SchemaFlags) => {
       const { runSchema } = await import('./schema-run.js');

@@ -9,7 +9,12 @@ export function registerValidate(program: Command): void {
     .option('--json', 'print the diagnostics as JSON on stdout')
     .addHelpText(
       'after',
-      ['', 'Examples:', '  $ pipewright validate pipelines/*.yaml', '  $ pipewright validate deploy.yaml --json | jq .diagnostics'].join('\n'),
+      [
+        '',
+        'Examples:',
+        '  $ pipewright validate pipelines/*.yaml',
+        '  $ pipewright validate deploy.yaml --json | jq .diagnostics',
+      ].join('\n'),
     )
     .action(async (files: string[], flags: ValidateFlags) => {
       const { runValidate } = await import('./validate-run.js');

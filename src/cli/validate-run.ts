@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { DiagnosticError, formatDiagnostic, groupDiagnostics, hasErrors, suppressedCount } from '../core/diagnostics.js';
+import {
+  DiagnosticError,
+  formatDiagnostic,
+  groupDiagnostics,
+  hasErrors,
+  suppressedCount,
+} from '../core/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
 import { CONFIG_FILES } from '../compile/config.js';
 import type { RuleSettings } from '../check/rule-settings.js';
@@ -23,14 +29,28 @@ async function resolveFiles(args: readonly string[]): Promise<string[]> {
   for (const arg of args) {
     const info = await stat(arg).catch(() => undefined);
     if (info?.isDirectory())
-      throw DiagnosticError.of('usage', `${arg} is a folder`, `pass YAML files or a glob, e.g. pipewright validate "${arg.replace(/\/+$/, '')}/**/*.yaml"`);
+      throw DiagnosticError.of(
+        'usage',
+        `${arg} is a folder`,
+        `pass YAML files or a glob, e.g. pipewright validate "${arg.replace(/\/+$/, '')}/**/*.yaml"`,
+      );
     if (info) files.push(arg);
     else if (GLOB.test(arg)) {
       const { glob } = await import('tinyglobby');
       const matches = (await glob(arg, { onlyFiles: true, expandDirectories: false })).sort();
-      if (matches.length === 0) throw DiagnosticError.of('no-entries', `no files match ${JSON.stringify(arg)}`, 'check the pattern, e.g. "pipelines/**/*.yaml"');
+      if (matches.length === 0)
+        throw DiagnosticError.of(
+          'no-entries',
+          `no files match ${JSON.stringify(arg)}`,
+          'check the pattern, e.g. "pipelines/**/*.yaml"',
+        );
       files.push(...matches);
-    } else throw DiagnosticError.of('file-not-found', `cannot read ${arg}: no such file`, 'pass YAML files that exist, e.g. pipewright validate pipelines/*.yaml');
+    } else
+      throw DiagnosticError.of(
+        'file-not-found',
+        `cannot read ${arg}: no such file`,
+        'pass YAML files that exist, e.g. pipewright validate pipelines/*.yaml',
+      );
   }
   return [...new Set(files)];
 }
@@ -51,7 +71,9 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
   const diagnostics = results.flatMap((result) => result.diagnostics);
   const failed = hasErrors(diagnostics);
   if (flags.json) {
-    printEnvelope('validate', !failed, diagnostics, { files: results.map((r) => ({ file: r.file, documents: r.documents })) });
+    printEnvelope('validate', !failed, diagnostics, {
+      files: results.map((r) => ({ file: r.file, documents: r.documents })),
+    });
     return failed ? EXIT.failed : EXIT.ok;
   }
   const color = useColor(process.stderr);
@@ -62,7 +84,9 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
     const source = shown.length ? readFileSync(result.file, 'utf8') : '';
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
     for (const diagnostic of groupDiagnostics(shown) as typeof shown)
-      process.stderr.write(`${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`);
+      process.stderr.write(
+        `${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`,
+      );
   }
   const shown = diagnostics.filter((d) => !d.suppressed);
   const errors = shown.filter((d) => d.severity === 'error').length;

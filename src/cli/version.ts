@@ -6,7 +6,8 @@ export interface OwnPackage {
   readonly peerDependencies?: Readonly<Record<string, string>>;
 }
 
-export const ownPackage = (): OwnPackage => JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as OwnPackage;
+export const ownPackage = (): OwnPackage =>
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as OwnPackage;
 
 /** The package version. */
 export const version = (): string => ownPackage().version;

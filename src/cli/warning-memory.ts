@@ -6,7 +6,16 @@ import type { Diagnostic } from '../core/diagnostics.js';
  * `file:line:col` text: their lines and columns are left out too.
  */
 const causeOf = (d: Diagnostic): string =>
-  JSON.stringify([d.code, d.message, d.path, d.subject, d.location?.file, d.hint?.replace(/:\d+:\d+/g, ''), d.count, d.places]);
+  JSON.stringify([
+    d.code,
+    d.message,
+    d.path,
+    d.subject,
+    d.location?.file,
+    d.hint?.replace(/:\d+:\d+/g, ''),
+    d.count,
+    d.places,
+  ]);
 
 /**
  * `compile --watch` prints a warning once: a later compile that finds it again (same code, message, file and

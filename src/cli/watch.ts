@@ -76,7 +76,10 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
     for (const dir of dirs)
       if (!watchers.has(dir))
         try {
-          watchers.set(dir, watch(dir, onEvent(dir)).on('error', () => watchers.delete(dir)));
+          watchers.set(
+            dir,
+            watch(dir, onEvent(dir)).on('error', () => watchers.delete(dir)),
+          );
         } catch {
           // The folder is gone (deleted input); the next successful compile sees what exists now.
         }
@@ -118,14 +121,19 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
       outDir = resolve(inputs.outDir);
       // The one --typecheck reads, nearest to the definitions; the entries may have moved since the last compile.
       tsconfig = flags.typecheck ? (tsconfigFor(inputs.files) ?? join(cwd, 'tsconfig.json')) : undefined;
-      ok = (await compileInputs(inputs, flags, { session, warnings, onInputs: (loaded) => (graph = loaded) })) === EXIT.ok;
+      ok =
+        (await compileInputs(inputs, flags, { session, warnings, onInputs: (loaded) => (graph = loaded) })) === EXIT.ok;
     } catch (error) {
       reportError(error, { debug, color: useColor(process.stderr) });
       located = filesNamedIn(error);
     }
     // When the definitions could not be loaded (a syntax error, a missing import), keep watching what was
     // watched, the entries, and the files the errors point at, so saving the fix is seen wherever it is.
-    files = new Set([...fixed(), ...(graph ?? [...files, ...(inputs?.files ?? []).map((f) => resolve(f))]), ...located]);
+    files = new Set([
+      ...fixed(),
+      ...(graph ?? [...files, ...(inputs?.files ?? []).map((f) => resolve(f))]),
+      ...located,
+    ]);
     rewatch();
     const count = [...files].filter((f) => !fixed().includes(f)).length;
     process.stdout.write(

@@ -1,4 +1,10 @@
-import { buildEach, checkBuiltAcross, referenceTargets, type BuiltDocument, type FoundResource } from './build-documents.js';
+import {
+  buildEach,
+  checkBuiltAcross,
+  referenceTargets,
+  type BuiltDocument,
+  type FoundResource,
+} from './build-documents.js';
 import { collectResources } from './collect.js';
 import { hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { entryEnvironment, recordEnvironment, type EnvironmentReads } from './environment-reads.js';
@@ -38,7 +44,15 @@ function renderEntry(
   const sent = writer !== undefined && diagnostics.length === 0;
   const rendered = documents.map((built): EntryDocument => {
     const { text, entry } = failed ? unrenderedDocument(built) : renderDocument(built, render, !sent);
-    return { kind: built.kind, key: built.key, exportName: built.exportName, output: entry, text, references: referenceTargets(built), ...acrossNeeds(built) };
+    return {
+      kind: built.kind,
+      key: built.key,
+      exportName: built.exportName,
+      output: entry,
+      text,
+      references: referenceTargets(built),
+      ...acrossNeeds(built),
+    };
   });
   if (sent) for (const document of rendered) writer.send(document);
   return { module, documents: rendered, diagnostics };
@@ -50,13 +64,17 @@ function renderEntry(
  */
 function acrossNeeds(built: BuiltDocument): Pick<EntryDocument, 'runtimeInputs' | 'inputSet'> {
   if (built.kind === 'inputSet') return { inputSet: built.document };
-  return built.kind === 'pipeline' && built.inputs ? { runtimeInputs: runtimeInputs(built.document, built.inputs) } : {};
+  return built.kind === 'pipeline' && built.inputs
+    ? { runtimeInputs: runtimeInputs(built.document, built.inputs) }
+    : {};
 }
 
 /** The entry's result, once every entry has loaded and built: a library's environment reads count for all that import it. */
 function entryResult({ module, documents, diagnostics }: RenderedEntry, reads: EnvironmentReads): EntryResult {
   const { file, dependencies, impure, uncacheable } = module;
-  const cache = impure ? { uncacheable: uncacheable ?? 'it imports something the cache cannot see into' } : entryEnvironment(reads, dependencies);
+  const cache = impure
+    ? { uncacheable: uncacheable ?? 'it imports something the cache cannot see into' }
+    : entryEnvironment(reads, dependencies);
   return { file, documents, diagnostics, dependencies, ...cache };
 }
 
@@ -64,7 +82,11 @@ function entryResult({ module, documents, diagnostics }: RenderedEntry, reads: E
  * Loads some entry files in one bundle and makes each one's EntryResult; throws a DiagnosticError when they
  * cannot be loaded. Environment reads are recorded while they load and build (in whatever thread runs this).
  */
-export async function buildEntries(files: readonly string[], render: RenderOptions, writer?: WriteBehind): Promise<EntryResult[]> {
+export async function buildEntries(
+  files: readonly string[],
+  render: RenderOptions,
+  writer?: WriteBehind,
+): Promise<EntryResult[]> {
   return (await build(files, render, undefined, writer)).results;
 }
 
@@ -73,7 +95,8 @@ export async function buildEntries(files: readonly string[], render: RenderOptio
  * checks across their documents located at the builder calls (`otherKeys`: the identities of every other
  * entry, for references). One bundle, so a builder that two of them export is one resource, counted once.
  */
-export const rebuildTogether = (files: readonly string[], render: RenderOptions, otherKeys: readonly ResourceKey[]) => build(files, render, otherKeys);
+export const rebuildTogether = (files: readonly string[], render: RenderOptions, otherKeys: readonly ResourceKey[]) =>
+  build(files, render, otherKeys);
 
 async function build(
   files: readonly string[],
@@ -82,33 +105,52 @@ async function build(
   writer?: WriteBehind,
 ): Promise<{ results: EntryResult[]; across: Diagnostic[] }> {
   // Call sites and environment reads are located through the bundles' source maps while the entries are built.
-  const { result, reads } = await withBundleMaps(() => recordEnvironment(async () => {
-    // The checks across entries need the built documents of one bundle (a builder two entries export is one resource).
-    if (otherKeys) {
-      const modules = await loadModules(files);
-      const byFile = foundByFile(modules);
-      const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
-      return { entries: built.map(({ module, ...made }) => renderEntry(module, made, render)), across: checkBuiltAcross(built.flatMap((b) => b.documents), otherKeys, render.rules) };
-    }
-    // Otherwise chunk by chunk, while esbuild bundles the next; each entry is rendered as soon as it is built,
-    // first without call sites. Those with something to say are built again, together, with them: so it is said
-    // at the builder calls, and all the others never pay for recording where each builder was called.
-    const entries: RenderedEntry[] = [];
-    // Texts are written by the writer while the next chunk builds; an entry with something to say is built again
-    // below, without it.
-    const buildAll = (modules: readonly LoadedModule[], to?: WriteBehind) => {
-      const byFile = foundByFile(modules);
-      return modules.map((module) => renderEntry(module, buildEach(byFile.get(module.file)!, render.rules, render.keepInputs !== false), render, to));
-    };
-    await withoutCallSites(async () => {
-      for await (const modules of loadInChunks(files)) {
-        entries.push(...buildAll(modules, writer));
-        writer?.post();
+  const { result, reads } = await withBundleMaps(() =>
+    recordEnvironment(async () => {
+      // The checks across entries need the built documents of one bundle (a builder two entries export is one resource).
+      if (otherKeys) {
+        const modules = await loadModules(files);
+        const byFile = foundByFile(modules);
+        const built = modules.map((module) => ({ module, ...buildEach(byFile.get(module.file)!, render.rules) }));
+        return {
+          entries: built.map(({ module, ...made }) => renderEntry(module, made, render)),
+          across: checkBuiltAcross(
+            built.flatMap((b) => b.documents),
+            otherKeys,
+            render.rules,
+          ),
+        };
       }
-    });
-    const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
-    if (again.length > 0) buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach((entry, k) => (entries[again[k]!] = entry));
-    return { entries, across: [] };
-  }));
+      // Otherwise chunk by chunk, while esbuild bundles the next; each entry is rendered as soon as it is built,
+      // first without call sites. Those with something to say are built again, together, with them: so it is said
+      // at the builder calls, and all the others never pay for recording where each builder was called.
+      const entries: RenderedEntry[] = [];
+      // Texts are written by the writer while the next chunk builds; an entry with something to say is built again
+      // below, without it.
+      const buildAll = (modules: readonly LoadedModule[], to?: WriteBehind) => {
+        const byFile = foundByFile(modules);
+        return modules.map((module) =>
+          renderEntry(
+            module,
+            buildEach(byFile.get(module.file)!, render.rules, render.keepInputs !== false),
+            render,
+            to,
+          ),
+        );
+      };
+      await withoutCallSites(async () => {
+        for await (const modules of loadInChunks(files)) {
+          entries.push(...buildAll(modules, writer));
+          writer?.post();
+        }
+      });
+      const again = entries.flatMap((entry, index) => (entry.diagnostics.length > 0 ? [index] : []));
+      if (again.length > 0)
+        buildAll(await loadModules(again.map((index) => entries[index]!.module.file))).forEach(
+          (entry, k) => (entries[again[k]!] = entry),
+        );
+      return { entries, across: [] };
+    }),
+  );
   return { results: result.entries.map((entry) => entryResult(entry, reads)), across: result.across };
 }

@@ -49,7 +49,11 @@ const locate = (built: BuiltDocument, diagnostic: Diagnostic): Diagnostic => {
   const used = use?.location;
   // `.step(shell({...}))` defines the step where it uses it: the definition's column says it already.
   if (!used || (used.file === defined.file && used.line === defined.line)) return { ...diagnostic, location: defined };
-  return { ...diagnostic, location: used, hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${formatLocation(defined)}` };
+  return {
+    ...diagnostic,
+    location: used,
+    hint: `${diagnostic.hint ? `${diagnostic.hint}; ` : ''}the step is defined at ${formatLocation(defined)}`,
+  };
 };
 
 type Findings = {
@@ -71,7 +75,8 @@ function nodeFindings(node: IrNode): Findings {
   }
   eachNode(node, ({ node: at, body }) => {
     for (const issue of at.issues) issues.push({ ...issue, path: body, node: at });
-    for (const reference of at.references) references.push({ ...reference, path: [...body, ...reference.path], node: at });
+    for (const reference of at.references)
+      references.push({ ...reference, path: [...body, ...reference.path], node: at });
   });
   findings.set(node, { issues, references });
   return { issues, references };
@@ -90,7 +95,11 @@ export interface BuildResult {
  * resources compiled too but not rebuilt (the incremental cache): references to them resolve. `settings` are the
  * project's rule settings (`rules` in pipewright.config.ts).
  */
-export function buildAndValidate(found: readonly FoundResource[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): BuildResult {
+export function buildAndValidate(
+  found: readonly FoundResource[],
+  otherKeys: readonly ResourceKey[] = [],
+  settings?: RuleSettings,
+): BuildResult {
   const { documents, diagnostics } = buildEach(found, settings);
   diagnostics.push(...checkBuiltAcross(documents, otherKeys, settings));
   return { documents, diagnostics };
@@ -112,26 +121,30 @@ const BUILT_WORDS: AcrossWords<BuiltDocument, BuiltReference> = {
  * references that do not resolve (among `documents` and `otherKeys`) or are out of scope, input sets that do not
  * fit their pipeline; as the project's rule `settings` want them.
  */
-export function checkBuiltAcross(documents: readonly BuiltDocument[], otherKeys: readonly ResourceKey[] = [], settings?: RuleSettings): Diagnostic[] {
+export function checkBuiltAcross(
+  documents: readonly BuiltDocument[],
+  otherKeys: readonly ResourceKey[] = [],
+  settings?: RuleSettings,
+): Diagnostic[] {
   const targetKey = builtKeys(documents);
-  const records = documents.map(
-    (built): AcrossRecord<BuiltDocument, BuiltReference> => ({
-      key: built.key,
-      place: built,
-      document: built.document,
-      references: nodeFindings(built.node).references.map((reference) => ({
-        target: targetKey(reference.target),
-        by: 'builder',
-        path: reference.path,
-        place: { built, reference },
-      })),
-      runtimeInputs: () => runtimeInputs(built.document, built.inputs),
-    }),
-  );
+  const records = documents.map((built): AcrossRecord<BuiltDocument, BuiltReference> => ({
+    key: built.key,
+    place: built,
+    document: built.document,
+    references: nodeFindings(built.node).references.map((reference) => ({
+      target: targetKey(reference.target),
+      by: 'builder',
+      path: reference.path,
+      place: { built, reference },
+    })),
+    runtimeInputs: () => runtimeInputs(built.document, built.inputs),
+  }));
   return checkAcross(records, BUILT_WORDS, { known: otherKeys, settings }).map(({ diagnostic, record, reference }) => {
     const [marked] = markSuppressed(record.place.node, [diagnostic]);
     // Formatting a call site reads the bundle's source map: done only for what is reported (docs/performance.md).
-    return reference ? { ...marked!, location: reference.place.reference.node.site?.location ?? fileOf(record.place) } : locate(record.place, marked!);
+    return reference
+      ? { ...marked!, location: reference.place.reference.node.site?.location ?? fileOf(record.place) }
+      : locate(record.place, marked!);
   });
 }
 
@@ -149,12 +162,21 @@ function builtKeys(documents: readonly BuiltDocument[]): (target: AnyResource) =
 function builderKey(target: AnyResource): ResourceKey {
   const kind = kindOf(target);
   const row = kindRow(kind);
-  const key = row.parent || row.version ? target.toNode().key : keyOf(kind, { identifier: target.identifier, orgIdentifier: target.scope.org, projectIdentifier: target.scope.project });
+  const key =
+    row.parent || row.version
+      ? target.toNode().key
+      : keyOf(kind, {
+          identifier: target.identifier,
+          orgIdentifier: target.scope.org,
+          projectIdentifier: target.scope.project,
+        });
   return key ?? { kind, identifier: target.identifier };
 }
 
 /** A document's builder references, by the key they name: what compile's worker batches and cache keep of them. */
-export function referenceTargets(built: BuiltDocument): Array<{ readonly target: ResourceKey; readonly path: DocPath }> {
+export function referenceTargets(
+  built: BuiltDocument,
+): Array<{ readonly target: ResourceKey; readonly path: DocPath }> {
   const { references } = nodeFindings(built.node);
   if (references.length === 0) return [];
   const targetKey = builtKeys([built]);
@@ -170,14 +192,28 @@ export function buildEach(found: readonly FoundResource[], settings?: RuleSettin
     const node = entry.resource.toNode();
     const kind = kindOf(entry.resource);
     const key = node.key ?? { kind, identifier: entry.resource.identifier };
-    return { ...entry, kind, key, document: lower(node), node, ...(kind === 'pipeline' && keepInputs ? { inputs: [] } : {}) };
+    return {
+      ...entry,
+      kind,
+      key,
+      document: lower(node),
+      node,
+      ...(kind === 'pipeline' && keepInputs ? { inputs: [] } : {}),
+    };
   });
-  const diagnostics: Diagnostic[] = documents.flatMap((built) => markSuppressed(built.node, applyRuleSettings(optionIssues(built), settings)));
+  const diagnostics: Diagnostic[] = documents.flatMap((built) =>
+    markSuppressed(built.node, applyRuleSettings(optionIssues(built), settings)),
+  );
   for (const built of documents) {
     // A builder told of a missing option already said what the wire check would find missing below it.
-    const missing = nodeFindings(built.node).issues.filter((issue) => issue.code === 'missing-option').map((issue) => issue.path);
+    const missing = nodeFindings(built.node)
+      .issues.filter((issue) => issue.code === 'missing-option')
+      .map((issue) => issue.path);
     for (const diagnostic of checkDocument(built.kind, built.node, built.document, settings, built.inputs))
-      if (diagnostic.code !== 'missing-field' || !missing.some((path) => path.every((key, index) => diagnostic.path[index] === key)))
+      if (
+        diagnostic.code !== 'missing-field' ||
+        !missing.some((path) => path.every((key, index) => diagnostic.path[index] === key))
+      )
         diagnostics.push(locate(built, diagnostic));
   }
   return { documents, diagnostics };

@@ -27,13 +27,28 @@ const BUNDLE_FILE = /[\\/]bundle-\d+-[0-9a-f-]{36}\.mjs$/;
  * A frame as the user's file, line and column (1-based): a registered bundle's through its map; undefined for a
  * bundle's own glue, or a bundle whose map is gone (its frames are nobody's code).
  */
-function mapBundleFrame(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
+function mapBundleFrame(
+  file: string,
+  line: number,
+  column: number,
+): { file: string; line: number; column: number } | undefined {
   const bundle = bundleMaps.get(file);
   if (!bundle) return BUNDLE_FILE.test(file) ? undefined : { file, line, column };
-  bundle.parsed ??= new SourceMap(JSON.parse(new TextDecoder().decode(bundle.bytes)) as ConstructorParameters<typeof SourceMap>[0]);
-  const entry = bundle.parsed.findEntry(line - 1, column - 1) as Partial<{ generatedLine: number; originalSource: string; originalLine: number; originalColumn: number }>;
+  bundle.parsed ??= new SourceMap(
+    JSON.parse(new TextDecoder().decode(bundle.bytes)) as ConstructorParameters<typeof SourceMap>[0],
+  );
+  const entry = bundle.parsed.findEntry(line - 1, column - 1) as Partial<{
+    generatedLine: number;
+    originalSource: string;
+    originalLine: number;
+    originalColumn: number;
+  }>;
   if (entry.originalSource === undefined || entry.generatedLine !== line - 1) return undefined;
-  return { file: resolve(dirname(file), sourcePath(entry.originalSource)), line: entry.originalLine! + 1, column: entry.originalColumn! + 1 };
+  return {
+    file: resolve(dirname(file), sourcePath(entry.originalSource)),
+    line: entry.originalLine! + 1,
+    column: entry.originalColumn! + 1,
+  };
 }
 
 /**
@@ -62,4 +77,3 @@ export function mappedStack(stack: string): string {
     })
     .join('\n');
 }
-

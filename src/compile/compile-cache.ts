@@ -36,7 +36,10 @@ const toPosix = (path: string) => path.split(sep).join('/');
 async function ownBuild(): Promise<string> {
   const root = dirname(dirname(fileURLToPath(import.meta.url)));
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
   const stats = await Promise.all(files.map(async (file) => ({ file, s: await stat(file) })));
   return stats.map(({ file, s }) => `${relative(root, file)}:${s.size}:${s.mtimeMs}`).join('\n');
 }
@@ -91,7 +94,8 @@ export const readText: TextReader = (path) => {
 };
 
 /** What tells a file changed without reading it: size, inode and modification time (nanoseconds on most file systems). */
-const statKey = (stats: Stats | undefined): string | undefined => stats && `${stats.size}:${stats.ino}:${stats.mtimeMs}`;
+const statKey = (stats: Stats | undefined): string | undefined =>
+  stats && `${stats.size}:${stats.ino}:${stats.mtimeMs}`;
 const statOf = (path: string): Stats | undefined => statSync(path, { throwIfNoEntry: false });
 
 /**
@@ -147,7 +151,9 @@ export class CompileSession {
   cached(outDir: string, print: string): Record<string, CachedEntry> | undefined {
     const record = this.#record;
     const file = cacheFile(outDir);
-    return record && record.file === file && record.print === print && record.key === statKey(statOf(file)) ? record.entries : undefined;
+    return record && record.file === file && record.print === print && record.key === statKey(statOf(file))
+      ? record.entries
+      : undefined;
   }
 
   remember(outDir: string, print: string, entries: Record<string, CachedEntry>): void {
@@ -160,7 +166,9 @@ export class CompileSession {
 export async function readCache(outDir: string, print: string): Promise<Record<string, CachedEntry>> {
   try {
     const cache = JSON.parse(await readFile(cacheFile(outDir), 'utf8')) as CacheFile;
-    return cache.fingerprint === print && typeof cache.entries === 'object' && cache.entries !== null ? cache.entries : {};
+    return cache.fingerprint === print && typeof cache.entries === 'object' && cache.entries !== null
+      ? cache.entries
+      : {};
   } catch {
     return {};
   }
@@ -172,9 +180,17 @@ export async function readCache(outDir: string, print: string): Promise<Record<s
  * recorded when it last did (as git's index trusts a file's stat): reading and hashing 1000 outputs was most of a
  * compile with nothing changed (docs/performance.md).
  */
-export function reusable(file: string, entry: CachedEntry, outDir: string, hashes: FileHashes, read: TextReader = readText): EntryResult | undefined {
-  for (const [dependency, hash] of Object.entries(entry.dependencies)) if (hashes.get(dependency) !== hash) return undefined;
-  for (const [name, value] of Object.entries(entry.environment ?? {})) if ((process.env[name] ?? null) !== value) return undefined;
+export function reusable(
+  file: string,
+  entry: CachedEntry,
+  outDir: string,
+  hashes: FileHashes,
+  read: TextReader = readText,
+): EntryResult | undefined {
+  for (const [dependency, hash] of Object.entries(entry.dependencies))
+    if (hashes.get(dependency) !== hash) return undefined;
+  for (const [name, value] of Object.entries(entry.environment ?? {}))
+    if ((process.env[name] ?? null) !== value) return undefined;
   const documents: EntryDocument[] = [];
   for (const document of entry.documents) {
     const path = join(outDir, document.output.file);
@@ -197,17 +213,26 @@ export function reusable(file: string, entry: CachedEntry, outDir: string, hashe
  * A pipeline's runtime inputs are kept only when an input set fills it (`filled`, by `keyId`): they are most of
  * what a pipeline would add to the cache, which every compile reads.
  */
-export function cachedEntry(result: EntryResult, hashes: FileHashes, filled: ReadonlySet<string>): CachedEntry | undefined {
+export function cachedEntry(
+  result: EntryResult,
+  hashes: FileHashes,
+  filled: ReadonlySet<string>,
+): CachedEntry | undefined {
   const dependencies: Record<string, string> = {};
   for (const dependency of result.dependencies) {
     const hash = hashes.get(dependency);
     if (hash === undefined) return undefined;
     dependencies[dependency] = hash;
   }
-  const documents = result.documents.map(({ text: _text, spooled: _spooled, asItIs: _asItIs, runtimeInputs, ...document }) =>
-    runtimeInputs && filled.has(keyId(document.key)) ? { ...document, runtimeInputs } : document,
+  const documents = result.documents.map(
+    ({ text: _text, spooled: _spooled, asItIs: _asItIs, runtimeInputs, ...document }) =>
+      runtimeInputs && filled.has(keyId(document.key)) ? { ...document, runtimeInputs } : document,
   );
-  return { dependencies, ...(result.environment && Object.keys(result.environment).length > 0 ? { environment: result.environment } : {}), documents };
+  return {
+    dependencies,
+    ...(result.environment && Object.keys(result.environment).length > 0 ? { environment: result.environment } : {}),
+    documents,
+  };
 }
 
 /** Records what this compile produced; written beside the bundle cache, replaced atomically. */

@@ -4,7 +4,17 @@ import { resolveEntries } from './entries.js';
 import { buildEntries, rebuildTogether } from './build-batch.js';
 import { mayDefineInputSets } from './input-set-scan.js';
 import type { EntryDocument, EntryResult } from './entry-result.js';
-import { cachedEntry, entryKey, FileHashes, fingerprint, readCache, reusable, writeCache, type CachedEntry, type CompileSession } from './compile-cache.js';
+import {
+  cachedEntry,
+  entryKey,
+  FileHashes,
+  fingerprint,
+  readCache,
+  reusable,
+  writeCache,
+  type CachedEntry,
+  type CompileSession,
+} from './compile-cache.js';
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
 import { prune } from './prune.js';
@@ -15,7 +25,14 @@ import { checkAcross, inputSetPipeline, type AcrossRecord } from '../check/check
 import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { planBatches, runBatches } from './worker-pool.js';
 import { Spool, spoolFolder, WriteBehind, type WrittenBehind } from './spool.js';
-import { AS_IT_IS, planOutput, readManifest, writeOutput, type OutputChanges, type OutputContent } from './write-output.js';
+import {
+  AS_IT_IS,
+  planOutput,
+  readManifest,
+  writeOutput,
+  type OutputChanges,
+  type OutputContent,
+} from './write-output.js';
 
 export interface CompileOptions {
   /** Files or globs of TypeScript definition files. */
@@ -96,13 +113,19 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
 }
 
-async function compileWith(options: CompileOptions, spool: Spool, writer: WriteBehind | undefined): Promise<CompileResult> {
+async function compileWith(
+  options: CompileOptions,
+  spool: Spool,
+  writer: WriteBehind | undefined,
+): Promise<CompileResult> {
   const files = options.files ?? (await resolveEntries(options.entries));
   const useCache = options.cache !== false && !process.env.PIPEWRIGHT_NO_CACHE;
   const { session } = options;
   session?.begin();
   const printed = { schemaModeline: options.schemaModeline ?? false, rules: options.rules ?? {} };
-  const print = useCache ? await (session ? session.fingerprint(options.outDir, printed) : fingerprint(options.outDir, printed)) : '';
+  const print = useCache
+    ? await (session ? session.fingerprint(options.outDir, printed) : fingerprint(options.outDir, printed))
+    : '';
   const hashes = session ? session.hashes() : new FileHashes();
   const render: RenderOptions = {
     outDir: options.outDir,
@@ -126,8 +149,14 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const fresh = files.filter((file) => !reused.has(keys.get(file)!));
   if (fresh.length > 0) {
     // Pipelines keep their runtime inputs only where an input set may fill them: one kept from the last compile, or one a fresh file names.
-    const keepInputs = [...results.values()].some((result) => result.documents.some((d) => inputSetPipeline(d.key))) || mayDefineInputSets(fresh.map((file) => resolve(file)), (file) => hashes.contents(file));
-    for (const result of await buildFresh(fresh, { ...render, keepInputs }, spool, writer)) results.set(result.file, result);
+    const keepInputs =
+      [...results.values()].some((result) => result.documents.some((d) => inputSetPipeline(d.key))) ||
+      mayDefineInputSets(
+        fresh.map((file) => resolve(file)),
+        (file) => hashes.contents(file),
+      );
+    for (const result of await buildFresh(fresh, { ...render, keepInputs }, spool, writer))
+      results.set(result.file, result);
   }
   // The documents the writer took get their hashes, and their spool files when it wrote them.
   const behind = (await writer?.flush()) ?? new Map<EntryDocument, WrittenBehind>();
@@ -153,9 +182,16 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   const involved = involvedAcross(ordered(), reused, options.rules, kept);
   let across: Diagnostic[] = [];
   if (involved.size > 0) {
-    const otherKeys = [...ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key))), ...kept];
+    const otherKeys = [
+      ...ordered().flatMap((result) => (involved.has(result.file) ? [] : result.documents.map((d) => d.key))),
+      ...kept,
+    ];
     // In the order of the entry files, as a compile from nothing meets them (the first of a duplicate is "the other one").
-    const rebuilt = await rebuildTogether([...keys.values()].filter((file) => involved.has(file)), render, otherKeys);
+    const rebuilt = await rebuildTogether(
+      [...keys.values()].filter((file) => involved.has(file)),
+      render,
+      otherKeys,
+    );
     for (const result of rebuilt.results) {
       results.set(result.file, result);
       reused.delete(result.file);
@@ -169,19 +205,32 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
   for (const result of apart.results) results.set(result.file, result);
   const all = ordered();
   const outputs = new Map<string, OutputContent>();
-  for (const result of all) for (const d of result.documents) outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.asItIs ? AS_IT_IS : d.text);
+  for (const result of all)
+    for (const d of result.documents)
+      outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.asItIs ? AS_IT_IS : d.text);
   for (const moved of apart.kept) outputs.set(moved.entry.file, moved.text);
   const pruning = prune(previous, [...made(), ...apart.kept.map((moved) => moved.entry)], scope);
   const { manifest } = pruning;
   const changes =
-    (fresh.length === 0 && involved.size === 0 && (await unchangedOutput(options.outDir, outputs, manifest, pruning.kept.map((entry) => entry.file)))) ||
-    (options.check ? planOutput(options.outDir, outputs, pruning, session?.read) : writeOutput(options.outDir, outputs, pruning, session?.read));
+    (fresh.length === 0 &&
+      involved.size === 0 &&
+      (await unchangedOutput(
+        options.outDir,
+        outputs,
+        manifest,
+        pruning.kept.map((entry) => entry.file),
+      ))) ||
+    (options.check
+      ? planOutput(options.outDir, outputs, pruning, session?.read)
+      : writeOutput(options.outDir, outputs, pruning, session?.read));
   const notes: string[] = [];
   // Warnings are not kept in the cache, so a compile that had some leaves none: the next one repeats them.
   if (useCache && !options.check && diagnostics.length === 0) {
     // A compile of some files keeps the others' records: the next compile of the whole project reuses them.
     const compiled = new Set(keys.values());
-    const record: Record<string, CachedEntry> = options.partial ? Object.fromEntries(Object.entries(cached).filter(([file]) => !compiled.has(file))) : {};
+    const record: Record<string, CachedEntry> = options.partial
+      ? Object.fromEntries(Object.entries(cached).filter(([file]) => !compiled.has(file)))
+      : {};
     const filled = filledPipelines(all);
     for (const result of all) {
       if (result.uncacheable) {
@@ -194,7 +243,9 @@ async function compileWith(options: CompileOptions, spool: Spool, writer: WriteB
     await writeCache(options.outDir, print, record);
     session?.remember(options.outDir, print, record);
   }
-  const documents = all.flatMap((result) => result.documents.map((d) => compiledDocument(result, d, reused.has(result.file))));
+  const documents = all.flatMap((result) =>
+    result.documents.map((d) => compiledDocument(result, d, reused.has(result.file))),
+  );
   return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };
 }
 
@@ -203,7 +254,13 @@ function withWritten(result: EntryResult, behind: ReadonlyMap<EntryDocument, Wri
   if (!result.documents.some((d) => behind.has(d))) return result;
   const documents = result.documents.map((d): EntryDocument => {
     const written = behind.get(d);
-    return written ? { ...d, output: { ...d.output, sha256: written.sha256 }, ...(written.spooled ? { spooled: written.spooled } : {}) } : d;
+    return written
+      ? {
+          ...d,
+          output: { ...d.output, sha256: written.sha256 },
+          ...(written.spooled ? { spooled: written.spooled } : {}),
+        }
+      : d;
   });
   return { ...result, documents };
 }
@@ -212,7 +269,12 @@ function withWritten(result: EntryResult, behind: ReadonlyMap<EntryDocument, Wri
 const WRITE_BEHIND_FROM = 64;
 
 /** The fresh entries' results: in worker-thread batches from 2000 files (worker-pool.ts, texts spooled), else in this thread. */
-async function buildFresh(fresh: readonly string[], render: RenderOptions, spool: Spool, writer: WriteBehind | undefined): Promise<EntryResult[]> {
+async function buildFresh(
+  fresh: readonly string[],
+  render: RenderOptions,
+  spool: Spool,
+  writer: WriteBehind | undefined,
+): Promise<EntryResult[]> {
   const batches = planBatches(fresh);
   if (batches) return runBatches(batches, render, spool.folder);
   // A thread of its own pays from a few chunks on; a watch recompiling a file or two would wait for it to start.
@@ -255,13 +317,18 @@ function involvedAcross(
         key: document.key,
         place: result.file,
         ...(document.inputSet !== undefined ? { document: document.inputSet } : {}),
-        references: document.references.map((reference) => ({ ...reference, by: 'builder' as const, place: result.file })),
+        references: document.references.map((reference) => ({
+          ...reference,
+          by: 'builder' as const,
+          place: result.file,
+        })),
         ...(inputs ? { runtimeInputs: () => inputs } : {}),
       };
     }),
   );
   const involved = new Set<string>();
-  for (const finding of checkAcross(records, ENTRY_WORDS, { settings, known: kept })) for (const record of finding.involved) involved.add(record.place);
+  for (const finding of checkAcross(records, ENTRY_WORDS, { settings, known: kept }))
+    for (const record of finding.involved) involved.add(record.place);
   for (const file of unknownFits(records, reused)) involved.add(file);
   return involved;
 }
@@ -276,7 +343,9 @@ const ENTRY_WORDS = { first: (file: string) => file, targetDefined: (file: strin
 function unknownFits(records: ReadonlyArray<AcrossRecord<string>>, reused: ReadonlySet<string>): string[] {
   // A pipeline defined twice (null here) is reported as such, and its input sets are not checked.
   const pipelines = new Map<string, AcrossRecord<string> | null>();
-  for (const record of records) if (record.key.kind === 'pipeline') pipelines.set(keyId(record.key), pipelines.has(keyId(record.key)) ? null : record);
+  for (const record of records)
+    if (record.key.kind === 'pipeline')
+      pipelines.set(keyId(record.key), pipelines.has(keyId(record.key)) ? null : record);
   return records.flatMap((inputSet) => {
     const key = inputSetPipeline(inputSet.key);
     const pipeline = key && pipelines.get(keyId(key));

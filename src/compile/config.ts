@@ -20,7 +20,12 @@ export const configSchema = z.strictObject({
    * the platform's layout `.harness/orgs/{org}/projects/{project}/pipelines/{identifier}.yaml`.
    */
   git: z
-    .strictObject({ connector: z.string().min(1).optional(), repo: z.string().min(1).optional(), branch: z.string().min(1).optional(), filePath: z.string().min(1).optional() })
+    .strictObject({
+      connector: z.string().min(1).optional(),
+      repo: z.string().min(1).optional(),
+      branch: z.string().min(1).optional(),
+      filePath: z.string().min(1).optional(),
+    })
     .optional(),
   /**
    * Documents the platform keeps as files in Git (pipelines, input sets, services, environments, infrastructure
@@ -29,7 +34,15 @@ export const configSchema = z.strictObject({
    * connector, repository, branch and file, whatever `store` says. `pipewright pull` writes it.
    */
   gitFiles: z
-    .record(z.string(), z.strictObject({ connector: z.string().min(1), repo: z.string().min(1), branch: z.string().min(1), filePath: z.string().min(1) }))
+    .record(
+      z.string(),
+      z.strictObject({
+        connector: z.string().min(1),
+        repo: z.string().min(1),
+        branch: z.string().min(1),
+        filePath: z.string().min(1),
+      }),
+    )
     .optional(),
   /** Add a `# yaml-language-server: $schema=` line to compiled files. */
   schemaModeline: z.boolean().optional(),
@@ -47,5 +60,10 @@ export type PipewrightConfig = Omit<z.infer<typeof configSchema>, 'rules'> & { r
 /** Typed configuration for `pipewright.config.ts`: `export default defineConfig({ include: [...] })`. */
 export const defineConfig = (config: PipewrightConfig): PipewrightConfig => config;
 
-export const CONFIG_FILES = ['pipewright.config.ts', 'pipewright.config.mts', 'pipewright.config.js', 'pipewright.config.mjs'];
+export const CONFIG_FILES = [
+  'pipewright.config.ts',
+  'pipewright.config.mts',
+  'pipewright.config.js',
+  'pipewright.config.mjs',
+];
 export const DEFAULT_OUT_DIR = 'out';

@@ -51,4 +51,3 @@ export interface EntryResult {
   /** Why it cannot be cached (it imports a package or a builtin, enumerates the environment, ...). */
   readonly uncacheable?: string;
 }
-

@@ -136,10 +136,15 @@ async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundl
   try {
     const loaded = (await import(pathToFileURL(outfile).href)) as { default: Array<Record<string, unknown>> };
     const graph = importGraph(metafile);
-    return loaded.default.map((exports, index) => ({ file: shown(absolute[index]!), exports, ...closure(graph, absolute[index]!) }));
+    return loaded.default.map((exports, index) => ({
+      file: shown(absolute[index]!),
+      exports,
+      ...closure(graph, absolute[index]!),
+    }));
   } catch (error) {
     // The stack --debug shows leads to the user's lines too.
-    if (error instanceof Error && error.stack && Object.getOwnPropertyDescriptor(error, 'stack')?.writable) error.stack = mappedStack(error.stack);
+    if (error instanceof Error && error.stack && Object.getOwnPropertyDescriptor(error, 'stack')?.writable)
+      error.stack = mappedStack(error.stack);
     throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
   } finally {
     if (!scope) registration.forget();
@@ -155,7 +160,8 @@ export async function loadModules(files: readonly string[]): Promise<LoadedModul
   const groups = apartByCase([files]);
   if (groups.length === 1) return evaluate(await bundle(files));
   const loaded = new Map<string, LoadedModule>();
-  for (const group of groups) for (const [index, module] of (await evaluate(await bundle(group))).entries()) loaded.set(group[index]!, module);
+  for (const group of groups)
+    for (const [index, module] of (await evaluate(await bundle(group))).entries()) loaded.set(group[index]!, module);
   return files.map((file) => loaded.get(file)!);
 }
 
@@ -204,10 +210,12 @@ let bundlerStarted = false;
 export function startBundler(): void {
   if (bundlerStarted) return;
   bundlerStarted = true;
-  import('esbuild').then(
-    ({ initialize }) => initialize({}),
-    () => undefined,
-  ).catch(() => undefined);
+  import('esbuild')
+    .then(
+      ({ initialize }) => initialize({}),
+      () => undefined,
+    )
+    .catch(() => undefined);
 }
 
 /** The first chunk of a compile, bundled ahead (bundleAhead), and the files and working directory it is for. */
@@ -349,7 +357,11 @@ interface EsbuildMessage {
 
 /** esbuild's 0-based column made 1-based; the length, when there is one, as the end on the same line. */
 const esbuildLocation = (loc: EsbuildLocation): SourceLocation => {
-  const start = { file: loc.file === '<pipewright entries>' ? 'entries' : loc.file, line: loc.line, column: loc.column + 1 };
+  const start = {
+    file: loc.file === '<pipewright entries>' ? 'entries' : loc.file,
+    line: loc.line,
+    column: loc.column + 1,
+  };
   return loc.length > 0 ? { ...start, endLine: loc.line, endColumn: loc.column + 1 + loc.length } : start;
 };
 
@@ -377,7 +389,8 @@ function thrownDiagnostic(error: unknown, files: readonly string[]): Diagnostic 
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   const message = error instanceof Error ? error.message : String(error);
   // Without a frame of theirs (a value thrown that is no Error): the batch's file when it has one, else its files in the message.
-  const location: DiagnosticLocation | undefined = firstUserFrame(stack) ?? (files.length === 1 ? { file: files[0]! } : undefined);
+  const location: DiagnosticLocation | undefined =
+    firstUserFrame(stack) ?? (files.length === 1 ? { file: files[0]! } : undefined);
   return {
     code: 'definition-threw',
     severity: 'error',

@@ -34,12 +34,20 @@ const DEFAULT_SCHEMA_DIR = 'schemas';
 function schemaLocation(base: true | string, kind: string, outDir: string, file: string): string {
   const dir = base === true ? DEFAULT_SCHEMA_DIR : base;
   if (/^https?:\/\//.test(dir)) return `${dir.replace(/\/+$/, '')}/${kind}.schema.json`;
-  return relative(dirname(join(outDir, file)), join(dir, `${kind}.schema.json`)).split(sep).join('/');
+  return relative(dirname(join(outDir, file)), join(dir, `${kind}.schema.json`))
+    .split(sep)
+    .join('/');
 }
 
 /** A validated document as the file compile writes. `source` is the definition file, relative to the working directory. */
 export function renderDocument(
-  built: { readonly kind: ResourceKind; readonly key: ResourceKey; readonly document: unknown; readonly file: string; readonly resource?: AnyResource },
+  built: {
+    readonly kind: ResourceKind;
+    readonly key: ResourceKey;
+    readonly document: unknown;
+    readonly file: string;
+    readonly resource?: AnyResource;
+  },
   options: RenderOptions,
   hashed = true,
 ): RenderedDocument {
@@ -60,7 +68,11 @@ export function unrenderedDocument(built: Pick<RenderedSource, 'key' | 'file' | 
 
 type RenderedSource = Parameters<typeof renderDocument>[0];
 
-function manifestEntry(built: Pick<RenderedSource, 'key' | 'file' | 'resource'>, file: string, hash: string): ManifestEntry {
+function manifestEntry(
+  built: Pick<RenderedSource, 'key' | 'file' | 'resource'>,
+  file: string,
+  hash: string,
+): ManifestEntry {
   const { kind, org, project, parent, version, identifier } = built.key;
   return {
     file,

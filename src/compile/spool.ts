@@ -109,7 +109,10 @@ export class WriteBehind {
   post(): void {
     if (this.#queue.length === 0) return;
     this.#worker ??= new Worker(WRITER, { eval: true, workerData: this.folder });
-    this.#worker.postMessage(this.#queue, this.#queue.map(([, bytes]) => bytes.buffer as ArrayBuffer));
+    this.#worker.postMessage(
+      this.#queue,
+      this.#queue.map(([, bytes]) => bytes.buffer as ArrayBuffer),
+    );
     this.#queue = [];
   }
 
@@ -132,7 +135,10 @@ export class WriteBehind {
     const { failure, hashes } = (answer ?? {}) as { failure?: unknown; hashes?: unknown };
     const written = failure === null && Array.isArray(hashes) && hashes.length === this.#sent.length;
     return new Map(
-      this.#sent.map(({ document, spooled }, index) => [document, written ? { sha256: hashes[index] as string, spooled } : { sha256: sha256(document.text) }]),
+      this.#sent.map(({ document, spooled }, index) => [
+        document,
+        written ? { sha256: hashes[index] as string, spooled } : { sha256: sha256(document.text) },
+      ]),
     );
   }
 

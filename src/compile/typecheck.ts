@@ -46,7 +46,11 @@ function commonFolder(files: readonly string[]): string {
  * own tsconfig.json does not cover pipelines/) wins over the root one; with none there, the root one is used.
  */
 export function tsconfigFor(files: readonly string[], cwd = process.cwd()): string | undefined {
-  for (let dir = files.length > 0 ? commonFolder(files.map((file) => resolve(cwd, file))) : resolve(cwd); ; dir = dirname(dir)) {
+  for (
+    let dir = files.length > 0 ? commonFolder(files.map((file) => resolve(cwd, file))) : resolve(cwd);
+    ;
+    dir = dirname(dir)
+  ) {
     if (existsSync(join(dir, 'tsconfig.json'))) return join(dir, 'tsconfig.json');
     if (dirname(dir) === dir) return undefined;
   }
@@ -65,13 +69,25 @@ export async function typecheck({ files, configFile, cwd = process.cwd() }: Type
   const configPath = tsconfigFor(files, cwd);
   const toFound = (d: TS.Diagnostic) => toDiagnostic(ts, d, cwd, configPath);
   if (configPath) {
-    const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => found.push(toFound(d)) });
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      configPath,
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => found.push(toFound(d)) },
+    );
     if (!parsed) return found;
     found.push(...parsed.errors.filter((d) => d.code !== 18003 /* no inputs: we pass our own */).map(toFound));
     options = parsed.options;
   }
   // A check, not a build: a tsconfig made for building (a monorepo's composite base) must not ask for output.
-  options = { ...options, noEmit: true, declaration: false, declarationMap: false, emitDeclarationOnly: false, composite: false, incremental: false };
+  options = {
+    ...options,
+    noEmit: true,
+    declaration: false,
+    declarationMap: false,
+    emitDeclarationOnly: false,
+    composite: false,
+    incremental: false,
+  };
   // Compile binds `pipewright` to the copy running it; type it the same way when the project cannot resolve it.
   const probe = join(cwd, '__pipewright_probe__.ts');
   if (!ts.resolveModuleName('pipewright', probe, options, ts.sys).resolvedModule)
@@ -95,7 +111,9 @@ export async function typecheck({ files, configFile, cwd = process.cwd() }: Type
  * ignores package.json "type", so every file would be checked as CommonJS.)
  */
 function hostWithLibFiles(ts: typeof TS, options: TS.CompilerOptions, tsMorphEntry: string): TS.CompilerHost {
-  const { getLibFiles } = createRequire(tsMorphEntry)('@ts-morph/common') as { getLibFiles(): Array<{ fileName: string; text: string }> };
+  const { getLibFiles } = createRequire(tsMorphEntry)('@ts-morph/common') as {
+    getLibFiles(): Array<{ fileName: string; text: string }>;
+  };
   // TypeScript names files with `/` on every platform; keep the keys that way and look up the same way.
   const posix = (file: string) => file.replace(/\\/g, '/');
   const libDir = posix(resolve('/', '__pipewright_typescript_lib__'));

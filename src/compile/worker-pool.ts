@@ -40,13 +40,19 @@ export const BATCH_TARGET = 800;
  * How to split `files` into worker batches, or undefined to build them in this thread.
  * `PIPEWRIGHT_BATCH_SIZE=n` sets the files per batch (0: never use workers).
  */
-export function planBatches(files: readonly string[], env: NodeJS.ProcessEnv = process.env, lanes = threads()): string[][] | undefined {
+export function planBatches(
+  files: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  lanes = threads(),
+): string[][] | undefined {
   const chosen = batchSizeSetting(env.PIPEWRIGHT_BATCH_SIZE);
   if (chosen === 0 || files.length === 0) return undefined;
   if (chosen === undefined && files.length < minFilesForWorkers(lanes)) return undefined;
   // A whole number of rounds of `lanes` batches, so that the lanes finish together (1001 files are two
   // batches of 501, not 500 + 500 + a lone 1 that runs while the other lane waits).
-  const count = chosen ? Math.ceil(files.length / chosen) : lanes * Math.max(1, Math.round(files.length / (lanes * BATCH_TARGET)));
+  const count = chosen
+    ? Math.ceil(files.length / chosen)
+    : lanes * Math.max(1, Math.round(files.length / (lanes * BATCH_TARGET)));
   // Sizes differ by one at most: 5001 files are 501 + 9 x 500, not 9 x 501 + 492.
   const batches: string[][] = [];
   for (let index = 0, start = 0; index < count; index++) {
@@ -103,7 +109,9 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
   code: 'definition-exited',
   severity: 'error',
   message: `a definition ended its worker thread (exit code ${code}) before its batch was compiled${
-    files.length === 1 ? '' : `: ${files[0]} (or one of the ${files.length - 1} entry files after it, or what they import)`
+    files.length === 1
+      ? ''
+      : `: ${files[0]} (or one of the ${files.length - 1} entry files after it, or what they import)`
   }`,
   path: [],
   ...(files.length === 1 ? { location: { file: files[0]! } } : {}),
@@ -115,7 +123,11 @@ const exitedDiagnostic = (files: readonly string[], code: number): Diagnostic =>
  * `spool` folder when one is given. After the first batch that fails no new one starts; the failures of those
  * that ran are reported together (a shared file's error, met by every batch, once).
  */
-export async function runBatches(batches: readonly (readonly string[])[], options: RenderOptions, spool?: string): Promise<EntryResult[]> {
+export async function runBatches(
+  batches: readonly (readonly string[])[],
+  options: RenderOptions,
+  spool?: string,
+): Promise<EntryResult[]> {
   const file = workerScript(import.meta.url, 'compile/compile-worker');
   const answers: WorkerAnswer[] = [];
   let next = 0;
@@ -124,7 +136,11 @@ export async function runBatches(batches: readonly (readonly string[])[], option
     while (!failed && next < batches.length) {
       const index = next++;
       // With a spool folder, the worker writes its texts there and answers with their paths (spool.ts).
-      const answer = await runWorker(file, { files: batches[index]!, options, ...(spool ? { spool, prefix: `${index}-` } : {}) });
+      const answer = await runWorker(file, {
+        files: batches[index]!,
+        options,
+        ...(spool ? { spool, prefix: `${index}-` } : {}),
+      });
       answers[index] = answer;
       if (!('ok' in answer)) failed = true;
     }
@@ -132,11 +148,15 @@ export async function runBatches(batches: readonly (readonly string[])[], option
   await Promise.all(Array.from({ length: Math.min(threads(), batches.length) }, lane));
   const problems = answers.filter((answer) => answer && !('ok' in answer));
   const failure = problems.find((answer) => 'failure' in answer);
-  if (failure && 'failure' in failure) throw Object.assign(new Error(failure.failure), failure.stack ? { stack: failure.stack } : {});
+  if (failure && 'failure' in failure)
+    throw Object.assign(new Error(failure.failure), failure.stack ? { stack: failure.stack } : {});
   if (problems.length > 0) {
     const found = withoutRepeats(problems.flatMap((answer) => ('diagnostics' in answer ? answer.diagnostics : [])));
     const stack = problems.map((answer) => ('stack' in answer ? answer.stack : undefined)).find(Boolean);
-    throw new DiagnosticError(found, stack ? { cause: Object.assign(new Error('in a worker thread'), { stack }) } : undefined);
+    throw new DiagnosticError(
+      found,
+      stack ? { cause: Object.assign(new Error('in a worker thread'), { stack }) } : undefined,
+    );
   }
   return answers.flatMap((answer) => (answer as { ok: EntryResult[] }).ok);
 }

@@ -2,7 +2,19 @@ import { randomBytes } from 'node:crypto';
 // File operations here are synchronous on purpose: an output folder is thousands of small files, and each
 // promise call pays thread-pool round trips. For 1000 files of 30 KB, writing took 236 ms with awaited
 // writeFile and 22 ms with writeFileSync; hard-linking 159 ms and 4 ms; reading 229 ms and 18 ms.
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { DiagnosticError } from '../core/diagnostics.js';
 import type { TextReader } from './compile-cache.js';
@@ -34,7 +46,8 @@ export type OutputContent = string | { readonly spooled: string } | typeof AS_IT
 
 export const AS_IT_IS = Object.freeze({ asItIs: true as const });
 
-const contentText = (content: Exclude<OutputContent, typeof AS_IT_IS>) => (typeof content === 'string' ? content : readText(content.spooled));
+const contentText = (content: Exclude<OutputContent, typeof AS_IT_IS>) =>
+  typeof content === 'string' ? content : readText(content.spooled);
 
 interface TreeEntries {
   readonly files: string[];
@@ -91,7 +104,12 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
 }
 
 /** What writing `files` would change in `outDir`, without writing. */
-export function planOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, pruning: Pruning, read?: TextReader): OutputChanges {
+export function planOutput(
+  outDir: string,
+  files: ReadonlyMap<string, OutputContent>,
+  pruning: Pruning,
+  read?: TextReader,
+): OutputChanges {
   const written: string[] = [];
   const added: string[] = [];
   const changed: string[] = [];
@@ -110,7 +128,15 @@ export function planOutput(outDir: string, files: ReadonlyMap<string, OutputCont
     }
   }
   const { removals } = pruning;
-  return { written, added, changed, unchanged, removed: removals.map((r) => r.file), removals, kept: pruning.kept.map((entry) => entry.file) };
+  return {
+    written,
+    added,
+    changed,
+    unchanged,
+    removed: removals.map((r) => r.file),
+    removals,
+    kept: pruning.kept.map((entry) => entry.file),
+  };
 }
 
 /**
@@ -119,7 +145,12 @@ export function planOutput(outDir: string, files: ReadonlyMap<string, OutputCont
  * timestamps stay), files the old manifest did not list are carried over untouched, and removals (prune.ts) are
  * left behind, which removes them.
  */
-export function writeOutput(outDir: string, files: ReadonlyMap<string, OutputContent>, pruning: Pruning, read?: TextReader): OutputChanges {
+export function writeOutput(
+  outDir: string,
+  files: ReadonlyMap<string, OutputContent>,
+  pruning: Pruning,
+  read?: TextReader,
+): OutputChanges {
   const changes = planOutput(outDir, files, pruning, read);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(dirname(outDir), `.${basename(outDir)}.pipewright-new-${suffix}`);

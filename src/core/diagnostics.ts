@@ -2,7 +2,13 @@ import pc from 'picocolors';
 import type { DocPath } from './document-path.js';
 import { compareLocations, formatLocation, type DiagnosticLocation } from './source-location.js';
 
-import { type CodeWith, type DiagnosticCode, type DocumentCode, type Severity, type SeverityOf } from './diagnostic-codes.js';
+import {
+  type CodeWith,
+  type DiagnosticCode,
+  type DocumentCode,
+  type Severity,
+  type SeverityOf,
+} from './diagnostic-codes.js';
 
 export type { DiagnosticCode, Severity } from './diagnostic-codes.js';
 export type { DiagnosticLocation, FileLocation, SourceLocation } from './source-location.js';
@@ -56,11 +62,18 @@ export type Diagnostic = {
 }[DiagnosticCode];
 
 /** A diagnostic without some of its fields, each code keeping its own severity (`Omit` would merge them). */
-export type DiagnosticWithout<K extends keyof DiagnosticFields> = Diagnostic extends infer D ? (D extends Diagnostic ? Omit<D, K> : never) : never;
+export type DiagnosticWithout<K extends keyof DiagnosticFields> = Diagnostic extends infer D
+  ? D extends Diagnostic
+    ? Omit<D, K>
+    : never
+  : never;
 
 /** A diagnostic whose code is known only as a value of a set of codes (schema issues, rule helpers). */
-export const diagnosticOf = <S extends Severity>(code: CodeWith<S>, severity: S, fields: DiagnosticFields): Diagnostic =>
-  ({ code, severity, ...fields }) as Diagnostic;
+export const diagnosticOf = <S extends Severity>(
+  code: CodeWith<S>,
+  severity: S,
+  fields: DiagnosticFields,
+): Diagnostic => ({ code, severity, ...fields }) as Diagnostic;
 
 /** Sorted by file, line and column, then message, so output is stable; diagnostics without a place come last. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
@@ -85,9 +98,16 @@ const shortPlace = (subject: string) => subject.replace(/\b[\w ]+? "((?:[^"\\]|\
 export function formatDiagnostic(diagnostic: Diagnostic, { color = false }: FormatOptions = {}): string {
   const c = pc.createColors(color);
   const label = diagnostic.severity === 'error' ? c.red('error') : c.yellow('warning');
-  const where = diagnostic.location ? `${c.cyan(formatLocation(diagnostic.location))}  ` : diagnostic.subject ? '' : 'pipewright: ';
+  const where = diagnostic.location
+    ? `${c.cyan(formatLocation(diagnostic.location))}  `
+    : diagnostic.subject
+      ? ''
+      : 'pipewright: ';
   const subject = diagnostic.subject ? `${c.bold(diagnostic.subject)}: ` : '';
-  const places = diagnostic.count && diagnostic.places ? ` (in ${diagnostic.count} places: ${placeList(diagnostic.places, diagnostic.count)})` : '';
+  const places =
+    diagnostic.count && diagnostic.places
+      ? ` (in ${diagnostic.count} places: ${placeList(diagnostic.places, diagnostic.count)})`
+      : '';
   const hint = diagnostic.hint ? `\n    ${c.dim('hint:')} ${diagnostic.hint}` : '';
   return `${where}${subject}${diagnostic.message}${places} ${c.dim(`[${label}${c.dim(` ${diagnostic.code}`)}]`)}${hint}`;
 }
@@ -115,7 +135,14 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic
       out.push(diagnostic);
       continue;
     }
-    const key = JSON.stringify([diagnostic.code, diagnostic.severity, formatLocation(diagnostic.location), diagnostic.message, diagnostic.hint, diagnostic.suppressed]);
+    const key = JSON.stringify([
+      diagnostic.code,
+      diagnostic.severity,
+      formatLocation(diagnostic.location),
+      diagnostic.message,
+      diagnostic.hint,
+      diagnostic.suppressed,
+    ]);
     const group = groups.get(key);
     if (group) group.push(diagnostic);
     else {
@@ -150,20 +177,31 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: 
 export function countsText(shown: readonly Diagnostic[], suppressed = 0): string {
   const errors = shown.filter((d) => d.severity === 'error').length;
   const warnings = shown.length - errors;
-  return [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`, suppressedCount(suppressed)]
+  return [
+    errors && `${errors} error${errors === 1 ? '' : 's'}`,
+    warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`,
+    suppressedCount(suppressed),
+  ]
     .filter(Boolean)
     .join(', ');
 }
 
 /** `2 suppressed (pipewright compile --json lists them)`, or '' for none. */
-export const suppressedCount = (n: number): string => (n ? `${n} suppressed (--json lists them with their reasons)` : '');
+export const suppressedCount = (n: number): string =>
+  n ? `${n} suppressed (--json lists them with their reasons)` : '';
 
 /** Whether the run fails: an error nobody suppressed. */
-export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === 'error' && !d.suppressed);
+export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean =>
+  diagnostics.some((d) => d.severity === 'error' && !d.suppressed);
 
 /** Each diagnostic once, in order of first appearance (a shared file's error, met by every batch or chunk). */
 export const withoutRepeats = (diagnostics: Iterable<Diagnostic>): Diagnostic[] => [
-  ...new Map([...diagnostics].map((d) => [JSON.stringify([d.code, d.location && formatLocation(d.location), d.message, d.path]), d])).values(),
+  ...new Map(
+    [...diagnostics].map((d) => [
+      JSON.stringify([d.code, d.location && formatLocation(d.location), d.message, d.path]),
+      d,
+    ]),
+  ).values(),
 ];
 
 /**
@@ -173,13 +211,24 @@ export const withoutRepeats = (diagnostics: Iterable<Diagnostic>): Diagnostic[] 
 export class DiagnosticError extends Error {
   readonly diagnostics: readonly Diagnostic[];
   constructor(diagnostics: readonly Diagnostic[], options?: { cause?: unknown }) {
-    super(diagnostics.map((d) => `${d.location ? `${formatLocation(d.location)}  ` : ''}${d.subject ? `${d.subject}: ` : ''}${d.message}`).join('\n'), options);
+    super(
+      diagnostics
+        .map(
+          (d) =>
+            `${d.location ? `${formatLocation(d.location)}  ` : ''}${d.subject ? `${d.subject}: ` : ''}${d.message}`,
+        )
+        .join('\n'),
+      options,
+    );
     this.name = 'DiagnosticError';
     this.diagnostics = diagnostics;
   }
 
   /** A problem with no place in a document (a missing file, a setting): its code, what is wrong, how to fix it. */
   static of(code: CodeWith<'error'>, message: string, hint?: string, options?: { cause?: unknown }): DiagnosticError {
-    return new DiagnosticError([diagnosticOf(code, 'error', { message, path: [], ...(hint ? { hint } : {}) })], options);
+    return new DiagnosticError(
+      [diagnosticOf(code, 'error', { message, path: [], ...(hint ? { hint } : {}) })],
+      options,
+    );
   }
 }

@@ -18,7 +18,13 @@ export function describePath(document: unknown, path: DocPath): DescribedPath {
   let node: unknown = document;
   path.forEach((key, index) => {
     node = node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[key] : undefined;
-    if (typeof key === 'string' && NAMED_NODES.has(key) && node !== null && typeof node === 'object' && !Array.isArray(node)) {
+    if (
+      typeof key === 'string' &&
+      NAMED_NODES.has(key) &&
+      node !== null &&
+      typeof node === 'object' &&
+      !Array.isArray(node)
+    ) {
       const id = (node as Record<string, unknown>).identifier;
       labels.push(typeof id === 'string' && id ? `${key} ${JSON.stringify(id)}` : key);
       fieldStart = index + 1;

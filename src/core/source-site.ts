@@ -87,7 +87,11 @@ export function captureSite(cutoff: Function): SourceSite {
 }
 
 /** A frame's place in the user's own file, or undefined when the frame is nobody's code (a bundle's glue). */
-export type FrameMapper = (file: string, line: number, column: number) => { file: string; line: number; column: number } | undefined;
+export type FrameMapper = (
+  file: string,
+  line: number,
+  column: number,
+) => { file: string; line: number; column: number } | undefined;
 
 /**
  * How a frame of generated code leads to the user's file. Frames are taken as they are until compile's loader
@@ -104,7 +108,12 @@ export function frameOf(text: string): { written: string; file: string; line: nu
   const match = FRAME.exec(text.trim());
   if (!match) return undefined;
   const [, written, line, column] = match as unknown as [string, string, string, string];
-  return { written: `${written}:${line}:${column}`, file: written.startsWith('file://') ? fileURLToPath(written) : written, line: Number(line), column: Number(column) };
+  return {
+    written: `${written}:${line}:${column}`,
+    file: written.startsWith('file://') ? fileURLToPath(written) : written,
+    line: Number(line),
+    column: Number(column),
+  };
 }
 
 /** Where the first frame of a stack outside the library and node_modules points (no end: a call is a point). */

@@ -32,7 +32,11 @@ export interface Chainable extends Suppressible {
  * The identity of a node reused under another identifier (`.withIdentifier()` of steps, step groups, stages):
  * the name given, else the old name, unless that only repeated the old identifier (then it follows the new one).
  */
-export const reidentified = (props: { readonly identifier: string; readonly name?: string }, identifier: string, name?: string) => ({
+export const reidentified = (
+  props: { readonly identifier: string; readonly name?: string },
+  identifier: string,
+  name?: string,
+) => ({
   identifier,
   name: name ?? (props.name === props.identifier ? undefined : props.name),
 });
@@ -45,11 +49,19 @@ export const reidentified = (props: { readonly identifier: string; readonly name
 const SUPPRESSIONS = Symbol('pipewright.suppressions');
 
 /** The suppressions so far plus one, checked: JavaScript callers get no type check of the code or the reason. */
-export function addSuppression(existing: readonly Suppression[] | undefined, code: DocumentCode, reason: string): readonly Suppression[] {
+export function addSuppression(
+  existing: readonly Suppression[] | undefined,
+  code: DocumentCode,
+  reason: string,
+): readonly Suppression[] {
   if (!isDocumentCode(code))
-    throw new Error(`.suppress(${JSON.stringify(code)}, ...): not a code about a document; use a code from docs/troubleshooting.md, e.g. 'unknown-key'`);
+    throw new Error(
+      `.suppress(${JSON.stringify(code)}, ...): not a code about a document; use a code from docs/troubleshooting.md, e.g. 'unknown-key'`,
+    );
   if (typeof reason !== 'string' || reason.trim() === '')
-    throw new Error(`.suppress('${code}', reason): give the reason the diagnostic is wrong here (it is listed with the suppression in --json)`);
+    throw new Error(
+      `.suppress('${code}', reason): give the reason the diagnostic is wrong here (it is listed with the suppression in --json)`,
+    );
   return [...(existing ?? []), { code, reason: reason.trim() }];
 }
 

@@ -10,7 +10,9 @@ export function tagsDocument(tags: TagsOption): Record<string, string>;
 export function tagsDocument(tags: TagsOption | undefined): Record<string, string> | undefined;
 export function tagsDocument(tags: TagsOption | undefined): Record<string, string> | undefined {
   if (tags === undefined) return undefined;
-  return Array.isArray(tags) ? Object.fromEntries(tags.map((tag) => [tag, ''])) : { ...(tags as Record<string, string>) };
+  return Array.isArray(tags)
+    ? Object.fromEntries(tags.map((tag) => [tag, '']))
+    : { ...(tags as Record<string, string>) };
 }
 
 /**
@@ -39,7 +41,10 @@ type PlainFailureAction = Exclude<FailureActionType, 'Retry' | 'RetryStepGroup' 
  * (editors complete its fields once the type is chosen).
  */
 export type FailureActionOption =
-  | { readonly type: 'Retry'; readonly spec?: RetrySpecOption & { readonly onRetryFailure?: FollowUpActionOption<'Retry'> } }
+  | {
+      readonly type: 'Retry';
+      readonly spec?: RetrySpecOption & { readonly onRetryFailure?: FollowUpActionOption<'Retry'> };
+    }
   | { readonly type: 'RetryStepGroup'; readonly spec?: RetrySpecOption }
   | {
       readonly type: 'ManualIntervention';
@@ -59,7 +64,10 @@ export interface FailureStrategyOption {
 }
 
 /** What a failure strategy writes for options left out (import leaves out values equal to these). */
-export const FAILURE_STRATEGY_DEFAULTS = { errors: 'AllErrors' } as const satisfies Pick<FailureStrategyOption, 'errors'>;
+export const FAILURE_STRATEGY_DEFAULTS = { errors: 'AllErrors' } as const satisfies Pick<
+  FailureStrategyOption,
+  'errors'
+>;
 
 export const failureStrategiesDocument = (options: readonly FailureStrategyOption[]): FailureStrategy[] =>
   options.map(({ errors = FAILURE_STRATEGY_DEFAULTS.errors, action }) => ({

@@ -43,7 +43,9 @@ export class ConnectorImpl extends Builder<ConnectorOptions & WithIssues> implem
   protected makeNode(): IrNode {
     const { identifier, name, description, tags, type, spec } = this.props;
     const { org, project } = this.scope;
-    const references: Reference[] = this.projectBuilder ? [{ path: ['projectIdentifier'], target: this.projectBuilder }] : [];
+    const references: Reference[] = this.projectBuilder
+      ? [{ path: ['projectIdentifier'], target: this.projectBuilder }]
+      : [];
     const body = {
       name: name ?? identifier,
       identifier,

@@ -16,7 +16,9 @@ import { dockerRegistry } from './connector.js';
  * })
  * ```
  */
-export const connectors: Omit<CatalogConnectors, 'dockerRegistry'> & { readonly dockerRegistry: typeof dockerRegistry } = Object.freeze({
+export const connectors: Omit<CatalogConnectors, 'dockerRegistry'> & {
+  readonly dockerRegistry: typeof dockerRegistry;
+} = Object.freeze({
   ...catalogConnectors,
   dockerRegistry,
 });

@@ -5,7 +5,13 @@ import { variablesDocument, type VariableOption } from './common-options.js';
 import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
+import {
+  SCOPED_KEYS,
+  ScopedResource,
+  type OtherFieldsOption,
+  type ResourceBuilder,
+  type ScopedOptions,
+} from './scoped-resource.js';
 
 export interface EnvironmentOptions extends ScopedOptions, OtherFieldsOption {
   /** Production or PreProduction: the platform requires one. */
@@ -33,7 +39,10 @@ class EnvironmentImpl extends ScopedResource<'environment', EnvironmentOptions> 
   }
 }
 
-const ENVIRONMENT_KEYS = [...SCOPED_KEYS, ...keyList<EnvironmentOptions, keyof ScopedOptions>()(['otherFields', 'type', 'variables', 'overrides'])];
+const ENVIRONMENT_KEYS = [
+  ...SCOPED_KEYS,
+  ...keyList<EnvironmentOptions, keyof ScopedOptions>()(['otherFields', 'type', 'variables', 'overrides']),
+];
 
 /**
  * An environment (production or pre-production): where services are deployed. Its infrastructure definitions

@@ -5,7 +5,13 @@ import type { EnvironmentBuilder } from './environment.js';
 import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
+import {
+  SCOPED_KEYS,
+  ScopedResource,
+  type OtherFieldsOption,
+  type ResourceBuilder,
+  type ScopedOptions,
+} from './scoped-resource.js';
 import type { InfrastructureType, ServiceDeploymentType } from './service.js';
 
 export interface InfrastructureOptions extends ScopedOptions, OtherFieldsOption {
@@ -27,14 +33,18 @@ export interface InfrastructureBuilder extends ResourceBuilder<'infrastructure'>
   readonly environmentRef: string;
 }
 
-class InfrastructureImpl extends ScopedResource<'infrastructure', InfrastructureOptions> implements InfrastructureBuilder {
+class InfrastructureImpl
+  extends ScopedResource<'infrastructure', InfrastructureOptions>
+  implements InfrastructureBuilder
+{
   get [RESOURCE_BRAND]() {
     return 'infrastructure' as const;
   }
   /** Where it lives: given, else its environment builder's scope. */
   override get scope(): Scope {
     const { environment, org, project, account } = this.props;
-    if (typeof environment === 'object' && org === undefined && project === undefined && !account) return environment.scope;
+    if (typeof environment === 'object' && org === undefined && project === undefined && !account)
+      return environment.scope;
     return super.scope;
   }
   /** The identifier of its environment (its parent on the platform). */
@@ -59,7 +69,13 @@ class InfrastructureImpl extends ScopedResource<'infrastructure', Infrastructure
 const INFRASTRUCTURE_KEYS = [
   ...SCOPED_KEYS,
   ...keyList<InfrastructureOptions, keyof ScopedOptions>()([
-    'otherFields', 'environment', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices',
+    'otherFields',
+    'environment',
+    'deploymentType',
+    'type',
+    'spec',
+    'allowSimultaneousDeployments',
+    'scopedServices',
   ]),
 ];
 
@@ -80,6 +96,12 @@ const INFRASTRUCTURE_KEYS = [
  * ```
  */
 export function infrastructure(options: InfrastructureOptions): InfrastructureBuilder {
-  const issues = checkOptions('infrastructure', options, INFRASTRUCTURE_KEYS, ['identifier', 'environment', 'deploymentType', 'type', 'spec']);
+  const issues = checkOptions('infrastructure', options, INFRASTRUCTURE_KEYS, [
+    'identifier',
+    'environment',
+    'deploymentType',
+    'type',
+    'spec',
+  ]);
   return new InfrastructureImpl({ ...options, issues }, captureSite(infrastructure));
 }

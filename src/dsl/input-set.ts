@@ -5,12 +5,19 @@ import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import type { PipelineBuilder, TemplatePipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
+import {
+  SCOPED_KEYS,
+  ScopedResource,
+  type OtherFieldsOption,
+  type ResourceBuilder,
+  type ScopedOptions,
+} from './scoped-resource.js';
 
 /** A pipeline an input set or trigger belongs to: a builder (checked to be compiled too) or its identifier. */
 export type PipelineOption = PipelineBuilder<string, string> | TemplatePipelineBuilder | string;
 
-const pipelineId = (pipeline: PipelineOption): string => (typeof pipeline === 'object' ? pipeline.identifier : pipeline);
+const pipelineId = (pipeline: PipelineOption): string =>
+  typeof pipeline === 'object' ? pipeline.identifier : pipeline;
 
 /** A pipeline-owned resource lives in its pipeline's project unless told otherwise. */
 function ownedScope(pipeline: PipelineOption, options: ScopedOptions, own: Scope): Scope {
@@ -54,7 +61,10 @@ class InputSetImpl extends ScopedResource<'inputSet', InputSetOptions> implement
   }
 }
 
-const INPUT_SET_KEYS = [...SCOPED_KEYS, ...keyList<InputSetOptions, keyof ScopedOptions>()(['otherFields', 'pipeline', 'values'])];
+const INPUT_SET_KEYS = [
+  ...SCOPED_KEYS,
+  ...keyList<InputSetOptions, keyof ScopedOptions>()(['otherFields', 'pipeline', 'values']),
+];
 
 /**
  * An input set: values for a pipeline's runtime inputs, kept under a name so that runs and triggers can pick them.
@@ -89,7 +99,10 @@ export interface OverlayInputSetOptions extends ScopedOptions, OtherFieldsOption
 /** An overlay input set: input sets of one pipeline, applied in order. */
 export interface OverlayInputSetBuilder extends ResourceBuilder<'overlayInputSet'> {}
 
-class OverlayInputSetImpl extends ScopedResource<'overlayInputSet', OverlayInputSetOptions> implements OverlayInputSetBuilder {
+class OverlayInputSetImpl
+  extends ScopedResource<'overlayInputSet', OverlayInputSetOptions>
+  implements OverlayInputSetBuilder
+{
   get [RESOURCE_BRAND]() {
     return 'overlayInputSet' as const;
   }
@@ -118,7 +131,11 @@ const OVERLAY_INPUT_SET_KEYS = [
  * ```
  */
 export function overlayInputSet(options: OverlayInputSetOptions): OverlayInputSetBuilder {
-  const issues = checkOptions('overlayInputSet', options, OVERLAY_INPUT_SET_KEYS, ['identifier', 'pipeline', 'inputSets']);
+  const issues = checkOptions('overlayInputSet', options, OVERLAY_INPUT_SET_KEYS, [
+    'identifier',
+    'pipeline',
+    'inputSets',
+  ]);
   return new OverlayInputSetImpl({ ...options, issues }, captureSite(overlayInputSet));
 }
 

@@ -5,7 +5,8 @@ import type { PipewrightTypeError } from '../core/type-error.js';
  * index signatures (a loose wire object has one, and it would let any name through).
  */
 export type KeysOf<T> = T extends unknown
-  ? keyof { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: 1 } & string
+  ? keyof { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: 1 } &
+      string
   : never;
 
 /**
@@ -13,7 +14,9 @@ export type KeysOf<T> = T extends unknown
  * `keys: Keys & CoversKeys<All, Keys>`: a list (an option list, a key order) that misses a key then fails to
  * compile at the list, and a misspelt key fails at `Keys extends readonly All[]`.
  */
-export type CoversKeys<All extends string, Keys extends readonly unknown[]> = [Exclude<All, Keys[number]>] extends [never]
+export type CoversKeys<All extends string, Keys extends readonly unknown[]> = [Exclude<All, Keys[number]>] extends [
+  never,
+]
   ? unknown
   : PipewrightTypeError<`the list leaves out ${Quoted<Exclude<All, Keys[number]>>}: name every key of the type`>;
 
@@ -29,5 +32,7 @@ type Quoted<K extends string> = K extends string ? `"${K}"` : never;
  */
 export const keyList =
   <T, Leave extends PropertyKey = never>() =>
-  <const Keys extends readonly Exclude<KeysOf<T>, Leave>[]>(keys: Keys & CoversKeys<Exclude<KeysOf<T>, Leave>, Keys>): Keys =>
+  <const Keys extends readonly Exclude<KeysOf<T>, Leave>[]>(
+    keys: Keys & CoversKeys<Exclude<KeysOf<T>, Leave>, Keys>,
+  ): Keys =>
     keys;

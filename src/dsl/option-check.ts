@@ -16,7 +16,9 @@ export function unknownOptions(builder: string, options: object, known: Iterable
     issues.push({
       code: 'unknown-option',
       message: `${builder}() has no option "${key}"`,
-      ...(suggestion ? didYouMean(suggestion) : { hint: `the options are: ${knownKeys.slice(0, 12).join(', ')}${knownKeys.length > 12 ? ', ...' : ''}` }),
+      ...(suggestion
+        ? didYouMean(suggestion)
+        : { hint: `the options are: ${knownKeys.slice(0, 12).join(', ')}${knownKeys.length > 12 ? ', ...' : ''}` }),
     });
   }
   return issues;
@@ -26,7 +28,11 @@ export function unknownOptions(builder: string, options: object, known: Iterable
 export function missingOptions(builder: string, options: object, required: readonly string[]): OptionIssue[] {
   return required
     .filter((key) => (options as Record<string, unknown>)[key] === undefined)
-    .map((key) => ({ code: 'missing-option' as const, message: `${builder}() needs the option "${key}"`, hint: `add ${key}: ... to the ${builder}() call` }));
+    .map((key) => ({
+      code: 'missing-option' as const,
+      message: `${builder}() needs the option "${key}"`,
+      hint: `add ${key}: ... to the ${builder}() call`,
+    }));
 }
 
 /** Builder props that carry option issues (kept off the option types users see). */
@@ -35,7 +41,12 @@ export interface WithIssues {
 }
 
 /** Unknown and missing options of one builder call. */
-export const checkOptions = (builder: string, options: object, known: readonly string[], required: readonly string[]): OptionIssue[] => [
+export const checkOptions = (
+  builder: string,
+  options: object,
+  known: readonly string[],
+  required: readonly string[],
+): OptionIssue[] => [
   ...unknownOptions(builder, options ?? {}, known),
   ...missingOptions(builder, options ?? {}, required),
 ];

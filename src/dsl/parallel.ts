@@ -5,12 +5,7 @@ import { Builder, type Chainable } from './builder.js';
 import { isStageBuilder, NO_STEPS, STAGE_BRAND, type StageNode } from './stage.js';
 import type { StepTypesOf } from './step-group.js';
 import { isStepNode, STEP_BRAND, type StepNode } from './step.js';
-import {
-  PARALLEL_STAGES_HAVE_NO_STEPS,
-  parallelFix,
-  parallelLacks,
-  type ParallelHasNo,
-} from './refusals.js';
+import { PARALLEL_STAGES_HAVE_NO_STEPS, parallelFix, parallelLacks, type ParallelHasNo } from './refusals.js';
 
 /**
  * Stages that run at the same time: `{ parallel: [{ stage }, ...] }` in the pipeline's stages. On the wire the
@@ -21,7 +16,10 @@ export interface ParallelStages extends StageNode<'parallel'>, Chainable {
   /** Refused: set `when` on each stage inside (the type error says so). */
   when(refused: PipewrightTypeError<ParallelHasNo<'stage', 'when'>>): this;
   /** Refused: set failure strategies on each stage inside. */
-  failureStrategies(refused: PipewrightTypeError<ParallelHasNo<'stage', 'failureStrategies'>>, ...more: unknown[]): this;
+  failureStrategies(
+    refused: PipewrightTypeError<ParallelHasNo<'stage', 'failureStrategies'>>,
+    ...more: unknown[]
+  ): this;
   /** Refused: set variables on each stage inside. */
   variables(refused: PipewrightTypeError<ParallelHasNo<'stage', 'variables'>>): this;
   /** Refused: set a looping strategy on each stage inside. */
@@ -61,7 +59,14 @@ const refusedSetting = (of: 'stage' | 'step', setting: string): OptionIssue => (
 });
 
 const parallelNode = (site: SourceSite, nodes: readonly IrNode[], issues: readonly OptionIssue[] | undefined): IrNode =>
-  irNode({ kind: 'parallel', wrapper: 'parallel', site, body: [...nodes], children: childrenAt([], [...nodes]), issues });
+  irNode({
+    kind: 'parallel',
+    wrapper: 'parallel',
+    site,
+    body: [...nodes],
+    children: childrenAt([], [...nodes]),
+    issues,
+  });
 
 class ParallelStagesImpl extends Builder<ParallelProps<StageNode>> implements ParallelStages {
   get [STAGE_BRAND](): true {
@@ -104,7 +109,11 @@ class ParallelStagesImpl extends Builder<ParallelProps<StageNode>> implements Pa
   }
 
   protected makeNode(): IrNode {
-    return parallelNode(this.site, this.stages.map((stage) => stage.toNode()), this.props.issues);
+    return parallelNode(
+      this.site,
+      this.stages.map((stage) => stage.toNode()),
+      this.props.issues,
+    );
   }
 }
 
@@ -131,12 +140,17 @@ class ParallelStepsImpl<Types extends string> extends Builder<ParallelProps<Step
   }
 
   protected makeNode(): IrNode {
-    return parallelNode(this.site, this.props.nodes.map((node) => node.toNode()), this.props.issues);
+    return parallelNode(
+      this.site,
+      this.props.nodes.map((node) => node.toNode()),
+      this.props.issues,
+    );
   }
 }
 
 /** Whether a stage list entry is a `parallel(...)` block of stages. */
-export const isParallelStages = (value: StageNode): value is ParallelStages => value.type === 'parallel' && 'stages' in value;
+export const isParallelStages = (value: StageNode): value is ParallelStages =>
+  value.type === 'parallel' && 'stages' in value;
 
 /**
  * Runs stages, or steps, at the same time: `parallel(buildApi, buildWeb)` in `pipeline().stage(...)`, or
@@ -150,11 +164,15 @@ export const isParallelStages = (value: StageNode): value is ParallelStages => v
  * ```
  */
 export function parallel(...stages: [StageNode, ...StageNode[]]): ParallelStages;
-export function parallel<const Steps extends readonly [StepNode, ...StepNode[]]>(...steps: Steps): ParallelSteps<StepTypesOf<Steps>>;
+export function parallel<const Steps extends readonly [StepNode, ...StepNode[]]>(
+  ...steps: Steps
+): ParallelSteps<StepTypesOf<Steps>>;
 export function parallel(...nodes: Array<StageNode | StepNode>): ParallelStages | ParallelSteps {
   const site = captureSite(parallel);
   if (nodes.length === 0) throw new TypeError('parallel() needs at least one stage or step');
   if (nodes.every(isStageBuilder)) return new ParallelStagesImpl({ nodes }, site);
   if (nodes.every(isStepNode)) return new ParallelStepsImpl({ nodes }, site);
-  throw new TypeError('parallel(): pass only stages or only steps; build them with stage builders (ci(), deployment()) or step builders (run(), shell())');
+  throw new TypeError(
+    'parallel(): pass only stages or only steps; build them with stage builders (ci(), deployment()) or step builders (run(), shell())',
+  );
 }

@@ -2,17 +2,19 @@ import type { z } from 'zod';
 import type { notificationRule } from '../schema/notification.js';
 import type { PipelineDocument } from '../schema/pipeline.js';
 import type { codebase } from '../schema/stage-ci.js';
-import { childrenAt, irNode, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope } from '../ir/node.js';
+import {
+  childrenAt,
+  irNode,
+  type IrNode,
+  type Reference,
+  RESOURCE_BRAND,
+  type Resource,
+  type Scope,
+} from '../ir/node.js';
 import { lower } from '../ir/lower.js';
 import { Builder, type Chainable } from './builder.js';
 import { captureSite } from '../core/source-site.js';
-import {
-  defined,
-  tagsDocument,
-  variablesDocument,
-  type TagsOption,
-  type VariableOption,
-} from './common-options.js';
+import { defined, tagsDocument, variablesDocument, type TagsOption, type VariableOption } from './common-options.js';
 import { Expr, valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
@@ -97,12 +99,13 @@ type LastStageType<Stages extends readonly unknown[], Previous extends string> =
  * run, or a step after a stage that takes none, is a type error at the `.step()` call.
  */
 export interface PipelineBuilder<LastStage extends string = string, Variables extends string = string>
-  extends Resource<'pipeline', PipelineDocument>,
-    Chainable {
+  extends Resource<'pipeline', PipelineDocument>, Chainable {
   /** The stages' identifiers, in order (those of a parallel block one by one). */
   readonly stageIdentifiers: string[];
   /** Appends stages. */
-  stage<const Stages extends readonly StageNode[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages, LastStage>, Variables>;
+  stage<const Stages extends readonly StageNode[]>(
+    ...stages: Stages
+  ): PipelineBuilder<LastStageType<Stages, LastStage>, Variables>;
   /** Appends steps to the last stage added, so `.stage(deployment(...)).step(shell(...))` reads in order. */
   step<const Steps extends readonly StepNode[]>(...steps: Steps & StepsFor<Steps, LastStage>): this;
   /** Declares pipeline variables; `variable(name)` then takes their names. */
@@ -136,29 +139,43 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
     return (this.props.stages ?? []).flatMap(flat);
   }
 
-  stage<const Stages extends readonly StageNode[]>(...stages: Stages): PipelineBuilder<LastStageType<Stages, LastStage>, Variables> {
-    if (this.props.template !== undefined) throw new TypeError(`pipeline "${this.identifier}".stage(): ${TEMPLATE_PIPELINE_HAS_NO_STAGES}`);
+  stage<const Stages extends readonly StageNode[]>(
+    ...stages: Stages
+  ): PipelineBuilder<LastStageType<Stages, LastStage>, Variables> {
+    if (this.props.template !== undefined)
+      throw new TypeError(`pipeline "${this.identifier}".stage(): ${TEMPLATE_PIPELINE_HAS_NO_STAGES}`);
     stages.forEach((candidate, index) => {
       if (!isStageBuilder(candidate))
         throw new TypeError(
           `pipeline "${this.identifier}".stage(): argument ${index + 1} is not a stage; build one with deployment() or stage()`,
         );
     });
-    return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<LastStageType<Stages, LastStage>, Variables>;
+    return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<
+      LastStageType<Stages, LastStage>,
+      Variables
+    >;
   }
 
   step<const Steps extends readonly StepNode[]>(...steps: Steps & StepsFor<Steps, LastStage>): this {
-    if (this.props.template !== undefined) throw new TypeError(`pipeline "${this.identifier}".step(): ${TEMPLATE_PIPELINE_HAS_NO_STAGES}`);
+    if (this.props.template !== undefined)
+      throw new TypeError(`pipeline "${this.identifier}".step(): ${TEMPLATE_PIPELINE_HAS_NO_STAGES}`);
     const stages = this.props.stages ?? [];
     const last = stages[stages.length - 1];
     if (!last) throw new TypeError(`pipeline "${this.identifier}".step(): ${NO_STAGE_YET}`);
     const refusal = stepsRefusal(last);
     if (refusal) throw new TypeError(`pipeline "${this.identifier}".step(): the last stage takes no steps; ${refusal}`);
-    return this.with({ stages: [...stages.slice(0, -1), (last as StageBuilder).step(...(steps as readonly StepNode[]))] }) as this;
+    return this.with({
+      stages: [...stages.slice(0, -1), (last as StageBuilder).step(...(steps as readonly StepNode[]))],
+    }) as this;
   }
 
-  variables<const Added extends Readonly<Record<string, VariableOption>>>(variables: Added): PipelineBuilder<LastStage, Variables | (keyof Added & string)> {
-    return this.with({ variables: { ...this.props.variables, ...variables } }) as unknown as PipelineBuilder<LastStage, Variables | (keyof Added & string)>;
+  variables<const Added extends Readonly<Record<string, VariableOption>>>(
+    variables: Added,
+  ): PipelineBuilder<LastStage, Variables | (keyof Added & string)> {
+    return this.with({ variables: { ...this.props.variables, ...variables } }) as unknown as PipelineBuilder<
+      LastStage,
+      Variables | (keyof Added & string)
+    >;
   }
 
   variable(name: Variables): Expr {
@@ -172,9 +189,13 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
     const p = this.props;
     const { org, project } = this.scope;
     const references: Reference[] = [];
-    if (typeof p.project === 'object' && p.project !== null) references.push({ path: ['projectIdentifier'], target: p.project });
+    if (typeof p.project === 'object' && p.project !== null)
+      references.push({ path: ['projectIdentifier'], target: p.project });
     // A pipeline made from a template writes no `stages` (the template has them), unless some were given anyway.
-    const stages = p.template !== undefined && p.stages === undefined ? undefined : (p.stages ?? []).map((builder) => builder.toNode());
+    const stages =
+      p.template !== undefined && p.stages === undefined
+        ? undefined
+        : (p.stages ?? []).map((builder) => builder.toNode());
     const properties =
       p.codebase === undefined
         ? p.properties
@@ -194,7 +215,9 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
       delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
       variables: p.variables && variablesDocument(p.variables),
       flowControl: p.barriers && {
-        barriers: p.barriers.map((barrier) => (typeof barrier === 'string' ? { name: barrier, identifier: barrier } : { ...barrier })),
+        barriers: p.barriers.map((barrier) =>
+          typeof barrier === 'string' ? { name: barrier, identifier: barrier } : { ...barrier },
+        ),
       },
       stages,
       notificationRules: p.notificationRules && (plain(p.notificationRules) as never),
@@ -203,7 +226,10 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
       kind: 'pipeline',
       wrapper: 'pipeline',
       resourceKind: 'pipeline',
-      key: typeof p.identifier === 'string' ? { kind: 'pipeline', identifier: p.identifier, ...(org ? { org } : {}), ...(project ? { project } : {}) } : undefined,
+      key:
+        typeof p.identifier === 'string'
+          ? { kind: 'pipeline', identifier: p.identifier, ...(org ? { org } : {}), ...(project ? { project } : {}) }
+          : undefined,
       identifier: p.identifier,
       site: this.site,
       body,
@@ -220,14 +246,35 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
 }
 
 const PIPELINE_KEYS: readonly string[] = keyList<PipelineProps>()([
-  'identifier', 'name', 'project', 'org', 'description', 'tags', 'variables', 'timeout', 'delegateSelectors', 'properties', 'codebase',
-  'notificationRules', 'barriers', 'allowStageExecutions', 'fixedInputsOnRerun', 'template', 'stages',
+  'identifier',
+  'name',
+  'project',
+  'org',
+  'description',
+  'tags',
+  'variables',
+  'timeout',
+  'delegateSelectors',
+  'properties',
+  'codebase',
+  'notificationRules',
+  'barriers',
+  'allowStageExecutions',
+  'fixedInputsOnRerun',
+  'template',
+  'stages',
 ]);
 
 /** `stages` given beside `template`: reported with the reason, never dropped (the platform takes the template's). */
 const templateStagesIssues = (options: PipelineProps): OptionIssue[] =>
   options?.template !== undefined && options.stages !== undefined
-    ? [{ code: 'unknown-option', message: 'pipeline() made from a template has no option "stages"', hint: TEMPLATE_PIPELINE_HAS_NO_STAGES }]
+    ? [
+        {
+          code: 'unknown-option',
+          message: 'pipeline() made from a template has no option "stages"',
+          hint: TEMPLATE_PIPELINE_HAS_NO_STAGES,
+        },
+      ]
     : [];
 
 /**
@@ -251,7 +298,10 @@ export function pipeline<const Declared extends Readonly<Record<string, Variable
 ): PipelineBuilder<string, keyof Declared & string>;
 export function pipeline<S = unknown>(options: PipelineFromTemplateOptions<S>): TemplatePipelineBuilder;
 export function pipeline(options: PipelineProps): PipelineBuilder | TemplatePipelineBuilder {
-  const issues = [...checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']), ...templateStagesIssues(options)];
+  const issues = [
+    ...checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']),
+    ...templateStagesIssues(options),
+  ];
   const built = new PipelineBuilderImpl({ ...options, issues }, captureSite(pipeline));
   // One class for both: made from a template, its `.stage()` and `.step()` refuse at run time as the types do.
   return options?.template === undefined ? built : (built as unknown as TemplatePipelineBuilder);

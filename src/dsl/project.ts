@@ -67,7 +67,15 @@ class ProjectImpl extends Builder<ProjectOptions & WithIssues> implements Projec
   }
 }
 
-const PROJECT_KEYS: readonly string[] = keyList<ProjectOptions>()(['identifier', 'name', 'org', 'color', 'description', 'tags', 'modules']);
+const PROJECT_KEYS: readonly string[] = keyList<ProjectOptions>()([
+  'identifier',
+  'name',
+  'org',
+  'color',
+  'description',
+  'tags',
+  'modules',
+]);
 
 /**
  * A project: the home of pipelines, services, environments and project-level connectors inside an organization

@@ -56,7 +56,8 @@ class RawStep extends RawElement implements StepNode {
   }
 }
 
-const stageOf = (element: Readonly<Record<string, unknown>>): Record<string, unknown> => (element.stage ?? {}) as Record<string, unknown>;
+const stageOf = (element: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  (element.stage ?? {}) as Record<string, unknown>;
 
 /** A stage element (`{ stage: {...} }` or `{ parallel: [...] }`) emitted verbatim. */
 class RawStage extends RawElement implements StageNode {
@@ -88,7 +89,13 @@ class RawResource<K extends ResourceKind> implements Resource<K, Record<string, 
   readonly #suppressions: readonly Suppression[] | undefined;
   readonly site: SourceSite;
   readonly publishFlags: PublishFlags | undefined;
-  constructor(kind: K, document: Record<string, unknown>, site: SourceSite, suppressions?: readonly Suppression[], publishFlags?: PublishFlags) {
+  constructor(
+    kind: K,
+    document: Record<string, unknown>,
+    site: SourceSite,
+    suppressions?: readonly Suppression[],
+    publishFlags?: PublishFlags,
+  ) {
     this.#kind = kind;
     this.#document = copy(document);
     this.#suppressions = suppressions;
@@ -97,7 +104,13 @@ class RawResource<K extends ResourceKind> implements Resource<K, Record<string, 
     Object.freeze(this);
   }
   suppress(code: DocumentCode, reason: string): this {
-    return new RawResource(this.#kind, this.#document, this.site, addSuppression(this.#suppressions, code, reason), this.publishFlags) as this;
+    return new RawResource(
+      this.#kind,
+      this.#document,
+      this.site,
+      addSuppression(this.#suppressions, code, reason),
+      this.publishFlags,
+    ) as this;
   }
   get [RESOURCE_BRAND](): K {
     return this.#kind;
@@ -141,8 +154,17 @@ export interface RawTemplateOptions {
   readonly stable?: boolean;
 }
 
-function rawTemplate(document: Record<string, unknown>, options: RawTemplateOptions = {}): Resource<'template', Record<string, unknown>> & Suppressible {
-  return new RawResource('template', document, captureSite(rawTemplate), undefined, options.stable ? { stable: true } : undefined);
+function rawTemplate(
+  document: Record<string, unknown>,
+  options: RawTemplateOptions = {},
+): Resource<'template', Record<string, unknown>> & Suppressible {
+  return new RawResource(
+    'template',
+    document,
+    captureSite(rawTemplate),
+    undefined,
+    options.stable ? { stable: true } : undefined,
+  );
 }
 
 /**

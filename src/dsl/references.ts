@@ -4,7 +4,11 @@ import type { DocPath } from '../core/document-path.js';
 import { isExpr, valueText, type Value } from './expr.js';
 
 /** A value that may be a builder (a connector, a service, ...): records the reference and returns its wire text. */
-export function refValue(value: Value | AnyResource | undefined, references: Reference[], path: DocPath): string | undefined {
+export function refValue(
+  value: Value | AnyResource | undefined,
+  references: Reference[],
+  path: DocPath,
+): string | undefined {
   if (value === undefined) return undefined;
   if (isResource(value)) {
     references.push({ path, target: value });

@@ -1,6 +1,14 @@
 import type { ResourceKind } from '../catalog/kinds.js';
 import { lower } from '../ir/lower.js';
-import { type Child, type IrNode, type Reference, RESOURCE_BRAND, type Resource, type Scope, resourceNode } from '../ir/node.js';
+import {
+  type Child,
+  type IrNode,
+  type Reference,
+  RESOURCE_BRAND,
+  type Resource,
+  type Scope,
+  resourceNode,
+} from '../ir/node.js';
 import { Builder, type Chainable } from './builder.js';
 import { defined, tagsDocument, type TagsOption } from './common-options.js';
 import type { WithIssues } from './option-check.js';
@@ -40,9 +48,18 @@ export interface OtherFieldsOption {
  * A resource builder as users hold it: identity, scope, its document, and the chain helpers. Each kind's
  * interface extends this one with what is its own; the classes behind them stay inside the package.
  */
-export interface ResourceBuilder<K extends ResourceKind, Doc = Record<string, Record<string, unknown>>> extends Resource<K, Doc>, Chainable {}
+export interface ResourceBuilder<K extends ResourceKind, Doc = Record<string, Record<string, unknown>>>
+  extends Resource<K, Doc>, Chainable {}
 
-export const SCOPED_KEYS: readonly string[] = keyList<ScopedOptions>()(['identifier', 'name', 'description', 'tags', 'org', 'project', 'account']);
+export const SCOPED_KEYS: readonly string[] = keyList<ScopedOptions>()([
+  'identifier',
+  'name',
+  'description',
+  'tags',
+  'org',
+  'project',
+  'account',
+]);
 
 /**
  * A resource of one kind of the table, written as `{ <root key>: { name, identifier, scope, ...fields } }`.
@@ -74,12 +91,25 @@ export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOpt
     const references: Reference[] = [];
     const children: Child[] = [];
     if (typeof project === 'object') references.push({ path: ['projectIdentifier'], target: project });
-    const common = { name: name ?? identifier, identifier, description, tags: tagsDocument(tags), orgIdentifier: org, projectIdentifier: projectId };
+    const common = {
+      name: name ?? identifier,
+      identifier,
+      description,
+      tags: tagsDocument(tags),
+      orgIdentifier: org,
+      projectIdentifier: projectId,
+    };
     const own = { ...common, ...this.fields(references, children) };
     const other = this.props.otherFields ?? {};
     for (const [key, value] of Object.entries(other))
-      if (own[key as keyof typeof own] === undefined) (own as Record<string, unknown>)[key] = wireValue(value, references, [key]);
-    return resourceNode(kind, ordered(own, Object.keys(common)), { site: this.site, references, children, issues: this.props.issues });
+      if (own[key as keyof typeof own] === undefined)
+        (own as Record<string, unknown>)[key] = wireValue(value, references, [key]);
+    return resourceNode(kind, ordered(own, Object.keys(common)), {
+      site: this.site,
+      references,
+      children,
+      issues: this.props.issues,
+    });
   }
 
   toDocument(): Record<string, Record<string, unknown>> {

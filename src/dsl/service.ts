@@ -5,10 +5,20 @@ import { captureSite } from '../core/source-site.js';
 import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
+import {
+  SCOPED_KEYS,
+  ScopedResource,
+  type OtherFieldsOption,
+  type ResourceBuilder,
+  type ScopedOptions,
+} from './scoped-resource.js';
 
 /** A service's deployment type, as the platform names them (`Kubernetes`, `NativeHelm`, `ECS`, ...). */
-export type ServiceDeploymentType = ServiceDefinition extends infer D ? (D extends { readonly type: infer T } ? T & string : never) : never;
+export type ServiceDeploymentType = ServiceDefinition extends infer D
+  ? D extends { readonly type: infer T }
+    ? T & string
+    : never
+  : never;
 
 export interface ServiceOptions extends ScopedOptions, OtherFieldsOption {
   /** `serviceDefinition.type`: how the service is deployed. */
@@ -43,7 +53,10 @@ class ServiceImpl extends ScopedResource<'service', ServiceOptions> implements S
   }
 }
 
-const SERVICE_KEYS = [...SCOPED_KEYS, ...keyList<ServiceOptions, keyof ScopedOptions>()(['otherFields', 'deploymentType', 'spec', 'gitOpsEnabled'])];
+const SERVICE_KEYS = [
+  ...SCOPED_KEYS,
+  ...keyList<ServiceOptions, keyof ScopedOptions>()(['otherFields', 'deploymentType', 'spec', 'gitOpsEnabled']),
+];
 
 /**
  * A service: what a Deployment stage deploys (its manifests, artifacts and variables). A stage names it by
@@ -59,4 +72,8 @@ export function service(options: ServiceOptions): ServiceBuilder {
   return new ServiceImpl({ ...options, issues }, captureSite(service));
 }
 
-export type InfrastructureType = InfrastructureDef extends infer D ? (D extends { readonly type: infer T } ? T & string : never) : never;
+export type InfrastructureType = InfrastructureDef extends infer D
+  ? D extends { readonly type: infer T }
+    ? T & string
+    : never
+  : never;

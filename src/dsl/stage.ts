@@ -1,4 +1,14 @@
-import { childrenAt, irNode, isIrNode, type Child, type IrNode, type OptionIssue, type Reference, isResource, type AnyResource } from '../ir/node.js';
+import {
+  childrenAt,
+  irNode,
+  isIrNode,
+  type Child,
+  type IrNode,
+  type OptionIssue,
+  type Reference,
+  isResource,
+  type AnyResource,
+} from '../ir/node.js';
 import { liftStepLists } from '../ir/lift.js';
 import { keyList } from './key-list.js';
 import { checkOptions, missingOptions, unknownOptions } from './option-check.js';
@@ -40,7 +50,8 @@ export const STAGE_BRAND = Symbol.for('pipewright.stage');
 export const NO_STEPS = Symbol.for('pipewright.stage.noSteps');
 
 /** Why a stage list entry takes no `.step()`, or undefined when it does. */
-export const stepsRefusal = (stage: StageNode): string | undefined => (stage as { readonly [NO_STEPS]?: string })[NO_STEPS];
+export const stepsRefusal = (stage: StageNode): string | undefined =>
+  (stage as { readonly [NO_STEPS]?: string })[NO_STEPS];
 
 export interface StageCommonOptions {
   readonly identifier: string;
@@ -65,7 +76,11 @@ export interface StageCommonOptions {
  * `steps` and `rollbackSteps` given as options, each step checked against the stage type in the types as
  * `.step()` checks it (a K8sRollingDeploy in a CI stage is a type error, with the reason).
  */
-export interface PlacedSteps<Type extends string, Steps extends readonly StepNode[], Rollback extends readonly StepNode[]> {
+export interface PlacedSteps<
+  Type extends string,
+  Steps extends readonly StepNode[],
+  Rollback extends readonly StepNode[],
+> {
   readonly steps?: Steps & PlacementCheck<Steps, Type>;
   readonly rollbackSteps?: Rollback & PlacementCheck<Rollback, Type>;
 }
@@ -74,7 +89,10 @@ export interface PlacedSteps<Type extends string, Steps extends readonly StepNod
 export type Execution = { steps: IrNode[]; rollbackSteps: IrNode[] };
 
 /** Builds the stage `spec` around its already-built execution; references are recorded at paths from the stage's body. */
-export type SpecFactory = (references: Reference[], execution: Execution | undefined) => Record<string, unknown> | undefined;
+export type SpecFactory = (
+  references: Reference[],
+  execution: Execution | undefined,
+) => Record<string, unknown> | undefined;
 
 export interface StageProps extends StageCommonOptions {
   /** Empty for a stage made from a template (the template has the type). */
@@ -155,7 +173,9 @@ abstract class StageBase<Type extends string> extends Builder<StageProps> implem
 
   variable(name: string): Expr {
     if (this.props.variables && !Object.hasOwn(this.props.variables, name))
-      throw new TypeError(`stage "${this.identifier}" has no variable "${name}" (it has: ${Object.keys(this.props.variables).join(', ')})`);
+      throw new TypeError(
+        `stage "${this.identifier}" has no variable "${name}" (it has: ${Object.keys(this.props.variables).join(', ')})`,
+      );
     return new Expr(`<+pipeline.stages.${this.identifier}.variables.${name}>`);
   }
   failureStrategies(...strategies: FailureStrategyOption[]): this {
@@ -204,9 +224,21 @@ abstract class StageBase<Type extends string> extends Builder<StageProps> implem
       if (!Array.isArray(list)) continue;
       // Steps given in the spec as data were lifted to nodes too; only the builder's own list has use sites.
       const uses = list === execution?.[key] ? usesOf(p[key]) : undefined;
-      childrenAt(['spec', 'execution', key], list, uses).forEach((child) => isIrNode(child.node) && children.push(child));
+      childrenAt(['spec', 'execution', key], list, uses).forEach(
+        (child) => isIrNode(child.node) && children.push(child),
+      );
     }
-    return irNode({ kind: 'stage', wrapper: 'stage', identifier: p.identifier, type: p.type || undefined, site: this.site, body, children, references, issues: p.issues });
+    return irNode({
+      kind: 'stage',
+      wrapper: 'stage',
+      identifier: p.identifier,
+      type: p.type || undefined,
+      site: this.site,
+      body,
+      children,
+      references,
+      issues: p.issues,
+    });
   }
 }
 
@@ -238,12 +270,18 @@ export class StageImpl<Type extends string = string> extends StageBase<Type> imp
   }
 
   protected execution(): Execution {
-    return { steps: (this.props.steps ?? []).map((node) => node.toNode()), rollbackSteps: (this.props.rollbackSteps ?? []).map((node) => node.toNode()) };
+    return {
+      steps: (this.props.steps ?? []).map((node) => node.toNode()),
+      rollbackSteps: (this.props.rollbackSteps ?? []).map((node) => node.toNode()),
+    };
   }
 }
 
 /** The class of the stages without steps of their own; `.step()` throws for JavaScript callers, with the reason. */
-export class StageWithoutStepsImpl<Type extends string = string> extends StageBase<Type> implements StageWithoutSteps<Type> {
+export class StageWithoutStepsImpl<Type extends string = string>
+  extends StageBase<Type>
+  implements StageWithoutSteps<Type>
+{
   get [NO_STEPS](): string {
     return noStepsReason(this.props.type);
   }
@@ -287,26 +325,49 @@ export function stage(options: GenericStageOptions): StageBuilder {
 
 /** The options every stage builder takes besides its type's own. */
 export const STAGE_COMMON_KEYS: readonly string[] = keyList<StageCommonOptions>()([
-  'identifier', 'name', 'description', 'tags', 'failureStrategies', 'when', 'variables', 'timeout', 'delegateSelectors',
-  'strategy', 'steps', 'rollbackSteps',
+  'identifier',
+  'name',
+  'description',
+  'tags',
+  'failureStrategies',
+  'when',
+  'variables',
+  'timeout',
+  'delegateSelectors',
+  'strategy',
+  'steps',
+  'rollbackSteps',
 ]);
 
 /** `steps` or `rollbackSteps` given to a stage of a `type` that takes none: reported with the reason, never dropped. */
 export const stepsOptionIssues = (builder: string, options: object, type: string): OptionIssue[] =>
   (['steps', 'rollbackSteps'] as const)
     .filter((key) => (options as Record<string, unknown> | undefined)?.[key] !== undefined)
-    .map((key) => ({ code: 'unknown-option', message: `${builder}() has no option "${key}"`, hint: noStepsReason(type) }));
+    .map((key) => ({
+      code: 'unknown-option',
+      message: `${builder}() has no option "${key}"`,
+      hint: noStepsReason(type),
+    }));
 
-type GenericStageProps<Type extends string> = GenericStageOptions & { readonly type: Type; readonly issues?: readonly OptionIssue[] };
+type GenericStageProps<Type extends string> = GenericStageOptions & {
+  readonly type: Type;
+  readonly issues?: readonly OptionIssue[];
+};
 
 /** A stage of any type from its wire `spec`; steps added with `.step()` fill `spec.execution`. */
-export function genericStage<Type extends string>(options: GenericStageProps<Type>, site: SourceSite): StageBuilder<Type> {
+export function genericStage<Type extends string>(
+  options: GenericStageProps<Type>,
+  site: SourceSite,
+): StageBuilder<Type> {
   const { spec, ...common } = options;
   return new StageImpl<Type>({ ...common, type: options.type, buildSpec: wireSpec(spec, site) }, site);
 }
 
 /** A stage of a type that runs no steps (its catalogue entry has no execution), from its wire `spec`. */
-export function genericStageWithoutSteps<Type extends string>(options: GenericStageProps<Type>, site: SourceSite): StageWithoutSteps<Type> {
+export function genericStageWithoutSteps<Type extends string>(
+  options: GenericStageProps<Type>,
+  site: SourceSite,
+): StageWithoutSteps<Type> {
   const { spec, ...common } = options;
   return new StageWithoutStepsImpl<Type>({ ...common, type: options.type, buildSpec: wireSpec(spec, site) }, site);
 }
@@ -320,7 +381,10 @@ function wireSpec(spec: Readonly<Record<string, unknown>> | undefined, site: Sou
     if (!hasSteps) return spec === undefined ? undefined : withLiftedSteps(base, site);
     const existing = (base.execution ?? {}) as Record<string, unknown>;
     // rollbackSteps appears when there are some, or when the given spec lists it (even empty).
-    const rollback = execution.rollbackSteps.length > 0 || 'rollbackSteps' in existing ? { rollbackSteps: execution.rollbackSteps } : {};
+    const rollback =
+      execution.rollbackSteps.length > 0 || 'rollbackSteps' in existing
+        ? { rollbackSteps: execution.rollbackSteps }
+        : {};
     return { ...base, execution: { ...existing, steps: execution.steps, ...rollback } };
   };
 }
@@ -363,9 +427,24 @@ export interface DeploymentOptions extends StageCommonOptions {
  * optional `stageOverrides`. The schema takes exactly these combinations.
  */
 export type ServiceConfigOption = { readonly stageOverrides?: StageOverridesConfig } & (
-  | { readonly useFromStage: ServiceUseFromStage; readonly serviceRef?: never; readonly service?: never; readonly serviceDefinition?: never }
-  | { readonly serviceRef: Value; readonly service?: never; readonly serviceDefinition: ServiceDefinition; readonly useFromStage?: never }
-  | { readonly service: ServiceYaml; readonly serviceRef?: never; readonly serviceDefinition: ServiceDefinition; readonly useFromStage?: never }
+  | {
+      readonly useFromStage: ServiceUseFromStage;
+      readonly serviceRef?: never;
+      readonly service?: never;
+      readonly serviceDefinition?: never;
+    }
+  | {
+      readonly serviceRef: Value;
+      readonly service?: never;
+      readonly serviceDefinition: ServiceDefinition;
+      readonly useFromStage?: never;
+    }
+  | {
+      readonly service: ServiceYaml;
+      readonly serviceRef?: never;
+      readonly serviceDefinition: ServiceDefinition;
+      readonly useFromStage?: never;
+    }
 );
 
 /**
@@ -401,9 +480,7 @@ export interface ServiceConfigDeploymentOptions extends StageCommonOptions {
 
 /** An infrastructure of the environment: its builder, its identifier, or with values for its runtime inputs. */
 export type InfrastructureDefinitionOption =
-  | string
-  | InfrastructureBuilder
-  | { readonly identifier: string; readonly inputs?: Readonly<Record<string, unknown>> };
+  string | InfrastructureBuilder | { readonly identifier: string; readonly inputs?: Readonly<Record<string, unknown>> };
 
 /** The newer form: a service and an environment defined on their own, referenced by identifier. */
 export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions {
@@ -446,17 +523,36 @@ export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions 
 }
 
 function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): SpecFactory {
-  const { deploymentType, gitOpsEnabled, customDeploymentRef, deploymentMetadata, service, serviceInputs, serviceGitBranch, environment, environmentInputs,
-    serviceOverrideInputs, deployToAll, infrastructureDefinitions, gitOpsClusters, environmentGitBranch } = options;
+  const {
+    deploymentType,
+    gitOpsEnabled,
+    customDeploymentRef,
+    deploymentMetadata,
+    service,
+    serviceInputs,
+    serviceGitBranch,
+    environment,
+    environmentInputs,
+    serviceOverrideInputs,
+    deployToAll,
+    infrastructureDefinitions,
+    gitOpsClusters,
+    environmentGitBranch,
+  } = options;
   return (references, execution) => {
     const wire = (value: unknown, ...path: Array<string | number>) => wireValue(value, references, ['spec', ...path]);
     const infrastructures =
-      infrastructureDefinitions === undefined || typeof infrastructureDefinitions === 'string' || !Array.isArray(infrastructureDefinitions)
+      infrastructureDefinitions === undefined ||
+      typeof infrastructureDefinitions === 'string' ||
+      !Array.isArray(infrastructureDefinitions)
         ? (infrastructureDefinitions as Value | undefined)
         : (infrastructureDefinitions as readonly InfrastructureDefinitionOption[]).map((entry, index) => {
             if (typeof entry === 'string') return { identifier: entry };
             if (!isResource(entry)) return entry;
-            references.push({ path: ['spec', 'environment', 'infrastructureDefinitions', index, 'identifier'], target: entry });
+            references.push({
+              path: ['spec', 'environment', 'infrastructureDefinitions', index, 'identifier'],
+              target: entry,
+            });
             return { identifier: entry.identifier };
           });
     return {
@@ -491,10 +587,28 @@ function serviceEnvironmentSpec(options: ServiceEnvironmentDeploymentOptions): S
 /** The options `deployment()` takes, in any of its forms. */
 const DEPLOYMENT_KEYS = [
   ...STAGE_COMMON_KEYS,
-  ...keyList<DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions, keyof StageCommonOptions>()([
-    'service', 'deploymentType', 'serviceVariables', 'environment', 'infrastructure', 'allowSimultaneousDeployments',
-    'serviceInputs', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'serviceConfig',
-    'gitOpsEnabled', 'gitOpsClusters', 'customDeploymentRef', 'deploymentMetadata', 'serviceGitBranch', 'environmentGitBranch',
+  ...keyList<
+    DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions,
+    keyof StageCommonOptions
+  >()([
+    'service',
+    'deploymentType',
+    'serviceVariables',
+    'environment',
+    'infrastructure',
+    'allowSimultaneousDeployments',
+    'serviceInputs',
+    'environmentInputs',
+    'serviceOverrideInputs',
+    'deployToAll',
+    'infrastructureDefinitions',
+    'serviceConfig',
+    'gitOpsEnabled',
+    'gitOpsClusters',
+    'customDeploymentRef',
+    'deploymentMetadata',
+    'serviceGitBranch',
+    'environmentGitBranch',
   ]),
 ];
 
@@ -505,7 +619,9 @@ const DEPLOYMENT_KEYS = [
  * @NotNull: harness-core 125-cd-nextgen/.../AbstractStageNodeWithFailureInfo.java L31-35, and the published schema's
  * DeploymentStageNode `required`; saving runs the schema validation, platform-facts-2.md).
  */
-export const DEPLOYMENT_FAILURE_STRATEGIES: readonly FailureStrategyOption[] = [{ errors: 'AllErrors', action: 'StageRollback' }];
+export const DEPLOYMENT_FAILURE_STRATEGIES: readonly FailureStrategyOption[] = [
+  { errors: 'AllErrors', action: 'StageRollback' },
+];
 
 /**
  * A Deployment stage: deploys a service to an environment's infrastructure with CD steps (rolling, canary,
@@ -520,27 +636,56 @@ export const DEPLOYMENT_FAILURE_STRATEGIES: readonly FailureStrategyOption[] = [
  *   .rollbackStep(k8sRollingRollback({ identifier: 'rollback' }))
  * ```
  */
-export function deployment<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
-  given: (DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions) & PlacedSteps<'Deployment', Steps, Rollback>,
+export function deployment<
+  const Steps extends readonly StepNode[] = [],
+  const Rollback extends readonly StepNode[] = [],
+>(
+  given: (DeploymentOptions | ServiceEnvironmentDeploymentOptions | ServiceConfigDeploymentOptions) &
+    PlacedSteps<'Deployment', Steps, Rollback>,
 ): StageBuilder<'Deployment'> {
-  const options = given && !('failureStrategies' in given) ? { ...given, failureStrategies: DEPLOYMENT_FAILURE_STRATEGIES } : given;
+  const options =
+    given && !('failureStrategies' in given) ? { ...given, failureStrategies: DEPLOYMENT_FAILURE_STRATEGIES } : given;
   if (options?.serviceConfig !== undefined) {
     const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'infrastructure']);
     return serviceConfigWhole({ ...options, issues } as ServiceConfigDeploymentOptions, captureSite(deployment));
   }
   const issues = checkOptions('deployment', options, DEPLOYMENT_KEYS, ['identifier', 'service', 'environment']);
   if (options?.infrastructure !== undefined)
-    issues.push(...missingOptions('deployment', {
-      'infrastructure.connector': options.infrastructure.connector,
-      'infrastructure.namespace': options.infrastructure.namespace,
-    }, ['infrastructure.connector', 'infrastructure.namespace']));
+    issues.push(
+      ...missingOptions(
+        'deployment',
+        {
+          'infrastructure.connector': options.infrastructure.connector,
+          'infrastructure.namespace': options.infrastructure.namespace,
+        },
+        ['infrastructure.connector', 'infrastructure.namespace'],
+      ),
+    );
   if (!('infrastructure' in options) || options.infrastructure === undefined) {
-    const { deploymentType: _type, service: _service, serviceInputs: _si, environment: _env, environmentInputs: _ei, deployToAll: _all,
-      serviceOverrideInputs: _soi, infrastructureDefinitions: _defs, gitOpsEnabled: _gitOps, gitOpsClusters: _clusters,
-      customDeploymentRef: _custom, deploymentMetadata: _metadata, serviceGitBranch: _sb, environmentGitBranch: _eb, ...common } =
-      options as ServiceEnvironmentDeploymentOptions;
+    const {
+      deploymentType: _type,
+      service: _service,
+      serviceInputs: _si,
+      environment: _env,
+      environmentInputs: _ei,
+      deployToAll: _all,
+      serviceOverrideInputs: _soi,
+      infrastructureDefinitions: _defs,
+      gitOpsEnabled: _gitOps,
+      gitOpsClusters: _clusters,
+      customDeploymentRef: _custom,
+      deploymentMetadata: _metadata,
+      serviceGitBranch: _sb,
+      environmentGitBranch: _eb,
+      ...common
+    } = options as ServiceEnvironmentDeploymentOptions;
     return new StageImpl<'Deployment'>(
-      { ...common, type: 'Deployment', buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions), issues },
+      {
+        ...common,
+        type: 'Deployment',
+        buildSpec: serviceEnvironmentSpec(options as ServiceEnvironmentDeploymentOptions),
+        issues,
+      },
       captureSite(deployment),
     );
   }
@@ -564,8 +709,15 @@ export const DEPLOYMENT_DEFAULTS = {
 };
 
 function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): StageBuilder<'Deployment'> {
-  const { service, deploymentType, serviceVariables, environment, infrastructure, allowSimultaneousDeployments, ...common } =
-    options;
+  const {
+    service,
+    deploymentType,
+    serviceVariables,
+    environment,
+    infrastructure,
+    allowSimultaneousDeployments,
+    ...common
+  } = options;
   const buildSpec: SpecFactory = (references, execution) => ({
     serviceConfig: {
       serviceRef: optionalText(service),
@@ -579,12 +731,22 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
       infrastructureDefinition: {
         type: infrastructure.type ?? DEPLOYMENT_DEFAULTS.infrastructure.type,
         spec: defined({
-          connectorRef: refValue(infrastructure.connector, references, ['spec', 'infrastructure', 'infrastructureDefinition', 'spec', 'connectorRef']),
+          connectorRef: refValue(infrastructure.connector, references, [
+            'spec',
+            'infrastructure',
+            'infrastructureDefinition',
+            'spec',
+            'connectorRef',
+          ]),
           namespace: optionalText(infrastructure.namespace),
           releaseName: valueText(infrastructure.releaseName ?? DEPLOYMENT_DEFAULTS.infrastructure.releaseName),
         }),
       },
-      allowSimultaneousDeployments: wireValue(allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments, references, ['spec', 'infrastructure', 'allowSimultaneousDeployments']),
+      allowSimultaneousDeployments: wireValue(
+        allowSimultaneousDeployments ?? DEPLOYMENT_DEFAULTS.allowSimultaneousDeployments,
+        references,
+        ['spec', 'infrastructure', 'allowSimultaneousDeployments'],
+      ),
     },
     execution,
   });
@@ -593,7 +755,14 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
 
 /** The older form given whole: `serviceConfig` and `infrastructure` written as given, then the execution. */
 function serviceConfigWhole(options: ServiceConfigDeploymentOptions, site: SourceSite): StageBuilder<'Deployment'> {
-  const { serviceConfig, infrastructure, service: _service, environment: _environment, deploymentType: _type, ...common } = options;
+  const {
+    serviceConfig,
+    infrastructure,
+    service: _service,
+    environment: _environment,
+    deploymentType: _type,
+    ...common
+  } = options;
   const buildSpec: SpecFactory = (references, execution) => ({
     serviceConfig: wireValue(serviceConfig, references, ['spec', 'serviceConfig']),
     infrastructure: wireValue(infrastructure, references, ['spec', 'infrastructure']),

@@ -25,7 +25,12 @@ import {
   type StageWithoutSteps,
 } from './stage.js';
 import type { PipelineBuilder, TemplatePipelineBuilder } from './pipeline.js';
-import { TEMPLATE_KEYS, type StepTemplateOptions, type WithTemplateBuilder, type WithTemplateText } from './template.js';
+import {
+  TEMPLATE_KEYS,
+  type StepTemplateOptions,
+  type WithTemplateBuilder,
+  type WithTemplateText,
+} from './template.js';
 import type { Expressible } from './wire-types.js';
 
 /** `execution` with rollbackSteps only when there are some: CI, Approval and Custom stages rarely roll back. */
@@ -36,14 +41,22 @@ type CiSpecOptions = Omit<Expressible<z.input<typeof ciSpec>>, 'execution' | 'ru
 
 export interface CiOptions extends StageCommonOptions, CiSpecOptions {
   /** `Cloud` (Harness Cloud) or `Docker` (a local runner), or the full `{ type, spec }`; use with `platform`. */
-  readonly runtime?: 'Cloud' | 'Docker' | { readonly type: 'Cloud' | 'Docker'; readonly spec?: Readonly<Record<string, unknown>> };
+  readonly runtime?:
+    'Cloud' | 'Docker' | { readonly type: 'Cloud' | 'Docker'; readonly spec?: Readonly<Record<string, unknown>> };
 }
 
 /** `ci()` declared beside the CI catalogue entry: its options are the spec's fields, `runtime` also as a bare type. */
 export const CI_SUGAR = declareMappedStage<Omit<CiOptions, keyof StageCommonOptions>>()('CI', {
   builder: 'ci',
   order: [
-    'cloneCodebase', 'caching', 'buildIntelligence', 'platform', 'runtime', 'infrastructure', 'sharedPaths', 'serviceDependencies',
+    'cloneCodebase',
+    'caching',
+    'buildIntelligence',
+    'platform',
+    'runtime',
+    'infrastructure',
+    'sharedPaths',
+    'serviceDependencies',
     'slsa_provenance',
   ],
   fields: {
@@ -55,7 +68,11 @@ export const CI_SUGAR = declareMappedStage<Omit<CiOptions, keyof StageCommonOpti
       key: 'runtime',
       write: (runtime) => (typeof runtime === 'string' ? { type: runtime, spec: {} } : runtime),
       read: (runtime) =>
-        isRecord(runtime) && typeof runtime.type === 'string' && Object.keys(runtime).length === 2 && isRecord(runtime.spec) && Object.keys(runtime.spec).length === 0
+        isRecord(runtime) &&
+        typeof runtime.type === 'string' &&
+        Object.keys(runtime).length === 2 &&
+        isRecord(runtime.spec) &&
+        Object.keys(runtime.spec).length === 0
           ? runtime.type
           : (runtime ?? undefined),
     },
@@ -69,7 +86,8 @@ const CI_OPTIONS = Object.keys(CI_SUGAR.fields!);
 const split = (options: object, specKeys: readonly string[]) => {
   const common: Record<string, unknown> = {};
   const spec: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) (specKeys.includes(key) || !STAGE_COMMON_KEYS.includes(key) ? spec : common)[key] = value;
+  for (const [key, value] of Object.entries(options))
+    (specKeys.includes(key) || !STAGE_COMMON_KEYS.includes(key) ? spec : common)[key] = value;
   return { common: common as unknown as StageCommonOptions, spec };
 };
 
@@ -95,7 +113,9 @@ export function ci<const Steps extends readonly StepNode[] = [], const Rollback 
       type: 'CI',
       buildSpec: (references, execution) => ({
         // An option ci() does not know is reported, and written as given (so the document shows what was meant).
-        ...(wireValue(ordered({ ...spec, ...specOfOptions(CI_SUGAR, spec) }, CI_SUGAR.order), references, ['spec']) as Record<string, unknown>),
+        ...(wireValue(ordered({ ...spec, ...specOfOptions(CI_SUGAR, spec) }, CI_SUGAR.order), references, [
+          'spec',
+        ]) as Record<string, unknown>),
         execution: execution && { steps: execution.steps },
       }),
     },
@@ -118,7 +138,12 @@ export function approval<const Steps extends readonly StepNode[] = [], const Rol
 ): StageBuilder<'Approval'> {
   const issues = checkOptions('approval', options, STAGE_COMMON_KEYS, ['identifier']);
   return new StageImpl<'Approval'>(
-    { ...options, issues, type: 'Approval', buildSpec: (_references, execution) => ({ execution: stepsOnly(execution) }) },
+    {
+      ...options,
+      issues,
+      type: 'Approval',
+      buildSpec: (_references, execution) => ({ execution: stepsOnly(execution) }),
+    },
     captureSite(approval),
   );
 }
@@ -147,7 +172,10 @@ export function custom<const Steps extends readonly StepNode[] = [], const Rollb
       issues,
       type: 'Custom',
       buildSpec: (references, execution) =>
-        defined({ environment: wireValue(environment, references, ['spec', 'environment']), execution: stepsOnly(execution) }),
+        defined({
+          environment: wireValue(environment, references, ['spec', 'environment']),
+          execution: stepsOnly(execution),
+        }),
     },
     captureSite(custom),
   );
@@ -164,27 +192,35 @@ export interface PipelineStageOptions extends Omit<StageCommonOptions, 'steps' |
 
 /** A list of wire entries that are records with a string `name` and a `value` (else undefined). */
 const namedValues = (list: unknown): Array<{ name: string; value: unknown }> | undefined =>
-  Array.isArray(list) && list.every((entry) => isRecord(entry) && typeof entry.name === 'string' && 'value' in entry && Object.keys(entry).length === 2)
+  Array.isArray(list) &&
+  list.every(
+    (entry) => isRecord(entry) && typeof entry.name === 'string' && 'value' in entry && Object.keys(entry).length === 2,
+  )
     ? (list as Array<{ name: string; value: unknown }>)
     : undefined;
 
 /** `pipelineStage()` declared beside the Pipeline catalogue entry: the spec's fields, `outputs` as a map by name. */
-export const PIPELINE_STAGE_SUGAR = declareMappedStage<Omit<PipelineStageOptions, keyof StageCommonOptions>>()('Pipeline', {
-  builder: 'pipelineStage',
-  order: ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs', 'pipelineInputs'],
-  fields: {
-    org: sameField('org'),
-    pipeline: sameField('pipeline'),
-    project: sameField('project'),
-    inputSetReferences: sameField('inputSetReferences'),
-    inputs: sameField('inputs'),
-    outputs: {
-      key: 'outputs',
-      write: (outputs) => outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })),
-      read: (list) => namedValues(list) && Object.fromEntries(namedValues(list)!.map((output) => [output.name, output.value])),
+export const PIPELINE_STAGE_SUGAR = declareMappedStage<Omit<PipelineStageOptions, keyof StageCommonOptions>>()(
+  'Pipeline',
+  {
+    builder: 'pipelineStage',
+    order: ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs', 'pipelineInputs'],
+    fields: {
+      org: sameField('org'),
+      pipeline: sameField('pipeline'),
+      project: sameField('project'),
+      inputSetReferences: sameField('inputSetReferences'),
+      inputs: sameField('inputs'),
+      outputs: {
+        key: 'outputs',
+        write: (outputs) =>
+          outputs && Object.entries(outputs).map(([name, value]) => ({ name, value: valueText(value) })),
+        read: (list) =>
+          namedValues(list) && Object.fromEntries(namedValues(list)!.map((output) => [output.name, output.value])),
+      },
     },
   },
-});
+);
 const PIPELINE_STAGE_OPTIONS = Object.keys(PIPELINE_STAGE_SUGAR.fields!);
 
 /** A Pipeline stage: it runs another pipeline, whose stages have the steps. */
@@ -201,7 +237,12 @@ export interface PipelineStageBuilder extends StageWithoutSteps<'Pipeline'> {}
  */
 export function pipelineStage(options: PipelineStageOptions): PipelineStageBuilder {
   const issues = [
-    ...checkOptions('pipelineStage', options, [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_OPTIONS], ['identifier', 'pipeline']),
+    ...checkOptions(
+      'pipelineStage',
+      options,
+      [...STAGE_COMMON_KEYS, ...PIPELINE_STAGE_OPTIONS],
+      ['identifier', 'pipeline'],
+    ),
     ...stepsOptionIssues('pipelineStage', options, 'Pipeline'),
   ];
   const { common, spec } = split(options, PIPELINE_STAGE_OPTIONS);
@@ -212,7 +253,11 @@ export function pipelineStage(options: PipelineStageOptions): PipelineStageBuild
       type: 'Pipeline',
       buildSpec: (references) =>
         // An option pipelineStage() does not know is reported, and written as given.
-        wireValue(ordered({ ...spec, ...specOfOptions(PIPELINE_STAGE_SUGAR, spec) }, PIPELINE_STAGE_SUGAR.order), references, ['spec']) as Record<string, unknown>,
+        wireValue(
+          ordered({ ...spec, ...specOfOptions(PIPELINE_STAGE_SUGAR, spec) }, PIPELINE_STAGE_SUGAR.order),
+          references,
+          ['spec'],
+        ) as Record<string, unknown>,
     },
     captureSite(pipelineStage),
   );

@@ -4,7 +4,13 @@ import type { PipewrightTypeError } from '../core/type-error.js';
 import { TEMPLATE_GROUP_HAS_NO_STEPS } from './refusals.js';
 import { captureSite } from '../core/source-site.js';
 import { appendUsed, usesOf } from './use-sites.js';
-import { defined, failureStrategiesDocument, variablesDocument, type FailureStrategyOption, type VariableOption } from './common-options.js';
+import {
+  defined,
+  failureStrategiesDocument,
+  variablesDocument,
+  type FailureStrategyOption,
+  type VariableOption,
+} from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { refValue } from './references.js';
@@ -22,7 +28,10 @@ export interface ContainerInfraOption {
 }
 
 /** What a containerised group writes for options left out (import leaves out values equal to these). */
-export const CONTAINER_INFRA_DEFAULTS = { type: 'KubernetesDirect' } as const satisfies Pick<ContainerInfraOption, 'type'>;
+export const CONTAINER_INFRA_DEFAULTS = { type: 'KubernetesDirect' } as const satisfies Pick<
+  ContainerInfraOption,
+  'type'
+>;
 
 export interface StepGroupOptions {
   readonly identifier: string;
@@ -47,7 +56,9 @@ export interface StepGroupOptions {
 const assertSteps = (owner: string, steps: readonly unknown[]) =>
   steps.forEach((candidate, index) => {
     if (!isStepNode(candidate))
-      throw new TypeError(`${owner}: argument ${index + 1} is not a step; build one with shell(), run(), step() or another step builder`);
+      throw new TypeError(
+        `${owner}: argument ${index + 1} is not a step; build one with shell(), run(), step() or another step builder`,
+      );
   });
 
 /** A step group; `Types` are the wire types of the steps inside, for placement checks in the types. */
@@ -75,7 +86,10 @@ export interface TemplateStepGroupBuilder extends StepNode, Chainable {
   rollbackStep(refused: PipewrightTypeError<typeof TEMPLATE_GROUP_HAS_NO_STEPS>, ...more: unknown[]): never;
 }
 
-abstract class StepGroupBase<Types extends string> extends Builder<StepGroupOptions & WithIssues> implements StepNode<Types> {
+abstract class StepGroupBase<Types extends string>
+  extends Builder<StepGroupOptions & WithIssues>
+  implements StepNode<Types>
+{
   declare readonly stepTypes?: Types;
   get [STEP_BRAND](): true {
     return true;
@@ -114,8 +128,20 @@ abstract class StepGroupBase<Types extends string> extends Builder<StepGroupOpti
       timeout: p.timeout === undefined ? undefined : valueText(p.timeout),
       delegateSelectors: p.delegateSelectors && [...p.delegateSelectors],
     });
-    const children = [...childrenAt(['steps'], steps ?? [], usesOf(p.steps)), ...childrenAt(['rollbackSteps'], rollbackSteps ?? [], usesOf(p.rollbackSteps))];
-    return irNode({ kind: 'stepGroup', wrapper: 'stepGroup', identifier: p.identifier, site: this.site, body, children, references, issues: p.issues });
+    const children = [
+      ...childrenAt(['steps'], steps ?? [], usesOf(p.steps)),
+      ...childrenAt(['rollbackSteps'], rollbackSteps ?? [], usesOf(p.rollbackSteps)),
+    ];
+    return irNode({
+      kind: 'stepGroup',
+      wrapper: 'stepGroup',
+      identifier: p.identifier,
+      site: this.site,
+      body,
+      children,
+      references,
+      issues: p.issues,
+    });
   }
 }
 
@@ -126,7 +152,9 @@ class StepGroupImpl<Types extends string> extends StepGroupBase<Types> implement
   }
   rollbackStep<const Steps extends readonly StepNode[]>(...steps: Steps): StepGroupBuilder<Types | StepTypesOf<Steps>> {
     assertSteps(`stepGroup "${this.identifier}".rollbackStep()`, steps);
-    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) }) as StepGroupBuilder<Types | StepTypesOf<Steps>>;
+    return this.with({ rollbackSteps: appendUsed(this.props.rollbackSteps, steps) }) as StepGroupBuilder<
+      Types | StepTypesOf<Steps>
+    >;
   }
 }
 
@@ -140,8 +168,19 @@ class TemplateStepGroupImpl extends StepGroupBase<string> implements TemplateSte
 }
 
 const STEP_GROUP_KEYS: readonly string[] = keyList<StepGroupOptions>()([
-  'identifier', 'name', 'steps', 'rollbackSteps', 'when', 'failureStrategies', 'strategy', 'variables', 'timeout', 'delegateSelectors',
-  'containerInfra', 'sharedPaths', 'template',
+  'identifier',
+  'name',
+  'steps',
+  'rollbackSteps',
+  'when',
+  'failureStrategies',
+  'strategy',
+  'variables',
+  'timeout',
+  'delegateSelectors',
+  'containerInfra',
+  'sharedPaths',
+  'template',
 ]);
 
 /** The wire types of the steps in a list (of step nodes). */
@@ -165,13 +204,20 @@ export type StepTypesOf<Steps extends readonly unknown[]> = Steps[number] extend
  * })
  * ```
  */
-export function stepGroup(options: StepGroupOptions & { readonly template: TemplateRefOption }): TemplateStepGroupBuilder;
-export function stepGroup<const Steps extends readonly StepNode[] = [], const Rollback extends readonly StepNode[] = []>(
+export function stepGroup(
+  options: StepGroupOptions & { readonly template: TemplateRefOption },
+): TemplateStepGroupBuilder;
+export function stepGroup<
+  const Steps extends readonly StepNode[] = [],
+  const Rollback extends readonly StepNode[] = [],
+>(
   options: StepGroupOptions & { readonly steps?: Steps; readonly rollbackSteps?: Rollback },
 ): StepGroupBuilder<StepTypesOf<Steps> | StepTypesOf<Rollback>>;
 export function stepGroup(options: StepGroupOptions): StepGroupBuilder | TemplateStepGroupBuilder {
   assertSteps(`stepGroup "${options.identifier}"`, [...(options.steps ?? []), ...(options.rollbackSteps ?? [])]);
   const issues = checkOptions('stepGroup', options, STEP_GROUP_KEYS, ['identifier']);
   const site = captureSite(stepGroup);
-  return options.template === undefined ? new StepGroupImpl({ ...options, issues }, site) : new TemplateStepGroupImpl({ ...options, issues }, site);
+  return options.template === undefined
+    ? new StepGroupImpl({ ...options, issues }, site)
+    : new TemplateStepGroupImpl({ ...options, issues }, site);
 }

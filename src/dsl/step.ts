@@ -72,11 +72,18 @@ export interface StepProps extends StepOptions {
 
 /** The options every step builder takes besides its type's own. */
 export const STEP_COMMON_KEYS: readonly string[] = keyList<StepCommonOptions>()([
-  'identifier', 'name', 'description', 'timeout', 'when', 'failureStrategies', 'strategy',
+  'identifier',
+  'name',
+  'description',
+  'timeout',
+  'when',
+  'failureStrategies',
+  'strategy',
 ]);
 
 /** A step: its identity, the settings every step has, and typed references to the outputs it declares. */
-export interface StepBuilder<Outputs extends string = never, Type extends string = string> extends StepNode<Type>, Chainable {
+export interface StepBuilder<Outputs extends string = never, Type extends string = string>
+  extends StepNode<Type>, Chainable {
   readonly identifier: string;
   /** Its wire type, e.g. `ShellScript`. */
   readonly type: Type;
@@ -134,7 +141,8 @@ export class StepBuilderImpl<Outputs extends string = never, Type extends string
   }
 
   protected makeNode(): IrNode {
-    const { type, identifier, name, description, spec, timeout, when, failureStrategies, strategy, extra, issues } = this.props;
+    const { type, identifier, name, description, spec, timeout, when, failureStrategies, strategy, extra, issues } =
+      this.props;
     const references: Reference[] = [];
     const body = defined({
       type,
@@ -199,7 +207,9 @@ const outputVariables = (outputs: readonly string[] | Readonly<Record<string, Va
     : stringVariables(outputs as Readonly<Record<string, Value>>);
 
 /** The output names `step.output()` takes, from either form. */
-const outputNames = (outputs: readonly string[] | Readonly<Record<string, Value>> | undefined): readonly string[] | undefined =>
+const outputNames = (
+  outputs: readonly string[] | Readonly<Record<string, Value>> | undefined,
+): readonly string[] | undefined =>
   outputs === undefined || Array.isArray(outputs) ? (outputs as readonly string[] | undefined) : Object.keys(outputs);
 
 const stringVariables = (names: Readonly<Record<string, Value>>) =>
@@ -218,8 +228,16 @@ const named = (list: unknown): Array<Record<string, unknown> & { name: string }>
 export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof StepCommonOptions>>()('ShellScript', {
   builder: 'shell',
   order: [
-    'shell', 'onDelegate', 'source', 'environmentVariables', 'outputVariables', 'executionTarget', 'delegateSelectors',
-    'includeInfraSelectors', 'metadata', 'outputAlias',
+    'shell',
+    'onDelegate',
+    'source',
+    'environmentVariables',
+    'outputVariables',
+    'executionTarget',
+    'delegateSelectors',
+    'includeInfraSelectors',
+    'metadata',
+    'outputAlias',
   ],
   defaults: { shell: 'Bash', onDelegate: true },
   fields: {
@@ -239,7 +257,8 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
     env: {
       key: 'environmentVariables',
       write: (env) => env && stringVariables(env),
-      read: (list) => named(list) && Object.fromEntries(named(list)!.map((variable) => [variable.name, variable.value])),
+      read: (list) =>
+        named(list) && Object.fromEntries(named(list)!.map((variable) => [variable.name, variable.value])),
     },
     outputs: {
       key: 'outputVariables',
@@ -247,7 +266,8 @@ export const SHELL_SUGAR = declareMappedStep<Omit<ShellOptions<string>, keyof St
       // Names when each output reads the variable of its own name (what the platform's editor writes), else the map.
       read: (list) => {
         const variables = named(list);
-        if (!variables?.every((variable) => variable.type === 'String' && typeof variable.value === 'string')) return undefined;
+        if (!variables?.every((variable) => variable.type === 'String' && typeof variable.value === 'string'))
+          return undefined;
         return variables.every((variable) => variable.value === variable.name)
           ? variables.map((variable) => variable.name)
           : Object.fromEntries(variables.map((variable) => [variable.name, variable.value as string]));
@@ -273,14 +293,26 @@ const SHELL_NEEDED = ['identifier', ...SHELL_REQUIRED];
  * shell({ identifier: 'tag', script: expr`git tag v${version.output('VERSION')}` });
  * ```
  */
-export function shell<const Outputs extends string = never>(options: ShellOptions<Outputs>): StepBuilder<Outputs, 'ShellScript'> {
-  const issues = [...unknownOptions('shell', options, SHELL_OPTIONS), ...missingOptions('shell', options, SHELL_NEEDED)];
+export function shell<const Outputs extends string = never>(
+  options: ShellOptions<Outputs>,
+): StepBuilder<Outputs, 'ShellScript'> {
+  const issues = [
+    ...unknownOptions('shell', options, SHELL_OPTIONS),
+    ...missingOptions('shell', options, SHELL_NEEDED),
+  ];
   const given: Record<string, unknown> = {};
   const common: Record<string, unknown> = {};
-  for (const key in options) (SHELL_FIELDS.includes(key) ? given : common)[key] = (options as unknown as Record<string, unknown>)[key];
+  for (const key in options)
+    (SHELL_FIELDS.includes(key) ? given : common)[key] = (options as unknown as Record<string, unknown>)[key];
   const spec = specOfOptions(SHELL_SUGAR, given);
   return new StepBuilderImpl<Outputs, 'ShellScript'>(
-    { ...(common as unknown as StepCommonOptions), type: 'ShellScript', spec, outputs: outputNames(options.outputs), issues },
+    {
+      ...(common as unknown as StepCommonOptions),
+      type: 'ShellScript',
+      spec,
+      outputs: outputNames(options.outputs),
+      issues,
+    },
     captureSite(shell),
   );
 }

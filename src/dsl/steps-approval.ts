@@ -17,7 +17,10 @@ export const HARNESS_APPROVAL_SUGAR = declareStep('HarnessApproval', {
 });
 
 /** Options of `harnessApproval()`: the common step options and the `HarnessApproval` step's `spec` fields, flat. */
-export type HarnessApprovalStepOptions<Names extends string = never> = SugarStepOptions<typeof HARNESS_APPROVAL_SUGAR, Names>;
+export type HarnessApprovalStepOptions<Names extends string = never> = SugarStepOptions<
+  typeof HARNESS_APPROVAL_SUGAR,
+  Names
+>;
 
 /**
  * Stops the pipeline until enough members of the approver user groups approve (`minimumCount`), or one rejects it.
@@ -31,8 +34,9 @@ export type HarnessApprovalStepOptions<Names extends string = never> = SugarStep
  * })
  * ```
  */
-export const harnessApproval: <const Names extends string = never>(options: HarnessApprovalStepOptions<Names>) => StepBuilder<Names, 'HarnessApproval'> =
-  catalogStep(HARNESS_APPROVAL_SUGAR);
+export const harnessApproval: <const Names extends string = never>(
+  options: HarnessApprovalStepOptions<Names>,
+) => StepBuilder<Names, 'HarnessApproval'> = catalogStep(HARNESS_APPROVAL_SUGAR);
 
 export const JIRA_APPROVAL_SUGAR = declareStep('JiraApproval', {
   order: [
@@ -66,5 +70,6 @@ export type JiraApprovalStepOptions<Names extends string = never> = SugarStepOpt
  * })
  * ```
  */
-export const jiraApproval: <const Names extends string = never>(options: JiraApprovalStepOptions<Names>) => StepBuilder<Names, 'JiraApproval'> =
-  catalogStep(JIRA_APPROVAL_SUGAR);
+export const jiraApproval: <const Names extends string = never>(
+  options: JiraApprovalStepOptions<Names>,
+) => StepBuilder<Names, 'JiraApproval'> = catalogStep(JIRA_APPROVAL_SUGAR);

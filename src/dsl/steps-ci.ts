@@ -77,8 +77,9 @@ export type RunTestsStepOptions<Names extends string = never> = SugarStepOptions
  * runTests({ identifier: 'tests', language: 'Java', buildTool: 'Maven', args: 'test', runOnlySelectedTests: true })
  * ```
  */
-export const runTests: <const Names extends string = never>(options: RunTestsStepOptions<Names>) => StepBuilder<Names, 'RunTests'> =
-  catalogStep(RUN_TESTS_SUGAR);
+export const runTests: <const Names extends string = never>(
+  options: RunTestsStepOptions<Names>,
+) => StepBuilder<Names, 'RunTests'> = catalogStep(RUN_TESTS_SUGAR);
 
 export const BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR = declareStep('BuildAndPushDockerRegistry', {
   order: [
@@ -104,7 +105,10 @@ export const BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR = declareStep('BuildAndPushDoc
 });
 
 /** Options of `buildAndPushDockerRegistry()`: the common step options and the `BuildAndPushDockerRegistry` step's `spec` fields, flat. */
-export type BuildAndPushDockerRegistryStepOptions<Names extends string = never> = SugarStepOptions<typeof BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR, Names>;
+export type BuildAndPushDockerRegistryStepOptions<Names extends string = never> = SugarStepOptions<
+  typeof BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR,
+  Names
+>;
 
 /**
  * Builds an image from a Dockerfile in a CI stage and pushes it, with each tag, through a Docker registry connector.
@@ -114,11 +118,22 @@ export type BuildAndPushDockerRegistryStepOptions<Names extends string = never> 
  * buildAndPushDockerRegistry({ identifier: 'push', connectorRef: 'dockerhub', repo: 'acme/web', tags: ['<+pipeline.sequenceId>', 'latest'] })
  * ```
  */
-export const buildAndPushDockerRegistry: <const Names extends string = never>(options: BuildAndPushDockerRegistryStepOptions<Names>) => StepBuilder<Names, 'BuildAndPushDockerRegistry'> =
-  catalogStep(BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR);
+export const buildAndPushDockerRegistry: <const Names extends string = never>(
+  options: BuildAndPushDockerRegistryStepOptions<Names>,
+) => StepBuilder<Names, 'BuildAndPushDockerRegistry'> = catalogStep(BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR);
 
 export const PLUGIN_SUGAR = declareStep('Plugin', {
-  order: ['connectorRef', 'image', 'privileged', 'settings', 'entrypoint', 'reports', 'imagePullPolicy', ...CONTAINER_TAIL, 'uses'],
+  order: [
+    'connectorRef',
+    'image',
+    'privileged',
+    'settings',
+    'entrypoint',
+    'reports',
+    'imagePullPolicy',
+    ...CONTAINER_TAIL,
+    'uses',
+  ],
 });
 
 /** Options of `plugin()`: the common step options and the `Plugin` step's `spec` fields, flat. */
@@ -132,8 +147,9 @@ export type PluginStepOptions<Names extends string = never> = SugarStepOptions<t
  * plugin({ identifier: 'notify', connectorRef: 'dockerhub', image: 'plugins/slack', settings: { webhook: '<+secrets.getValue("slack")>' } })
  * ```
  */
-export const plugin: <const Names extends string = never>(options: PluginStepOptions<Names>) => StepBuilder<Names, 'Plugin'> =
-  catalogStep(PLUGIN_SUGAR);
+export const plugin: <const Names extends string = never>(
+  options: PluginStepOptions<Names>,
+) => StepBuilder<Names, 'Plugin'> = catalogStep(PLUGIN_SUGAR);
 
 export const ACTION_SUGAR = declareStep('Action', { order: ['uses', 'with', 'env'] });
 
@@ -148,5 +164,6 @@ export type ActionStepOptions<Names extends string = never> = SugarStepOptions<t
  * action({ identifier: 'setupNode', uses: 'actions/setup-node@v4', with: { 'node-version': '20' } })
  * ```
  */
-export const action: <const Names extends string = never>(options: ActionStepOptions<Names>) => StepBuilder<Names, 'Action'> =
-  catalogStep(ACTION_SUGAR);
+export const action: <const Names extends string = never>(
+  options: ActionStepOptions<Names>,
+) => StepBuilder<Names, 'Action'> = catalogStep(ACTION_SUGAR);

@@ -61,11 +61,22 @@ export type BarrierStepOptions<Names extends string = never> = SugarStepOptions<
  * barrier({ identifier: 'syncDeploys', barrierRef: 'deployed' })
  * ```
  */
-export const barrier: <const Names extends string = never>(options: BarrierStepOptions<Names>) => StepBuilder<Names, 'Barrier'> =
-  catalogStep(BARRIER_SUGAR);
+export const barrier: <const Names extends string = never>(
+  options: BarrierStepOptions<Names>,
+) => StepBuilder<Names, 'Barrier'> = catalogStep(BARRIER_SUGAR);
 
 export const EMAIL_SUGAR = declareStep('Email', {
-  order: ['to', 'cc', 'subject', 'body', 'ccUserGroups', 'delegateSelectors', 'fireAndForget', 'inputVariables', 'toUserGroups'],
+  order: [
+    'to',
+    'cc',
+    'subject',
+    'body',
+    'ccUserGroups',
+    'delegateSelectors',
+    'fireAndForget',
+    'inputVariables',
+    'toUserGroups',
+  ],
 });
 
 /** Options of `email()`: the common step options and the `Email` step's `spec` fields, flat. */
@@ -79,5 +90,6 @@ export type EmailStepOptions<Names extends string = never> = SugarStepOptions<ty
  * email({ identifier: 'mail', to: 'team@example.com', subject: 'Deployed <+pipeline.sequenceId>', body: 'Done.' })
  * ```
  */
-export const email: <const Names extends string = never>(options: EmailStepOptions<Names>) => StepBuilder<Names, 'Email'> =
-  catalogStep(EMAIL_SUGAR);
+export const email: <const Names extends string = never>(
+  options: EmailStepOptions<Names>,
+) => StepBuilder<Names, 'Email'> = catalogStep(EMAIL_SUGAR);

@@ -1,4 +1,12 @@
-import { irNode, type Child, type IrNode, type Reference, isResource, RESOURCE_BRAND, type PublishFlags } from '../ir/node.js';
+import {
+  irNode,
+  type Child,
+  type IrNode,
+  type Reference,
+  isResource,
+  RESOURCE_BRAND,
+  type PublishFlags,
+} from '../ir/node.js';
 import { captureSite } from '../core/source-site.js';
 import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
@@ -37,15 +45,20 @@ export interface TemplateOptions<T extends TemplateKind = TemplateKind> extends 
 
 /** Identity fields a use of the template supplies: a template's part has none of its own. */
 const IDENTITY = new Set(['identifier', 'name', 'orgIdentifier', 'projectIdentifier']);
-const withoutIdentity = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !IDENTITY.has(key)));
+const withoutIdentity = (body: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(body).filter(([key]) => !IDENTITY.has(key)));
 
 /** One version of a template (`template.step(...)` and its kin): pass it as `templateRef` to use it. */
-export interface TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown> extends TemplateRef<T, S>, Chainable {
+export interface TemplateBuilder<T extends TemplateKind = TemplateKind, S = unknown>
+  extends TemplateRef<T, S>, Chainable {
   toDocument(): Record<string, Record<string, unknown>>;
   readonly publishFlags: PublishFlags | undefined;
 }
 
-class TemplateImpl<T extends TemplateKind, S> extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }> implements TemplateBuilder<T, S> {
+class TemplateImpl<T extends TemplateKind, S>
+  extends ScopedResource<'template', TemplateOptions<T> & { readonly type: T }>
+  implements TemplateBuilder<T, S>
+{
   /** Never set: carries the spec's type, for `templateInputs`. */
   declare readonly specType?: S;
   get [RESOURCE_BRAND]() {
@@ -70,20 +83,37 @@ class TemplateImpl<T extends TemplateKind, S> extends ScopedResource<'template',
       body = irNode({ ...part, body: withoutIdentity(part.body as Record<string, unknown>) });
       children.push({ at: ['spec'], node: body as IrNode, unwrap: true });
     } else if (spec !== undefined) body = wireValue(spec, references, ['spec']);
-    return { versionLabel, type, icon, variables: variables && wireValue(variables, references, ['variables']), spec: body };
+    return {
+      versionLabel,
+      type,
+      icon,
+      variables: variables && wireValue(variables, references, ['variables']),
+      spec: body,
+    };
   }
 }
 
 const TEMPLATE_KEYS = [
   ...SCOPED_KEYS,
-  ...keyList<TemplateOptions, keyof ScopedOptions>()(['otherFields', 'versionLabel', 'stable', 'spec', 'icon', 'variables']),
+  ...keyList<TemplateOptions, keyof ScopedOptions>()([
+    'otherFields',
+    'versionLabel',
+    'stable',
+    'spec',
+    'icon',
+    'variables',
+  ]),
 ];
 
 const templateOf = <T extends TemplateKind>(type: T, name: string) =>
-  function build<const S extends TemplateOptions<T>['spec'] = undefined>(options: TemplateOptions<T> & { readonly spec?: S }): TemplateBuilder<T, S> {
+  function build<const S extends TemplateOptions<T>['spec'] = undefined>(
+    options: TemplateOptions<T> & { readonly spec?: S },
+  ): TemplateBuilder<T, S> {
     const issues = checkOptions(name, options, TEMPLATE_KEYS, ['identifier', 'versionLabel']);
     if (isStageBuilder(options?.spec) && isParallelStages(options.spec))
-      throw new TypeError(`${name}(): the spec is parallel(...) stages; a stage template holds one stage (make one template per stage)`);
+      throw new TypeError(
+        `${name}(): the spec is parallel(...) stages; a stage template holds one stage (make one template per stage)`,
+      );
     return new TemplateImpl<T, S>({ ...options, type, issues }, captureSite(build));
   };
 

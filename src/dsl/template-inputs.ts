@@ -19,7 +19,16 @@ export interface TemplateRef<T extends TemplateKind = TemplateKind, S = unknown>
 /** A leaf the template leaves to each use: `input()` or `'<+input>...'` text. */
 type IsInput<V> = V extends RuntimeInput ? true : V extends `<+input>${string}` ? true : false;
 /** Whether a runtime input appears anywhere inside `V`. */
-type HasInput<V> = IsInput<V> extends true ? true : V extends readonly (infer U)[] ? HasInput<U> : V extends object ? true extends { [K in keyof V]: HasInput<V[K]> }[keyof V] ? true : false : false;
+type HasInput<V> =
+  IsInput<V> extends true
+    ? true
+    : V extends readonly (infer U)[]
+      ? HasInput<U>
+      : V extends object
+        ? true extends { [K in keyof V]: HasInput<V[K]> }[keyof V]
+          ? true
+          : false
+        : false;
 
 /**
  * The `templateInputs` a use of a template may give, from the template's spec: only the fields that are runtime
@@ -33,11 +42,15 @@ export type TemplateInputsOf<S> = unknown extends S
     : InputsShape<S>;
 /** Fields kept beside the inputs: they say which stage, step or variable a value is for. */
 type IdentityKey = 'type' | 'identifier' | 'name';
-type InputsShape<S> = IsInput<S> extends true
-  ? Value
-  : S extends readonly (infer U)[]
-    ? ReadonlyArray<InputsShape<U>>
-    : S extends object
-      ? { readonly [K in keyof S as K extends IdentityKey ? K : HasInput<S[K]> extends true ? K : never]?: K extends IdentityKey ? S[K] : InputsShape<S[K]> }
-      : never;
-
+type InputsShape<S> =
+  IsInput<S> extends true
+    ? Value
+    : S extends readonly (infer U)[]
+      ? ReadonlyArray<InputsShape<U>>
+      : S extends object
+        ? {
+            readonly [
+              K in keyof S as K extends IdentityKey ? K : HasInput<S[K]> extends true ? K : never
+            ]?: K extends IdentityKey ? S[K] : InputsShape<S[K]>;
+          }
+        : never;

@@ -34,13 +34,23 @@ export interface StepTemplateOptions extends TemplateRefOption {
 }
 
 /** The options naming a template and the values for its inputs (the `template:` block's fields). */
-export const TEMPLATE_KEYS = keyList<TemplateRefOption>()(['templateRef', 'versionLabel', 'gitBranch', 'templateInputs']);
+export const TEMPLATE_KEYS = keyList<TemplateRefOption>()([
+  'templateRef',
+  'versionLabel',
+  'gitBranch',
+  'templateInputs',
+]);
 
 /** The `template:` block of a stage or step made from a template. */
-export function templateBlock(options: TemplateRefOption, references: Reference[], path: DocPath): Record<string, unknown> {
+export function templateBlock(
+  options: TemplateRefOption,
+  references: Reference[],
+  path: DocPath,
+): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, options[key]]));
   const ref = options.templateRef;
-  if (isResource(ref) && kindOf(ref) === 'template' && fields.versionLabel === undefined) fields.versionLabel = (ref as TemplateRef).versionLabel;
+  if (isResource(ref) && kindOf(ref) === 'template' && fields.versionLabel === undefined)
+    fields.versionLabel = (ref as TemplateRef).versionLabel;
   return wireValue(fields, references, path) as Record<string, unknown>;
 }
 
@@ -77,7 +87,10 @@ class StepTemplateImpl extends Builder<StepTemplateOptions> implements StepTempl
  * Options naming the template by its builder: `templateInputs` is typed by the template's runtime inputs.
  * `templateRef` given as text keeps the wire form (any `templateInputs`).
  */
-export type WithTemplateBuilder<O extends TemplateRefOption, K extends TemplateKind, S> = Omit<O, 'templateRef' | 'templateInputs'> & {
+export type WithTemplateBuilder<O extends TemplateRefOption, K extends TemplateKind, S> = Omit<
+  O,
+  'templateRef' | 'templateInputs'
+> & {
   readonly templateRef: TemplateRef<K, S>;
   readonly templateInputs?: TemplateInputsOf<S>;
 };

@@ -6,7 +6,13 @@ import { inputSetRefs, ownedScope, pipelineReference, type InputSetsOption, type
 import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import { wireValue } from './references.js';
-import { SCOPED_KEYS, ScopedResource, type OtherFieldsOption, type ResourceBuilder, type ScopedOptions } from './scoped-resource.js';
+import {
+  SCOPED_KEYS,
+  ScopedResource,
+  type OtherFieldsOption,
+  type ResourceBuilder,
+  type ScopedOptions,
+} from './scoped-resource.js';
 
 export interface TriggerCommonOptions extends ScopedOptions, OtherFieldsOption {
   /** The pipeline it runs: a builder (checked to be compiled too, and giving the scope) or its identifier. */
@@ -52,13 +58,28 @@ class TriggerImpl extends ScopedResource<'trigger', TriggerOptions> implements T
 const COMMON_KEYS = [
   ...SCOPED_KEYS,
   ...keyList<TriggerCommonOptions, keyof ScopedOptions>()([
-    'otherFields', 'pipeline', 'enabled', 'inputYaml', 'inputSets', 'pipelineBranchName', 'stagesToExecute',
+    'otherFields',
+    'pipeline',
+    'enabled',
+    'inputYaml',
+    'inputSets',
+    'pipelineBranchName',
+    'stagesToExecute',
   ]),
 ];
 
-function make(name: string, options: TriggerCommonOptions, extra: readonly string[], required: readonly string[], source: TriggerOptions['source'], caller: (...args: never[]) => unknown): TriggerBuilder {
+function make(
+  name: string,
+  options: TriggerCommonOptions,
+  extra: readonly string[],
+  required: readonly string[],
+  source: TriggerOptions['source'],
+  caller: (...args: never[]) => unknown,
+): TriggerBuilder {
   const issues = checkOptions(name, options, [...COMMON_KEYS, ...extra], ['identifier', 'pipeline', ...required]);
-  const common = Object.fromEntries(Object.entries(options).filter(([key]) => COMMON_KEYS.includes(key))) as unknown as TriggerCommonOptions;
+  const common = Object.fromEntries(
+    Object.entries(options).filter(([key]) => COMMON_KEYS.includes(key)),
+  ) as unknown as TriggerCommonOptions;
   return new TriggerImpl({ ...common, source, issues }, captureSite(caller));
 }
 
@@ -103,16 +124,37 @@ export const trigger = Object.assign(
     cron: function cron(options: CronTriggerOptions): TriggerBuilder {
       const { expression, cronType, timezone } = options;
       const spec = { type: cronType, expression, timezone };
-      return make('trigger.cron', options, ['expression', 'cronType', 'timezone'], ['expression'], { type: 'Scheduled', spec: { type: 'Cron', spec } } as never, cron);
+      return make(
+        'trigger.cron',
+        options,
+        ['expression', 'cronType', 'timezone'],
+        ['expression'],
+        { type: 'Scheduled', spec: { type: 'Cron', spec } } as never,
+        cron,
+      );
     },
     webhook: function webhook(options: WebhookTriggerOptions): TriggerBuilder {
       const { provider, event, spec } = options;
       const inner = event === undefined ? spec : { type: event, spec };
-      return make('trigger.webhook', options, ['provider', 'event', 'spec'], ['provider', 'spec'], { type: 'Webhook', spec: { type: provider, spec: inner } } as never, webhook);
+      return make(
+        'trigger.webhook',
+        options,
+        ['provider', 'event', 'spec'],
+        ['provider', 'spec'],
+        { type: 'Webhook', spec: { type: provider, spec: inner } } as never,
+        webhook,
+      );
     },
     artifact: function artifact(options: ArtifactTriggerOptions): TriggerBuilder {
       const { artifactType, spec } = options;
-      return make('trigger.artifact', options, ['artifactType', 'spec'], ['artifactType', 'spec'], { type: 'Artifact', spec: { type: artifactType, spec } } as never, artifact);
+      return make(
+        'trigger.artifact',
+        options,
+        ['artifactType', 'spec'],
+        ['artifactType', 'spec'],
+        { type: 'Artifact', spec: { type: artifactType, spec } } as never,
+        artifact,
+      );
     },
   },
 );

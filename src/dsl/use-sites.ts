@@ -20,4 +20,5 @@ export function appendUsed<T>(list: readonly T[] | undefined, added: readonly T[
 }
 
 /** Where each entry of `list` was added, by index (undefined where it was given in the options). */
-export const usesOf = (list: readonly unknown[] | undefined): ReadonlyArray<SourceSite | undefined> | undefined => list && useSites.get(list);
+export const usesOf = (list: readonly unknown[] | undefined): ReadonlyArray<SourceSite | undefined> | undefined =>
+  list && useSites.get(list);

@@ -105,10 +105,12 @@ export function createImportPool(
       () => formatModules(job.modules),
     );
     job.done(formatted);
-    void formatted.finally(() => {
-      inWorker--;
-      feed();
-    }).catch(() => undefined);
+    void formatted
+      .finally(() => {
+        inWorker--;
+        feed();
+      })
+      .catch(() => undefined);
     feed();
   };
   const check: ModuleChecker =

@@ -204,7 +204,8 @@ export function childrenOf(code: Code): readonly Code[] {
 
 /** The same piece of code with each piece directly inside it (as `childrenOf` lists them) replaced by `change`. */
 export function mapChildren(code: Code, change: (child: Code) => Code): Code {
-  const chain = (calls: readonly MethodCall[] | undefined) => (calls ? { chain: calls.map((c) => ({ ...c, args: c.args.map(change) })) } : {});
+  const chain = (calls: readonly MethodCall[] | undefined) =>
+    calls ? { chain: calls.map((c) => ({ ...c, args: c.args.map(change) })) } : {};
   switch (code.kind) {
     case 'call':
       return { ...code, args: code.args.map(change), ...chain(code.chain) };
@@ -222,7 +223,10 @@ export function mapChildren(code: Code, change: (child: Code) => Code): Code {
 }
 
 /** Every reference to another module in a piece of code, in order of appearance. */
-export function refsIn(code: Code, found: Array<Extract<Code, { kind: 'ref' }>> = []): Array<Extract<Code, { kind: 'ref' }>> {
+export function refsIn(
+  code: Code,
+  found: Array<Extract<Code, { kind: 'ref' }>> = [],
+): Array<Extract<Code, { kind: 'ref' }>> {
   if (code.kind === 'ref') found.push(code);
   for (const child of childrenOf(code)) refsIn(child, found);
   return found;

@@ -61,7 +61,8 @@ const WRAPPERS = new Set(['stage', 'step', 'stepGroup']);
 /** The `import-fallback` diagnostic of a fallback: the node's path and place, the builder it fell to, and why. */
 export function fallbackDiagnostic(fallback: Fallback, places: Places, module: string, document: unknown): Diagnostic {
   const place = places.get(fallback.node);
-  const wrapper = Object.keys(fallback.node).length === 1 ? Object.keys(fallback.node).find((key) => WRAPPERS.has(key)) : undefined;
+  const wrapper =
+    Object.keys(fallback.node).length === 1 ? Object.keys(fallback.node).find((key) => WRAPPERS.has(key)) : undefined;
   const path = [...(place?.path ?? []), ...(wrapper ? [wrapper] : [])];
   const { subject, field } = describePath(document, path);
   return {

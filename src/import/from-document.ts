@@ -6,7 +6,16 @@ import { lift } from '../ir/lift.js';
 import { call, lit, obj, type Code } from './code.js';
 import { stageElementCode } from './from-stage.js';
 import { childrenAt, newContext, node, type ImportContext, type Node } from './lifted.js';
-import { nameOption, NotExpressible, optional, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
+import {
+  nameOption,
+  NotExpressible,
+  optional,
+  tagsOption,
+  unlessDefault,
+  value,
+  variablesOption,
+  wire,
+} from './options.js';
 import { asDocument, choose } from './verify.js';
 import { linkedTemplate, linking, referThrough, type Link } from './links.js';
 import { specOptions } from './from-step.js';
@@ -31,10 +40,7 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
   const stages = lifted ? childrenAt({ node: lifted, element: document }, ['stages']) : [];
   const chain = stages.flatMap((child) => {
     const { stage, steps } = stageElementCode(child, context);
-    return [
-      { method: 'stage', args: [stage] },
-      ...steps.map((s) => ({ method: 'step', args: [s] })),
-    ];
+    return [{ method: 'stage', args: [stage] }, ...steps.map((s) => ({ method: 'step', args: [s] }))];
   });
   const properties = node(body.properties);
   const codebase = node(properties.ci).codebase;
@@ -65,8 +71,17 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
       variables: variablesOption(body.variables),
       notificationRules: optional(body.notificationRules),
     });
-  const candidates = linking(body, context, (link) => [true, false].map((shortcuts) => () => call('pipeline', [options(shortcuts, link)], chain)));
-  return choose(document, candidates, document, asDocument, () => call('raw.pipeline', [wire(document)]), context.demoted);
+  const candidates = linking(body, context, (link) =>
+    [true, false].map((shortcuts) => () => call('pipeline', [options(shortcuts, link)], chain)),
+  );
+  return choose(
+    document,
+    candidates,
+    document,
+    asDocument,
+    () => call('raw.pipeline', [wire(document)]),
+    context.demoted,
+  );
 }
 
 export function projectCode(document: Node, context: ImportContext = newContext()): Code {
@@ -116,7 +131,8 @@ export function connectorCode(document: Node, context: ImportContext = newContex
         ])
       : undefined;
   const typed = (link: Link) => () => catalogConnectorCode(body, spec, common(link));
-  const generic = (link: Link) => () => call('connector', [obj({ ...common(link), type: lit(String(body.type)), spec: wire(spec) })]);
+  const generic = (link: Link) => () =>
+    call('connector', [obj({ ...common(link), type: lit(String(body.type)), spec: wire(spec) })]);
   return choose(
     document,
     linking(body, context, (link) => [docker(link), typed(link), generic(link)]),
@@ -132,7 +148,9 @@ export function connectorCode(document: Node, context: ImportContext = newContex
  * description is a string; validate reports it): no builder writes it, so the document is kept as written.
  */
 function refuseNullDescription(): never {
-  throw new NotExpressible('description is null (an empty `description:`), which the platform refuses (it must be text): kept as written; write `description: ""` or remove it for the typed builder');
+  throw new NotExpressible(
+    'description is null (an empty `description:`), which the platform refuses (it must be text): kept as written; write `description: ""` or remove it for the typed builder',
+  );
 }
 
 /**
@@ -143,7 +161,13 @@ function catalogConnectorCode(body: Node, spec: Node, common: Record<string, Cod
   const builder = catalog.connectors.find((entry) => entry.type === body.type)?.builder;
   if (builder === undefined || body.type === 'DockerRegistry') return undefined;
   const known = connectorSpecKeys(String(body.type)) ?? [];
-  const flat = Object.fromEntries(Object.entries(spec).filter(([key]) => known.includes(key)).map(([key, field]) => [key, optional(field)]));
+  const flat = Object.fromEntries(
+    Object.entries(spec)
+      .filter(([key]) => known.includes(key))
+      .map(([key, field]) => [key, optional(field)]),
+  );
   const rest = Object.entries(spec).filter(([key]) => !known.includes(key));
-  return call(`connectors.${builder}`, [obj({ ...common, ...flat, spec: rest.length ? wire(Object.fromEntries(rest)) : undefined })]);
+  return call(`connectors.${builder}`, [
+    obj({ ...common, ...flat, spec: rest.length ? wire(Object.fromEntries(rest)) : undefined }),
+  ]);
 }

@@ -18,7 +18,8 @@ type Node = Record<string, unknown>;
 const node = (value: unknown): Node => (isRecord(value) ? value : {});
 
 /** The values a typed option takes (an enum of the schema): a document outside them keeps to `raw`, which type-checks. */
-const enumValues = (schema: z.ZodType): readonly unknown[] => (schema as unknown as { options?: readonly unknown[] }).options ?? [];
+const enumValues = (schema: z.ZodType): readonly unknown[] =>
+  (schema as unknown as { options?: readonly unknown[] }).options ?? [];
 const SERVICE_TYPES = enumValues((documentPartSchema('serviceDefinition') as z.ZodObject).shape.type as z.ZodType);
 const INFRASTRUCTURE_TYPES = enumValues((documentPartSchema('infrastructure') as z.ZodObject).shape.type as z.ZodType);
 /** A typed option's value: absent, or one the option's type allows. */
@@ -53,7 +54,13 @@ function scoped(body: Node, link: Link): Record<string, Code | undefined> {
 }
 
 /** The first candidate that reproduces the document, else the document verbatim (with `rawOptions` beside it). */
-const exactOr = (kind: ResourceKind, document: Node, candidates: (link: Link) => readonly Candidate[], context: ImportContext, rawOptions?: Code): Code =>
+const exactOr = (
+  kind: ResourceKind,
+  document: Node,
+  candidates: (link: Link) => readonly Candidate[],
+  context: ImportContext,
+  rawOptions?: Code,
+): Code =>
   choose(
     document,
     linking(bodyOf(kind, document), context, candidates),
@@ -68,47 +75,83 @@ const bodyOf = (kind: ResourceKind, document: Node): Node => node(document[kindR
 export function serviceCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('service', document);
   const definition = node(body.serviceDefinition);
-  return exactOr('service', document, (link) => [
-    () =>
-      call('service', [
-        obj({
-          ...scoped(body, link),
-          deploymentType: typedAs(definition.type, SERVICE_TYPES),
-          spec: optional(definition.spec),
-          gitOpsEnabled: optional(body.gitOpsEnabled),
-          otherFields: otherFields(body, ['serviceDefinition', 'gitOpsEnabled']),
-        }),
-      ]),
-  ], context);
+  return exactOr(
+    'service',
+    document,
+    (link) => [
+      () =>
+        call('service', [
+          obj({
+            ...scoped(body, link),
+            deploymentType: typedAs(definition.type, SERVICE_TYPES),
+            spec: optional(definition.spec),
+            gitOpsEnabled: optional(body.gitOpsEnabled),
+            otherFields: otherFields(body, ['serviceDefinition', 'gitOpsEnabled']),
+          }),
+        ]),
+    ],
+    context,
+  );
 }
 
 export function environmentCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('environment', document);
-  return exactOr('environment', document, (link) => [
-    () => call('environment', [obj({ ...scoped(body, link), type: typedAs(body.type, ENVIRONMENT_TYPES), variables: variablesOption(body.variables), overrides: optional(body.overrides), otherFields: otherFields(body, ['type', 'variables', 'overrides']) })]),
-  ], context);
+  return exactOr(
+    'environment',
+    document,
+    (link) => [
+      () =>
+        call('environment', [
+          obj({
+            ...scoped(body, link),
+            type: typedAs(body.type, ENVIRONMENT_TYPES),
+            variables: variablesOption(body.variables),
+            overrides: optional(body.overrides),
+            otherFields: otherFields(body, ['type', 'variables', 'overrides']),
+          }),
+        ]),
+    ],
+    context,
+  );
 }
 
 export function infrastructureCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('infrastructure', document);
-  return exactOr('infrastructure', document, (link) => [
-    () =>
-      call('infrastructure', [
-        obj({
-          ...scoped(body, link),
-          environment: linked(link, 'environment', body.environmentRef),
-          deploymentType: typedAs(body.deploymentType, SERVICE_TYPES),
-          type: typedAs(body.type, INFRASTRUCTURE_TYPES),
-          spec: optional(body.spec),
-          allowSimultaneousDeployments: optional(body.allowSimultaneousDeployments),
-          scopedServices: optional(body.scopedServices),
-          otherFields: otherFields(body, ['environmentRef', 'deploymentType', 'type', 'spec', 'allowSimultaneousDeployments', 'scopedServices']),
-        }),
-      ]),
-  ], context);
+  return exactOr(
+    'infrastructure',
+    document,
+    (link) => [
+      () =>
+        call('infrastructure', [
+          obj({
+            ...scoped(body, link),
+            environment: linked(link, 'environment', body.environmentRef),
+            deploymentType: typedAs(body.deploymentType, SERVICE_TYPES),
+            type: typedAs(body.type, INFRASTRUCTURE_TYPES),
+            spec: optional(body.spec),
+            allowSimultaneousDeployments: optional(body.allowSimultaneousDeployments),
+            scopedServices: optional(body.scopedServices),
+            otherFields: otherFields(body, [
+              'environmentRef',
+              'deploymentType',
+              'type',
+              'spec',
+              'allowSimultaneousDeployments',
+              'scopedServices',
+            ]),
+          }),
+        ]),
+    ],
+    context,
+  );
 }
 
-const TEMPLATE_BUILDERS: Record<string, string> = { Step: 'template.step', Stage: 'template.stage', StepGroup: 'template.stepGroup', Pipeline: 'template.pipeline' };
+const TEMPLATE_BUILDERS: Record<string, string> = {
+  Step: 'template.step',
+  Stage: 'template.stage',
+  StepGroup: 'template.stepGroup',
+  Pipeline: 'template.pipeline',
+};
 
 /**
  * A template version as `template.stage({ ... })` and its kin, else `raw.template(document)`; `flags.stable` (pull:
@@ -119,22 +162,28 @@ export function templateCode(document: Node, context: ImportContext = newContext
   const body = bodyOf('template', document);
   const builder = TEMPLATE_BUILDERS[String(body.type)];
   const stable = flags?.stable ? lit(true) : undefined;
-  return exactOr('template', document, (link) => [
-    () =>
-      builder
-        ? call(builder, [
-            obj({
-              ...scoped(body, link),
-              versionLabel: optional(body.versionLabel),
-              stable,
-              spec: optional(body.spec),
-              icon: optional(body.icon),
-              variables: optional(body.variables),
-              otherFields: otherFields(body, ['versionLabel', 'type', 'spec', 'icon', 'variables']),
-            }),
-          ])
-        : undefined,
-  ], context, stable && obj({ stable }));
+  return exactOr(
+    'template',
+    document,
+    (link) => [
+      () =>
+        builder
+          ? call(builder, [
+              obj({
+                ...scoped(body, link),
+                versionLabel: optional(body.versionLabel),
+                stable,
+                spec: optional(body.spec),
+                icon: optional(body.icon),
+                variables: optional(body.variables),
+                otherFields: otherFields(body, ['versionLabel', 'type', 'spec', 'icon', 'variables']),
+              }),
+            ])
+          : undefined,
+    ],
+    context,
+    stable && obj({ stable }),
+  );
 }
 
 /** A pipeline-owned kind names its project and org as such: it always lives in a project. */
@@ -144,25 +193,50 @@ const owned = (body: Node, link: Link) => ({ ...scoped(body, link), account: und
 function inputSetsOption(link: Link, refs: unknown, pipeline: unknown): Code | undefined {
   if (!Array.isArray(refs)) return optional(refs);
   const items = refs.map((text) => link('inputSet', text, pipeline));
-  return items.some(Boolean) ? { kind: 'array', items: items.map((item, at) => item ?? optional(refs[at])!) } : optional(refs);
+  return items.some(Boolean)
+    ? { kind: 'array', items: items.map((item, at) => item ?? optional(refs[at])!) }
+    : optional(refs);
 }
 
 export function inputSetCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('inputSet', document);
   const { identifier, ...values } = node(body.pipeline);
-  return exactOr('inputSet', document, (link) => [
-    () =>
-      call('inputSet', [
-        obj({ ...owned(body, link), pipeline: linked(link, 'pipeline', identifier), values: Object.keys(values).length ? wire(values) : undefined, otherFields: otherFields(body, ['pipeline']) }),
-      ]),
-  ], context);
+  return exactOr(
+    'inputSet',
+    document,
+    (link) => [
+      () =>
+        call('inputSet', [
+          obj({
+            ...owned(body, link),
+            pipeline: linked(link, 'pipeline', identifier),
+            values: Object.keys(values).length ? wire(values) : undefined,
+            otherFields: otherFields(body, ['pipeline']),
+          }),
+        ]),
+    ],
+    context,
+  );
 }
 
 export function overlayInputSetCode(document: Node, context: ImportContext = newContext()): Code {
   const body = bodyOf('overlayInputSet', document);
-  return exactOr('overlayInputSet', document, (link) => [
-    () => call('overlayInputSet', [obj({ ...owned(body, link), pipeline: linked(link, 'pipeline', body.pipelineIdentifier), inputSets: inputSetsOption(link, body.inputSetReferences, body.pipelineIdentifier), otherFields: otherFields(body, ['pipelineIdentifier', 'inputSetReferences']) })]),
-  ], context);
+  return exactOr(
+    'overlayInputSet',
+    document,
+    (link) => [
+      () =>
+        call('overlayInputSet', [
+          obj({
+            ...owned(body, link),
+            pipeline: linked(link, 'pipeline', body.pipelineIdentifier),
+            inputSets: inputSetsOption(link, body.inputSetReferences, body.pipelineIdentifier),
+            otherFields: otherFields(body, ['pipelineIdentifier', 'inputSetReferences']),
+          }),
+        ]),
+    ],
+    context,
+  );
 }
 
 export function triggerCode(document: Node, context: ImportContext = newContext()): Code {
@@ -178,23 +252,50 @@ export function triggerCode(document: Node, context: ImportContext = newContext(
     inputSets: inputSetsOption(link, body.inputSetRefs, body.pipelineIdentifier),
     pipelineBranchName: optional(body.pipelineBranchName),
     stagesToExecute: optional(body.stagesToExecute),
-    otherFields: otherFields(body, ['pipelineIdentifier', 'enabled', 'inputYaml', 'inputSetRefs', 'pipelineBranchName', 'stagesToExecute', 'source']),
+    otherFields: otherFields(body, [
+      'pipelineIdentifier',
+      'enabled',
+      'inputYaml',
+      'inputSetRefs',
+      'pipelineBranchName',
+      'stagesToExecute',
+      'source',
+    ]),
   });
-  return exactOr('trigger', document, (link) => [
-    () =>
-      source.type === 'Scheduled' && spec.type === 'Cron'
-        ? call('trigger.cron', [obj({ ...common(link), expression: optional(inner.expression), cronType: optional(inner.type), timezone: optional(inner.timezone) })])
-        : undefined,
-    () =>
-      source.type === 'Webhook'
-        ? call('trigger.webhook', [
-            obj({ ...common(link), provider: optional(spec.type), event: optional(inner.type), spec: inner.type === undefined ? optional(spec.spec) : optional(inner.spec) }),
-          ])
-        : undefined,
-    () =>
-      source.type === 'Artifact'
-        ? call('trigger.artifact', [obj({ ...common(link), artifactType: optional(spec.type), spec: optional(spec.spec) })])
-        : undefined,
-    () => call('trigger', [obj({ ...common(link), source: optional(body.source) })]),
-  ], context);
+  return exactOr(
+    'trigger',
+    document,
+    (link) => [
+      () =>
+        source.type === 'Scheduled' && spec.type === 'Cron'
+          ? call('trigger.cron', [
+              obj({
+                ...common(link),
+                expression: optional(inner.expression),
+                cronType: optional(inner.type),
+                timezone: optional(inner.timezone),
+              }),
+            ])
+          : undefined,
+      () =>
+        source.type === 'Webhook'
+          ? call('trigger.webhook', [
+              obj({
+                ...common(link),
+                provider: optional(spec.type),
+                event: optional(inner.type),
+                spec: inner.type === undefined ? optional(spec.spec) : optional(inner.spec),
+              }),
+            ])
+          : undefined,
+      () =>
+        source.type === 'Artifact'
+          ? call('trigger.artifact', [
+              obj({ ...common(link), artifactType: optional(spec.type), spec: optional(spec.spec) }),
+            ])
+          : undefined,
+      () => call('trigger', [obj({ ...common(link), source: optional(body.source) })]),
+    ],
+    context,
+  );
 }

@@ -8,7 +8,19 @@ import { call, chained, lit, obj, originOf, type Code } from './code.js';
 import { specOptions, stepElementCode } from './from-step.js';
 import { linkedTemplate } from './links.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
-import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, tagsOption, unlessDefault, value, variablesOption, wire } from './options.js';
+import {
+  failureStrategiesOption,
+  nameOption,
+  NotExpressible,
+  optional,
+  sugarOptionsCode,
+  sugarOptionsOf,
+  tagsOption,
+  unlessDefault,
+  value,
+  variablesOption,
+  wire,
+} from './options.js';
 import { asStageElement, choose, type Candidate } from './verify.js';
 
 const stageHead = (stage: Node) => ({
@@ -92,9 +104,25 @@ const NO_DEPLOYMENT_FAILURE_STRATEGIES =
 
 /** The fields of the newer Deployment form `deployment()` writes, by part of the spec. */
 const NEWER_FORM_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  spec: ['deploymentType', 'gitOpsEnabled', 'customDeploymentRef', 'deploymentMetadata', 'service', 'environment', 'execution'],
+  spec: [
+    'deploymentType',
+    'gitOpsEnabled',
+    'customDeploymentRef',
+    'deploymentMetadata',
+    'service',
+    'environment',
+    'execution',
+  ],
   service: ['serviceRef', 'serviceInputs', 'useFromStage', 'gitBranch'],
-  environment: ['environmentRef', 'environmentInputs', 'serviceOverrideInputs', 'deployToAll', 'infrastructureDefinitions', 'gitOpsClusters', 'gitBranch'],
+  environment: [
+    'environmentRef',
+    'environmentInputs',
+    'serviceOverrideInputs',
+    'deployToAll',
+    'infrastructureDefinitions',
+    'gitOpsClusters',
+    'gitBranch',
+  ],
 };
 
 /**
@@ -104,15 +132,19 @@ const NEWER_FORM_FIELDS: Readonly<Record<string, readonly string[]>> = {
  */
 function refuseNewerFormGaps(spec: Node): void {
   const extra = (part: Node, known: readonly string[], prefix: string) =>
-    Object.keys(part).filter((key) => !known.includes(key)).map((key) => `${prefix}${key}`);
+    Object.keys(part)
+      .filter((key) => !known.includes(key))
+      .map((key) => `${prefix}${key}`);
   const unknown = [
     ...extra(spec, NEWER_FORM_FIELDS.spec!, 'spec.'),
     ...extra(node(spec.service), NEWER_FORM_FIELDS.service!, 'spec.service.'),
     ...extra(node(spec.environment), NEWER_FORM_FIELDS.environment!, 'spec.environment.'),
   ];
   if (unknown.length) refuse(`deployment() has no option for ${unknown.join(', ')}`);
-  if (!isRecord(spec.service)) refuse('deployment() needs spec.service (or spec.serviceConfig, the older form); the stage has neither');
-  if (!isRecord(spec.environment)) refuse('deployment() needs spec.environment (or spec.infrastructure, the older form); the stage has neither');
+  if (!isRecord(spec.service))
+    refuse('deployment() needs spec.service (or spec.serviceConfig, the older form); the stage has neither');
+  if (!isRecord(spec.environment))
+    refuse('deployment() needs spec.environment (or spec.infrastructure, the older form); the stage has neither');
 }
 
 /** Typed stage builders; steps are added by the caller. */
@@ -159,13 +191,21 @@ const STAGE_IMPORTERS: Record<
     if (isRecord(spec.serviceConfig)) {
       // The older form given whole: what the Kubernetes shorthand cannot say (useFromStage, inline service, overrides).
       const code = call('deployment', [
-        obj({ ...stageHead(stage), serviceConfig: wire(spec.serviceConfig), infrastructure: optional(spec.infrastructure), ...stageTail(stage) }),
+        obj({
+          ...stageHead(stage),
+          serviceConfig: wire(spec.serviceConfig),
+          infrastructure: optional(spec.infrastructure),
+          ...stageTail(stage),
+        }),
       ]);
       return withRollback(code, exec, context);
     }
     refuseNewerFormGaps(spec);
     // The builder writes the execution as the platform's editor does, rollbackSteps and all.
-    if (!exec.hasRollbackKey) refuse('deployment() writes spec.execution.rollbackSteps (empty when there are none); the YAML has no rollbackSteps key');
+    if (!exec.hasRollbackKey)
+      refuse(
+        'deployment() writes spec.execution.rollbackSteps (empty when there are none); the YAML has no rollbackSteps key',
+      );
     const service = node(spec.service);
     const environment = node(spec.environment);
     const useFromStage = node(service.useFromStage).stage;
@@ -247,7 +287,11 @@ function catalogStageCode(type: string, stage: Node, exec: Execution | undefined
   if (unknown.length) refuse(`${builder}() has no option for spec.${unknown.join(', spec.')}`);
   if (execution !== undefined && !exec) refuse(`${builder}() needs spec.execution.steps`);
   if (exec) refuseExtraExecution(exec, builder);
-  return withRollback(call(builder, [obj({ ...stageHead(stage), ...specOptions(spec), ...stageTail(stage) })]), exec ?? NO_EXECUTION, context);
+  return withRollback(
+    call(builder, [obj({ ...stageHead(stage), ...specOptions(spec), ...stageTail(stage) })]),
+    exec ?? NO_EXECUTION,
+    context,
+  );
 }
 
 const NO_EXECUTION: Execution = { steps: [], rollbackSteps: [], rest: {}, hasRollbackKey: false };
@@ -291,11 +335,14 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
       return linked && call('stageTemplate', [obj({ ...stageHead(stage), ...linked, ...stageTail(stage) })]);
     },
     () =>
-      template &&
-      call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
+      template && call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
     () => {
       const importer = type ? STAGE_IMPORTERS[type] : undefined;
-      const typed = importer ? importer(stage, exec, context) : type ? catalogStageCode(type, stage, exec, context) : undefined;
+      const typed = importer
+        ? importer(stage, exec, context)
+        : type
+          ? catalogStageCode(type, stage, exec, context)
+          : undefined;
       return type === 'Pipeline' ? typed : withSteps(typed);
     },
     () => {
@@ -326,7 +373,14 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
         obj({ ...stageHead(stage), type: lit(String(type)), spec: optional(stage.spec), ...stageTail(stage) }),
       ]),
   ];
-  const code = choose(element as object, candidates, element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted);
+  const code = choose(
+    element as object,
+    candidates,
+    element,
+    asStageElement,
+    () => call('raw.stage', [wire(element)]),
+    context.demoted,
+  );
   const level = originOf(code)!.level;
   const stepsChained = (level === 1 && type !== 'Pipeline') || level === 2;
   return splitSteps(code, stepsChained ? steps.length : 0);
@@ -334,7 +388,14 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
 
 /** A stage element lift did not take for a stage (a parallel block's odd entry): raw, as it is. */
 const rawStageCode = ({ element }: Lifted, context: ImportContext): StageCode => ({
-  stage: choose(element as object, [], element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted),
+  stage: choose(
+    element as object,
+    [],
+    element,
+    asStageElement,
+    () => call('raw.stage', [wire(element)]),
+    context.demoted,
+  ),
   steps: [],
 });
 
@@ -358,6 +419,13 @@ export function stageElementCode(lifted: Lifted, context: ImportContext): StageC
           ),
       ]
     : [];
-  const code = choose(element as object, candidates, element, asStageElement, () => call('raw.stage', [wire(element)]), context.demoted);
+  const code = choose(
+    element as object,
+    candidates,
+    element,
+    asStageElement,
+    () => call('raw.stage', [wire(element)]),
+    context.demoted,
+  );
   return { stage: code, steps: [] };
 }

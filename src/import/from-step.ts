@@ -6,7 +6,18 @@ import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
 import * as dsl from './builders.js';
 import { call, lit, obj, type Code } from './code.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
-import { failureStrategiesOption, nameOption, NotExpressible, optional, sugarOptionsCode, sugarOptionsOf, unlessDefault, value, variablesOption, wire } from './options.js';
+import {
+  failureStrategiesOption,
+  nameOption,
+  NotExpressible,
+  optional,
+  sugarOptionsCode,
+  sugarOptionsOf,
+  unlessDefault,
+  value,
+  variablesOption,
+  wire,
+} from './options.js';
 import { asStepElement, choose, type Candidate } from './verify.js';
 import { linkedTemplate } from './links.js';
 
@@ -41,7 +52,9 @@ function typedStepCode(type: string, step: Node): Code | undefined {
   const sugar = stepSugar(type);
   const builder = sugar?.builder ?? typedStepBuilder(type);
   if (builder === undefined) throw new NotExpressible(`no typed builder for step type ${type}`);
-  const options = sugar?.fields ? sugarOptionsOf(sugar, step.spec) : catalogStepOptions(type, step.spec, sugar?.defaults);
+  const options = sugar?.fields
+    ? sugarOptionsOf(sugar, step.spec)
+    : catalogStepOptions(type, step.spec, sugar?.defaults);
   return call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
 }
 
@@ -54,8 +67,7 @@ function stepCandidates({ node: lifted }: Lifted, step: Node, refer: ImportConte
       const linked = template && refer && linkedTemplate(specOptions(template), template, refer);
       return linked && call('stepTemplate', [obj({ ...stepHead(step), ...linked, ...stepTail(step) })]);
     },
-    () =>
-      template && call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })]),
+    () => template && call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })]),
     () => (type === undefined ? undefined : typedStepCode(type, step)),
     () =>
       type === undefined
@@ -75,7 +87,10 @@ function stepGroupCode(lifted: Lifted, group: Node, context: ImportContext): Cod
         ? { kind: 'array', items: childrenAt(lifted, ['steps']).map((child) => stepElementCode(child, context)) }
         : undefined,
       rollbackSteps: Array.isArray(group.rollbackSteps)
-        ? { kind: 'array', items: childrenAt(lifted, ['rollbackSteps']).map((child) => stepElementCode(child, context)) }
+        ? {
+            kind: 'array',
+            items: childrenAt(lifted, ['rollbackSteps']).map((child) => stepElementCode(child, context)),
+          }
         : undefined,
       containerInfra:
         infra &&
@@ -104,7 +119,7 @@ function notAStep(element: unknown): never {
       ? // The platform reads a list item's step, stepGroup or parallel and ignores other keys (the editor's
         // `contextType: Pipeline`): harness-core ExecutionWrapperConfig is @JsonIgnoreProperties(ignoreUnknown = true).
         `the list item has ${keys.filter((key) => key !== wrapper).join(', ')} beside its ${wrapper}, a key the platform ignores ` +
-        `and no builder writes: kept as written so it compiles back the same (without it, the ${wrapper} gets its typed builder)`
+          `and no builder writes: kept as written so it compiles back the same (without it, the ${wrapper} gets its typed builder)`
       : `the list item is not a step, a step group or a parallel block (it has ${keys.join(', ') || 'no keys'})`,
   );
 }
@@ -120,7 +135,20 @@ export function stepElementCode(lifted: Lifted, context: ImportContext): Code {
       : lifted.node.kind === 'stepGroup'
         ? [() => stepGroupCode(lifted, body, context)]
         : parallel.length > 0
-          ? [() => call('parallel', parallel.map((child) => stepElementCode(child, context)))]
+          ? [
+              () =>
+                call(
+                  'parallel',
+                  parallel.map((child) => stepElementCode(child, context)),
+                ),
+            ]
           : [() => notAStep(element)];
-  return choose(element as object, candidates, element, asStepElement, () => call('raw.step', [wire(element)]), context.demoted);
+  return choose(
+    element as object,
+    candidates,
+    element,
+    asStepElement,
+    () => call('raw.step', [wire(element)]),
+    context.demoted,
+  );
 }

@@ -5,7 +5,15 @@ import { variableName } from './variable-name.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
 import type { ImportContext, Refer } from './lifted.js';
 import { specifier } from './module-links.js';
-import { environmentCode, infrastructureCode, inputSetCode, overlayInputSetCode, serviceCode, templateCode, triggerCode } from './from-kinds.js';
+import {
+  environmentCode,
+  infrastructureCode,
+  inputSetCode,
+  overlayInputSetCode,
+  serviceCode,
+  templateCode,
+  triggerCode,
+} from './from-kinds.js';
 import { codeText, constStatement, importStatement, printStatements, type Statement } from './print.js';
 import { fallbacksOf, type Fallback } from './fallbacks.js';
 import { commentPlacer } from './comment-placement.js';
@@ -24,7 +32,8 @@ export function joinStepCalls(code: Code): Code {
   for (const { method, args } of code.chain) {
     const joined = args.map(joinStepCalls);
     const last = chain[chain.length - 1];
-    if (last && last.method === method && STEP_METHODS.has(method)) chain[chain.length - 1] = { method, args: [...last.args, ...joined] };
+    if (last && last.method === method && STEP_METHODS.has(method))
+      chain[chain.length - 1] = { method, args: [...last.args, ...joined] };
     else chain.push({ method, args: joined });
   }
   return { ...code, args: code.args.map(joinStepCalls), chain };
@@ -34,7 +43,11 @@ export function joinStepCalls(code: Code): Code {
  * References to other generated modules: each export imported once, under its own name unless that is taken here
  * (then `<name><Kind>`-like aliases: `release as releasePipeline`), with the relative `.js` path ESM needs.
  */
-function linkImports(code: Code, path: string, taken: Set<string>): { linked: Code; imports: Statement[]; locals: string[] } {
+function linkImports(
+  code: Code,
+  path: string,
+  taken: Set<string>,
+): { linked: Code; imports: Statement[]; locals: string[] } {
   const found = refsIn(code);
   if (!found.length) return { linked: code, imports: [], locals: [] };
   const localOf = new Map<string, string>();
@@ -43,7 +56,8 @@ function linkImports(code: Code, path: string, taken: Set<string>): { linked: Co
     const key = `${module}#${name}`;
     if (localOf.has(key)) continue;
     let local = name;
-    for (let n = 2; taken.has(local); n++) local = `${name}${target[0]!.toUpperCase()}${target.slice(1)}${n > 2 ? n - 1 : ''}`;
+    for (let n = 2; taken.has(local); n++)
+      local = `${name}${target[0]!.toUpperCase()}${target.slice(1)}${n > 2 ? n - 1 : ''}`;
     taken.add(local);
     localOf.set(key, local);
     byModule.set(module, [...(byModule.get(module) ?? []), { name, local }]);
@@ -69,7 +83,10 @@ export interface ModuleInput {
   readonly publishFlags?: PublishFlags;
 }
 
-const CODE_OF: Record<ResourceKind, (document: Record<string, unknown>, context: ImportContext, flags: PublishFlags | undefined) => Code> = {
+const CODE_OF: Record<
+  ResourceKind,
+  (document: Record<string, unknown>, context: ImportContext, flags: PublishFlags | undefined) => Code
+> = {
   pipeline: pipelineCode,
   project: projectCode,
   connector: connectorCode,
@@ -101,7 +118,15 @@ export interface GeneratedModule {
  * names the YAML nodes whose code must fall back to a more general builder (after a type error).
  */
 export function generateModule(
-  { kind, document, source, comment, comments = new WeakMap(), publishFlags, path = '' }: ModuleInput & { readonly path?: string },
+  {
+    kind,
+    document,
+    source,
+    comment,
+    comments = new WeakMap(),
+    publishFlags,
+    path = '',
+  }: ModuleInput & { readonly path?: string },
   demoted: Demotions = new WeakMap(),
   { refer, exportName: kept }: { readonly refer?: Refer; readonly exportName?: string } = {},
 ): GeneratedModule {
@@ -115,7 +140,11 @@ export function generateModule(
   const { linked, imports, locals } = linkImports(built, path, new Set([exportName, ...names]));
   const { code, consts } = hoistShared(joinStepCalls(linked), new Set([exportName, ...names, ...locals]));
   const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
-  const importDecl = importStatement([...names].sort().map((name) => ({ name })), 'pipewright', [` ${header[0]}`]);
+  const importDecl = importStatement(
+    [...names].sort().map((name) => ({ name })),
+    'pipewright',
+    [` ${header[0]}`],
+  );
   const placer = commentPlacer([code, ...consts.map((c) => c.value)], comments);
   const print = (marks?: Origin[]) => {
     const commentsOf = placer();

@@ -64,14 +64,18 @@ export interface ImportResult {
  * mode writes modules into (a kind left out would be compiled by no one and published never); `extra` fields
  * (pull's `gitFiles`, ...) after them (prettier formats the module after).
  */
-export const projectConfigText = (extra: Readonly<Record<string, unknown>> = {}): string => `import { defineConfig } from 'pipewright';
+export const projectConfigText = (
+  extra: Readonly<Record<string, unknown>> = {},
+): string => `import { defineConfig } from 'pipewright';
 
 export default defineConfig({
   include: [
 ${KINDS.map((row) => `    '${row.folder}/**/*.ts',`).join('\n')}
   ],
   outDir: 'out',
-${Object.entries(extra).map(([key, value]) => `  ${key}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')},\n`).join('')}});
+${Object.entries(extra)
+  .map(([key, value]) => `  ${key}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')},\n`)
+  .join('')}});
 `;
 
 /** Below this many documents the import stays in one thread: starting workers costs more than it saves. */
@@ -101,7 +105,11 @@ type Formatter = (modules: readonly MarkedText[]) => Promise<string[]>;
  * fresh look at the library's types.
  */
 async function checkedModules(
-  { check, format, formatHere }: { check: ModuleChecker; format: Formatter; formatHere?: (() => Promise<boolean>) | undefined },
+  {
+    check,
+    format,
+    formatHere,
+  }: { check: ModuleChecker; format: Formatter; formatHere?: (() => Promise<boolean>) | undefined },
   source: DocumentSource,
 ): Promise<{ texts: string[]; failures: Diagnostic[][]; fallbacks: Array<readonly Fallback[]> }> {
   const { documents, paths } = source;
@@ -130,10 +138,14 @@ async function checkedModules(
     }
   };
   const generate = (index: number): MarkedModule => {
-    const generated = generateModule({ ...documents[index]!, path: paths[index]! }, (demotions[index] ??= new WeakMap()), {
-      refer: links.referFrom(index),
-      exportName: links.exportNameOf(index),
-    });
+    const generated = generateModule(
+      { ...documents[index]!, path: paths[index]! },
+      (demotions[index] ??= new WeakMap()),
+      {
+        refer: links.referFrom(index),
+        exportName: links.exportNameOf(index),
+      },
+    );
     const { marked, fallbacks: found } = generated;
     const before = calleeOf(links.codeOf(index));
     links.generated(index, generated.exportName, generated.code);
@@ -176,7 +188,11 @@ async function checkedModules(
     const demoted = new Map<Origin, string>();
     for (const problem of problems) {
       const origin = problem.mark === undefined ? undefined : origins[index]![problem.mark];
-      if (origin && !origin.last && !demoted.has(origin)) demoted.set(origin, `its typed code does not type-check (${problem.diagnostic.message.replace(/^generated code does not type-check: /, '')})`);
+      if (origin && !origin.last && !demoted.has(origin))
+        demoted.set(
+          origin,
+          `its typed code does not type-check (${problem.diagnostic.message.replace(/^generated code does not type-check: /, '')})`,
+        );
     }
     // Errors outside any chosen code, or in code with nothing more general to fall back to, are a bug.
     if (!demoted.size) {
@@ -186,7 +202,8 @@ async function checkedModules(
       relink(index);
       return;
     }
-    for (const [origin, why] of demoted) for (const node of origin.nodes) demotions[index]!.set(node, { level: origin.level + 1, why });
+    for (const [origin, why] of demoted)
+      for (const node of origin.nodes) demotions[index]!.set(node, { level: origin.level + 1, why });
     again.push(index);
   };
   const running = new Set<Promise<void>>();
@@ -219,12 +236,11 @@ async function checkedModules(
       if (indexes.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     // Formatted while the check runs: most modules pass, and those that do not are generated again anyway.
-    const group: Promise<void> = Promise.all([
-      check([...modules, ...contextOf(indexes)]),
-      format(modules),
-    ])
+    const group: Promise<void> = Promise.all([check([...modules, ...contextOf(indexes)]), format(modules)])
       // The context modules' answers (after the group's) are not the group's.
-      .then(([problems, formatted]) => problems.slice(0, indexes.length).forEach((found, at) => settle(indexes[at]!, found, formatted[at]!)))
+      .then(([problems, formatted]) =>
+        problems.slice(0, indexes.length).forEach((found, at) => settle(indexes[at]!, found, formatted[at]!)),
+      )
       .catch((error: unknown) => void (broken ??= { error }))
       .finally(() => running.delete(group));
     running.add(group);
@@ -304,15 +320,27 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
     const written = checked.texts[index] !== undefined;
     const diagnostics = [
       ...document.problems,
-      ...(checked.fallbacks[index] ?? []).map((fallback) => fallbackDiagnostic(fallback, document.places, path, document.document)),
+      ...(checked.fallbacks[index] ?? []).map((fallback) =>
+        fallbackDiagnostic(fallback, document.places, path, document.document),
+      ),
       ...(checked.failures[index] ?? []),
     ];
-    return { path, written, source: document.source, kind: document.kind, status: statusOf(diagnostics, written), diagnostics };
+    return {
+      path,
+      written,
+      source: document.source,
+      kind: document.kind,
+      status: statusOf(diagnostics, written),
+      diagnostics,
+    };
   });
   const diagnostics = [...source.problems, ...modules.flatMap((module) => module.diagnostics)];
-  const formatted = modules.flatMap((module, index) => (module.written ? [{ path: module.path, text: checked.texts[index]! }] : []));
+  const formatted = modules.flatMap((module, index) =>
+    module.written ? [{ path: module.path, text: checked.texts[index]! }] : [],
+  );
   if (!formatted.length) throw new DiagnosticError(diagnostics);
-  if (options.mode === 'project') formatted.push({ path: 'pipewright.config.ts', text: projectConfigText(options.config) });
+  if (options.mode === 'project')
+    formatted.push({ path: 'pipewright.config.ts', text: projectConfigText(options.config) });
   writeAll(options.outDir, formatted);
   const warnings = diagnostics.filter((problem) => problem.severity !== 'error');
   return { written: formatted.map((f) => f.path), documents: source.documents.length, modules, diagnostics, warnings };

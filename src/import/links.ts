@@ -59,7 +59,11 @@ export const referThrough =
  * that template, in the version the use names, is imported; undefined otherwise. A use without a `versionLabel`
  * gets the stable version, which the documents do not say, and stays text.
  */
-export function linkedTemplate(options: Record<string, Code>, template: Node, refer: ImportContext['refer']): Record<string, Code> | undefined {
+export function linkedTemplate(
+  options: Record<string, Code>,
+  template: Node,
+  refer: ImportContext['refer'],
+): Record<string, Code> | undefined {
   const version = platformText(template.versionLabel);
   if (!refer || version === undefined || typeof template.versionLabel !== 'string') return undefined;
   const found = refer('template', template.templateRef, { version });

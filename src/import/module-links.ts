@@ -22,7 +22,10 @@ interface Generated {
 
 /** The documents a `ModuleLinks` refers between, as they are read (`DocumentSource`). */
 export interface LinkedDocuments {
-  readonly documents: ReadonlyArray<{ readonly kind: ResourceKind; readonly document: Readonly<Record<string, unknown>> }>;
+  readonly documents: ReadonlyArray<{
+    readonly kind: ResourceKind;
+    readonly document: Readonly<Record<string, unknown>>;
+  }>;
   readonly paths: readonly string[];
   /** Whether document `a` is generated before document `b` (publish order). */
   before(a: number, b: number): boolean;
@@ -90,21 +93,35 @@ export class ModuleLinks {
     this.#sync();
     const { kind: ownKind, document } = this.source.documents[index]!;
     const own = keyOf(ownKind, document[kindRow(ownKind).rootKey]);
-    const scope: ReferenceScope = { ...(own?.org !== undefined ? { org: own.org } : {}), ...(own?.project !== undefined ? { project: own.project } : {}) };
+    const scope: ReferenceScope = {
+      ...(own?.org !== undefined ? { org: own.org } : {}),
+      ...(own?.project !== undefined ? { project: own.project } : {}),
+    };
     return (kind, text, { from = scope, parent, version } = {}) => {
       const written = platformText(text);
       if (written === undefined || typeof text !== 'string') return undefined;
       // A project is named by its identifier within the org, not the referrer's project.
-      const target = parseReference(written, kind === 'project' ? { ...(from.org !== undefined ? { org: from.org } : {}) } : from);
+      const target = parseReference(
+        written,
+        kind === 'project' ? { ...(from.org !== undefined ? { org: from.org } : {}) } : from,
+      );
       if (!target) return undefined;
       const row = kindRow(kind);
       const scoped = { ...target, ...(row.scopes.includes('project') ? {} : { project: undefined }) };
-      const qualified = { ...(row.parent && parent !== undefined ? { parent } : {}), ...(row.version && version !== undefined ? { version } : {}) };
+      const qualified = {
+        ...(row.parent && parent !== undefined ? { parent } : {}),
+        ...(row.version && version !== undefined ? { version } : {}),
+      };
       const found = this.#byKey.get(keyId({ kind, ...scoped, ...qualified }));
       if (found === undefined || !this.source.before(found, index)) return undefined;
       const generated = this.#generated[found];
       if (!generated || generated.code.kind !== 'call' || !TYPED[kind]?.(generated.code.callee)) return undefined;
-      return ref(this.source.paths[found]!, generated.exportName, kind, () => (generated.built ??= { value: evaluate(generated.code) }).value);
+      return ref(
+        this.source.paths[found]!,
+        generated.exportName,
+        kind,
+        () => (generated.built ??= { value: evaluate(generated.code) }).value,
+      );
     };
   }
 }

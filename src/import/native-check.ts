@@ -94,7 +94,10 @@ async function checkNatively(compiler: string, modules: readonly MarkedModule[])
       writeFileSync(join(dir, module.path), module.text);
     }
     // Context modules (those the others import) are written for their types, not checked.
-    const config = { compilerOptions: checkOptions(), files: modules.filter((module) => !module.context).map((module) => module.path) };
+    const config = {
+      compilerOptions: checkOptions(),
+      files: modules.filter((module) => !module.context).map((module) => module.path),
+    };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
     const errors = parseErrors(await runCompiler(compiler, dir));
     const paths = new Set(modules.map((module) => module.path));

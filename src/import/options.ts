@@ -36,7 +36,10 @@ export const unlessDefault = (raw: unknown, declared: unknown, as: (v: unknown) 
 /** Options read back through a builder's declaration, as code: verbatim ones as written text, the others as wire data. */
 export const sugarOptionsCode = (options: Record<string, unknown>, sugar: Sugar | undefined): Record<string, Code> =>
   Object.fromEntries(
-    Object.entries(options).map(([key, option]) => [key, sugar?.fields?.[key]?.verbatim ? lit(option as string) : wire(option)]),
+    Object.entries(options).map(([key, option]) => [
+      key,
+      sugar?.fields?.[key]?.verbatim ? lit(option as string) : wire(option),
+    ]),
   );
 
 /** Builds a candidate, or undefined when it cannot be expressed with that builder. */
@@ -100,13 +103,21 @@ export function variablesOption(raw: unknown): Code | undefined {
     }
     if (type !== 'String' && type !== 'Number' && type !== 'Secret')
       throw new NotExpressible(`variable ${name} has the type ${JSON.stringify(type)}, not String, Number or Secret`);
-    if (typeof given !== 'string' && typeof given !== 'number') throw new NotExpressible(`variable ${name} has no text or number value`);
+    if (typeof given !== 'string' && typeof given !== 'number')
+      throw new NotExpressible(`variable ${name} has no text or number value`);
     for (const [key, field] of Object.entries(rest)) {
       const fits = VARIABLE_FIELDS[key];
       if (!fits) throw new NotExpressible(`a variable has no option ${key} (variable ${name})`);
-      if (!fits(field, type)) throw new NotExpressible(`variable ${name}: ${key} ${JSON.stringify(field)} is not a value its option takes for a ${type} variable`);
+      if (!fits(field, type))
+        throw new NotExpressible(
+          `variable ${name}: ${key} ${JSON.stringify(field)} is not a value its option takes for a ${type} variable`,
+        );
     }
-    entries[name] = obj({ type: lit(type), value: value(given), ...Object.fromEntries(Object.entries(rest).map(([key, field]) => [key, lit(field as string)])) });
+    entries[name] = obj({
+      type: lit(type),
+      value: value(given),
+      ...Object.fromEntries(Object.entries(rest).map(([key, field]) => [key, lit(field as string)])),
+    });
   }
   return obj(entries);
 }
@@ -133,5 +144,9 @@ export function sugarOptionsOf(sugar: Sugar, spec: unknown): Record<string, unkn
   const missing = fields.find((field) => field.required && wire[field.key] === undefined);
   if (missing) throw new NotExpressible(`${sugar.builder}() needs spec.${missing.key}, which the YAML leaves out`);
   const unread = fields.find((field) => wire[field.key] !== undefined && field.read(wire[field.key]) === undefined);
-  throw new NotExpressible(unread ? `${sugar.builder}() does not take spec.${unread.key} as written` : `${sugar.builder}() cannot take this spec`);
+  throw new NotExpressible(
+    unread
+      ? `${sugar.builder}() does not take spec.${unread.key} as written`
+      : `${sugar.builder}() cannot take this spec`,
+  );
 }

@@ -16,7 +16,16 @@ const asTemplate = (text: string) => text.includes('\n') && !/[\u0000-\u0008\u00
 
 /** Characters a single-quoted string writes as an escape (other text, non-ASCII included, as it is). */
 const ESCAPED = /[\\'\u0000-\u001f\u2028\u2029\u0085]/g;
-const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\v': '\\v', '\f': '\\f', '\b': '\\b', '\r': '\\r', '\n': '\\n', '\\': '\\\\', "'": "\\'" };
+const NAMED_ESCAPES: Readonly<Record<string, string>> = {
+  '\t': '\\t',
+  '\v': '\\v',
+  '\f': '\\f',
+  '\b': '\\b',
+  '\r': '\\r',
+  '\n': '\\n',
+  '\\': '\\\\',
+  "'": "\\'",
+};
 
 /** A single-quoted string literal. */
 function quoted(text: string): string {
@@ -54,7 +63,11 @@ const ONE_LINE_OBJECT = 80;
 function flatWidth(code: Code, limit: number): number {
   switch (code.kind) {
     case 'literal':
-      return typeof code.value === 'string' ? (code.value.includes('\n') ? Infinity : code.value.length + 2) : String(code.value).length;
+      return typeof code.value === 'string'
+        ? code.value.includes('\n')
+          ? Infinity
+          : code.value.length + 2
+        : String(code.value).length;
     case 'member':
       return code.path.length;
     case 'ref':
@@ -64,15 +77,27 @@ function flatWidth(code: Code, limit: number): number {
     case 'template':
       return code.parts.some((part) => typeof part === 'string' && part.includes('\n'))
         ? Infinity
-        : code.parts.reduce<number>((width, part) => width + (typeof part === 'string' ? part.length : flatWidth(part, limit) + 3), 6);
+        : code.parts.reduce<number>(
+            (width, part) => width + (typeof part === 'string' ? part.length : flatWidth(part, limit) + 3),
+            6,
+          );
     case 'call':
       // A call for a YAML node (a step, a stage) may carry that node's comments: it keeps its own lines.
       if (originOf(code) || code.chain?.length) return Infinity;
-      return code.args.reduce<number>((width, arg) => (width > limit ? width : width + flatWidth(arg, limit) + 2), code.callee.length + 2);
+      return code.args.reduce<number>(
+        (width, arg) => (width > limit ? width : width + flatWidth(arg, limit) + 2),
+        code.callee.length + 2,
+      );
     case 'array':
-      return code.items.reduce<number>((width, item) => (width > limit ? width : width + flatWidth(item, limit) + 2), 2);
+      return code.items.reduce<number>(
+        (width, item) => (width > limit ? width : width + flatWidth(item, limit) + 2),
+        2,
+      );
     case 'object':
-      return code.entries.reduce<number>((width, [key, value]) => (width > limit ? width : width + key.length + 2 + flatWidth(value, limit) + 2), 4);
+      return code.entries.reduce<number>(
+        (width, [key, value]) => (width > limit ? width : width + key.length + 2 + flatWidth(value, limit) + 2),
+        4,
+      );
   }
 }
 
@@ -211,13 +236,22 @@ export interface Statement {
 }
 
 /** `import { a, b as c } from 'module';` */
-export const importStatement = (names: ReadonlyArray<{ name: string; local?: string }>, from: string, above?: readonly string[]): Statement => ({
+export const importStatement = (
+  names: ReadonlyArray<{ name: string; local?: string }>,
+  from: string,
+  above?: readonly string[],
+): Statement => ({
   text: `import ${names.length ? `{ ${names.map(({ name, local }) => (local === undefined || local === name ? name : `${name} as ${local}`)).join(', ')} }` : '{}'} from ${quoted(from)};`,
   ...(above ? { above } : {}),
 });
 
 /** `const name = value;`, exported or not. */
-export const constStatement = (name: string, value: string, exported: boolean, above?: readonly string[]): Statement => ({
+export const constStatement = (
+  name: string,
+  value: string,
+  exported: boolean,
+  above?: readonly string[],
+): Statement => ({
   text: `${exported ? 'export ' : ''}const ${name} = ${value};`,
   ...(above ? { above } : {}),
 });

@@ -14,7 +14,9 @@ const STEP_LISTS = new Set(['steps', 'rollbackSteps']);
 const WHOLE_ONLY = new Set(['parallel']);
 
 const optionOf = (code: Code, key: string): Code | undefined =>
-  code.kind === 'call' && code.args[0]?.kind === 'object' ? code.args[0].entries.find(([name]) => name === key)?.[1] : undefined;
+  code.kind === 'call' && code.args[0]?.kind === 'object'
+    ? code.args[0].entries.find(([name]) => name === key)?.[1]
+    : undefined;
 
 const textOf = (code: Code | undefined): string | undefined =>
   code?.kind === 'literal' && typeof code.value === 'string' ? code.value : undefined;
@@ -26,7 +28,12 @@ const textOf = (code: Code | undefined): string | undefined =>
  */
 function shareKey(place: Place, code: Code, codeKey: (code: Code) => string): string | undefined {
   if (code.kind !== 'call') return undefined;
-  if (code.callee.startsWith('raw.') || WHOLE_ONLY.has(code.callee) || code.args[0]?.kind !== 'object' || textOf(optionOf(code, 'identifier')) === undefined)
+  if (
+    code.callee.startsWith('raw.') ||
+    WHOLE_ONLY.has(code.callee) ||
+    code.args[0]?.kind !== 'object' ||
+    textOf(optionOf(code, 'identifier')) === undefined
+  )
     return `${place} same:${codeKey(code)}`;
   const options = code.args[0].entries.filter(([key]) => key !== 'identifier' && key !== 'name');
   return `${place} shape:${codeKey({ ...code, args: [{ kind: 'object', entries: options }, ...code.args.slice(1)] })}`;
@@ -64,7 +71,9 @@ function walk(code: Code, onUnit: OnUnit): Code {
   const inner = (c: Code) => walk(c, onUnit);
   // A parallel block not shared whole: its stages or steps stand in the list as much as the block does.
   const within = (place: Place, c: Code): Code =>
-    c.kind === 'call' && WHOLE_ONLY.has(c.callee) && !c.chain?.length ? { ...c, args: c.args.map((item) => onUnit(place, item) ?? within(place, item)) } : inner(c);
+    c.kind === 'call' && WHOLE_ONLY.has(c.callee) && !c.chain?.length
+      ? { ...c, args: c.args.map((item) => onUnit(place, item) ?? within(place, item)) }
+      : inner(c);
   const step = (c: Code) => onUnit('step', c) ?? within('step', c);
   const stage = (c: Code) => within('stage', c);
   switch (code.kind) {
@@ -78,7 +87,8 @@ function walk(code: Code, onUnit: OnUnit): Code {
         if (replaced) {
           chain.push({ method, args: [replaced] });
           if (unit !== args[0]) at++; // its steps are in the unit
-        } else chain.push({ method, args: args.map(STEP_METHODS.has(method) ? step : method === 'stage' ? stage : inner) });
+        } else
+          chain.push({ method, args: args.map(STEP_METHODS.has(method) ? step : method === 'stage' ? stage : inner) });
       }
       const args =
         code.callee === 'stepGroup' && code.args[0]?.kind === 'object'
@@ -86,7 +96,9 @@ function walk(code: Code, onUnit: OnUnit): Code {
               {
                 ...code.args[0],
                 entries: code.args[0].entries.map(([key, value]) =>
-                  STEP_LISTS.has(key) && value.kind === 'array' ? ([key, { ...value, items: value.items.map(step) }] as const) : ([key, inner(value)] as const),
+                  STEP_LISTS.has(key) && value.kind === 'array'
+                    ? ([key, { ...value, items: value.items.map(step) }] as const)
+                    : ([key, inner(value)] as const),
                 ),
               },
               ...code.args.slice(1).map(inner),
@@ -112,26 +124,58 @@ function withMembersOrigins(first: Code, others: readonly Code[]): Code {
     const callsOf = others.filter((o): o is Extract<Code, { kind: 'call' }> => o.kind === 'call');
     const merged: Code = {
       ...first,
-      args: first.args.map((arg, i) => withMembersOrigins(arg, callsOf.map((o) => o.args[i]).filter((a): a is Code => a !== undefined))),
+      args: first.args.map((arg, i) =>
+        withMembersOrigins(
+          arg,
+          callsOf.map((o) => o.args[i]).filter((a): a is Code => a !== undefined),
+        ),
+      ),
       ...(first.chain
         ? {
             chain: first.chain.map(({ method, args }, c) => ({
               method,
-              args: args.map((arg, i) => withMembersOrigins(arg, callsOf.map((o) => o.chain?.[c]?.args[i]).filter((a): a is Code => a !== undefined))),
+              args: args.map((arg, i) =>
+                withMembersOrigins(
+                  arg,
+                  callsOf.map((o) => o.chain?.[c]?.args[i]).filter((a): a is Code => a !== undefined),
+                ),
+              ),
             })),
           }
         : {}),
     };
     const origin = originOf(first);
-    return origin ? withOrigin(merged, { ...origin, nodes: [...origin.nodes, ...others.flatMap((o) => originOf(o)?.nodes ?? [])] }) : merged;
+    return origin
+      ? withOrigin(merged, { ...origin, nodes: [...origin.nodes, ...others.flatMap((o) => originOf(o)?.nodes ?? [])] })
+      : merged;
   }
   if (first.kind === 'object') {
     const objects = others.filter((o): o is Extract<Code, { kind: 'object' }> => o.kind === 'object');
-    return { ...first, entries: first.entries.map(([key, value], i) => [key, withMembersOrigins(value, objects.map((o) => o.entries[i]?.[1]).filter((v): v is Code => v !== undefined))] as const) };
+    return {
+      ...first,
+      entries: first.entries.map(
+        ([key, value], i) =>
+          [
+            key,
+            withMembersOrigins(
+              value,
+              objects.map((o) => o.entries[i]?.[1]).filter((v): v is Code => v !== undefined),
+            ),
+          ] as const,
+      ),
+    };
   }
   if (first.kind === 'array') {
     const arrays = others.filter((o): o is Extract<Code, { kind: 'array' }> => o.kind === 'array');
-    return { ...first, items: first.items.map((item, i) => withMembersOrigins(item, arrays.map((o) => o.items[i]).filter((v): v is Code => v !== undefined))) };
+    return {
+      ...first,
+      items: first.items.map((item, i) =>
+        withMembersOrigins(
+          item,
+          arrays.map((o) => o.items[i]).filter((v): v is Code => v !== undefined),
+        ),
+      ),
+    };
   }
   return first;
 }

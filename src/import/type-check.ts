@@ -11,7 +11,8 @@ let loaded: typeof ts | undefined;
  * TypeScript (ts-morph's), loaded when first needed: a large import's threads need it only for a module with a
  * type error (or text that looks like a mark), and loading it took a quarter of a second in each.
  */
-export const typescript = (): typeof ts => (loaded ??= (createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph')).ts);
+export const typescript = (): typeof ts =>
+  (loaded ??= (createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph')).ts);
 
 /**
  * The types of the running pipewright, so generated code is checked against the builders it will use. Under the
@@ -214,7 +215,8 @@ export function createTypeChecker(outDir: string): TypeChecker {
     const text = modules.get(name);
     if (text !== undefined) return typescript().createSourceFile(name, text, version, true);
     const library = libraries.get(name);
-    if (library !== undefined && !shared.has(name)) shared.set(name, typescript().createSourceFile(name, library, version));
+    if (library !== undefined && !shared.has(name))
+      shared.set(name, typescript().createSourceFile(name, library, version));
     if (!shared.has(name)) shared.set(name, readLibrary(name, version, onError));
     return shared.get(name);
   };
@@ -222,13 +224,22 @@ export function createTypeChecker(outDir: string): TypeChecker {
     const names = checked.map((module) => join(resolve(outDir), module.path));
     modules = new Map(names.map((name, index) => [name, checked[index]!.text]));
     folders = new Set(names.flatMap((name) => ancestors(name)));
-    const program = typescript().createProgram({ rootNames: names.filter((_, index) => !checked[index]!.context), options, host });
+    const program = typescript().createProgram({
+      rootNames: names.filter((_, index) => !checked[index]!.context),
+      options,
+      host,
+    });
     return names.map((name, index) => {
       if (checked[index]!.context) return [];
       const file = program.getSourceFile(name)!;
       const diagnostics = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
       return diagnostics.map((d) =>
-        typeProblem(file, checked[index]!.path, d.start ?? 0, typescript().flattenDiagnosticMessageText(d.messageText, '\n')),
+        typeProblem(
+          file,
+          checked[index]!.path,
+          d.start ?? 0,
+          typescript().flattenDiagnosticMessageText(d.messageText, '\n'),
+        ),
       );
     });
   };

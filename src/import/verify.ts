@@ -37,7 +37,9 @@ export function sameData(a: unknown, b: unknown): boolean {
   }
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) if (!Object.hasOwn(b, key) || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  for (const key of keys)
+    if (!Object.hasOwn(b, key) || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+      return false;
   return true;
 }
 
@@ -48,14 +50,28 @@ const brief = (value: unknown): string => {
 };
 
 /** The first place where `built` and `expected` differ, in words: what a builder did not reproduce. */
-export function firstDifference(built: unknown, expected: unknown, at: ReadonlyArray<string | number> = []): string | undefined {
+export function firstDifference(
+  built: unknown,
+  expected: unknown,
+  at: ReadonlyArray<string | number> = [],
+): string | undefined {
   if (sameData(built, expected)) return undefined;
   const where = at.length ? at.join('.') : 'the node';
-  if (typeof built === 'object' && typeof expected === 'object' && built !== null && expected !== null && Array.isArray(built) === Array.isArray(expected)) {
+  if (
+    typeof built === 'object' &&
+    typeof expected === 'object' &&
+    built !== null &&
+    expected !== null &&
+    Array.isArray(built) === Array.isArray(expected)
+  ) {
     if (Array.isArray(built) && Array.isArray(expected) && built.length !== expected.length)
       return `${where} has ${expected.length} items, the builder writes ${built.length}`;
     for (const key of new Set([...Object.keys(expected), ...Object.keys(built)])) {
-      const inner = firstDifference((built as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], [...at, Array.isArray(expected) ? Number(key) : key]);
+      const inner = firstDifference(
+        (built as Record<string, unknown>)[key],
+        (expected as Record<string, unknown>)[key],
+        [...at, Array.isArray(expected) ? Number(key) : key],
+      );
       if (inner) return inner;
     }
   }
@@ -83,7 +99,9 @@ export function mismatch(candidate: Code, expected: unknown, produce: Produce): 
   } finally {
     Error.stackTraceLimit = limit;
   }
-  return sameData(built, expected) ? undefined : (firstDifference(built, expected) ?? 'the builder writes it differently');
+  return sameData(built, expected)
+    ? undefined
+    : (firstDifference(built, expected) ?? 'the builder writes it differently');
 }
 
 /** Whether evaluating the candidate reproduces `expected` exactly (as data; key order aside). */

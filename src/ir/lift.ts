@@ -29,24 +29,51 @@ export function lift(kind: ResourceKind, document: unknown, site?: SourceSite): 
   const { rootKey } = kindRow(kind);
   const body = isRecord(document) ? document[rootKey] : undefined;
   const key = keyOf(kind, body);
-  const identity = { resourceKind: kind, ...(key ? { key } : {}), identifier: isRecord(body) ? str(body.identifier) : undefined };
+  const identity = {
+    resourceKind: kind,
+    ...(key ? { key } : {}),
+    identifier: isRecord(body) ? str(body.identifier) : undefined,
+  };
   if (!isRecord(document) || body === undefined) return irNode({ kind: 'raw', site, body: document, ...identity });
   const root = liftRoot(kind, body, site, identity);
   if (Object.keys(document).length === 1) return root;
   // Keys beside the root key stay data around it, so lowering gives the document back as it was.
-  return irNode({ kind: 'raw', site, body: { ...document, [rootKey]: root }, children: [{ at: [rootKey], node: root, unwrap: true }], ...identity });
+  return irNode({
+    kind: 'raw',
+    site,
+    body: { ...document, [rootKey]: root },
+    children: [{ at: [rootKey], node: root, unwrap: true }],
+    ...identity,
+  });
 }
 
-function liftRoot(kind: ResourceKind, body: unknown, site: SourceSite | undefined, identity: Pick<IrNode, 'resourceKind' | 'key' | 'identifier'>): IrNode {
+function liftRoot(
+  kind: ResourceKind,
+  body: unknown,
+  site: SourceSite | undefined,
+  identity: Pick<IrNode, 'resourceKind' | 'key' | 'identifier'>,
+): IrNode {
   const { rootKey } = kindRow(kind);
   if (kind !== 'pipeline' || !isRecord(body) || !Array.isArray(body.stages))
     return irNode({ kind: kind === 'pipeline' ? 'pipeline' : 'resource', wrapper: rootKey, site, body, ...identity });
   const stages = liftList(body.stages, ['stages'], liftStage, site);
-  return irNode({ kind: 'pipeline', wrapper: rootKey, site, body: { ...body, stages: stages.list }, children: stages.children, ...identity });
+  return irNode({
+    kind: 'pipeline',
+    wrapper: rootKey,
+    site,
+    body: { ...body, stages: stages.list },
+    children: stages.children,
+    ...identity,
+  });
 }
 
 /** A list of elements, each lifted; the children found, at `[...at, index]`. */
-function liftList(list: readonly unknown[], at: Array<string | number>, liftOne: (element: unknown, site?: SourceSite) => IrNode, site?: SourceSite) {
+function liftList(
+  list: readonly unknown[],
+  at: Array<string | number>,
+  liftOne: (element: unknown, site?: SourceSite) => IrNode,
+  site?: SourceSite,
+) {
   const children: Child[] = [];
   const lifted = list.map((element, index) => {
     const node = liftOne(element, site);
@@ -61,7 +88,15 @@ export function liftStage(element: unknown, site?: SourceSite): IrNode {
   const stage = only(element, 'stage');
   if (isRecord(stage)) {
     const { body, children } = liftExecution(stage, site);
-    return irNode({ kind: 'stage', wrapper: 'stage', identifier: str(stage.identifier), type: str(stage.type), site, body, children });
+    return irNode({
+      kind: 'stage',
+      wrapper: 'stage',
+      identifier: str(stage.identifier),
+      type: str(stage.type),
+      site,
+      body,
+      children,
+    });
   }
   const parallel = only(element, 'parallel');
   if (Array.isArray(parallel)) {
@@ -75,13 +110,18 @@ export function liftStage(element: unknown, site?: SourceSite): IrNode {
 function liftExecution(stage: Rec, site?: SourceSite): { body: Rec; children: Child[] } {
   const spec = stage.spec;
   const execution = isRecord(spec) ? spec.execution : undefined;
-  if (!isRecord(execution) || (!Array.isArray(execution.steps) && !Array.isArray(execution.rollbackSteps))) return { body: stage, children: [] };
+  if (!isRecord(execution) || (!Array.isArray(execution.steps) && !Array.isArray(execution.rollbackSteps)))
+    return { body: stage, children: [] };
   const lists = liftStepLists(execution, ['spec', 'execution'], site);
   return { body: { ...stage, spec: { ...(spec as Rec), execution: lists.body } }, children: lists.children };
 }
 
 /** `steps` and `rollbackSteps` of a record (an execution, a step group), lifted, children at `[...at, key, i]`. */
-export function liftStepLists(holder: Rec, at: Array<string | number>, site?: SourceSite): { body: Rec; children: Child[] } {
+export function liftStepLists(
+  holder: Rec,
+  at: Array<string | number>,
+  site?: SourceSite,
+): { body: Rec; children: Child[] } {
   const body = { ...holder };
   const children: Child[] = [];
   for (const key of ['steps', 'rollbackSteps'])
@@ -96,7 +136,15 @@ export function liftStepLists(holder: Rec, at: Array<string | number>, site?: So
 /** A step list element: `{ step }`, `{ stepGroup }` or `{ parallel: [...] }`. */
 export function liftStep(element: unknown, site?: SourceSite): IrNode {
   const step = only(element, 'step');
-  if (isRecord(step)) return irNode({ kind: 'step', wrapper: 'step', identifier: str(step.identifier), type: str(step.type), site, body: step });
+  if (isRecord(step))
+    return irNode({
+      kind: 'step',
+      wrapper: 'step',
+      identifier: str(step.identifier),
+      type: str(step.type),
+      site,
+      body: step,
+    });
   const group = only(element, 'stepGroup');
   if (isRecord(group)) {
     const { body, children } = liftStepLists(group, [], site);

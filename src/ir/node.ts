@@ -93,12 +93,27 @@ export function resourceNode(
 ): IrNode {
   const key = keyOf(kind, body);
   const type = typeof body.type === 'string' && body.type !== '' ? body.type : undefined;
-  return irNode({ kind: 'resource', wrapper: kindRow(kind).rootKey, resourceKind: kind, key, identifier: key?.identifier, type, body, ...init });
+  return irNode({
+    kind: 'resource',
+    wrapper: kindRow(kind).rootKey,
+    resourceKind: kind,
+    key,
+    identifier: key?.identifier,
+    type,
+    body,
+    ...init,
+  });
 }
 
 /** Children in a list of the body: `list[i]` for each node, at `[...at, i]`. */
-export const childrenAt = (at: DocPath, nodes: readonly IrNode[], uses?: ReadonlyArray<SourceSite | undefined>): Child[] =>
-  nodes.map((node, index) => (uses?.[index] ? { at: [...at, index], node, use: uses[index] } : { at: [...at, index], node }));
+export const childrenAt = (
+  at: DocPath,
+  nodes: readonly IrNode[],
+  uses?: ReadonlyArray<SourceSite | undefined>,
+): Child[] =>
+  nodes.map((node, index) =>
+    uses?.[index] ? { at: [...at, index], node, use: uses[index] } : { at: [...at, index], node },
+  );
 
 /**
  * Resources are recognised by this registered symbol, not `instanceof`: a repo can end up with two

@@ -18,14 +18,27 @@ export function quickFixes(uri: string, diagnostic: LspDiagnostic, lineText: str
       diagnostics: [diagnostic],
       edit: { changes: { [uri]: [{ range: diagnostic.range, newText: suggestion }] } },
     });
-  if (typeof diagnostic.code === 'string' && diagnostic.source === 'pipewright' && diagnostic.code !== 'invalid-suppression') {
+  if (
+    typeof diagnostic.code === 'string' &&
+    diagnostic.source === 'pipewright' &&
+    diagnostic.code !== 'invalid-suppression'
+  ) {
     const indent = /^[ \t]*/.exec(lineText)![0];
     const line = diagnostic.range.start.line;
     actions.push({
       title: `Suppress ${diagnostic.code} on this line (# ${DISABLE_NEXT_LINE})`,
       kind: 'quickfix',
       diagnostics: [diagnostic],
-      edit: { changes: { [uri]: [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, newText: `${indent}# ${DISABLE_NEXT_LINE} ${diagnostic.code} -- \n` }] } },
+      edit: {
+        changes: {
+          [uri]: [
+            {
+              range: { start: { line, character: 0 }, end: { line, character: 0 } },
+              newText: `${indent}# ${DISABLE_NEXT_LINE} ${diagnostic.code} -- \n`,
+            },
+          ],
+        },
+      },
     });
   }
   return actions;

@@ -57,7 +57,10 @@ export function cursorContext(lines: readonly string[], line: number, character:
   for (let i = line - 1; i >= 0 && (want > 0 || inItem); i--) {
     const shape = shapeOf(lines[i]!);
     if (!shape) continue;
-    if (shape.key !== undefined && (shape.keyColumn < want || (inItem && shape.dash === undefined && shape.keyColumn === want))) {
+    if (
+      shape.key !== undefined &&
+      (shape.keyColumn < want || (inItem && shape.dash === undefined && shape.keyColumn === want))
+    ) {
       path.push(shape.key);
       want = shape.keyColumn;
       inItem = false;
@@ -73,7 +76,8 @@ export function cursorContext(lines: readonly string[], line: number, character:
     }
   }
   path.reverse();
-  if (value) return { map: path, at: { kind: 'value', key: value[3]! }, prefix: value[4]!, start: character - value[4]!.length };
+  if (value)
+    return { map: path, at: { kind: 'value', key: value[3]! }, prefix: value[4]!, start: character - value[4]!.length };
   return { map: path, at: { kind: 'key' }, prefix: key![2]!, start: character - key![2]!.length };
 }
 

@@ -32,7 +32,10 @@ export function mapAt(document: unknown, path: DocPath): MapAt | undefined {
     const here = value ?? (typeof step === 'number' ? [] : {});
     const at = schemaAt(schema, here, () => here);
     if (!at) return undefined;
-    if (i === path.length) return 'fields' in at ? { fields: at.fields, value: isRecord(here) ? here : {}, ...(stageType ? { stageType } : {}) } : undefined;
+    if (i === path.length)
+      return 'fields' in at
+        ? { fields: at.fields, value: isRecord(here) ? here : {}, ...(stageType ? { stageType } : {}) }
+        : undefined;
     if ('element' in at) {
       schema = at.element;
       value = Array.isArray(here) ? here[step as number] : undefined;
@@ -60,7 +63,10 @@ export function enumValues(schema: z.ZodType): string[] {
 /** The values offered for `key` in a map: step and stage types by the catalogue (a step's by its stage), else the field's set. */
 export function valuesFor(place: MapAt, key: string, path: DocPath): string[] {
   const wrapper = path[path.length - 1];
-  if (key === 'type' && wrapper === 'step') return place.stageType ? STEP_TYPES.filter((type) => stagesForStep(type)?.includes(place.stageType!)) : [...STEP_TYPES];
+  if (key === 'type' && wrapper === 'step')
+    return place.stageType
+      ? STEP_TYPES.filter((type) => stagesForStep(type)?.includes(place.stageType!))
+      : [...STEP_TYPES];
   if (key === 'type' && wrapper === 'stage') return [...STAGE_TYPES];
   const field = fieldSchema(place.fields, key);
   return field ? enumValues(field) : [];
@@ -69,7 +75,8 @@ export function valuesFor(place: MapAt, key: string, path: DocPath): string[] {
 /** A field's type in a few words: `one of Bash | PowerShell`, `list of objects`, `duration text`. */
 export function describeType(schema: z.ZodType): string {
   const values = enumValues(schema);
-  if (values.length) return `one of ${values.slice(0, 12).join(' | ')}${values.length > 12 ? ` | ... (${values.length})` : ''}`;
+  if (values.length)
+    return `one of ${values.slice(0, 12).join(' | ')}${values.length > 12 ? ` | ... (${values.length})` : ''}`;
   const def = zodDef(resolved(schema));
   if (def.type === 'array') return `list of ${plural(describeType(def.element!))}`;
   if (def.type === 'union') return [...new Set((def.options ?? []).map(describeType))].join(' or ');

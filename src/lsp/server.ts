@@ -1,6 +1,13 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { relative } from 'node:path';
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type CompletionItem, type Connection } from 'vscode-languageserver/node';
+import {
+  createConnection,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CompletionItem,
+  type Connection,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { readYaml } from '../yaml/read-yaml.js';
@@ -47,7 +54,9 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
       results = open.diagnose();
     } catch (error) {
       // A bug in a check must not take the editor's server down: it is logged, and the next edit tries again.
-      connection.console.error(`pipewright: the check failed, a bug to report: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      connection.console.error(
+        `pipewright: the check failed, a bug to report: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return;
     }
     for (const result of results) {
@@ -68,7 +77,9 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
 
   connection.onCodeAction(({ textDocument, context }) => {
     const text = documents.get(textDocument.uri)?.getText().split(/\r?\n/) ?? [];
-    return context.diagnostics.flatMap((diagnostic) => quickFixes(textDocument.uri, diagnostic, text[diagnostic.range.start.line] ?? ''));
+    return context.diagnostics.flatMap((diagnostic) =>
+      quickFixes(textDocument.uri, diagnostic, text[diagnostic.range.start.line] ?? ''),
+    );
   });
 
   connection.onCompletion(({ textDocument, position }): CompletionItem[] => {
@@ -80,18 +91,31 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
     // The line being written rarely parses: the document is read without it (a value's key kept: a step whose
     // type is being written is still a step).
     const written = context.at.kind === 'value' ? lines[position.line]!.slice(0, context.start) : '';
-    const document = readYaml(lines.map((line, i) => (i === position.line ? written : line)).join('\n'), 'completion').documents[0]?.value;
+    const document = readYaml(lines.map((line, i) => (i === position.line ? written : line)).join('\n'), 'completion')
+      .documents[0]?.value;
     const place = mapAt(document, context.map);
     if (!place) return [];
     if (context.at.kind === 'value')
-      return valuesFor(place, context.at.key, context.map).map((value) => ({ label: value, kind: 20 /* EnumMember */ }));
-    const keys = [...Object.keys(place.fields.shape), ...(place.fields.spec && !('spec' in place.fields.shape) ? ['spec'] : [])];
+      return valuesFor(place, context.at.key, context.map).map((value) => ({
+        label: value,
+        kind: 20 /* EnumMember */,
+      }));
+    const keys = [
+      ...Object.keys(place.fields.shape),
+      ...(place.fields.spec && !('spec' in place.fields.shape) ? ['spec'] : []),
+    ];
     return keys
       .filter((key) => !Object.hasOwn(place.value, key))
       .map((key) => {
         const schema = fieldSchema(place.fields, key)!;
         const description = descriptionOf(schema);
-        return { label: key, kind: 10 /* Property */, detail: describeType(schema), insertText: `${key}: `, ...(description ? { documentation: description } : {}) };
+        return {
+          label: key,
+          kind: 10 /* Property */,
+          detail: describeType(schema),
+          insertText: `${key}: `,
+          ...(description ? { documentation: description } : {}),
+        };
       });
   });
 
@@ -100,7 +124,8 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
     if (text === undefined) return null;
     const lines = text.split(/\r?\n/);
     const line = lines[position.line] ?? '';
-    const match = /^([ \t]*(?:-[ \t]+)?)(["']?)([^\s#'":][^#:]*?)\2[ \t]*:(?:[ \t]+([^#\s][^#]*?))?[ \t]*(?:#.*)?$/.exec(line);
+    const match =
+      /^([ \t]*(?:-[ \t]+)?)(["']?)([^\s#'":][^#:]*?)\2[ \t]*:(?:[ \t]+([^#\s][^#]*?))?[ \t]*(?:#.*)?$/.exec(line);
     if (!match) return null;
     const keyStart = match[1]!.length;
     const context = cursorContext(lines, position.line, keyStart);
@@ -113,7 +138,11 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
     const schema = fieldSchema(place.fields, key);
     if (!note && !schema) return null;
     const description = schema && descriptionOf(schema);
-    const value = note ?? [`**${key}**${isOptional(schema!) ? '' : ' (required)'}: ${describeType(schema!)}`, description].filter(Boolean).join('\n\n');
+    const value =
+      note ??
+      [`**${key}**${isOptional(schema!) ? '' : ' (required)'}: ${describeType(schema!)}`, description]
+        .filter(Boolean)
+        .join('\n\n');
     return { contents: { kind: 'markdown', value } };
   });
 

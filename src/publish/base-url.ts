@@ -32,7 +32,9 @@ export function parseBaseUrl(text: string): URL {
     const host = bare.split(/[/:]/)[0] ?? '';
     throw new BaseUrlError(
       `base URL ${JSON.stringify(text)} has no scheme (http:// or https://)`,
-      isLoopbackHost(host) ? `write it as http://${bare} (plain HTTP is accepted for loopback hosts) or https://${bare}` : `write it as https://${bare}`,
+      isLoopbackHost(host)
+        ? `write it as http://${bare} (plain HTTP is accepted for loopback hosts) or https://${bare}`
+        : `write it as https://${bare}`,
     );
   }
   let url: URL;
@@ -52,9 +54,15 @@ export function parseBaseUrl(text: string): URL {
       'use https:// (a private CA can be trusted with NODE_EXTRA_CA_CERTS=/path/ca.pem); http:// is accepted only for loopback hosts (127.0.0.1, ::1, localhost)',
     );
   if (url.username || url.password)
-    throw new BaseUrlError('base URL must not carry a user name or password', 'the API key is sent in a header; remove user:password@ from the URL');
+    throw new BaseUrlError(
+      'base URL must not carry a user name or password',
+      'the API key is sent in a header; remove user:password@ from the URL',
+    );
   if (url.search || url.hash)
-    throw new BaseUrlError(`base URL ${url.origin}${url.pathname} must not have a query or fragment`, 'give the address only, e.g. https://app.harness.io');
+    throw new BaseUrlError(
+      `base URL ${url.origin}${url.pathname} must not have a query or fragment`,
+      'give the address only, e.g. https://app.harness.io',
+    );
   url.pathname = url.pathname.replace(/\/+$/, '');
   // A common slip: the request paths already start with /gateway/, so the address must not end with it.
   if (/\/gateway$/i.test(url.pathname))
@@ -66,7 +74,11 @@ export function parseBaseUrl(text: string): URL {
 }
 
 /** `base` + `path` (the spec's path, starting with /gateway/) + the query, skipping undefined values. */
-export function buildUrl(base: URL, path: string, query: Readonly<Record<string, string | readonly string[] | undefined>> = {}): string {
+export function buildUrl(
+  base: URL,
+  path: string,
+  query: Readonly<Record<string, string | readonly string[] | undefined>> = {},
+): string {
   const url = new URL(base.href);
   url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
   for (const [name, value] of Object.entries(query))

@@ -174,7 +174,10 @@ export function createClient(options: ClientOptions): Client {
   const { accountId } = options;
   const apiKey = options.apiKey.trim();
   if (!accountId) throw new TypeError('accountId is required');
-  if (!KEY_SHAPE.test(apiKey)) throw new TypeError('the API key is empty or holds characters a header cannot carry (spaces, line breaks, non-ASCII)');
+  if (!KEY_SHAPE.test(apiKey))
+    throw new TypeError(
+      'the API key is empty or holds characters a header cannot carry (spaces, line breaks, non-ASCII)',
+    );
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? systemClock;
@@ -193,7 +196,9 @@ export function createClient(options: ClientOptions): Client {
   };
 
   const asRecord = (value: unknown): Record<string, unknown> | undefined =>
-    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {
     return sendRest(httpRequest(endpoint, body), transport);
   };
@@ -239,7 +244,10 @@ export function createClient(options: ClientOptions): Client {
       };
     },
     async readData(id, readOptions = {}) {
-      const endpoint = updatableInGit(id.kind) && readOptions.branch ? readRemoteEndpoint(id, accountId, readOptions.branch) : readEndpoint(id, accountId);
+      const endpoint =
+        updatableInGit(id.kind) && readOptions.branch
+          ? readRemoteEndpoint(id, accountId, readOptions.branch)
+          : readEndpoint(id, accountId);
       try {
         return await send(endpoint);
       } catch (error) {
@@ -249,12 +257,20 @@ export function createClient(options: ClientOptions): Client {
     },
     create(document, writeOptions = {}) {
       const git = remoteOnly(document, writeOptions, 'create');
-      return write(git ? createRemoteEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId), document);
+      return write(
+        git ? createRemoteEndpoint(document.id, accountId, git) : createEndpoint(document.id, accountId),
+        document,
+      );
     },
     update(document, writeOptions = {}) {
       const git = remoteOnly(document, writeOptions, 'update');
-      const plain = git ? updateRemoteEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {}) : updateEndpoint(document.id, accountId);
-      const endpoint = withPublic(withIfMatch(plain, document.id.kind === 'project' ? writeOptions.etag : undefined), document.id.kind === 'pipeline' && writeOptions.public);
+      const plain = git
+        ? updateRemoteEndpoint(document.id, accountId, git, writeOptions.gitVersion ?? {})
+        : updateEndpoint(document.id, accountId);
+      const endpoint = withPublic(
+        withIfMatch(plain, document.id.kind === 'project' ? writeOptions.etag : undefined),
+        document.id.kind === 'pipeline' && writeOptions.public,
+      );
       return write(endpoint, document);
     },
     makeStable: (id, stableOptions = {}) => send(stableEndpoint(id, accountId, stableOptions.branch)),
@@ -265,7 +281,10 @@ export function createClient(options: ClientOptions): Client {
       const answer = await sendJson(httpRequest(endpoint, endpoint.body), transport);
       const record = asRecord(answer);
       if (!record || typeof record.status !== 'string')
-        throw new ApiError(`${endpoint.method} ${endpoint.path} answered without an evaluation status`, { kind: 'rejected', request: `${endpoint.method} ${endpoint.path}` });
+        throw new ApiError(`${endpoint.method} ${endpoint.path} answered without an evaluation status`, {
+          kind: 'rejected',
+          request: `${endpoint.method} ${endpoint.path}`,
+        });
       return record;
     },
     async listPage(scope, index, size = pageSize) {
@@ -280,12 +299,27 @@ export function createClient(options: ClientOptions): Client {
         const identifier = typeof body?.identifier === 'string' ? body.identifier : undefined;
         if (!body || !identifier) continue;
         const version = body.versionLabel;
-        items.push({ identifier, ...(typeof version === 'string' || typeof version === 'number' ? { versionLabel: String(version) } : {}), entity: body, data: asRecord(raw)! });
+        items.push({
+          identifier,
+          ...(typeof version === 'string' || typeof version === 'number' ? { versionLabel: String(version) } : {}),
+          entity: body,
+          data: asRecord(raw)!,
+        });
       }
       const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
       const last = data.last === true || (totalPages !== undefined && index + 1 >= totalPages) || content.length < size;
-      const total = typeof data.totalItems === 'number' ? data.totalItems : typeof data.totalElements === 'number' ? data.totalElements : undefined;
-      return { items, last, ...(totalPages !== undefined ? { totalPages } : {}), ...(total !== undefined ? { totalItems: total } : {}) };
+      const total =
+        typeof data.totalItems === 'number'
+          ? data.totalItems
+          : typeof data.totalElements === 'number'
+            ? data.totalElements
+            : undefined;
+      return {
+        items,
+        last,
+        ...(totalPages !== undefined ? { totalPages } : {}),
+        ...(total !== undefined ? { totalItems: total } : {}),
+      };
     },
     async list(scope) {
       const all: ListedItem[] = [];
@@ -329,7 +363,11 @@ export function createClient(options: ClientOptions): Client {
         if (!isAlreadyExists(error)) throw error;
       }
       // No version to send: the create just said it exists, and a remote update without lastObjectId would be blind.
-      if (writeOptions.git) throw new ApiError(`${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`, { kind: 'rejected', request: `POST ${createEndpoint(document.id, accountId).path}` });
+      if (writeOptions.git)
+        throw new ApiError(
+          `${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`,
+          { kind: 'rejected', request: `POST ${createEndpoint(document.id, accountId).path}` },
+        );
       const updated = await client.update(document, writeOptions);
       return { outcome: 'updated', ...(updated.correlationId ? { correlationId: updated.correlationId } : {}) };
     },

@@ -28,13 +28,18 @@ export interface Dependency {
   readonly required: boolean;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 
 /** `account.x`, `org.x` and `x` as the platform reads a reference from a document in `from`'s scope. */
 function scoped(ref: string, from: ResourceKey): { org?: string; project?: string; identifier: string } {
   if (ref.startsWith('account.')) return { identifier: ref.slice('account.'.length) };
   if (ref.startsWith('org.')) return { identifier: ref.slice('org.'.length), ...(from.org ? { org: from.org } : {}) };
-  return { identifier: ref, ...(from.org ? { org: from.org } : {}), ...(from.project ? { project: from.project } : {}) };
+  return {
+    identifier: ref,
+    ...(from.org ? { org: from.org } : {}),
+    ...(from.project ? { project: from.project } : {}),
+  };
 }
 
 /** Reference fields and the kind each names. */
@@ -54,10 +59,19 @@ function references(document: PublishDocument, out: Dependency[]): void {
     for (const { field, kind, required } of REFERENCES) {
       const ref = text(node[field]);
       // An infrastructure's own environmentRef is its parent, checked as such.
-      if (!ref || ref.startsWith('<+') || (id.kind === 'infrastructure' && at.length === 0 && field === 'environmentRef')) continue;
+      if (
+        !ref ||
+        ref.startsWith('<+') ||
+        (id.kind === 'infrastructure' && at.length === 0 && field === 'environmentRef')
+      )
+        continue;
       const version = kind === 'template' ? text(node.versionLabel) : undefined;
       const { subject, field: inside } = describePath(value[root], [...at, field]);
-      out.push({ target: { kind, ...scoped(ref, id), ...(version ? { version } : {}) }, use: [subject, inside].filter(Boolean).join(' > '), required });
+      out.push({
+        target: { kind, ...scoped(ref, id), ...(version ? { version } : {}) },
+        use: [subject, inside].filter(Boolean).join(' > '),
+        required,
+      });
     }
     for (const [key, child] of Object.entries(node)) visit(child, [...at, key]);
   };
@@ -68,15 +82,27 @@ function references(document: PublishDocument, out: Dependency[]): void {
 export function dependenciesOf(document: PublishDocument): Dependency[] {
   const { id, value } = document;
   const out: Dependency[] = [];
-  if (id.org) out.push({ target: { kind: 'organization', identifier: id.org }, use: 'its organization', required: true });
-  if (id.project && id.kind !== 'project') out.push({ target: { kind: 'project', org: id.org!, identifier: id.project }, use: 'its project', required: true });
+  if (id.org)
+    out.push({ target: { kind: 'organization', identifier: id.org }, use: 'its organization', required: true });
+  if (id.project && id.kind !== 'project')
+    out.push({ target: { kind: 'project', org: id.org!, identifier: id.project }, use: 'its project', required: true });
   if (id.parent && (id.kind === 'inputSet' || id.kind === 'overlayInputSet' || id.kind === 'trigger'))
-    out.push({ target: { kind: 'pipeline', org: id.org!, project: id.project!, identifier: id.parent }, use: 'its pipeline', required: true });
-  if (id.parent && id.kind === 'infrastructure') out.push({ target: { kind: 'environment', ...scoped(id.parent, id) }, use: 'its environment', required: true });
+    out.push({
+      target: { kind: 'pipeline', org: id.org!, project: id.project!, identifier: id.parent },
+      use: 'its pipeline',
+      required: true,
+    });
+  if (id.parent && id.kind === 'infrastructure')
+    out.push({ target: { kind: 'environment', ...scoped(id.parent, id) }, use: 'its environment', required: true });
   if (id.kind === 'overlayInputSet') {
     const refs = (value.overlayInputSet as Json | undefined)?.inputSetReferences;
     for (const ref of Array.isArray(refs) ? refs : [])
-      if (text(ref)) out.push({ target: { kind: 'inputSet', org: id.org!, project: id.project!, parent: id.parent!, identifier: text(ref)! }, use: 'inputSetReferences', required: true });
+      if (text(ref))
+        out.push({
+          target: { kind: 'inputSet', org: id.org!, project: id.project!, parent: id.parent!, identifier: text(ref)! },
+          use: 'inputSetReferences',
+          required: true,
+        });
   }
   references(document, out);
   const seen = new Set<string>();
@@ -89,11 +115,15 @@ export function dependenciesOf(document: PublishDocument): Dependency[] {
 }
 
 const keyOf = (target: Dependency['target']): string =>
-  target.kind === 'organization' ? `organization:${target.identifier}` : `${target.kind}:${keyName(target as ResourceKey)}`;
+  target.kind === 'organization'
+    ? `organization:${target.identifier}`
+    : `${target.kind}:${keyName(target as ResourceKey)}`;
 
 /** `project default/shop`, `template default/shop/checks@v1`, `organization default`. */
 const nameOf = (target: Dependency['target']): string =>
-  target.kind === 'organization' ? `organization ${target.identifier}` : `${kindRow(target.kind).label} ${keyName(target as ResourceKey)}`;
+  target.kind === 'organization'
+    ? `organization ${target.identifier}`
+    : `${kindRow(target.kind).label} ${keyName(target as ResourceKey)}`;
 
 export interface DependencyFindings {
   /** Why the platform would refuse the document; empty when it would not. */
@@ -134,14 +164,16 @@ export class DependencyCheck {
       const key = keyOf(dependency.target);
       const inRun = this.#inRun.get(key);
       const failed = inRun ? this.#failed.get(keyOf(inRun.document.id)) : undefined;
-      if (failed && dependency.required) missing.push(`${dependency.use}, ${nameOf(dependency.target)}, would fail itself (${failed})`);
+      if (failed && dependency.required)
+        missing.push(`${dependency.use}, ${nameOf(dependency.target)}, would fail itself (${failed})`);
       if (inRun) continue;
       const there = await this.#exists(key, dependency.target);
       // Could not tell (an error reading it): no prediction rather than a wrong one.
       if (there !== false) continue;
       const what = `${dependency.use}, ${nameOf(dependency.target)}, does not exist on the platform and is not in this run`;
       if (dependency.required) missing.push(what);
-      else warnings.push(`${what}: the platform saves the ${kindRow(item.document.id.kind).label}, and a run of it fails`);
+      else
+        warnings.push(`${what}: the platform saves the ${kindRow(item.document.id.kind).label}, and a run of it fails`);
     }
     return { missing, warnings };
   }
@@ -150,7 +182,9 @@ export class DependencyCheck {
     let found = this.#onPlatform.get(key);
     if (!found) {
       const read =
-        target.kind === 'organization' ? this.#client.organizationExists(target.identifier) : this.#client.read(target as ResourceKey).then((remote) => remote !== undefined);
+        target.kind === 'organization'
+          ? this.#client.organizationExists(target.identifier)
+          : this.#client.read(target as ResourceKey).then((remote) => remote !== undefined);
       found = read.catch(() => undefined);
       this.#onPlatform.set(key, found);
     }

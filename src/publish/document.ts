@@ -41,13 +41,18 @@ export function publishKeyOf(value: unknown): ResourceKey {
   const root = asRecord(value);
   const keys = root ? Object.keys(root) : [];
   const kind = keys.length === 1 ? kindOfDocument(root) : undefined;
-  if (!root || !kind) throw new DocumentError(`expected one root key, ${rootKeyList()}; found ${keys.length ? keys.join(', ') : 'no mapping'}`);
+  if (!root || !kind)
+    throw new DocumentError(
+      `expected one root key, ${rootKeyList()}; found ${keys.length ? keys.join(', ') : 'no mapping'}`,
+    );
   const row = kindRow(kind);
   const key = keyOf(kind, root[row.rootKey]);
   if (!key) throw new DocumentError(`${kind} has no identifier`);
   const { identifier } = key;
-  if (!row.scopes.includes('account') && !key.org) throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
-  if (row.scopes.length === 1 && row.scopes[0] === 'project' && !key.project) throw new DocumentError(`${kind} ${identifier} has no projectIdentifier`);
+  if (!row.scopes.includes('account') && !key.org)
+    throw new DocumentError(`${kind} ${identifier} has no orgIdentifier`);
+  if (row.scopes.length === 1 && row.scopes[0] === 'project' && !key.project)
+    throw new DocumentError(`${kind} ${identifier} has no projectIdentifier`);
   if (row.parent && !key.parent) throw new DocumentError(`${kind} ${identifier} has no ${row.parent}`);
   if (row.version && !key.version) throw new DocumentError(`${kind} ${identifier} has no ${row.version}`);
   return key;
@@ -65,7 +70,9 @@ export function publishDocument(yamlText: string): PublishDocument {
 export function readPlatformYaml(yaml: string): unknown {
   const { documents, diagnostics } = readYaml(yaml, 'document');
   const refused = diagnostics.find((problem) => problem.severity === 'error');
-  if (refused) throw new DocumentError(`not valid YAML: ${refused.location.line}:${refused.location.column} ${refused.message}`);
-  if (documents.length > 1) throw new DocumentError('holds several YAML documents; the platform reads only the first: send one per request');
+  if (refused)
+    throw new DocumentError(`not valid YAML: ${refused.location.line}:${refused.location.column} ${refused.message}`);
+  if (documents.length > 1)
+    throw new DocumentError('holds several YAML documents; the platform reads only the first: send one per request');
   return documents[0]?.value ?? null;
 }

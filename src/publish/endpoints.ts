@@ -153,7 +153,14 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/ng/api/connectors',
     read: '/ng/api/connectors/{id}',
     delete: '/ng/api/connectors/{id}',
-    list: { method: 'POST', path: '/ng/api/connectors/listV2', pageQuery: PAGE_INDEX, body: '{"filterType":"Connector"}', entity: 'connector', complete: true },
+    list: {
+      method: 'POST',
+      path: '/ng/api/connectors/listV2',
+      pageQuery: PAGE_INDEX,
+      body: '{"filterType":"Connector"}',
+      entity: 'connector',
+      complete: true,
+    },
     contentType: 'text/yaml',
     body: 'yaml',
     writeScope: 'body',
@@ -166,7 +173,14 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/ng/api/servicesV2',
     read: '/ng/api/servicesV2/{id}',
     delete: '/ng/api/servicesV2/{id}',
-    list: { method: 'GET', path: '/ng/api/servicesV2', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: 'service', complete: true },
+    list: {
+      method: 'GET',
+      path: '/ng/api/servicesV2',
+      pageQuery: PAGE,
+      sort: BY_IDENTIFIER,
+      entity: 'service',
+      complete: true,
+    },
     contentType: 'application/json',
     body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'tags'] },
     writeScope: 'body',
@@ -180,9 +194,18 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/ng/api/environmentsV2',
     read: '/ng/api/environmentsV2/{id}',
     delete: '/ng/api/environmentsV2/{id}',
-    list: { method: 'GET', path: '/ng/api/environmentsV2', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: 'environment', complete: true },
+    list: {
+      method: 'GET',
+      path: '/ng/api/environmentsV2',
+      pageQuery: PAGE,
+      sort: BY_IDENTIFIER,
+      entity: 'environment',
+      complete: true,
+    },
     contentType: 'application/json',
-    body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'color', 'type', 'tags'] },
+    body: {
+      json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'name', 'description', 'color', 'type', 'tags'],
+    },
     writeScope: 'body',
     answer: { yaml: 'environment.yaml' },
     written: ['environment'],
@@ -194,9 +217,27 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/ng/api/infrastructures',
     read: '/ng/api/infrastructures/{id}',
     delete: '/ng/api/infrastructures/{id}',
-    list: { method: 'GET', path: '/ng/api/infrastructures', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: 'infrastructure', complete: true },
+    list: {
+      method: 'GET',
+      path: '/ng/api/infrastructures',
+      pageQuery: PAGE,
+      sort: BY_IDENTIFIER,
+      entity: 'infrastructure',
+      complete: true,
+    },
     contentType: 'application/json',
-    body: { json: ['identifier', 'orgIdentifier', 'projectIdentifier', 'environmentRef', 'name', 'description', 'tags', 'type'] },
+    body: {
+      json: [
+        'identifier',
+        'orgIdentifier',
+        'projectIdentifier',
+        'environmentRef',
+        'name',
+        'description',
+        'tags',
+        'type',
+      ],
+    },
     writeScope: 'body',
     // Writes name the environment in the body; the GET needs it in the query. No Git settings apply to its
     // creates (GitXSettingsHelper is not called for infrastructures), so no storeType either.
@@ -210,7 +251,16 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/template/api/templates/update/{id}/{version}',
     read: '/template/api/templates/{id}',
     delete: '/template/api/templates/{id}/{version}',
-    list: { method: 'POST', path: '/template/api/templates/list-metadata', pageQuery: PAGE, sort: BY_IDENTIFIER_AND_VERSION, query: { templateListType: 'All' }, body: '{"filterType":"Template"}', entity: '', complete: false },
+    list: {
+      method: 'POST',
+      path: '/template/api/templates/list-metadata',
+      pageQuery: PAGE,
+      sort: BY_IDENTIFIER_AND_VERSION,
+      query: { templateListType: 'All' },
+      body: '{"filterType":"Template"}',
+      entity: '',
+      complete: false,
+    },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -231,7 +281,15 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/pipeline/api/pipelines/v2/{id}',
     read: '/pipeline/api/pipelines/{id}',
     delete: '/pipeline/api/pipelines/{id}',
-    list: { method: 'POST', path: '/pipeline/api/pipelines/list', pageQuery: PAGE, sort: BY_IDENTIFIER, body: '{"filterType":"PipelineSetup"}', entity: '', complete: false },
+    list: {
+      method: 'POST',
+      path: '/pipeline/api/pipelines/list',
+      pageQuery: PAGE,
+      sort: BY_IDENTIFIER,
+      body: '{"filterType":"PipelineSetup"}',
+      entity: '',
+      complete: false,
+    },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -246,7 +304,14 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/pipeline/api/inputSets/{id}',
     read: '/pipeline/api/inputSets/{id}',
     delete: '/pipeline/api/inputSets/{id}',
-    list: { method: 'GET', path: '/pipeline/api/inputSets', pageQuery: PAGE_INDEX, query: { inputSetType: 'INPUT_SET' }, entity: '', complete: false },
+    list: {
+      method: 'GET',
+      path: '/pipeline/api/inputSets',
+      pageQuery: PAGE_INDEX,
+      query: { inputSetType: 'INPUT_SET' },
+      entity: '',
+      complete: false,
+    },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -262,7 +327,14 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/pipeline/api/inputSets/overlay/{id}',
     read: '/pipeline/api/inputSets/overlay/{id}',
     delete: '/pipeline/api/inputSets/{id}',
-    list: { method: 'GET', path: '/pipeline/api/inputSets', pageQuery: PAGE_INDEX, query: { inputSetType: 'OVERLAY_INPUT_SET' }, entity: '', complete: false },
+    list: {
+      method: 'GET',
+      path: '/pipeline/api/inputSets',
+      pageQuery: PAGE_INDEX,
+      query: { inputSetType: 'OVERLAY_INPUT_SET' },
+      entity: '',
+      complete: false,
+    },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -277,7 +349,14 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
     update: '/pipeline/api/triggers/{id}',
     read: '/pipeline/api/triggers/{id}',
     delete: '/pipeline/api/triggers/{id}',
-    list: { method: 'GET', path: '/pipeline/api/triggers', pageQuery: PAGE, sort: BY_IDENTIFIER, entity: '', complete: true },
+    list: {
+      method: 'GET',
+      path: '/pipeline/api/triggers',
+      pageQuery: PAGE,
+      sort: BY_IDENTIFIER,
+      entity: '',
+      complete: true,
+    },
     contentType: 'application/yaml',
     body: 'yaml',
     writeScope: 'query',
@@ -311,7 +390,12 @@ function endpoint(call: Call, res: ResourceKey, account: string): Endpoint {
   const api = ENDPOINTS[res.kind];
   const method = call === 'create' ? 'POST' : call === 'update' ? 'PUT' : call === 'delete' ? 'DELETE' : 'GET';
   const writes = call === 'create' || call === 'update';
-  return { method, path: pathOf(api[call], res), query: queryOf(call, res, account), ...(writes ? { contentType: api.contentType } : {}) };
+  return {
+    method,
+    path: pathOf(api[call], res),
+    query: queryOf(call, res, account),
+    ...(writes ? { contentType: api.contentType } : {}),
+  };
 }
 
 export const createEndpoint = (res: ResourceKey, account: string): Endpoint => endpoint('create', res, account);
@@ -330,7 +414,12 @@ export interface ListScope {
 }
 
 /** One page of a kind's list in a scope (`index` from 0, `size` items). */
-export function listEndpoint(scope: ListScope, account: string, index: number, size: number): Endpoint & { body?: string } {
+export function listEndpoint(
+  scope: ListScope,
+  account: string,
+  index: number,
+  size: number,
+): Endpoint & { body?: string } {
   const api = ENDPOINTS[scope.kind];
   const { list } = api;
   return {
@@ -359,7 +448,16 @@ export function listEndpoint(scope: ListScope, account: string, index: number, s
 export function stableEndpoint(res: ResourceKey, account: string, branch?: string): Endpoint {
   const path = ENDPOINTS[res.kind].stable;
   if (!path) throw new TypeError(`${res.kind} has no stable version`);
-  return { method: 'PUT', path: pathOf(path, res), query: { accountIdentifier: account, orgIdentifier: res.org, projectIdentifier: res.project, ...(branch ? { branch } : {}) } };
+  return {
+    method: 'PUT',
+    path: pathOf(path, res),
+    query: {
+      accountIdentifier: account,
+      orgIdentifier: res.org,
+      projectIdentifier: res.project,
+      ...(branch ? { branch } : {}),
+    },
+  };
 }
 
 /** The body of a write: the YAML text, or JSON with the entity's fields and the YAML text in `yaml`. */
@@ -378,13 +476,19 @@ export const storableInGit = (kind: ResourceKind): boolean => ENDPOINTS[kind].gi
  * Whether a document of this kind that lives in Git can be read and updated there: the kinds pipewright also creates
  * in Git, and services, environments and infrastructure definitions (updated in Git, created inline).
  */
-export const updatableInGit = (kind: ResourceKind): boolean => storableInGit(kind) || ENDPOINTS[kind].gitEntity !== undefined || ENDPOINTS[kind].updatedInGit === true;
+export const updatableInGit = (kind: ResourceKind): boolean =>
+  storableInGit(kind) || ENDPOINTS[kind].gitEntity !== undefined || ENDPOINTS[kind].updatedInGit === true;
 
 /** The platform's own place for a new file of this resource in Git. */
 export function defaultGitFile(res: ResourceKey): string {
   const template = ENDPOINTS[res.kind].gitFile;
   if (!template) throw new TypeError(`${res.kind} cannot be stored in Git`);
-  const parts: Record<string, string | undefined> = { org: res.org, project: res.project, parent: res.parent, identifier: res.identifier };
+  const parts: Record<string, string | undefined> = {
+    org: res.org,
+    project: res.project,
+    parent: res.parent,
+    identifier: res.identifier,
+  };
   return template.replace(/\{(org|project|parent|identifier)\}/g, (_, name: string) => parts[name] ?? '_');
 }
 
@@ -419,7 +523,9 @@ export function createRemoteEndpoint(res: ResourceKey, account: string, git: Git
  */
 export function updateRemoteEndpoint(res: ResourceKey, account: string, git: GitTarget, version: GitVersion): Endpoint {
   const plain = endpoint('update', res, account);
-  const where = ENDPOINTS[res.kind].gitEntity ? { storeType: 'REMOTE' } : { connectorRef: git.connectorRef, filePath: git.filePath, isNewBranch: 'false' };
+  const where = ENDPOINTS[res.kind].gitEntity
+    ? { storeType: 'REMOTE' }
+    : { connectorRef: git.connectorRef, filePath: git.filePath, isNewBranch: 'false' };
   return {
     ...plain,
     query: {
@@ -461,12 +567,20 @@ export function readRemoteEndpoint(res: ResourceKey, account: string, branch: st
  * GetOrganizationList).
  */
 export function organizationListEndpoint(account: string, index: number, size: number): Endpoint {
-  return { method: 'GET', path: '/gateway/ng/api/organizations', query: { accountIdentifier: account, pageIndex: String(index), pageSize: String(size) } };
+  return {
+    method: 'GET',
+    path: '/gateway/ng/api/organizations',
+    query: { accountIdentifier: account, pageIndex: String(index), pageSize: String(size) },
+  };
 }
 
 /** GET `/ng/api/organizations/{id}` (OrganizationResource.java L146-168; a missing one is 400 RESOURCE_NOT_FOUND_EXCEPTION). */
 export function organizationEndpoint(identifier: string, account: string): Endpoint {
-  return { method: 'GET', path: `/gateway/ng/api/organizations/${id(identifier)}`, query: { accountIdentifier: account } };
+  return {
+    method: 'GET',
+    path: `/gateway/ng/api/organizations/${id(identifier)}`,
+    query: { accountIdentifier: account },
+  };
 }
 
 /**
@@ -489,14 +603,21 @@ export const hasPolicyType = (kind: ResourceKind): boolean => POLICY_TYPES[kind]
  * L463-491; the body is the evaluation input, as OpaServiceClient.java L25-30 sends it). The answer is the policy
  * service's own JSON, not the NG envelope.
  */
-export function policyEvaluationEndpoint(document: PublishDocument, account: string, now: Date): Endpoint & { body: string } {
+export function policyEvaluationEndpoint(
+  document: PublishDocument,
+  account: string,
+  now: Date,
+): Endpoint & { body: string } {
   const { id } = document;
   const policy = POLICY_TYPES[id.kind];
   if (!policy) throw new TypeError(`${id.kind} has no policy type`);
   const body = asRecord(document.value[kindRow(id.kind).rootKey]) ?? {};
   const name = typeof body.name === 'string' ? body.name : id.identifier;
   // As the platform names the entity (GovernanceServiceHelper.java L46-52 for pipelines; the identifier otherwise).
-  const entity = id.kind === 'pipeline' ? `accountIdentifier:${account}/orgIdentifier:${id.org}/projectIdentifier:${id.project}/pipelineIdentifier:${id.identifier}` : id.identifier;
+  const entity =
+    id.kind === 'pipeline'
+      ? `accountIdentifier:${account}/orgIdentifier:${id.org}/projectIdentifier:${id.project}/pipelineIdentifier:${id.identifier}`
+      : id.identifier;
   return {
     method: 'POST',
     path: '/gateway/pm/api/v1/evaluate-by-type',
@@ -507,10 +628,15 @@ export function policyEvaluationEndpoint(document: PublishDocument, account: str
       type: policy.type,
       action: 'onsave',
       entity,
-      entityMetadata: JSON.stringify(id.kind === 'pipeline' ? { pipelineIdentifier: id.identifier, entityName: name } : { entityName: name }),
+      entityMetadata: JSON.stringify(
+        id.kind === 'pipeline' ? { pipelineIdentifier: id.identifier, entityName: name } : { entityName: name },
+      ),
     },
     contentType: 'application/json',
-    body: JSON.stringify({ [policy.inputKey]: body, ...(policy.inputKey === 'entity' ? {} : { date: now.toISOString() }) }),
+    body: JSON.stringify({
+      [policy.inputKey]: body,
+      ...(policy.inputKey === 'entity' ? {} : { date: now.toISOString() }),
+    }),
   };
 }
 

@@ -81,11 +81,23 @@ export class ApiError extends Error {
   withAttempts(attempts: number, earlierCorrelationId?: string): ApiError {
     const { kind, status, code, request, retryAfterMs } = this;
     const correlationId = this.correlationId ?? earlierCorrelationId;
-    return new ApiError(this.message, { kind, status, code, correlationId, request, attempts, retryAfterMs } as ApiErrorDetails);
+    return new ApiError(this.message, {
+      kind,
+      status,
+      code,
+      correlationId,
+      request,
+      attempts,
+      retryAfterMs,
+    } as ApiErrorDetails);
   }
 }
 
-const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['ENTITY_NOT_FOUND', 'RESOURCE_NOT_FOUND', 'RESOURCE_NOT_FOUND_EXCEPTION']);
+const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
+  'ENTITY_NOT_FOUND',
+  'RESOURCE_NOT_FOUND',
+  'RESOURCE_NOT_FOUND_EXCEPTION',
+]);
 /** How input sets (and some updates of a missing id) word "not there" in an INVALID_REQUEST. */
 const DOES_NOT_EXIST = /does not exist or has been deleted|doesn't exist|does not exist|not found|no \w+ exists with/i;
 
@@ -100,7 +112,10 @@ export const isNotFound = (error: unknown): boolean =>
   error.code !== undefined &&
   ((error.status === 404 && NOT_FOUND_CODES.has(error.code)) ||
     (error.status === 400 && error.code === 'RESOURCE_NOT_FOUND_EXCEPTION') ||
-    (error.status === 400 && error.code === 'INVALID_REQUEST' && DOES_NOT_EXIST.test(error.message) && !LIMIT.test(error.message)));
+    (error.status === 400 &&
+      error.code === 'INVALID_REQUEST' &&
+      DOES_NOT_EXIST.test(error.message) &&
+      !LIMIT.test(error.message)));
 
 /** Licence and plan limits (`LimitExceededException`, `FeatureNotSupportedException`): 400 INVALID_REQUEST, never retried. */
 const LIMIT = /limit|exceeded|licen[cs]e|not supported in your plan|upgrade your plan|feature .*not available/i;
@@ -108,7 +123,8 @@ export const isLimit = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 400 && error.code === 'INVALID_REQUEST' && LIMIT.test(error.message);
 
 /** A stale `If-Match`: someone else updated the project since it was read. */
-export const isVersionConflict = (error: unknown): boolean => error instanceof ApiError && error.code === 'OPTIMISTIC_LOCKING_EXCEPTION';
+export const isVersionConflict = (error: unknown): boolean =>
+  error instanceof ApiError && error.code === 'OPTIMISTIC_LOCKING_EXCEPTION';
 
 /** The Git file changed since it was read (HTTP 409, `SCM_CONFLICT_ERROR_V2`, possibly wrapped in a HINT). */
 export const isGitConflict = (error: unknown): boolean =>
@@ -129,14 +145,18 @@ export const isGitEnforced = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 400 && /Git Experience is enforced/i.test(error.message);
 
 /** The scope's default store type made an inline create remote, and it has no file (GitAwareEntityHelper.java L125, L150). */
-export const isNoFilePath = (error: unknown): boolean => error instanceof ApiError && error.status === 400 && /No file path provided/i.test(error.message);
+export const isNoFilePath = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 400 && /No file path provided/i.test(error.message);
 
 /** An input set must be stored where its pipeline is (InputSetValidationHelper.java L55-62). */
 export const isStoreTypeMismatch = (error: unknown): boolean =>
-  error instanceof ApiError && error.status === 400 && /should have the same Store Type as the Pipeline/i.test(error.message);
+  error instanceof ApiError &&
+  error.status === 400 &&
+  /should have the same Store Type as the Pipeline/i.test(error.message);
 
 /** A trigger of a Git-stored pipeline without `pipelineBranchName` (NGTriggerServiceImpl.java L1033-1038). */
-export const isMissingPipelineBranch = (error: unknown): boolean => error instanceof ApiError && error.status === 400 && /pipelineBranchName is missing/i.test(error.message);
+export const isMissingPipelineBranch = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 400 && /pipelineBranchName is missing/i.test(error.message);
 
 /** "Already exists" that also names deleted resources: a soft-deleted identifier still holds its place. */
 export const mentionsSoftDelete = (error: unknown): boolean =>
@@ -170,7 +190,8 @@ const REASONS: Readonly<Record<number, string>> = {
 type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-const asString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const asString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
 
 /** The body parsed as JSON, or undefined (HTML error pages, empty 502s). */
 export function parseJson(text: string): unknown {
@@ -185,15 +206,33 @@ export function parseJson(text: string): unknown {
  * Turns a response into the envelope, or an ApiError. A 200 whose status is not SUCCESS is an error too: the
  * spec promises SUCCESS on success, and acting on anything else would report a write that did not happen.
  */
-export function toEnvelope(status: number, text: string, request: string, retryAfterMs?: number, etag?: string): Envelope {
+export function toEnvelope(
+  status: number,
+  text: string,
+  request: string,
+  retryAfterMs?: number,
+  etag?: string,
+): Envelope {
   const body = asObject(parseJson(text));
   const correlationId = asString(body?.correlationId);
   if (status >= 200 && status < 300 && body && body.status === 'SUCCESS')
-    return { status: 'SUCCESS', data: body.data, metaData: body.metaData ?? null, ...(correlationId ? { correlationId } : {}), ...(etag ? { etag } : {}) };
+    return {
+      status: 'SUCCESS',
+      data: body.data,
+      metaData: body.metaData ?? null,
+      ...(correlationId ? { correlationId } : {}),
+      ...(etag ? { etag } : {}),
+    };
   const code = asString(body?.code);
-  const serverMessage = withExplanation(asString(body?.message) ?? asString(body?.detailedMessage), body?.responseMessages);
+  const serverMessage = withExplanation(
+    asString(body?.message) ?? asString(body?.detailedMessage),
+    body?.responseMessages,
+  );
   const isOk = status >= 200 && status < 300;
-  const denied = !isOk && (code === 'POLICY_EVALUATION_FAILURE' || (status === 400 && code === 'INVALID_REQUEST' && LEGACY_DENIAL.test(serverMessage ?? '')));
+  const denied =
+    !isOk &&
+    (code === 'POLICY_EVALUATION_FAILURE' ||
+      (status === 400 && code === 'INVALID_REQUEST' && LEGACY_DENIAL.test(serverMessage ?? '')));
   const message = isOk
     ? `unexpected response to ${request}: HTTP ${status} without status SUCCESS`
     : denied

@@ -41,7 +41,10 @@ const gitTarget = (item: PublishItem, git: GitSettings, filePath?: string): GitT
     repoName: git.repoName,
     branch: git.branch,
     // Services, environments and infrastructures are only updated in Git: their file is the stored entity's.
-    filePath: filePath ?? (id.kind === 'pipeline' || !storableInGit(id.kind) ? git.filePath?.(id) : undefined) ?? defaultGitFile(id),
+    filePath:
+      filePath ??
+      (id.kind === 'pipeline' || !storableInGit(id.kind) ? git.filePath?.(id) : undefined) ??
+      defaultGitFile(id),
     commitMsg: commitMessage(item),
   };
 };
@@ -64,9 +67,16 @@ export class GitWriter {
   }
 
   /** Creates or updates `item` in Git, after the other writes to its branch. */
-  write(item: PublishItem, remote: RemoteResource | undefined, changes?: readonly Change[]): Promise<Written & { changes?: readonly Change[] }> {
+  write(
+    item: PublishItem,
+    remote: RemoteResource | undefined,
+    changes?: readonly Change[],
+  ): Promise<Written & { changes?: readonly Change[] }> {
     const key = `${this.#git.connectorRef}\u0000${this.#git.repoName}\u0000${this.#git.branch}`;
-    return this.#lock.run(key, async () => ({ ...(remote ? await this.#update(item, remote) : await this.#create(item)), ...(changes ? { changes } : {}) }));
+    return this.#lock.run(key, async () => ({
+      ...(remote ? await this.#update(item, remote) : await this.#create(item)),
+      ...(changes ? { changes } : {}),
+    }));
   }
 
   /** An update naming the blob and commit it replaces; never blind. */
@@ -74,7 +84,11 @@ export class GitWriter {
     const { document } = item;
     const target = gitTarget(item, this.#git, remote.storage?.filePath);
     const send = (from: RemoteResource) =>
-      this.#client.update(document, { git: target, gitVersion: from.storage?.version ?? {}, ...(from.public ? { public: true } : {}) });
+      this.#client.update(document, {
+        git: target,
+        gitVersion: from.storage?.version ?? {},
+        ...(from.public ? { public: true } : {}),
+      });
     try {
       const updated = await send(remote);
       return { outcome: 'updated', ...withCorrelation(updated.correlationId), data: updated.data };
@@ -82,7 +96,8 @@ export class GitWriter {
       if (!isGitConflict(error)) throw error;
       const now = await this.#client.read(document.id, { branch: this.#git.branch });
       // A retried update whose first answer was lost meets its own commit: the file holds our text.
-      if (now && semanticDiff(document.value, now.document).length === 0) return { outcome: 'updated', ...withCorrelation(now.correlationId) };
+      if (now && semanticDiff(document.value, now.document).length === 0)
+        return { outcome: 'updated', ...withCorrelation(now.correlationId) };
       // The file still says what it said when it was read: only the branch moved on (another commit to it). One
       // more try with the blob the platform names now; a file someone changed is never overwritten.
       if (now && semanticDiff(remote.document, now.document).length === 0) {
@@ -103,7 +118,8 @@ export class GitWriter {
     }
     // A retried create whose first answer was lost finds its own write; anything else is someone else's.
     const found = await this.#client.read(document.id, { branch: this.#git.branch });
-    if (found && semanticDiff(document.value, found.document).length === 0) return { outcome: 'created', ...withCorrelation(found.correlationId) };
+    if (found && semanticDiff(document.value, found.document).length === 0)
+      return { outcome: 'created', ...withCorrelation(found.correlationId) };
     throw new DocumentRefusal(
       'git conflict',
       `${kindRow(document.id.kind).label} ${document.id.identifier} appeared in Git while it was being created, with other content: not overwritten; run publish again to compare it`,
@@ -112,12 +128,20 @@ export class GitWriter {
 }
 
 /** Moving a document between the platform and Git is a deliberate act: publish says so and leaves it. */
-export function checkStorage(item: PublishItem, remote: RemoteResource, wanted: 'inline' | 'remote', git: GitSettings | undefined): void {
+export function checkStorage(
+  item: PublishItem,
+  remote: RemoteResource,
+  wanted: 'inline' | 'remote',
+  git: GitSettings | undefined,
+): void {
   const storage = remote.storage;
   if (!storage) return;
   const { label } = kindRow(item.document.id.kind);
   const name = `${label} ${item.document.id.identifier}`;
-  const where = storage.store === 'remote' ? `in Git (${[storage.repoName, storage.filePath].filter(Boolean).join(', ') || 'a repository'})` : 'inline, in the platform';
+  const where =
+    storage.store === 'remote'
+      ? `in Git (${[storage.repoName, storage.filePath].filter(Boolean).join(', ') || 'a repository'})`
+      : 'inline, in the platform';
   if (storage.store !== wanted)
     throw new DocumentRefusal(
       'storage mismatch',
@@ -143,7 +167,9 @@ export function checkWrittenInline(item: PublishItem, remote: RemoteResource): v
   if (storableInGit(kind) || remote.storage?.store !== 'remote') return;
   const place = [remote.storage.repoName, remote.storage.filePath].filter(Boolean).join(', ') || 'a repository';
   const { label } = kindRow(kind);
-  const effect = kindApi(kind).updatedInGit ? 'the update would name neither its branch nor its file' : "an update would change the platform's copy, not the file";
+  const effect = kindApi(kind).updatedInGit
+    ? 'the update would name neither its branch nor its file'
+    : "an update would change the platform's copy, not the file";
   throw new DocumentRefusal(
     'storage mismatch',
     `${label} ${identifier}${item.document.id.version ? `@${item.document.id.version}` : ''} is stored in Git (${place}), and the config's gitFiles names no place for it, so it would be written inline: ${effect}; it was left as it is; pull again to write its gitFiles entry, or add '${gitFileName(item.document.id)}' to gitFiles`,

@@ -7,7 +7,8 @@
 type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-const asText = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const asText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const either = (record: Json | undefined, name: string): unknown[] => list(record?.[name] ?? record?.[`${name}List`]);
 
@@ -48,11 +49,20 @@ export function policySetVerdicts(governance: Json): PolicySetVerdict[] {
         continue;
       }
       for (const text of messages) add(denials, text);
-      if (!messages.length && (isFailed(p.status) || p.deny === true) && policyName) add(denials, `policy ${policyName} failed`);
+      if (!messages.length && (isFailed(p.status) || p.deny === true) && policyName)
+        add(denials, `policy ${policyName} failed`);
     }
     // An entry without `deny` counts as denying unless its status says it passed or only warned.
-    const deny = set.deny === true || (set.deny === undefined && !['pass', 'PASS'].includes(String(set.status)) && !isWarned(set.status));
-    verdicts.push({ ...(name ? { policySet: name } : {}), ...(id ? { policySetId: id } : {}), deny, denials, warnings });
+    const deny =
+      set.deny === true ||
+      (set.deny === undefined && !['pass', 'PASS'].includes(String(set.status)) && !isWarned(set.status));
+    verdicts.push({
+      ...(name ? { policySet: name } : {}),
+      ...(id ? { policySetId: id } : {}),
+      deny,
+      denials,
+      warnings,
+    });
   }
   return verdicts;
 }
@@ -73,7 +83,8 @@ export function describeDenial(governance: Json): { message: string; policySets:
 }
 
 /** `(policy set X)` / `(policy sets X, Y)`, or nothing. */
-export const policySetsText = (sets: readonly string[]): string => (sets.length ? ` (policy set${sets.length > 1 ? 's' : ''} ${sets.join(', ')})` : '');
+export const policySetsText = (sets: readonly string[]): string =>
+  sets.length ? ` (policy set${sets.length > 1 ? 's' : ''} ${sets.join(', ')})` : '';
 
 /**
  * The verdicts of a policy-management evaluation (`POST /pm/api/v1/evaluate-by-type`): its own JSON, not the NG
@@ -91,14 +102,25 @@ export function evaluationVerdicts(evaluation: Json): PolicySetVerdict[] {
       const policy = asObject(item);
       if (!policy) continue;
       const name = asText(asObject(policy.policy)?.name) ?? asText(asObject(policy.policy)?.identifier);
-      const messages = list(policy.deny_messages).map(asText).filter((m): m is string => m !== undefined);
+      const messages = list(policy.deny_messages)
+        .map(asText)
+        .filter((m): m is string => m !== undefined);
       const into = isWarned(policy.status) ? warnings : isFailed(policy.status) ? denials : undefined;
       if (!into) continue;
-      if (messages.length) for (const m of messages) if (!into.includes(m)) into.push(m);
-      else into.push(asText(policy.error) ?? `policy ${name ?? 'unnamed'} ${into === warnings ? 'warned' : 'failed'}`);
+      if (messages.length)
+        for (const m of messages)
+          if (!into.includes(m)) into.push(m);
+          else
+            into.push(asText(policy.error) ?? `policy ${name ?? 'unnamed'} ${into === warnings ? 'warned' : 'failed'}`);
     }
     const name = asText(set.name) ?? asText(set.identifier);
-    verdicts.push({ ...(name ? { policySet: name } : {}), ...(asText(set.identifier) ? { policySetId: asText(set.identifier)! } : {}), deny: isFailed(set.status), denials, warnings });
+    verdicts.push({
+      ...(name ? { policySet: name } : {}),
+      ...(asText(set.identifier) ? { policySetId: asText(set.identifier)! } : {}),
+      deny: isFailed(set.status),
+      denials,
+      warnings,
+    });
   }
   return verdicts;
 }

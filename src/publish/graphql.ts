@@ -13,7 +13,13 @@ export interface GraphqlOptions {
 }
 
 /** The request for one query; the key goes where the mode says and nowhere else. */
-export function graphqlRequest(base: URL, accountId: string, apiKey: string, query: string, options: GraphqlOptions): HttpRequest {
+export function graphqlRequest(
+  base: URL,
+  accountId: string,
+  apiKey: string,
+  query: string,
+  options: GraphqlOptions,
+): HttpRequest {
   const path = `/gateway/api/${options.endpoint ?? 'graphql'}`;
   const url = buildUrl(base, path, { accountId });
   const label = `POST ${path}`;

@@ -3,8 +3,24 @@
  * triggers), and GraphQL. Web-standard APIs only (fetch, Headers, FormData, AbortController): it runs in Node >= 20
  * and in browsers.
  */
-export { createClient, DEFAULT_RATE_LIMIT, type Client, type ClientOptions, type RemoteResource, type WriteResult } from './client.js';
-export { ApiError, isAlreadyExists, isGitConflict, isLimit, isNotFound, isVersionConflict, type Envelope, type FailureKind } from './envelope.js';
+export {
+  createClient,
+  DEFAULT_RATE_LIMIT,
+  type Client,
+  type ClientOptions,
+  type RemoteResource,
+  type WriteResult,
+} from './client.js';
+export {
+  ApiError,
+  isAlreadyExists,
+  isGitConflict,
+  isLimit,
+  isNotFound,
+  isVersionConflict,
+  type Envelope,
+  type FailureKind,
+} from './envelope.js';
 export { defaultGitFile, type GitTarget, type GitVersion, type Storage } from './endpoints.js';
 export { BaseUrlError, isLoopbackHost, parseBaseUrl } from './base-url.js';
 export { DocumentError, publishDocument, stripLeadingComments, type PublishDocument } from './document.js';

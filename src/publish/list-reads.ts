@@ -10,10 +10,12 @@ import type { PublishItem } from './publish-item.js';
  * back); pipelines, templates and input sets keep theirs (their lists hold no YAML).
  */
 
-const scopeKey = (scope: ListScope) => `${scope.kind}\u0000${scope.org ?? ''}\u0000${scope.project ?? ''}\u0000${scope.parent ?? ''}`;
+const scopeKey = (scope: ListScope) =>
+  `${scope.kind}\u0000${scope.org ?? ''}\u0000${scope.project ?? ''}\u0000${scope.parent ?? ''}`;
 
 /** Whether documents of the item's kind can be read from a list. */
-const listable = (item: PublishItem) => item.document.id.kind !== 'project' && kindApi(item.document.id.kind).list.complete;
+const listable = (item: PublishItem) =>
+  item.document.id.kind !== 'project' && kindApi(item.document.id.kind).list.complete;
 
 export class ListReads {
   readonly #client: Client;
@@ -36,7 +38,12 @@ export class ListReads {
     for (const item of wave) {
       if (!listable(item)) continue;
       const { kind, org, project, parent } = item.document.id;
-      const scope: ListScope = { kind, ...(org ? { org } : {}), ...(project ? { project } : {}), ...(parent ? { parent } : {}) };
+      const scope: ListScope = {
+        kind,
+        ...(org ? { org } : {}),
+        ...(project ? { project } : {}),
+        ...(parent ? { parent } : {}),
+      };
       const key = scopeKey(scope);
       const group = groups.get(key) ?? { scope, items: [] };
       group.items.push(item);

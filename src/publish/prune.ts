@@ -40,9 +40,11 @@ export interface OrphanResult {
   readonly correlationId?: string;
 }
 
-
 /** The recorded documents whose resource no document of this run publishes, children first (the order deletes go in). */
-export function findOrphans(recorded: ReadonlyMap<string, { readonly document: Record<string, unknown> }>, items: readonly PublishItem[]): Orphan[] {
+export function findOrphans(
+  recorded: ReadonlyMap<string, { readonly document: Record<string, unknown> }>,
+  items: readonly PublishItem[],
+): Orphan[] {
   const current = new Set(items.map((item) => keyId(item.document.id)));
   const orphans: Orphan[] = [];
   const seen = new Set<string>();
@@ -64,14 +66,27 @@ export function findOrphans(recorded: ReadonlyMap<string, { readonly document: R
 }
 
 /** What a container holds that a delete of it would take along: the kinds listed in it, and how to scope the list. */
-const CHILDREN: Partial<Record<ResourceKind, ReadonlyArray<{ kind: ResourceKind; scope: (id: ResourceKey) => { org?: string; project?: string; parent?: string } }>>> = {
+const CHILDREN: Partial<
+  Record<
+    ResourceKind,
+    ReadonlyArray<{
+      kind: ResourceKind;
+      scope: (id: ResourceKey) => { org?: string; project?: string; parent?: string };
+    }>
+  >
+> = {
   pipeline: [
     { kind: 'inputSet', scope: (id) => ({ org: id.org, project: id.project, parent: id.identifier }) },
     { kind: 'overlayInputSet', scope: (id) => ({ org: id.org, project: id.project, parent: id.identifier }) },
     { kind: 'trigger', scope: (id) => ({ org: id.org, project: id.project, parent: id.identifier }) },
   ],
-  environment: [{ kind: 'infrastructure', scope: (id) => ({ org: id.org, project: id.project, parent: id.identifier }) }],
-  project: (['connector', 'service', 'environment', 'template', 'pipeline'] as const).map((kind) => ({ kind, scope: (id: ResourceKey) => ({ org: id.org, project: id.identifier }) })),
+  environment: [
+    { kind: 'infrastructure', scope: (id) => ({ org: id.org, project: id.project, parent: id.identifier }) },
+  ],
+  project: (['connector', 'service', 'environment', 'template', 'pipeline'] as const).map((kind) => ({
+    kind,
+    scope: (id: ResourceKey) => ({ org: id.org, project: id.identifier }),
+  })),
 };
 
 /**
@@ -84,8 +99,14 @@ async function heldBy(client: Client, id: ResourceKey, going: ReadonlySet<string
     const scope = child.scope(id);
     const page = await client.listPage({ kind: child.kind, ...scope }, 0, 10);
     for (const item of page.items) {
-      const childId = { kind: child.kind, ...scope, identifier: item.identifier, ...(item.versionLabel ? { version: item.versionLabel } : {}) } as ResourceKey;
-      if (!going.has(keyId(childId))) held.push(`${kindRow(child.kind).label} ${item.identifier}${item.versionLabel ? `@${item.versionLabel}` : ''}`);
+      const childId = {
+        kind: child.kind,
+        ...scope,
+        identifier: item.identifier,
+        ...(item.versionLabel ? { version: item.versionLabel } : {}),
+      } as ResourceKey;
+      if (!going.has(keyId(childId)))
+        held.push(`${kindRow(child.kind).label} ${item.identifier}${item.versionLabel ? `@${item.versionLabel}` : ''}`);
     }
   }
   return held;
@@ -95,7 +116,11 @@ async function heldBy(client: Client, id: ResourceKey, going: ReadonlySet<string
  * Lists the orphans (`prune` false), or deletes them one at a time, children before parents. With `dryRun`, the same
  * checks run and nothing is deleted (`deleted` means "would be").
  */
-export async function pruneOrphans(client: Client, orphans: readonly Orphan[], { prune, dryRun }: { prune: boolean; dryRun: boolean }): Promise<OrphanResult[]> {
+export async function pruneOrphans(
+  client: Client,
+  orphans: readonly Orphan[],
+  { prune, dryRun }: { prune: boolean; dryRun: boolean },
+): Promise<OrphanResult[]> {
   const results: OrphanResult[] = [];
   const going = new Set<string>();
   for (const orphan of orphans) {
@@ -135,7 +160,11 @@ export async function pruneOrphans(client: Client, orphans: readonly Orphan[], {
         continue;
       }
       const deleted = await client.delete(orphan.id);
-      results.push({ ...base, outcome: 'deleted', ...(deleted.correlationId ? { correlationId: deleted.correlationId } : {}) });
+      results.push({
+        ...base,
+        outcome: 'deleted',
+        ...(deleted.correlationId ? { correlationId: deleted.correlationId } : {}),
+      });
     } catch (error) {
       results.push({ ...base, outcome: 'failed', error: failure(error) });
     }

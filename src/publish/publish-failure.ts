@@ -41,7 +41,11 @@ export class DocumentRefusal extends Error {
   readonly reason: FailureReason;
   readonly changes?: readonly Change[];
   readonly correlationId?: string;
-  constructor(reason: FailureReason, message: string, extra: { changes?: readonly Change[]; correlationId?: string } = {}) {
+  constructor(
+    reason: FailureReason,
+    message: string,
+    extra: { changes?: readonly Change[]; correlationId?: string } = {},
+  ) {
     super(message);
     this.reason = reason;
     if (extra.changes) this.changes = extra.changes;
@@ -53,14 +57,22 @@ export class DocumentRefusal extends Error {
 function reasonOf(error: unknown): { reason?: FailureReason; advice?: string } {
   if (error instanceof DocumentRefusal) return { reason: error.reason };
   if (!(error instanceof ApiError)) return {};
-  if (error.kind === 'denied') return { reason: 'denied by policy', advice: 'change the document to satisfy the policy, or ask whoever owns the policy set' };
+  if (error.kind === 'denied')
+    return {
+      reason: 'denied by policy',
+      advice: 'change the document to satisfy the policy, or ask whoever owns the policy set',
+    };
   if (error.kind === 'rejected' && error.status === 200) return { reason: 'no entity in the answer' };
   if (isVersionConflict(error))
-    return { reason: 'version conflict', advice: 'it was changed again between the re-read and the retry; run publish again' };
+    return {
+      reason: 'version conflict',
+      advice: 'it was changed again between the re-read and the retry; run publish again',
+    };
   if (isGitConflict(error))
     return {
       reason: 'git conflict',
-      advice: 'the file changed in Git since publish read it (a push or an edit in the UI); nothing was overwritten: run publish --dry-run to see the difference, then publish again',
+      advice:
+        'the file changed in Git since publish read it (a push or an edit in the UI); nothing was overwritten: run publish --dry-run to see the difference, then publish again',
     };
   if (isGitEnforced(error))
     return {
@@ -77,11 +89,20 @@ function reasonOf(error: unknown): { reason?: FailureReason; advice?: string } {
   if (isStoreTypeMismatch(error))
     return {
       reason: 'storage mismatch',
-      advice: 'an input set is stored where its pipeline is: publish with --store remote when the pipeline is in Git, without it when it is inline',
+      advice:
+        'an input set is stored where its pipeline is: publish with --store remote when the pipeline is in Git, without it when it is inline',
     };
   if (isMissingPipelineBranch(error))
-    return { reason: 'needs pipelineBranchName', advice: 'the trigger\'s pipeline is stored in Git: give the trigger pipelineBranchName (the branch its runs read the pipeline from)' };
-  if (isLimit(error)) return { reason: 'limit', advice: 'a licence or plan limit was hit; it was not retried: raise the limit or remove unused resources' };
+    return {
+      reason: 'needs pipelineBranchName',
+      advice:
+        "the trigger's pipeline is stored in Git: give the trigger pipelineBranchName (the branch its runs read the pipeline from)",
+    };
+  if (isLimit(error))
+    return {
+      reason: 'limit',
+      advice: 'a licence or plan limit was hit; it was not retried: raise the limit or remove unused resources',
+    };
   return {};
 }
 

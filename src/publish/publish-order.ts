@@ -11,7 +11,8 @@ import type { PublishItem } from './publish-item.js';
  */
 
 type Json = Record<string, unknown>;
-const asRecord = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
+const asRecord = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 
 interface Reference extends ReferenceTarget {
   /** Absent: the stable version, whichever that is. */
@@ -34,7 +35,10 @@ function referencesIn(value: unknown, field: string, from: ResourceKey, out: Ref
 }
 
 const isReferred = (id: ResourceKey, ref: Reference): boolean =>
-  id.identifier === ref.identifier && id.org === ref.org && id.project === ref.project && (ref.version === undefined || id.version === ref.version);
+  id.identifier === ref.identifier &&
+  id.org === ref.org &&
+  id.project === ref.project &&
+  (ref.version === undefined || id.version === ref.version);
 
 /** One kind's documents in waves: a document comes after every document of the batch it refers to. */
 function wavesOf(batch: readonly PublishItem[], field: string | undefined): PublishItem[][] {
@@ -42,7 +46,10 @@ function wavesOf(batch: readonly PublishItem[], field: string | undefined): Publ
   const needs = new Map(
     batch.map((item) => {
       const refs = referencesIn(item.document.value, field, item.document.id);
-      return [item, batch.filter((other) => other !== item && refs.some((ref) => isReferred(other.document.id, ref)))] as const;
+      return [
+        item,
+        batch.filter((other) => other !== item && refs.some((ref) => isReferred(other.document.id, ref))),
+      ] as const;
     }),
   );
   const waves: PublishItem[][] = [];

@@ -3,7 +3,14 @@ import type { ResourceKind } from '../catalog/kinds.js';
 import { keyName, type ResourceKey } from '../catalog/resource-key.js';
 import { defaultGitFile, hasPolicyType, storableInGit, updatableInGit } from './endpoints.js';
 import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from './governance.js';
-import { ApiError, isAlreadyExists, isNotFound, isVersionConflict, mentionsSoftDelete, type Envelope } from './envelope.js';
+import {
+  ApiError,
+  isAlreadyExists,
+  isNotFound,
+  isVersionConflict,
+  mentionsSoftDelete,
+  type Envelope,
+} from './envelope.js';
 import { DependencyCheck } from './dependencies.js';
 import { checkCreatableInGit, checkStorage, checkWrittenInline, GitWriter, type GitSettings } from './git-write.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -106,7 +113,8 @@ type Rest = Omit<DocumentResult, 'file' | 'kind' | 'name' | 'id'>;
 const withCorrelation = (id: string | undefined) => (id ? { correlationId: id } : {});
 
 type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
+const asObject = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Deployed state that is neither ours nor what we last published: someone changed it outside pipewright. */
@@ -214,7 +222,13 @@ class Run {
 }
 
 /** What a write's answer says beyond "stored": a trigger the platform turned off is reported, not counted as done. */
-async function written(run: Run, item: PublishItem, outcome: 'created' | 'updated', envelope: Envelope | { correlationId?: string; data?: unknown }, changes?: readonly Change[]): Promise<Rest> {
+async function written(
+  run: Run,
+  item: PublishItem,
+  outcome: 'created' | 'updated',
+  envelope: Envelope | { correlationId?: string; data?: unknown },
+  changes?: readonly Change[],
+): Promise<Rest> {
   await checkTriggerEnabled(run.client, item.document, envelope as Envelope, outcome);
   return { outcome, ...(changes ? { changes } : {}), ...withCorrelation(envelope.correlationId) };
 }
@@ -252,7 +266,12 @@ async function createOrUpdate(run: Run, item: PublishItem): Promise<Rest> {
  * A project update with the version the GET saw (`If-Match`). On a stale version, one re-read: unchanged if the
  * platform now holds what we want, otherwise one more update with the new version.
  */
-async function updateProject(run: Run, item: PublishItem, remote: RemoteResource, changes: readonly Change[]): Promise<Rest> {
+async function updateProject(
+  run: Run,
+  item: PublishItem,
+  remote: RemoteResource,
+  changes: readonly Change[],
+): Promise<Rest> {
   const { client } = run;
   const { document } = item;
   try {
@@ -307,10 +326,14 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   const git = run.gitFor(item);
   run.checkTriggerBranch(item);
   const listed = run.lists.take(item);
-  const remote = listed === undefined ? await client.read(document.id, git ? { branch: git.settings.branch } : {}) : (listed ?? undefined);
+  const remote =
+    listed === undefined
+      ? await client.read(document.id, git ? { branch: git.settings.branch } : {})
+      : (listed ?? undefined);
   const changes = remote ? semanticDiff(document.value, remote.document) : undefined;
   // Services and the like without a gitFiles entry are written inline: one in Git is refused below, if it changed.
-  if (remote && (git || storableInGit(document.id.kind))) checkStorage(item, remote, git ? 'remote' : 'inline', git?.settings);
+  if (remote && (git || storableInGit(document.id.kind)))
+    checkStorage(item, remote, git ? 'remote' : 'inline', git?.settings);
   await checkPolicies(run, item, changes === undefined || changes.length > 0);
   if (remote && changes) {
     if (document.id.kind === 'pipeline' && remote.storage) run.notePipeline(document.id, remote.storage.store);
@@ -360,7 +383,10 @@ async function planned(run: Run, item: PublishItem, rest: Rest): Promise<Rest> {
   return {
     outcome: 'failed',
     ...(rest.changes ? { changes: rest.changes } : {}),
-    error: { message: `${why}: the platform would refuse the ${rest.outcome === 'created' ? 'create' : 'update'}`, reason: 'missing dependency' },
+    error: {
+      message: `${why}: the platform would refuse the ${rest.outcome === 'created' ? 'create' : 'update'}`,
+      reason: 'missing dependency',
+    },
     ...withWarnings,
   };
 }
@@ -391,7 +417,13 @@ async function withStable(run: Run, item: PublishItem, rest: Rest): Promise<Rest
   };
 }
 
-const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable', 'gone']);
+const STOPPING: ReadonlySet<string> = new Set([
+  'unauthorized',
+  'forbidden',
+  'untrusted-certificate',
+  'unreachable',
+  'gone',
+]);
 
 /**
  * Publishes kind after kind in the table's order (what a document needs is there before it: its project, the
@@ -400,7 +432,11 @@ const STOPPING: ReadonlySet<string> = new Set(['unauthorized', 'forbidden', 'unt
  * platform that stopped answering stops the run: the rest would fail the same way (the documents not reached are
  * "not attempted"), and hammering the platform with a bad key, or waiting out every retry of a dead one, helps no one.
  */
-export async function publishDocuments(client: Client, items: readonly PublishItem[], options: PublishOptions = {}): Promise<PublishReport> {
+export async function publishDocuments(
+  client: Client,
+  items: readonly PublishItem[],
+  options: PublishOptions = {},
+): Promise<PublishReport> {
   if (options.store === 'remote' && !options.git) throw new TypeError('store remote needs the Git settings');
   const run = new Run(client, items, options);
   const results: DocumentResult[] = [];
@@ -432,7 +468,11 @@ export async function publishDocuments(client: Client, items: readonly PublishIt
       },
       {
         stopped: () => stopped !== undefined,
-        skip: (item) => finish(item, { outcome: 'failed', error: { message: `not attempted: the run stopped after ${stopped!.message}`, reason: 'not attempted' } }),
+        skip: (item) =>
+          finish(item, {
+            outcome: 'failed',
+            error: { message: `not attempted: the run stopped after ${stopped!.message}`, reason: 'not attempted' },
+          }),
       },
     );
   }

@@ -27,10 +27,15 @@ interface RecordFile {
   readonly documents: Readonly<Record<string, RecordEntry>>;
 }
 
-export const recordPath = (dir: string): string => join(dirname(resolve(dir)), `${basename(resolve(dir))}.published.json`);
+export const recordPath = (dir: string): string =>
+  join(dirname(resolve(dir)), `${basename(resolve(dir))}.published.json`);
 
 const isEntry = (value: unknown): value is RecordEntry =>
-  value !== null && typeof value === 'object' && typeof (value as RecordEntry).sha256 === 'string' && typeof (value as RecordEntry).document === 'object' && (value as RecordEntry).document !== null;
+  value !== null &&
+  typeof value === 'object' &&
+  typeof (value as RecordEntry).sha256 === 'string' &&
+  typeof (value as RecordEntry).document === 'object' &&
+  (value as RecordEntry).document !== null;
 
 /** The record for this platform and account; empty when missing, unreadable or about another account. */
 export async function readRecord(dir: string, baseUrl: string, accountId: string): Promise<Map<string, RecordEntry>> {
@@ -40,7 +45,13 @@ export async function readRecord(dir: string, baseUrl: string, accountId: string
   } catch {
     return new Map();
   }
-  if (parsed.generator !== 'pipewright-published' || parsed.baseUrl !== baseUrl || parsed.accountId !== accountId || typeof parsed.documents !== 'object' || !parsed.documents)
+  if (
+    parsed.generator !== 'pipewright-published' ||
+    parsed.baseUrl !== baseUrl ||
+    parsed.accountId !== accountId ||
+    typeof parsed.documents !== 'object' ||
+    !parsed.documents
+  )
     return new Map();
   return new Map(Object.entries(parsed.documents).filter(([, entry]) => isEntry(entry)));
 }
@@ -49,7 +60,9 @@ export async function readRecord(dir: string, baseUrl: string, accountId: string
  * What an earlier publish recorded for an item: by its output file, else by its resource, so the drift check
  * still applies to an output that moved (compile moves one whose path comes to differ from another's only in case).
  */
-export function lastPublishedLookup(record: ReadonlyMap<string, RecordEntry>): (item: PublishItem) => Record<string, unknown> | undefined {
+export function lastPublishedLookup(
+  record: ReadonlyMap<string, RecordEntry>,
+): (item: PublishItem) => Record<string, unknown> | undefined {
   let byResource: Map<string, Record<string, unknown>> | undefined;
   return (item) => {
     const entry = record.get(item.file);
@@ -105,7 +118,11 @@ export async function writeRecord(
     if (!item || result.outcome === 'failed') continue;
     documents[result.file] = { sha256: sha256(item.document.yaml), document: item.document.value };
   }
-  const sorted = Object.fromEntries(Object.keys(documents).sort().map((file) => [file, documents[file]!]));
+  const sorted = Object.fromEntries(
+    Object.keys(documents)
+      .sort()
+      .map((file) => [file, documents[file]!]),
+  );
   const record: RecordFile = { generator: 'pipewright-published', version: 1, ...context, documents: sorted };
   const path = recordPath(dir);
   await writeFile(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`);

@@ -81,7 +81,8 @@ export interface PullReadOptions {
 
 type Json = Record<string, unknown>;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-const scopeName = (org: string | undefined, project: string | undefined) => (project ? `${org}/${project}` : org ? `${org}` : 'the account');
+const scopeName = (org: string | undefined, project: string | undefined) =>
+  project ? `${org}/${project}` : org ? `${org}` : 'the account';
 
 /** Reads of one list when its total keeps changing while it is paged (someone adding and deleting meanwhile). */
 const LIST_PASSES = 3;
@@ -144,34 +145,72 @@ class PullRun {
   }
 
   /** A document from a list item or a GET's `data`, in the shape of the kind's GET answer. */
-  keep(kind: ResourceKind, data: unknown, extra: { git?: GitLocation; stable?: boolean; name: string }): PulledDocument | undefined {
+  keep(
+    kind: ResourceKind,
+    data: unknown,
+    extra: { git?: GitLocation; stable?: boolean; name: string },
+  ): PulledDocument | undefined {
     const { rootKey } = kindRow(kind);
     const answer = kindApi(kind).answer;
     let yamlText: string;
     let value: Json | undefined;
     if ('object' in answer) {
       const body = valueAt(data, dottedPath(answer.object));
-      if (!isRecord(body)) return this.#unreadable(kind, extra.name, JSON.stringify(data, null, 2), `the answer has no ${answer.object} object`);
+      if (!isRecord(body))
+        return this.#unreadable(
+          kind,
+          extra.name,
+          JSON.stringify(data, null, 2),
+          `the answer has no ${answer.object} object`,
+        );
       value = { [rootKey]: body };
       // As the platform reads YAML (1.1): a string such as `on` stays a string.
       yamlText = toYaml(value);
     } else {
       const found = valueAt(data, dottedPath(answer.yaml));
-      if (typeof found !== 'string') return this.#unreadable(kind, extra.name, JSON.stringify(data, null, 2), `the answer has no ${answer.yaml} text`);
+      if (typeof found !== 'string')
+        return this.#unreadable(
+          kind,
+          extra.name,
+          JSON.stringify(data, null, 2),
+          `the answer has no ${answer.yaml} text`,
+        );
       yamlText = found;
       try {
         const parsed = readPlatformYaml(found);
         value = isRecord(parsed) && Object.keys(parsed).length === 1 && isRecord(parsed[rootKey]) ? parsed : undefined;
       } catch (error) {
-        return this.#unreadable(kind, extra.name, found, `its YAML does not read: ${error instanceof Error ? error.message : String(error)}`);
+        return this.#unreadable(
+          kind,
+          extra.name,
+          found,
+          `its YAML does not read: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
-      if (!value) return this.#unreadable(kind, extra.name, found, `it is not a ${kindRow(kind).label} document (one root key, ${rootKey}:)`);
+      if (!value)
+        return this.#unreadable(
+          kind,
+          extra.name,
+          found,
+          `it is not a ${kindRow(kind).label} document (one root key, ${rootKey}:)`,
+        );
       if (valueAt(data, dottedPath('entityValidityDetails.valid')) === false)
-        return this.#unreadable(kind, extra.name, found, 'the platform marks it invalid (entityValidityDetails.valid is false)');
+        return this.#unreadable(
+          kind,
+          extra.name,
+          found,
+          'the platform marks it invalid (entityValidityDetails.valid is false)',
+        );
     }
     const key = keyOf(kind, value[rootKey]);
     if (!key) return this.#unreadable(kind, extra.name, yamlText, 'it has no identifier');
-    const document: PulledDocument = { key, yaml: yamlText, value, ...(extra.git ? { git: extra.git } : {}), ...(extra.stable ? { stable: true } : {}) };
+    const document: PulledDocument = {
+      key,
+      yaml: yamlText,
+      value,
+      ...(extra.git ? { git: extra.git } : {}),
+      ...(extra.stable ? { stable: true } : {}),
+    };
     this.documents.push(document);
     return document;
   }
@@ -196,11 +235,22 @@ class PullRun {
 
 /** Where a GET says the document lives in Git, when it does and says so in full. */
 function gitLocation(storage: Storage | undefined): GitLocation | undefined {
-  if (storage?.store !== 'remote' || !storage.connectorRef || !storage.repoName || !storage.branch || !storage.filePath) return undefined;
-  return { connectorRef: storage.connectorRef, repoName: storage.repoName, branch: storage.branch, filePath: storage.filePath };
+  if (storage?.store !== 'remote' || !storage.connectorRef || !storage.repoName || !storage.branch || !storage.filePath)
+    return undefined;
+  return {
+    connectorRef: storage.connectorRef,
+    repoName: storage.repoName,
+    branch: storage.branch,
+    filePath: storage.filePath,
+  };
 }
 
-const scoped = (kind: ResourceKind, org: string | undefined, project: string | undefined, parent?: string): ListScope => ({
+const scoped = (
+  kind: ResourceKind,
+  org: string | undefined,
+  project: string | undefined,
+  parent?: string,
+): ListScope => ({
   kind,
   ...(org ? { org } : {}),
   ...(project ? { project } : {}),
@@ -214,7 +264,11 @@ const SCOPE_KINDS: readonly ResourceKind[] = ['connector', 'service', 'environme
  * Reads every resource in `scope`. A 401 or 403 (or a platform that went away) ends the read at once with the
  * client's error; a resource that cannot be read as a document is kept in `unreadable`, never dropped.
  */
-export async function readEstate(client: Client, scope: PullScope, options: PullReadOptions = {}): Promise<PullReadResult> {
+export async function readEstate(
+  client: Client,
+  scope: PullScope,
+  options: PullReadOptions = {},
+): Promise<PullReadResult> {
   const run = new PullRun(client, options);
   if (scope.project && !scope.org) throw new TypeError('a project needs its organization');
   const orgs = scope.org ? [scope.org] : await client.listOrganizations();
@@ -225,7 +279,11 @@ export async function readEstate(client: Client, scope: PullScope, options: Pull
     if (scope.project) {
       const found = await client.readData({ kind: 'project', org, identifier: scope.project });
       if (!found)
-        throw new SettingsError(`project ${scope.project} of organization ${org} does not exist on the platform`, 'check --org and --project: they take identifiers (as in the console URL), not names', 'invalid-setting');
+        throw new SettingsError(
+          `project ${scope.project} of organization ${org} does not exist on the platform`,
+          'check --org and --project: they take identifiers (as in the console URL), not names',
+          'invalid-setting',
+        );
       run.keep('project', found.data, { name: `${org}/${scope.project}` });
       scopes.push({ org, project: scope.project });
       continue;
@@ -242,7 +300,12 @@ export async function readEstate(client: Client, scope: PullScope, options: Pull
   // Answers arrive in any order: sorted, the same account reads as the same result (and pull writes the same project).
   const byPath = (document: PulledDocument) => outputPathOf(document.key);
   const byName = (item: { kind: ResourceKind; name: string }) => `${kindRow(item.kind).folder}/${item.name}`;
-  return { documents: sortedBy(run.documents, byPath), unreadable: sortedBy(run.unreadable, byName), skipped: sortedBy(run.skipped, byName), progress: run.progress };
+  return {
+    documents: sortedBy(run.documents, byPath),
+    unreadable: sortedBy(run.unreadable, byName),
+    skipped: sortedBy(run.skipped, byName),
+    progress: run.progress,
+  };
 }
 
 const sortedBy = <T>(items: readonly T[], sortKey: (item: T) => string): T[] =>
@@ -251,13 +314,24 @@ const sortedBy = <T>(items: readonly T[], sortKey: (item: T) => string): T[] =>
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map(({ item }) => item);
 
-async function readKind(run: PullRun, kind: ResourceKind, org: string | undefined, project: string | undefined): Promise<void> {
+async function readKind(
+  run: PullRun,
+  kind: ResourceKind,
+  org: string | undefined,
+  project: string | undefined,
+): Promise<void> {
   const items = await run.list(scoped(kind, org, project));
   const where = scopeName(org, project);
   if (kind === 'template') {
     // Every version is an item of its own; their YAML needs a GET each.
     await run.pool(items, async (item) => {
-      const key: ResourceKey = { kind, identifier: item.identifier, ...(org ? { org } : {}), ...(project ? { project } : {}), ...(item.versionLabel ? { version: item.versionLabel } : {}) };
+      const key: ResourceKey = {
+        kind,
+        identifier: item.identifier,
+        ...(org ? { org } : {}),
+        ...(project ? { project } : {}),
+        ...(item.versionLabel ? { version: item.versionLabel } : {}),
+      };
       // A version kept in Git is read on the branch its list item names, and goes with where it lives (connector,
       // repository, file, branch), so publish updates it in its file (docs/publishing.md, "Templates in Git").
       const listedDetails = (item.entity.gitDetails ?? {}) as Json;
@@ -279,7 +353,13 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
   if (kind === 'environment')
     await run.pool(items, async (environment) => {
       const infrastructures = await run.list(scoped('infrastructure', org, project, environment.identifier));
-      await readListed(run, 'infrastructure', infrastructures, { org, project, parent: environment.identifier }, `${where}/${environment.identifier}`);
+      await readListed(
+        run,
+        'infrastructure',
+        infrastructures,
+        { org, project, parent: environment.identifier },
+        `${where}/${environment.identifier}`,
+      );
     });
 }
 
@@ -291,11 +371,24 @@ async function readKind(run: PullRun, kind: ResourceKind, org: string | undefine
  * (docs/publishing.md, "Services, environments and infrastructure definitions in Git"); one whose answer does not
  * say where in full is kept as YAML, saying what it does say.
  */
-async function readListed(run: PullRun, kind: ResourceKind, items: readonly ListedItem[], at: { org?: string | undefined; project?: string | undefined; parent?: string }, where: string): Promise<void> {
+async function readListed(
+  run: PullRun,
+  kind: ResourceKind,
+  items: readonly ListedItem[],
+  at: { org?: string | undefined; project?: string | undefined; parent?: string },
+  where: string,
+): Promise<void> {
   const inGit = items.filter((item) => item.entity.storeType === 'REMOTE');
-  for (const item of items) if (!inGit.includes(item)) run.keep(kind, item.data, { name: `${where}/${item.identifier}` });
+  for (const item of items)
+    if (!inGit.includes(item)) run.keep(kind, item.data, { name: `${where}/${item.identifier}` });
   await run.pool(inGit, async (item) => {
-    const key: ResourceKey = { kind, identifier: item.identifier, ...(at.org ? { org: at.org } : {}), ...(at.project ? { project: at.project } : {}), ...(at.parent ? { parent: at.parent } : {}) };
+    const key: ResourceKey = {
+      kind,
+      identifier: item.identifier,
+      ...(at.org ? { org: at.org } : {}),
+      ...(at.project ? { project: at.project } : {}),
+      ...(at.parent ? { parent: at.parent } : {}),
+    };
     const found = await run.read(key, undefined);
     if (found === undefined) return;
     const name = `${where}/${item.identifier}`;
@@ -306,16 +399,22 @@ async function readListed(run: PullRun, kind: ResourceKind, items: readonly List
     }
     const entity = (valueAt(found, dottedPath(kindApi(kind).list.entity)) ?? {}) as Json;
     const details = (entity.entityGitDetails ?? item.entity.entityGitDetails ?? {}) as Json;
-    run.keepAsText(kind, found, name, storedInGit(
+    run.keepAsText(
+      kind,
+      found,
+      name,
+      storedInGit(
         { ...details, branch: text(details.branch) ?? text(entity.fallbackBranch) },
         NOT_IN_FULL,
         text(entity.connectorRef) ?? text(item.entity.connectorRef),
-      ),);
+      ),
+    );
   });
 }
 
 /** Why a Git-stored document whose GET does not say where it lives in full is kept as YAML. */
-const NOT_IN_FULL = "the platform's answer does not say its connector, repository, branch and file in full, which publish needs to update it there";
+const NOT_IN_FULL =
+  "the platform's answer does not say its connector, repository, branch and file in full, which publish needs to update it there";
 
 /** Why a document stored in Git is kept as YAML: where it lives (as far as the platform said), and `why`. */
 function storedInGit(details: Json, why: string, connectorRef?: string): string {
@@ -332,7 +431,11 @@ async function readPipelines(run: PullRun, org: string, project: string): Promis
     const name = `${org}/${project}/${summary.identifier}`;
     const yamlVersion = text(summary.entity.yamlVersion) ?? String(summary.entity.yamlVersion ?? '0');
     if (yamlVersion === '1') {
-      run.skipped.push({ kind: 'pipeline', name, reason: 'it is written in the v1 (simplified) syntax, which pipewright does not model' });
+      run.skipped.push({
+        kind: 'pipeline',
+        name,
+        reason: 'it is written in the v1 (simplified) syntax, which pipewright does not model',
+      });
       return;
     }
     const branch = text((summary.entity.gitDetails as Json | undefined)?.branch);
@@ -345,17 +448,29 @@ async function readPipelines(run: PullRun, org: string, project: string): Promis
       const last = run.unreadable.at(-1);
       if (last?.name === name && isV1(last.text)) {
         run.unreadable.pop();
-        run.skipped.push({ kind: 'pipeline', name, reason: 'it is written in the v1 (simplified) syntax, which pipewright does not model' });
+        run.skipped.push({
+          kind: 'pipeline',
+          name,
+          reason: 'it is written in the v1 (simplified) syntax, which pipewright does not model',
+        });
       }
     }
-    const inputSets = await run.list({ ...scoped('inputSet', org, project, summary.identifier), query: { inputSetType: 'ALL' } });
+    const inputSets = await run.list({
+      ...scoped('inputSet', org, project, summary.identifier),
+      query: { inputSetType: 'ALL' },
+    });
     for (const item of inputSets) {
       const kind: ResourceKind = item.entity.inputSetType === 'OVERLAY_INPUT_SET' ? 'overlayInputSet' : 'inputSet';
       const inputSetBranch = text((item.entity.gitDetails as Json | undefined)?.branch) ?? branch;
-      const set = await run.read({ kind, org, project, parent: summary.identifier, identifier: item.identifier }, inputSetBranch);
-      if (set !== undefined) run.keep(kind, set, { name: `${name}/${item.identifier}`, ...gitOf(kind, set, connectorRef) });
+      const set = await run.read(
+        { kind, org, project, parent: summary.identifier, identifier: item.identifier },
+        inputSetBranch,
+      );
+      if (set !== undefined)
+        run.keep(kind, set, { name: `${name}/${item.identifier}`, ...gitOf(kind, set, connectorRef) });
     }
-    for (const item of await run.list(scoped('trigger', org, project, summary.identifier))) run.keep('trigger', item.data, { name: `${name}/${item.identifier}` });
+    for (const item of await run.list(scoped('trigger', org, project, summary.identifier)))
+      run.keep('trigger', item.data, { name: `${name}/${item.identifier}` });
   });
 }
 

@@ -19,7 +19,8 @@ export class RateLimiter {
   #pausedUntil = 0;
 
   constructor(perMinute: number, clock: Clock = systemClock, windowMs = MINUTE_MS) {
-    if (!Number.isFinite(perMinute) || perMinute <= 0) throw new RangeError(`rate limit must be a positive number, got ${perMinute}`);
+    if (!Number.isFinite(perMinute) || perMinute <= 0)
+      throw new RangeError(`rate limit must be a positive number, got ${perMinute}`);
     this.perMinute = Math.floor(perMinute) || 1;
     this.#clock = clock;
     this.#windowMs = windowMs;

@@ -18,28 +18,52 @@ export async function readOutputFolder(dir: string): Promise<OutputFolder> {
   try {
     text = await readFile(manifestPath, 'utf8');
   } catch {
-    throw new SettingsError(`${manifestPath} not found: ${dir} is not a compiled output folder`, `run pipewright compile -o ${dir} first, or pass the folder compile wrote`, 'not-compiled-output');
+    throw new SettingsError(
+      `${manifestPath} not found: ${dir} is not a compiled output folder`,
+      `run pipewright compile -o ${dir} first, or pass the folder compile wrote`,
+      'not-compiled-output',
+    );
   }
   const manifest = parseManifest(text);
-  if (!manifest) throw new SettingsError(`${manifestPath} is not a pipewright manifest`, 'publish reads the folder pipewright compile writes; compile again', 'not-compiled-output');
+  if (!manifest)
+    throw new SettingsError(
+      `${manifestPath} is not a pipewright manifest`,
+      'publish reads the folder pipewright compile writes; compile again',
+      'not-compiled-output',
+    );
   const items: PublishItem[] = [];
   const edited: string[] = [];
   for (const entry of manifest.files) {
-    if (!entryInsideFolder(entry)) throw new SettingsError(`${manifestPath} lists ${JSON.stringify(entry.file)}, outside the folder or not a .yaml file`, 'compile again to rewrite the manifest', 'not-compiled-output');
+    if (!entryInsideFolder(entry))
+      throw new SettingsError(
+        `${manifestPath} lists ${JSON.stringify(entry.file)}, outside the folder or not a .yaml file`,
+        'compile again to rewrite the manifest',
+        'not-compiled-output',
+      );
     const path = join(dir, entry.file);
     let yaml: string;
     try {
       yaml = await readFile(path, 'utf8');
     } catch {
-      throw new SettingsError(`${path} is listed in ${manifestPath} but missing`, `run pipewright compile -o ${dir} again`, 'not-compiled-output');
+      throw new SettingsError(
+        `${path} is listed in ${manifestPath} but missing`,
+        `run pipewright compile -o ${dir} again`,
+        'not-compiled-output',
+      );
     }
     if (entry.sha256 && sha256(yaml) !== entry.sha256) edited.push(entry.file);
     try {
       const document = publishDocument(yaml);
       const { id } = document;
       const mismatch =
-        id.kind !== entry.kind || id.identifier !== entry.identifier || (entry.org ?? undefined) !== id.org || (entry.project ?? undefined) !== id.project;
-      if (mismatch) throw new DocumentError(`it declares ${id.kind} ${id.identifier}, the manifest says ${entry.kind} ${entry.identifier}`);
+        id.kind !== entry.kind ||
+        id.identifier !== entry.identifier ||
+        (entry.org ?? undefined) !== id.org ||
+        (entry.project ?? undefined) !== id.project;
+      if (mismatch)
+        throw new DocumentError(
+          `it declares ${id.kind} ${id.identifier}, the manifest says ${entry.kind} ${entry.identifier}`,
+        );
       items.push({
         file: entry.file,
         document,
@@ -47,7 +71,12 @@ export async function readOutputFolder(dir: string): Promise<OutputFolder> {
         ...(entry.stable === true && id.kind === 'template' ? { stable: true as const } : {}),
       });
     } catch (error) {
-      if (error instanceof DocumentError) throw new SettingsError(`${path}: ${error.message}`, `run pipewright compile -o ${dir} again (or pipewright validate ${path})`, 'not-compiled-output');
+      if (error instanceof DocumentError)
+        throw new SettingsError(
+          `${path}: ${error.message}`,
+          `run pipewright compile -o ${dir} again (or pipewright validate ${path})`,
+          'not-compiled-output',
+        );
       throw error;
     }
   }

@@ -38,7 +38,8 @@ const block = (language: string, lines: readonly string[]): string[] => {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `pipeline default/shop/deploy` (`pipelines/default/shop/deploy.yaml`). */
-const documentName = (result: Pick<DocumentResult, 'kind' | 'name' | 'file'>) => `${kindRow(result.kind).label} ${code(result.name)} (${code(result.file)})`;
+const documentName = (result: Pick<DocumentResult, 'kind' | 'name' | 'file'>) =>
+  `${kindRow(result.kind).label} ${code(result.name)} (${code(result.file)})`;
 
 function countsTable(report: PublishReport): string[] {
   const outcomes: Outcome[] = ['created', 'updated', 'unchanged', 'failed'];
@@ -60,7 +61,8 @@ function policyItems(result: DocumentResult): string[] {
   const items: string[] = [];
   for (const set of result.policy?.sets ?? []) {
     const name = code(set.policySet ?? set.policySetId ?? 'a policy set');
-    if (result.outcome !== 'failed') for (const denial of set.denials) items.push(`policy set ${name} denies it: ${text(denial)}`);
+    if (result.outcome !== 'failed')
+      for (const denial of set.denials) items.push(`policy set ${name} denies it: ${text(denial)}`);
     for (const warning of set.warnings) items.push(`policy set ${name} warns: ${text(warning)}`);
   }
   return items;
@@ -72,8 +74,19 @@ const DIFF_LINES = 40;
 /** A document's semantic diff as a folded `diff` block, indented under its list item. */
 function diffBlock(title: string, result: DocumentResult): string[] {
   const all = formatChanges(result.changes ?? [], '');
-  const shown = all.length > DIFF_LINES ? [...all.slice(0, DIFF_LINES), `... and ${all.length - DIFF_LINES} more (the job's log has them all)`] : all;
-  return ['', `  <details><summary>${title}</summary>`, '', ...block('diff', shown).map((line) => `  ${line}`), '', '  </details>', ''];
+  const shown =
+    all.length > DIFF_LINES
+      ? [...all.slice(0, DIFF_LINES), `... and ${all.length - DIFF_LINES} more (the job's log has them all)`]
+      : all;
+  return [
+    '',
+    `  <details><summary>${title}</summary>`,
+    '',
+    ...block('diff', shown).map((line) => `  ${line}`),
+    '',
+    '  </details>',
+    '',
+  ];
 }
 
 /** One document that changes: its name, the warnings under it, and its semantic diff folded in a `<details>`. */
@@ -86,10 +99,14 @@ function changedDocument(result: DocumentResult): string[] {
 }
 
 function failedDocument(result: DocumentResult): string[] {
-  const lines = [`- ${documentName(result)}: ${text(failureText(result.error))}${text(correlation(result.error?.correlationId))}`];
+  const lines = [
+    `- ${documentName(result)}: ${text(failureText(result.error))}${text(correlation(result.error?.correlationId))}`,
+  ];
   // Drift: what someone changed on the platform, so that the source can take it in before the next publish.
-  if (result.error?.reason === 'drift' && result.changes?.length) lines.push(...diffBlock('changed on the platform', result));
-  for (const note of [...(result.warnings ?? []).map((warning) => `warning: ${text(warning)}`), ...policyItems(result)]) lines.push(`  - ${note}`);
+  if (result.error?.reason === 'drift' && result.changes?.length)
+    lines.push(...diffBlock('changed on the platform', result));
+  for (const note of [...(result.warnings ?? []).map((warning) => `warning: ${text(warning)}`), ...policyItems(result)])
+    lines.push(`  - ${note}`);
   return lines;
 }
 
@@ -102,7 +119,12 @@ const ORPHAN_TEXT: Readonly<Record<OrphanResult['outcome'], (dryRun: boolean) =>
 };
 
 function orphanItem(orphan: OrphanResult, dryRun: boolean): string {
-  const detail = orphan.outcome === 'failed' ? `: ${text(failureText(orphan.error))}${text(correlation(orphan.error?.correlationId))}` : orphan.message ? `: ${text(orphan.message)}` : '';
+  const detail =
+    orphan.outcome === 'failed'
+      ? `: ${text(failureText(orphan.error))}${text(correlation(orphan.error?.correlationId))}`
+      : orphan.message
+        ? `: ${text(orphan.message)}`
+        : '';
   return `- ${kindRow(orphan.kind).label} ${code(orphan.name)} (published from ${code(orphan.file)}): ${ORPHAN_TEXT[orphan.outcome](dryRun)}${detail}`;
 }
 
@@ -122,16 +144,35 @@ export function markdownReport(report: PublishReport, context: MarkdownContext):
     ...countsTable(report),
     ...section(dry ? 'Would fail' : 'Failed', [...predicted, ...otherFailures], failedDocument),
     ...section('Drift: changed on the platform since the last publish, left alone', drifted, failedDocument),
-    ...section(dry ? 'Would create' : 'Created', report.results.filter((r) => r.outcome === 'created'), changedDocument),
-    ...section(dry ? 'Would update' : 'Updated', report.results.filter((r) => r.outcome === 'updated'), changedDocument),
+    ...section(
+      dry ? 'Would create' : 'Created',
+      report.results.filter((r) => r.outcome === 'created'),
+      changedDocument,
+    ),
+    ...section(
+      dry ? 'Would update' : 'Updated',
+      report.results.filter((r) => r.outcome === 'updated'),
+      changedDocument,
+    ),
   ];
   // Unchanged documents are counted only, unless the policy sets had something to say of them.
-  const unchangedNotes = report.results.filter((r) => r.outcome === 'unchanged' && (r.warnings?.length || policyItems(r).length));
+  const unchangedNotes = report.results.filter(
+    (r) => r.outcome === 'unchanged' && (r.warnings?.length || policyItems(r).length),
+  );
   if (unchangedNotes.length > 0) lines.push(...section('Unchanged, with warnings', unchangedNotes, changedDocument));
   const orphans = report.orphans ?? [];
-  if (orphans.length > 0) lines.push('', `### Orphans: recorded, source gone (${orphans.length})`, '', ...orphans.map((o) => orphanItem(o, dry)));
+  if (orphans.length > 0)
+    lines.push(
+      '',
+      `### Orphans: recorded, source gone (${orphans.length})`,
+      '',
+      ...orphans.map((o) => orphanItem(o, dry)),
+    );
   if (report.stopped) lines.push('', `**Stopped early:** ${text(report.stopped.message)}`);
   if (report.requests !== undefined) lines.push('', `${plural(report.requests, 'request')} to the platform.`);
   // Lists leave blank lines of their own after a <details>: one blank line between blocks is enough.
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -4,8 +4,18 @@ import type { OrphanOutcome, OrphanResult } from './prune.js';
 import { formatChanges } from './semantic-diff.js';
 import { authAdvice } from './settings.js';
 
-const VERB: Readonly<Record<Outcome, string>> = { created: 'created', updated: 'updated', unchanged: 'unchanged', failed: 'FAILED' };
-const DRY_VERB: Readonly<Record<Outcome, string>> = { created: 'would create', updated: 'would update', unchanged: 'unchanged', failed: 'FAILED' };
+const VERB: Readonly<Record<Outcome, string>> = {
+  created: 'created',
+  updated: 'updated',
+  unchanged: 'unchanged',
+  failed: 'FAILED',
+};
+const DRY_VERB: Readonly<Record<Outcome, string>> = {
+  created: 'would create',
+  updated: 'would update',
+  unchanged: 'unchanged',
+  failed: 'FAILED',
+};
 
 export const correlation = (id: string | undefined) => (id ? ` (correlationId ${id})` : '');
 /** Kind names line up in a column as wide as the longest. */
@@ -22,7 +32,8 @@ function policyLines(result: DocumentResult): string[] {
   const lines: string[] = [];
   for (const set of result.policy?.sets ?? []) {
     const name = set.policySet ?? set.policySetId ?? 'a policy set';
-    if (result.outcome !== 'failed') for (const text of set.denials) lines.push(`    policy set ${name} denies it: ${text}`);
+    if (result.outcome !== 'failed')
+      for (const text of set.denials) lines.push(`    policy set ${name} denies it: ${text}`);
     for (const text of set.warnings) lines.push(`    policy set ${name} warns: ${text}`);
   }
   return lines;
@@ -45,16 +56,30 @@ export function resultLines(result: DocumentResult, dryRun: boolean): string[] {
       ...(result.error?.reason === 'drift' && result.changes ? formatChanges(result.changes, '      ') : []),
       ...warnings,
     ];
-  if (dryRun && result.outcome === 'updated' && result.changes) return [head, ...formatChanges(result.changes), ...warnings];
-  if (dryRun && result.outcome === 'created') return [`${head}  (not on the platform yet)`, ...(result.changes ? formatChanges(result.changes) : []), ...warnings];
+  if (dryRun && result.outcome === 'updated' && result.changes)
+    return [head, ...formatChanges(result.changes), ...warnings];
+  if (dryRun && result.outcome === 'created')
+    return [
+      `${head}  (not on the platform yet)`,
+      ...(result.changes ? formatChanges(result.changes) : []),
+      ...warnings,
+    ];
   return [head, ...warnings];
 }
 
-const ORPHAN_VERB: Readonly<Record<OrphanOutcome, string>> = { orphaned: 'orphan', deleted: 'deleted', gone: 'gone', kept: 'kept', failed: 'FAILED' };
+const ORPHAN_VERB: Readonly<Record<OrphanOutcome, string>> = {
+  orphaned: 'orphan',
+  deleted: 'deleted',
+  gone: 'gone',
+  kept: 'kept',
+  failed: 'FAILED',
+};
 
 /** A recorded resource whose source is gone, and what became of it. */
 export function orphanLines(result: OrphanResult, dryRun: boolean): string[] {
-  const verb = (dryRun && result.outcome === 'deleted' ? 'would delete' : ORPHAN_VERB[result.outcome]).padEnd(dryRun ? 12 : 9);
+  const verb = (dryRun && result.outcome === 'deleted' ? 'would delete' : ORPHAN_VERB[result.outcome]).padEnd(
+    dryRun ? 12 : 9,
+  );
   const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  (published from ${result.file})`;
   switch (result.outcome) {
     case 'orphaned':
@@ -71,7 +96,8 @@ export function orphanLines(result: OrphanResult, dryRun: boolean): string[] {
 }
 
 /** Whether what happened to the orphans fails the run: a delete `--prune` asked for that did not happen. */
-export const orphansFailed = (orphans: readonly OrphanResult[] | undefined): boolean => (orphans ?? []).some((o) => o.outcome === 'failed' || o.outcome === 'kept');
+export const orphansFailed = (orphans: readonly OrphanResult[] | undefined): boolean =>
+  (orphans ?? []).some((o) => o.outcome === 'failed' || o.outcome === 'kept');
 
 /**
  * The table at the end: counts per kind and outcome (a row for each kind the run had documents of), then every
@@ -90,8 +116,14 @@ export function summaryTable(report: PublishReport): string {
   const total = countOutcomes(report.results);
   rows.push(['total', ...outcomes.map((o) => String(total[o]))]);
   const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const lines = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
-  if (report.requests !== undefined) lines.push('', `${report.requests} request${report.requests === 1 ? '' : 's'} to the platform`);
+  const lines = rows.map((row) =>
+    row
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+  if (report.requests !== undefined)
+    lines.push('', `${report.requests} request${report.requests === 1 ? '' : 's'} to the platform`);
   const orphans = report.orphans ?? [];
   if (orphans.length > 0) {
     const counts = new Map<string, number>();
@@ -99,7 +131,10 @@ export function summaryTable(report: PublishReport): string {
       const verb = report.dryRun && o.outcome === 'deleted' ? 'would delete' : o.outcome;
       counts.set(verb, (counts.get(verb) ?? 0) + 1);
     }
-    lines.push('', `orphans (recorded, source gone): ${orphans.length} (${[...counts].map(([verb, n]) => `${verb} ${n}`).join(', ')})`);
+    lines.push(
+      '',
+      `orphans (recorded, source gone): ${orphans.length} (${[...counts].map(([verb, n]) => `${verb} ${n}`).join(', ')})`,
+    );
   }
   const failed = report.results.filter((r) => r.outcome === 'failed');
   if (failed.length > 0) {
@@ -111,7 +146,10 @@ export function summaryTable(report: PublishReport): string {
 }
 
 /** The `--json` report. */
-export function jsonReport(report: PublishReport, context: { baseUrl: string; accountId: string; dir: string; edited: readonly string[]; keySource: string }) {
+export function jsonReport(
+  report: PublishReport,
+  context: { baseUrl: string; accountId: string; dir: string; edited: readonly string[]; keySource: string },
+) {
   const counts = countOutcomes(report.results);
   return {
     ok: counts.failed === 0 && !orphansFailed(report.orphans),
@@ -122,7 +160,9 @@ export function jsonReport(report: PublishReport, context: { baseUrl: string; ac
     counts,
     ...(report.requests !== undefined ? { requests: report.requests } : {}),
     // A CI job reading only the JSON needs the advice too: it names where the key came from, never the key.
-    ...(report.stopped ? { stopped: { ...report.stopped, advice: authAdvice(report.stopped.kind, context.keySource) } } : {}),
+    ...(report.stopped
+      ? { stopped: { ...report.stopped, advice: authAdvice(report.stopped.kind, context.keySource) } }
+      : {}),
     ...(context.edited.length ? { editedAfterCompile: context.edited } : {}),
     documents: report.results.map((r) => ({
       file: r.file,

@@ -57,7 +57,12 @@ export interface RetryEvent {
  * Sleeps until `ms` pass or either signal aborts (AbortSignal.any is newer than Node 20.0); the listeners go with
  * the sleep, so a client that retries for hours does not pile them up on its long-lived signals.
  */
-async function sleepUnless(clock: Clock, ms: number, a: AbortSignal | undefined, b: AbortSignal | undefined): Promise<void> {
+async function sleepUnless(
+  clock: Clock,
+  ms: number,
+  a: AbortSignal | undefined,
+  b: AbortSignal | undefined,
+): Promise<void> {
   if (!a || !b) return clock.sleep(ms, a ?? b);
   const controller = new AbortController();
   const onA = () => controller.abort(a.reason);
@@ -81,7 +86,12 @@ async function sleepUnless(clock: Clock, ms: number, a: AbortSignal | undefined,
 export async function withRetry<T>(
   attempt: (n: number) => Promise<T>,
   policy: RetryPolicy,
-  { clock = systemClock, signal, onRetry, health }: { clock?: Clock; signal?: AbortSignal; onRetry?: (event: RetryEvent) => void; health?: PlatformHealth } = {},
+  {
+    clock = systemClock,
+    signal,
+    onRetry,
+    health,
+  }: { clock?: Clock; signal?: AbortSignal; onRetry?: (event: RetryEvent) => void; health?: PlatformHealth } = {},
 ): Promise<T> {
   const started = clock.now();
   let correlationId: string | undefined;
@@ -96,12 +106,18 @@ export async function withRetry<T>(
       if (error.kind !== 'transient' || n >= policy.attempts) throw error.withAttempts(n, correlationId);
       const delayMs = backoffDelay(policy, n, error.retryAfterMs);
       if (clock.now() - started + delayMs > policy.maxTotalMs) {
-        const why = error.retryAfterMs !== undefined && error.retryAfterMs === delayMs ? ` (the server asked to wait ${Math.ceil(delayMs / 1000)} s)` : '';
-        throw new ApiError(`${error.message}; gave up after ${n} attempts: the retry time budget of ${Math.round(policy.maxTotalMs / 1000)} s is spent${why}`, {
-          ...error,
-          attempts: n,
-          ...(correlationId ? { correlationId } : {}),
-        });
+        const why =
+          error.retryAfterMs !== undefined && error.retryAfterMs === delayMs
+            ? ` (the server asked to wait ${Math.ceil(delayMs / 1000)} s)`
+            : '';
+        throw new ApiError(
+          `${error.message}; gave up after ${n} attempts: the retry time budget of ${Math.round(policy.maxTotalMs / 1000)} s is spent${why}`,
+          {
+            ...error,
+            attempts: n,
+            ...(correlationId ? { correlationId } : {}),
+          },
+        );
       }
       onRetry?.({ error, attempt: n, delayMs });
       try {

@@ -28,7 +28,11 @@ type Json = Record<string, unknown>;
 
 /** Empty values mean "not set" to the platform: `description: ""`, `tags: {}` and a missing key are the same. */
 const isEmpty = (value: unknown): boolean =>
-  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
+  value === null ||
+  value === undefined ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isRecord(value) && Object.keys(value).length === 0);
 
 /** Keys the server adds to a resource body; ignored unless the local document sets them. */
 const SERVER_KEYS = ['createdAt', 'lastModifiedAt', 'lastUpdatedAt', 'version', 'gitDetails', 'entityValidityDetails'];
@@ -45,7 +49,8 @@ function normalise(local: Json, remote: Json): { local: Json; remote: Json } {
   return { local: { ...local, [root]: filled.local }, remote: { ...remote, [root]: filled.remote } };
 }
 
-const keyPath = (path: string, key: string) => (path ? `${path}.${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}` : key);
+const keyPath = (path: string, key: string) =>
+  path ? `${path}.${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}` : key;
 
 /** Wrapper keys of list items a person names by identifier (`- stage: {identifier: ...}`). */
 const WRAPPERS = ['stage', 'step', 'stepGroup'];
@@ -56,7 +61,9 @@ function identityOf(item: unknown): string | undefined {
   const keys = Object.keys(item);
   const wrapper = keys.length === 1 && WRAPPERS.includes(keys[0]!) && isRecord(item[keys[0]!]) ? keys[0]! : undefined;
   const body = wrapper ? (item[wrapper] as Json) : item;
-  return typeof body.identifier === 'string' && body.identifier !== '' ? `${wrapper ?? ''}:${body.identifier}` : undefined;
+  return typeof body.identifier === 'string' && body.identifier !== ''
+    ? `${wrapper ?? ''}:${body.identifier}`
+    : undefined;
 }
 
 /** The item's wrapper key (`step` of `- step: {...}`), so a whole added or removed item is named by its identifier. */
@@ -88,7 +95,14 @@ function record(walk: Walk, at: DocPath, text: string, change: Omit<Change, 'pat
   walk.out.push({ path: text, ...(place ? { place } : {}), ...change });
 }
 
-function walkValues(walk: Walk, local: unknown, remote: unknown, localAt: DocPath, remoteAt: DocPath, text: string): void {
+function walkValues(
+  walk: Walk,
+  local: unknown,
+  remote: unknown,
+  localAt: DocPath,
+  remoteAt: DocPath,
+  text: string,
+): void {
   if (isRecord(local) && isRecord(remote)) {
     const keys = [...new Set([...Object.keys(local), ...Object.keys(remote)])].sort();
     for (const key of keys) {
@@ -111,25 +125,35 @@ function walkValues(walk: Walk, local: unknown, remote: unknown, localAt: DocPat
  * inserted in the middle is one addition, not a change of every step after it; a new order is one change. Other
  * lists are compared by position.
  */
-function walkList(walk: Walk, local: readonly unknown[], remote: readonly unknown[], localAt: DocPath, remoteAt: DocPath, text: string): void {
+function walkList(
+  walk: Walk,
+  local: readonly unknown[],
+  remote: readonly unknown[],
+  localAt: DocPath,
+  remoteAt: DocPath,
+  text: string,
+): void {
   const mine = identities(local);
   const theirs = identities(remote);
   if (mine && theirs) {
     const remoteIndex = new Map(theirs.map((id, i) => [id, i]));
     mine.forEach((id, i) => {
       const j = remoteIndex.get(id);
-      if (j === undefined) record(walk, [...localAt, i, ...wrapperOf(local[i])], `${text}[${i}]`, { op: 'added', local: local[i] });
+      if (j === undefined)
+        record(walk, [...localAt, i, ...wrapperOf(local[i])], `${text}[${i}]`, { op: 'added', local: local[i] });
       else walkValues(walk, local[i], remote[j], [...localAt, i], [...remoteAt, j], `${text}[${i}]`);
     });
     const localIds = new Set(mine);
     theirs.forEach((id, j) => {
-      if (!localIds.has(id)) record(walk, [...remoteAt, j, ...wrapperOf(remote[j])], `${text}[${j}]`, { op: 'removed', remote: remote[j] });
+      if (!localIds.has(id))
+        record(walk, [...remoteAt, j, ...wrapperOf(remote[j])], `${text}[${j}]`, { op: 'removed', remote: remote[j] });
     });
     const common = (ids: readonly string[], other: ReadonlySet<string>) => ids.filter((id) => other.has(id));
     const ours = common(mine, new Set(theirs));
     const platform = common(theirs, localIds);
     const name = (id: string) => id.slice(id.indexOf(':') + 1);
-    if (ours.join('\n') !== platform.join('\n')) record(walk, localAt, text, { op: 'changed', local: ours.map(name), remote: platform.map(name) });
+    if (ours.join('\n') !== platform.join('\n'))
+      record(walk, localAt, text, { op: 'changed', local: ours.map(name), remote: platform.map(name) });
     return;
   }
   for (let i = 0; i < Math.max(local.length, remote.length); i++) {

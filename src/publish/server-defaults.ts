@@ -1,7 +1,6 @@
 import { isRecord } from '../core/is-record.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 
-
 /**
  * What the platform fills in when a document leaves a field out: the one table the semantic diff reads, and so
  * what "unchanged" (a re-publish writes nothing) and "drift" (changed by someone else) mean. A field here that a
@@ -35,7 +34,8 @@ export const SERVER_DEFAULTS: readonly ServerDefault[] = [
     path: ['color'],
     // Colours are hex: `#0063f7` (as the UI shows it) is the same colour.
     fill: { value: '#0063F7', caseInsensitive: true },
-    source: '950-ng-project-n-orgs/src/main/java/io/harness/ng/core/remote/ProjectMapper.java L39 (NGConstants.HARNESS_BLUE)',
+    source:
+      '950-ng-project-n-orgs/src/main/java/io/harness/ng/core/remote/ProjectMapper.java L39 (NGConstants.HARNESS_BLUE)',
   },
   { kind: 'project', path: ['description'], fill: { value: '' }, source: 'ProjectMapper.java L38' },
   {
@@ -45,7 +45,12 @@ export const SERVER_DEFAULTS: readonly ServerDefault[] = [
     fill: 'superset',
     source: 'ProjectMapper.java L42 (ModuleType.getModules())',
   },
-  { kind: 'connector', path: ['spec', 'delegateSelectors'], fill: { value: [] }, source: `${CONNECTOR_BEANS}/docker/DockerConnectorDTO.java L55 and siblings (an empty set)` },
+  {
+    kind: 'connector',
+    path: ['spec', 'delegateSelectors'],
+    fill: { value: [] },
+    source: `${CONNECTOR_BEANS}/docker/DockerConnectorDTO.java L55 and siblings (an empty set)`,
+  },
   {
     kind: 'connector',
     path: ['spec', 'executeOnDelegate'],
@@ -63,9 +68,14 @@ export const SERVER_DEFAULTS: readonly ServerDefault[] = [
 ];
 
 const isAbsent = (value: unknown): boolean =>
-  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
+  value === null ||
+  value === undefined ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isRecord(value) && Object.keys(value).length === 0);
 
-const getIn = (body: Json, path: readonly string[]): unknown => path.reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), body);
+const getIn = (body: Json, path: readonly string[]): unknown =>
+  path.reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), body);
 
 /** `body` with `value` at `path` (copies on the way down; absent `value` removes the key). */
 function setIn(body: Json, path: readonly string[], value: unknown): Json {
@@ -101,7 +111,8 @@ export function withServerDefaults(kind: ResourceKind, local: Json, remote: Json
     const platform = getIn(theirs, entry.path);
     if (entry.fill === 'superset') {
       const wanted = Array.isArray(ours) ? ours : [];
-      if (Array.isArray(platform) && wanted.every((item) => platform.some((p) => same(p, item, false)))) theirs = setIn(theirs, entry.path, ours);
+      if (Array.isArray(platform) && wanted.every((item) => platform.some((p) => same(p, item, false))))
+        theirs = setIn(theirs, entry.path, ours);
       continue;
     }
     const { value, caseInsensitive = false } = entry.fill;

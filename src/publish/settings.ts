@@ -37,14 +37,25 @@ type Env = Readonly<Record<string, string | undefined>>;
 const fromEnv = (env: Env, name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
 
 /** Base URL, account and key: flags win over the environment, the environment over pipewright.config.ts. */
-export async function resolveConnection(flags: ConnectionFlags, config: PipewrightConfig, env: Env = process.env): Promise<Connection> {
+export async function resolveConnection(
+  flags: ConnectionFlags,
+  config: PipewrightConfig,
+  env: Env = process.env,
+): Promise<Connection> {
   const baseUrl = flags.baseUrl ?? fromEnv(env, 'HARNESS_BASE_URL') ?? config.baseUrl;
   const accountId = flags.account ?? fromEnv(env, 'HARNESS_ACCOUNT_ID') ?? config.accountId;
   // Every missing setting in one message: fixing them one run at a time wastes a CI round trip each.
   const missing: { what: string; how: string }[] = [];
-  if (!baseUrl) missing.push({ what: 'no platform address given', how: 'pass --base-url https://app.harness.io, set HARNESS_BASE_URL, or set baseUrl in pipewright.config.ts' });
+  if (!baseUrl)
+    missing.push({
+      what: 'no platform address given',
+      how: 'pass --base-url https://app.harness.io, set HARNESS_BASE_URL, or set baseUrl in pipewright.config.ts',
+    });
   if (!accountId)
-    missing.push({ what: 'no account identifier given', how: 'pass --account <id>, set HARNESS_ACCOUNT_ID, or set accountId in pipewright.config.ts (it is in the console URL after /account/)' });
+    missing.push({
+      what: 'no account identifier given',
+      how: 'pass --account <id>, set HARNESS_ACCOUNT_ID, or set accountId in pipewright.config.ts (it is in the console URL after /account/)',
+    });
   let key: { apiKey: string; keySource: string } | undefined;
   try {
     key = await readApiKey(flags.apiKeyFile, env);
@@ -54,7 +65,11 @@ export async function resolveConnection(flags: ConnectionFlags, config: Pipewrig
   }
   if (missing.length === 1) throw new SettingsError(missing[0]!.what, missing[0]!.how, 'missing-setting');
   if (missing.length > 1)
-    throw new SettingsError(`${missing.length} settings are missing: ${missing.map((m) => m.what).join('; ')}`, missing.map((m) => m.how).join('\n    hint: '), 'missing-setting');
+    throw new SettingsError(
+      `${missing.length} settings are missing: ${missing.map((m) => m.what).join('; ')}`,
+      missing.map((m) => m.how).join('\n    hint: '),
+      'missing-setting',
+    );
   return { baseUrl: baseUrl!, accountId: accountId!, ...key! };
 }
 
@@ -68,23 +83,41 @@ export interface GitFlags {
 
 export interface GitResolved {
   readonly store: 'inline' | 'remote';
-  readonly git?: { readonly connectorRef: string; readonly repoName: string; readonly branch: string; readonly filePath?: string };
+  readonly git?: {
+    readonly connectorRef: string;
+    readonly repoName: string;
+    readonly branch: string;
+    readonly filePath?: string;
+  };
 }
 
 /** Flags win over config; all missing Git settings are named together. */
 export function resolveGit(flags: GitFlags, config: PipewrightConfig): GitResolved {
   const store = flags.store ?? config.store ?? 'inline';
   if (store !== 'inline' && store !== 'remote')
-    throw new SettingsError(`--store ${JSON.stringify(store)} is not inline or remote`, 'use --store remote to keep pipelines in Git, or --store inline (the default)');
+    throw new SettingsError(
+      `--store ${JSON.stringify(store)} is not inline or remote`,
+      'use --store remote to keep pipelines in Git, or --store inline (the default)',
+    );
   const connectorRef = flags.gitConnector ?? config.git?.connector;
   const repoName = flags.repo ?? config.git?.repo;
   const branch = flags.branch ?? config.git?.branch;
   if (store === 'inline') {
-    const given = [flags.gitConnector && '--git-connector', flags.repo && '--repo', flags.branch && '--branch'].filter(Boolean);
-    if (given.length) throw new SettingsError(`${given.join(', ')} given without --store remote`, 'add --store remote to keep pipelines in Git, or drop the Git options');
+    const given = [flags.gitConnector && '--git-connector', flags.repo && '--repo', flags.branch && '--branch'].filter(
+      Boolean,
+    );
+    if (given.length)
+      throw new SettingsError(
+        `${given.join(', ')} given without --store remote`,
+        'add --store remote to keep pipelines in Git, or drop the Git options',
+      );
     return { store };
   }
-  const missing = [!connectorRef && '--git-connector <connector>', !repoName && '--repo <name>', !branch && '--branch <branch>'].filter(Boolean);
+  const missing = [
+    !connectorRef && '--git-connector <connector>',
+    !repoName && '--repo <name>',
+    !branch && '--branch <branch>',
+  ].filter(Boolean);
   if (missing.length)
     throw new SettingsError(
       `--store remote needs ${missing.join(', ')}`,
@@ -92,12 +125,18 @@ export function resolveGit(flags: GitFlags, config: PipewrightConfig): GitResolv
       'missing-setting',
     );
   const filePath = config.git?.filePath;
-  return { store, git: { connectorRef: connectorRef!, repoName: repoName!, branch: branch!, ...(filePath ? { filePath } : {}) } };
+  return {
+    store,
+    git: { connectorRef: connectorRef!, repoName: repoName!, branch: branch!, ...(filePath ? { filePath } : {}) },
+  };
 }
 
 /** `{org}`, `{project}`, `{identifier}` in config `git.filePath`, e.g. `pipelines/{project}/{identifier}.yaml`. */
 export function expandFilePath(template: string, id: { org?: string; project?: string; identifier: string }): string {
-  return template.replace(/\{(org|project|identifier)\}/g, (_, name: 'org' | 'project' | 'identifier') => id[name] ?? '_');
+  return template.replace(
+    /\{(org|project|identifier)\}/g,
+    (_, name: 'org' | 'project' | 'identifier') => id[name] ?? '_',
+  );
 }
 
 async function readApiKey(file: string | undefined, env: Env): Promise<{ apiKey: string; keySource: string }> {
@@ -107,16 +146,29 @@ async function readApiKey(file: string | undefined, env: Env): Promise<{ apiKey:
       text = await readFile(file, 'utf8');
     } catch (error) {
       const code = (error as { code?: string }).code;
-      throw new SettingsError(`cannot read the API key file ${file}${code ? ` (${code})` : ''}`, 'check the path given to --api-key-file', 'file-not-found');
+      throw new SettingsError(
+        `cannot read the API key file ${file}${code ? ` (${code})` : ''}`,
+        'check the path given to --api-key-file',
+        'file-not-found',
+      );
     }
     const apiKey = text.trim();
-    if (!apiKey) throw new SettingsError(`the API key file ${file} is empty`, 'write the token into it, alone on one line', 'missing-setting');
+    if (!apiKey)
+      throw new SettingsError(
+        `the API key file ${file} is empty`,
+        'write the token into it, alone on one line',
+        'missing-setting',
+      );
     checkKeyShape(apiKey, `the API key file ${file}`);
     return { apiKey, keySource: `--api-key-file ${file}` };
   }
   const apiKey = fromEnv(env, 'HARNESS_API_KEY');
   if (!apiKey)
-    throw new SettingsError('no API key: HARNESS_API_KEY is not set', 'set HARNESS_API_KEY to a personal access token or service-account token (in CI, from a secret), or pass --api-key-file <file>', 'missing-setting');
+    throw new SettingsError(
+      'no API key: HARNESS_API_KEY is not set',
+      'set HARNESS_API_KEY to a personal access token or service-account token (in CI, from a secret), or pass --api-key-file <file>',
+      'missing-setting',
+    );
   checkKeyShape(apiKey, 'HARNESS_API_KEY');
   return { apiKey, keySource: 'HARNESS_API_KEY' };
 }
@@ -136,12 +188,21 @@ function checkKeyShape(apiKey: string, where: string): void {
  * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
  * trigger create), and PIPEWRIGHT_LIST_PAGE_SIZE (items per list page, 1 to 100: small pages make paging testable).
  */
-export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; timeoutMs?: number; webhookPauseMs?: number; listPageSize?: number } {
+export function tuningFromEnv(env: Env = process.env): {
+  retry: RetryOptions;
+  timeoutMs?: number;
+  webhookPauseMs?: number;
+  listPageSize?: number;
+} {
   const number = (name: string): number | undefined => {
     const value = fromEnv(env, name);
     if (value === undefined) return undefined;
     const n = Number(value);
-    if (!Number.isFinite(n) || n < 0) throw new SettingsError(`${name}=${JSON.stringify(value)} is not a non-negative number`, `unset ${name} or give milliseconds/a count`);
+    if (!Number.isFinite(n) || n < 0)
+      throw new SettingsError(
+        `${name}=${JSON.stringify(value)} is not a non-negative number`,
+        `unset ${name} or give milliseconds/a count`,
+      );
     return n;
   };
   const baseDelayMs = number('PIPEWRIGHT_RETRY_BASE_MS');
@@ -163,7 +224,11 @@ export function tuningFromEnv(env: Env = process.env): { retry: RetryOptions; ti
 }
 
 /** Advice for a run stopped early: the platform refusing the key, or not answering. Pull only reads, and writes nothing then. */
-export function authAdvice(kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone', keySource: string, command: 'publish' | 'pull' = 'publish'): string {
+export function authAdvice(
+  kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone',
+  keySource: string,
+  command: 'publish' | 'pull' = 'publish',
+): string {
   switch (kind) {
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;
@@ -191,6 +256,8 @@ export function gitFilesOf(config: PipewrightConfig): ((id: ResourceKey) => GitF
   if (!files || Object.keys(files).length === 0) return undefined;
   return (id) => {
     const place = files[gitFileName(id)];
-    return place ? { connectorRef: place.connector, repoName: place.repo, branch: place.branch, filePath: place.filePath } : undefined;
+    return place
+      ? { connectorRef: place.connector, repoName: place.repo, branch: place.branch, filePath: place.filePath }
+      : undefined;
   };
 }

@@ -43,7 +43,10 @@ function networkCause(error: unknown): { code?: string; message: string } {
   let found: { code?: string; message: string } = { message: error instanceof Error ? error.message : String(error) };
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
-    found = { message: current.message, ...(typeof code === 'string' ? { code } : found.code ? { code: found.code } : {}) };
+    found = {
+      message: current.message,
+      ...(typeof code === 'string' ? { code } : found.code ? { code: found.code } : {}),
+    };
     current = current.cause;
   }
   return found;
@@ -70,12 +73,21 @@ async function attemptOnce(
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.clock.now());
     const etag = response.headers.get('etag') ?? undefined;
     const contentType = response.headers.get('content-type') ?? undefined;
-    return { status: response.status, text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(etag ? { etag } : {}), ...(contentType ? { contentType } : {}) };
+    return {
+      status: response.status,
+      text,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ...(etag ? { etag } : {}),
+      ...(contentType ? { contentType } : {}),
+    };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (controller.signal.aborted) {
       options.health?.unanswered(options.clock.now(), `no response within ${options.timeoutMs} ms`, request.label);
-      throw new ApiError(`no response to ${request.label} within ${options.timeoutMs} ms`, { kind: 'transient', request: request.label });
+      throw new ApiError(`no response to ${request.label} within ${options.timeoutMs} ms`, {
+        kind: 'transient',
+        request: request.label,
+      });
     }
     const cause = networkCause(error);
     options.health?.unanswered(options.clock.now(), cause.code ?? cause.message, request.label);
@@ -86,7 +98,11 @@ async function attemptOnce(
       untrusted
         ? `the server's TLS certificate is not trusted (${cause.code}); if it is signed by a private CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
         : `network error on ${request.label}: ${options.redact(cause.message)}${cause.code ? ` (${cause.code})` : ''}`,
-      { kind: untrusted ? 'untrusted-certificate' : unresolved ? 'unreachable' : 'transient', request: request.label, ...(cause.code ? { code: cause.code } : {}) },
+      {
+        kind: untrusted ? 'untrusted-certificate' : unresolved ? 'unreachable' : 'transient',
+        request: request.label,
+        ...(cause.code ? { code: cause.code } : {}),
+      },
     );
   } finally {
     clearTimeout(timer);
@@ -136,7 +152,11 @@ export function sendJson(request: HttpRequest, options: TransportOptions): Promi
         try {
           return JSON.parse(text) as unknown;
         } catch {
-          throw new ApiError(`${request.label} answered HTTP ${status} with a body that is not JSON`, { kind: 'rejected', status, request: request.label });
+          throw new ApiError(`${request.label} answered HTTP ${status} with a body that is not JSON`, {
+            kind: 'rejected',
+            status,
+            request: request.label,
+          });
         }
       }
       try {
@@ -154,7 +174,12 @@ export function sendJson(request: HttpRequest, options: TransportOptions): Promi
 /** What one unretried request found at the base URL: the platform (any answer in its JSON shape), or not. */
 export type Probe =
   | { readonly ok: true }
-  | { readonly ok: false; readonly problem: 'refused' | 'unresolved' | 'tls' | 'timeout' | 'network' | 'blocked-port' | 'not-json' | 'bare-404'; readonly detail: string };
+  | {
+      readonly ok: false;
+      readonly problem:
+        'refused' | 'unresolved' | 'tls' | 'timeout' | 'network' | 'blocked-port' | 'not-json' | 'bare-404';
+      readonly detail: string;
+    };
 
 /**
  * One request, no retries: answers whether the platform is at the address at all. Any JSON answer counts (a 401
@@ -171,19 +196,41 @@ export async function probe(request: HttpRequest, options: TransportOptions): Pr
     } catch {
       body = undefined;
     }
-    const shaped = body !== null && typeof body === 'object' && typeof (body as { status?: unknown }).status === 'string';
+    const shaped =
+      body !== null && typeof body === 'object' && typeof (body as { status?: unknown }).status === 'string';
     if (shaped) return { ok: true };
-    if (status === 404) return { ok: false, problem: 'bare-404', detail: `HTTP 404 without the platform's error body (${describeBody(contentType, text)})` };
-    return { ok: false, problem: 'not-json', detail: `HTTP ${status} with ${describeBody(contentType, text)}, not the platform's JSON` };
+    if (status === 404)
+      return {
+        ok: false,
+        problem: 'bare-404',
+        detail: `HTTP 404 without the platform's error body (${describeBody(contentType, text)})`,
+      };
+    return {
+      ok: false,
+      problem: 'not-json',
+      detail: `HTTP ${status} with ${describeBody(contentType, text)}, not the platform's JSON`,
+    };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const code = error.code;
     if (error.kind === 'untrusted-certificate') return { ok: false, problem: 'tls', detail: error.message };
-    if (code === 'ECONNREFUSED') return { ok: false, problem: 'refused', detail: 'the connection was refused (ECONNREFUSED): nothing listens there' };
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, problem: 'unresolved', detail: `the host name does not resolve (${code})` };
-    if (code && /^(ERR_TLS|ERR_SSL|EPROTO)/.test(code)) return { ok: false, problem: 'tls', detail: `the TLS handshake failed (${code})` };
+    if (code === 'ECONNREFUSED')
+      return {
+        ok: false,
+        problem: 'refused',
+        detail: 'the connection was refused (ECONNREFUSED): nothing listens there',
+      };
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return { ok: false, problem: 'unresolved', detail: `the host name does not resolve (${code})` };
+    if (code && /^(ERR_TLS|ERR_SSL|EPROTO)/.test(code))
+      return { ok: false, problem: 'tls', detail: `the TLS handshake failed (${code})` };
     // The Fetch standard's blocked ports (9, 25, 6000, ...): fetch refuses them before connecting.
-    if (/bad port/i.test(error.message)) return { ok: false, problem: 'blocked-port', detail: 'fetch refuses to connect to this port (one of the Fetch standard\'s blocked ports)' };
+    if (/bad port/i.test(error.message))
+      return {
+        ok: false,
+        problem: 'blocked-port',
+        detail: "fetch refuses to connect to this port (one of the Fetch standard's blocked ports)",
+      };
     if (/within \d+ ms/.test(error.message)) return { ok: false, problem: 'timeout', detail: error.message };
     return { ok: false, problem: 'network', detail: error.message };
   }

@@ -11,14 +11,21 @@ import { DocumentRefusal } from './publish-failure.js';
  */
 
 type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const asObject = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** Whether the document asks for a running trigger (`enabled` absent means on). */
 const wantsEnabled = (document: PublishDocument): boolean => asObject(document.value.trigger)?.enabled !== false;
 
 /** Throws when the answer to a trigger write says the platform turned the trigger off. */
-export async function checkTriggerEnabled(client: Client, document: PublishDocument, envelope: Envelope, outcome: 'created' | 'updated'): Promise<void> {
+export async function checkTriggerEnabled(
+  client: Client,
+  document: PublishDocument,
+  envelope: Envelope,
+  outcome: 'created' | 'updated',
+): Promise<void> {
   if (document.id.kind !== 'trigger' || !wantsEnabled(document) || asObject(envelope.data)?.enabled !== false) return;
   // The reason is not in the write's answer: one more GET for it, and a report without it when that fails.
   let reason: string | undefined;
@@ -31,7 +38,7 @@ export async function checkTriggerEnabled(client: Client, document: PublishDocum
   }
   throw new DocumentRefusal(
     'disabled by the platform',
-    `${outcome}, but the platform disabled the trigger (enabled: false) after its validation failed: ${reason ?? 'the reason is in the trigger\'s status in the platform'}; a trigger keeps the withServiceV2 flag it was created with, and pipewright creates triggers with withServiceV2=true: if this one was created without it (by hand, or an older pipewright), delete it in the platform and publish again, otherwise fix what the reason names`,
+    `${outcome}, but the platform disabled the trigger (enabled: false) after its validation failed: ${reason ?? "the reason is in the trigger's status in the platform"}; a trigger keeps the withServiceV2 flag it was created with, and pipewright creates triggers with withServiceV2=true: if this one was created without it (by hand, or an older pipewright), delete it in the platform and publish again, otherwise fix what the reason names`,
     envelope.correlationId ? { correlationId: envelope.correlationId } : {},
   );
 }

@@ -13,7 +13,8 @@ import { describeDenial, policySetsText } from './governance.js';
 type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-const asText = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const asText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** `field: message` pairs of an `errors` map (`{ fqn: { field: message } }`, NGTriggerResponseDTO.errors). */
 function errorsText(errors: unknown): string | undefined {
@@ -49,20 +50,37 @@ export function checkWritten(kind: ResourceKind, envelope: Envelope, request: st
   const details = { request, ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}) };
   if (governance?.deny === true) {
     const { message, policySets } = describeDenial(governance);
-    throw new ApiError(`denied by policy: ${message}${policySetsText(policySets)}; nothing was stored`, { kind: 'denied', status: 200, ...details });
+    throw new ApiError(`denied by policy: ${message}${policySetsText(policySets)}; nothing was stored`, {
+      kind: 'denied',
+      status: 200,
+      ...details,
+    });
   }
   // A trigger whose YAML the platform could not take answers 200 with `errorResponse: true` and the errors, and
   // stores nothing (NGTriggerResourceImpl.java L130-131, NGTriggerElementMapper.java L506-521).
   if (data?.errorResponse === true) {
     const why = errorsText(data.errors);
-    throw new ApiError(`the platform answered 200 SUCCESS with errorResponse: true${why ? ` (${why})` : ''}: nothing was stored`, { kind: 'rejected', status: 200, ...details });
+    throw new ApiError(
+      `the platform answered 200 SUCCESS with errorResponse: true${why ? ` (${why})` : ''}: nothing was stored`,
+      { kind: 'rejected', status: 200, ...details },
+    );
   }
   if (!hasEntity(kind, envelope.data)) {
-    const got = envelope.data === null || envelope.data === undefined ? 'no data' : `data with ${Object.keys(data ?? {}).sort().join(', ') || 'nothing in it'}`;
-    throw new ApiError(`the platform answered 200 SUCCESS without the ${kindRow(kind).label} (${expected(kind)} expected, ${got}): it is not counted as stored`, {
-      kind: 'rejected',
-      status: 200,
-      ...details,
-    });
+    const got =
+      envelope.data === null || envelope.data === undefined
+        ? 'no data'
+        : `data with ${
+            Object.keys(data ?? {})
+              .sort()
+              .join(', ') || 'nothing in it'
+          }`;
+    throw new ApiError(
+      `the platform answered 200 SUCCESS without the ${kindRow(kind).label} (${expected(kind)} expected, ${got}): it is not counted as stored`,
+      {
+        kind: 'rejected',
+        status: 200,
+        ...details,
+      },
+    );
   }
 }

@@ -23,14 +23,15 @@ export const stageSpecRegistry = lazyRegistry(catalogData.stages);
 /** The wire `spec` schema of each connector type, by `type`. */
 export const connectorSpecRegistry = lazyRegistry(catalogData.connectors);
 /** The `spec` schema of the template types that hold no pipeline part (SecretManager, Workspace, ...), by `type`. */
-export const templateSpecRegistry = lazyRegistry(Object.fromEntries(Object.entries(catalogData.templateSpecs).map(([type, spec]) => [type, { spec }])));
+export const templateSpecRegistry = lazyRegistry(
+  Object.fromEntries(Object.entries(catalogData.templateSpecs).map(([type, spec]) => [type, { spec }])),
+);
 /** A part of a document beside pipelines, as the published schema has it (`CatalogData.documents` says which). */
 export function documentPartSchema(part: keyof CatalogData['documents']): z.ZodType {
   const shape = catalogData.documents[part];
   // The named definition itself, not a lazy reference to it: callers extend the object.
   return typeof shape !== 'string' && shape[0] === 'ref' ? compiler.def(shape[1]) : compiler.compile(shape);
 }
-
 
 /**
  * A named definition of the platform's schema (`ServiceConfig`, `PipelineInfrastructure`), compiled on first use:

@@ -50,7 +50,9 @@ export const NAME_PATTERN = /^[a-zA-Z_0-9-.][-0-9a-zA-Z_\s.]{0,127}$/;
 
 export const displayName = z
   .string()
-  .regex(NAME_PATTERN, { error: 'is not a name the platform accepts: letters, digits, spaces, -, _ and . (at most 128 characters)' })
+  .regex(NAME_PATTERN, {
+    error: 'is not a name the platform accepts: letters, digits, spaces, -, _ and . (at most 128 characters)',
+  })
   .meta({ description: 'Display name: letters, digits, spaces, -, _ and .', examples: ['Deploy to prod'] });
 
 /** A value that may also be given as a runtime input or other expression. */
@@ -97,21 +99,35 @@ const NUMBER_TEXT = /(^[+-]?[0-9]*\.?[0-9]+$)|(<\+.+>.*)|^$/;
  */
 export const pipelineVariable = variable
   .extend({
-    name: z.string().regex(VARIABLE_NAME_PATTERN, { error: 'is not a variable name: a letter or _, then letters, digits, _, ., $ or -' }).optional(),
+    name: z
+      .string()
+      .regex(VARIABLE_NAME_PATTERN, {
+        error: 'is not a variable name: a letter or _, then letters, digits, _, ., $ or -',
+      })
+      .optional(),
     value: z.union([z.string(), z.number()]),
   })
   .superRefine((value, ctx) => {
     const wrong = (field: 'value' | 'default', expected: string) =>
-      ctx.addIssue({ code: 'custom', path: [field], message: `a ${value.type} variable's ${field} must be ${expected}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `a ${value.type} variable's ${field} must be ${expected}`,
+      });
     if (value.type !== 'Number') {
       if (typeof value.value === 'number') wrong('value', 'text (quote it)');
       if (typeof value.default === 'number') wrong('default', 'text (quote it)');
     } else {
-      if (typeof value.value === 'string' && !NUMBER_TEXT.test(value.value)) wrong('value', 'a number or a <+...> expression');
+      if (typeof value.value === 'string' && !NUMBER_TEXT.test(value.value))
+        wrong('value', 'a number or a <+...> expression');
       if (typeof value.default === 'string') wrong('default', 'a number');
     }
     if (value.type === 'Secret' && typeof value.value === 'string' && value.value.includes('<+secrets.getValue('))
-      ctx.addIssue({ code: 'custom', path: ['value'], message: "a Secret variable's value is the secret's identifier, not <+secrets.getValue(...)" });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['value'],
+        message: "a Secret variable's value is the secret's identifier, not <+secrets.getValue(...)",
+      });
   });
 
 export const delegateSelectors = orExpression(z.array(z.string())).meta({

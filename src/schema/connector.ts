@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { CONNECTOR_TYPES } from '../catalog/catalog.js';
 import { connectorSpecRegistry } from './catalog-schemas.js';
-import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, identifier, scopeIdentifier, tags, typedBy } from './common.js';
+import {
+  checkSpecByType,
+  delegateSelectors,
+  EVERY_PROBLEM,
+  identifier,
+  scopeIdentifier,
+  tags,
+  typedBy,
+} from './common.js';
 
 export const DOCKER_PROVIDERS = ['DockerHub', 'Harbor', 'Quay', 'Other'] as const;
 
@@ -36,7 +44,10 @@ export const connectorSpecs: Readonly<Record<string, z.ZodType>> = Object.freeze
   Object.defineProperties(
     {},
     Object.fromEntries(
-      CONNECTOR_TYPES.map((type) => [type, { enumerable: true, get: () => HAND_MODELLED_CONNECTOR_SPECS[type] ?? connectorSpecRegistry[type] }]),
+      CONNECTOR_TYPES.map((type) => [
+        type,
+        { enumerable: true, get: () => HAND_MODELLED_CONNECTOR_SPECS[type] ?? connectorSpecRegistry[type] },
+      ]),
     ),
   ) as Record<string, z.ZodType>,
 );
@@ -51,13 +62,21 @@ export const connectorBody = typedBy(
       projectIdentifier: scopeIdentifier.optional(),
       tags: tags.optional(),
       // The connector schema's enum: the platform serves it (GET /ng/api/yaml-schema?entityType=Connectors).
-      type: z.enum(CONNECTOR_TYPES as [string, ...string[]]).meta({ description: 'Connector kind, e.g. DockerRegistry, Github, K8sCluster.' }),
+      type: z
+        .enum(CONNECTOR_TYPES as [string, ...string[]])
+        .meta({ description: 'Connector kind, e.g. DockerRegistry, Github, K8sCluster.' }),
       spec: z.looseObject({}),
     })
     .superRefine((body, ctx) => {
       // A project's connector names its org: connector.project.json requires both (facts-1 §8, ConnectorInfo).
       if (body.projectIdentifier !== undefined && body.orgIdentifier === undefined)
-        ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['orgIdentifier'], message: 'orgIdentifier is required with projectIdentifier' } as never);
+        ctx.addIssue({
+          code: 'invalid_type',
+          expected: 'string',
+          input: undefined,
+          path: ['orgIdentifier'],
+          message: 'orgIdentifier is required with projectIdentifier',
+        } as never);
       checkSpecByType(connectorSpecs, body.type, body.spec, ctx);
     }, EVERY_PROBLEM)
     .meta({ title: 'Connector' }),

@@ -3,8 +3,16 @@ import { identifier } from './common.js';
 
 /** Event names are strings, not an enum: the platform adds events, and an unknown one must not block a pipeline. */
 export const PIPELINE_EVENTS = [
-  'AllEvents', 'PipelineStart', 'PipelineSuccess', 'PipelineFailed', 'PipelineEnd', 'PipelinePaused',
-  'StageStart', 'StageSuccess', 'StageFailed', 'StepFailed',
+  'AllEvents',
+  'PipelineStart',
+  'PipelineSuccess',
+  'PipelineFailed',
+  'PipelineEnd',
+  'PipelinePaused',
+  'StageStart',
+  'StageSuccess',
+  'StageFailed',
+  'StepFailed',
 ] as const;
 
 export const NOTIFICATION_METHODS = ['Email', 'Slack', 'PagerDuty', 'MsTeams', 'Webhook', 'Datadog'] as const;
@@ -17,8 +25,13 @@ export const notificationRule = z
     pipelineEvents: z
       .array(
         z.looseObject({
-          type: z.string().meta({ description: `Event, e.g. ${PIPELINE_EVENTS.join(', ')}.`, examples: ['PipelineFailed'] }),
-          forStages: z.array(z.string()).optional().meta({ description: 'For stage events: stage identifiers, or AllStages.' }),
+          type: z
+            .string()
+            .meta({ description: `Event, e.g. ${PIPELINE_EVENTS.join(', ')}.`, examples: ['PipelineFailed'] }),
+          forStages: z
+            .array(z.string())
+            .optional()
+            .meta({ description: 'For stage events: stage identifiers, or AllStages.' }),
         }),
       )
       .min(1, { error: 'list at least one event, e.g. PipelineFailed' }),

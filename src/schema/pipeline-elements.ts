@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { stepEntry } from '../catalog/catalog.js';
-import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, typedBy, pipelineVariable } from './common.js';
+import {
+  checkSpecByType,
+  delegateSelectors,
+  EVERY_PROBLEM,
+  displayName,
+  duration,
+  identifier,
+  orExpression,
+  typedBy,
+  pipelineVariable,
+} from './common.js';
 import { failureStrategy } from './failure-strategy.js';
 import { stepSpecs } from './steps.js';
 import { strategyOrInput } from './strategy.js';
@@ -10,7 +20,10 @@ export const when = z
   .looseObject({
     stageStatus: z.enum(['Success', 'Failure', 'All']).optional(),
     pipelineStatus: z.enum(['Success', 'Failure', 'All']).optional(),
-    condition: z.string().optional().meta({ examples: ['<+pipeline.variables.deploy> == "true"'] }),
+    condition: z
+      .string()
+      .optional()
+      .meta({ examples: ['<+pipeline.variables.deploy> == "true"'] }),
   })
   .meta({ description: 'Run only when the status matches and the condition (a JEXL expression) holds.' });
 
@@ -22,7 +35,13 @@ export const failureStrategies = orExpression(z.array(failureStrategy));
  */
 export function requireTypeOrTemplate(value: { type?: unknown; template?: unknown }, ctx: z.RefinementCtx): void {
   if (value.type === undefined && value.template === undefined)
-    ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['type'], message: 'type is required (or a template)' } as never);
+    ctx.addIssue({
+      code: 'invalid_type',
+      expected: 'string',
+      input: undefined,
+      path: ['type'],
+      message: 'type is required (or a template)',
+    } as never);
 }
 
 export const step = typedBy(
@@ -30,7 +49,10 @@ export const step = typedBy(
     .looseObject({
       name: displayName,
       identifier,
-      type: z.string().optional().meta({ description: 'Step type, e.g. ShellScript, Run, Http; absent with a template.' }),
+      type: z
+        .string()
+        .optional()
+        .meta({ description: 'Step type, e.g. ShellScript, Run, Http; absent with a template.' }),
       description: z.string().optional(),
       timeout: duration.optional(),
       spec: z.looseObject({}).optional(),
@@ -43,7 +65,13 @@ export const step = typedBy(
       requireTypeOrTemplate(value, ctx);
       // `spec` as the step type's node in the schema says (`required` of its *StepNode), then its fields.
       if (value.spec === undefined && typeof value.type === 'string' && stepEntry(value.type)?.specRequired)
-        ctx.addIssue({ code: 'invalid_type', expected: 'object', input: undefined, path: ['spec'], message: 'spec is required' } as never);
+        ctx.addIssue({
+          code: 'invalid_type',
+          expected: 'object',
+          input: undefined,
+          path: ['spec'],
+          message: 'spec is required',
+        } as never);
       else if (value.spec !== undefined) checkSpecByType(stepSpecs, value.type, value.spec, ctx);
     }, EVERY_PROBLEM)
     .meta({ title: 'Step' }),
@@ -105,7 +133,13 @@ export const stepGroup = z
   })
   .superRefine((value, ctx) => {
     if (value.steps === undefined && value.template === undefined)
-      ctx.addIssue({ code: 'invalid_type', expected: 'array', input: undefined, path: ['steps'], message: 'steps is required (or a template)' } as never);
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'array',
+        input: undefined,
+        path: ['steps'],
+        message: 'steps is required (or a template)',
+      } as never);
   })
   .meta({ title: 'Step group' });
 

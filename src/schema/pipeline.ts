@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { checkSpecByType, delegateSelectors, EVERY_PROBLEM, displayName, duration, identifier, orExpression, scopeIdentifier, tags, typedBy, pipelineVariable } from './common.js';
+import {
+  checkSpecByType,
+  delegateSelectors,
+  EVERY_PROBLEM,
+  displayName,
+  duration,
+  identifier,
+  orExpression,
+  scopeIdentifier,
+  tags,
+  typedBy,
+  pipelineVariable,
+} from './common.js';
 import { notificationRule } from './notification.js';
 import { executionSteps, failureStrategies, rollbackSteps, requireTypeOrTemplate, when } from './pipeline-elements.js';
 import { pipelineProperties } from './stage-ci.js';
@@ -37,7 +49,13 @@ export const stage = typedBy(
       if (typeof value.type === 'string' && value.template === undefined)
         for (const field of stageEntry(value.type)?.required ?? [])
           if ((value as Record<string, unknown>)[field] === undefined)
-            ctx.addIssue({ code: 'invalid_type', expected: 'array', input: undefined, path: [field], message: `${field} is required on a ${value.type} stage` } as never);
+            ctx.addIssue({
+              code: 'invalid_type',
+              expected: 'array',
+              input: undefined,
+              path: [field],
+              message: `${field} is required on a ${value.type} stage`,
+            } as never);
       // No stage node of the schema requires `spec` (a stage without one saves, and runs nothing).
       if (value.spec === undefined) return;
       checkSpecByType(stageSpecs, value.type, value.spec, ctx);

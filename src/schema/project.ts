@@ -1,7 +1,21 @@
 import { z } from 'zod';
 import { identifier, tags } from './common.js';
 
-export const PROJECT_MODULES = ['CD', 'CI', 'CV', 'CF', 'CE', 'STO', 'CHAOS', 'SRM', 'IACM', 'CODE', 'CORE', 'PMS', 'TEMPLATESERVICE'] as const;
+export const PROJECT_MODULES = [
+  'CD',
+  'CI',
+  'CV',
+  'CF',
+  'CE',
+  'STO',
+  'CHAOS',
+  'SRM',
+  'IACM',
+  'CODE',
+  'CORE',
+  'PMS',
+  'TEMPLATESERVICE',
+] as const;
 
 export const projectBody = z
   .looseObject({

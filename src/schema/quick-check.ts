@@ -171,7 +171,12 @@ function fieldPlan(shape: Readonly<Record<string, z.ZodType>>): { always: Field[
   const byKey = new Map<string, Field>();
   for (const [key, schema] of Object.entries(shape)) {
     if (key === '__proto__') continue;
-    const field = { key, check: quickCheck(schema), optin: internals(schema).optin, optional: internals(schema).optout === 'optional' };
+    const field = {
+      key,
+      check: quickCheck(schema),
+      optin: internals(schema).optin,
+      optional: internals(schema).optout === 'optional',
+    };
     if (field.optional && field.optin === 'optional' && !(key in Object.prototype)) byKey.set(key, field);
     else always.push(field);
   }

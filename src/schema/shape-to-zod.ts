@@ -15,7 +15,10 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
     let schema = named.get(name);
     if (!schema) {
       // Set before building: a definition that refers to itself resolves through z.lazy.
-      named.set(name, z.lazy(() => named.get(`=${name}`)!));
+      named.set(
+        name,
+        z.lazy(() => named.get(`=${name}`)!),
+      );
       schema = compile(defs[name] ?? 'any');
       named.set(`=${name}`, schema);
       named.set(name, schema);
@@ -89,14 +92,19 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
       if (!schema) compiled.set(tag, (schema = compile(variants[tag]!)));
       return schema;
     };
-    const refined = object.superRefine((value, ctx) => variantIssues(variantOf(value as Record<string, unknown>), value, ctx), EVERY_PROBLEM);
+    const refined = object.superRefine(
+      (value, ctx) => variantIssues(variantOf(value as Record<string, unknown>), value, ctx),
+      EVERY_PROBLEM,
+    );
     variantSchemas.set(refined, variantOf);
     return refined;
   }
 
   /** A shape with its references followed. */
   function resolve(shape: Shape, depth = 0): Shape {
-    return typeof shape !== 'string' && shape[0] === 'ref' && depth < 20 ? resolve(defs[shape[1]] ?? 'any', depth + 1) : shape;
+    return typeof shape !== 'string' && shape[0] === 'ref' && depth < 20
+      ? resolve(defs[shape[1]] ?? 'any', depth + 1)
+      : shape;
   }
 
   /**
@@ -111,7 +119,8 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
       const object = resolve(branch);
       if (typeof object === 'string' || object[0] !== 'obj') return undefined;
       const type = (object[1] as Readonly<Record<string, Shape>>).type;
-      if (!Array.isArray(type) || type[0] !== 'enum' || type.length !== 2 || typeof type[1] !== 'string') return undefined;
+      if (!Array.isArray(type) || type[0] !== 'enum' || type.length !== 2 || typeof type[1] !== 'string')
+        return undefined;
       byType.set(type[1], branch);
     }
     return byType.size === branches.length && byType.size > 1 ? byType : undefined;
@@ -129,7 +138,10 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
     };
     const refined = z
       .looseObject({ type: z.enum([...byType.keys()] as [string, ...string[]]) })
-      .superRefine((value, ctx) => variantIssues(variantOf(value as Record<string, unknown>), value, ctx), EVERY_PROBLEM);
+      .superRefine(
+        (value, ctx) => variantIssues(variantOf(value as Record<string, unknown>), value, ctx),
+        EVERY_PROBLEM,
+      );
     variantSchemas.set(refined, variantOf);
     return refined;
   }
@@ -171,13 +183,16 @@ function scalarOrText(scalar: 'boolean' | 'integer'): z.ZodType {
   const words = scalar === 'boolean' ? 'true or false' : 'a whole number';
   return z.union([
     base,
-    z.string().refine((text) => text === '' || EXPRESSION_PATTERN.test(text) || coercible.test(text.trim()), { error: `is not ${words} (or a <+...> expression)` }),
+    z.string().refine((text) => text === '' || EXPRESSION_PATTERN.test(text) || coercible.test(text.trim()), {
+      error: `is not ${words} (or a <+...> expression)`,
+    }),
   ]);
 }
 
 /** What a pattern miss means, in words: durations are the common case. */
 function patternMessage(pattern: string): string {
   if (/\[smhwd\]|\[mhwd\]/.test(pattern)) return 'is not a duration (e.g. 10m, 1h30m, 1d)';
-  if (pattern.startsWith('^[a-zA-Z_][0-9a-zA-Z_')) return 'is not a valid identifier: start with a letter or _, then letters, digits or _';
+  if (pattern.startsWith('^[a-zA-Z_][0-9a-zA-Z_'))
+    return 'is not a valid identifier: start with a letter or _, then letters, digits or _';
   return `does not have the form the platform expects (${pattern})`;
 }

@@ -12,7 +12,10 @@ export const codebase = z
       z.discriminatedUnion('type', [
         z.looseObject({ type: z.literal('branch'), spec: z.looseObject({ branch: z.string() }) }),
         z.looseObject({ type: z.literal('tag'), spec: z.looseObject({ tag: z.string() }) }),
-        z.looseObject({ type: z.literal('PR'), spec: z.looseObject({ number: z.union([z.number().int(), z.string()]) }) }),
+        z.looseObject({
+          type: z.literal('PR'),
+          spec: z.looseObject({ number: z.union([z.number().int(), z.string()]) }),
+        }),
         z.looseObject({ type: z.literal('commitSha'), spec: z.looseObject({ commitSha: z.string() }) }),
       ]),
     ).meta({ description: 'What to build: a branch, tag, PR or commit; usually <+input>.', examples: ['<+input>'] }),
@@ -62,7 +65,10 @@ export const ciSpec = z
     infrastructure: z
       .looseObject({
         // The platform schema's enum (its infrastructure forms all list these); Harness Cloud is `runtime`, not here.
-        type: z.enum(['KubernetesDirect', 'UseFromStage', 'VM']).optional().meta({ examples: ['KubernetesDirect', 'VM'] }),
+        type: z
+          .enum(['KubernetesDirect', 'UseFromStage', 'VM'])
+          .optional()
+          .meta({ examples: ['KubernetesDirect', 'VM'] }),
         spec: z
           .looseObject({
             connectorRef: z.string().optional(),

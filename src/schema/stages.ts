@@ -34,4 +34,3 @@ export const stageSpecs: Readonly<Record<string, z.ZodType>> = Object.freeze(
     ),
   ) as Record<string, z.ZodType>,
 );
-

@@ -46,7 +46,9 @@ export const strategy = z
     matrix: matrix.optional(),
     repeat: repeat.optional(),
     // The platform's schema allows 0 here (int32, minimum 0).
-    parallelism: orExpression(z.number().int().nonnegative()).optional().meta({ description: 'Run this many copies at once.' }),
+    parallelism: orExpression(z.number().int().nonnegative())
+      .optional()
+      .meta({ description: 'Run this many copies at once.' }),
   })
   .superRefine((value, ctx) => {
     const present = (['matrix', 'repeat', 'parallelism'] as const).filter((key) => key in value);
@@ -56,7 +58,10 @@ export const strategy = z
         message: `a strategy has exactly one of matrix, repeat or parallelism (found ${present.length ? present.join(', ') : 'none'})`,
       });
   })
-  .meta({ title: 'Looping strategy', examples: [{ matrix: { os: ['linux', 'windows'], maxConcurrency: 2 } }, { parallelism: 4 }] });
+  .meta({
+    title: 'Looping strategy',
+    examples: [{ matrix: { os: ['linux', 'windows'], maxConcurrency: 2 } }, { parallelism: 4 }],
+  });
 
 export type Strategy = z.infer<typeof strategy>;
 

@@ -28,8 +28,16 @@ export const VERSION_LABEL_PATTERN = /^[0-9a-zA-Z][^\s/&]{0,127}$/;
  * identifier and name): the same schemas check it, with those fields left out (the published schema's
  * `*_template` nodes say the same).
  */
-const withoutIdentity = <T extends z.ZodObject>(schema: T, registry?: Readonly<Record<string, z.ZodType>>, extra: z.core.$ZodLooseShape = {}) => {
-  const partial = (schema as unknown as z.ZodObject).safeExtend({ identifier: identifier.optional(), name: z.string().optional(), ...extra } as never);
+const withoutIdentity = <T extends z.ZodObject>(
+  schema: T,
+  registry?: Readonly<Record<string, z.ZodType>>,
+  extra: z.core.$ZodLooseShape = {},
+) => {
+  const partial = (schema as unknown as z.ZodObject).safeExtend({
+    identifier: identifier.optional(),
+    name: z.string().optional(),
+    ...extra,
+  } as never);
   return registry ? typedBy(partial, registry) : partial;
 };
 
@@ -49,7 +57,12 @@ export const templateSpecs: Readonly<Record<string, z.ZodType>> = Object.freeze(
             projectIdentifier: scopeIdentifier.optional(),
           })),
       },
-      ...Object.fromEntries(Object.keys(templateSpecRegistry).map((type) => [type, { enumerable: true, get: () => templateSpecRegistry[type] }])),
+      ...Object.fromEntries(
+        Object.keys(templateSpecRegistry).map((type) => [
+          type,
+          { enumerable: true, get: () => templateSpecRegistry[type] },
+        ]),
+      ),
     },
   ) as Record<string, z.ZodType>,
 );

@@ -11,4 +11,3 @@ export const triggerDocument = z.looseObject({ trigger: triggerBody }).meta({
   title: 'pipewright trigger document',
   description: 'A trigger, as sent to POST /pipeline/api/triggers.',
 });
-

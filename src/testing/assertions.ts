@@ -12,7 +12,10 @@ export class SynthAssertionError extends Error {
 }
 
 const fail = (what: string, found: readonly Diagnostic[]): never => {
-  throw new SynthAssertionError(`expected no ${what}, found ${found.length}:\n${formatDiagnostics(found).trimEnd()}`, found);
+  throw new SynthAssertionError(
+    `expected no ${what}, found ${found.length}:\n${formatDiagnostics(found).trimEnd()}`,
+    found,
+  );
 };
 
 /** Passes when compile would write these documents (warnings and suppressed errors allowed); else throws, listing each error at its place with its hint. */

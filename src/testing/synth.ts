@@ -13,7 +13,8 @@ import { toYaml } from '../yaml/emit-yaml.js';
  * What a unit test synthesizes: builders, a list of them, or a module's exports (`import * as mod from
  * '../pipelines/deploy.js'`), whose exported builders and arrays of builders count as compile counts them.
  */
-export type SynthInput = AnyResource | readonly (AnyResource | readonly AnyResource[])[] | Readonly<Record<string, unknown>>;
+export type SynthInput =
+  AnyResource | readonly (AnyResource | readonly AnyResource[])[] | Readonly<Record<string, unknown>>;
 
 export interface SynthOptions {
   /** The project's rule settings, as `rules` in pipewright.config.ts gives them to compile. */
@@ -52,9 +53,12 @@ function foundResources(input: SynthInput): FoundResource[] {
     const found: FoundResource[] = [];
     const seen = new Set<AnyResource>();
     given.forEach((item, index) => {
-      const items = Array.isArray(item) ? (item as unknown[]).map((inner, at) => [inner, `builders[${index}][${at}]`] as const) : [[item, `builders[${index}]`] as const];
+      const items = Array.isArray(item)
+        ? (item as unknown[]).map((inner, at) => [inner, `builders[${index}][${at}]`] as const)
+        : [[item, `builders[${index}]`] as const];
       for (const [resource, exportName] of items) {
-        if (!isResource(resource)) throw new TypeError(`synth: ${exportName} is not a pipewright builder (got ${describeValue(resource)})`);
+        if (!isResource(resource))
+          throw new TypeError(`synth: ${exportName} is not a pipewright builder (got ${describeValue(resource)})`);
         if (seen.has(resource)) continue;
         seen.add(resource);
         found.push({ resource, file: fileOf(resource), exportName });
@@ -62,12 +66,17 @@ function foundResources(input: SynthInput): FoundResource[] {
     });
     return found;
   }
-  if (!isRecord(input)) throw new TypeError(`synth: expected builders or a module's exports, got ${describeValue(input)}`);
+  if (!isRecord(input))
+    throw new TypeError(`synth: expected builders or a module's exports, got ${describeValue(input)}`);
   // A module: its exports as compile collects them (the same order, arrays, a builder exported twice counted once).
-  return collectResources([{ file: UNKNOWN_FILE, exports: input }]).map((found) => ({ ...found, file: fileOf(found.resource) }));
+  return collectResources([{ file: UNKNOWN_FILE, exports: input }]).map((found) => ({
+    ...found,
+    file: fileOf(found.resource),
+  }));
 }
 
-const describeValue = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+const describeValue = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 
 /**
  * Builds the documents of `input` as `pipewright compile` does, with every rule and check across documents it
@@ -86,16 +95,14 @@ export function synth(input: SynthInput, options: SynthOptions = {}): Synthesize
   const built = buildAndValidate(found, [], options.rules);
   // Paths as compile writes them: those that differ only in case set apart.
   const apart = pathsApartInCase(built.documents.map((document) => outputPathOf(document.key)));
-  const documents = built.documents.map(
-    (document): SynthDocument => ({
-      kind: document.kind,
-      key: document.key,
-      path: apart.get(outputPathOf(document.key)) ?? outputPathOf(document.key),
-      yaml: toYaml(document.document),
-      data: document.document,
-      source: { file: document.file, exportName: document.exportName },
-    }),
-  );
+  const documents = built.documents.map((document): SynthDocument => ({
+    kind: document.kind,
+    key: document.key,
+    path: apart.get(outputPathOf(document.key)) ?? outputPathOf(document.key),
+    yaml: toYaml(document.document),
+    data: document.document,
+    source: { file: document.file, exportName: document.exportName },
+  }));
   return { documents, diagnostics: sortDiagnostics(groupDiagnostics(built.diagnostics)) };
 }
 
@@ -108,11 +115,16 @@ export type DocumentQuery = string | (Partial<ResourceKey> & { readonly identifi
  */
 export function findDocument(result: Synthesized, query: DocumentQuery): SynthDocument {
   const wanted: Partial<ResourceKey> = typeof query === 'string' ? { identifier: query } : query;
-  const fields = Object.entries(wanted).filter(([, value]) => value !== undefined) as Array<[keyof ResourceKey, string]>;
-  const matches = result.documents.filter((document) => fields.every(([field, value]) => document.key[field] === value));
+  const fields = Object.entries(wanted).filter(([, value]) => value !== undefined) as Array<
+    [keyof ResourceKey, string]
+  >;
+  const matches = result.documents.filter((document) =>
+    fields.every(([field, value]) => document.key[field] === value),
+  );
   if (matches.length === 1) return matches[0]!;
   const asked = fields.map(([field, value]) => `${field} "${value}"`).join(', ');
-  const listed = result.documents.map((document) => `  ${document.kind} ${keyName(document.key)}`).join('\n') || '  (none)';
+  const listed =
+    result.documents.map((document) => `  ${document.kind} ${keyName(document.key)}`).join('\n') || '  (none)';
   throw new Error(
     matches.length === 0
       ? `no document with ${asked} among the ${result.documents.length} synthesized:\n${listed}`

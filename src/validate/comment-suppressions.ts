@@ -34,14 +34,28 @@ function commentProblems(comment: DisableComment, location: SourceLocation): Loc
   const problem = (message: string, extra: Partial<Pick<Diagnostic, 'hint' | 'suggestion'>>): Located =>
     ({ code: 'invalid-suppression', severity: 'warning', message, path: [], location, ...extra }) as Located;
   if (comment.codes.length === 0)
-    return [problem(`${DISABLE_NEXT_LINE} names no code`, { hint: `name the codes it accepts: # ${DISABLE_NEXT_LINE} unknown-key -- why the platform takes it` })];
+    return [
+      problem(`${DISABLE_NEXT_LINE} names no code`, {
+        hint: `name the codes it accepts: # ${DISABLE_NEXT_LINE} unknown-key -- why the platform takes it`,
+      }),
+    ];
   const found: Located[] = [];
   for (const code of comment.codes) {
     if (isDocumentCode(code)) continue;
-    if (isDiagnosticCode(code)) found.push(problem(`${code} is not about a document and cannot be suppressed`, { hint: `${code}: ${DIAGNOSTIC_CODES[code].summary}` }));
+    if (isDiagnosticCode(code))
+      found.push(
+        problem(`${code} is not about a document and cannot be suppressed`, {
+          hint: `${code}: ${DIAGNOSTIC_CODES[code].summary}`,
+        }),
+      );
     else {
       const near = closest(code, Object.keys(DIAGNOSTIC_CODES));
-      found.push(problem(`${code} is not a diagnostic code`, near ? didYouMean(near) : { hint: 'the codes are listed in docs/troubleshooting.md' }));
+      found.push(
+        problem(
+          `${code} is not a diagnostic code`,
+          near ? didYouMean(near) : { hint: 'the codes are listed in docs/troubleshooting.md' },
+        ),
+      );
     }
   }
   if (!comment.reason)

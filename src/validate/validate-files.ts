@@ -75,7 +75,12 @@ export async function validateFiles(files: readonly string[], settings?: RuleSet
  * pipeline), each file's disable comments, and the order of its diagnostics. `textOf` gives a file's text again,
  * only for a file with something to locate or suppress.
  */
-export function finishResults(results: FileResult[], records: ReadonlyArray<AcrossRecord<DocumentPlace>>, settings: RuleSettings | undefined, textOf: TextOf): FileResult[] {
+export function finishResults(
+  results: FileResult[],
+  records: ReadonlyArray<AcrossRecord<DocumentPlace>>,
+  settings: RuleSettings | undefined,
+  textOf: TextOf,
+): FileResult[] {
   const byFile = new Map(results.map((result) => [result.file, result]));
   // An input set that misfits its pipeline in several fields is read again once.
   const read = new Map<DocumentPlace, ReturnType<typeof readDocument>>();
@@ -85,11 +90,18 @@ export function finishResults(results: FileResult[], records: ReadonlyArray<Acro
     return found ? { file: place.file, ...locate(found.node, path, found.lines) } : place.location;
   };
   for (const { diagnostic, record } of checkAcross(records, YAML_WORDS, { settings })) {
-    const location = isIdentifierPath(record, diagnostic.path) ? record.place.location : locateIn(record.place, diagnostic.path);
+    const location = isIdentifierPath(record, diagnostic.path)
+      ? record.place.location
+      : locateIn(record.place, diagnostic.path);
     byFile.get(record.place.file)?.diagnostics.push({ ...diagnostic, location });
   }
   for (const result of results) {
-    if (result.disableComments) result.diagnostics.splice(0, Infinity, ...applyDisableComments(result.diagnostics, textOf(result.file), result.file));
+    if (result.disableComments)
+      result.diagnostics.splice(
+        0,
+        Infinity,
+        ...applyDisableComments(result.diagnostics, textOf(result.file), result.file),
+      );
     result.diagnostics.sort((a, b) => compareLocations(a.location, b.location) || (a.message < b.message ? -1 : 1));
   }
   return results;
@@ -132,8 +144,19 @@ export function validateBatch(files: readonly string[], settings?: RuleSettings)
  * `fast` tries the fast reader first, which pays when most files are clean (validate's many files); an editor's
  * document, checked at every edit and often unfinished, goes straight to the exact reader.
  */
-export function validateSource(source: string, file: string, settings: RuleSettings | undefined, textOf: TextOf, fast = true): ValidatedFile {
-  const result: FileResult = { file, documents: 0, diagnostics: [], ...(source.includes(DISABLE_NEXT_LINE) ? { disableComments: true } : {}) };
+export function validateSource(
+  source: string,
+  file: string,
+  settings: RuleSettings | undefined,
+  textOf: TextOf,
+  fast = true,
+): ValidatedFile {
+  const result: FileResult = {
+    file,
+    documents: 0,
+    diagnostics: [],
+    ...(source.includes(DISABLE_NEXT_LINE) ? { disableComments: true } : {}),
+  };
   const records: Array<AcrossRecord<DocumentPlace>> = [];
   /** A keyed document for the check across files: an input set with its document, a pipeline with a way to its inputs. */
   const keep = (kind: ResourceKind, key: ResourceKey, value: unknown, place: DocumentPlace) =>
@@ -151,13 +174,15 @@ export function validateSource(source: string, file: string, settings: RuleSetti
   if (plain && plainKind && plainNode && checkDocument(plainKind, plainNode, plain.value, settings).length === 0) {
     result.documents = 1;
     const place = plain.positions.get([kindRow(plainKind).rootKey, 'identifier']);
-    if (plainNode.key && place) keep(plainKind, plainNode.key, plain.value, { file, document: 0, location: { file, ...place } });
+    if (plainNode.key && place)
+      keep(plainKind, plainNode.key, plain.value, { file, document: 0, location: { file, ...place } });
     return { result, records };
   }
   const { documents, diagnostics, lines } = readYaml(source, file);
   result.diagnostics.push(...applyRuleSettings(diagnostics, settings));
   const add = (diagnostic: Diagnostic, span: SourceSpan) => {
-    for (const kept of applyRuleSettings([diagnostic], settings)) result.diagnostics.push({ ...kept, location: { file, ...span } });
+    for (const kept of applyRuleSettings([diagnostic], settings))
+      result.diagnostics.push({ ...kept, location: { file, ...span } });
   };
   for (const [index, { node: document, value: data }] of documents.entries()) {
     result.documents++;
@@ -168,17 +193,41 @@ export function validateSource(source: string, file: string, settings: RuleSetti
     }
     const node = lift(kind, data);
     for (const diagnostic of checkDocument(kind, node, data, settings))
-      result.diagnostics.push({ ...diagnostic, location: { file, ...locate(document, diagnostic.path, lines, KEY_CODES.has(diagnostic.code)) } });
-    if (node.key) keep(kind, node.key, data, { file, document: index, location: { file, ...locate(document, [kindRow(kind).rootKey, 'identifier'], lines) } });
+      result.diagnostics.push({
+        ...diagnostic,
+        location: { file, ...locate(document, diagnostic.path, lines, KEY_CODES.has(diagnostic.code)) },
+      });
+    if (node.key)
+      keep(kind, node.key, data, {
+        file,
+        document: index,
+        location: { file, ...locate(document, [kindRow(kind).rootKey, 'identifier'], lines) },
+      });
   }
   if (result.documents === 0 && result.diagnostics.length === 0 && diagnostics.length === 0)
-    add({ code: 'no-documents', severity: 'error', message: 'has no YAML documents', path: [], hint: `a file holds one or more documents with a root key ${rootKeyList()}` }, { line: 1, column: 1 });
+    add(
+      {
+        code: 'no-documents',
+        severity: 'error',
+        message: 'has no YAML documents',
+        path: [],
+        hint: `a file holds one or more documents with a root key ${rootKeyList()}`,
+      },
+      { line: 1, column: 1 },
+    );
   return { result, records };
 }
 
 function unknownKind(data: unknown): Diagnostic {
   const keys = isRecord(data) ? Object.keys(data) : [];
-  const suggestion = keys.map((key) => closest(key, KINDS.map((row) => row.rootKey))).find(Boolean);
+  const suggestion = keys
+    .map((key) =>
+      closest(
+        key,
+        KINDS.map((row) => row.rootKey),
+      ),
+    )
+    .find(Boolean);
   return {
     code: 'not-a-platform-document',
     severity: 'error',
@@ -186,6 +235,8 @@ function unknownKind(data: unknown): Diagnostic {
       ? `document has no ${rootKeyList()} root key (found ${keys.map((key) => JSON.stringify(key)).join(', ')})`
       : `document is not a map with a ${rootKeyList()} root key`,
     path: [],
-    ...(suggestion ? didYouMean(suggestion) : { hint: `start the document with one of ${rootKeyList(':, ', ': or ')}:` }),
+    ...(suggestion
+      ? didYouMean(suggestion)
+      : { hint: `start the document with one of ${rootKeyList(':, ', ': or ')}:` }),
   };
 }

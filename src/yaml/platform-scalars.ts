@@ -48,7 +48,8 @@ function decodeInt(text: string): PlatformScalar {
 function decodeFloat(text: string): number {
   const clean = text.replace(/_/g, '');
   // Java's parser knows neither YAML's `.inf`/`.nan` nor sexagesimal floats, and `.` alone is not a number.
-  if (clean.includes(':') || /inf|nan/i.test(clean) || !/[0-9]/.test(clean)) throw new MalformedNumber(`Malformed numeric value '${text}'`);
+  if (clean.includes(':') || /inf|nan/i.test(clean) || !/[0-9]/.test(clean))
+    throw new MalformedNumber(`Malformed numeric value '${text}'`);
   return Number(clean);
 }
 

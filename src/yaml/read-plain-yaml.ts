@@ -46,7 +46,8 @@ export function readPlainYaml(text: string): PlainRead | undefined {
     return new PlainReader(text).read();
   } catch (error) {
     // RangeError: nesting deeper than the stack; readYaml says so with its limit.
-    if (error instanceof Unsupported || error instanceof MalformedNumber || error instanceof RangeError) return undefined;
+    if (error instanceof Unsupported || error instanceof MalformedNumber || error instanceof RangeError)
+      return undefined;
     throw error;
   }
 }
@@ -140,15 +141,23 @@ class PlainReader {
     if (placed !== undefined) this.places.set(placed, { line: number + 1, column: column + 1 });
     /** A one-line scalar of `length` characters: its end too. */
     const ends = (length: number) => {
-      if (placed !== undefined) this.places.set(placed, { line: number + 1, column: column + 1, endLine: number + 1, endColumn: column + 1 + length });
+      if (placed !== undefined)
+        this.places.set(placed, {
+          line: number + 1,
+          column: column + 1,
+          endLine: number + 1,
+          endColumn: column + 1 + length,
+        });
     };
     if (text === '' || text.startsWith('#')) {
       const line = this.peek();
-      if (line && line.indent > indent) return line.text.startsWith('- ') ? this.list(line.indent, path) : this.map(line.indent, path);
+      if (line && line.indent > indent)
+        return line.text.startsWith('- ') ? this.list(line.indent, path) : this.map(line.indent, path);
       if (line && line.indent === indent && line.text.startsWith('- ')) return this.list(indent, path);
       return null;
     }
-    if (text === '|' || text === '|-' || text === '|+' || /^\|[-+]? +#/.test(text)) return this.literal(text[1] === '-' ? 'strip' : text[1] === '+' ? 'keep' : 'clip', indent);
+    if (text === '|' || text === '|-' || text === '|+' || /^\|[-+]? +#/.test(text))
+      return this.literal(text[1] === '-' ? 'strip' : text[1] === '+' ? 'keep' : 'clip', indent);
     if (startsQuoted(text)) {
       const { value, rest, length } = quoted(text);
       if (rest !== '' && !rest.startsWith('#')) unsupported();
@@ -222,7 +231,8 @@ function splitKey(text: string): { key: string; rest: string } {
   const match = /:( |$)/.exec(head);
   if (!match) unsupported();
   const key = text.slice(0, match!.index);
-  if (key === '' || FIRST_UNSUPPORTED.test(key) || key.startsWith('- ') || key.endsWith(' ') || key.includes(': ')) unsupported();
+  if (key === '' || FIRST_UNSUPPORTED.test(key) || key.startsWith('- ') || key.endsWith(' ') || key.includes(': '))
+    unsupported();
   return { key, rest: text.slice(match!.index + 1) };
 }
 

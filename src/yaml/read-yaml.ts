@@ -91,7 +91,12 @@ export function readYaml(text: string, file: string): ReadResult {
     report([0], tooDeep());
     return { documents, diagnostics, lines };
   }
-  const parsed = YAML.parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+  const parsed = YAML.parseAllDocuments(text, {
+    schema: 'failsafe',
+    uniqueKeys: false,
+    lineCounter: lines,
+    prettyErrors: false,
+  });
   const all = Array.isArray(parsed) ? parsed : [parsed];
   const withContent = all.filter((doc) => doc.contents !== null || doc.errors.length > 0);
   withContent.forEach((doc, index) => {
@@ -111,7 +116,12 @@ export function readYaml(text: string, file: string): ReadResult {
       for (const error of doc.errors) {
         {
           const hint = syntaxHint(error.code);
-          report(error.pos, { code: 'yaml-syntax', severity: 'error', message: syntaxMessage(error.message), ...(hint ? { hint } : {}) });
+          report(error.pos, {
+            code: 'yaml-syntax',
+            severity: 'error',
+            message: syntaxMessage(error.message),
+            ...(hint ? { hint } : {}),
+          });
         }
       }
       return;
@@ -129,7 +139,11 @@ export function readYaml(text: string, file: string): ReadResult {
     const problems: ReadProblem[] = [];
     let value: unknown;
     try {
-      value = new TreeBuilder(doc, (range, diagnostic) => problems.push({ path: [], ...diagnostic, location: place(range) } as ReadProblem), (offset) => spanOf(lines, offset)).build();
+      value = new TreeBuilder(
+        doc,
+        (range, diagnostic) => problems.push({ path: [], ...diagnostic, location: place(range) } as ReadProblem),
+        (offset) => spanOf(lines, offset),
+      ).build();
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
       report([start], tooDeep());
@@ -152,7 +166,9 @@ const tooDeep = (): DiagnosticWithout<'path'> => ({
 const syntaxMessage = (text: string) => text.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 
 const syntaxHint = (code: string): string | undefined =>
-  code === 'TAB_AS_INDENT' ? 'indent with spaces: the platform refuses a tab used as indentation (tabs inside values are fine)' : undefined;
+  code === 'TAB_AS_INDENT'
+    ? 'indent with spaces: the platform refuses a tab used as indentation (tabs inside values are fine)'
+    : undefined;
 
 type Report = (range: Range, diagnostic: DiagnosticWithout<'path'>) => void;
 
@@ -194,7 +210,7 @@ class TreeBuilder {
         const keyNode = pair.key as Node | null;
         const key = this.keyText(keyNode);
         const first = seen.get(key);
-        const keyRange = keyNode?.range ? rangeOf(keyNode) : [node.range?.[0] ?? 0] as const;
+        const keyRange = keyNode?.range ? rangeOf(keyNode) : ([node.range?.[0] ?? 0] as const);
         if (first) {
           const { line, column } = this.position(first.range?.[0] ?? 0);
           this.report(keyRange, {
@@ -212,7 +228,8 @@ class TreeBuilder {
             hint: 'write the merged fields out in this map',
           });
         const value = this.node(pair.value as Node | null, depth + 1);
-        if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
         else out[key] = value;
       }
       return out;

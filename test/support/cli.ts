@@ -35,7 +35,11 @@ export function runProcess(
   options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly input?: string },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, [...args], { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, [...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -67,11 +71,15 @@ export async function writeIn(dir: string, file: string, text: string | Buffer):
 export async function readTree(root: string): Promise<Record<string, string>> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)));
-  return Object.fromEntries(await Promise.all(files.sort().map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)));
+  return Object.fromEntries(
+    await Promise.all(files.sort().map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)),
+  );
 }
 
 /** `import --mode project <fixture> -o estate` in a temporary folder, then `compile` in `estate` with the generated config. */
-export async function importedProject(fixture: string): Promise<{ dir: string; cleanup: () => Promise<void>; imported: CliResult; compiled: CliResult }> {
+export async function importedProject(
+  fixture: string,
+): Promise<{ dir: string; cleanup: () => Promise<void>; imported: CliResult; compiled: CliResult }> {
   const { dir, cleanup } = await tempDir();
   const imported = await runCli(['import', '--mode', 'project', fixture, '-o', 'estate'], { cwd: dir });
   const compiled = await runCli(['compile'], { cwd: join(dir, 'estate') });

@@ -21,7 +21,15 @@ export type FaultKind =
   /** 429 TOO_MANY_REQUESTS, as the rate limit answers: a seeded one, whatever the timing (not in ALL_FAULTS). */
   | 'too-many-requests';
 
-export const ALL_FAULTS: readonly FaultKind[] = ['error-500-json', 'error-503-empty', 'error-502-html', 'reset', 'drop-after-write', 'delay', 'hang'];
+export const ALL_FAULTS: readonly FaultKind[] = [
+  'error-500-json',
+  'error-503-empty',
+  'error-502-html',
+  'reset',
+  'drop-after-write',
+  'delay',
+  'hang',
+];
 
 export interface FaultPlan {
   /** Probability in [0, 1] that a matching request gets a fault. */

@@ -22,13 +22,41 @@ export const blobId = (content: string): string => {
 };
 
 let commitSequence = 0;
-export const nextCommitId = (): string => createHash('sha1').update(`commit ${++commitSequence} ${Date.now()}`).digest('hex');
+export const nextCommitId = (): string =>
+  createHash('sha1').update(`commit ${++commitSequence} ${Date.now()}`).digest('hex');
 
-export const CREATE_GIT_PARAMS = ['storeType', 'connectorRef', 'repoName', 'branch', 'filePath', 'commitMsg', 'isNewBranch', 'baseBranch', 'isHarnessCodeRepo'];
-export const UPDATE_GIT_PARAMS = ['connectorRef', 'branch', 'filePath', 'commitMsg', 'isNewBranch', 'baseBranch', 'isHarnessCodeRepo', 'lastObjectId', 'lastCommitId', 'resolvedConflictCommitId'];
+export const CREATE_GIT_PARAMS = [
+  'storeType',
+  'connectorRef',
+  'repoName',
+  'branch',
+  'filePath',
+  'commitMsg',
+  'isNewBranch',
+  'baseBranch',
+  'isHarnessCodeRepo',
+];
+export const UPDATE_GIT_PARAMS = [
+  'connectorRef',
+  'branch',
+  'filePath',
+  'commitMsg',
+  'isNewBranch',
+  'baseBranch',
+  'isHarnessCodeRepo',
+  'lastObjectId',
+  'lastCommitId',
+  'resolvedConflictCommitId',
+];
 
 /** The error shape of a wrapped SCM error: HINT on top, the SCM error last (its code sets the HTTP status). */
-export function scmError(hint: string, explanation: string, scmCode: string, scmMessage: string, correlationId: string) {
+export function scmError(
+  hint: string,
+  explanation: string,
+  scmCode: string,
+  scmMessage: string,
+  correlationId: string,
+) {
   return {
     status: 'ERROR',
     code: 'HINT',

@@ -25,7 +25,11 @@ const APPLIES: Partial<Record<Kind, { readonly enforced: boolean }>> = {
   overlayInputSet: { enforced: false },
 };
 
-export function scopeSettings(table: GitSettingsTable, org: string | undefined, project: string | undefined): GitScopeSettings {
+export function scopeSettings(
+  table: GitSettingsTable,
+  org: string | undefined,
+  project: string | undefined,
+): GitScopeSettings {
   const layers = [table.account, org ? table[org] : undefined, org && project ? table[`${org}/${project}`] : undefined];
   let merged: GitScopeSettings = {};
   for (const layer of layers) if (layer) merged = { ...merged, ...layer };
@@ -35,7 +39,15 @@ export function scopeSettings(table: GitSettingsTable, org: string | undefined, 
 const invalid = (message: string, correlationId: string): { answer: Answer } => ({
   answer: {
     status: 400,
-    body: { status: 'ERROR', code: 'INVALID_REQUEST', message, correlationId, detailedMessage: null, responseMessages: [], metadata: null },
+    body: {
+      status: 'ERROR',
+      code: 'INVALID_REQUEST',
+      message,
+      correlationId,
+      detailedMessage: null,
+      responseMessages: [],
+      metadata: null,
+    },
   },
 });
 
@@ -59,7 +71,12 @@ export function createStoreType(
       `Git Experience is enforced for the current scope with accountId: [${scope.account}], orgIdentifier: [${scope.org ?? null}] and projIdentifier: [${scope.project ?? null}]. Hence Interaction with INLINE entities is forbidden.`,
       correlationId,
     );
-  const storeType = asked === 'INLINE' || asked === 'REMOTE' ? asked : applies.enforced && settings.enforced ? 'REMOTE' : (settings.defaultStoreType ?? 'INLINE');
+  const storeType =
+    asked === 'INLINE' || asked === 'REMOTE'
+      ? asked
+      : applies.enforced && settings.enforced
+        ? 'REMOTE'
+        : (settings.defaultStoreType ?? 'INLINE');
   if (storeType === 'REMOTE' && !query.get('filePath')) return invalid('No file path provided.', correlationId);
   return { storeType };
 }

@@ -5,7 +5,10 @@ export const APPLICATIONS = ['checkout', 'payments', 'search', 'inventory', 'shi
 /** Answers the one query shape the spec shows (`applications(limit: N) { nodes { name } }`); errors otherwise. */
 export function runQuery(query: string): { data?: unknown; errors?: { message: string }[] } {
   const m = query.match(/applications\s*\(\s*limit\s*:\s*(\d+)\s*\)\s*\{\s*nodes\s*\{\s*name\s*\}\s*\}/);
-  if (!m) return { errors: [{ message: 'Validation error: the emulator answers only applications(limit: N) { nodes { name } }' }] };
+  if (!m)
+    return {
+      errors: [{ message: 'Validation error: the emulator answers only applications(limit: N) { nodes { name } }' }],
+    };
   return { data: { applications: { nodes: APPLICATIONS.slice(0, Number(m[1])).map((name) => ({ name })) } } };
 }
 
@@ -37,7 +40,11 @@ export async function readGraphqlRequest(
   }
   if (mime === 'multipart/form-data') {
     // undici's multipart parser, the same one fetch uses: no extra dependency.
-    const form = await new Request('http://emulator/', { method: 'POST', headers: { 'content-type': contentType! }, body: new Uint8Array(body) }).formData();
+    const form = await new Request('http://emulator/', {
+      method: 'POST',
+      headers: { 'content-type': contentType! },
+      body: new Uint8Array(body),
+    }).formData();
     const query = form.get('query');
     const key = form.get('x-api-key');
     if (typeof query !== 'string') return { problem: 'the form has no query field' };

@@ -14,7 +14,16 @@ import { keyOf, outputPathOf } from '../../src/catalog/resource-key.js';
 export type Doc = Readonly<Record<string, Record<string, unknown>>>;
 
 export const projectDoc = (identifier: string, extra: Record<string, unknown> = {}): Doc => ({
-  project: { name: `Project ${identifier}`, identifier, orgIdentifier: 'default', color: '#0063F7', description: '', tags: {}, modules: [], ...extra },
+  project: {
+    name: `Project ${identifier}`,
+    identifier,
+    orgIdentifier: 'default',
+    color: '#0063F7',
+    description: '',
+    tags: {},
+    modules: [],
+    ...extra,
+  },
 });
 
 export const connectorDoc = (identifier: string, project: string, extra: Record<string, unknown> = {}): Doc => ({
@@ -46,10 +55,16 @@ export const pipelineDoc = (identifier: string, project: string, script = `echo 
           description: '',
           type: 'Deployment',
           spec: {
-            serviceConfig: { serviceRef: '<+input>', serviceDefinition: { type: 'Kubernetes', spec: { variables: [] } } },
+            serviceConfig: {
+              serviceRef: '<+input>',
+              serviceDefinition: { type: 'Kubernetes', spec: { variables: [] } },
+            },
             infrastructure: {
               environmentRef: '<+input>',
-              infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: '<+input>', namespace: '<+input>', releaseName: 'release-<+INFRA_KEY>' } },
+              infrastructureDefinition: {
+                type: 'KubernetesDirect',
+                spec: { connectorRef: '<+input>', namespace: '<+input>', releaseName: 'release-<+INFRA_KEY>' },
+              },
               allowSimultaneousDeployments: false,
             },
             execution: {
@@ -93,7 +108,10 @@ const inShop = (identifier: string, project: string, label: string) => ({
 export const serviceDoc = (identifier: string, project: string, replicas = '2'): Doc => ({
   service: {
     ...inShop(identifier, project, 'Service'),
-    serviceDefinition: { type: 'Kubernetes', spec: { variables: [{ name: 'replicas', type: 'String', value: replicas }] } },
+    serviceDefinition: {
+      type: 'Kubernetes',
+      spec: { variables: [{ name: 'replicas', type: 'String', value: replicas }] },
+    },
   },
 });
 
@@ -101,7 +119,12 @@ export const environmentDoc = (identifier: string, project: string, type = 'PreP
   environment: { ...inShop(identifier, project, 'Environment'), type, variables: [] },
 });
 
-export const infrastructureDoc = (identifier: string, project: string, environmentRef: string, namespace = 'shop'): Doc => ({
+export const infrastructureDoc = (
+  identifier: string,
+  project: string,
+  environmentRef: string,
+  namespace = 'shop',
+): Doc => ({
   infrastructureDefinition: {
     ...inShop(identifier, project, 'Cluster'),
     environmentRef,
@@ -122,7 +145,17 @@ export const templateDoc = (identifier: string, project: string, versionLabel: s
       type: 'Custom',
       spec: {
         execution: {
-          steps: [{ step: { type: 'ShellScript', name: 'run', identifier: 'run', spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script } } }, timeout: '10m' } }],
+          steps: [
+            {
+              step: {
+                type: 'ShellScript',
+                name: 'run',
+                identifier: 'run',
+                spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script } } },
+                timeout: '10m',
+              },
+            },
+          ],
         },
       },
     },
@@ -130,7 +163,12 @@ export const templateDoc = (identifier: string, project: string, versionLabel: s
 });
 
 /** A pipeline whose one stage is a template, with a runtime input `target`. */
-export const templatedPipelineDoc = (identifier: string, project: string, templateRef: string, versionLabel: string): Doc => ({
+export const templatedPipelineDoc = (
+  identifier: string,
+  project: string,
+  templateRef: string,
+  versionLabel: string,
+): Doc => ({
   pipeline: {
     ...inShop(identifier, project, 'Pipeline'),
     variables: [{ name: 'target', type: 'String', value: '<+input>' }],
@@ -139,14 +177,32 @@ export const templatedPipelineDoc = (identifier: string, project: string, templa
 });
 
 export const inputSetDoc = (identifier: string, project: string, pipeline: string, target = 'eu'): Doc => ({
-  inputSet: { ...inShop(identifier, project, 'Inputs'), pipeline: { identifier: pipeline, variables: [{ name: 'target', type: 'String', value: target }] } },
+  inputSet: {
+    ...inShop(identifier, project, 'Inputs'),
+    pipeline: { identifier: pipeline, variables: [{ name: 'target', type: 'String', value: target }] },
+  },
 });
 
-export const overlayInputSetDoc = (identifier: string, project: string, pipeline: string, inputSetReferences: readonly string[]): Doc => ({
-  overlayInputSet: { ...inShop(identifier, project, 'Overlay'), pipelineIdentifier: pipeline, inputSetReferences: [...inputSetReferences] },
+export const overlayInputSetDoc = (
+  identifier: string,
+  project: string,
+  pipeline: string,
+  inputSetReferences: readonly string[],
+): Doc => ({
+  overlayInputSet: {
+    ...inShop(identifier, project, 'Overlay'),
+    pipelineIdentifier: pipeline,
+    inputSetReferences: [...inputSetReferences],
+  },
 });
 
-export const triggerDoc = (identifier: string, project: string, pipeline: string, expression = '0 4 * * *', inputSetRefs: readonly string[] = []): Doc => ({
+export const triggerDoc = (
+  identifier: string,
+  project: string,
+  pipeline: string,
+  expression = '0 4 * * *',
+  inputSetRefs: readonly string[] = [],
+): Doc => ({
   trigger: {
     ...inShop(identifier, project, 'Trigger'),
     enabled: true,
@@ -169,8 +225,24 @@ export const serviceV2PipelineDoc = (identifier: string, project: string, servic
           spec: {
             deploymentType: 'Kubernetes',
             service: { serviceRef },
-            environment: { environmentRef: 'qa', deployToAll: false, infrastructureDefinitions: [{ identifier: 'k8s' }] },
-            execution: { steps: [{ step: { type: 'K8sRollingDeploy', name: 'roll', identifier: 'roll', spec: { skipDryRun: false }, timeout: '10m' } }] },
+            environment: {
+              environmentRef: 'qa',
+              deployToAll: false,
+              infrastructureDefinitions: [{ identifier: 'k8s' }],
+            },
+            execution: {
+              steps: [
+                {
+                  step: {
+                    type: 'K8sRollingDeploy',
+                    name: 'roll',
+                    identifier: 'roll',
+                    spec: { skipDryRun: false },
+                    timeout: '10m',
+                  },
+                },
+              ],
+            },
           },
           failureStrategies: [{ onFailure: { errors: ['AllErrors'], action: { type: 'StageRollback' } } }],
         },
@@ -180,12 +252,23 @@ export const serviceV2PipelineDoc = (identifier: string, project: string, servic
 });
 
 /** A trigger on a new image tag of the pipeline's primary artifact. */
-export const artifactTriggerDoc = (identifier: string, project: string, pipeline: string, extra: Record<string, unknown> = {}): Doc => ({
+export const artifactTriggerDoc = (
+  identifier: string,
+  project: string,
+  pipeline: string,
+  extra: Record<string, unknown> = {},
+): Doc => ({
   trigger: {
     ...inShop(identifier, project, 'On image'),
     enabled: true,
     pipelineIdentifier: pipeline,
-    source: { type: 'Artifact', spec: { type: 'DockerRegistry', spec: { connectorRef: 'hub', imagePath: 'library/web', tag: '<+trigger.artifact.build>' } } },
+    source: {
+      type: 'Artifact',
+      spec: {
+        type: 'DockerRegistry',
+        spec: { connectorRef: 'hub', imagePath: 'library/web', tag: '<+trigger.artifact.build>' },
+      },
+    },
     inputYaml: `pipeline:
   identifier: ${pipeline}
 `,
@@ -194,12 +277,34 @@ export const artifactTriggerDoc = (identifier: string, project: string, pipeline
 });
 
 /** A trigger on pushes to a GitHub repository. */
-export const webhookTriggerDoc = (identifier: string, project: string, pipeline: string, repoName = 'app', extra: Record<string, unknown> = {}): Doc => ({
+export const webhookTriggerDoc = (
+  identifier: string,
+  project: string,
+  pipeline: string,
+  repoName = 'app',
+  extra: Record<string, unknown> = {},
+): Doc => ({
   trigger: {
     ...inShop(identifier, project, 'On push'),
     enabled: true,
     pipelineIdentifier: pipeline,
-    source: { type: 'Webhook', spec: { type: 'Github', spec: { type: 'Push', spec: { connectorRef: 'github', repoName, autoAbortPreviousExecutions: false, payloadConditions: [], headerConditions: [], actions: [] } } } },
+    source: {
+      type: 'Webhook',
+      spec: {
+        type: 'Github',
+        spec: {
+          type: 'Push',
+          spec: {
+            connectorRef: 'github',
+            repoName,
+            autoAbortPreviousExecutions: false,
+            payloadConditions: [],
+            headerConditions: [],
+            actions: [],
+          },
+        },
+      },
+    },
     ...extra,
   },
 });
@@ -234,7 +339,10 @@ export async function writeOutputFolder(dir: string, docs: readonly Doc[]) {
     entries.push(entry);
   }
   entries.sort((a, b) => publishRank(a.kind) - publishRank(b.kind) || (a.file < b.file ? -1 : 1));
-  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify({ generator: 'pipewright', version: 1, files: entries }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'manifest.json'),
+    `${JSON.stringify({ generator: 'pipewright', version: 1, files: entries }, null, 2)}\n`,
+  );
   return entries;
 }
 

@@ -9,7 +9,8 @@ import type { Kind, Store, StoredResource } from './emulator-store.js';
  */
 
 type Json = Record<string, unknown>;
-const asRecord = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
+const asRecord = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** A dotted path inside a document body (`pipeline.identifier`). */
@@ -46,13 +47,25 @@ function templateRefs(value: unknown, out = new Map<string, { ref: string; versi
 }
 
 /** The stable version of a template, or the one asked for. */
-export function findTemplate(store: Store, scope: Scope, identifier: string, versionLabel: string | undefined): StoredResource | undefined {
+export function findTemplate(
+  store: Store,
+  scope: Scope,
+  identifier: string,
+  versionLabel: string | undefined,
+): StoredResource | undefined {
   if (versionLabel) return store.get('template', scope.org, scope.project, identifier, { versionLabel });
   return store.versions(scope.org, scope.project, identifier).find((r) => r.stable);
 }
 
 /** Why saving `body` would be refused for something it refers to; undefined when everything is there. */
-export function missingReference(store: Store, kind: Kind, facts: KindFacts, body: Json, scope: Scope, parent: string | undefined): string | undefined {
+export function missingReference(
+  store: Store,
+  kind: Kind,
+  facts: KindFacts,
+  body: Json,
+  scope: Scope,
+  parent: string | undefined,
+): string | undefined {
   const where = `${facts.label} [${str(body.identifier)}]`;
   if (facts.parent && parent) {
     const target = facts.parent.kind === 'environment' ? resolveRef(parent, scope) : { identifier: parent, ...scope };

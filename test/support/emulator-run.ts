@@ -2,7 +2,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { BIN, ROOT, tempDir, type CliOptions, type CliResult } from './cli.js';
-import { ACCOUNT_ID, ADMIN_KEY, READER_KEY, ROTATED_KEY, startEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
+import {
+  ACCOUNT_ID,
+  ADMIN_KEY,
+  READER_KEY,
+  ROTATED_KEY,
+  startEmulator,
+  type Emulator,
+  type EmulatorOptions,
+} from './emulator.js';
 import { writeOutputFolder, type Doc } from './emulator-output.js';
 
 /**
@@ -12,8 +20,13 @@ import { writeOutputFolder, type Doc } from './emulator-output.js';
 export function runBinary(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...options.env })) if (value !== undefined) env[name] = value;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const [name, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...options.env }))
+      if (value !== undefined) env[name] = value;
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -27,7 +40,11 @@ export function runBinary(args: readonly string[], options: CliOptions = {}): Pr
 export const SECRET_KEYS = [ADMIN_KEY, READER_KEY, ROTATED_KEY];
 
 /** Fast retries for tests: the production half-second base delay would make fault runs slow. */
-export const FAST_RETRIES = { PIPEWRIGHT_RETRY_BASE_MS: '5', PIPEWRIGHT_TIMEOUT_MS: '5000', PIPEWRIGHT_WEBHOOK_PAUSE_MS: '20' };
+export const FAST_RETRIES = {
+  PIPEWRIGHT_RETRY_BASE_MS: '5',
+  PIPEWRIGHT_TIMEOUT_MS: '5000',
+  PIPEWRIGHT_WEBHOOK_PAUSE_MS: '20',
+};
 
 /** Fails when any of the keys appears anywhere in a run's output (also the first 12 characters of one). */
 export function assertNoKey(result: CliResult, keys: readonly string[] = SECRET_KEYS): void {
@@ -46,7 +63,13 @@ export interface PublishRun {
 }
 
 /** `pipewright publish ...args` against the emulator, with the key in HARNESS_API_KEY; scans the output for keys. */
-export async function publishWith({ emulator, args = [], env = {}, cwd, key = ADMIN_KEY }: PublishRun): Promise<CliResult> {
+export async function publishWith({
+  emulator,
+  args = [],
+  env = {},
+  cwd,
+  key = ADMIN_KEY,
+}: PublishRun): Promise<CliResult> {
   const result = await runBinary(['publish', ...args], {
     ...(cwd ? { cwd } : {}),
     env: {

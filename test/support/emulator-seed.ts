@@ -10,7 +10,12 @@ import type { Emulator } from './emulator.js';
 
 export interface SeedOptions {
   /** Keep it as a file in Git (pipelines and their input sets, templates, services, environments, infrastructures): connector, repository, branch, file. */
-  readonly git?: { readonly connectorRef: string; readonly repoName: string; readonly branch: string; readonly filePath: string };
+  readonly git?: {
+    readonly connectorRef: string;
+    readonly repoName: string;
+    readonly branch: string;
+    readonly filePath: string;
+  };
   /** Templates: the stable version. */
   readonly stable?: boolean;
   /** The YAML text the platform serves (default: the document written by `yaml`). */
@@ -39,4 +44,5 @@ export function seedDocument(emulator: Emulator, doc: Doc, options: SeedOptions 
   });
 }
 
-export const seedDocuments = (emulator: Emulator, docs: readonly Doc[]): void => docs.forEach((doc) => seedDocument(emulator, doc));
+export const seedDocuments = (emulator: Emulator, docs: readonly Doc[]): void =>
+  docs.forEach((doc) => seedDocument(emulator, doc));

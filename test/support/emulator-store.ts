@@ -1,6 +1,16 @@
 import { stringify } from 'yaml';
 
-export type Kind = 'project' | 'connector' | 'pipeline' | 'service' | 'environment' | 'infrastructure' | 'template' | 'inputSet' | 'overlayInputSet' | 'trigger';
+export type Kind =
+  | 'project'
+  | 'connector'
+  | 'pipeline'
+  | 'service'
+  | 'environment'
+  | 'infrastructure'
+  | 'template'
+  | 'inputSet'
+  | 'overlayInputSet'
+  | 'trigger';
 
 /**
  * Where a resource hangs below its scope, when that is part of its identity: an infrastructure's environment, an
@@ -63,7 +73,13 @@ export interface WriteCount {
   updates: number;
 }
 
-export const resourceKey = (kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): string =>
+export const resourceKey = (
+  kind: Kind,
+  org: string | undefined,
+  project: string | undefined,
+  identifier: string,
+  at: Placement = {},
+): string =>
   `${kind}:${org ?? '_'}/${project ?? '_'}/${at.parent ? `${at.parent}/` : ''}${identifier}${at.versionLabel ? `@${at.versionLabel}` : ''}`;
 
 /** The emulator's state: resources by scope, and how often each was written. */
@@ -85,24 +101,40 @@ export class Store {
     return this.#lastStamp;
   }
 
-  get(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): StoredResource | undefined {
+  get(
+    kind: Kind,
+    org: string | undefined,
+    project: string | undefined,
+    identifier: string,
+    at: Placement = {},
+  ): StoredResource | undefined {
     return this.resources.get(resourceKey(kind, org, project, identifier, at));
   }
 
   /** Every version of a template. */
   versions(org: string | undefined, project: string | undefined, identifier: string): StoredResource[] {
-    return [...this.resources.values()].filter((r) => r.kind === 'template' && r.org === org && r.project === project && r.identifier === identifier);
+    return [...this.resources.values()].filter(
+      (r) => r.kind === 'template' && r.org === org && r.project === project && r.identifier === identifier,
+    );
   }
 
   hasProject(org: string, project: string): boolean {
     return this.resources.has(resourceKey('project', org, undefined, project));
   }
 
-  put(resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt' | 'version'>, op: 'create' | 'update'): StoredResource {
+  put(
+    resource: Omit<StoredResource, 'createdAt' | 'lastModifiedAt' | 'version'>,
+    op: 'create' | 'update',
+  ): StoredResource {
     const key = resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource);
     const now = this.stamp();
     const existing = this.resources.get(key);
-    const stored: StoredResource = { ...resource, createdAt: existing?.createdAt ?? now, lastModifiedAt: now, version: (existing?.version ?? 0) + 1 };
+    const stored: StoredResource = {
+      ...resource,
+      createdAt: existing?.createdAt ?? now,
+      lastModifiedAt: now,
+      version: (existing?.version ?? 0) + 1,
+    };
     this.resources.set(key, stored);
     const count = this.writes.get(key) ?? { creates: 0, updates: 0 };
     if (op === 'create') count.creates++;
@@ -157,7 +189,14 @@ const CONNECTOR_SPEC_DEFAULTS: Readonly<Record<string, Record<string, unknown>>>
 export function connectorData(r: StoredResource) {
   const spec = (r.body.spec ?? {}) as Record<string, unknown>;
   return {
-    connector: { ...r.body, spec: { ...CONNECTOR_SPEC_DEFAULTS[String(r.body.type)], ...spec, delegateSelectors: spec.delegateSelectors ?? [] } },
+    connector: {
+      ...r.body,
+      spec: {
+        ...CONNECTOR_SPEC_DEFAULTS[String(r.body.type)],
+        ...spec,
+        delegateSelectors: spec.delegateSelectors ?? [],
+      },
+    },
     createdAt: r.createdAt,
     lastModifiedAt: r.lastModifiedAt,
     status: null,
@@ -192,7 +231,12 @@ function gitFields(r: StoredResource, withConnector: boolean) {
             parentEntityRepoName: null,
             isHarnessCodeRepo: false,
           },
-          cacheResponse: { cacheState: 'VALID_CACHE', ttlLeft: 0, lastUpdatedAt: r.lastModifiedAt, isSyncEnabled: false },
+          cacheResponse: {
+            cacheState: 'VALID_CACHE',
+            ttlLeft: 0,
+            lastUpdatedAt: r.lastModifiedAt,
+            isSyncEnabled: false,
+          },
         }
       : {}),
   };
@@ -209,7 +253,9 @@ export function pipelineData(r: StoredResource) {
     createdAt: r.createdAt,
     lastUpdatedAt: r.lastModifiedAt,
     entityValidityDetails: r.invalid ? { valid: false, invalidYaml: r.raw } : { valid: true, invalidYaml: null },
-    ...(r.invalid ? { yamlSchemaErrorWrapper: { schemaErrors: [{ message: 'stages is required', fqn: '$.pipeline' }] } } : {}),
+    ...(r.invalid
+      ? { yamlSchemaErrorWrapper: { schemaErrors: [{ message: 'stages is required', fqn: '$.pipeline' }] } }
+      : {}),
     ...gitFields(r, false),
     // PipelineResourceImpl.java L311: every GET says whether the pipeline is public (Lombok's isPublic, as "public").
     publicAccessResponse: { public: r.public === true, errorMessage: null },
@@ -244,7 +290,13 @@ function remoteEntityFields(r: StoredResource, answer: 'get' | 'list') {
     entityGitDetails:
       answer === 'list'
         ? where
-        : { ...where, objectId: r.git.objectId, branch: r.git.branch, commitId: r.git.commitId, fileUrl: `https://git.example.test/${r.git.repoName}/blob/${r.git.branch}/${r.git.filePath}` },
+        : {
+            ...where,
+            objectId: r.git.objectId,
+            branch: r.git.branch,
+            commitId: r.git.commitId,
+            fileUrl: `https://git.example.test/${r.git.repoName}/blob/${r.git.branch}/${r.git.filePath}`,
+          },
   };
 }
 
@@ -261,7 +313,15 @@ export function yamlEntityData(r: StoredResource, answer: 'get' | 'list' = 'get'
       ? { ...entityFields(r), deleted: false, yaml, ...git }
       : r.kind === 'environment'
         ? { ...entityFields(r), color: text(r.body.color), type: text(r.body.type), deleted: false, yaml, ...git }
-        : { ...entityFields(r), environmentRef: r.parent, type: text(r.body.type), deploymentType: text(r.body.deploymentType), yaml, storeType: 'INLINE', ...git };
+        : {
+            ...entityFields(r),
+            environmentRef: r.parent,
+            type: text(r.body.type),
+            deploymentType: text(r.body.deploymentType),
+            yaml,
+            storeType: 'INLINE',
+            ...git,
+          };
   return { [r.kind]: entity, createdAt: r.createdAt, lastModifiedAt: r.lastModifiedAt };
 }
 
@@ -283,9 +343,22 @@ export function templateData(r: StoredResource) {
 export function pipelineChildData(r: StoredResource) {
   if (r.kind === 'trigger') {
     const source = (r.body.source ?? {}) as Record<string, unknown>;
-    return { ...entityFields(r), type: text(source.type), targetIdentifier: r.parent, yaml: r.raw, enabled: r.body.enabled !== false, errorResponse: false };
+    return {
+      ...entityFields(r),
+      type: text(source.type),
+      targetIdentifier: r.parent,
+      yaml: r.raw,
+      enabled: r.body.enabled !== false,
+      errorResponse: false,
+    };
   }
-  const common = { ...entityFields(r), pipelineIdentifier: r.parent, isOutdated: false, entityValidityDetails: { valid: true, invalidYaml: null }, ...gitFields(r, true) };
+  const common = {
+    ...entityFields(r),
+    pipelineIdentifier: r.parent,
+    isOutdated: false,
+    entityValidityDetails: { valid: true, invalidYaml: null },
+    ...gitFields(r, true),
+  };
   return r.kind === 'overlayInputSet'
     ? { ...common, overlayInputSetYaml: r.raw, inputSetReferences: r.body.inputSetReferences ?? [] }
     : { ...common, inputSetYaml: r.raw };

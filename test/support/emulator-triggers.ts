@@ -13,7 +13,8 @@ import type { Store, StoredResource } from './emulator-store.js';
  */
 
 type Json = Record<string, unknown>;
-const asRecord = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
+const asRecord = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Whether a pipeline's stages use service v2 (`spec.service`) rather than the v1 `spec.serviceConfig`. */
@@ -26,7 +27,12 @@ function usesServiceV2(pipeline: StoredResource): boolean {
 }
 
 /** Why the platform's validation fails the trigger, or undefined (ArtifactTriggerValidator.java L64-76, BuildTriggerHelper.java L177-186). */
-export function validationFailure(store: Store, trigger: Json, scope: { org?: string; project?: string }, withServiceV2: boolean): string | undefined {
+export function validationFailure(
+  store: Store,
+  trigger: Json,
+  scope: { org?: string; project?: string },
+  withServiceV2: boolean,
+): string | undefined {
   const pipeline = store.get('pipeline', scope.org, scope.project, str(trigger.pipelineIdentifier) ?? '');
   if (!pipeline) return `Pipeline with identifier ${str(trigger.pipelineIdentifier)} could not be fetched`;
   const type = str(asRecord(trigger.source)?.type);
@@ -37,14 +43,26 @@ export function validationFailure(store: Store, trigger: Json, scope: { org?: st
 }
 
 /** The body and YAML the platform stores after validating: `enabled: false` written into both on a failure. */
-export function afterValidation(body: Json, yaml: string, failure: string | undefined): { body: Json; yaml: string; validation: NonNullable<StoredResource['validation']> } {
+export function afterValidation(
+  body: Json,
+  yaml: string,
+  failure: string | undefined,
+): { body: Json; yaml: string; validation: NonNullable<StoredResource['validation']> } {
   if (!failure) return { body, yaml, validation: { statusResult: 'SUCCESS' } };
   const disabled = { ...body, enabled: false };
-  return { body: disabled, yaml: stringify({ trigger: disabled }), validation: { statusResult: 'FAILED', detailedMessage: failure } };
+  return {
+    body: disabled,
+    yaml: stringify({ trigger: disabled }),
+    validation: { statusResult: 'FAILED', detailedMessage: failure },
+  };
 }
 
 /** A trigger of a Git-stored pipeline without `pipelineBranchName`: the message of the refusal, or undefined. */
-export function missingBranch(store: Store, trigger: Json, scope: { org?: string; project?: string }): string | undefined {
+export function missingBranch(
+  store: Store,
+  trigger: Json,
+  scope: { org?: string; project?: string },
+): string | undefined {
   const pipeline = store.get('pipeline', scope.org, scope.project, str(trigger.pipelineIdentifier) ?? '');
   return pipeline?.git && !str(trigger.pipelineBranchName) ? 'pipelineBranchName is missing or is empty.' : undefined;
 }

@@ -7,13 +7,31 @@ import { readGraphqlRequest, runQuery, type GraphqlCall } from './emulator-graph
 import { stringify } from 'yaml';
 import { commitTo, type Commit } from './emulator-git.js';
 import { KIND_FACTS } from './emulator-kinds.js';
-import { DEFAULT_NOT_FOUND, errorBody, handleRest, matchRoute, readTarget, type Answer, type Behaviour, type NotFoundForm, type PolicyDeny } from './emulator-rest.js';
+import {
+  DEFAULT_NOT_FOUND,
+  errorBody,
+  handleRest,
+  matchRoute,
+  readTarget,
+  type Answer,
+  type Behaviour,
+  type NotFoundForm,
+  type PolicyDeny,
+} from './emulator-rest.js';
 import type { Route } from './emulator-kinds.js';
 import type { GitSettingsTable } from './emulator-gitx.js';
 import { listAnswer, organizationListAnswer } from './emulator-lists.js';
 import { evaluateByType, type PolicySet } from './emulator-policies.js';
 import { scmError } from './emulator-git.js';
-import { resourceKey, Store, type GitFile, type Kind, type Placement, type StoredResource, type WriteCount } from './emulator-store.js';
+import {
+  resourceKey,
+  Store,
+  type GitFile,
+  type Kind,
+  type Placement,
+  type StoredResource,
+  type WriteCount,
+} from './emulator-store.js';
 import { WebhookRegistrar } from './emulator-triggers.js';
 
 /**
@@ -38,7 +56,12 @@ export interface EmulatorOptions {
    * Requests per key per window; beyond it, 429. `edge`: the 429 comes from the edge (Cloud Armor) as the
    * platform's does: an HTML page, never a Retry-After.
    */
-  readonly rateLimit?: { readonly limit: number; readonly windowMs: number; readonly retryAfterSeconds?: number; readonly edge?: boolean };
+  readonly rateLimit?: {
+    readonly limit: number;
+    readonly windowMs: number;
+    readonly retryAfterSeconds?: number;
+    readonly edge?: boolean;
+  };
   /** How each kind answers a GET of something missing; default as the facts file says (projects and pipelines 404, connectors 400). */
   readonly notFound?: Partial<Record<Kind, NotFoundForm>>;
   /** Governance policies that deny writes of these resources (200 SUCCESS without the entity). */
@@ -51,7 +74,14 @@ export interface EmulatorOptions {
   /** Git Experience settings by scope (`account`, `<org>`, `<org>/<project>`): default store type, enforcement. */
   readonly gitSettings?: GitSettingsTable;
   /** Deleted resources the platform still holds: "exists" on create, "not there" on read and update. */
-  readonly softDeleted?: readonly { kind: Kind; org?: string; project?: string; identifier: string; parent?: string; versionLabel?: string }[];
+  readonly softDeleted?: readonly {
+    kind: Kind;
+    org?: string;
+    project?: string;
+    identifier: string;
+    parent?: string;
+    versionLabel?: string;
+  }[];
   /** Trigger identifiers whose writes answer 200 with `errorResponse: true` and store nothing. */
   readonly triggerErrors?: readonly string[];
   /** How long registering a webhook takes after a webhook trigger create is answered; default 50 ms. */
@@ -130,13 +160,17 @@ export class Emulator {
       limits: options.limits ?? {},
       commits: this.commits,
       gitSettings: options.gitSettings ?? {},
-      softDeleted: new Set((options.softDeleted ?? []).map((r) => resourceKey(r.kind, r.org, r.project, r.identifier, r))),
+      softDeleted: new Set(
+        (options.softDeleted ?? []).map((r) => resourceKey(r.kind, r.org, r.project, r.identifier, r)),
+      ),
       triggerErrors: options.triggerErrors ?? [],
       webhooks: this.webhooks,
       policySets: options.policySets ?? [],
     };
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
-    this.#server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
+    this.#server = options.tls
+      ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler)
+      : createHttpServer(handler);
     this.#server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
@@ -183,11 +217,23 @@ export class Emulator {
   }
 
   /** `at`: the parent (an input set's pipeline, an infrastructure's environment) and a template's version. */
-  resource(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): StoredResource | undefined {
+  resource(
+    kind: Kind,
+    org: string | undefined,
+    project: string | undefined,
+    identifier: string,
+    at: Placement = {},
+  ): StoredResource | undefined {
     return this.store.get(kind, org, project, identifier, at);
   }
 
-  writes(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, at: Placement = {}): WriteCount {
+  writes(
+    kind: Kind,
+    org: string | undefined,
+    project: string | undefined,
+    identifier: string,
+    at: Placement = {},
+  ): WriteCount {
     return this.store.writes.get(resourceKey(kind, org, project, identifier, at)) ?? { creates: 0, updates: 0 };
   }
 
@@ -199,7 +245,14 @@ export class Emulator {
    * Someone edits a resource outside pipewright (the UI, or a push for a Git-stored pipeline): its body changes,
    * its version moves on, and a Git file gets a new blob and commit. Not counted as a write of pipewright's.
    */
-  edit(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, change: (body: Record<string, unknown>) => void, at: Placement = {}): void {
+  edit(
+    kind: Kind,
+    org: string | undefined,
+    project: string | undefined,
+    identifier: string,
+    change: (body: Record<string, unknown>) => void,
+    at: Placement = {},
+  ): void {
     const found = this.store.get(kind, org, project, identifier, at);
     if (!found) throw new Error(`edit: no ${kind} ${identifier}`);
     const body = structuredClone(found.body);
@@ -232,13 +285,16 @@ export class Emulator {
     yamlVersion?: string;
   }): void {
     const now = this.store.stamp();
-    this.store.resources.set(resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource), {
-      ...resource,
-      raw: resource.raw ?? stringify({ [KIND_FACTS[resource.kind].rootKey]: resource.body }),
-      createdAt: now,
-      lastModifiedAt: now,
-      version: 1,
-    });
+    this.store.resources.set(
+      resourceKey(resource.kind, resource.org, resource.project, resource.identifier, resource),
+      {
+        ...resource,
+        raw: resource.raw ?? stringify({ [KIND_FACTS[resource.kind].rootKey]: resource.body }),
+        createdAt: now,
+        lastModifiedAt: now,
+        version: 1,
+      },
+    );
   }
 
   /** The Git file of a remote pipeline is deleted (or its branch): its GET answers 400 HINT from now on. */
@@ -249,7 +305,14 @@ export class Emulator {
   }
 
   /** Runs `hook` once, right after the next GET of this resource is answered. */
-  afterNextRead(kind: Kind, org: string | undefined, project: string | undefined, identifier: string, hook: () => void, at: Placement = {}): void {
+  afterNextRead(
+    kind: Kind,
+    org: string | undefined,
+    project: string | undefined,
+    identifier: string,
+    hook: () => void,
+    at: Placement = {},
+  ): void {
     this.#afterRead.set(resourceKey(kind, org, project, identifier, at), hook);
   }
 
@@ -277,7 +340,8 @@ export class Emulator {
       res.writeHead(200, { 'content-type': page.contentType }).end(page.body);
       return;
     }
-    if (!url.pathname.startsWith(`${prefix}/gateway/`)) return this.#send(req, res, { status: 404, body: 'no such endpoint' }, undefined, `unknown path ${url.pathname}`);
+    if (!url.pathname.startsWith(`${prefix}/gateway/`))
+      return this.#send(req, res, { status: 404, body: 'no such endpoint' }, undefined, `unknown path ${url.pathname}`);
     const path = url.pathname.slice(prefix.length + '/gateway'.length);
     const fault = this.#faults?.pick(method, url.pathname.slice(prefix.length), body.toString('utf8'));
     if (fault && (await this.#preFault(fault, req, res))) return;
@@ -297,11 +361,14 @@ export class Emulator {
 
   /** Faults that replace the answer; true when the request is finished (or abandoned). */
   async #preFault(fault: FaultKind, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const record = (status?: number) => this.requests.push({ method: req.method ?? '', path: req.url ?? '', fault, ...(status ? { status } : {}) });
+    const record = (status?: number) =>
+      this.requests.push({ method: req.method ?? '', path: req.url ?? '', fault, ...(status ? { status } : {}) });
     switch (fault) {
       case 'error-500-json':
         record(500);
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('UNEXPECTED', 'Oops, something went wrong on our end.', randomUUID())));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify(errorBody('UNEXPECTED', 'Oops, something went wrong on our end.', randomUUID())));
         return true;
       case 'error-503-empty':
         record(503);
@@ -326,31 +393,60 @@ export class Emulator {
       case 'too-many-requests':
         record(429);
         this.rateLimited++;
-        res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('TOO_MANY_REQUESTS', 'Rate limit exceeded', randomUUID())));
+        res
+          .writeHead(429, { 'content-type': 'application/json' })
+          .end(JSON.stringify(errorBody('TOO_MANY_REQUESTS', 'Rate limit exceeded', randomUUID())));
         return true;
     }
   }
 
-  #send(req: IncomingMessage, res: ServerResponse, answer: Answer & { headers?: Record<string, string> }, fault?: FaultKind, violation?: string): void {
+  #send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: Answer & { headers?: Record<string, string> },
+    fault?: FaultKind,
+    violation?: string,
+  ): void {
     const why = violation ?? answer.violation;
     if (why) this.violations.push(`${req.method} ${req.url}: ${why}`);
-    this.requests.push({ method: req.method ?? '', path: req.url ?? '', status: answer.status, ...(fault ? { fault } : {}) });
+    this.requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      status: answer.status,
+      ...(fault ? { fault } : {}),
+    });
     const json = typeof answer.body !== 'string';
     res.writeHead(answer.status, { 'content-type': json ? 'application/json' : 'text/plain', ...answer.headers });
     res.end(json ? JSON.stringify(answer.body) : answer.body);
   }
 
   /** Authentication, the rate limit, then the endpoint. */
-  async #answer(req: IncomingMessage, method: string, path: string, query: URLSearchParams, body: Buffer): Promise<Answer & { headers?: Record<string, string> }> {
+  async #answer(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: Buffer,
+  ): Promise<Answer & { headers?: Record<string, string> }> {
     const correlationId = randomUUID();
     const headerKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
     const graphql = path === '/api/graphql' || path === '/api/graphql-api';
     let key = headerKey;
     let graphqlQuery: string | undefined;
     if (graphql) {
-      if (method !== 'POST') return { status: 405, body: errorBody('INVALID_REQUEST', 'use POST', correlationId), violation: `${method} on GraphQL` };
+      if (method !== 'POST')
+        return {
+          status: 405,
+          body: errorBody('INVALID_REQUEST', 'use POST', correlationId),
+          violation: `${method} on GraphQL`,
+        };
       const read = await readGraphqlRequest(req.headers['content-type'], headerKey, body);
-      if (read.problem) return { status: 400, body: errorBody('INVALID_REQUEST', read.problem, correlationId), violation: read.problem };
+      if (read.problem)
+        return {
+          status: 400,
+          body: errorBody('INVALID_REQUEST', read.problem, correlationId),
+          violation: read.problem,
+        };
       key = read.key;
       graphqlQuery = read.query;
       this.graphqlCalls.push({
@@ -361,22 +457,59 @@ export class Emulator {
       });
     }
     const role = key !== undefined ? this.#authenticate(key) : undefined;
-    if (!role) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'Invalid API key: the token is not valid, expired or rotated', correlationId) };
+    if (!role)
+      return {
+        status: 401,
+        body: errorBody(
+          'INVALID_CREDENTIAL',
+          'Invalid API key: the token is not valid, expired or rotated',
+          correlationId,
+        ),
+      };
     const limited = this.#rateLimit(key!);
     if (limited) return limited;
     const missing = this.#options.forbid?.(method, path);
-    if (missing) return { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission ${missing}`, correlationId) };
+    if (missing)
+      return { status: 403, body: errorBody('NG_ACCESS_DENIED', `Missing permission ${missing}`, correlationId) };
     if (graphql) {
       const account = query.get('accountId');
-      if (!account) return { status: 400, body: errorBody('INVALID_REQUEST', 'accountId is required', correlationId), violation: 'GraphQL without accountId' };
-      if (account !== this.accountId) return { status: 401, body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId) };
+      if (!account)
+        return {
+          status: 400,
+          body: errorBody('INVALID_REQUEST', 'accountId is required', correlationId),
+          violation: 'GraphQL without accountId',
+        };
+      if (account !== this.accountId)
+        return {
+          status: 401,
+          body: errorBody('INVALID_CREDENTIAL', 'The API key does not belong to this account', correlationId),
+        };
       return { status: 200, body: runQuery(graphqlQuery!) };
     }
-    const evaluated = evaluateByType(this.#behaviour.policySets, method, path, query, body.toString('utf8'), req.headers['content-type'], this.accountId, correlationId);
+    const evaluated = evaluateByType(
+      this.#behaviour.policySets,
+      method,
+      path,
+      query,
+      body.toString('utf8'),
+      req.headers['content-type'],
+      this.accountId,
+      correlationId,
+    );
     if (evaluated) return evaluated;
-    const listed = listAnswer(this.store, method, path, query, body.toString('utf8'), this.accountId, correlationId, (kind, index) => this.#options.onListPage?.(kind, index));
+    const listed = listAnswer(
+      this.store,
+      method,
+      path,
+      query,
+      body.toString('utf8'),
+      this.accountId,
+      correlationId,
+      (kind, index) => this.#options.onListPage?.(kind, index),
+    );
     if (listed) return listed;
-    if (method === 'GET' && path === '/ng/api/organizations') return organizationListAnswer(this.store.orgs, query, this.accountId, correlationId);
+    if (method === 'GET' && path === '/ng/api/organizations')
+      return organizationListAnswer(this.store.orgs, query, this.accountId, correlationId);
     const organization = method === 'GET' ? /^\/ng\/api\/organizations\/([^/]+)$/.exec(path) : null;
     if (organization) return this.#organization(decodeURIComponent(organization[1]!), query, correlationId);
     const route = matchRoute(method, path);
@@ -430,7 +563,8 @@ export class Emulator {
 
   /** `repo/branch` of a write that commits to Git (a remote create, or an update naming a blob), else undefined. */
   #gitBranchOf(route: Route, query: URLSearchParams): string | undefined {
-    if (route.op === 'create') return query.get('storeType') === 'REMOTE' ? `${query.get('repoName')}/${query.get('branch')}` : undefined;
+    if (route.op === 'create')
+      return query.get('storeType') === 'REMOTE' ? `${query.get('repoName')}/${query.get('branch')}` : undefined;
     if (route.op !== 'update' || !query.get('lastObjectId') || route.id === undefined) return undefined;
     // An update names no repository: the stored file's is the one it commits to.
     const { org, project, at } = readTarget(route, query);
@@ -445,10 +579,31 @@ export class Emulator {
   #organization(identifier: string, query: URLSearchParams, correlationId: string): Answer {
     const extra = [...query.keys()].filter((name) => name !== 'accountIdentifier');
     if (extra.length || query.get('accountIdentifier') !== this.accountId)
-      return { status: 400, body: errorBody('INVALID_REQUEST', 'accountIdentifier is the only query parameter', correlationId), violation: `organization read with ${query.toString()}` };
+      return {
+        status: 400,
+        body: errorBody('INVALID_REQUEST', 'accountIdentifier is the only query parameter', correlationId),
+        violation: `organization read with ${query.toString()}`,
+      };
     if (!this.store.orgs.has(identifier))
-      return { status: 400, body: { status: 'FAILURE', code: 'RESOURCE_NOT_FOUND_EXCEPTION', message: `Organization with identifier [${identifier}] not found`, correlationId, errors: null } };
-    return { status: 200, body: { status: 'SUCCESS', data: { organization: { identifier, name: identifier, description: '', tags: {} } }, metaData: null, correlationId } };
+      return {
+        status: 400,
+        body: {
+          status: 'FAILURE',
+          code: 'RESOURCE_NOT_FOUND_EXCEPTION',
+          message: `Organization with identifier [${identifier}] not found`,
+          correlationId,
+          errors: null,
+        },
+      };
+    return {
+      status: 200,
+      body: {
+        status: 'SUCCESS',
+        data: { organization: { identifier, name: identifier, description: '', tags: {} } },
+        metaData: null,
+        correlationId,
+      },
+    };
   }
 
   /** The key's role, or undefined once a rotation has revoked it. */
@@ -470,7 +625,11 @@ export class Emulator {
     if (++window.count <= limit.limit) return undefined;
     this.rateLimited++;
     if (limit.edge)
-      return { status: 429, body: '<!doctype html><html><head><title>429 Too Many Requests</title></head><body><h1>Too Many Requests</h1><p>Cloud Armor</p></body></html>', headers: { 'content-type': 'text/html' } };
+      return {
+        status: 429,
+        body: '<!doctype html><html><head><title>429 Too Many Requests</title></head><body><h1>Too Many Requests</h1><p>Cloud Armor</p></body></html>',
+        headers: { 'content-type': 'text/html' },
+      };
     return {
       status: 429,
       body: errorBody('TOO_MANY_REQUESTS', 'Rate limit exceeded', randomUUID()),

@@ -1,5 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 /**
@@ -18,7 +23,10 @@ export class LspClient {
   constructor(command: string, args: readonly string[], cwd: string) {
     this.#child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.connection = createMessageConnection(new StreamMessageReader(this.#child.stdout!), new StreamMessageWriter(this.#child.stdin!));
+    this.connection = createMessageConnection(
+      new StreamMessageReader(this.#child.stdout!),
+      new StreamMessageWriter(this.#child.stdin!),
+    );
     this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
       this.latest.set(params.uri, params);
       const waiting = this.#waiting.get(params.uri) ?? [];
@@ -39,7 +47,15 @@ export class LspClient {
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri,
-      capabilities: { textDocument: { publishDiagnostics: {}, completion: { completionItem: { snippetSupport: false } }, hover: {}, codeAction: {} }, workspace: { configuration: true } },
+      capabilities: {
+        textDocument: {
+          publishDiagnostics: {},
+          completion: { completionItem: { snippetSupport: false } },
+          hover: {},
+          codeAction: {},
+        },
+        workspace: { configuration: true },
+      },
       ...(initializationOptions ? { initializationOptions } : {}),
     });
     await this.connection.sendNotification('initialized', {});
@@ -49,7 +65,10 @@ export class LspClient {
   /** The next diagnostics published for `uri` (after what the caller sends next). */
   nextDiagnostics(uri: string, timeout = 20_000): Promise<PublishDiagnosticsParams> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} in ${timeout} ms; server stderr: ${this.stderr}`)), timeout);
+      const timer = setTimeout(
+        () => reject(new Error(`no diagnostics for ${uri} in ${timeout} ms; server stderr: ${this.stderr}`)),
+        timeout,
+      );
       const list = this.#waiting.get(uri) ?? [];
       list.push((params) => {
         clearTimeout(timer);
@@ -60,11 +79,16 @@ export class LspClient {
   }
 
   open(uri: string, text: string, version = 1, languageId = 'yaml'): Promise<void> {
-    return this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+    return this.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId, version, text },
+    });
   }
 
   change(uri: string, text: string, version: number): Promise<void> {
-    return this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
   }
 
   async close(): Promise<void> {

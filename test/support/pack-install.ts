@@ -31,7 +31,9 @@ export interface PackedPackage {
  */
 export async function packPipewright(into: string): Promise<PackedPackage> {
   if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('dist/ is missing: run npm run build first');
-  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', into], { cwd: ROOT });
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', into], {
+    cwd: ROOT,
+  });
   const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   return { tarball: join(into, basename(packed!.filename)), files: packed!.files.map((f) => f.path) };
 }
@@ -49,7 +51,11 @@ function locate(packages: Lockfile['packages'], from: string, name: string): str
  * A project that depends on the packed tarball (and `extra` packages, by the versions this repository's
  * lockfile has), locked by lockConsumerProject.
  */
-export async function writeConsumerProject(project: string, tarball: string, extra: readonly string[] = []): Promise<void> {
+export async function writeConsumerProject(
+  project: string,
+  tarball: string,
+  extra: readonly string[] = [],
+): Promise<void> {
   const lock = await repositoryLock();
   const dependencies: Record<string, string> = {};
   for (const name of extra) {
@@ -57,7 +63,10 @@ export async function writeConsumerProject(project: string, tarball: string, ext
     if (!version) throw new Error(`${name} is not in package-lock.json`);
     dependencies[name] = version;
   }
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2)}\n`);
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2)}\n`,
+  );
   await lockConsumerProject(project, tarball);
 }
 
@@ -74,10 +83,17 @@ const repositoryLock = async () => JSON.parse(await readFile(join(ROOT, 'package
 export async function lockConsumerProject(project: string, tarball: string): Promise<void> {
   const lock = await repositoryLock();
   const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as LockEntry & { bin?: unknown };
-  const consumer = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as LockEntry & { name: string; devDependencies?: Record<string, string> };
+  const consumer = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as LockEntry & {
+    name: string;
+    devDependencies?: Record<string, string>;
+  };
   const spec = `file:${relative(project, tarball).split('\\').join('/')}`;
   consumer.dependencies = { ...consumer.dependencies, pipewright: spec };
-  const root: LockEntry = { name: consumer.name, version: consumer.version ?? '0.0.0', dependencies: consumer.dependencies };
+  const root: LockEntry = {
+    name: consumer.name,
+    version: consumer.version ?? '0.0.0',
+    dependencies: consumer.dependencies,
+  };
   if (consumer.devDependencies) root.devDependencies = consumer.devDependencies;
   const packages: Record<string, LockEntry> = {
     '': root,
@@ -86,29 +102,41 @@ export async function lockConsumerProject(project: string, tarball: string): Pro
       resolved: spec,
       license: own.license,
       dependencies: own.dependencies,
-      ...(own.peerDependencies ? { peerDependencies: own.peerDependencies, peerDependenciesMeta: own.peerDependenciesMeta } : {}),
+      ...(own.peerDependencies
+        ? { peerDependencies: own.peerDependencies, peerDependenciesMeta: own.peerDependenciesMeta }
+        : {}),
       bin: own.bin,
       engines: own.engines,
     },
   };
   // The closure of what pipewright and the project's other dependencies need, copied from the repository's
   // lockfile, whose "dev" marks do not apply to the consumer.
-  const others = Object.keys({ ...consumer.dependencies, ...consumer.devDependencies }).filter((name) => name !== 'pipewright');
-  const queue: Array<[from: string, name: string]> = [...Object.keys(own.dependencies ?? {}), ...others].map((name) => ['', name]);
+  const others = Object.keys({ ...consumer.dependencies, ...consumer.devDependencies }).filter(
+    (name) => name !== 'pipewright',
+  );
+  const queue: Array<[from: string, name: string]> = [...Object.keys(own.dependencies ?? {}), ...others].map((name) => [
+    '',
+    name,
+  ]);
   while (queue.length > 0) {
     const [from, name] = queue.shift()!;
     const key = locate(lock.packages, from, name);
     if (!key) {
-      if (!lock.packages[from]?.optionalDependencies?.[name]) throw new Error(`${name} (needed by ${from || 'pipewright'}) is not in package-lock.json`);
+      if (!lock.packages[from]?.optionalDependencies?.[name])
+        throw new Error(`${name} (needed by ${from || 'pipewright'}) is not in package-lock.json`);
       continue;
     }
     if (packages[key]) continue;
     const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = lock.packages[key]!;
     packages[key] = entry;
-    for (const dependency of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) queue.push([key, dependency]);
+    for (const dependency of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies }))
+      queue.push([key, dependency]);
   }
   await writeFile(join(project, 'package.json'), `${JSON.stringify(consumer, null, 2)}\n`);
-  await writeFile(join(project, 'package-lock.json'), `${JSON.stringify({ name: consumer.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  await writeFile(
+    join(project, 'package-lock.json'),
+    `${JSON.stringify({ name: consumer.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
 }
 
 /** `npm ci --offline` in `project`: every package from the npm cache. */

@@ -86,14 +86,18 @@ function operand(text: string, context: WorkflowContext): string {
 
 /** `a || b || 'c'`: the first non-empty value, as GitHub's `||` gives for strings. */
 const value = (expression: string, context: WorkflowContext): string =>
-  expression.split('||').map((part) => operand(part, context)).find((v) => v !== '') ?? '';
+  expression
+    .split('||')
+    .map((part) => operand(part, context))
+    .find((v) => v !== '') ?? '';
 
 /** `a == 'b' && c == 'd'`, or `always()`. */
 function condition(expression: string, context: WorkflowContext): boolean {
   if (expression.trim() === 'always()') return true;
   return expression.split('&&').every((clause) => {
     const [left, right, ...rest] = clause.split('==');
-    if (right === undefined || rest.length > 0) throw new Error(`the workflow runner does not understand ${JSON.stringify(clause.trim())}`);
+    if (right === undefined || rest.length > 0)
+      throw new Error(`the workflow runner does not understand ${JSON.stringify(clause.trim())}`);
     return operand(left!, context) === operand(right, context);
   });
 }
@@ -107,36 +111,57 @@ export const interpolate = (text: string, context: WorkflowContext): string =>
 
 /** `sh -e -c script`, with this Node first on the PATH. */
 export const runScript = (script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> =>
-  runProcess('sh', ['-e', '-c', script], { cwd, env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` } });
+  runProcess('sh', ['-e', '-c', script], {
+    cwd,
+    env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` },
+  });
 
 /** The workflow file, parsed. */
-export async function readWorkflow(file: string): Promise<{ on: unknown; jobs: Record<string, Job & Record<string, unknown>> } & Record<string, unknown>> {
+export async function readWorkflow(
+  file: string,
+): Promise<{ on: unknown; jobs: Record<string, Job & Record<string, unknown>> } & Record<string, unknown>> {
   return parse(await readFile(file, 'utf8')) as { on: unknown; jobs: Record<string, Job & Record<string, unknown>> };
 }
 
 /** `actions/cache/restore` and `actions/cache/save` over the context's cache folder; a single file as `path`. */
-async function cacheStep(action: string, inputs: Record<string, string>, cwd: string, cache: string): Promise<CliResult> {
+async function cacheStep(
+  action: string,
+  inputs: Record<string, string>,
+  cwd: string,
+  cache: string,
+): Promise<CliResult> {
   const path = join(cwd, inputs.path!);
   await mkdir(cache, { recursive: true });
   if (action === 'actions/cache/save') {
-    if (!(await stat(path).catch(() => undefined))) return { code: 0, stdout: `Path does not exist: ${inputs.path}; no cache saved\n`, stderr: '' };
+    if (!(await stat(path).catch(() => undefined)))
+      return { code: 0, stdout: `Path does not exist: ${inputs.path}; no cache saved\n`, stderr: '' };
     // A key, once saved, is never overwritten (GitHub's caches are immutable).
-    if (await stat(join(cache, inputs.key!)).catch(() => undefined)) return { code: 0, stdout: `Cache ${inputs.key} exists; not saved\n`, stderr: '' };
+    if (await stat(join(cache, inputs.key!)).catch(() => undefined))
+      return { code: 0, stdout: `Cache ${inputs.key} exists; not saved\n`, stderr: '' };
     await copyFile(path, join(cache, inputs.key!));
     // The order of saves, for `restore-keys`: the newest match wins.
-    await writeFile(join(cache, `${inputs.key!}.saved`), String((await readdir(cache)).filter((name) => name.endsWith('.saved')).length + 1));
+    await writeFile(
+      join(cache, `${inputs.key!}.saved`),
+      String((await readdir(cache)).filter((name) => name.endsWith('.saved')).length + 1),
+    );
     return { code: 0, stdout: `Cache saved with key: ${inputs.key}\n`, stderr: '' };
   }
   const entries = (await readdir(cache)).filter((name) => !name.endsWith('.saved'));
-  const prefixes = (inputs['restore-keys'] ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const prefixes = (inputs['restore-keys'] ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   let hit = entries.find((name) => name === inputs.key);
   for (const prefix of prefixes) {
     if (hit) break;
     const candidates = entries.filter((name) => name.startsWith(prefix));
-    const saved = await Promise.all(candidates.map(async (name) => [name, Number(await readFile(join(cache, `${name}.saved`), 'utf8'))] as const));
+    const saved = await Promise.all(
+      candidates.map(async (name) => [name, Number(await readFile(join(cache, `${name}.saved`), 'utf8'))] as const),
+    );
     hit = saved.sort((a, b) => b[1] - a[1])[0]?.[0];
   }
-  if (!hit) return { code: 0, stdout: `Cache not found for input keys: ${[inputs.key, ...prefixes].join(', ')}\n`, stderr: '' };
+  if (!hit)
+    return { code: 0, stdout: `Cache not found for input keys: ${[inputs.key, ...prefixes].join(', ')}\n`, stderr: '' };
   await copyFile(join(cache, hit), path);
   return { code: 0, stdout: `Cache restored from key: ${hit}\n`, stderr: '' };
 }
@@ -145,7 +170,13 @@ async function cacheStep(action: string, inputs: Record<string, string>, cwd: st
  * The steps of `job`, in order: after a step fails only those with `if: always()` run (as GitHub runs a job);
  * `baseEnv` is the runner's environment.
  */
-export async function runJob(file: string, job: string, cwd: string, context: WorkflowContext, baseEnv: NodeJS.ProcessEnv): Promise<JobRun> {
+export async function runJob(
+  file: string,
+  job: string,
+  cwd: string,
+  context: WorkflowContext,
+  baseEnv: NodeJS.ProcessEnv,
+): Promise<JobRun> {
   const definition = (await readWorkflow(file)).jobs[job];
   if (!definition) throw new Error(`the workflow has no job ${job}`);
   if (definition.if !== undefined && !condition(ifText(definition.if), context)) return { skipped: true, steps: [] };
@@ -157,8 +188,13 @@ export async function runJob(file: string, job: string, cwd: string, context: Wo
       const action = step.uses?.replace(/@.*$/, '');
       if (step.uses && action !== 'actions/cache/restore' && action !== 'actions/cache/save') continue;
       const name = step.name ?? step.run ?? step.uses!;
-      const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, text]) => [key, interpolate(text, context)]));
-      const wanted = step.if === undefined ? !failed : condition(ifText(step.if), context) && (!failed || ifText(step.if).trim() === 'always()');
+      const env = Object.fromEntries(
+        Object.entries(step.env ?? {}).map(([key, text]) => [key, interpolate(text, context)]),
+      );
+      const wanted =
+        step.if === undefined
+          ? !failed
+          : condition(ifText(step.if), context) && (!failed || ifText(step.if).trim() === 'always()');
       if (!wanted) {
         steps.push({ name, skipped: true, code: 0, stdout: '', stderr: '', env, summary: '' });
         continue;
@@ -166,7 +202,14 @@ export async function runJob(file: string, job: string, cwd: string, context: Wo
       const summary = join(summaries, `step-${steps.length}.md`);
       await writeFile(summary, '');
       const result = step.uses
-        ? await cacheStep(action!, Object.fromEntries(Object.entries(step.with ?? {}).map(([key, text]) => [key, interpolate(String(text), context)])), cwd, context.cache ?? join(summaries, 'cache'))
+        ? await cacheStep(
+            action!,
+            Object.fromEntries(
+              Object.entries(step.with ?? {}).map(([key, text]) => [key, interpolate(String(text), context)]),
+            ),
+            cwd,
+            context.cache ?? join(summaries, 'cache'),
+          )
         : await runScript(interpolate(step.run!, context), cwd, { ...baseEnv, ...env, GITHUB_STEP_SUMMARY: summary });
       steps.push({ name, skipped: false, ...result, env, summary: await readFile(summary, 'utf8') });
       if (result.code !== 0) failed = true;

@@ -62,14 +62,20 @@ const infra = { connector: 'cluster', namespace: 'web' };
 expectTypeOf(custom({ identifier: 'c' })).toEqualTypeOf<StageBuilder<'Custom'>>();
 expectTypeOf(featureFlag({ identifier: 'ff' })).toEqualTypeOf<StageBuilder<'FeatureFlag'>>();
 expectTypeOf(stageTemplate({ identifier: 't', templateRef: 'build' })).toEqualTypeOf<TemplateStageBuilder>();
-expectTypeOf(pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child' })).toEqualTypeOf<PipelineStageBuilder>();
+expectTypeOf(
+  pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child' }),
+).toEqualTypeOf<PipelineStageBuilder>();
 expectTypeOf(dynamic({ identifier: 'dyn' })).toEqualTypeOf<StageWithoutSteps<'Dynamic'>>();
 expectTypeOf(parallel(custom({ identifier: 'a' }), custom({ identifier: 'b' }))).toEqualTypeOf<ParallelStages>();
 expectTypeOf(parallel(say, pause)).toEqualTypeOf<ParallelSteps<'ShellScript' | 'Wait'>>();
 expectTypeOf(stepGroup({ identifier: 'g', steps: [say] })).toEqualTypeOf<StepGroupBuilder<'ShellScript'>>();
-expectTypeOf(stepGroup({ identifier: 'g', template: { templateRef: 'checks' } })).toEqualTypeOf<TemplateStepGroupBuilder>();
+expectTypeOf(
+  stepGroup({ identifier: 'g', template: { templateRef: 'checks' } }),
+).toEqualTypeOf<TemplateStepGroupBuilder>();
 expectTypeOf(stepTemplate({ identifier: 's', templateRef: 'echo' })).toEqualTypeOf<StepTemplateBuilder>();
-expectTypeOf(raw.stage({ stage: { identifier: 'r', name: 'r', type: 'Custom', spec: {} } })).toEqualTypeOf<StageNode & Suppressible>();
+expectTypeOf(raw.stage({ stage: { identifier: 'r', name: 'r', type: 'Custom', spec: {} } })).toEqualTypeOf<
+  StageNode & Suppressible
+>();
 // A template version kept raw still says whether it is the stable one (not part of its YAML); no other kind has such a flag.
 expectTypeOf(raw.template).parameter(1).toEqualTypeOf<{ readonly stable?: boolean } | undefined>();
 raw.template({ template: { identifier: 't', versionLabel: 'v1' } }, { stable: true });
@@ -103,13 +109,18 @@ cd.withIdentifier('again').output(say, 'WORD');
 cd.withIdentifier(1);
 
 // --- a pipeline made from a template: no stages of its own --------------------------------------------------
-const fromPipelineTemplate = pipeline({ identifier: 'p', project: 'web', template: { templateRef: 'account.flow', versionLabel: '1' } });
+const fromPipelineTemplate = pipeline({
+  identifier: 'p',
+  project: 'web',
+  template: { templateRef: 'account.flow', versionLabel: '1' },
+});
 expectTypeOf(fromPipelineTemplate).toEqualTypeOf<TemplatePipelineBuilder>();
 expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).not.toEqualTypeOf<TemplatePipelineBuilder>();
 // @ts-expect-error: a pipeline made from a template has no stages of its own: put the stages in the template
 fromPipelineTemplate.stage(custom({ identifier: 'c' }));
 // @ts-expect-error: nor steps
 fromPipelineTemplate.step(say);
+// prettier-ignore
 // @ts-expect-error: stages beside a template are not an option
 pipeline({ identifier: 'p', project: 'web', template: { templateRef: 'account.flow' }, stages: [custom({ identifier: 'c' })] });
 
@@ -127,7 +138,9 @@ pipeline({ identifier: 'p', project: 'web' }).stage(fromTemplate).step(say);
 fromTemplate.withIdentifier('b2').step(say);
 
 // --- a Pipeline stage runs another pipeline ------------------------------------------------------------------
-const chained = pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child' }).when({ pipelineStatus: 'Success' });
+const chained = pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child' }).when({
+  pipelineStatus: 'Success',
+});
 // @ts-expect-error: a Pipeline stage runs another pipeline and has no steps of its own
 chained.step(say);
 // @ts-expect-error: nor in its options
@@ -136,7 +149,10 @@ pipelineStage({ identifier: 'chain', org: 'o', project: 'p', pipeline: 'child', 
 pipeline({ identifier: 'p', project: 'web' }).stage(chained).step(say);
 
 // --- a catalogue stage whose type has no execution -------------------------------------------------------------
-const dyn = dynamic({ identifier: 'dyn', sourceConfig: { type: 'Git', spec: { filePath: 'stages.yaml', repoName: 'infra' } } });
+const dyn = dynamic({
+  identifier: 'dyn',
+  sourceConfig: { type: 'Git', spec: { filePath: 'stages.yaml', repoName: 'infra' } },
+});
 dyn.variables({ v: { type: 'String', value: 'x' } });
 // @ts-expect-error: a Dynamic stage runs no steps: the platform gives its type no execution
 dyn.step(say);
@@ -148,7 +164,9 @@ pipeline({ identifier: 'p', project: 'web' }).stage(dyn).step(say);
 // --- parallel stages: a bare list on the wire ------------------------------------------------------------------
 const both = parallel(custom({ identifier: 'a' }).when({ pipelineStatus: 'Success' }), custom({ identifier: 'b' }));
 expectTypeOf(both.stages).toEqualTypeOf<readonly StageNode[]>();
-pipeline({ identifier: 'p', project: 'web' }).stage(both, custom({ identifier: 'after' })).step(say);
+pipeline({ identifier: 'p', project: 'web' })
+  .stage(both, custom({ identifier: 'after' }))
+  .step(say);
 // @ts-expect-error: parallel(...) stages have no when of their own: set when on each stage inside parallel(...)
 both.when({ pipelineStatus: 'Success' });
 // @ts-expect-error: ... nor failure strategies
@@ -184,7 +202,11 @@ together.timeout('10m');
 together.step(say);
 
 // --- steps -----------------------------------------------------------------------------------------------------------
-const probe: StepBuilder<'WORD', 'ShellScript'> = say.timeout('5m').when({ stageStatus: 'Success' }).strategy({ parallelism: 2 }).withIdentifier('again');
+const probe: StepBuilder<'WORD', 'ShellScript'> = say
+  .timeout('5m')
+  .when({ stageStatus: 'Success' })
+  .strategy({ parallelism: 2 })
+  .withIdentifier('again');
 probe.output('WORD');
 http({ identifier: 'call', url: 'https://example.com', method: 'GET' }).failureStrategies({ action: 'Ignore' });
 // @ts-expect-error: a step has no steps
@@ -193,12 +215,16 @@ say.step(pause);
 say.variables({ v: { type: 'String', value: 'x' } });
 
 // --- step groups ---------------------------------------------------------------------------------------------------
-const group = stepGroup({ identifier: 'g', steps: [say] }).step(pause).rollbackStep(roll);
+const group = stepGroup({ identifier: 'g', steps: [say] })
+  .step(pause)
+  .rollbackStep(roll);
 expectTypeOf(group).toEqualTypeOf<StepGroupBuilder<'ShellScript' | 'Wait' | 'K8sRollingDeploy'>>();
 // @ts-expect-error: the group holds a K8sRollingDeploy step, which a Custom stage cannot run
 custom({ identifier: 'c' }).step(group);
 // .withIdentifier() keeps the step types the group holds, for the placement check.
-expectTypeOf(group.withIdentifier('g2', 'second')).toEqualTypeOf<StepGroupBuilder<'ShellScript' | 'Wait' | 'K8sRollingDeploy'>>();
+expectTypeOf(group.withIdentifier('g2', 'second')).toEqualTypeOf<
+  StepGroupBuilder<'ShellScript' | 'Wait' | 'K8sRollingDeploy'>
+>();
 // @ts-expect-error: renamed, the group still holds a K8sRollingDeploy step
 custom({ identifier: 'c' }).step(group.withIdentifier('g2'));
 const linked = stepGroup({ identifier: 'checks', template: { templateRef: 'security_checks', versionLabel: 'v1' } });
@@ -239,8 +265,12 @@ if (isStageBuilder(unknownValue)) expectTypeOf(unknownValue).toEqualTypeOf<Stage
 expectTypeOf(input).toBeFunction();
 
 // --- .suppress(code, reason): any builder, raw ones too; codes about a document only; a reason is required --
-expectTypeOf(shell({ identifier: 'x', script: 'make' }).suppress('unknown-key', 'the platform takes it')).toEqualTypeOf(shell({ identifier: 'x', script: 'make' }));
-expectTypeOf(raw.step({ step: { identifier: 'r', name: 'r', type: 'Wait', spec: {} } }).suppress('missing-field', 'legacy form')).toMatchTypeOf<Suppressible>();
+expectTypeOf(shell({ identifier: 'x', script: 'make' }).suppress('unknown-key', 'the platform takes it')).toEqualTypeOf(
+  shell({ identifier: 'x', script: 'make' }),
+);
+expectTypeOf(
+  raw.step({ step: { identifier: 'r', name: 'r', type: 'Wait', spec: {} } }).suppress('missing-field', 'legacy form'),
+).toMatchTypeOf<Suppressible>();
 // @ts-expect-error: not a diagnostic code
 shell({ identifier: 'x', script: 'make' }).suppress('unkown-key', 'typo');
 // @ts-expect-error: a code about the run, not a document
@@ -251,5 +281,9 @@ custom({ identifier: 'c' }).suppress('unknown-key');
 // --- a value typed PipelineOptions still passes to pipeline() ----------------------------------------------------
 const declaredOptions: PipelineOptions = { identifier: 'p', project: 'web' };
 expectTypeOf(pipeline(declaredOptions)).toEqualTypeOf<PipelineBuilder<string, string>>();
-const fromTemplateOptions: PipelineFromTemplateOptions = { identifier: 'p', project: 'web', template: { templateRef: 'account.flow' } };
+const fromTemplateOptions: PipelineFromTemplateOptions = {
+  identifier: 'p',
+  project: 'web',
+  template: { templateRef: 'account.flow' },
+};
 expectTypeOf(pipeline(fromTemplateOptions)).toEqualTypeOf<TemplatePipelineBuilder>();

@@ -54,9 +54,17 @@ expectTypeOf(asgBlueGreenDeploy).toBeFunction();
 // Required fields are required, enums are unions, expressions are accepted where the platform takes them.
 // @ts-expect-error: provisionerIdentifier is required
 terraformPlan({ identifier: 'plan', configuration: { command: 'Apply' } });
-// @ts-expect-error: command is Apply or Destroy
-terraformPlan({ identifier: 'plan', provisionerIdentifier: 'x', configuration: { ...configuration, command: 'Remove' } });
-terraformPlan({ identifier: 'plan', provisionerIdentifier: input(), configuration: { ...configuration, command: 'Apply' } });
+terraformPlan({
+  identifier: 'plan',
+  provisionerIdentifier: 'x',
+  // @ts-expect-error: command is Apply or Destroy
+  configuration: { ...configuration, command: 'Remove' },
+});
+terraformPlan({
+  identifier: 'plan',
+  provisionerIdentifier: input(),
+  configuration: { ...configuration, command: 'Apply' },
+});
 // @ts-expect-error: a misspelt option is a type error (and an unknown-option error at run time)
 k8sRollingDeploy({ identifier: 'roll', skipDryRn: true });
 // Fields the published schema does not list go under `spec`, as they are.
@@ -84,9 +92,13 @@ build.step(step({ identifier: 'x', type: 'ShellScript', spec: {} }));
 securityTests({ identifier: 'scan' });
 
 // pipeline().step() checks against the last stage added.
-pipeline({ identifier: 'p', project: 'web' }).stage(deploy).step(k8sRollingDeploy({ identifier: 'roll' }));
-// @ts-expect-error: the last stage is a CI stage
-pipeline({ identifier: 'p', project: 'web' }).stage(deploy, build).step(k8sRollingDeploy({ identifier: 'roll' }));
+pipeline({ identifier: 'p', project: 'web' })
+  .stage(deploy)
+  .step(k8sRollingDeploy({ identifier: 'roll' }));
+pipeline({ identifier: 'p', project: 'web' })
+  .stage(deploy, build)
+  // @ts-expect-error: the last stage is a CI stage
+  .step(k8sRollingDeploy({ identifier: 'roll' }));
 
 // --- outputs are typed from the outputs given ---------------------------------------------------------
 const probe = shell({ identifier: 'probe', script: 'echo', outputs: ['VERSION'] });
@@ -109,13 +121,22 @@ pipeline({ identifier: 'p' });
 shell({ identifier: 's', scipt: 'echo' });
 const child = pipeline({ identifier: 'child', project: 'web' });
 pipelineStage({ identifier: 'chain', org: 'default', project: 'web', pipeline: child });
-expectTypeOf(shell({ identifier: 's', script: 'x' }).withIdentifier('again')).toEqualTypeOf<StepBuilder<never, 'ShellScript'>>();
-stepGroup({ identifier: 'canary', steps: [k8sRollingDeploy({ identifier: 'r' })], rollbackSteps: [k8sRollingDeploy({ identifier: 'rb' })] });
+expectTypeOf(shell({ identifier: 's', script: 'x' }).withIdentifier('again')).toEqualTypeOf<
+  StepBuilder<never, 'ShellScript'>
+>();
+stepGroup({
+  identifier: 'canary',
+  steps: [k8sRollingDeploy({ identifier: 'r' })],
+  rollbackSteps: [k8sRollingDeploy({ identifier: 'rb' })],
+});
 // A builder for a type of your own, typed from the catalogue.
 expectTypeOf(catalogStep('Wait')).toBeFunction();
 
 // --- connectors ----------------------------------------------------------------------------------------
-const auth = { type: 'Http', spec: { type: 'UsernameToken', spec: { username: 'bot', tokenRef: 'gh_token' } } } as const;
+const auth = {
+  type: 'Http',
+  spec: { type: 'UsernameToken', spec: { username: 'bot', tokenRef: 'gh_token' } },
+} as const;
 connectors.github({ identifier: 'gh', type: 'Repo', url: 'https://github.com/acme/web', authentication: auth });
 // @ts-expect-error: a GitHub connector is an Account, Repo or Project connector
 connectors.github({ identifier: 'gh', type: 'Org', url: 'https://github.com/acme', authentication: auth });
@@ -123,16 +144,36 @@ connectors.github({ identifier: 'gh', type: 'Org', url: 'https://github.com/acme
 connectors.github({ identifier: 'gh', type: 'Repo', authentication: auth });
 connectors.dockerRegistry({ identifier: 'hub' });
 // The platform (not a delegate) connecting.
-connectors.github({ identifier: 'gh', type: 'Repo', url: 'https://github.com/acme/web', authentication: auth, executeOnDelegate: false });
+connectors.github({
+  identifier: 'gh',
+  type: 'Repo',
+  url: 'https://github.com/acme/web',
+  authentication: auth,
+  executeOnDelegate: false,
+});
 // A case of the discriminator's enum that adds no fields (the schema has no `then` for it).
-connectors.httpHelmRepo({ identifier: 'charts', helmRepoUrl: 'https://charts.example.com', auth: { type: 'Anonymous' } });
+connectors.httpHelmRepo({
+  identifier: 'charts',
+  helmRepoUrl: 'https://charts.example.com',
+  auth: { type: 'Anonymous' },
+});
 // @ts-expect-error: HttpHelmRepo auth is UsernamePassword or Anonymous
 connectors.httpHelmRepo({ identifier: 'charts', helmRepoUrl: 'https://charts.example.com', auth: { type: 'Token' } });
-// @ts-expect-error: a description is text, which the platform requires (an empty one is null, which it refuses)
-connectors.github({ identifier: 'gh', description: null, type: 'Repo', url: 'https://github.com/acme/web', authentication: auth });
+connectors.github({
+  identifier: 'gh',
+  // @ts-expect-error: a description is text, which the platform requires (an empty one is null, which it refuses)
+  description: null,
+  type: 'Repo',
+  url: 'https://github.com/acme/web',
+  authentication: auth,
+});
 
 // --- typed references across stages and to pipeline variables ----------------------------------------
-const release = pipeline({ identifier: 'release', project: 'web', variables: { version: { type: 'String', value: '1.0' } } });
+const release = pipeline({
+  identifier: 'release',
+  project: 'web',
+  variables: { version: { type: 'String', value: '1.0' } },
+});
 release.variable('version');
 // @ts-expect-error: the pipeline declares no variable "verison"
 release.variable('verison');

@@ -8,7 +8,14 @@ import { deployment, input, k8sRollingDeploy } from 'pipewright';
 const definition = { type: 'Kubernetes', spec: { variables: [] } } as const;
 
 // --- the current form ---------------------------------------------------------------------------------------
-deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', serviceOverrideInputs: input(), infrastructureDefinitions: input() });
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  service: 's',
+  environment: 'e',
+  serviceOverrideInputs: input(),
+  infrastructureDefinitions: input(),
+});
 deployment({
   identifier: 'd',
   deploymentType: 'Kubernetes',
@@ -26,7 +33,14 @@ deployment({
   environment: 'e',
   gitOpsClusters: [{ identifier: 'incluster', agentIdentifier: 'argo' }],
 });
-deployment({ identifier: 'd', deploymentType: 'Kubernetes', gitOpsEnabled: input(), service: 's', environment: 'e', gitOpsClusters: input() });
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  gitOpsEnabled: input(),
+  service: 's',
+  environment: 'e',
+  gitOpsClusters: input(),
+});
 // A custom deployment's template, the deployment type's metadata, a service and an environment kept in Git.
 deployment({
   identifier: 'd',
@@ -39,18 +53,47 @@ deployment({
   environmentGitBranch: input(),
 });
 // @ts-expect-error: customDeploymentRef names its template
-deployment({ identifier: 'd', deploymentType: 'CustomDeployment', customDeploymentRef: { versionLabel: '1' }, service: 's', environment: 'e' });
+deployment({
+  identifier: 'd',
+  deploymentType: 'CustomDeployment',
+  customDeploymentRef: { versionLabel: '1' },
+  service: 's',
+  environment: 'e',
+});
 // @ts-expect-error: a GitOps cluster names its identifier
-deployment({ identifier: 'd', deploymentType: 'Kubernetes', gitOpsEnabled: true, service: 's', environment: 'e', gitOpsClusters: [{ agentIdentifier: 'argo' }] });
-// @ts-expect-error: gitOpsEnabled is the current form's; the Kubernetes shorthand of the older form has no such option
-deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, gitOpsEnabled: true });
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  gitOpsEnabled: true,
+  service: 's',
+  environment: 'e',
+  gitOpsClusters: [{ agentIdentifier: 'argo' }],
+});
+deployment({
+  identifier: 'd',
+  service: 's',
+  environment: 'e',
+  infrastructure: { connector: 'k', namespace: 'n' },
+  // @ts-expect-error: gitOpsEnabled is the current form's; the Kubernetes shorthand of the older form has no such option
+  gitOpsEnabled: true,
+});
 
 // --- the older form, given whole ------------------------------------------------------------------------------
-deployment({ identifier: 'd', serviceConfig: { useFromStage: { stage: 'dev' } }, infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } } });
+deployment({
+  identifier: 'd',
+  serviceConfig: { useFromStage: { stage: 'dev' } },
+  infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } },
+});
 deployment({
   identifier: 'd',
   serviceConfig: { serviceRef: 'cart', serviceDefinition: definition, stageOverrides: { manifests: [] } },
-  infrastructure: { environmentRef: 'dev', infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: 'k', namespace: 'n', releaseName: 'r' } } },
+  infrastructure: {
+    environmentRef: 'dev',
+    infrastructureDefinition: {
+      type: 'KubernetesDirect',
+      spec: { connectorRef: 'k', namespace: 'n', releaseName: 'r' },
+    },
+  },
   steps: [k8sRollingDeploy({ identifier: 'roll' })],
 });
 deployment({
@@ -58,13 +101,20 @@ deployment({
   serviceConfig: { service: { name: 'cart', identifier: 'cart' }, serviceDefinition: definition },
   infrastructure: {
     environment: { name: 'dev', identifier: 'dev', type: 'PreProduction' },
-    infrastructureDefinition: { type: 'KubernetesDirect', spec: { connectorRef: 'k', namespace: 'n', releaseName: 'r' } },
+    infrastructureDefinition: {
+      type: 'KubernetesDirect',
+      spec: { connectorRef: 'k', namespace: 'n', releaseName: 'r' },
+    },
     allowSimultaneousDeployments: input(),
   },
 });
 
-// @ts-expect-error a service by reference needs its serviceDefinition
-deployment({ identifier: 'd', serviceConfig: { serviceRef: 'cart' }, infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } } });
+deployment({
+  identifier: 'd',
+  // @ts-expect-error a service by reference needs its serviceDefinition
+  serviceConfig: { serviceRef: 'cart' },
+  infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } },
+});
 deployment({
   identifier: 'd',
   // @ts-expect-error a service from an earlier stage has no serviceDefinition of its own
@@ -75,7 +125,11 @@ deployment({
   identifier: 'd',
   serviceConfig: { useFromStage: { stage: 'dev' } },
   // @ts-expect-error an environment is given by reference or inline, not both
-  infrastructure: { environmentRef: 'qa', environment: { name: 'qa', identifier: 'qa', type: 'PreProduction' }, useFromStage: { stage: 'dev' } },
+  infrastructure: {
+    environmentRef: 'qa',
+    environment: { name: 'qa', identifier: 'qa', type: 'PreProduction' },
+    useFromStage: { stage: 'dev' },
+  },
 });
 deployment({
   identifier: 'd',
@@ -84,8 +138,19 @@ deployment({
   infrastructure: { environment: { name: 'qa', identifier: 'qa', type: 'Staging' }, useFromStage: { stage: 'dev' } },
 });
 // @ts-expect-error the older form takes no serviceRef beside serviceConfig (serviceConfig says the service)
-deployment({ identifier: 'd', service: 's', serviceConfig: { useFromStage: { stage: 'dev' } }, infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } } });
+deployment({
+  identifier: 'd',
+  service: 's',
+  serviceConfig: { useFromStage: { stage: 'dev' } },
+  infrastructure: { environmentRef: 'qa', useFromStage: { stage: 'dev' } },
+});
 // @ts-expect-error the older form needs its infrastructure
 deployment({ identifier: 'd', serviceConfig: { useFromStage: { stage: 'dev' } } });
-// @ts-expect-error serviceOverrideInputs belongs to the current form
-deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, serviceOverrideInputs: {} });
+deployment({
+  identifier: 'd',
+  service: 's',
+  environment: 'e',
+  infrastructure: { connector: 'k', namespace: 'n' },
+  // @ts-expect-error serviceOverrideInputs belongs to the current form
+  serviceOverrideInputs: {},
+});

@@ -15,7 +15,9 @@ interface Options {
 }
 
 // Every key named: the list is kept as written (a tuple of its keys).
-expectTypeOf(keyList<Options>()(['identifier', 'script', 'shell'])).toEqualTypeOf<readonly ['identifier', 'script', 'shell']>();
+expectTypeOf(keyList<Options>()(['identifier', 'script', 'shell'])).toEqualTypeOf<
+  readonly ['identifier', 'script', 'shell']
+>();
 // Any order is fine: the list is also a key order.
 keyList<Options>()(['shell', 'script', 'identifier']);
 
@@ -26,7 +28,10 @@ keyList<Options>()(['identifier', 'scipt', 'shell']);
 
 // The error names the keys left out.
 expectTypeOf<ExhaustiveKeys<Options, ['identifier']>>().toEqualTypeOf<
-  PipewrightTypeError<'the list leaves out "script": name every key of the type' | 'the list leaves out "shell": name every key of the type'>
+  PipewrightTypeError<
+    | 'the list leaves out "script": name every key of the type'
+    | 'the list leaves out "shell": name every key of the type'
+  >
 >();
 expectTypeOf<ExhaustiveKeys<Options, ['identifier', 'script', 'shell']>>().toBeUnknown();
 

@@ -34,15 +34,37 @@ environment({ identifier: 'prod', type: 'Pre-Production' });
 // @ts-expect-error: the platform requires a type
 environment({ identifier: 'prod' });
 
-const k8s = infrastructure({ identifier: 'k8s', environment: prod, deploymentType: 'Kubernetes', type: 'KubernetesDirect', spec: { namespace: 'web' } });
+const k8s = infrastructure({
+  identifier: 'k8s',
+  environment: prod,
+  deploymentType: 'Kubernetes',
+  type: 'KubernetesDirect',
+  spec: { namespace: 'web' },
+});
 expectTypeOf(k8s).toEqualTypeOf<InfrastructureBuilder>();
-infrastructure({ identifier: 'k8s', environment: 'prod', deploymentType: 'Kubernetes', type: 'KubernetesDirect', spec: {} });
-// @ts-expect-error: the environment is a builder or an identifier, not a service
-infrastructure({ identifier: 'k8s', environment: api, deploymentType: 'Kubernetes', type: 'KubernetesDirect', spec: {} });
+infrastructure({
+  identifier: 'k8s',
+  environment: 'prod',
+  deploymentType: 'Kubernetes',
+  type: 'KubernetesDirect',
+  spec: {},
+});
+infrastructure({
+  identifier: 'k8s',
+  // @ts-expect-error: the environment is a builder or an identifier, not a service
+  environment: api,
+  deploymentType: 'Kubernetes',
+  type: 'KubernetesDirect',
+  spec: {},
+});
 // @ts-expect-error: not an infrastructure type
 infrastructure({ identifier: 'k8s', environment: prod, deploymentType: 'Kubernetes', type: 'Kubernetes', spec: {} });
 
-const echo = template.step({ identifier: 'echo', versionLabel: 'v1', spec: shell({ identifier: 'echo', script: 'echo hi' }) });
+const echo = template.step({
+  identifier: 'echo',
+  versionLabel: 'v1',
+  spec: shell({ identifier: 'echo', script: 'echo hi' }),
+});
 expectTypeOf(echo.templateType).toEqualTypeOf<'Step'>();
 expectTypeOf(echo).toExtend<TemplateBuilder<'Step', unknown>>();
 template.stage({ identifier: 'build', versionLabel: 'v1', spec: { type: 'Custom', spec: {} } });
@@ -63,19 +85,42 @@ inputSet({ identifier: 'prod', pipeline: 'deploy' });
 // @ts-expect-error: the pipeline is required
 inputSet({ identifier: 'prod' });
 overlayInputSet({ identifier: 'all', pipeline: deploy, inputSets: [values, 'other'] });
-// @ts-expect-error: input sets by builder or identifier, not a trigger
-overlayInputSet({ identifier: 'all', pipeline: deploy, inputSets: [trigger.cron({ identifier: 'n', pipeline: deploy, expression: '0 2 * * *' })] });
+overlayInputSet({
+  identifier: 'all',
+  pipeline: deploy,
+  // @ts-expect-error: input sets by builder or identifier, not a trigger
+  inputSets: [trigger.cron({ identifier: 'n', pipeline: deploy, expression: '0 2 * * *' })],
+});
 
-expectTypeOf(trigger.cron({ identifier: 'nightly', pipeline: deploy, expression: '0 2 * * *', inputSets: [values] })).toEqualTypeOf<TriggerBuilder>();
-trigger.webhook({ identifier: 'pr', pipeline: deploy, provider: 'Github', event: 'PullRequest', spec: { connectorRef: 'gh', actions: ['Open'] } });
-trigger.artifact({ identifier: 'image', pipeline: deploy, artifactType: 'DockerRegistry', spec: { connectorRef: 'hub', imagePath: 'org/app' } });
+expectTypeOf(
+  trigger.cron({ identifier: 'nightly', pipeline: deploy, expression: '0 2 * * *', inputSets: [values] }),
+).toEqualTypeOf<TriggerBuilder>();
+trigger.webhook({
+  identifier: 'pr',
+  pipeline: deploy,
+  provider: 'Github',
+  event: 'PullRequest',
+  spec: { connectorRef: 'gh', actions: ['Open'] },
+});
+trigger.artifact({
+  identifier: 'image',
+  pipeline: deploy,
+  artifactType: 'DockerRegistry',
+  spec: { connectorRef: 'hub', imagePath: 'org/app' },
+});
 trigger({ identifier: 'custom', pipeline: deploy, source: { type: 'Webhook', spec: { type: 'Custom', spec: {} } } });
 // @ts-expect-error: a cron trigger needs its expression
 trigger.cron({ identifier: 'nightly', pipeline: deploy });
 // @ts-expect-error: not a trigger source type of the platform
 trigger({ identifier: 'mail', pipeline: deploy, source: { type: 'Email' } });
 
-deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, environment: prod, infrastructureDefinitions: [k8s, 'other'] });
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  service: api,
+  environment: prod,
+  infrastructureDefinitions: [k8s, 'other'],
+});
 // @ts-expect-error: a service builder is not an environment
 deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, environment: api });
 
@@ -83,21 +128,50 @@ deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: api, enviro
 const greet = template.step({
   identifier: 'greet',
   versionLabel: 'v1',
-  spec: { type: 'ShellScript', timeout: '<+input>', spec: { shell: 'Bash', source: { type: 'Inline', spec: { script: input() } } } },
+  spec: {
+    type: 'ShellScript',
+    timeout: '<+input>',
+    spec: { shell: 'Bash', source: { type: 'Inline', spec: { script: input() } } },
+  },
 });
-stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { type: 'ShellScript', timeout: '5m', spec: { source: { spec: { script: 'echo hi' } } } } });
+stepTemplate({
+  identifier: 'hi',
+  templateRef: greet,
+  templateInputs: { type: 'ShellScript', timeout: '5m', spec: { source: { spec: { script: 'echo hi' } } } },
+});
+// prettier-ignore
 // @ts-expect-error: "scirpt" is not a runtime input of the template
 stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { spec: { source: { spec: { scirpt: 'echo hi' } } } } });
 // @ts-expect-error: the shell is fixed in the template, not an input
 stepTemplate({ identifier: 'hi', templateRef: greet, templateInputs: { spec: { shell: 'PowerShell' } } });
 // Text references keep the wire form: any inputs.
 stepTemplate({ identifier: 'hi', templateRef: 'greet', versionLabel: 'v1', templateInputs: { anything: 1 } });
-const build = template.stage({ identifier: 'build', versionLabel: 'v1', spec: { type: 'Custom', variables: [{ name: 'env', type: 'String', value: '<+input>' }] } });
-stageTemplate({ identifier: 'b', templateRef: build, templateInputs: { type: 'Custom', variables: [{ name: 'env', type: 'String', value: 'prod' }] } });
+const build = template.stage({
+  identifier: 'build',
+  versionLabel: 'v1',
+  spec: { type: 'Custom', variables: [{ name: 'env', type: 'String', value: '<+input>' }] },
+});
+stageTemplate({
+  identifier: 'b',
+  templateRef: build,
+  templateInputs: { type: 'Custom', variables: [{ name: 'env', type: 'String', value: 'prod' }] },
+});
 // @ts-expect-error: a stage template's inputs are typed the same way
 stageTemplate({ identifier: 'b', templateRef: build, templateInputs: { type: 'Custom', varaibles: [] } });
-const flow = template.pipeline({ identifier: 'flow', versionLabel: 'v1', spec: { stages: [{ stage: { identifier: 'ship', type: 'Custom', timeout: '<+input>' } }] } });
-pipeline({ identifier: 'p', project: 'web', template: { templateRef: flow, templateInputs: { stages: [{ stage: { identifier: 'ship', type: 'Custom', timeout: '10m' } }] } } });
+const flow = template.pipeline({
+  identifier: 'flow',
+  versionLabel: 'v1',
+  spec: { stages: [{ stage: { identifier: 'ship', type: 'Custom', timeout: '<+input>' } }] },
+});
+pipeline({
+  identifier: 'p',
+  project: 'web',
+  template: {
+    templateRef: flow,
+    templateInputs: { stages: [{ stage: { identifier: 'ship', type: 'Custom', timeout: '10m' } }] },
+  },
+});
+// prettier-ignore
 // @ts-expect-error: a pipeline template's inputs are typed the same way ("timeuot" is no input)
 pipeline({ identifier: 'p', project: 'web', template: { templateRef: flow, templateInputs: { stages: [{ stage: { identifier: 'ship', timeuot: '10m' } }] } } });
 // @ts-expect-error: a stage template is no pipeline's template

@@ -27,10 +27,17 @@ const approvers = { userGroups: ['ops'], minimumCount: 1, disallowPipelineExecut
 
 // --- accepted: the value, input(), an expr, an expression string --------------------------------------
 harnessApproval({ identifier: 'a', approvalMessage: 'ok?', approvers });
-harnessApproval({ identifier: 'a', approvers: { ...approvers, minimumCount: input(), disallowPipelineExecutor: true } });
 harnessApproval({
   identifier: 'a',
-  approvers: { ...approvers, minimumCount: '<+pipeline.variables.approvers>', disallowPipelineExecutor: expr.pipeline.variable('strict') },
+  approvers: { ...approvers, minimumCount: input(), disallowPipelineExecutor: true },
+});
+harnessApproval({
+  identifier: 'a',
+  approvers: {
+    ...approvers,
+    minimumCount: '<+pipeline.variables.approvers>',
+    disallowPipelineExecutor: expr.pipeline.variable('strict'),
+  },
 });
 harnessApproval({ identifier: 'a', approvers: { ...approvers, minimumCount: input().default(2) } });
 k8sRollingDeploy({ identifier: 'roll', skipDryRun: true });
@@ -82,9 +89,21 @@ ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd6
 deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', deployToAll: input() });
 // @ts-expect-error deployToAll is a boolean
 deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', deployToAll: 'all' });
-deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, allowSimultaneousDeployments: input() });
-// @ts-expect-error allowSimultaneousDeployments is a boolean
-deployment({ identifier: 'd', service: 's', environment: 'e', infrastructure: { connector: 'k', namespace: 'n' }, allowSimultaneousDeployments: 'no' });
+deployment({
+  identifier: 'd',
+  service: 's',
+  environment: 'e',
+  infrastructure: { connector: 'k', namespace: 'n' },
+  allowSimultaneousDeployments: input(),
+});
+deployment({
+  identifier: 'd',
+  service: 's',
+  environment: 'e',
+  infrastructure: { connector: 'k', namespace: 'n' },
+  // @ts-expect-error allowSimultaneousDeployments is a boolean
+  allowSimultaneousDeployments: 'no',
+});
 approval({ identifier: 'ok' });
 custom({ identifier: 'c' });
 
@@ -96,7 +115,14 @@ expectTypeOf(input()).toMatchTypeOf<Expressive<number>>();
 // --- `steps: [...]` options are placed in the types, as `.step()` is ----------------------------------------
 const roll = k8sRollingDeploy({ identifier: 'roll' });
 const unit = run({ identifier: 'unit', command: 'make test' });
-deployment({ identifier: 'd', deploymentType: 'Kubernetes', service: 's', environment: 'e', steps: [roll], rollbackSteps: [shell({ identifier: 'undo', script: 'x' })] });
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  service: 's',
+  environment: 'e',
+  steps: [roll],
+  rollbackSteps: [shell({ identifier: 'undo', script: 'x' })],
+});
 ci({ identifier: 'build', runtime: 'Cloud', platform: { os: 'Linux', arch: 'Amd64' }, steps: [unit] });
 custom({ identifier: 'c', steps: [shell({ identifier: 's', script: 'x' })] });
 approval({ identifier: 'ok', steps: [harnessApproval({ identifier: 'a', approvers })] });
@@ -114,19 +140,53 @@ securityTests({ identifier: 'sto', steps: [unit] });
 securityTests({ identifier: 'sto', steps: [roll] });
 
 // --- a failure strategy's retry takes fixed values (the platform refuses an expression when it plans the run) ---
-shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: 2, retryIntervals: ['10s'] } } }] });
-// @ts-expect-error retryCount is a fixed number
-shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: input() } } }] });
+shell({
+  identifier: 's',
+  script: 'x',
+  failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: 2, retryIntervals: ['10s'] } } }],
+});
+shell({
+  identifier: 's',
+  script: 'x',
+  // @ts-expect-error retryCount is a fixed number
+  failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: input() } } }],
+});
 // @ts-expect-error not a field of a Retry spec
 shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { retries: 2 } } }] });
 shell({
   identifier: 's',
   script: 'x',
-  failureStrategies: [{ action: { type: 'Retry', spec: { retryCount: 1, onRetryFailure: { action: { type: 'ManualIntervention', spec: { timeout: '1h', onTimeout: { action: { type: 'Abort' } } } } } } } }],
+  failureStrategies: [
+    {
+      action: {
+        type: 'Retry',
+        spec: {
+          retryCount: 1,
+          onRetryFailure: {
+            action: { type: 'ManualIntervention', spec: { timeout: '1h', onTimeout: { action: { type: 'Abort' } } } },
+          },
+        },
+      },
+    },
+  ],
 });
-// @ts-expect-error the platform refuses a Retry after failed retries
-shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { onRetryFailure: { action: { type: 'Retry' } } } } }] });
-// @ts-expect-error the platform refuses a ManualIntervention after a timed-out one
-shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'ManualIntervention', spec: { onTimeout: { action: { type: 'ManualIntervention' } } } } }] });
-// @ts-expect-error an action after another is written in full ({ type }), as the platform reads it
-shell({ identifier: 's', script: 'x', failureStrategies: [{ action: { type: 'Retry', spec: { onRetryFailure: { action: 'Abort' } } } }] });
+shell({
+  identifier: 's',
+  script: 'x',
+  // @ts-expect-error the platform refuses a Retry after failed retries
+  failureStrategies: [{ action: { type: 'Retry', spec: { onRetryFailure: { action: { type: 'Retry' } } } } }],
+});
+shell({
+  identifier: 's',
+  script: 'x',
+  failureStrategies: [
+    // @ts-expect-error the platform refuses a ManualIntervention after a timed-out one
+    { action: { type: 'ManualIntervention', spec: { onTimeout: { action: { type: 'ManualIntervention' } } } } },
+  ],
+});
+shell({
+  identifier: 's',
+  script: 'x',
+  // @ts-expect-error an action after another is written in full ({ type }), as the platform reads it
+  failureStrategies: [{ action: { type: 'Retry', spec: { onRetryFailure: { action: 'Abort' } } } }],
+});

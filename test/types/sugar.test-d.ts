@@ -29,7 +29,11 @@ interface PauseOptions {
 }
 const declarePause = declareMappedStep<PauseOptions>();
 const note = { key: 'metadata' as const, write: (text: string) => text, read: (wire: unknown) => wire };
-declarePause('Wait', { builder: 'pause', order: ['duration', 'metadata'], fields: { duration: sameField('duration'), note } });
+declarePause('Wait', {
+  builder: 'pause',
+  order: ['duration', 'metadata'],
+  fields: { duration: sameField('duration'), note },
+});
 declarePause('Wait', {
   builder: 'pause',
   order: ['duration', 'metadata'],
@@ -37,20 +41,33 @@ declarePause('Wait', {
   fields: { duration: sameField('duration'), note },
 });
 
-// @ts-expect-error: the option "note" has no mapping
-declarePause('Wait', { builder: 'pause', order: ['duration', 'metadata'], fields: { duration: sameField('duration') } });
+declarePause('Wait', {
+  builder: 'pause',
+  order: ['duration', 'metadata'],
+  // @ts-expect-error: the option "note" has no mapping
+  fields: { duration: sameField('duration') },
+});
 declarePause('Wait', {
   builder: 'pause',
   order: ['duration', 'metadata'],
   // @ts-expect-error: "notes" is no option
   fields: { duration: sameField('duration'), note, notes: note },
 });
-// @ts-expect-error: a mapping writes a field of the spec, and "comment" is none
-declarePause('Wait', { builder: 'pause', order: ['duration', 'metadata'], fields: { duration: sameField('comment'), note } });
+declarePause('Wait', {
+  builder: 'pause',
+  order: ['duration', 'metadata'],
+  // @ts-expect-error: a mapping writes a field of the spec, and "comment" is none
+  fields: { duration: sameField('comment'), note },
+});
 // @ts-expect-error: the order leaves out "metadata"
 declarePause('Wait', { builder: 'pause', order: ['duration'], fields: { duration: sameField('duration'), note } });
-// @ts-expect-error: a default must be a value its option takes (duration is text)
-declarePause('Wait', { builder: 'pause', order: ['duration', 'metadata'], defaults: { duration: 10 }, fields: { duration: sameField('duration'), note } });
+declarePause('Wait', {
+  builder: 'pause',
+  order: ['duration', 'metadata'],
+  // @ts-expect-error: a default must be a value its option takes (duration is text)
+  defaults: { duration: 10 },
+  fields: { duration: sameField('duration'), note },
+});
 
 // A stage builder's declaration is tied to its option type and the stage type's spec the same way.
 interface ChildOptions {
@@ -59,10 +76,22 @@ interface ChildOptions {
 }
 const declareChild = declareMappedStage<ChildOptions>();
 const childOrder = ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs', 'pipelineInputs'] as const;
-declareChild('Pipeline', { builder: 'child', order: childOrder, fields: { pipeline: sameField('pipeline'), org: sameField('org') } });
+declareChild('Pipeline', {
+  builder: 'child',
+  order: childOrder,
+  fields: { pipeline: sameField('pipeline'), org: sameField('org') },
+});
 // @ts-expect-error: the option "org" has no mapping
 declareChild('Pipeline', { builder: 'child', order: childOrder, fields: { pipeline: sameField('pipeline') } });
-// @ts-expect-error: the order leaves out "pipelineInputs"
-declareChild('Pipeline', { builder: 'child', order: ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs'], fields: { pipeline: sameField('pipeline'), org: sameField('org') } });
-// @ts-expect-error: "execution" holds the stage's steps, not an option's value
-declareChild('Pipeline', { builder: 'child', order: childOrder, fields: { pipeline: sameField('execution'), org: sameField('org') } });
+declareChild('Pipeline', {
+  builder: 'child',
+  // @ts-expect-error: the order leaves out "pipelineInputs"
+  order: ['org', 'pipeline', 'project', 'inputSetReferences', 'inputs', 'outputs'],
+  fields: { pipeline: sameField('pipeline'), org: sameField('org') },
+});
+declareChild('Pipeline', {
+  builder: 'child',
+  order: childOrder,
+  // @ts-expect-error: "execution" holds the stage's steps, not an option's value
+  fields: { pipeline: sameField('execution'), org: sameField('org') },
+});

@@ -22,8 +22,13 @@ describe('the release definitions', () => {
   it('end the release with the smoke test, after the roll-out', () => {
     const { data } = findDocument(synth(definitions), { kind: 'pipeline', identifier: 'release' });
     expect(data).toMatchObject({ pipeline: { stages: [{ stage: { identifier: 'deploy' } }] } });
-    const steps = (data as { pipeline: { stages: Array<{ stage: { spec: { execution: { steps: Array<{ step: { identifier: string } }> } } } }> } })
-      .pipeline.stages[0]!.stage.spec.execution.steps;
+    const steps = (
+      data as {
+        pipeline: {
+          stages: Array<{ stage: { spec: { execution: { steps: Array<{ step: { identifier: string } }> } } } }>;
+        };
+      }
+    ).pipeline.stages[0]!.stage.spec.execution.steps;
     expect(steps.map(({ step }) => step.identifier)).toEqual(['roll_out', 'smoke_test']);
   });
 });
@@ -31,7 +36,12 @@ describe('the release definitions', () => {
 describe('the smoke test step', () => {
   // A pipeline of the test's own, to try the building block alone.
   const probe = (...urls: string[]) =>
-    urls.reduce((built, url) => built.step(smokeTest(url)), pipeline({ identifier: 'probe', name: 'probe', project: shop }).stage(custom({ identifier: 'check', name: 'check' })));
+    urls.reduce(
+      (built, url) => built.step(smokeTest(url)),
+      pipeline({ identifier: 'probe', name: 'probe', project: shop }).stage(
+        custom({ identifier: 'check', name: 'check' }),
+      ),
+    );
 
   it('checks the health of the URL it is given, as a Bash step of two minutes', () => {
     const { yaml } = findDocument(synth([shop, probe('https://staging.example.com')]), 'probe');
@@ -57,7 +67,9 @@ describe('the smoke test step', () => {
   it('cannot be used twice in one stage: its identifier is fixed', () => {
     const result = synth([shop, probe('https://a.example.com', 'https://b.example.com')]);
     expect(result.diagnostics.map((d) => [d.code, d.severity])).toEqual([['duplicate-identifier', 'error']]);
-    expect(() => assertNoErrors(result)).toThrowError(/expected no error, found 1:\n.*release\.test\.ts:\d+:\d+ .*smoke_test/);
+    expect(() => assertNoErrors(result)).toThrowError(
+      /expected no error, found 1:\n.*release\.test\.ts:\d+:\d+ .*smoke_test/,
+    );
   });
 });
 
@@ -73,6 +85,8 @@ describe('an input set of the release pipeline', () => {
     expect(result.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
       ['input-set-not-an-input', 'error', 'timeout is not a runtime input of pipeline "release"'],
     ]);
-    expect(() => assertNoErrors(result)).toThrowError(/expected no error, found 1:\n.*timeout is not a runtime input of pipeline "release"/);
+    expect(() => assertNoErrors(result)).toThrowError(
+      /expected no error, found 1:\n.*timeout is not a runtime input of pipeline "release"/,
+    );
   });
 });

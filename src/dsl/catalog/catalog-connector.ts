@@ -1,5 +1,10 @@
 import { captureSite } from '../../core/source-site.js';
-import { CONNECTOR_COMMON_KEYS, ConnectorImpl, type ConnectorBuilder, type ConnectorCommonOptions } from '../connector.js';
+import {
+  CONNECTOR_COMMON_KEYS,
+  ConnectorImpl,
+  type ConnectorBuilder,
+  type ConnectorCommonOptions,
+} from '../connector.js';
 import { checkOptions } from '../option-check.js';
 import { catalog, connectorSpecKeys } from '../../catalog/catalog.js';
 import type { ConnectorBuilderTypes, ConnectorSpecs } from './generated/types.js';
@@ -17,7 +22,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export type CatalogConnectorOptions<T extends ConnectorType> = ConnectorCommonOptions &
   DistributiveOmit<ConnectorSpecs[T], CommonKey> & { readonly spec?: { readonly [key: string]: unknown } };
 
-export type CatalogConnectorFactory<T extends ConnectorType> = (options: CatalogConnectorOptions<T>) => ConnectorBuilder;
+export type CatalogConnectorFactory<T extends ConnectorType> = (
+  options: CatalogConnectorOptions<T>,
+) => ConnectorBuilder;
 
 /** The builder of one catalogue connector type; unknown option keys are reported at the call. */
 export function catalogConnector<T extends ConnectorType>(type: T): CatalogConnectorFactory<T> {
@@ -40,5 +47,8 @@ export function catalogConnector<T extends ConnectorType>(type: T): CatalogConne
  * One builder per connector type of the platform, by builder name (`github`, `k8sCluster`); the generated
  * `CatalogConnectors` (generated/builders.ts) types each with its named options.
  */
-export const catalogConnectors: { readonly [Builder in keyof ConnectorBuilderTypes]: CatalogConnectorFactory<ConnectorBuilderTypes[Builder]> } =
-  Object.freeze(Object.fromEntries(catalog.connectors.map((entry) => [entry.builder, catalogConnector(entry.type as ConnectorType)]))) as never;
+export const catalogConnectors: {
+  readonly [Builder in keyof ConnectorBuilderTypes]: CatalogConnectorFactory<ConnectorBuilderTypes[Builder]>;
+} = Object.freeze(
+  Object.fromEntries(catalog.connectors.map((entry) => [entry.builder, catalogConnector(entry.type as ConnectorType)])),
+) as never;

@@ -20,7 +20,9 @@ type CommonKey = keyof StageCommonOptions | 'execution' | 'spec' | 'type';
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The common options of a stage of type `T`: steps only where the type runs some. */
-type CommonOptionsOf<T extends StageType> = T extends StepRunningStage ? StageCommonOptions : Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>;
+type CommonOptionsOf<T extends StageType> = T extends StepRunningStage
+  ? StageCommonOptions
+  : Omit<StageCommonOptions, 'steps' | 'rollbackSteps'>;
 
 /** Options of a catalogue stage: the common stage options and the type's wire `spec` fields, flat. */
 export type CatalogStageOptions<T extends StageType> = CommonOptionsOf<T> & DistributiveOmit<StageSpecs[T], CommonKey>;

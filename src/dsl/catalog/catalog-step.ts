@@ -25,13 +25,19 @@ interface SpecOverride {
   readonly spec?: { readonly [key: string]: unknown };
 }
 
-type PartialBy<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> & { readonly [P in K & keyof T]?: T[P] } : never;
+type PartialBy<T, K extends PropertyKey> = T extends unknown
+  ? Omit<T, K> & { readonly [P in K & keyof T]?: T[P] }
+  : never;
 
 /**
  * Options of a catalogue step: the common step options, and the type's wire `spec` fields flat beside them
  * (same names as in YAML, so code and YAML read alike).
  */
-export type CatalogStepOptions<T extends StepType, Names extends string = never, Defaulted extends string = never> = StepCommonOptions &
+export type CatalogStepOptions<
+  T extends StepType,
+  Names extends string = never,
+  Defaulted extends string = never,
+> = StepCommonOptions &
   PartialBy<DistributiveOmit<WithOutputs<StepSpecs[T], Names>, CommonKey>, Defaulted> &
   SpecOverride;
 
@@ -43,7 +49,9 @@ export type SugarStepOptions<Sugar, Names extends string = never> =
   Sugar extends FlatStepSugar<infer T, infer Defaulted> ? CatalogStepOptions<T, Names, Defaulted> : never;
 
 /** A step builder from the catalogue; output names come from the `outputVariables` given. */
-export type CatalogStepFactory<T extends StepType, Defaulted extends string = never> = <const Names extends string = never>(
+export type CatalogStepFactory<T extends StepType, Defaulted extends string = never> = <
+  const Names extends string = never,
+>(
   options: CatalogStepOptions<T, Names, Defaulted>,
 ) => StepBuilder<Names, T>;
 
@@ -56,7 +64,9 @@ const IDENTIFIER = ['identifier'];
  * of the type's spec are reported at the call (with the closest name), never dropped or passed on silently.
  */
 export function catalogStep<T extends StepType>(type: T): CatalogStepFactory<T>;
-export function catalogStep<T extends StepType, Defaulted extends string>(sugar: FlatStepSugar<T, Defaulted>): CatalogStepFactory<T, Defaulted>;
+export function catalogStep<T extends StepType, Defaulted extends string>(
+  sugar: FlatStepSugar<T, Defaulted>,
+): CatalogStepFactory<T, Defaulted>;
 export function catalogStep(declared: StepType | StepSugar): unknown {
   const sugar = typeof declared === 'string' ? undefined : declared;
   const type = sugar?.type ?? (declared as StepType);
@@ -79,9 +89,14 @@ export function catalogStep(declared: StepType | StepSugar): unknown {
       else unknown[key] = value;
     }
     if (explicit && typeof explicit === 'object') Object.assign(spec, explicit);
-    const issues = [...unknownOptions(builder, unknown, names.known), ...missingOptions(builder, options ?? {}, IDENTIFIER)];
+    const issues = [
+      ...unknownOptions(builder, unknown, names.known),
+      ...missingOptions(builder, options ?? {}, IDENTIFIER),
+    ];
     const outputs = Array.isArray(spec.outputVariables)
-      ? spec.outputVariables.flatMap((variable) => (typeof variable?.name === 'string' ? [variable.name as string] : []))
+      ? spec.outputVariables.flatMap((variable) =>
+          typeof variable?.name === 'string' ? [variable.name as string] : [],
+        )
       : undefined;
     return new StepBuilderImpl(
       {
@@ -108,12 +123,20 @@ const SPEC_ONLY_KEYS: readonly string[] = ['spec', 'type'];
  * fields its type declares flat (but those equal to a declared default) and the rest (fields the published
  * schema does not list, or named like a common option) as they are under `spec`.
  */
-export function catalogStepOptions(type: string, spec: unknown, defaults: Readonly<Record<string, DefaultValue>> = {}): Record<string, unknown> {
+export function catalogStepOptions(
+  type: string,
+  spec: unknown,
+  defaults: Readonly<Record<string, DefaultValue>> = {},
+): Record<string, unknown> {
   const known = stepSpecKeys(type);
   const flat: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(isRecord(spec) ? spec : {}))
-    if ((known === undefined || known.includes(key)) && !STEP_COMMON_KEYS.includes(key) && !SPEC_ONLY_KEYS.includes(key)) {
+    if (
+      (known === undefined || known.includes(key)) &&
+      !STEP_COMMON_KEYS.includes(key) &&
+      !SPEC_ONLY_KEYS.includes(key)
+    ) {
       if (field !== defaults[key]) flat[key] = field;
     } else rest[key] = field;
   return Object.keys(rest).length > 0 ? { ...flat, spec: rest } : flat;

@@ -3,9 +3,23 @@
  * (scripts/generate-catalog.mjs) reads these two lists and leaves these names to the hand-written modules.
  */
 export const HAND_WRITTEN_STEPS = [
-  'run', 'runTests', 'buildAndPushDockerRegistry', 'plugin', 'action', 'http', 'wait', 'barrier', 'email',
-  'harnessApproval', 'jiraApproval', 'k8sRollingDeploy', 'k8sRollingRollback', 'k8sCanaryDeploy',
-  'k8sBlueGreenDeploy', 'k8sApply', 'helmDeploy',
+  'run',
+  'runTests',
+  'buildAndPushDockerRegistry',
+  'plugin',
+  'action',
+  'http',
+  'wait',
+  'barrier',
+  'email',
+  'harnessApproval',
+  'jiraApproval',
+  'k8sRollingDeploy',
+  'k8sRollingRollback',
+  'k8sCanaryDeploy',
+  'k8sBlueGreenDeploy',
+  'k8sApply',
+  'helmDeploy',
 ] as const;
 
 export const HAND_WRITTEN_STAGES = ['deployment', 'ci', 'approval', 'custom', 'pipelineStage'] as const;

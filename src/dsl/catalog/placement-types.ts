@@ -21,11 +21,14 @@ export type Placed<Node, Stage extends string> = string extends Stage
   : Node extends StepNode<infer T>
     ? [Misplaced<T, Stage>] extends [never]
       ? Node
-      : Node & PipewrightTypeError<`a ${Misplaced<T, Stage>} step cannot run in a ${Stage} stage; see catalog.steps for where each step type may run`>
+      : Node &
+          PipewrightTypeError<`a ${Misplaced<T, Stage>} step cannot run in a ${Stage} stage; see catalog.steps for where each step type may run`>
     : Node;
 
 /** Each argument of `.step(...)` checked against the stage type. */
-export type PlacementCheck<Steps extends readonly unknown[], Stage extends string> = { [I in keyof Steps]: Placed<Steps[I], Stage> };
+export type PlacementCheck<Steps extends readonly unknown[], Stage extends string> = {
+  [I in keyof Steps]: Placed<Steps[I], Stage>;
+};
 
 /** The stage types whose catalogue entry has an execution: the ones some step type may run in. */
 export type StepRunningStage = StepStages[keyof StepStages];
@@ -38,4 +41,6 @@ type RunsSteps<Stage extends string> = string extends Stage ? true : [Stage] ext
  * each checked against the stage type, or each refused with the reason that stage has no steps.
  */
 export type StepsFor<Steps extends readonly unknown[], Stage extends string> =
-  RunsSteps<Stage> extends true ? PlacementCheck<Steps, Stage> : { [I in keyof Steps]: PipewrightTypeError<NoStepsReason<Stage>> };
+  RunsSteps<Stage> extends true
+    ? PlacementCheck<Steps, Stage>
+    : { [I in keyof Steps]: PipewrightTypeError<NoStepsReason<Stage>> };

@@ -14,7 +14,11 @@ export type StageSpecKey<T extends StageType> = Exclude<KeysOf<StageSpecs[T]>, '
  */
 export const declareMappedStage =
   <Options extends object>() =>
-  <T extends StageType, const Order extends readonly StageSpecKey<T>[], Defaulted extends keyof Options & string = never>(
+  <
+    T extends StageType,
+    const Order extends readonly StageSpecKey<T>[],
+    Defaulted extends keyof Options & string = never,
+  >(
     type: T,
     settings: MappedSettings<Options, StageSpecKey<T>, Order, Defaulted>,
   ): Sugar =>

@@ -7,7 +7,8 @@ import type { StepSpecs } from './generated/types.js';
 export type StepType = keyof StepSpecs & string;
 
 /** Names the common step options take: a spec field of the same name is given under `spec`, not flat. */
-export type CommonKey = 'identifier' | 'name' | 'description' | 'timeout' | 'when' | 'failureStrategies' | 'strategy' | 'spec' | 'type';
+export type CommonKey =
+  'identifier' | 'name' | 'description' | 'timeout' | 'when' | 'failureStrategies' | 'strategy' | 'spec' | 'type';
 
 /** The spec fields of a step type that its builder takes as flat options. */
 export type SpecKey<T extends StepType> = Exclude<KeysOf<StepSpecs[T]>, CommonKey>;

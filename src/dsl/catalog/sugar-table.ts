@@ -8,7 +8,13 @@ import {
   K8S_ROLLING_DEPLOY_SUGAR,
   K8S_ROLLING_ROLLBACK_SUGAR,
 } from '../steps-cd.js';
-import { ACTION_SUGAR, BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR, PLUGIN_SUGAR, RUN_SUGAR, RUN_TESTS_SUGAR } from '../steps-ci.js';
+import {
+  ACTION_SUGAR,
+  BUILD_AND_PUSH_DOCKER_REGISTRY_SUGAR,
+  PLUGIN_SUGAR,
+  RUN_SUGAR,
+  RUN_TESTS_SUGAR,
+} from '../steps-ci.js';
 import { BARRIER_SUGAR, EMAIL_SUGAR, HTTP_SUGAR, WAIT_SUGAR } from '../steps-utility.js';
 import type { HAND_WRITTEN_STEPS } from './hand-written.js';
 import type { StepSugar } from './step-sugar.js';
@@ -38,7 +44,9 @@ export const STEP_SUGAR = {
   helmDeploy: HELM_DEPLOY_SUGAR,
 } as const satisfies Record<(typeof HAND_WRITTEN_STEPS)[number] | 'shell', StepSugar>;
 
-const BY_TYPE: ReadonlyMap<string, StepSugar> = new Map(Object.values(STEP_SUGAR).map((sugar: StepSugar) => [sugar.type, sugar]));
+const BY_TYPE: ReadonlyMap<string, StepSugar> = new Map(
+  Object.values(STEP_SUGAR).map((sugar: StepSugar) => [sugar.type, sugar]),
+);
 
 /** The declaration of the hand-written builder of a step type, if it has one. */
 export const stepSugar = (type: string): StepSugar | undefined => BY_TYPE.get(type);

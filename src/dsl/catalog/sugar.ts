@@ -50,15 +50,27 @@ export interface Sugar {
  * none extra), each writing one of the spec's keys `Key`; an `order` naming every key; a default only for an
  * option, and only a value that option takes.
  */
-export interface MappedSettings<Options, Key extends string, Order extends readonly unknown[], Defaulted extends keyof Options> {
+export interface MappedSettings<
+  Options,
+  Key extends string,
+  Order extends readonly unknown[],
+  Defaulted extends keyof Options,
+> {
   readonly builder: string;
   readonly order: Order & CoversKeys<Key, Order>;
   readonly defaults?: { readonly [K in Defaulted]: Options[K] & DefaultValue };
-  readonly fields: { readonly [K in keyof Options]-?: FieldMapping<Exclude<Options[K], undefined>> & { readonly key: Key } };
+  readonly fields: {
+    readonly [K in keyof Options]-?: FieldMapping<Exclude<Options[K], undefined>> & { readonly key: Key };
+  };
 }
 
 /** The declaration made of mapped settings (their types checked where they are written). */
-export const mappedSugar = <Options, Key extends string, Order extends readonly unknown[], Defaulted extends keyof Options>(
+export const mappedSugar = <
+  Options,
+  Key extends string,
+  Order extends readonly unknown[],
+  Defaulted extends keyof Options,
+>(
   type: string,
   settings: MappedSettings<Options, Key, Order, Defaulted>,
 ): Sugar =>
