@@ -14,7 +14,11 @@ const LAYERS = {
   compile: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check'],
   validate: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check'],
   import: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl'],
-  publish: ['core', 'yaml', 'catalog', 'compile'],
+  // The one door to the platform's REST and GraphQL API: it knows nothing of compile, config or publish.
+  platform: ['core', 'yaml', 'catalog'],
+  publish: ['core', 'yaml', 'catalog', 'compile', 'platform'],
+  // An account as a project: the platform's reads, written through import's project mode and publish's record.
+  pull: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'import', 'platform', 'publish'],
   // `pipewright/testing`, a library entry beside src/index.ts: compile's build and check, without files.
   testing: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
   // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
@@ -30,12 +34,14 @@ const LAYERS = {
     'compile',
     'validate',
     'import',
+    'platform',
     'publish',
+    'pull',
     'lsp',
     'index.ts',
   ],
 };
-const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'publish'];
+const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'platform', 'publish'];
 
 const folderOrFile = (name) => (name.endsWith('.ts') ? `${name.replace('.', '[.]')}$` : `${name}/`);
 

@@ -13,7 +13,7 @@ import { buildAndValidate } from '../src/compile/build-documents.js';
 import { validateDocument } from '../src/check/check-document.js';
 import { raw } from '../src/dsl/raw.js';
 import { generateModule } from '../src/import/generate-module.js';
-import { publishDocument } from '../src/publish/document.js';
+import { publishDocument } from '../src/platform/document.js';
 
 describe('the table of kinds', () => {
   it('declares each kind, root key and folder once', () => {

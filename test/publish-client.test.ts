@@ -14,10 +14,10 @@ import {
   semanticDiff,
   stripLeadingComments,
 } from '../src/publish/index.js';
-import { buildUrl } from '../src/publish/base-url.js';
-import type { Clock } from '../src/publish/clock.js';
-import { failureKind } from '../src/publish/envelope.js';
-import { retryPolicy, withRetry } from '../src/publish/retry.js';
+import { buildUrl } from '../src/platform/base-url.js';
+import type { Clock } from '../src/platform/clock.js';
+import { failureKind } from '../src/platform/envelope.js';
+import { retryPolicy, withRetry } from '../src/platform/retry.js';
 import { ACCOUNT_ID, ADMIN_KEY, startEmulator, type Emulator } from './support/emulator.js';
 import { pipelineDoc, projectDoc } from './support/emulator-output.js';
 import { stringify } from 'yaml';

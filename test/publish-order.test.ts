@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { publishDocument } from '../src/publish/document.js';
+import { publishDocument } from '../src/platform/document.js';
 import { publishWaves } from '../src/publish/publish-order.js';
 import type { PublishItem } from '../src/publish/publish-item.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/publish/envelope.js';
-import { PlatformHealth } from '../src/publish/platform-health.js';
-import { retryPolicy, withRetry } from '../src/publish/retry.js';
+import { ApiError } from '../src/platform/envelope.js';
+import { PlatformHealth } from '../src/platform/platform-health.js';
+import { retryPolicy, withRetry } from '../src/platform/retry.js';
 import { pipelineDoc, projectDoc } from './support/emulator-output.js';
 import { emulatorsPerTest, publishWith } from './support/emulator-run.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toEnvelope, type ApiError } from '../src/publish/envelope.js';
+import { toEnvelope, type ApiError } from '../src/platform/envelope.js';
 import {
   artifactTriggerDoc,
   environmentDoc,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { publishDocument } from '../src/publish/document.js';
+import { publishDocument } from '../src/platform/document.js';
 import { lastPublishedLookup } from '../src/publish/published-record.js';
 
 /** What an earlier publish recorded (out.published.json) is what `--fail-on-drift` compares the platform with. */

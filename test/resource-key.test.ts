@@ -18,7 +18,7 @@ import {
   type ResourceKey,
 } from '../src/catalog/resource-key.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
-import { publishDocument } from '../src/publish/document.js';
+import { publishDocument } from '../src/platform/document.js';
 import { validateBatch, validateFiles } from '../src/validate/validate-files.js';
 import { generatedFile } from '../src/yaml/emit-yaml.js';
 import { readYaml } from '../src/yaml/read-yaml.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../compile/load-config.js';
-import { createClient } from '../publish/client.js';
-import { ApiError } from '../publish/envelope.js';
+import { createClient } from '../platform/client.js';
+import { ApiError } from '../platform/envelope.js';
 import { authAdvice, resolveConnection, tuningFromEnv } from '../publish/settings.js';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';

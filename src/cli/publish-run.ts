@@ -1,7 +1,7 @@
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
-import { BaseUrlError } from '../publish/base-url.js';
-import { createClient, type Client, type ClientOptions } from '../publish/client.js';
+import { BaseUrlError } from '../platform/base-url.js';
+import { createClient, type Client, type ClientOptions } from '../platform/client.js';
 
 import { ProgressBar } from '../publish/progress.js';
 import { countOutcomes, publishDocuments, type PublishReport } from '../publish/publish.js';
@@ -10,7 +10,7 @@ import { findOrphans, pruneOrphans } from '../publish/prune.js';
 import { readOutputFolder } from '../publish/read-output.js';
 import { jsonReport, orphanLines, orphansFailed, resultLines, summaryTable } from '../publish/report-text.js';
 import { markdownReport } from '../publish/report-markdown.js';
-import type { RetryEvent } from '../publish/retry.js';
+import type { RetryEvent } from '../platform/retry.js';
 import {
   authAdvice,
   expandFilePath,
@@ -20,7 +20,7 @@ import {
   SettingsError,
   tuningFromEnv,
 } from '../publish/settings.js';
-import type { Probe } from '../publish/transport.js';
+import type { Probe } from '../platform/transport.js';
 import { DiagnosticError, diagnosticOf } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';

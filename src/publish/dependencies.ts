@@ -1,8 +1,8 @@
 import { kindRow } from '../catalog/kinds.js';
 import { describePath, type DocPath } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
-import type { Client } from './client.js';
-import { type PublishDocument } from './document.js';
+import type { Client } from '../platform/client.js';
+import { type PublishDocument } from '../platform/document.js';
 import type { PublishItem } from './publish-item.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
 import type { ResourceKind } from '../catalog/kinds.js';

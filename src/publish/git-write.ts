@@ -1,8 +1,8 @@
 import { kindRow } from '../catalog/kinds.js';
-import type { Client, RemoteResource } from './client.js';
+import type { Client, RemoteResource } from '../platform/client.js';
 
-import { defaultGitFile, kindApi, storableInGit, type GitTarget } from './endpoints.js';
-import { ApiError, isAlreadyExists, isGitConflict } from './envelope.js';
+import { defaultGitFile, kindApi, storableInGit, type GitTarget } from '../platform/endpoints.js';
+import { ApiError, isAlreadyExists, isGitConflict } from '../platform/envelope.js';
 import { KeyedLock } from './keyed-lock.js';
 import { DocumentRefusal } from './publish-failure.js';
 import type { PublishItem } from './publish-item.js';

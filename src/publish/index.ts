@@ -10,7 +10,7 @@ export {
   type ClientOptions,
   type RemoteResource,
   type WriteResult,
-} from './client.js';
+} from '../platform/client.js';
 export {
   ApiError,
   isAlreadyExists,
@@ -20,11 +20,11 @@ export {
   isVersionConflict,
   type Envelope,
   type FailureKind,
-} from './envelope.js';
-export { defaultGitFile, type GitTarget, type GitVersion, type Storage } from './endpoints.js';
-export { BaseUrlError, isLoopbackHost, parseBaseUrl } from './base-url.js';
-export { DocumentError, publishDocument, stripLeadingComments, type PublishDocument } from './document.js';
-export type { GraphqlOptions } from './graphql.js';
+} from '../platform/envelope.js';
+export { defaultGitFile, type GitTarget, type GitVersion, type Storage } from '../platform/endpoints.js';
+export { BaseUrlError, isLoopbackHost, parseBaseUrl } from '../platform/base-url.js';
+export { DocumentError, publishDocument, stripLeadingComments, type PublishDocument } from '../platform/document.js';
+export type { GraphqlOptions } from '../platform/graphql.js';
 export {
   publishDocuments,
   countOutcomes,
@@ -39,6 +39,6 @@ export {
   type PublishReport,
 } from './publish.js';
 export type { PublishItem } from './publish-item.js';
-export { RateLimiter } from './rate-limiter.js';
-export { backoffDelay, parseRetryAfter, type RetryOptions } from './retry.js';
+export { RateLimiter } from '../platform/rate-limiter.js';
+export { backoffDelay, parseRetryAfter, type RetryOptions } from '../platform/retry.js';
 export { semanticDiff, formatChanges, type Change } from './semantic-diff.js';

@@ -1,6 +1,6 @@
-import type { Client, RemoteResource } from './client.js';
-import { kindApi, remoteDocument, storageOf, updatableInGit, type ListScope } from './endpoints.js';
-import { runPool } from './pool.js';
+import type { Client, RemoteResource } from '../platform/client.js';
+import { kindApi, remoteDocument, storageOf, updatableInGit, type ListScope } from '../platform/endpoints.js';
+import { runPool } from '../core/pool.js';
 import type { PublishItem } from './publish-item.js';
 
 /**

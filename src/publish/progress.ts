@@ -1,6 +1,6 @@
 import { kindRow, publishRank } from '../catalog/kinds.js';
 import type { DocumentResult, Outcome } from './publish.js';
-import type { PullProgress } from './pull-reads.js';
+import type { PullProgress } from '../pull/pull-reads.js';
 
 /**
  * A one-line progress bar for a terminal, redrawn in place on stderr. CI logs get one line per document

@@ -1,6 +1,6 @@
 import { kindRow } from '../catalog/kinds.js';
-import type { Client } from './client.js';
-import { DocumentError } from './document.js';
+import type { Client } from '../platform/client.js';
+import { DocumentError } from '../platform/document.js';
 import { failure, type DocumentFailure } from './publish-failure.js';
 import type { PublishItem } from './publish-item.js';
 import { semanticDiff } from './semantic-diff.js';
@@ -8,7 +8,7 @@ import { RESOURCE_KINDS } from '../catalog/kinds.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyId, keyName } from '../catalog/resource-key.js';
-import { publishKeyOf } from './document.js';
+import { publishKeyOf } from '../platform/document.js';
 
 /**
  * Orphans: resources an earlier publish recorded (out.published.json) whose source is gone from the output folder.

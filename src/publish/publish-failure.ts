@@ -7,7 +7,7 @@ import {
   isNoFilePath,
   isStoreTypeMismatch,
   isVersionConflict,
-} from './envelope.js';
+} from '../platform/envelope.js';
 import type { Change } from './semantic-diff.js';
 
 /** Why a document failed, in words a CI job can match on (`--json` `error.reason`). */

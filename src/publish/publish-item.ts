@@ -1,4 +1,4 @@
-import type { PublishDocument } from './document.js';
+import type { PublishDocument } from '../platform/document.js';
 
 /** One document to publish: what the output folder's manifest says of it. */
 export interface PublishItem {

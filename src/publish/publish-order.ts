@@ -1,6 +1,6 @@
 import { RESOURCE_KINDS } from '../catalog/kinds.js';
 import { parseReference, platformText, type ReferenceTarget, type ResourceKey } from '../catalog/resource-key.js';
-import { kindApi } from './endpoints.js';
+import { kindApi } from '../platform/endpoints.js';
 import type { PublishItem } from './publish-item.js';
 
 /**

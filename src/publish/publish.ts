@@ -1,8 +1,8 @@
-import type { Client, RemoteResource, WriteOptions } from './client.js';
+import type { Client, RemoteResource, WriteOptions } from '../platform/client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyName, type ResourceKey } from '../catalog/resource-key.js';
-import { defaultGitFile, hasPolicyType, storableInGit, updatableInGit } from './endpoints.js';
-import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from './governance.js';
+import { defaultGitFile, hasPolicyType, storableInGit, updatableInGit } from '../platform/endpoints.js';
+import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from '../platform/governance.js';
 import {
   ApiError,
   isAlreadyExists,
@@ -10,12 +10,12 @@ import {
   isVersionConflict,
   mentionsSoftDelete,
   type Envelope,
-} from './envelope.js';
+} from '../platform/envelope.js';
 import { DependencyCheck } from './dependencies.js';
 import { checkCreatableInGit, checkStorage, checkWrittenInline, GitWriter, type GitSettings } from './git-write.js';
 import { KeyedLock } from './keyed-lock.js';
 import { ListReads } from './list-reads.js';
-import { runPool } from './pool.js';
+import { runPool } from '../core/pool.js';
 import { DocumentRefusal, failure, type DocumentFailure } from './publish-failure.js';
 import { publishWaves } from './publish-order.js';
 import type { OrphanResult } from './prune.js';

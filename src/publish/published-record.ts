@@ -5,7 +5,7 @@ import { sha256 } from '../compile/layout.js';
 import type { DocumentResult } from './publish.js';
 import type { PublishItem } from './publish-item.js';
 import { keyId, keyName } from '../catalog/resource-key.js';
-import { publishKeyOf } from './document.js';
+import { publishKeyOf } from '../platform/document.js';
 
 /**
  * What the last publish sent, kept beside the output folder (`out` -> `out.published.json`): compile replaces the

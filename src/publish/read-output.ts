@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { entryInsideFolder, MANIFEST_FILE, parseManifest, sha256 } from '../compile/layout.js';
-import { DocumentError, publishDocument } from './document.js';
+import { DocumentError, publishDocument } from '../platform/document.js';
 import type { PublishItem } from './publish-item.js';
 import { SettingsError } from './settings.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { PipewrightConfig } from '../compile/config.js';
 import type { CodeWith } from '../core/diagnostic-codes.js';
-import type { RetryOptions } from './retry.js';
+import type { RetryOptions } from '../platform/retry.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
 import type { GitFileLocation } from './publish.js';
 import { gitFileName } from './git-write.js';

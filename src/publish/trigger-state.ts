@@ -1,6 +1,6 @@
-import type { Client } from './client.js';
-import type { PublishDocument } from './document.js';
-import type { Envelope } from './envelope.js';
+import type { Client } from '../platform/client.js';
+import type { PublishDocument } from '../platform/document.js';
+import type { Envelope } from '../platform/envelope.js';
 import { DocumentRefusal } from './publish-failure.js';
 
 /**

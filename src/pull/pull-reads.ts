@@ -2,12 +2,12 @@ import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { keyOf, outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 import { isRecord } from '../core/is-record.js';
 import { toYaml } from '../yaml/emit-yaml.js';
-import type { Client, ListedItem } from './client.js';
-import { readPlatformYaml } from './document.js';
+import type { Client, ListedItem } from '../platform/client.js';
+import { readPlatformYaml } from '../platform/document.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
-import { kindApi, storageOf, type ListScope, type Storage } from './endpoints.js';
-import { SettingsError } from './settings.js';
-import { runPool } from './pool.js';
+import { kindApi, storageOf, type ListScope, type Storage } from '../platform/endpoints.js';
+import { SettingsError } from '../publish/settings.js';
+import { runPool } from '../core/pool.js';
 
 /**
  * What `pipewright pull` reads: every resource of a scope of the account, with the list calls of
