@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readPullState, removeMoved, shortDiff, writePulledFiles, writePullState } from '../src/cli/pull-project.js';
-import { pullProgressText } from '../src/publish/progress.js';
+import { pullProgressText } from '../src/pull/progress-text.js';
 
 /** How a pull lands in a project that exists: what changed is written, hand edits are kept, and the diff shows why. */
 

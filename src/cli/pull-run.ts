@@ -11,7 +11,7 @@ import { ApiError } from '../platform/envelope.js';
 import type { PublishItem } from '../publish/publish-item.js';
 import type { DocumentResult } from '../publish/publish.js';
 import { recordPath, writeRecord } from '../publish/published-record.js';
-import { pullProgressText } from '../publish/progress.js';
+import { pullProgressText } from '../pull/progress-text.js';
 import { readEstate, type PulledDocument, type PullReadResult, type Unreadable } from '../pull/pull-reads.js';
 import { authAdvice, gitFileName, resolveConnection } from '../publish/settings.js';
 import { EXIT, useColor } from './errors.js';
