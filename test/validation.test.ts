@@ -300,7 +300,8 @@ describe('references between resources', () => {
 describe('locations', () => {
   it('points each diagnostic at the builder call that made the offending node', () => {
     const bad = shell({ identifier: 't', script: 'x', timeout: '10x' });
-    const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]);
+    // The builder was made two lines above this one.
+    const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]) - 2;
     const [diagnostic] = buildAndValidate(found(valid().step(bad))).diagnostics;
     // A call is a point: no end.
     expect(diagnostic!.location).toEqual({ file: 'test/validation.test.ts', line, column: expect.any(Number) });
