@@ -3,6 +3,7 @@ import { keyOf, outputPathOf, type ResourceKey } from '../catalog/resource-key.j
 import { isRecord } from '../core/is-record.js';
 import { toYaml } from '../yaml/emit-yaml.js';
 import type { Client, ListedItem } from '../platform/client.js';
+import { asText as text } from '../platform/answers.js';
 import { readPlatformYaml } from '../platform/document.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi, storageOf, type ListScope, type Storage } from '../platform/endpoints.js';
@@ -80,7 +81,6 @@ export interface PullReadOptions {
 }
 
 type Json = Record<string, unknown>;
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const scopeName = (org: string | undefined, project: string | undefined) =>
   project ? `${org}/${project}` : org ? `${org}` : 'the account';
 
@@ -129,8 +129,7 @@ class PullRun {
     for (let pass = 1; ; pass++) {
       const all = new Map<string, ListedItem>();
       const totals = new Set<number>();
-      for (let index = 0; ; index++) {
-        const page = await this.#client.listPage(scope, index);
+      for await (const page of this.#client.pages(scope)) {
         const before = all.size;
         for (const item of page.items) {
           const identity = `${item.identifier}@${item.versionLabel ?? ''}`;
@@ -138,7 +137,6 @@ class PullRun {
         }
         if (page.totalItems !== undefined) totals.add(page.totalItems);
         this.#count(scope.kind, 1, pass === 1 ? all.size - before : 0);
-        if (page.last) break;
       }
       if (totals.size <= 1 || pass >= LIST_PASSES) return [...all.values()];
     }
