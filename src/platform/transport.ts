@@ -251,6 +251,13 @@ async function attemptOnce(
   }
 }
 
+/** The error without the key in its message or correlationId (both are the server's text). */
+const redacted = (error: ApiError, options: TransportOptions): ApiError =>
+  new ApiError(options.redact(error.message), {
+    ...error,
+    ...(error.correlationId !== undefined ? { correlationId: options.redact(error.correlationId) } : {}),
+  });
+
 /** Retry plumbing shared by REST and GraphQL: a 429 pauses the whole client for the wait it causes. */
 function retryHooks(options: TransportOptions) {
   return {
@@ -270,9 +277,13 @@ export function sendRest(request: HttpRequest, options: TransportOptions): Promi
     async () => {
       const { status, text, retryAfterMs, etag } = await attemptOnce(request, options);
       try {
-        return toEnvelope(status, text, request.label, retryAfterMs, etag);
+        const envelope = toEnvelope(status, text, request.label, retryAfterMs, etag);
+        // A correlationId is the server's text like any other: one that echoes the key must not carry it further.
+        return envelope.correlationId
+          ? { ...envelope, correlationId: options.redact(envelope.correlationId) }
+          : envelope;
       } catch (error) {
-        throw error instanceof ApiError ? new ApiError(options.redact(error.message), { ...error }) : error;
+        throw error instanceof ApiError ? redacted(error, options) : error;
       }
     },
     options.retry,
@@ -303,7 +314,7 @@ export function sendJson(request: HttpRequest, options: TransportOptions): Promi
       try {
         toEnvelope(status, text, request.label, retryAfterMs);
       } catch (error) {
-        throw error instanceof ApiError ? new ApiError(options.redact(error.message), { ...error }) : error;
+        throw error instanceof ApiError ? redacted(error, options) : error;
       }
       throw new ApiError(`HTTP ${status} from ${request.label}`, { kind: 'rejected', status, request: request.label });
     },
