@@ -33,11 +33,13 @@ import {
 } from './endpoints.js';
 import { ApiError, isAlreadyExists, isNotFound, type Envelope } from './envelope.js';
 import { graphqlRequest, type GraphqlOptions } from './graphql.js';
-import { PlatformHealth } from './platform-health.js';
+import { PlatformHealth, type ServerErrorStorm } from './platform-health.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
-import { probe, sendJson, sendRest, type Probe, type TransportOptions } from './transport.js';
+import { MAX_BODY_BYTES, probe, sendJson, sendRest, type Probe, type TransportOptions } from './transport.js';
 import { checkWritten } from './write-answer.js';
+import { dataObject, jsonObject, listedEntity, malformed, pageAnswer } from './answers.js';
+import { PageBound } from './page-bound.js';
 
 export interface ClientOptions {
   /** The platform's address (`{base_url}`), e.g. https://app.harness.io; http only for loopback hosts. */
@@ -59,11 +61,15 @@ export interface ClientOptions {
   readonly signal?: AbortSignal;
   /**
    * When the platform counts as gone: this many attempts in a row without an answer, and none for `quietMs`;
-   * default 5 and 2000 ms (platform-health.ts).
+   * default 5 and 2000 ms; `serverErrors`: when a run of 5xx answers counts as a failing platform (platform-health.ts).
    */
-  readonly gone?: { readonly threshold?: number; readonly quietMs?: number };
+  readonly gone?: { readonly threshold?: number; readonly quietMs?: number; readonly serverErrors?: ServerErrorStorm };
   /** Items per list page; default 100, the most the services answer. Smaller pages are for tests. */
   readonly listPageSize?: number;
+  /** Pages of one list at most, whatever its answers announce; default MAX_LIST_PAGES (page-bound.ts). */
+  readonly maxListPages?: number;
+  /** Bytes of one answer at most; default MAX_BODY_BYTES (transport.ts). */
+  readonly maxBodyBytes?: number;
 }
 
 /** What a GET found. */
@@ -146,6 +152,11 @@ export interface Client {
   delete(id: ResourceKey): Promise<Envelope>;
   /** Page `index` (from 0) of a kind's list in a scope. */
   listPage(scope: ListScope, index: number, size?: number): Promise<ListPage>;
+  /**
+   * The pages of a kind's list in a scope, one at a time, ending at the last; past the pages the first answer
+   * announced (plus a margin) or the hard cap, an ApiError (page-bound.ts). Stop early by leaving the loop.
+   */
+  pages(scope: ListScope): AsyncGenerator<ListPage, void, undefined>;
   /** Every page of a kind's list in a scope. */
   list(scope: ListScope): Promise<ListedItem[]>;
   /** The identifiers of the account's organizations, every page. */
@@ -188,6 +199,7 @@ export function createClient(options: ClientOptions): Client {
     retry: retryPolicy(options.retry),
     clock,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     redact,
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -195,10 +207,6 @@ export function createClient(options: ClientOptions): Client {
     counter: { requests: 0 },
   };
 
-  const asRecord = (value: unknown): Record<string, unknown> | undefined =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
   const send = (endpoint: Endpoint, body?: string): Promise<Envelope> => {
     return sendRest(httpRequest(endpoint, body), transport);
   };
@@ -234,8 +242,15 @@ export function createClient(options: ClientOptions): Client {
     async read(id, readOptions = {}) {
       const envelope = await client.readData(id, readOptions);
       if (!envelope) return undefined;
+      let document: Record<string, unknown>;
+      try {
+        document = remoteDocument(id.kind, envelope.data);
+      } catch (error) {
+        const request = `GET ${readEndpoint(id, accountId).path}`;
+        throw malformed(request, error instanceof Error ? error.message : String(error), envelope.correlationId);
+      }
       return {
-        document: remoteDocument(id.kind, envelope.data),
+        document,
         data: envelope.data,
         ...(envelope.correlationId ? { correlationId: envelope.correlationId } : {}),
         ...(envelope.etag ? { etag: envelope.etag } : {}),
@@ -248,12 +263,16 @@ export function createClient(options: ClientOptions): Client {
         updatableInGit(id.kind) && readOptions.branch
           ? readRemoteEndpoint(id, accountId, readOptions.branch)
           : readEndpoint(id, accountId);
+      let envelope: Envelope;
       try {
-        return await send(endpoint);
+        envelope = await send(endpoint);
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
       }
+      // Every GET of one resource answers an object (the entity, or its wrapper): anything else is not a resource.
+      dataObject(envelope.data, `${endpoint.method} ${endpoint.path}`, envelope.correlationId);
+      return envelope;
     },
     create(document, writeOptions = {}) {
       const git = remoteOnly(document, writeOptions, 'create');
@@ -279,8 +298,8 @@ export function createClient(options: ClientOptions): Client {
     async evaluatePolicies(document) {
       const endpoint = policyEvaluationEndpoint(document, accountId, new Date(clock.now()));
       const answer = await sendJson(httpRequest(endpoint, endpoint.body), transport);
-      const record = asRecord(answer);
-      if (!record || typeof record.status !== 'string')
+      const record = jsonObject(answer, `${endpoint.method} ${endpoint.path}`, 'an evaluation status');
+      if (typeof record.status !== 'string')
         throw new ApiError(`${endpoint.method} ${endpoint.path} answered without an evaluation status`, {
           kind: 'rejected',
           request: `${endpoint.method} ${endpoint.path}`,
@@ -290,57 +309,65 @@ export function createClient(options: ClientOptions): Client {
     async listPage(scope, index, size = pageSize) {
       const endpoint = listEndpoint(scope, accountId, index, size);
       const envelope = await send(endpoint, endpoint.body);
-      const data = asRecord(envelope.data) ?? {};
-      const content = Array.isArray(data.content) ? data.content : [];
+      const request = `${endpoint.method} ${endpoint.path}`;
+      const page = pageAnswer(envelope.data, request, envelope.correlationId);
       const { entity } = kindApi(scope.kind).list;
-      const items: ListedItem[] = [];
-      for (const raw of content) {
-        const body = entity ? asRecord(asRecord(raw)?.[entity]) : asRecord(raw);
-        const identifier = typeof body?.identifier === 'string' ? body.identifier : undefined;
-        if (!body || !identifier) continue;
-        const version = body.versionLabel;
-        items.push({
-          identifier,
+      const items = page.content.map((raw, at): ListedItem => {
+        const listed = listedEntity(raw, entity, `data.content[${at}]`, request, envelope.correlationId);
+        const version = listed.entity.versionLabel;
+        return {
+          identifier: listed.identifier,
           ...(typeof version === 'string' || typeof version === 'number' ? { versionLabel: String(version) } : {}),
-          entity: body,
-          data: asRecord(raw)!,
-        });
-      }
-      const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
-      const last = data.last === true || (totalPages !== undefined && index + 1 >= totalPages) || content.length < size;
-      const total =
-        typeof data.totalItems === 'number'
-          ? data.totalItems
-          : typeof data.totalElements === 'number'
-            ? data.totalElements
-            : undefined;
+          entity: listed.entity,
+          data: listed.data,
+        };
+      });
+      const { totalPages, totalItems } = page;
+      const last =
+        page.last === true || (totalPages !== undefined && index + 1 >= totalPages) || page.content.length < size;
       return {
         items,
         last,
         ...(totalPages !== undefined ? { totalPages } : {}),
-        ...(total !== undefined ? { totalItems: total } : {}),
+        ...(totalItems !== undefined ? { totalItems } : {}),
       };
+    },
+    async *pages(scope) {
+      const endpoint = listEndpoint(scope, accountId, 0, pageSize);
+      const bound = new PageBound(`${endpoint.method} ${endpoint.path}`, options.maxListPages);
+      for (let index = 0; ; index++) {
+        const page = await client.listPage(scope, index);
+        yield page;
+        if (page.last) return;
+        bound.next(index, page, pageSize);
+      }
     },
     async list(scope) {
       const all: ListedItem[] = [];
-      for (let index = 0; ; index++) {
-        const page = await client.listPage(scope, index);
-        all.push(...page.items);
-        if (page.last) return all;
-      }
+      for await (const page of client.pages(scope)) all.push(...page.items);
+      return all;
     },
     async listOrganizations() {
       const found: string[] = [];
+      const bound = new PageBound(`GET ${organizationListEndpoint(accountId, 0, pageSize).path}`, options.maxListPages);
       for (let index = 0; ; index++) {
-        const envelope = await send(organizationListEndpoint(accountId, index, pageSize));
-        const data = asRecord(envelope.data) ?? {};
-        const content = Array.isArray(data.content) ? data.content : [];
-        for (const raw of content) {
-          const identifier = asRecord(asRecord(raw)?.organization)?.identifier;
-          if (typeof identifier === 'string') found.push(identifier);
-        }
-        const totalPages = typeof data.totalPages === 'number' ? data.totalPages : undefined;
-        if ((totalPages !== undefined && index + 1 >= totalPages) || content.length < pageSize) return found;
+        const endpoint = organizationListEndpoint(accountId, index, pageSize);
+        const envelope = await send(endpoint);
+        const request = `${endpoint.method} ${endpoint.path}`;
+        const page = pageAnswer(envelope.data, request, envelope.correlationId);
+        page.content.forEach((raw, at) =>
+          found.push(
+            listedEntity(raw, 'organization', `data.content[${at}]`, request, envelope.correlationId).identifier,
+          ),
+        );
+        const { totalPages } = page;
+        if (
+          page.last === true ||
+          (totalPages !== undefined && index + 1 >= totalPages) ||
+          page.content.length < pageSize
+        )
+          return found;
+        bound.next(index, page, pageSize);
       }
     },
     async organizationExists(identifier) {

@@ -2,6 +2,7 @@ import { readYaml } from '../yaml/read-yaml.js';
 
 import { kindOfDocument, kindRow, rootKeyList } from '../catalog/kinds.js';
 import { keyOf, type ResourceKey } from '../catalog/resource-key.js';
+import { asRecord } from './answers.js';
 
 /** A document ready to send: the YAML text without pipewright's comments, and its parsed value. */
 export interface PublishDocument {
@@ -28,10 +29,6 @@ export function stripLeadingComments(text: string): string {
   while (first < lines.length && /^\s*(#.*)?\r?$/.test(lines[first]!)) first++;
   return lines.slice(first).join('\n');
 }
-
-const asRecord = (value: unknown): Record<string, unknown> | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-/** The value at a dotted path (`pipeline.identifier`, `service.yaml`); `''` is the value itself. */
 
 /**
  * The identity a document declares in its own fields (`keyOf`, as compile and validate read it), refused when

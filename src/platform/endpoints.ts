@@ -1,6 +1,7 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { readPlatformYaml, type PublishDocument } from './document.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
+import { asRecord, asText } from './answers.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
 
 /** One kind's REST endpoints, as the spec and DESIGN.md "Publish rules" name them. */
@@ -646,9 +647,6 @@ export function triggerDetailsEndpoint(res: ResourceKey, account: string): Endpo
   return { ...plain, path: `${plain.path}/details` };
 }
 
-const asRecord = (value: unknown): Record<string, unknown> | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-
 /** How the platform keeps a document that may live in Git, from its GET: in its own database, or as a file in Git. */
 export interface Storage {
   readonly store: 'inline' | 'remote';
@@ -658,8 +656,6 @@ export interface Storage {
   readonly connectorRef?: string;
   readonly version?: GitVersion;
 }
-
-const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
  * How a GET says the resource is kept: `data.storeType` and `data.gitDetails` (pipelines, input sets), or the same
@@ -671,12 +667,12 @@ export function storageOf(kind: ResourceKind, data: unknown): Storage {
   const record = entityKey ? asRecord(valueAt(data, dottedPath(entityKey))) : asRecord(data);
   const git = asRecord(entityKey ? record?.entityGitDetails : record?.gitDetails);
   if (record?.storeType !== 'REMOTE') return { store: 'inline' };
-  const objectId = textOf(git?.objectId);
-  const commitId = textOf(git?.commitId);
-  const repoName = textOf(git?.repoName);
-  const filePath = textOf(git?.filePath);
-  const branch = textOf(git?.branch) ?? (entityKey ? textOf(record.fallbackBranch) : undefined);
-  const connectorRef = textOf(record.connectorRef) ?? textOf(git?.parentEntityConnectorRef);
+  const objectId = asText(git?.objectId);
+  const commitId = asText(git?.commitId);
+  const repoName = asText(git?.repoName);
+  const filePath = asText(git?.filePath);
+  const branch = asText(git?.branch) ?? (entityKey ? asText(record.fallbackBranch) : undefined);
+  const connectorRef = asText(record.connectorRef) ?? asText(git?.parentEntityConnectorRef);
   return {
     store: 'remote',
     ...(repoName ? { repoName } : {}),

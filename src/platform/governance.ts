@@ -1,3 +1,5 @@
+import { asList as list, asRecord as asObject, asTrimmedText as asText } from './answers.js';
+
 /**
  * What a governance (OPA) evaluation said, in the platform's JSON form of `GovernanceMetadata`
  * (CORE 951-opa-contracts governance_metadata.proto: `details`, `policyMetadata`, `denyMessages`; the Go SDK's
@@ -5,12 +7,8 @@
  */
 
 type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-const asText = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const either = (record: Json | undefined, name: string): unknown[] => list(record?.[name] ?? record?.[`${name}List`]);
+const either = (record: Json | undefined, name: string): readonly unknown[] =>
+  list(record?.[name] ?? record?.[`${name}List`]);
 
 export interface PolicySetVerdict {
   /** The policy set's name (or identifier), when the answer gives one a person recognises. */

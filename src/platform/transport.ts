@@ -12,6 +12,8 @@ export interface TransportOptions {
   readonly clock: Clock;
   /** One attempt's limit, response body included. */
   readonly timeoutMs: number;
+  /** Bytes of one answer at most (MAX_BODY_BYTES unless the client's options say). */
+  readonly maxBodyBytes?: number;
   /** Removes the key from any text that came from outside (server messages, network errors). */
   readonly redact: (text: string) => string;
   readonly onRetry?: (event: RetryEvent) => void;
@@ -34,6 +36,22 @@ export interface HttpRequest {
   readonly credentials?: RequestCredentials;
 }
 
+/**
+ * Bytes of one answer at most, after decompression. The largest answers are list pages of 100 items (the most
+ * the services answer, platform-facts-3.md §3) that carry each item's YAML (services, environments, triggers);
+ * the largest document of the corpus (../shared/corpus) is 59 KB, so a full page of them is about 6 MB. 32 MiB
+ * leaves five times that, and keeps a process reading an endless or huge body far below any memory limit: past
+ * it the read stops and the stream is cancelled.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Redirects followed within the base URL's origin. The platform's API answers where it is asked (its own clients
+ * never need a redirect: docs/security.md, "Network"), but a proxy in front of a self-hosted install may move
+ * a path (a trailing slash, a new prefix); a few hops allow that, more is a loop.
+ */
+export const MAX_REDIRECTS = 3;
+
 /** Codes of TLS failures that no retry fixes: the certificate chain is not trusted. */
 const UNTRUSTED_CERT = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH/;
 
@@ -52,6 +70,125 @@ function networkCause(error: unknown): { code?: string; message: string } {
   return found;
 }
 
+/** A refusal that retrying cannot change (a redirect elsewhere, a body too large): not counted as unanswered. */
+class Refused extends Error {
+  readonly apiError: ApiError;
+  constructor(error: ApiError) {
+    super(error.message);
+    this.apiError = error;
+  }
+}
+
+/**
+ * The request, following redirects only within the origin it was sent to: the key in its headers (or form) must
+ * never reach another host, nor leave TLS (an https -> http redirect changes the origin too). fetch's own
+ * following would send `x-api-key` wherever a `Location` points, so redirects are read with `redirect: 'manual'`.
+ */
+async function fetchWithinOrigin(
+  request: HttpRequest,
+  init: RequestInit,
+  options: TransportOptions,
+): Promise<Response> {
+  const origin = new URL(request.url).origin;
+  let url = request.url;
+  let method = request.method;
+  for (let hop = 0; ; hop++) {
+    const withBody = method === request.method && request.body !== undefined;
+    const response = await options.fetch(url, {
+      ...init,
+      method,
+      redirect: 'manual',
+      ...(withBody ? { body: request.body } : { body: null }),
+    });
+    // A browser hides a manual redirect's target (an opaque response): refused without knowing where.
+    if (response.type === 'opaqueredirect')
+      throw new Refused(redirectError(request, 'a place the browser does not reveal', 'redirected'));
+    if (response.status < 300 || response.status > 399 || response.status === 304) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    let target: URL;
+    try {
+      target = new URL(location ?? '', url);
+    } catch {
+      throw new Refused(redirectError(request, 'an unreadable Location', 'redirected'));
+    }
+    if (location === null)
+      throw new Refused(redirectError(request, 'nowhere (no Location header)', `answered HTTP ${response.status}`));
+    if (target.origin !== origin)
+      throw new Refused(
+        redirectError(
+          request,
+          `${target.origin}, another origin than the base URL's ${origin}`,
+          target.protocol === 'http:' && new URL(origin).protocol === 'https:'
+            ? 'redirected from https to plain http'
+            : 'redirected',
+        ),
+      );
+    if (hop >= MAX_REDIRECTS)
+      throw new Refused(redirectError(request, `${target.origin} more than ${MAX_REDIRECTS} times`, 'redirected'));
+    // As fetch does: 303 (and 301/302 after a POST) continue as a GET without the body; 307 and 308 keep both.
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST'))
+      method = 'GET';
+    if (method !== request.method && request.method !== 'POST')
+      throw new Refused(redirectError(request, `${target.origin} with a change of method`, 'redirected'));
+    url = target.href;
+  }
+}
+
+function redirectError(request: HttpRequest, where: string, how: string): ApiError {
+  return new ApiError(
+    `${request.label} was ${how} to ${where}: pipewright sends the API key only to the base URL's origin, so it did not follow; set the base URL to the address the platform answers at`,
+    { kind: 'rejected', request: request.label },
+  );
+}
+
+/**
+ * The body as text, reading at most `limit` bytes: past it the stream is cancelled (the rest is never read, so an
+ * endless body costs no memory) and the request fails naming the limit.
+ */
+async function readBounded(response: Response, request: HttpRequest, limit: number): Promise<string> {
+  const tooLarge = () =>
+    new Refused(
+      new ApiError(
+        `the answer to ${request.label} is larger than ${describeBytes(limit)}, the most pipewright reads of one answer: it stopped reading and cancelled it (a proxy or a fault may be sending an endless body)`,
+        { kind: 'rejected', status: response.status, request: request.label },
+      ),
+    );
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+const describeBytes = (bytes: number): string =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : bytes >= 1024 && bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
+
 /** One attempt: limiter, fetch with a timeout, body read, envelope or ApiError. */
 async function attemptOnce(
   request: HttpRequest,
@@ -65,11 +202,11 @@ async function attemptOnce(
   const timer = setTimeout(() => controller.abort(new Error('timeout')), options.timeoutMs);
   try {
     const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal };
-    if (request.body !== undefined) init.body = request.body;
     if (request.credentials) init.credentials = request.credentials;
-    const response = await options.fetch(request.url, init);
-    const text = await response.text();
-    options.health?.answered(options.clock.now());
+    const response = await fetchWithinOrigin(request, init, options);
+    const text = await readBounded(response, request, options.maxBodyBytes ?? MAX_BODY_BYTES);
+    if (response.status >= 500) options.health?.serverError(options.clock.now(), response.status, request.label);
+    else options.health?.answered(options.clock.now());
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.clock.now());
     const etag = response.headers.get('etag') ?? undefined;
     const contentType = response.headers.get('content-type') ?? undefined;
@@ -81,6 +218,10 @@ async function attemptOnce(
       ...(contentType ? { contentType } : {}),
     };
   } catch (error) {
+    if (error instanceof Refused) {
+      options.health?.answered(options.clock.now());
+      throw error.apiError;
+    }
     if (options.signal?.aborted) throw options.signal.reason;
     if (controller.signal.aborted) {
       options.health?.unanswered(options.clock.now(), `no response within ${options.timeoutMs} ms`, request.label);
@@ -110,6 +251,13 @@ async function attemptOnce(
   }
 }
 
+/** The error without the key in its message or correlationId (both are the server's text). */
+const redacted = (error: ApiError, options: TransportOptions): ApiError =>
+  new ApiError(options.redact(error.message), {
+    ...error,
+    ...(error.correlationId !== undefined ? { correlationId: options.redact(error.correlationId) } : {}),
+  });
+
 /** Retry plumbing shared by REST and GraphQL: a 429 pauses the whole client for the wait it causes. */
 function retryHooks(options: TransportOptions) {
   return {
@@ -129,9 +277,13 @@ export function sendRest(request: HttpRequest, options: TransportOptions): Promi
     async () => {
       const { status, text, retryAfterMs, etag } = await attemptOnce(request, options);
       try {
-        return toEnvelope(status, text, request.label, retryAfterMs, etag);
+        const envelope = toEnvelope(status, text, request.label, retryAfterMs, etag);
+        // A correlationId is the server's text like any other: one that echoes the key must not carry it further.
+        return envelope.correlationId
+          ? { ...envelope, correlationId: options.redact(envelope.correlationId) }
+          : envelope;
       } catch (error) {
-        throw error instanceof ApiError ? new ApiError(options.redact(error.message), { ...error }) : error;
+        throw error instanceof ApiError ? redacted(error, options) : error;
       }
     },
     options.retry,
@@ -162,7 +314,7 @@ export function sendJson(request: HttpRequest, options: TransportOptions): Promi
       try {
         toEnvelope(status, text, request.label, retryAfterMs);
       } catch (error) {
-        throw error instanceof ApiError ? new ApiError(options.redact(error.message), { ...error }) : error;
+        throw error instanceof ApiError ? redacted(error, options) : error;
       }
       throw new ApiError(`HTTP ${status} from ${request.label}`, { kind: 'rejected', status, request: request.label });
     },

@@ -1,6 +1,7 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi } from './endpoints.js';
+import { asRecord as asObject, asTrimmedText as asText } from './answers.js';
 import { ApiError, type Envelope } from './envelope.js';
 import { describeDenial, policySetsText } from './governance.js';
 
@@ -9,12 +10,6 @@ import { describeDenial, policySetsText } from './governance.js';
  * denies it answers 200 with `governanceMetadata.deny: true` and no entity (platform-facts-2.md §4.2). This
  * checks the answer carries what was written, and says why when it does not.
  */
-
-type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-const asText = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** `field: message` pairs of an `errors` map (`{ fqn: { field: message } }`, NGTriggerResponseDTO.errors). */
 function errorsText(errors: unknown): string | undefined {

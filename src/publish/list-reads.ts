@@ -68,8 +68,9 @@ export class ListReads {
     const listed = new Set<string>();
     const seen = new Map<PublishItem, RemoteResource>();
     let complete = false;
-    for (let index = 0; ; index++) {
-      const page = await this.#client.listPage(scope, index);
+    let index = -1;
+    for await (const page of this.#client.pages(scope)) {
+      index++;
       for (const entry of page.items) {
         listed.add(entry.identifier);
         const item = wanted.get(entry.identifier);

@@ -1,5 +1,6 @@
 import { RESOURCE_KINDS } from '../catalog/kinds.js';
 import { parseReference, platformText, type ReferenceTarget, type ResourceKey } from '../catalog/resource-key.js';
+import { asRecord } from '../platform/answers.js';
 import { kindApi } from '../platform/endpoints.js';
 import type { PublishItem } from './publish-item.js';
 
@@ -9,10 +10,6 @@ import type { PublishItem } from './publish-item.js';
  * whose documents refer to each other (a stage template using a step template), what is referred to first.
  * Each wave is sent a few at a time; the next starts when it is done.
  */
-
-type Json = Record<string, unknown>;
-const asRecord = (value: unknown): Json | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 
 interface Reference extends ReferenceTarget {
   /** Absent: the stable version, whichever that is. */

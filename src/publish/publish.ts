@@ -1,3 +1,4 @@
+import { asRecord as asObject, asText as text } from '../platform/answers.js';
 import type { Client, RemoteResource, WriteOptions } from '../platform/client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyName, type ResourceKey } from '../catalog/resource-key.js';
@@ -111,11 +112,6 @@ export const DEFAULT_WEBHOOK_PAUSE_MS = 5_000;
 
 type Rest = Omit<DocumentResult, 'file' | 'kind' | 'name' | 'id'>;
 const withCorrelation = (id: string | undefined) => (id ? { correlationId: id } : {});
-
-type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Deployed state that is neither ours nor what we last published: someone changed it outside pipewright. */
 function checkDrift(item: PublishItem, remote: RemoteResource, options: PublishOptions): void {

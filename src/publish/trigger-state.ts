@@ -1,3 +1,4 @@
+import { asRecord as asObject, asTrimmedText as text } from '../platform/answers.js';
 import type { Client } from '../platform/client.js';
 import type { PublishDocument } from '../platform/document.js';
 import type { Envelope } from '../platform/envelope.js';
@@ -9,12 +10,6 @@ import { DocumentRefusal } from './publish-failure.js';
  * `triggerStatus.validationStatus` (NGTriggerServiceImpl.java L1239-1300). Reporting "created" would hide that a
  * trigger that should run never will (platform-facts-3.md §2 D3).
  */
-
-type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** Whether the document asks for a running trigger (`enabled` absent means on). */
 const wantsEnabled = (document: PublishDocument): boolean => asObject(document.value.trigger)?.enabled !== false;

@@ -3,11 +3,14 @@ import { keyOf, outputPathOf, type ResourceKey } from '../catalog/resource-key.j
 import { isRecord } from '../core/is-record.js';
 import { toYaml } from '../yaml/emit-yaml.js';
 import type { Client, ListedItem } from '../platform/client.js';
+import { asText as text } from '../platform/answers.js';
 import { readPlatformYaml } from '../platform/document.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi, storageOf, type ListScope, type Storage } from '../platform/endpoints.js';
 import { SettingsError } from '../publish/settings.js';
 import { runPool } from '../core/pool.js';
+import { IDENTIFIER_PATTERN } from '../schema/common.js';
+import { VERSION_LABEL_PATTERN } from '../schema/template.js';
 
 /**
  * What `pipewright pull` reads: every resource of a scope of the account, with the list calls of
@@ -80,9 +83,36 @@ export interface PullReadOptions {
 }
 
 type Json = Record<string, unknown>;
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const scopeName = (org: string | undefined, project: string | undefined) =>
   project ? `${org}/${project}` : org ? `${org}` : 'the account';
+
+/**
+ * A name from the platform as text safe to print on one line: anything but printable ASCII (control characters,
+ * line and paragraph separators, bidirectional marks) as a `\u` escape.
+ */
+export const printable = (text: string): string =>
+  text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * Why an identity read from the platform cannot be used (it becomes a file path and a module name), or undefined.
+ * The platform's own rules: identifiers `^[a-zA-Z_][0-9a-zA-Z_]{0,127}$`, version labels without blanks, `/` or `&`.
+ */
+function identityProblem(key: {
+  identifier: string;
+  org?: string;
+  project?: string;
+  parent?: string;
+  version?: string;
+}): string | undefined {
+  for (const field of ['identifier', 'org', 'project', 'parent'] as const) {
+    const value = key[field];
+    if (value !== undefined && !IDENTIFIER_PATTERN.test(value))
+      return `its ${field === 'identifier' ? 'identifier' : `${field} identifier`} "${printable(value)}" is not one the platform allows (letters, digits and _, not starting with a digit, at most 128): a name from the platform becomes a file path, so it is left out`;
+  }
+  if (key.version !== undefined && !VERSION_LABEL_PATTERN.test(key.version))
+    return `its version label "${printable(key.version)}" is not one the platform allows (no blanks, / or &, at most 128): a name from the platform becomes a file path, so it is left out`;
+  return undefined;
+}
 
 /** Reads of one list when its total keeps changing while it is paged (someone adding and deleting meanwhile). */
 const LIST_PASSES = 3;
@@ -129,8 +159,7 @@ class PullRun {
     for (let pass = 1; ; pass++) {
       const all = new Map<string, ListedItem>();
       const totals = new Set<number>();
-      for (let index = 0; ; index++) {
-        const page = await this.#client.listPage(scope, index);
+      for await (const page of this.#client.pages(scope)) {
         const before = all.size;
         for (const item of page.items) {
           const identity = `${item.identifier}@${item.versionLabel ?? ''}`;
@@ -138,10 +167,26 @@ class PullRun {
         }
         if (page.totalItems !== undefined) totals.add(page.totalItems);
         this.#count(scope.kind, 1, pass === 1 ? all.size - before : 0);
-        if (page.last) break;
       }
-      if (totals.size <= 1 || pass >= LIST_PASSES) return [...all.values()];
+      if (totals.size <= 1 || pass >= LIST_PASSES) return this.#usable(scope, [...all.values()]);
     }
+  }
+
+  /** The items whose identity can become a path; the others are skipped, saying why. */
+  #usable(scope: ListScope, items: readonly ListedItem[]): ListedItem[] {
+    return items.filter((item) => {
+      const problem = identityProblem({
+        identifier: item.identifier,
+        ...(item.versionLabel !== undefined ? { version: item.versionLabel } : {}),
+      });
+      if (problem)
+        this.skipped.push({
+          kind: scope.kind,
+          name: `${scopeName(scope.org, scope.project)}${scope.parent ? `/${scope.parent}` : ''}/${printable(item.identifier)}`,
+          reason: problem,
+        });
+      return !problem;
+    });
   }
 
   /** A document from a list item or a GET's `data`, in the shape of the kind's GET answer. */
@@ -204,6 +249,11 @@ class PullRun {
     }
     const key = keyOf(kind, value[rootKey]);
     if (!key) return this.#unreadable(kind, extra.name, yamlText, 'it has no identifier');
+    const problem = identityProblem(key);
+    if (problem) {
+      this.skipped.push({ kind, name: extra.name, reason: problem });
+      return undefined;
+    }
     const document: PulledDocument = {
       key,
       yaml: yamlText,
@@ -271,7 +321,14 @@ export async function readEstate(
 ): Promise<PullReadResult> {
   const run = new PullRun(client, options);
   if (scope.project && !scope.org) throw new TypeError('a project needs its organization');
-  const orgs = scope.org ? [scope.org] : await client.listOrganizations();
+  const orgs = scope.org
+    ? [scope.org]
+    : (await client.listOrganizations()).filter((org) => {
+        const problem = identityProblem({ identifier: org });
+        if (problem)
+          run.skipped.push({ kind: 'project', name: `${printable(org)}/*`, reason: `its organization: ${problem}` });
+        return !problem;
+      });
   const scopes: Array<{ org?: string; project?: string }> = [];
   if (!scope.org) scopes.push({});
   for (const org of orgs) {
