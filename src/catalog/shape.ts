@@ -25,7 +25,7 @@ export type Shape =
       true?,
     ];
 
-export interface StepEntryData {
+interface StepEntryData {
   readonly builder: string;
   /** Stage types whose execution may hold this step. */
   readonly stages: readonly string[];
@@ -35,7 +35,7 @@ export interface StepEntryData {
   readonly extraFields: readonly string[];
 }
 
-export interface StageEntryData {
+interface StageEntryData {
   readonly builder: string;
   readonly hasExecution: boolean;
   readonly spec: Shape;
@@ -43,7 +43,7 @@ export interface StageEntryData {
   readonly required: readonly string[];
 }
 
-export interface ConnectorEntryData {
+interface ConnectorEntryData {
   readonly builder: string;
   readonly spec: Shape;
 }

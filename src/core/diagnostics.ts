@@ -10,8 +10,8 @@ import {
   type SeverityOf,
 } from './diagnostic-codes.js';
 
-export type { DiagnosticCode, Severity } from './diagnostic-codes.js';
-export type { DiagnosticLocation, FileLocation, SourceLocation } from './source-location.js';
+export type { Severity } from './diagnostic-codes.js';
+export type { DiagnosticLocation, SourceLocation } from './source-location.js';
 
 /** What a diagnostic says besides its code and severity. */
 export interface DiagnosticFields {
@@ -42,7 +42,7 @@ export interface DiagnosticFields {
 }
 
 /** Who suppressed a diagnostic, and why (the reason the user gave). */
-export interface SuppressedBy {
+interface SuppressedBy {
   readonly reason: string;
   readonly by: 'builder' | 'comment';
 }
