@@ -9,7 +9,11 @@ export interface Suppressible {
    * Accepts one diagnostic code for this node and everything in it (a stage's steps, a pipeline's stages): the
    * diagnostic no longer fails compile, and `--json` still lists it as suppressed, with `reason`. For a document
    * the platform takes and pipewright refuses; other codes at the node are still reported.
-   * @example shell({ identifier: 'legacy', script: 'make' }).suppress('unknown-key', 'the platform takes inputVariables here (ticket OPS-12)')
+   *
+   * @example
+   * ```ts
+   * shell({ identifier: 'legacy', script: 'make' }).suppress('unknown-key', 'the platform takes it here (OPS-12)')
+   * ```
    */
   suppress(code: DocumentCode, reason: string): this;
 }
