@@ -6,6 +6,7 @@ import { shapeKeys, type CatalogData, type Shape } from './shape.js';
  * structure in ./generated, hand-written sugar beside it). Registries, placement, option keys, JSON Schema
  * branches and import's builder lookup all read it.
  */
+
 /** The generated data itself; src/schema/catalog-schemas.ts makes zod schemas from its shapes. */
 export const catalogData: CatalogData = CATALOG_DATA;
 

@@ -55,7 +55,7 @@ export interface Suppression {
 
 /**
  * One finding about the user's input: data first, printed by `formatDiagnostics` or as JSON. The code is one of
- * the table's (src/compile/diagnostic-codes.ts) and the severity one the table gives it.
+ * the table's (src/core/diagnostic-codes.ts) and the severity one the table gives it.
  */
 export type Diagnostic = {
   [C in DiagnosticCode]: DiagnosticFields & { readonly code: C; readonly severity: SeverityOf<C> };

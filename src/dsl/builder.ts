@@ -45,10 +45,6 @@ export const reidentified = (
   name: name ?? (props.name === props.identifier ? undefined : props.name),
 });
 
-/**
- * Base of the builder classes: frozen props, and methods that return a new builder of the same class.
- * A stage or step defined once can be reused anywhere without one use changing another.
- */
 /** Where a builder keeps its `.suppress()` calls among its props: a symbol, so no option can collide with it. */
 const SUPPRESSIONS = Symbol('pipewright.suppressions');
 
@@ -73,6 +69,10 @@ export function addSuppression(
 export const suppressedNode = (node: IrNode, suppressions: readonly Suppression[] | undefined): IrNode =>
   suppressions?.length ? irNode({ ...node, suppressions: [...(node.suppressions ?? []), ...suppressions] }) : node;
 
+/**
+ * Base of the builder classes: frozen props, and methods that return a new builder of the same class.
+ * A stage or step defined once can be reused anywhere without one use changing another.
+ */
 export abstract class Builder<Props extends object> implements Chainable {
   protected readonly props: Readonly<Props>;
   readonly site: SourceSite;

@@ -31,7 +31,6 @@ export function stripLeadingComments(text: string): string {
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-/** The value at a dotted path (`pipeline.identifier`, `service.yaml`); `''` is the value itself. */
 
 /**
  * The identity a document declares in its own fields (`keyOf`, as compile and validate read it), refused when
