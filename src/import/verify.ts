@@ -49,7 +49,10 @@ const brief = (value: unknown): string => {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
-/** The first place where `built` and `expected` differ, in words: what a builder did not reproduce. */
+/**
+ * The first place where `built` and `expected` differ, in words: what a builder did not reproduce.
+ * @public bench/import-roundtrip.mjs imports it from dist/.
+ */
 export function firstDifference(
   built: unknown,
   expected: unknown,
