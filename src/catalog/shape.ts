@@ -25,7 +25,7 @@ export type Shape =
       true?,
     ];
 
-interface StepEntryData {
+export interface StepEntryData {
   readonly builder: string;
   /** Stage types whose execution may hold this step. */
   readonly stages: readonly string[];
@@ -35,7 +35,7 @@ interface StepEntryData {
   readonly extraFields: readonly string[];
 }
 
-interface StageEntryData {
+export interface StageEntryData {
   readonly builder: string;
   readonly hasExecution: boolean;
   readonly spec: Shape;
