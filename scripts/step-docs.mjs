@@ -3,7 +3,7 @@
  * or two on what the step does on the platform, and a small example. scripts/generate-catalog.mjs writes them
  * as JSDoc on each builder in src/dsl/catalog/generated/builders.ts; the rest get a generic line. They cover
  * the step types the corpus uses most (`node scripts/corpus-step-types.mjs 45`) that have no hand-written
- * builder (those carry their docs in their own modules). test/hover-docs.test.ts type-checks every example.
+ * builder (those carry their docs in their own modules). test/editor-hovers.test.ts type-checks every example.
  */
 export const STEP_DOCS = {
   ShellScript: {

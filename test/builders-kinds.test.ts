@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lower } from '../src/ir/lower.js';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import {
   deployment,
@@ -16,7 +17,6 @@ import {
   template,
   trigger,
   type AnyResource,
-  lower,
 } from '../src/index.js';
 
 const doc = (resource: AnyResource) => resource.toDocument() as Record<string, Record<string, unknown>>;

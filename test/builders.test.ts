@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { lower } from '../src/ir/lower.js';
 import {
   connectors,
   deployment,
@@ -9,7 +10,6 @@ import {
   shell,
   stage,
   step,
-  lower,
   type StepBuilder,
 } from 'pipewright';
 

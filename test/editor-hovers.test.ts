@@ -195,51 +195,66 @@ describe('completions inside nested specs', () => {
   });
 });
 
-/** Every ```ts block of an `@example` in the builders' sources, with where it is. */
-function examples(): Array<{ where: string; code: string }> {
-  const found: Array<{ where: string; code: string }> = [];
+/** Every `@example` of a JSDoc block in src/ (each a ```ts fence), with where it is; `fenced` is false for one without. */
+function examples(): Array<{ where: string; code: string; fenced: boolean }> {
+  const found: Array<{ where: string; code: string; fenced: boolean }> = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (path.endsWith('.ts')) {
         const text = readFileSync(path, 'utf8');
-        for (const match of text.matchAll(/@example\n\s*\*\s*```ts\n([\s\S]*?)\n\s*\*\s*```/g))
+        for (const match of text.matchAll(/@example\b(?:\n\s*\*\s*```ts\n([\s\S]*?)\n\s*\*\s*```)?/g))
           found.push({
             where: `${relative(ROOT, path)}:${text.slice(0, match.index).split('\n').length}`,
-            code: match[1]!.replace(/^\s*\* ?/gm, ''),
+            code: (match[1] ?? '').replace(/^\s*\* ?/gm, ''),
+            fenced: match[1] !== undefined,
           });
       }
     }
   };
-  walk(join(ROOT, 'src', 'dsl'));
+  walk(join(ROOT, 'src'));
   return found;
 }
 
+/** Type-checks examples against the package, each in a block of its own; the problems, each with its example's place. */
+function exampleProblems(all: ReadonlyArray<{ where: string; code: string }>): string[] {
+  const names = [
+    ...new Set(all.flatMap(({ code }) => [...code.matchAll(/\b([a-z][A-Za-z0-9]*)\s*[(.`]/g)].map((m) => m[1]!))),
+  ];
+  const exported = new Set(Object.keys(pipewright));
+  const imports = names.filter((name) => exported.has(name)).sort();
+  // Each example in a block of its own: their names do not meet.
+  const body = all.map(({ where, code }) => `// ${where}\n{\n${code}\n}`).join('\n');
+  const file = project.createSourceFile(PROBE, `import { ${imports.join(', ')} } from 'pipewright';\n${body}\n`, {
+    overwrite: true,
+  });
+  return file.getPreEmitDiagnostics().map((d) => {
+    const line = d.getLineNumber() ?? 0;
+    const before = file
+      .getFullText()
+      .split('\n')
+      .slice(0, line)
+      .reverse()
+      .find((l) => l.startsWith('// '));
+    return `${before?.slice(3)}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as never, '\n').split('\n')[0]}`;
+  });
+}
+
 describe('examples in the hover docs', () => {
-  it('compile', () => {
+  it('are each a ```ts block (an example in another form would escape the check)', () => {
     const all = examples();
     expect(all.length).toBeGreaterThan(70);
-    const names = [
-      ...new Set(all.flatMap(({ code }) => [...code.matchAll(/\b([a-z][A-Za-z0-9]*)\s*[(.`]/g)].map((m) => m[1]!))),
-    ];
-    const exported = new Set(Object.keys(pipewright));
-    const imports = names.filter((name) => exported.has(name)).sort();
-    // Each example in a block of its own: their names do not meet.
-    const body = all.map(({ where, code }) => `// ${where}\n{\n${code}\n}`).join('\n');
-    const file = project.createSourceFile(PROBE, `import { ${imports.join(', ')} } from 'pipewright';\n${body}\n`, {
-      overwrite: true,
-    });
-    const problems = file.getPreEmitDiagnostics().map((d) => {
-      const line = d.getLineNumber() ?? 0;
-      const before = file
-        .getFullText()
-        .split('\n')
-        .slice(0, line)
-        .reverse()
-        .find((l) => l.startsWith('// '));
-      return `${before?.slice(3)}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as never, '\n').split('\n')[0]}`;
-    });
-    expect(problems).toEqual([]);
+    expect(all.filter((e) => !e.fenced).map((e) => e.where)).toEqual([]);
+  });
+
+  it('compile against the package', () => {
+    expect(exampleProblems(examples())).toEqual([]);
+  });
+
+  it('fail on an example with a wrong option (the check is real)', () => {
+    expect(
+      exampleProblems([{ where: 'src/x.ts:1', code: "run({ identifier: 'a', shell: 'Sh', comand: 'x' })" }]),
+    ).toEqual([expect.stringMatching(/^src\/x\.ts:1: Object literal may only specify known properties/)]);
   });
 });

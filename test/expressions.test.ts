@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expr, input, isExpr } from 'pipewright';
+import { expr, input } from 'pipewright';
+import { isExpr } from '../src/dsl/expr.js';
 
 describe('input()', () => {
   it('is the bare runtime-input marker', () => {

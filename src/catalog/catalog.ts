@@ -1,11 +1,12 @@
 import { CATALOG_DATA } from './generated/data.js';
-import { shapeKeys, type CatalogData, type Shape } from './shape.js';
+import { shapeKeys, type CatalogData, type Shape, type StageEntryData, type StepEntryData } from './shape.js';
 
 /**
  * The catalogue: every step, stage and connector type the platform's schema knows, declared once (generated
  * structure in ./generated, hand-written sugar beside it). Registries, placement, option keys, JSON Schema
  * branches and import's builder lookup all read it.
  */
+
 /** The generated data itself; src/schema/catalog-schemas.ts makes zod schemas from its shapes. */
 export const catalogData: CatalogData = CATALOG_DATA;
 
@@ -42,9 +43,9 @@ export const STEP_TYPES: readonly string[] = Object.keys(catalogData.steps);
 export const STAGE_TYPES: readonly string[] = Object.keys(catalogData.stages);
 export const CONNECTOR_TYPES: readonly string[] = Object.keys(catalogData.connectors);
 
-export const stepEntry = (type: string) =>
+export const stepEntry = (type: string): StepEntryData | undefined =>
   Object.hasOwn(catalogData.steps, type) ? catalogData.steps[type] : undefined;
-export const stageEntry = (type: string) =>
+export const stageEntry = (type: string): StageEntryData | undefined =>
   Object.hasOwn(catalogData.stages, type) ? catalogData.stages[type] : undefined;
 
 /** Stage types a step type may run in, or undefined for a type the catalogue does not know. */

@@ -5,7 +5,7 @@
  */
 
 /** Where a kind may live: at account level (neither org nor project), in an org, or in a project. */
-export type ScopeLevel = 'account' | 'org' | 'project';
+type ScopeLevel = 'account' | 'org' | 'project';
 
 export interface KindRow {
   /** The kind's name in pipewright (manifest entries, diagnostics, `Resource` brands). */

@@ -43,7 +43,7 @@ export interface StageEntryData {
   readonly required: readonly string[];
 }
 
-export interface ConnectorEntryData {
+interface ConnectorEntryData {
   readonly builder: string;
   readonly spec: Shape;
 }

@@ -14,7 +14,7 @@ import { inputSetFit, type RuntimeInput } from './rules-input-sets.js';
  */
 
 /** A reference from one document to another resource. */
-export interface AcrossReference<R> {
+interface AcrossReference<R> {
   readonly target: ResourceKey;
   /**
    * `builder`: the user gave the resource's builder, so it must be among the records; `text`: an identifier the

@@ -75,7 +75,7 @@ export function assignmentSource(
   return { source: { label: '--set', fields }, unknown };
 }
 
-export type InputStatus = 'given' | 'default' | 'execution' | 'unsatisfied';
+type InputStatus = 'given' | 'default' | 'execution' | 'unsatisfied';
 
 /** One runtime input of the merged pipeline and what became of it. */
 export interface MergedInput {
@@ -95,7 +95,7 @@ export interface MergedInput {
 }
 
 /** A diagnostic about the pipeline's document (no `source`) or about a source's (`source` is its index). */
-export interface Finding {
+interface Finding {
   readonly diagnostic: Diagnostic;
   readonly source?: number;
 }

@@ -1,11 +1,9 @@
+/** Small helpers shared by the document rules. */
 import type { DocPath } from '../core/document-path.js';
 import type { CodeWith } from '../core/diagnostic-codes.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import { describePath } from '../core/document-path.js';
-import { isRecord } from '../core/is-record.js';
 
-/** Small helpers shared by the document rules. */
-export type Node = Record<string, unknown>;
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** How to fix a rule's finding: a hint, or a did-you-mean with its suggestion (`didYouMean`). */

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 export const CONFIGURABLE_CODES = DOCUMENT_CODES;
 
 export type ConfigurableCode = DocumentCode;
-export type RuleSetting = 'off' | 'warning' | 'error';
+type RuleSetting = 'off' | 'warning' | 'error';
 /** `{ 'possible-secret': 'off', 'unknown-key': 'warning' }`: a code that is not about a document is a type error. */
 export type RuleSettings = { readonly [C in ConfigurableCode]?: RuleSetting };
 

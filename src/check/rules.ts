@@ -245,7 +245,7 @@ const buildInfrastructure: Rule = {
 
 /**
  * Every rule a schema cannot express, in the order their findings are listed. Each is called during the one
- * walk of a document's IR (`src/ir/walk.ts`); a project config can switch the configurable ones off.
+ * walk of a document's IR (`src/check/walk.ts`); a project config can switch the configurable ones off.
  */
 export const RULES: readonly AnyRule[] = [
   balancedExpressions,

@@ -12,20 +12,20 @@ import { isRuntimeInput } from './runtime-input.js';
 type Rec = Record<string, unknown>;
 
 /** The stage a visit is inside: its node, its body's path, and its place among the pipeline's stages. */
-export interface StageAt {
+interface StageAt {
   readonly node: IrNode;
   readonly path: DocPath;
   readonly index: number;
 }
 
 /** The step list a step or step group stands in (parallel blocks included): its path and how messages name it. */
-export interface ListAt {
+interface ListAt {
   readonly path: DocPath;
   readonly label: string;
 }
 
 /** Where the walk is, and what encloses it. */
-export interface Cursor {
+interface Cursor {
   /** The wire document (lowered by compile, parsed by validate): messages describe paths in it. */
   readonly document: unknown;
   readonly kind: ResourceKind;
@@ -46,7 +46,7 @@ export interface Cursor {
 }
 
 /** What the rules learn after the walk: the paths the schema refused (for rules that speak instead of it). */
-export interface Finish {
+interface Finish {
   readonly document: unknown;
   readonly kind: ResourceKind;
   readonly root: IrNode;

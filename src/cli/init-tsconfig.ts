@@ -7,6 +7,7 @@ import { dirname, posix, resolve, sep } from 'node:path';
  * `compilerOptions.rootDir`, `files`, `include` and `exclude`, following `extends` to relative files; a
  * package `extends` (`@tsconfig/node20/...`) sets neither as a rule and is not followed.
  */
+
 /** `why` names the setting that leaves them out, as a sentence about tsconfig.json. */
 export type Coverage = { readonly covered: true } | { readonly covered: false; readonly why: string };
 

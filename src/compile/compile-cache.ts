@@ -88,7 +88,7 @@ export class FileHashes {
 /** A file's text and the sha256 of it, or undefined when it cannot be read. */
 export type TextReader = (path: string) => { readonly text: string; readonly sha256: string } | undefined;
 
-export const readText: TextReader = (path) => {
+const readText: TextReader = (path) => {
   const text = readSmall(path)?.toString('utf8');
   return text === undefined ? undefined : { text, sha256: sha256(text) };
 };

@@ -69,7 +69,7 @@ export interface CompileOptions {
 }
 
 /** A document of the output: its identity, where it came from and where it goes. */
-export interface CompiledDocument {
+interface CompiledDocument {
   readonly kind: ResourceKey['kind'];
   readonly key: ResourceKey;
   /** Source file, relative to the working directory. */

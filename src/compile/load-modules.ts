@@ -50,7 +50,7 @@ interface Bundle {
   readonly outfile: string;
   /** esbuild's bytes, written as they are (decoding them to text would be undone by the write). */
   readonly code: Uint8Array;
-  /** Its source map, kept in memory as bytes: frames are mapped by call-site.ts when one is asked for, rarely. */
+  /** Its source map, kept in memory as bytes: frames are mapped by bundle-maps.ts when one is asked for, rarely. */
   readonly map: Uint8Array;
   readonly metafile: Metafile;
 }
@@ -72,7 +72,7 @@ async function bundle(files: readonly string[]): Promise<Bundle> {
       target: 'node20',
       packages: 'external',
       // Not given to Node (no comment in the code): Node would read and parse every bundle's map as it loads it, and
-      // map every stack of the process. call-site.ts maps the few frames a diagnostic or the cache needs.
+      // map every stack of the process. bundle-maps.ts maps the few frames a diagnostic or the cache needs.
       sourcemap: 'external',
       // Less source for V8 to parse (the map still leads back to the user's lines and columns): 300 files, 4% faster.
       minifyWhitespace: true,

@@ -8,7 +8,7 @@ import { createManifest, type Manifest, type ManifestEntry } from './layout.js';
  * gone, (in a compile of the whole project) its source is no longer among the entries, or its resource is now
  * written to another path (`movedTo`: a path that differs from another only in case came or went, case-apart.ts).
  */
-export type RemovalReason = 'no-longer-exported' | 'source-deleted' | 'source-not-included' | 'moved';
+type RemovalReason = 'no-longer-exported' | 'source-deleted' | 'source-not-included' | 'moved';
 
 export interface Removal {
   /** Path inside the output folder, with `/`. */

@@ -26,7 +26,7 @@ export type WorkerAnswer =
  * against 3.9 s in two workers, 2000 took the same time either way (docs/performance.md). With more cores,
  * workers add what one thread cannot use.
  */
-export const minFilesForWorkers = (lanes: number): number => (lanes <= 2 ? 2000 : 1000);
+const minFilesForWorkers = (lanes: number): number => (lanes <= 2 ? 2000 : 1000);
 
 /**
  * Files per worker, about: bounds each worker's heap (at most 1.5 times this), whatever the size of the
@@ -34,7 +34,7 @@ export const minFilesForWorkers = (lanes: number): number => (lanes <= 2 ? 2000 
  * code cold: at 5000 imported pipelines, batches of about 833 took 19.8 s of CPU against 23.5 s for 500, and
  * peaked at 582 MiB against 502 MiB (docs/performance.md).
  */
-export const BATCH_TARGET = 800;
+const BATCH_TARGET = 800;
 
 /**
  * How to split `files` into worker batches, or undefined to build them in this thread.

@@ -10,8 +10,8 @@ import {
   type SeverityOf,
 } from './diagnostic-codes.js';
 
-export type { DiagnosticCode, Severity } from './diagnostic-codes.js';
-export type { DiagnosticLocation, FileLocation, SourceLocation } from './source-location.js';
+export type { Severity } from './diagnostic-codes.js';
+export type { DiagnosticLocation, SourceLocation } from './source-location.js';
 
 /** What a diagnostic says besides its code and severity. */
 export interface DiagnosticFields {
@@ -42,7 +42,7 @@ export interface DiagnosticFields {
 }
 
 /** Who suppressed a diagnostic, and why (the reason the user gave). */
-export interface SuppressedBy {
+interface SuppressedBy {
   readonly reason: string;
   readonly by: 'builder' | 'comment';
 }
@@ -55,7 +55,7 @@ export interface Suppression {
 
 /**
  * One finding about the user's input: data first, printed by `formatDiagnostics` or as JSON. The code is one of
- * the table's (src/compile/diagnostic-codes.ts) and the severity one the table gives it.
+ * the table's (src/core/diagnostic-codes.ts) and the severity one the table gives it.
  */
 export type Diagnostic = {
   [C in DiagnosticCode]: DiagnosticFields & { readonly code: C; readonly severity: SeverityOf<C> };

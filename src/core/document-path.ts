@@ -38,10 +38,10 @@ export function describePath(document: unknown, path: DocPath): DescribedPath {
   return { subject: labels.join(' > '), field };
 }
 
-/** The value at `path`, or undefined. */
 /** A dotted field path (`pipeline.identifier`, as tables of fields write them) as a document path; `''` is the root. */
 export const dottedPath = (dotted: string): DocPath => (dotted === '' ? [] : dotted.split('.'));
 
+/** The value at `path`, or undefined. */
 export function valueAt(document: unknown, path: DocPath): unknown {
   let node = document;
   for (const key of path) {

@@ -14,7 +14,7 @@ export interface SourceLocation {
 }
 
 /** A whole file, when nothing narrower is known (a config file, the file of an export, a manifest). */
-export interface FileLocation {
+interface FileLocation {
   readonly file: string;
   readonly line?: undefined;
   readonly column?: undefined;

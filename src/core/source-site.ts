@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { formatLocation, type SourceLocation } from './source-location.js';
 
 /**

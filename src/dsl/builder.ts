@@ -9,7 +9,11 @@ export interface Suppressible {
    * Accepts one diagnostic code for this node and everything in it (a stage's steps, a pipeline's stages): the
    * diagnostic no longer fails compile, and `--json` still lists it as suppressed, with `reason`. For a document
    * the platform takes and pipewright refuses; other codes at the node are still reported.
-   * @example shell({ identifier: 'legacy', script: 'make' }).suppress('unknown-key', 'the platform takes inputVariables here (ticket OPS-12)')
+   *
+   * @example
+   * ```ts
+   * shell({ identifier: 'legacy', script: 'make' }).suppress('unknown-key', 'the platform takes it here (OPS-12)')
+   * ```
    */
   suppress(code: DocumentCode, reason: string): this;
 }
@@ -41,10 +45,6 @@ export const reidentified = (
   name: name ?? (props.name === props.identifier ? undefined : props.name),
 });
 
-/**
- * Base of the builder classes: frozen props, and methods that return a new builder of the same class.
- * A stage or step defined once can be reused anywhere without one use changing another.
- */
 /** Where a builder keeps its `.suppress()` calls among its props: a symbol, so no option can collide with it. */
 const SUPPRESSIONS = Symbol('pipewright.suppressions');
 
@@ -69,6 +69,10 @@ export function addSuppression(
 export const suppressedNode = (node: IrNode, suppressions: readonly Suppression[] | undefined): IrNode =>
   suppressions?.length ? irNode({ ...node, suppressions: [...(node.suppressions ?? []), ...suppressions] }) : node;
 
+/**
+ * Base of the builder classes: frozen props, and methods that return a new builder of the same class.
+ * A stage or step defined once can be reused anywhere without one use changing another.
+ */
 export abstract class Builder<Props extends object> implements Chainable {
   protected readonly props: Readonly<Props>;
   readonly site: SourceSite;

@@ -19,7 +19,7 @@ export function tagsDocument(tags: TagsOption | undefined): Record<string, strin
  * What happens after the retries fail, or after a manual intervention times out: any action but the one it follows
  * (the platform refuses a Retry after a Retry and a ManualIntervention after a ManualIntervention).
  */
-export interface FollowUpActionOption<Refused extends FailureActionType> {
+interface FollowUpActionOption<Refused extends FailureActionType> {
   readonly action: Exclude<FailureActionOption, { readonly type: Refused }>;
 }
 
@@ -58,7 +58,14 @@ export interface FailureStrategyOption {
   readonly errors?: FailureType | readonly FailureType[];
   /**
    * The action, by type (`'Abort'`, `'StageRollback'`), or in full with its spec.
-   * @example { type: 'Retry', spec: { retryCount: 2, retryIntervals: ['10s'], onRetryFailure: { action: { type: 'Abort' } } } }
+   *
+   * @example
+   * ```ts
+   * stage({ identifier: 'build', type: 'Custom' }).failureStrategies({
+   *   errors: 'Timeout',
+   *   action: { type: 'Retry', spec: { retryCount: 2, retryIntervals: ['10s'], onRetryFailure: { action: { type: 'Abort' } } } },
+   * })
+   * ```
    */
   readonly action: FailureActionType | FailureActionOption;
 }

@@ -1,5 +1,4 @@
 import { type Child, type Reference, RESOURCE_BRAND } from '../ir/node.js';
-import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import { variablesDocument, type VariableOption } from './common-options.js';
 import { keyList } from './key-list.js';

@@ -1,4 +1,3 @@
-export { captureSite, SourceSite } from '../core/source-site.js';
 export { connector } from './connector.js';
 export type { ConnectorBuilder } from './connector.js';
 export { connectors } from './connectors.js';
@@ -12,9 +11,10 @@ export type {
   TagsOption,
   VariableOption,
 } from './common-options.js';
-export { expr, Expr, isExpr } from './expr.js';
-export type { Value } from './expr.js';
-export { input, RuntimeInput } from './input.js';
+export { expr } from './expr.js';
+export type { Expr, Value } from './expr.js';
+export { input } from './input.js';
+export type { RuntimeInput } from './input.js';
 export { pipeline } from './pipeline.js';
 export type {
   PipelineBuilder,
@@ -24,9 +24,8 @@ export type {
 } from './pipeline.js';
 export { project } from './project.js';
 export type { ProjectBuilder, ProjectOptions } from './project.js';
-export { isResource, kindOf, RESOURCE_BRAND } from '../ir/node.js';
 export type { AnyResource, Resource, Scope } from '../ir/node.js';
-export { deployment, stage, isStageBuilder } from './stage.js';
+export { deployment, stage } from './stage.js';
 export type {
   StageBuilder,
   StageNode,
@@ -38,11 +37,10 @@ export type {
   KubernetesInfrastructureOption,
 } from './stage.js';
 export type { Suppressible } from './builder.js';
-export { shell, step, isStepNode } from './step.js';
+export { shell, step } from './step.js';
 export type { ShellOptions, StepBuilder, StepNode, StepOptions, WhenOption } from './step.js';
 export type { IrNode } from '../ir/node.js';
 export type { DocPath } from '../core/document-path.js';
-export { lower } from '../ir/lower.js';
 export { raw, type RawTemplateOptions } from './raw.js';
 export { run, runTests, buildAndPushDockerRegistry, plugin, action } from './steps-ci.js';
 export type {
@@ -72,8 +70,6 @@ export { harnessApproval, jiraApproval } from './steps-approval.js';
 export type { HarnessApprovalStepOptions, JiraApprovalStepOptions } from './steps-approval.js';
 export { http, wait, barrier, email } from './steps-utility.js';
 export type { HttpStepOptions, WaitStepOptions, BarrierStepOptions, EmailStepOptions } from './steps-utility.js';
-export { typedStep } from './typed-step.js';
-export type { TypedStepOptions } from './typed-step.js';
 export { stepGroup } from './step-group.js';
 export type {
   StepGroupBuilder,

@@ -1,5 +1,4 @@
 import { type Child, type Reference, RESOURCE_BRAND, type Scope } from '../ir/node.js';
-import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import type { EnvironmentBuilder } from './environment.js';
 import { keyList } from './key-list.js';

@@ -6,8 +6,8 @@
 
 /** Run time only: the types cannot tell a pipeline without stages from one whose stages they do not follow. */
 export const NO_STAGE_YET = 'add a stage with .stage() before adding steps';
-export const TEMPLATE_STAGE_HAS_NO_STEPS = 'a stage made from a template has no steps: put the steps in the template';
-export const PIPELINE_STAGE_HAS_NO_STEPS =
+const TEMPLATE_STAGE_HAS_NO_STEPS = 'a stage made from a template has no steps: put the steps in the template';
+const PIPELINE_STAGE_HAS_NO_STEPS =
   'a Pipeline stage runs another pipeline and has no steps of its own: add the steps to a stage of that pipeline';
 export const PARALLEL_STAGES_HAVE_NO_STEPS =
   'parallel(...) stages have no steps of their own: add the steps to each stage before parallel(...)';
@@ -17,8 +17,7 @@ export const TEMPLATE_GROUP_HAS_NO_STEPS =
   'a step group made from a template has no steps of its own: put the steps in the template';
 
 /** A catalogue stage type whose platform schema has no `execution` (Dynamic, Pipeline). */
-export type NoExecution<Type extends string> =
-  `a ${Type} stage runs no steps: the platform gives its type no execution`;
+type NoExecution<Type extends string> = `a ${Type} stage runs no steps: the platform gives its type no execution`;
 const noExecution = <Type extends string>(type: Type): NoExecution<Type> =>
   `a ${type} stage runs no steps: the platform gives its type no execution`;
 

@@ -1,6 +1,5 @@
 import type { InfrastructureDef, ServiceDefinition } from './catalog/generated/types.js';
 import { type Child, type Reference, RESOURCE_BRAND } from '../ir/node.js';
-import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';

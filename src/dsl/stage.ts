@@ -89,12 +89,9 @@ export interface PlacedSteps<
 export type Execution = { steps: IrNode[]; rollbackSteps: IrNode[] };
 
 /** Builds the stage `spec` around its already-built execution; references are recorded at paths from the stage's body. */
-export type SpecFactory = (
-  references: Reference[],
-  execution: Execution | undefined,
-) => Record<string, unknown> | undefined;
+type SpecFactory = (references: Reference[], execution: Execution | undefined) => Record<string, unknown> | undefined;
 
-export interface StageProps extends StageCommonOptions {
+interface StageProps extends StageCommonOptions {
   /** Empty for a stage made from a template (the template has the type). */
   readonly type: string;
   readonly buildSpec: SpecFactory;
@@ -426,7 +423,7 @@ export interface DeploymentOptions extends StageCommonOptions {
  * `service: { name, identifier }` with its `serviceDefinition` (type, manifests, artifacts, variables); each with
  * optional `stageOverrides`. The schema takes exactly these combinations.
  */
-export type ServiceConfigOption = { readonly stageOverrides?: StageOverridesConfig } & (
+type ServiceConfigOption = { readonly stageOverrides?: StageOverridesConfig } & (
   | {
       readonly useFromStage: ServiceUseFromStage;
       readonly serviceRef?: never;
@@ -451,7 +448,7 @@ export type ServiceConfigOption = { readonly stageOverrides?: StageOverridesConf
  * The older form's infrastructure, given whole: an `environmentRef` or an inline `environment: { name,
  * identifier, type }`, and an `infrastructureDefinition` (or an earlier stage's, `useFromStage`).
  */
-export type PipelineInfrastructureOption = {
+type PipelineInfrastructureOption = {
   readonly allowSimultaneousDeployments?: Expressive<boolean>;
   readonly infrastructureKey?: Value;
 } & (
@@ -619,7 +616,7 @@ const DEPLOYMENT_KEYS = [
  * @NotNull: harness-core 125-cd-nextgen/.../AbstractStageNodeWithFailureInfo.java L31-35, and the published schema's
  * DeploymentStageNode `required`; saving runs the schema validation, platform-facts-2.md).
  */
-export const DEPLOYMENT_FAILURE_STRATEGIES: readonly FailureStrategyOption[] = [
+const DEPLOYMENT_FAILURE_STRATEGIES: readonly FailureStrategyOption[] = [
   { errors: 'AllErrors', action: 'StageRollback' },
 ];
 

@@ -4,7 +4,6 @@ import { captureSite } from '../core/source-site.js';
 import { defined } from './common-options.js';
 import { valueText, type Value } from './expr.js';
 import { ordered, wireValue } from './references.js';
-import type { FailureStrategyOption, VariableOption } from './common-options.js';
 import { isRecord } from '../core/is-record.js';
 import { declareMappedStage } from './catalog/stage-sugar.js';
 import { sameField, specOfOptions } from './catalog/sugar.js';

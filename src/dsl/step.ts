@@ -192,7 +192,12 @@ export interface ShellOptions<Outputs extends string> extends StepCommonOptions 
   /**
    * Variables the script exports, readable later through `step.output(name)`: their names (each output takes the
    * shell variable of its name), or `{ name: value }` where the value names another variable or is an expression.
-   * @example outputs: ['VERSION'] // or: outputs: { VERSION: 'APP_VERSION' }
+   *
+   * @example
+   * ```ts
+   * shell({ identifier: 'version', script: 'VERSION=1.2.3', outputs: ['VERSION'] })
+   * shell({ identifier: 'renamed', script: 'APP_VERSION=1.2.3', outputs: { VERSION: 'APP_VERSION' } })
+   * ```
    */
   readonly outputs?: readonly Outputs[] | { readonly [Name in Outputs]: Value };
   /** Run on a host instead of the delegate. */

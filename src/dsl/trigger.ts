@@ -1,6 +1,5 @@
 import type { TriggerFields, Trigger_trigger_source } from './catalog/generated/types.js';
 import { type Child, type Reference, RESOURCE_BRAND, type Scope } from '../ir/node.js';
-import type { DocPath } from '../core/document-path.js';
 import { captureSite } from '../core/source-site.js';
 import { inputSetRefs, ownedScope, pipelineReference, type InputSetsOption, type PipelineOption } from './input-set.js';
 import { keyList } from './key-list.js';
@@ -14,7 +13,7 @@ import {
   type ScopedOptions,
 } from './scoped-resource.js';
 
-export interface TriggerCommonOptions extends ScopedOptions, OtherFieldsOption {
+interface TriggerCommonOptions extends ScopedOptions, OtherFieldsOption {
   /** The pipeline it runs: a builder (checked to be compiled too, and giving the scope) or its identifier. */
   readonly pipeline: PipelineOption;
   readonly enabled?: boolean;

@@ -46,7 +46,7 @@ export type Code =
  * candidate). Kept under a symbol, so it is invisible to `JSON.stringify` (shared-step hoisting compares
  * code that way) yet carried along by object spread.
  */
-export const ORIGIN: unique symbol = Symbol('pipewright.import.origin');
+const ORIGIN: unique symbol = Symbol('pipewright.import.origin');
 export interface Origin {
   readonly nodes: readonly object[];
   readonly level: number;

@@ -1,4 +1,4 @@
-import { expr, isExpr } from '../dsl/index.js';
+import { expr, isExpr } from '../dsl/expr.js';
 import { call, lit, member, type Code, type MethodCall } from './code.js';
 import { evaluate } from './evaluate.js';
 import { INPUT_METHODS } from '../check/runtime-input.js';
@@ -23,7 +23,7 @@ const METHOD = /\.([a-zA-Z]+)\(([^()]*)\)/g;
  * `<+input>.default(dev).allowedValues(dev,prod)` -> `input().default('dev').allowedValues('dev', 'prod')`, when
  * `input()` writes exactly that text back (it refuses a default with a comma, which the platform keeps).
  */
-export function runtimeInputCode(text: string): Code | undefined {
+function runtimeInputCode(text: string): Code | undefined {
   const code = inputChain(text);
   if (!code) return undefined;
   try {

@@ -8,7 +8,7 @@ import type { Places } from './read-documents.js';
  * `raw.*` the whole node as written. Code chosen at one of them is a fallback, reported as such.
  */
 const GENERIC = new Set(['stage', 'step', 'connector', 'trigger']);
-export const isFallbackBuilder = (callee: string): boolean => GENERIC.has(callee) || callee.startsWith('raw.');
+const isFallbackBuilder = (callee: string): boolean => GENERIC.has(callee) || callee.startsWith('raw.');
 
 /** A node written with a generic builder or `raw.*`, and why the typed form was passed over. */
 export interface Fallback {

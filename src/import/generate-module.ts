@@ -26,7 +26,7 @@ import { headerLine } from './module-header.js';
  * Steps in a row go in one call, `.step(a, b)` rather than `.step(a).step(b)`: the same steps (the methods take
  * any number), and two lines fewer per step once formatted.
  */
-export function joinStepCalls(code: Code): Code {
+function joinStepCalls(code: Code): Code {
   if (code.kind !== 'call' || !code.chain) return mapChildren(code, joinStepCalls);
   const chain: MethodCall[] = [];
   for (const { method, args } of code.chain) {

@@ -28,10 +28,10 @@ export interface ImportOptions {
 }
 
 /** How much of a module is typed: every node, some as `stage()`/`step()`/`raw.*`, or a document to look at. */
-export type ModuleStatus = 'typed' | 'partly-raw' | 'needs-attention';
+type ModuleStatus = 'typed' | 'partly-raw' | 'needs-attention';
 
 /** One imported document: the module it went to and what was found about it. */
-export interface ImportedModule {
+interface ImportedModule {
   /** Where it was written, relative to outDir (not written when generating its code failed). */
   readonly path: string;
   readonly written: boolean;
@@ -64,7 +64,7 @@ export interface ImportResult {
  * mode writes modules into (a kind left out would be compiled by no one and published never); `extra` fields
  * (pull's `gitFiles`, ...) after them (prettier formats the module after).
  */
-export const projectConfigText = (
+const projectConfigText = (
   extra: Readonly<Record<string, unknown>> = {},
 ): string => `import { defineConfig } from 'pipewright';
 

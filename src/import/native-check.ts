@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ts } from 'ts-morph';
 import type { ModuleChecker, ModuleProblems } from './check-modules.js';
 import { checkOptions, typeProblem, typescript, type MarkedModule } from './type-check.js';
 

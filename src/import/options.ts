@@ -42,16 +42,6 @@ export const sugarOptionsCode = (options: Record<string, unknown>, sugar: Sugar 
     ]),
   );
 
-/** Builds a candidate, or undefined when it cannot be expressed with that builder. */
-export function attempt(build: () => Code | undefined): Code | undefined {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof NotExpressible) return undefined;
-    throw error;
-  }
-}
-
 /** `[{ onFailure: { errors, action } }]` -> `[{ errors, action }]`, with AllErrors and bare actions shortened. */
 export function failureStrategiesOption(raw: unknown): Code | undefined {
   if (raw === undefined) return undefined;

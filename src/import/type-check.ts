@@ -179,11 +179,6 @@ export function typeProblem(file: ts.SourceFile, path: string, start: number, me
   };
 }
 
-/**
- * Type-checks generated modules in memory against pipewright's own types, one program per call. The library's
- * declaration files are parsed once and shared by every later program, so a call costs its modules (and the
- * checker's look at the builders they use), not the library again.
- */
 /** A file's folders, up to the root. */
 const ancestors = (file: string): string[] => {
   const found: string[] = [];
@@ -193,6 +188,11 @@ const ancestors = (file: string): string[] => {
 
 export type TypeChecker = (modules: readonly MarkedModule[]) => TypeProblem[][];
 
+/**
+ * Type-checks generated modules in memory against pipewright's own types, one program per call. The library's
+ * declaration files are parsed once and shared by every later program, so a call costs its modules (and the
+ * checker's look at the builders they use), not the library again.
+ */
 export function createTypeChecker(outDir: string): TypeChecker {
   const options = typescript().convertCompilerOptionsFromJson(checkOptions(), resolve(outDir)).options;
   const host = typescript().createCompilerHost(options, true);

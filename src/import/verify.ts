@@ -49,7 +49,10 @@ const brief = (value: unknown): string => {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
-/** The first place where `built` and `expected` differ, in words: what a builder did not reproduce. */
+/**
+ * The first place where `built` and `expected` differ, in words: what a builder did not reproduce.
+ * @public bench/import-roundtrip.mjs imports it from dist/.
+ */
 export function firstDifference(
   built: unknown,
   expected: unknown,
@@ -84,7 +87,7 @@ export function firstDifference(
  * Why evaluating the candidate does not reproduce `expected` exactly (as data; key order aside): the error the
  * builder threw, or the first difference; undefined when it does.
  */
-export function mismatch(candidate: Code, expected: unknown, produce: Produce): string | undefined {
+function mismatch(candidate: Code, expected: unknown, produce: Produce): string | undefined {
   // Builders record their call site from the stack, for diagnostics at the user's code; code evaluated here
   // has no user call site, and capturing the frames was a tenth of an import's time (and the stacks of the
   // errors a builder throws for a candidate it cannot take are never read).

@@ -11,7 +11,7 @@ export function lower(node: IrNode): unknown {
 }
 
 /** The body of a node with its children's elements in place. */
-export function lowerBody(node: IrNode): unknown {
+function lowerBody(node: IrNode): unknown {
   if (node.children.length === 0) return node.body;
   const root = shallow(node.body);
   const copied = new Set<unknown>([root]);

@@ -9,7 +9,7 @@ import type { Suppression } from '../core/diagnostics.js';
  * fields stay data); inside a pipeline, `stage`, `stepGroup`, `parallel` and `step`; `raw` is an element lift could
  * not place (a list entry that is no step, step group or parallel block).
  */
-export type NodeKind = 'pipeline' | 'resource' | 'stage' | 'stepGroup' | 'parallel' | 'step' | 'raw';
+type NodeKind = 'pipeline' | 'resource' | 'stage' | 'stepGroup' | 'parallel' | 'step' | 'raw';
 
 /** A mistake in a builder's options (an unknown or missing option), reported at the builder's call. */
 export interface OptionIssue {
@@ -37,7 +37,7 @@ export interface Child {
   readonly unwrap?: boolean;
 }
 
-export const IR_BRAND = Symbol.for('pipewright.ir');
+const IR_BRAND = Symbol.for('pipewright.ir');
 
 /**
  * One node of the skeleton IR, the tree compile and validate both check. The structure a rule needs (kind,

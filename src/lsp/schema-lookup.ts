@@ -51,7 +51,7 @@ export function mapAt(document: unknown, path: DocPath): MapAt | undefined {
 }
 
 /** The values a field takes when they are a closed set (an enum, literals, booleans), through wrappers and unions. */
-export function enumValues(schema: z.ZodType): string[] {
+function enumValues(schema: z.ZodType): string[] {
   const def = zodDef(resolved(schema));
   if (def.type === 'enum') return Object.values(def.entries ?? {}).map(String);
   if (def.type === 'literal') return (def.values ?? []).map(String);

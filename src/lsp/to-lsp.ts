@@ -8,7 +8,7 @@ export interface DiagnosticData {
 }
 
 /** A 1-based location as an editor's 0-based range (a point stays a point). */
-export function rangeOf({ line, column, endLine, endColumn }: SourceLocation): Range {
+function rangeOf({ line, column, endLine, endColumn }: SourceLocation): Range {
   const start = { line: line - 1, character: column - 1 };
   return { start, end: endLine !== undefined ? { line: endLine - 1, character: (endColumn ?? column) - 1 } : start };
 }

@@ -139,8 +139,7 @@ export interface Client {
   /** Resolves only when the platform stored it: a policy denial or an answer without the entity rejects. */
   create(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
   update(document: PublishDocument, options?: WriteOptions): Promise<Envelope>;
-  /** Makes a template version the stable one. */
-  /** On `branch` for a version kept in Git. */
+  /** Makes a template version the stable one (on `branch` for a version kept in Git). */
   makeStable(id: ResourceKey, options?: ReadOptions): Promise<Envelope>;
   /** A trigger's details: `data.triggerStatus.validationStatus` says why the platform disabled it. */
   triggerDetails(id: ResourceKey): Promise<Envelope>;

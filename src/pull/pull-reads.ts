@@ -117,9 +117,6 @@ function identityProblem(key: {
 /** Reads of one list when its total keeps changing while it is paged (someone adding and deleting meanwhile). */
 const LIST_PASSES = 3;
 
-/** Projects and connectors come as objects; each is written as the YAML document a create would send. */
-const OBJECT_KINDS: ReadonlySet<ResourceKind> = new Set(['project', 'connector']);
-
 class PullRun {
   readonly documents: PulledDocument[] = [];
   readonly unreadable: Unreadable[] = [];

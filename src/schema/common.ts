@@ -55,10 +55,10 @@ export const displayName = z
   })
   .meta({ description: 'Display name: letters, digits, spaces, -, _ and .', examples: ['Deploy to prod'] });
 
-/** A value that may also be given as a runtime input or other expression. */
 /** Text holding a `<+...>` expression, as a type: builders then accept `'<+input>'` but not `'Solaris'` for an enum. */
 export type ExpressionText = `${string}<+${string}`;
 
+/** A value that may also be given as a runtime input or other expression. */
 export const orExpression = <T extends z.ZodType>(schema: T) =>
   z.union([
     schema,

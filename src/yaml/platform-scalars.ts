@@ -84,12 +84,3 @@ export function platformTagged(text: string, tag: string): PlatformScalar {
       return text;
   }
 }
-
-/** True when the platform would not read this text back as the same string if it were written unquoted. */
-export function misreadUnquoted(text: string): boolean {
-  try {
-    return platformPlain(text) !== text;
-  } catch {
-    return true;
-  }
-}

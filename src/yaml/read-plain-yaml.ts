@@ -20,7 +20,7 @@ const unsupported = (): never => {
  * Where a value of the document's top two levels is (what duplicate-resource points at), 1-based; its end as
  * `readYaml` gives it for a one-line scalar, none for a block.
  */
-export interface PlainPositions {
+interface PlainPositions {
   readonly get: (path: readonly string[]) => SourceSpan | undefined;
 }
 

@@ -21,7 +21,7 @@ const MAX_FLOW_BRACKETS = 1000;
 const MAX_REPEATED = 3;
 
 /** A problem found while reading, with its place in the text (the node's start and end when it is about one). */
-export type ReadProblem = Diagnostic & { readonly location: SourceLocation };
+type ReadProblem = Diagnostic & { readonly location: SourceLocation };
 
 /** Offsets in the text: where a problem starts, and where it ends when it is about a node or a token. */
 type Range = readonly [start: number, end?: number];
@@ -30,7 +30,7 @@ type Range = readonly [start: number, end?: number];
 const rangeOf = (node: { range?: readonly number[] | null } | null | undefined): Range =>
   node?.range ? [node.range[0]!, node.range[1]] : [0];
 
-export interface ReadDocument {
+interface ReadDocument {
   /** The document as the platform's JSON tree (aliases as their anchor's name, `<<` as a plain key). */
   readonly value: unknown;
   /** `yaml`'s node tree, for locating paths and reading comments. */

@@ -12,7 +12,7 @@ interface Found {
 }
 
 /** Follows a document path through the YAML tree, through aliases, as far as it exists. */
-export function nodeAt(document: Document, path: DocPath): Found {
+function nodeAt(document: Document, path: DocPath): Found {
   let node = document.contents as Node | null;
   let key: Node | undefined;
   for (const step of path) {

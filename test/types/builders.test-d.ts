@@ -5,6 +5,7 @@
  * `npm run typecheck`: each `@ts-expect-error` must meet an error.
  */
 import { expectTypeOf } from 'vitest';
+import { isStageBuilder } from '../../src/dsl/stage.js';
 import {
   approval,
   ci,
@@ -15,7 +16,6 @@ import {
   featureFlag,
   http,
   input,
-  isStageBuilder,
   k8sRollingDeploy,
   parallel,
   pipeline,

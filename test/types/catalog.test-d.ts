@@ -3,10 +3,10 @@
  * `@ts-expect-error` must meet an error, so a type that grows too loose fails the build.
  */
 import { expectTypeOf } from 'vitest';
+import { catalogStep } from '../../src/dsl/catalog/catalog-step.js';
 import {
   approval,
   asgBlueGreenDeploy,
-  catalogStep,
   ci,
   connectors,
   custom,

@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import { z } from 'zod';
-import { typedStep } from 'pipewright';
+import { typedStep } from '../../src/dsl/typed-step.js';
 import { keyList, type ExhaustiveKeys, type KeysOf } from '../../src/dsl/key-list.js';
 import type { PipewrightTypeError } from '../../src/core/type-error.js';
 

@@ -10,7 +10,7 @@ import { catalog, connectorSpecKeys } from '../../catalog/catalog.js';
 import type { ConnectorBuilderTypes, ConnectorSpecs } from './generated/types.js';
 
 /** A connector type the catalogue knows. */
-export type ConnectorType = keyof ConnectorSpecs & string;
+type ConnectorType = keyof ConnectorSpecs & string;
 
 type CommonKey = keyof ConnectorCommonOptions | 'spec';
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -27,7 +27,7 @@ export type CatalogConnectorFactory<T extends ConnectorType> = (
 ) => ConnectorBuilder;
 
 /** The builder of one catalogue connector type; unknown option keys are reported at the call. */
-export function catalogConnector<T extends ConnectorType>(type: T): CatalogConnectorFactory<T> {
+function catalogConnector<T extends ConnectorType>(type: T): CatalogConnectorFactory<T> {
   const name = `connectors.${catalog.connectors.find((entry) => entry.type === type)?.builder ?? type}`;
   const factory = (options: Record<string, unknown>) => {
     const site = captureSite(factory);

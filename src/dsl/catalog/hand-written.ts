@@ -22,4 +22,5 @@ export const HAND_WRITTEN_STEPS = [
   'helmDeploy',
 ] as const;
 
+/** @public scripts/generate-catalog.mjs reads this list from the file's text. */
 export const HAND_WRITTEN_STAGES = ['deployment', 'ci', 'approval', 'custom', 'pipelineStage'] as const;

@@ -16,7 +16,7 @@ type Misplaced<T extends string, Stage extends string> = T extends string
   : never;
 
 /** A step node as a stage of type `Stage` accepts it, or the node branded with the reason it cannot run there. */
-export type Placed<Node, Stage extends string> = string extends Stage
+type Placed<Node, Stage extends string> = string extends Stage
   ? Node
   : Node extends StepNode<infer T>
     ? [Misplaced<T, Stage>] extends [never]
