@@ -88,6 +88,7 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
   documents.onDidClose(({ document }) => {
     open.delete(fileOf(document.uri));
     versions.delete(document.uri);
+    parsed.delete(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
     check.request();
   });
@@ -136,6 +137,17 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
       });
   });
 
+  /** Each open document's value as read for hovers, kept for its version: hovering along a line reads it once. */
+  const parsed = new Map<string, { readonly version: number; readonly value: unknown }>();
+  const parsedValue = (uri: string, text: string): unknown => {
+    const version = documents.get(uri)?.version ?? -1;
+    const kept = parsed.get(uri);
+    if (kept?.version === version) return kept.value;
+    const value = readYaml(text, 'hover').documents[0]?.value;
+    parsed.set(uri, { version, value });
+    return value;
+  };
+
   connection.onHover(({ textDocument, position }) => {
     const text = documents.get(textDocument.uri)?.getText();
     if (text === undefined) return null;
@@ -143,7 +155,7 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
     const shape = keyLine(lines[position.line] ?? '');
     if (shape.key === undefined) return null;
     const context = cursorContext(lines, position.line, shape.keyStart);
-    const document = readYaml(text, 'hover').documents[0]?.value;
+    const document = parsedValue(textDocument.uri, text);
     const place = context && mapAt(document, context.map);
     if (!place) return null;
     const key = shape.key;
