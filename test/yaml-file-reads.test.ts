@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_YAML_FILE_BYTES } from '../src/yaml/read-yaml-file.js';
-import { runCli, tempDir } from './support/cli.js';
+import { BIN, runCli, tempDir } from './support/cli.js';
 
 /**
  * Every reader of a user's YAML file (validate, import, render's inputs) reads only regular files, checks the size
@@ -156,5 +156,21 @@ describe('import and render read YAML files as validate does', () => {
     const result = await runCli(['render', 'good.yaml', '--input-set', 'fifo.yaml'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('fifo.yaml is a named pipe, not a file');
+  });
+
+  it('import refuses standard input that is not UTF-8, and reads UTF-8 standard input', () => {
+    const importStdin = (bytes: Buffer) =>
+      spawnSync(process.execPath, [BIN, 'import', '-', '-o', 'from-stdin'], {
+        cwd: dir,
+        input: bytes,
+        env: { ...process.env, NO_COLOR: '1' },
+        encoding: 'utf8',
+      });
+    const latin1 = importStdin(Buffer.from(pipeline('caf\u00e9', '1m'), 'latin1'));
+    expect(latin1.status).toBe(1);
+    expect(latin1.stderr).toContain('standard input is not valid UTF-8 text');
+    const utf8 = importStdin(Buffer.from(pipeline('cafe', '1m'), 'utf8'));
+    expect(utf8.stderr).not.toContain('not-utf8');
+    expect(utf8.status).toBe(0);
   });
 });
