@@ -389,6 +389,7 @@ async function publishWorkload() {
 }
 
 if (only.has('lsp')) await lspWorkload();
+if (only.has('lsp')) await lspLoadWorkload();
 
 /**
  * Issue 32's workload: `pipewright lsp` with a 648-line pipeline open (test/fixtures/editor/pipeline_600.yaml),
@@ -442,6 +443,131 @@ async function lspWorkload() {
   const edit = record(`lsp edit -> diagnostics (648 lines, ${edits - 1} edits after the first)`, samples.slice(1));
   ratios.push(['lsp edit -> diagnostics after the first, max (ms)', edit.max, '< 200']);
   ratios.push(['lsp edit -> diagnostics after the first, median (ms)', edit.median, '']);
+  await connection.sendRequest('shutdown');
+  await connection.sendNotification('exit');
+  connection.dispose();
+}
+
+/** A pipeline of `stages` Custom stages, each with 3 shell steps: about 1.1 KB a stage. */
+function bigPipeline(stages) {
+  const step = (id) => `              - step:
+                  type: ShellScript
+                  name: ${id}
+                  identifier: ${id}
+                  spec:
+                    shell: Bash
+                    onDelegate: true
+                    source:
+                      type: Inline
+                      spec:
+                        script: echo ${id}
+                  timeout: 10m
+`;
+  const stage = (n) => `    - stage:
+        name: s${n}
+        identifier: s${n}
+        type: Custom
+        spec:
+          execution:
+            steps:
+${[1, 2, 3].map((k) => step(`s${n}_${k}`)).join('')}`;
+  return `pipeline:
+  name: big
+  identifier: big
+  projectIdentifier: web
+  orgIdentifier: default
+  stages:
+${Array.from({ length: stages }, (_, n) => stage(n)).join('')}`;
+}
+
+/**
+ * Issue 38's workload: a burst of 500 edits to a 100 KB pipeline, sent as fast as the pipe takes them (each
+ * rewrites one value, `timeout: <i>x`, an error naming the edit), timed from the first edit to the diagnostics
+ * of the last version; then hovers and completions on pathological lines of 100,000 characters.
+ */
+async function lspLoadWorkload() {
+  console.error('lsp: 500 edits to a 100 KB pipeline, hovers on long lines');
+  const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = await import('vscode-jsonrpc/node');
+  let text = bigPipeline(90);
+  const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: work, stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
+  const uri = `file://${join(work, 'big.yaml')}`;
+  const published = [];
+  let waiting;
+  connection.onNotification('textDocument/publishDiagnostics', (params) => {
+    if (params.uri !== uri) return;
+    published.push(params);
+    waiting?.(params);
+  });
+  connection.listen();
+  const until = (test) => new Promise((resolve) => (waiting = (params) => test(params) && resolve(params)));
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: `file://${work}`, capabilities: {} });
+  await connection.sendNotification('initialized', {});
+  let next = until(() => true);
+  await connection.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId: 'yaml', version: 1, text },
+  });
+  await next;
+  const lines = text.split('\n');
+  const line = lines.findIndex((l) => l.trim() === 'timeout: 10m');
+  const edits = 500;
+  const before = published.length;
+  next = until((params) => params.diagnostics.some((d) => d.message.includes(`"${edits - 1}x"`)));
+  const start = performance.now();
+  for (let i = 0; i < edits; i++) {
+    const old = i === 0 ? '10m' : `${i - 1}x`;
+    void connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: i + 2 },
+      contentChanges: [
+        {
+          range: { start: { line, character: 27 }, end: { line, character: 27 + old.length } },
+          text: `${i}x`,
+        },
+      ],
+    });
+  }
+  await next;
+  const burst = performance.now() - start;
+  record(`lsp 500 edits (${(text.length / 1024).toFixed(0)} KB pipeline) -> last version's diagnostics`, [
+    { ms: burst },
+  ]);
+  ratios.push(['lsp 500-edit burst: checks published', published.length - before, 'far below 500']);
+  ratios.push(['lsp 500-edit burst: to the last diagnostics (ms)', burst, '< 1000']);
+  // Pathological lines, each the last line of a small pipeline opened as its own document: once its diagnostics
+  // are in (the check is not timed here), a hover and a completion at the line's end.
+  const n = 100_000;
+  const cases = {
+    blanks: ' '.repeat(n),
+    '"a", blanks, x': `                  a${' '.repeat(n)}x`,
+    'a x 100,000': 'a'.repeat(n),
+    '- - - ...': '- '.repeat(n / 2),
+    'key: long quoted string': `                  name: "${'a '.repeat(n / 2)}`,
+    'key: value, blanks, x': `                  name: v${' '.repeat(n)}x`,
+  };
+  let index = 0;
+  for (const [name, pathological] of Object.entries(cases)) {
+    const small = `file://${join(work, `long-${index++}.yaml`)}`;
+    const long = `${bigPipeline(1)}${pathological}\n`;
+    const checked = new Promise((resolve) =>
+      connection.onNotification('textDocument/publishDiagnostics', (params) => params.uri === small && resolve()),
+    );
+    await connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: small, languageId: 'yaml', version: 1, text: long },
+    });
+    await checked;
+    const position = { line: long.split('\n').length - 2, character: pathological.length };
+    const hoverStart = performance.now();
+    await connection.sendRequest('textDocument/hover', { textDocument: { uri: small }, position });
+    const hover = performance.now() - hoverStart;
+    const completionStart = performance.now();
+    await connection.sendRequest('textDocument/completion', { textDocument: { uri: small }, position });
+    const completion = performance.now() - completionStart;
+    record(`lsp hover, line of ${name} (100,000 characters)`, [{ ms: hover }]);
+    record(`lsp completion, line of ${name} (100,000 characters)`, [{ ms: completion }]);
+  }
   await connection.sendRequest('shutdown');
   await connection.sendNotification('exit');
   connection.dispose();

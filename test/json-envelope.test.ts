@@ -133,13 +133,14 @@ describe('--json on every command', () => {
       },
     ]);
 
+    // A folder is that argument's diagnostic (the other files are checked), not the whole command's.
     const folder = await run(['validate', '--json', 'defs']);
-    expect(folder.code).toBe(2);
+    expect(folder.code).toBe(1);
     expect(envelopeOf(folder, 'validate').diagnostics).toEqual([
       expect.objectContaining({
-        code: 'usage',
-        message: 'defs is a folder',
-        hint: 'pass YAML files or a glob, e.g. pipewright validate "defs/**/*.yaml"',
+        code: 'not-a-file',
+        message: 'defs is a folder, not a file',
+        hint: 'pass YAML files or a glob, e.g. "defs/**/*.yaml"',
       }),
     ]);
 

@@ -14,8 +14,19 @@ interface StageIds {
   readonly looped: boolean;
 }
 
-/** A looped stage or step runs as ID_0, ID_1, ...: those names are as good as the identifier. */
-const baseOf = (id: string) => id.replace(/(_\d+)+$/, '');
+/**
+ * A looped stage or step runs as ID_0, ID_1, ...: those names are as good as the identifier. Read from the end by a
+ * scan: `/(_\d+)+$/` tried from every position of a long name of `_1_1_1...` backtracked quadratically.
+ */
+function baseOf(id: string): string {
+  let end = id.length;
+  for (;;) {
+    let at = end;
+    while (at > 0 && id.charCodeAt(at - 1) >= 48 && id.charCodeAt(at - 1) <= 57) at--;
+    if (at === end || at === 0 || id[at - 1] !== '_') return id.slice(0, end);
+    end = at - 1;
+  }
+}
 
 /** `pipeline.stages.X`, `stages.X`, `execution.steps.X`, `steps.X` at the start of a path, not after another name. */
 const REFERENCE =

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -13,6 +12,8 @@ import {
 import { EXIT, useColor } from './errors.js';
 import { jsonDiagnostic, printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
+import { decodeUtf8, MAX_YAML_FILE_BYTES, readYamlFile } from '../yaml/read-yaml-file.js';
+import { MAX_CODE_POINTS } from '../yaml/read-yaml.js';
 
 export interface ImportFlags {
   readonly out: string;
@@ -20,28 +21,31 @@ export interface ImportFlags {
   readonly json?: boolean;
 }
 
+/** Standard input, as a file is read: bounded by the same size, and strictly UTF-8. */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    if (total > MAX_YAML_FILE_BYTES)
+      throw DiagnosticError.of(
+        'file-too-large',
+        `standard input is over ${MAX_YAML_FILE_BYTES} bytes; the platform refuses YAML documents over ${MAX_CODE_POINTS} characters`,
+        'split it: move long scripts into files in the repository, or stages into templates',
+      );
+  }
+  const text = decodeUtf8(Buffer.concat(chunks));
+  if (text === undefined)
+    throw DiagnosticError.of('not-utf8', 'standard input is not valid UTF-8 text', 'send the YAML as UTF-8');
+  return text;
 }
 
-/**
- * Reads text strictly as UTF-8: a file with invalid bytes is not silently mangled. Synchronously: a folder of a
- * thousand files read with an await each kept the import waiting a fifth of a second.
- */
+/** A file's text, read as validate reads it (a regular file, bounded, strictly UTF-8), or its diagnostic thrown. */
 function readUtf8(file: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    throw DiagnosticError.of('file-not-found', `cannot read ${file}`, 'check the path');
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw DiagnosticError.of('not-utf8', `${file} is not valid UTF-8 text`, 'save the file as UTF-8');
-  }
+  const read = readYamlFile(file);
+  if ('refused' in read) throw new DiagnosticError([read.refused]);
+  return read.text;
 }
 
 async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Promise<ImportInput[]> {

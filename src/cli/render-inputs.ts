@@ -12,6 +12,7 @@ import { DiagnosticError, diagnosticOf, type Diagnostic } from '../core/diagnost
 import type { DocPath } from '../core/document-path.js';
 import { closest } from '../core/suggest.js';
 import { locate } from '../yaml/yaml-locate.js';
+import { readYamlFile } from '../yaml/read-yaml-file.js';
 import { readYaml } from '../yaml/read-yaml.js';
 
 /**
@@ -120,7 +121,9 @@ class Library {
 }
 
 async function readDocuments(file: string): Promise<Loaded[]> {
-  const read = readYaml(await readFile(file, 'utf8'), file);
+  const text = readYamlFile(file);
+  if ('refused' in text) throw new DiagnosticError([text.refused]);
+  const read = readYaml(text.text, file);
   const errors = read.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   if (errors.length) throw new DiagnosticError(errors);
   const loaded: Loaded[] = [];

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import {
   DiagnosticError,
@@ -11,6 +11,7 @@ import { codeFrame } from '../validate/code-frame.js';
 import { CONFIG_FILES } from '../compile/config.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { validateFiles } from '../validate/validate-files.js';
+import { readYamlFile } from '../yaml/read-yaml-file.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 
@@ -27,13 +28,8 @@ const GLOB = /[*?[\]{}]/;
 async function resolveFiles(args: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const arg of args) {
+    // What exists is checked as a file when it is read: a folder, a pipe or a device is that file's diagnostic.
     const info = await stat(arg).catch(() => undefined);
-    if (info?.isDirectory())
-      throw DiagnosticError.of(
-        'usage',
-        `${arg} is a folder`,
-        `pass YAML files or a glob, e.g. pipewright validate "${arg.replace(/\/+$/, '')}/**/*.yaml"`,
-      );
     if (info) files.push(arg);
     else if (GLOB.test(arg)) {
       const { glob } = await import('tinyglobby');
@@ -80,8 +76,10 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
   for (const result of results) {
     // A suppressed diagnostic is not a problem to show: --json lists it, with its reason.
     const shown = result.diagnostics.filter((d) => !d.suppressed);
-    // The text again, only for a file with something to show: validating keeps no file's text.
-    const source = shown.length ? readFileSync(result.file, 'utf8') : '';
+    // The text again, only for a file with something to show: validating keeps no file's text (and a file refused
+    // as a whole has no frame).
+    const read = shown.length ? readYamlFile(result.file) : undefined;
+    const source = read && 'text' in read ? read.text : '';
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
     for (const diagnostic of groupDiagnostics(shown) as typeof shown)
       process.stderr.write(

@@ -30,6 +30,11 @@ export const DIAGNOSTIC_CODES = {
     summary: 'an output file or folder cannot be written (a file in the way, no permission)',
   },
   'not-utf8': { severity: 'error', summary: 'an input file is not UTF-8 text' },
+  'not-a-file': {
+    severity: 'error',
+    summary: 'an input named as a YAML file is a folder, a named pipe or a device, not a regular file',
+  },
+  'file-too-large': { severity: 'error', summary: 'an input YAML file is over the size pipewright reads' },
   'missing-dependency': {
     severity: 'error',
     summary: 'an optional peer dependency the command needs is not installed',

@@ -1,4 +1,5 @@
 import type { DocPath } from '../core/document-path.js';
+import { isBlankOrComment, keyLine } from './key-line.js';
 
 /** Where the cursor is in a block YAML document, read from the lines (an unfinished line does not parse). */
 export interface CursorContext {
@@ -19,17 +20,17 @@ interface LineShape {
   readonly key?: string;
 }
 
-const KEY_LINE = /^([ \t]*)(?:(-)[ \t]+)?(?:(["']?)([^\s#'":][^#:]*?)\3[ \t]*:(?:[ \t]|$))?/;
-
 /** A line's list dash and key; undefined for a blank or comment line. */
 function shapeOf(line: string): LineShape | undefined {
-  if (/^[ \t]*(#|$)/.test(line)) return undefined;
-  const match = KEY_LINE.exec(line)!;
-  const indent = match[1]!.length;
-  const dash = match[2] ? indent : undefined;
-  const keyColumn = match[2] ? line.indexOf(match[4] ?? line.slice(indent + 1).trimStart(), indent + 1) : indent;
-  return { ...(dash !== undefined ? { dash } : {}), keyColumn, ...(match[4] !== undefined ? { key: match[4] } : {}) };
+  if (isBlankOrComment(line)) return undefined;
+  const { dash, keyStart, key } = keyLine(line);
+  return { ...(dash !== undefined ? { dash } : {}), keyColumn: keyStart, ...(key !== undefined ? { key } : {}) };
 }
+
+/** What a flow collection's value starts with, or a blank: such a value is not completed. */
+const NOT_A_PLAIN_PREFIX = /[\s{}[\],]/;
+/** What a key being written is made of. */
+const KEY_CHARACTERS = /^[\w.$-]*$/;
 
 /**
  * The cursor's context: the path of its map, found by going up the lines to each parent key (a line less indented
@@ -38,20 +39,23 @@ function shapeOf(line: string): LineShape | undefined {
  */
 export function cursorContext(lines: readonly string[], line: number, character: number): CursorContext | undefined {
   const text = (lines[line] ?? '').slice(0, character);
+  const shape = keyLine(text, 'any');
   // A flow collection (`{`, `[`) is not completed: its value does not start with one.
-  const value = /^([ \t]*(?:-[ \t]+)?)(["']?)([^\s#'":][^#:]*?)\2[ \t]*:[ \t]*([^\s{}[\],]*)$/.exec(text);
-  const key = /^([ \t]*(?:-[ \t]+)?)([\w.$-]*)$/.exec(text);
-  if (!value && !key) return undefined;
-  const column = (value ?? key)![1]!.length;
+  const value =
+    shape.key !== undefined && !NOT_A_PLAIN_PREFIX.test(shape.rest!)
+      ? { key: shape.key, prefix: shape.rest! }
+      : undefined;
+  const key = value ? undefined : text.slice(shape.keyStart);
+  if (!value && !KEY_CHARACTERS.test(key!)) return undefined;
+  const column = shape.keyStart;
   const path: Array<string | number> = [];
   let want = column;
   /** After a list item, its list's key may stand at the item's own column. */
   let inItem = false;
   // The cursor's own line starts a list item: its index is the number of items before it.
-  const own = /^([ \t]*)-[ \t]/.exec(text);
-  if (own) {
-    path.push(itemIndex(lines, line, own[1]!.length));
-    want = own[1]!.length;
+  if (shape.dash !== undefined) {
+    path.push(itemIndex(lines, line, shape.dash));
+    want = shape.dash;
     inItem = true;
   }
   for (let i = line - 1; i >= 0 && (want > 0 || inItem); i--) {
@@ -77,8 +81,13 @@ export function cursorContext(lines: readonly string[], line: number, character:
   }
   path.reverse();
   if (value)
-    return { map: path, at: { kind: 'value', key: value[3]! }, prefix: value[4]!, start: character - value[4]!.length };
-  return { map: path, at: { kind: 'key' }, prefix: key![2]!, start: character - key![2]!.length };
+    return {
+      map: path,
+      at: { kind: 'value', key: value.key },
+      prefix: value.prefix,
+      start: character - value.prefix.length,
+    };
+  return { map: path, at: { kind: 'key' }, prefix: key!, start: character - key!.length };
 }
 
 /** The index of the list item that starts on `line` at column `dash`: the items of the same list above it. */

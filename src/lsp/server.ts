@@ -13,10 +13,17 @@ import type { RuleSettings } from '../check/rule-settings.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { fieldSchema } from '../check/schema-position.js';
 import { quickFixes } from './code-actions.js';
+import { Coalesce } from './coalesce.js';
 import { cursorContext } from './cursor-context.js';
+import { keyLine, valueOf } from './key-line.js';
 import { OpenDocuments } from './open-documents.js';
 import { describeType, descriptionOf, isOptional, mapAt, typeNote, valuesFor } from './schema-lookup.js';
 import { toLsp } from './to-lsp.js';
+
+/** How long the server waits for another edit before checking (a burst of edits is checked at its end). */
+const SETTLE_MS = 30;
+/** The longest a check waits while edits keep coming. */
+const MAX_WAIT_MS = 300;
 
 /** Codes about files that are not the platform's: an editor opens every YAML file, and only ours are checked. */
 const NOT_OURS = new Set(['not-a-platform-document', 'no-documents']);
@@ -61,18 +68,29 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
     }
     for (const result of results) {
       const uri = uriOf.get(result.file) ?? pathToFileURL(result.file).href;
+      // Diagnostics of a text that is no longer the document's are dropped: the newer text has a check coming.
+      const version = versions.get(uri);
+      if (version === undefined || documents.get(uri)?.version !== version) continue;
       const diagnostics = result.diagnostics.filter((d) => !NOT_OURS.has(d.code)).flatMap((d) => toLsp(d) ?? []);
-      void connection.sendDiagnostics({ uri, diagnostics });
+      void connection.sendDiagnostics({ uri, version, diagnostics });
     }
   };
+  // Edits only store the text: the check (each changed document, then the check across them) runs once a burst
+  // of edits settles, on the newest versions.
+  const check = new Coalesce(publish, SETTLE_MS, MAX_WAIT_MS);
+  /** The version of each open document whose text the next check reads. */
+  const versions = new Map<string, number>();
   documents.onDidChangeContent(({ document }) => {
     open.set(fileOf(document.uri), document.getText());
-    publish();
+    versions.set(document.uri, document.version);
+    check.request();
   });
   documents.onDidClose(({ document }) => {
     open.delete(fileOf(document.uri));
+    versions.delete(document.uri);
+    parsed.delete(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
-    publish();
+    check.request();
   });
 
   connection.onCodeAction(({ textDocument, context }) => {
@@ -119,22 +137,31 @@ export function startLanguageServer(settings?: RuleSettings): Connection {
       });
   });
 
+  /** Each open document's value as read for hovers, kept for its version: hovering along a line reads it once. */
+  const parsed = new Map<string, { readonly version: number; readonly value: unknown }>();
+  const parsedValue = (uri: string, text: string): unknown => {
+    const version = documents.get(uri)?.version ?? -1;
+    const kept = parsed.get(uri);
+    if (kept?.version === version) return kept.value;
+    const value = readYaml(text, 'hover').documents[0]?.value;
+    parsed.set(uri, { version, value });
+    return value;
+  };
+
   connection.onHover(({ textDocument, position }) => {
     const text = documents.get(textDocument.uri)?.getText();
     if (text === undefined) return null;
     const lines = text.split(/\r?\n/);
-    const line = lines[position.line] ?? '';
-    const match =
-      /^([ \t]*(?:-[ \t]+)?)(["']?)([^\s#'":][^#:]*?)\2[ \t]*:(?:[ \t]+([^#\s][^#]*?))?[ \t]*(?:#.*)?$/.exec(line);
-    if (!match) return null;
-    const keyStart = match[1]!.length;
-    const context = cursorContext(lines, position.line, keyStart);
-    const document = readYaml(text, 'hover').documents[0]?.value;
+    const shape = keyLine(lines[position.line] ?? '');
+    if (shape.key === undefined) return null;
+    const context = cursorContext(lines, position.line, shape.keyStart);
+    const document = parsedValue(textDocument.uri, text);
     const place = context && mapAt(document, context.map);
     if (!place) return null;
-    const key = match[3]!;
-    const inValue = match[4] !== undefined && position.character > line.indexOf(':', keyStart);
-    const note = inValue && key === 'type' ? typeNote(match[4]!, context.map[context.map.length - 1]) : undefined;
+    const key = shape.key;
+    const written = valueOf(shape);
+    const inValue = written !== undefined && position.character > shape.colon!;
+    const note = inValue && key === 'type' ? typeNote(written, context.map[context.map.length - 1]) : undefined;
     const schema = fieldSchema(place.fields, key);
     if (!note && !schema) return null;
     const description = schema && descriptionOf(schema);

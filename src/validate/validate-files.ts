@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { DiagnosticError, type Diagnostic } from '../core/diagnostics.js';
 import type { DocPath } from '../core/document-path.js';
 import { closest, didYouMean } from '../core/suggest.js';
 import { compareLocations, formatLocation, type SourceLocation, type SourceSpan } from '../core/source-location.js';
@@ -14,6 +13,7 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 import { kindOfDocument, kindRow, KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
+import { readYamlFile } from '../yaml/read-yaml-file.js';
 import { DISABLE_NEXT_LINE } from '../yaml/disable-comments.js';
 import { locate } from '../yaml/yaml-locate.js';
 import { isRecord } from '../core/is-record.js';
@@ -59,7 +59,12 @@ const KEY_CODES = new Set(['unknown-key']);
 /** A file's text: read from disk by the CLI, an editor's buffer in the language server. */
 export type TextOf = (file: string) => string;
 
-const fromDisk: TextOf = (file) => readFileSync(file, 'utf8');
+/** A file read again (to locate or to apply its comments): it was read once already, so it is a file that reads. */
+const fromDisk: TextOf = (file) => {
+  const read = readYamlFile(file);
+  if ('refused' in read) throw new DiagnosticError([read.refused]);
+  return read.text;
+};
 
 /**
  * Parses, validates and locates every document of every file, then checks what spans documents. One thread: with
@@ -131,7 +136,14 @@ export function validateBatch(files: readonly string[], settings?: RuleSettings)
   const results: FileResult[] = [];
   const records: Array<AcrossRecord<DocumentPlace>> = [];
   for (const file of files) {
-    const checked = validateSource(fromDisk(file), file, settings, fromDisk);
+    // A file that cannot be read as text (a folder, a pipe, a device, too large, not UTF-8) is one diagnostic of
+    // its own; the other files are checked on.
+    const read = readYamlFile(file);
+    if ('refused' in read) {
+      results.push({ file, documents: 0, diagnostics: [{ ...read.refused, location: { file, line: 1, column: 1 } }] });
+      continue;
+    }
+    const checked = validateSource(read.text, file, settings, fromDisk);
     results.push(checked.result);
     records.push(...checked.records);
   }

@@ -5,10 +5,11 @@
  * The reader and the emitter both use it, so what we write is what the platform reads back.
  */
 
-// SnakeYAML 2.0 Resolver's patterns, as they are (only plain scalars are resolved).
+// SnakeYAML 2.0 Resolver's patterns (only plain scalars are resolved), each `[0-1]+[0-1_]*` written as the same
+// `[0-1][0-1_]*`: the two overlapping runs backtracked quadratically on a long scalar of digits (issue 38).
 const BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
 const INT =
-  /^(?:[-+]?0b_*[0-1]+[0-1_]*|[-+]?0_*[0-7]+[0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F]+[0-9a-fA-F_]*|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+  /^(?:[-+]?0b_*[0-1][0-1_]*|[-+]?0_*[0-7][0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F][0-9a-fA-F_]*|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
 const FLOAT =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const NULL = /^(?:~|null|Null|NULL| |)$/;

@@ -16,6 +16,7 @@ export class LspClient {
   readonly #child: ChildProcess;
   readonly #waiting = new Map<string, Array<(params: PublishDiagnosticsParams) => void>>();
   readonly latest = new Map<string, PublishDiagnosticsParams>();
+  readonly #recorded = new Map<string, PublishDiagnosticsParams[]>();
   stderr = '';
   /** What the client answers `workspace/configuration` with, by section (`yaml` for yaml-language-server). */
   configuration: Record<string, unknown> = {};
@@ -29,6 +30,7 @@ export class LspClient {
     );
     this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
       this.latest.set(params.uri, params);
+      this.#recorded.get(params.uri)?.push(params);
       const waiting = this.#waiting.get(params.uri) ?? [];
       this.#waiting.delete(params.uri);
       for (const resolve of waiting) resolve(params);
@@ -89,6 +91,21 @@ export class LspClient {
       textDocument: { uri, version },
       contentChanges: [{ text }],
     });
+  }
+
+  /** An incremental change: `text` replaces the range of one line from `start` to `end` (columns). */
+  edit(uri: string, line: number, start: number, end: number, text: string, version: number): Promise<void> {
+    return this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ range: { start: { line, character: start }, end: { line, character: end } }, text }],
+    });
+  }
+
+  /** Every diagnostics notification for `uri` from now on, in the order they arrive. */
+  record(uri: string): PublishDiagnosticsParams[] {
+    const all: PublishDiagnosticsParams[] = [];
+    this.#recorded.set(uri, all);
+    return all;
   }
 
   async close(): Promise<void> {
