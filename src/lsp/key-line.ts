@@ -24,7 +24,7 @@ const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
 const cannotStartKey = (c: string) => c === '#' || c === "'" || c === '"' || c === ':' || /\s/.test(c);
 
 /** The first index at or after `from` that is not a blank. */
-export function skipBlanks(line: string, from: number): number {
+function skipBlanks(line: string, from: number): number {
   let at = from;
   while (isBlank(line[at])) at++;
   return at;
