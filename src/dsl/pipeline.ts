@@ -29,6 +29,7 @@ import { isParallelStages } from './parallel.js';
 import { NO_STAGE_YET, TEMPLATE_PIPELINE_HAS_NO_STAGES } from './refusals.js';
 import type { PipewrightTypeError } from '../core/type-error.js';
 import type { OptionIssue } from '../ir/node.js';
+import { templateInputsIssues } from './template-input-check.js';
 import { templateBlock, type TemplateRefOption, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 
 export interface PipelineOptions {
@@ -301,6 +302,7 @@ export function pipeline(options: PipelineProps): PipelineBuilder | TemplatePipe
   const issues = [
     ...checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']),
     ...templateStagesIssues(options),
+    ...templateInputsIssues('pipeline', options?.template?.templateRef, options?.template?.templateInputs),
   ];
   const built = new PipelineBuilderImpl({ ...options, issues }, captureSite(pipeline));
   // One class for both: made from a template, its `.stage()` and `.step()` refuse at run time as the types do.

@@ -4,6 +4,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import {
+  custom,
   deployment,
   environment,
   infrastructure,
@@ -176,3 +177,26 @@ pipeline({
 pipeline({ identifier: 'p', project: 'web', template: { templateRef: flow, templateInputs: { stages: [{ stage: { identifier: 'ship', timeuot: '10m' } }] } } });
 // @ts-expect-error: a stage template is no pipeline's template
 pipeline({ identifier: 'p', project: 'web', template: { templateRef: build } });
+
+// A template whose spec is a builder (the README's form): its uses take that step or stage type's fields.
+const echoStep = template.step({
+  identifier: 'echo',
+  versionLabel: 'v1',
+  spec: shell({ identifier: 'echo', script: input(), timeout: input() }),
+});
+stepTemplate({
+  identifier: 'hi',
+  templateRef: echoStep,
+  templateInputs: { type: 'ShellScript', timeout: '5m', spec: { source: { type: 'Inline', spec: { script: 'x' } } } },
+});
+// @ts-expect-error: "timout" is no field of a ShellScript step
+stepTemplate({ identifier: 'hi', templateRef: echoStep, templateInputs: { timout: '5m' } });
+// @ts-expect-error: a ShellScript step's template takes no other step type
+stepTemplate({ identifier: 'hi', templateRef: echoStep, templateInputs: { type: 'Http' } });
+// prettier-ignore
+// @ts-expect-error: "scirpt" is no field of a ShellScript step's source
+stepTemplate({ identifier: 'hi', templateRef: echoStep, templateInputs: { spec: { source: { type: 'Inline', spec: { scirpt: 'x' } } } } });
+const customStage = template.stage({ identifier: 'cs', versionLabel: 'v1', spec: custom({ identifier: 'cs' }) });
+stageTemplate({ identifier: 'c', templateRef: customStage, templateInputs: { type: 'Custom', timeout: '1h' } });
+// @ts-expect-error: "varaibles" is no field of a stage
+stageTemplate({ identifier: 'c', templateRef: customStage, templateInputs: { varaibles: [] } });
