@@ -91,7 +91,7 @@ describe('synth', () => {
       [
         'input-set-missing-input',
         'warning',
-        'leaves variables.0.value of pipeline "greeter" unset, and it has no default',
+        'leaves variables.who of pipeline "greeter" unset, and it has no default',
       ],
     ]);
     // As `rules` in pipewright.config.ts would set it.

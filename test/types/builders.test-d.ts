@@ -83,7 +83,7 @@ raw.template({ template: { identifier: 't', versionLabel: 'v1' } }, { stable: tr
 raw.pipeline({ pipeline: { identifier: 'p' } }, { stable: true });
 // @ts-expect-error stable is a boolean
 raw.template({ template: { identifier: 't', versionLabel: 'v1' } }, { stable: 'yes' });
-expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).toEqualTypeOf<PipelineBuilder<string, never>>();
+expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).toEqualTypeOf<PipelineBuilder<string, never, never>>();
 
 // --- a stage that runs steps: steps, settings, references ----------------------------------------------------
 const cd = deployment({ identifier: 'prod', service: 's', environment: 'e', infrastructure: infra })
