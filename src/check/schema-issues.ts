@@ -56,6 +56,16 @@ function zodWording(issue: z.core.$ZodIssue): boolean {
   return issue.message === (typeof own === 'string' ? own : own?.message);
 }
 
+/**
+ * The shape of a failure strategy, for one that misses a part: the YAML's, and the builders' short form beside it
+ * (a builder takes either).
+ */
+function failureStrategyShape(path: readonly (string | number)[]): string | undefined {
+  const at = path.lastIndexOf('failureStrategies');
+  if (at < 0 || typeof path[at + 1] !== 'number' || path.length > at + 4) return undefined;
+  return "a failure strategy is onFailure: { errors: [AllErrors], action: { type: Abort } }; a builder also takes { errors: 'AllErrors', action: 'Abort' }";
+}
+
 /** Messages that read as a predicate of the value: printed as `field "value" is ...`. */
 const PREDICATE = /^(is|must|needs) /;
 
@@ -115,7 +125,8 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     } else if (field && !message.includes(field.split('.').pop()!)) {
       message = `${field}: ${message}`;
     }
-    return [diagnosticOf(code, 'error', { message, path, subject, ...help })];
+    const shape = code === 'missing-field' ? failureStrategyShape(path) : undefined;
+    return [diagnosticOf(code, 'error', { message, path, subject, ...(shape ? { hint: shape } : {}), ...help })];
   });
 }
 

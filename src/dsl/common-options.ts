@@ -53,7 +53,8 @@ export type FailureActionOption =
     }
   | { readonly type: PlainFailureAction; readonly spec?: Readonly<Record<string, unknown>> };
 
-export interface FailureStrategyOption {
+/** A failure strategy in short: `{ errors: 'AllErrors', action: 'Abort' }`. */
+export interface FailureStrategySugar {
   /** Error types this strategy handles; default AllErrors. */
   readonly errors?: FailureType | readonly FailureType[];
   /**
@@ -63,20 +64,40 @@ export interface FailureStrategyOption {
   readonly action: FailureActionType | FailureActionOption;
 }
 
+/** A failure strategy as the YAML has it: `{ onFailure: { errors: ['AllErrors'], action: { type: 'Abort' } } }`. */
+export interface FailureStrategyWire {
+  readonly onFailure: {
+    readonly errors: FailureType | readonly FailureType[];
+    readonly action: FailureActionOption;
+  };
+}
+
+/** A failure strategy: in short (`{ errors, action: 'Abort' }`), or as the YAML has it (`{ onFailure: {...} }`). */
+export type FailureStrategyOption = FailureStrategySugar | FailureStrategyWire;
+
 /** What a failure strategy writes for options left out (import leaves out values equal to these). */
 export const FAILURE_STRATEGY_DEFAULTS = { errors: 'AllErrors' } as const satisfies Pick<
-  FailureStrategyOption,
+  FailureStrategySugar,
   'errors'
 >;
 
+const isWire = (option: FailureStrategyOption): option is FailureStrategyWire =>
+  typeof option === 'object' && option !== null && 'onFailure' in option && !('action' in option);
+
 export const failureStrategiesDocument = (options: readonly FailureStrategyOption[]): FailureStrategy[] =>
-  options.map(({ errors = FAILURE_STRATEGY_DEFAULTS.errors, action }) => ({
-    onFailure: {
-      errors: typeof errors === 'string' ? [errors as FailureType] : [...(errors as FailureType[])],
-      // plain: an `input()` or `expr` in the spec (a retry count) is written as its text.
-      action: typeof action === 'string' ? { type: action } : (plain(action) as FailureStrategy['onFailure']['action']),
-    },
-  }));
+  options.map((option) => {
+    const { errors = FAILURE_STRATEGY_DEFAULTS.errors, action } = isWire(option)
+      ? (option.onFailure ?? {})
+      : (option as FailureStrategySugar);
+    return {
+      onFailure: {
+        errors: typeof errors === 'string' ? [errors as FailureType] : [...(errors as FailureType[])],
+        // plain: an `input()` or `expr` in the spec (a retry count) is written as its text.
+        action:
+          typeof action === 'string' ? { type: action } : (plain(action) as FailureStrategy['onFailure']['action']),
+      },
+    };
+  });
 
 /** What every typed variable may say besides its value (the platform's NGVariable). */
 interface VariableFields {
