@@ -1,5 +1,5 @@
 import type { FailureActionType, FailureStrategy, FailureType } from '../schema/failure-strategy.js';
-import { valueText, type Value } from './expr.js';
+import { valueText, type Expressive, type Value } from './expr.js';
 import { plain } from './plain.js';
 
 /** Tags as a map, or a list of key-only tags. */
@@ -118,7 +118,8 @@ export interface StringVariableOption extends VariableFields {
 /** A Number variable: a number, an expression or `input()`; its `default` is a number. */
 export interface NumberVariableOption extends VariableFields {
   readonly type: 'Number';
-  readonly value: Value | number;
+  /** A number, `input()` or an expression; text that is neither (`'abc'`) is a type error. */
+  readonly value: Expressive<number>;
   /** The value a runtime input takes when none is given. */
   readonly default?: number;
 }

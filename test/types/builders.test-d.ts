@@ -7,6 +7,8 @@
 import { expectTypeOf } from 'vitest';
 import {
   approval,
+  expr,
+  type Expr,
   ci,
   custom,
   deployment,
@@ -287,3 +289,9 @@ const fromTemplateOptions: PipelineFromTemplateOptions = {
   template: { templateRef: 'account.flow' },
 };
 expectTypeOf(pipeline(fromTemplateOptions)).toEqualTypeOf<TemplatePipelineBuilder>();
+
+// The scopes a run is in, as expressions.
+expectTypeOf(expr.project.identifier.text).toEqualTypeOf<string>();
+expectTypeOf(expr.execution.stepOutput('build', 'VERSION')).toEqualTypeOf<Expr>();
+// @ts-expect-error: the account has no orgIdentifier
+expr.account.orgIdentifier;
