@@ -88,11 +88,7 @@ describe('synth', () => {
     const partial = inputSet({ identifier: 'empty', name: 'empty', pipeline: hello('greeter'), values: {} });
     const unset = synth([shop, hello('greeter'), partial]);
     expect(unset.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
-      [
-        'input-set-missing-input',
-        'warning',
-        'leaves variables.who of pipeline "greeter" unset, and it has no default',
-      ],
+      ['input-set-missing-input', 'warning', 'leaves variables.who of pipeline "greeter" unset, and it has no default'],
     ]);
     // As `rules` in pipewright.config.ts would set it.
     expect(
