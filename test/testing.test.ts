@@ -144,7 +144,7 @@ describe('the assertions', () => {
     expect((thrown as SynthAssertionError).diagnostics).toEqual(result.diagnostics);
     expect((thrown as Error).message).toMatchInlineSnapshot(`
       "expected no error, found 1:
-      test/testing.test.ts:137:11  pipeline "broken" > stage "go" > step "a": timeout "soon" is not a duration (e.g. 10m, 1h30m, 1d) [error invalid-format]
+      test/testing.test.ts:133:11  pipeline "broken" > stage "go" > step "a": timeout "soon" is not a duration (e.g. 10m, 1h30m, 1d) [error invalid-format]
 
       1 error"
     `);
