@@ -26,7 +26,7 @@ import { toYaml } from '../src/yaml/emit-yaml.js';
 /** Each test rebuilds a corpus fixture with the typed builders: builder -> document -> YAML -> data equals the fixture. */
 const payments = (identifier: string, name: string) => pipeline({ identifier, name, project: 'payments' });
 const to = (environment: string, infrastructure: string, service = 'payments_api') => ({
-  deploymentType: 'Kubernetes',
+  deploymentType: 'Kubernetes' as const,
   service,
   environment,
   deployToAll: false,

@@ -38,7 +38,7 @@ const script = (identifier: string, name: string, text: string, timeout: string,
 
 const rolling = k8sRollingDeploy({ identifier: 'rolling', name: 'Rolling', skipDryRun: false, timeout: '10m' });
 const prodEu = {
-  deploymentType: 'Kubernetes',
+  deploymentType: 'Kubernetes' as const,
   service: 'payments_api',
   environment: 'prod',
   deployToAll: false,

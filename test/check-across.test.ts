@@ -120,7 +120,7 @@ describe('the check across documents', () => {
     expect(check([deploy(), inputSet({ variables: [{ name: 'team', type: 'String', value: 'x' }] })])).toEqual([
       {
         code: 'input-set-not-an-input',
-        message: 'variables.0.value is not a runtime input of pipeline "deploy"',
+        message: 'variables.team is not a runtime input of pipeline "deploy"',
         hint: 'the platform refuses an input set that sets a field the pipeline fixes; make the field <+input> in the pipeline, or remove it here',
         at: 'input set',
         involved: ['input set', 'pipeline'],

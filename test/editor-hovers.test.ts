@@ -258,3 +258,37 @@ describe('examples in the hover docs', () => {
     ).toEqual([expect.stringMatching(/^src\/x\.ts:1: Object literal may only specify known properties/)]);
   });
 });
+
+describe('call sites and type errors', () => {
+  it("a call's hover names the options type, for a hand-written step as for a generated one", () => {
+    const shown = hover(
+      "import { k8sCanaryDeploy } from 'pipewright';\nk8sCanar|yDeploy({ identifier: 'c', instanceSelection: { type: 'Count', spec: { count: 1 } } });",
+    ).text;
+    expect(shown).toContain('(options: K8sCanaryDeployStepOptions<never>)');
+    expect(shown).not.toContain('CatalogStepOptions');
+  });
+
+  /** The checker's error for the probe, line by line, as an editor shows it folded open. */
+  const errorLines = (source: string): string[] => {
+    at(`${source}|`);
+    const [diagnostic] = service.getSemanticDiagnostics(PROBE);
+    return ts.flattenDiagnosticMessageText(diagnostic?.messageText, '\n').split('\n');
+  };
+
+  it('a step in a stage that cannot run it: the last line of the error is the sentence, with its article', () => {
+    const lines = errorLines(
+      "import { approval, run } from 'pipewright';\napproval({ identifier: 'a' }).step(run({ identifier: 'r', command: 'x' }));",
+    );
+    expect(lines.at(-1)!.trim()).toMatch(/^Property '"a Run step cannot run in an Approval stage; see catalog\.steps/);
+    expect(lines.join('\n')).not.toContain('pipewrightTypeError');
+  });
+
+  it('a misspelt templateInputs field of a builder-spec template names the shape it should have', () => {
+    const lines = errorLines(
+      "import { input, shell, stepTemplate, template } from 'pipewright';\nconst t = template.step({ identifier: 'e', versionLabel: 'v1', spec: shell({ identifier: 'e', script: input() }) });\nstepTemplate({ identifier: 'u', templateRef: t, templateInputs: { timout: '5m' } });",
+    );
+    expect(lines.join('\n')).toContain(
+      "'timout' does not exist in type 'StepTemplateInputs<\"ShellScript\">'. Did you mean to write 'timeout'?",
+    );
+  });
+});

@@ -54,3 +54,29 @@ describe('expr', () => {
     expect(String(expr`v${1}.${expr.pipeline.sequenceId}-${true}`)).toBe('v1.<+pipeline.sequenceId>-true');
   });
 });
+
+describe('the scopes a run is in', () => {
+  it('names the project, org, account and execution roots as the platform reads them', () => {
+    expect(
+      [
+        expr.project.identifier,
+        expr.project.name,
+        expr.project.orgIdentifier,
+        expr.org.identifier,
+        expr.org.name,
+        expr.account.identifier,
+        expr.account.name,
+        expr.execution.stepOutput('build', 'VERSION'),
+      ].map((e) => e.text),
+    ).toEqual([
+      '<+project.identifier>',
+      '<+project.name>',
+      '<+project.orgIdentifier>',
+      '<+org.identifier>',
+      '<+org.name>',
+      '<+account.identifier>',
+      '<+account.name>',
+      '<+execution.steps.build.output.outputVariables.VERSION>',
+    ]);
+  });
+});

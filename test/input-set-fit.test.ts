@@ -18,7 +18,7 @@ const deploy = pipeline({
 }).stage(
   stage({ identifier: 'build', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo hi', timeout: input() })),
 );
-const variable = (name: string, value: string) => ({ name, type: 'String', value });
+const variable = <const Name extends string>(name: Name, value: string) => ({ name, type: 'String' as const, value });
 const stageValues = {
   stages: [
     {
@@ -45,11 +45,12 @@ describe('input sets against their pipeline', () => {
     const values = inputSet({
       identifier: 'prod',
       pipeline: deploy,
+      // @ts-expect-error: team is fixed in the pipeline, so the types refuse it too
       values: { variables: [variable('env', 'prod'), variable('team', 'other')], ...stageValues },
     });
     const found = compileAll(deploy, values);
     expect(found.map((d) => [d.code, d.severity, d.message])).toEqual([
-      ['input-set-not-an-input', 'error', 'variables.1.value is not a runtime input of pipeline "deploy"'],
+      ['input-set-not-an-input', 'error', 'variables.team is not a runtime input of pipeline "deploy"'],
     ]);
     expect(found[0]!.path).toEqual(['inputSet', 'pipeline', 'variables', 1, 'value']);
   });
@@ -60,8 +61,41 @@ describe('input sets against their pipeline', () => {
       [
         'input-set-missing-input',
         'warning',
-        'leaves stages.0.stage.spec.execution.steps.0.step.timeout of pipeline "deploy" unset, and it has no default',
+        'leaves stages.build.spec.execution.steps.hi.timeout of pipeline "deploy" unset, and it has no default',
       ],
+    ]);
+  });
+
+  it('takes variables by name, as pipeline({ variables }) takes them, and writes the list the platform reads', () => {
+    const counted = pipeline({
+      identifier: 'counted',
+      project: 'web',
+      variables: { tag: input(), replicas: { type: 'Number', value: input() } },
+    }).stage(stage({ identifier: 'build', type: 'Custom' }).step(shell({ identifier: 'hi', script: 'echo' })));
+    const values = inputSet({
+      identifier: 'prod',
+      pipeline: counted,
+      values: { variables: { tag: 'v1.2.3', replicas: 3 } },
+    });
+    expect((values.toDocument() as { inputSet: { pipeline: unknown } }).inputSet.pipeline).toEqual({
+      identifier: 'counted',
+      variables: [
+        { name: 'tag', type: 'String', value: 'v1.2.3' },
+        { name: 'replicas', type: 'Number', value: 3 },
+      ],
+    });
+    expect(compileAll(counted, values)).toEqual([]);
+  });
+
+  it('names one variable one way in its messages, whichever form the values take', () => {
+    const byName = inputSet({
+      identifier: 'prod',
+      pipeline: deploy,
+      values: { variables: { team: 'other' } as never, ...stageValues },
+    });
+    expect(compileAll(deploy, byName).map((d) => d.message)).toEqual([
+      'variables.team is not a runtime input of pipeline "deploy"',
+      'leaves variables.env of pipeline "deploy" unset, and it has no default',
     ]);
   });
 
@@ -116,11 +150,11 @@ describe('input sets are keyed as the platform keys fields when it merges them (
     ).toEqual([
       [
         'input-set-not-an-input',
-        'stages.0.stage.spec.execution.steps.0.parallel.0.step.timeout is not a runtime input of pipeline "fan_out"',
+        'stages.test.spec.execution.steps.lint.timeout is not a runtime input of pipeline "fan_out"',
       ],
       [
         'input-set-missing-input',
-        'leaves stages.0.stage.spec.execution.steps.1.parallel.0.step.timeout of pipeline "fan_out" unset, and it has no default',
+        'leaves stages.test.spec.execution.steps.unit.timeout of pipeline "fan_out" unset, and it has no default',
       ],
     ]);
   });
@@ -230,7 +264,7 @@ describe('validate: input sets against their pipeline among the files', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('prod.yaml:14:16  ');
       expect(result.stderr).toContain(
-        'variables.1.value is not a runtime input of pipeline "deploy" [error input-set-not-an-input]',
+        'variables.team is not a runtime input of pipeline "deploy" [error input-set-not-an-input]',
       );
       expect(result.stderr).not.toContain('ok.yaml:');
       // Without its pipeline among the files, the input set is not checked against it (the pipeline is on the platform).
@@ -300,7 +334,7 @@ export const prod = inputSet({ identifier: 'prod', pipeline: deploy, values: { v
       });
       expect(hidden.code).toBe(1);
       expect(hidden.stderr).toMatch(
-        /lib\/sets\.ts:\d+:\d+ .*variables\.0\.value is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/,
+        /lib\/sets\.ts:\d+:\d+ .*variables\.team is not a runtime input of pipeline "deploy" \[error input-set-not-an-input\]/,
       );
       // The same words as when the entry names it.
       await writeIn(dir, 'defs/values.ts', setsTs.replace('../defs/deploy.js', './deploy.js'));

@@ -88,11 +88,7 @@ describe('synth', () => {
     const partial = inputSet({ identifier: 'empty', name: 'empty', pipeline: hello('greeter'), values: {} });
     const unset = synth([shop, hello('greeter'), partial]);
     expect(unset.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
-      [
-        'input-set-missing-input',
-        'warning',
-        'leaves variables.0.value of pipeline "greeter" unset, and it has no default',
-      ],
+      ['input-set-missing-input', 'warning', 'leaves variables.who of pipeline "greeter" unset, and it has no default'],
     ]);
     // As `rules` in pipewright.config.ts would set it.
     expect(
@@ -148,7 +144,7 @@ describe('the assertions', () => {
     expect((thrown as SynthAssertionError).diagnostics).toEqual(result.diagnostics);
     expect((thrown as Error).message).toMatchInlineSnapshot(`
       "expected no error, found 1:
-      test/testing.test.ts:137:11  pipeline "broken" > stage "go" > step "a": timeout "soon" is not a duration (e.g. 10m, 1h30m, 1d) [error invalid-format]
+      test/testing.test.ts:133:11  pipeline "broken" > stage "go" > step "a": timeout "soon" is not a duration (e.g. 10m, 1h30m, 1d) [error invalid-format]
 
       1 error"
     `);

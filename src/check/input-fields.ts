@@ -145,6 +145,26 @@ function visitList(
   });
 }
 
+/**
+ * The name expressions use for the field with a key (`pipeline/variables/[name:tag]/value` ->
+ * `pipeline.variables.tag`, as `fieldsOf` names it): messages name a field this way, whichever form the value
+ * was written in.
+ */
+export function nameOfKey(key: string): string {
+  const parts = key.split('/');
+  const name: string[] = [];
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
+    const element = /^([^[]*)\[([^:\]]+):(.*)\]$/.exec(part);
+    if (element) {
+      name.push(element[3]!);
+      // A variable's `value` is named by the variable alone (FQN.getExpressionFqn).
+      if (element[1] === '' && element[2] === 'name' && parts[index + 1] === 'value') index++;
+    } else if (index === 0 || !UNNAMED.has(part)) name.push(part);
+  }
+  return name.join('.');
+}
+
 /** Fields by key; where a key repeats (the platform refuses that document), the first. */
 export function fieldMap(fields: readonly Field[]): Map<string, Field> {
   const map = new Map<string, Field>();

@@ -4,7 +4,7 @@ import { ruleError, ruleWarning } from './rule-kit.js';
 import { isRuntimeInput } from './runtime-input.js';
 import type { SeenInput } from './walk.js';
 import { isRecord } from '../core/is-record.js';
-import { fieldKeysAt, fieldsOf } from './input-fields.js';
+import { fieldKeysAt, fieldsOf, nameOfKey } from './input-fields.js';
 
 /**
  * An input set against the pipeline it fills, when both are compiled: the platform refuses an input set that
@@ -69,6 +69,9 @@ function inputsIn(value: unknown, path: Array<string | number>, into: SeenInput[
   return into;
 }
 
+/** A field's name as an input set's values give it (`variables.tag`, `stages.build.spec...`). */
+const withoutRoot = (name: string) => name.replace(/^pipeline\./, '');
+
 /**
  * An input set's document against the runtime inputs of its pipeline (`pipeline`, its identifier for messages):
  * a value for a field that is no input is an error, an input without a default left unset a warning.
@@ -93,7 +96,7 @@ export function inputSetFit(
           inputSetDocument,
           leaf.path,
           'input-set-not-an-input',
-          `${leaf.path.slice(2).join('.')} is not a runtime input of pipeline "${pipeline}"`,
+          `${withoutRoot(leaf.name)} is not a runtime input of pipeline "${pipeline}"`,
           'the platform refuses an input set that sets a field the pipeline fixes; make the field <+input> in the pipeline, or remove it here',
         ),
       );
@@ -105,7 +108,7 @@ export function inputSetFit(
         inputSetDocument,
         ['inputSet', 'pipeline'],
         'input-set-missing-input',
-        `leaves ${input.path.slice(1).join('.')} of pipeline "${pipeline}" unset, and it has no default`,
+        `leaves ${withoutRoot(nameOfKey(input.key))} of pipeline "${pipeline}" unset, and it has no default`,
         'a run started with this input set alone stops and asks for it; give a value here, or a .default(...) in the pipeline',
       ),
     );

@@ -1,3 +1,4 @@
+import { article } from '../core/type-error.js';
 import { STAGE_TYPES, stagesForStep } from '../catalog/catalog.js';
 import type { Rule } from './walk.js';
 import {
@@ -24,23 +25,23 @@ export const stepPlacement: Rule = {
     const allowed = stagesForStep(type);
     if (CONTAINER_STEP_TYPES.includes(type) && DELEGATE_STAGE_TYPES.includes(stageType) && !at.containerised)
       error(
-        `a ${type} step runs in a container and cannot run in a ${stageType} stage outside a containerised step group`,
+        `${article(type)} ${type} step runs in a container and cannot run in ${article(stageType)} ${stageType} stage outside a containerised step group`,
         'move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on)',
       );
     else if (!allowed || !STAGE_TYPES.includes(stageType) || allowed.includes(stageType)) return;
     else if (DEPLOY_STEP_TYPES.includes(type))
       error(
-        `a ${type} step deploys a service and cannot run in a ${stageType} stage`,
+        `${article(type)} ${type} step deploys a service and cannot run in ${article(stageType)} ${stageType} stage`,
         'move it to a Deployment stage, which has the service and infrastructure it needs',
       );
     else if (APPROVAL_STEP_TYPES.includes(type) && stageType === 'CI')
       error(
-        `a ${type} step cannot run in a CI stage`,
+        `${article(type)} ${type} step cannot run in a CI stage`,
         'put approvals in an Approval stage (or a Deployment or Custom stage) before or after the build',
       );
     else
       error(
-        `a ${type} step cannot run in a ${stageType} stage`,
+        `${article(type)} ${type} step cannot run in ${article(stageType)} ${stageType} stage`,
         `the platform runs ${type} steps in ${allowed.join(', ')} stages`,
       );
   },

@@ -3,6 +3,7 @@ import type { CodeWith } from '../core/diagnostic-codes.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import { describePath, valueAt } from '../core/document-path.js';
 import { closest, didYouMean, type DidYouMean } from '../core/suggest.js';
+import { EXPRESSION_PATTERN } from '../schema/common.js';
 
 const kindOfValue = (value: unknown): string =>
   value === null
@@ -56,6 +57,76 @@ function zodWording(issue: z.core.$ZodIssue): boolean {
   return issue.message === (typeof own === 'string' ? own : own?.message);
 }
 
+/**
+ * The shape of a failure strategy, for one that misses a part: the YAML's, and the builders' short form beside it
+ * (a builder takes either).
+ */
+function failureStrategyShape(path: readonly (string | number)[]): string | undefined {
+  const at = path.lastIndexOf('failureStrategies');
+  if (at < 0 || typeof path[at + 1] !== 'number' || path.length > at + 4) return undefined;
+  return "a failure strategy is onFailure: { errors: [AllErrors], action: { type: Abort } }; a builder also takes { errors: 'AllErrors', action: 'Abort' }";
+}
+
+/** Our words for an issue zod worded itself, by its code. */
+function ownWording(issue: z.core.$ZodIssue, field: string, value: unknown): string {
+  const found = kindOfValue(value);
+  switch (issue.code) {
+    case 'invalid_format':
+      return 'pattern' in issue && String(issue.pattern) === String(EXPRESSION_PATTERN)
+        ? `${field} ${JSON.stringify(value)} is not a <+...> expression`
+        : `${field} ${JSON.stringify(value)} does not have the form the platform expects${issue.format && issue.format !== 'regex' ? ` (${issue.format})` : ''}`;
+    case 'too_big':
+      return `${field} is too ${issue.origin === 'array' ? 'long' : 'large'} (at most ${String(issue.maximum)}), found ${found}`;
+    case 'too_small':
+      return `${field} is too small (at least ${String(issue.minimum)}), found ${found}`;
+    case 'not_multiple_of':
+      return `${field} must be a multiple of ${String(issue.divisor)}, found ${found}`;
+    case 'unrecognized_keys':
+      return `${field} has fields the platform does not take: ${issue.keys.join(', ')}`;
+    case 'invalid_key':
+      return `${field} has a key the platform does not take`;
+    case 'invalid_element':
+      return `${field} has an entry the platform does not take`;
+    default:
+      return `${field} has a value the platform does not take, found ${found}`;
+  }
+}
+
+/** The alternative `orExpression` adds (text holding `<+`), missed: not what a user meant to write. */
+const isExpressionMiss = (branch: readonly z.core.$ZodIssue[]): boolean =>
+  branch.length === 1 &&
+  branch[0]!.code === 'invalid_format' &&
+  branch[0]!.path.length === 0 &&
+  'pattern' in branch[0]! &&
+  String(branch[0]!.pattern) === String(EXPRESSION_PATTERN);
+
+/** A type zod names, as a value of it is described: `true or false`, `a number`. */
+const TYPE_WORDS: Record<string, string> = {
+  boolean: 'true or false',
+  number: 'a number',
+  int: 'a whole number',
+  array: 'a list',
+  object: 'a map',
+  record: 'a map',
+  string: 'text',
+};
+
+/**
+ * `is not true or false (or a <+...> expression)` when a value fits neither a scalar type nor the expression
+ * beside it: zod's own words would name the expression's pattern, `Invalid string: must match pattern /<\+/`.
+ */
+function scalarOrExpression(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== 'invalid_union' || !issue.errors.some(isExpressionMiss)) return undefined;
+  const expected = new Set<string>();
+  for (const branch of issue.errors) {
+    if (isExpressionMiss(branch)) continue;
+    const [only] = branch;
+    if (branch.length !== 1 || only!.code !== 'invalid_type' || only!.path.length !== 0) return undefined;
+    expected.add(TYPE_WORDS[String(only!.expected)] ?? String(only!.expected));
+  }
+  return expected.size === 0 ? undefined : [...expected].join(' or ');
+}
+
 /** Messages that read as a predicate of the value: printed as `field "value" is ...`. */
 const PREDICATE = /^(is|must|needs) /;
 
@@ -63,7 +134,7 @@ const PREDICATE = /^(is|must|needs) /;
 export function schemaDiagnostics(document: unknown, issues: readonly z.core.$ZodIssue[]): Diagnostic[] {
   return issues.flatMap((issue): Diagnostic[] => {
     const path = issue.path as Array<string | number>;
-    const inner = matchedBranch(issue);
+    const inner = scalarOrExpression(issue) ? undefined : matchedBranch(issue);
     if (inner)
       return schemaDiagnostics(
         document,
@@ -74,7 +145,9 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
     let message = issue.message;
     let help: DidYouMean | undefined;
     let code: CodeWith<'error'> = CODES[issue.code] ?? 'invalid-value';
-    if (issue.code === 'invalid_type' && value === undefined) {
+    if (scalarOrExpression(issue) && value !== undefined) {
+      message = `${field || 'value'} ${JSON.stringify(value)} is not ${scalarOrExpression(issue)} (or a <+...> expression)`;
+    } else if (issue.code === 'invalid_type' && value === undefined) {
       message = `${field || 'value'} is required (expected ${issue.expected})`;
       code = 'missing-field';
     } else if (issue.code === 'invalid_union' && value === undefined) {
@@ -110,12 +183,16 @@ export function schemaDiagnostics(document: unknown, issues: readonly z.core.$Zo
         Number(issue.minimum) <= 1
           ? `${field || 'value'} must not be empty`
           : `${field || 'value'} needs at least ${String(issue.minimum)} characters`;
+    } else if (zodWording(issue)) {
+      // Never zod's own text ("Invalid string: must match pattern ..."): what is wrong with the value, in words.
+      message = ownWording(issue, field || 'value', value);
     } else if (PREDICATE.test(message)) {
       message = `${field} ${JSON.stringify(value)} ${message}`;
     } else if (field && !message.includes(field.split('.').pop()!)) {
       message = `${field}: ${message}`;
     }
-    return [diagnosticOf(code, 'error', { message, path, subject, ...help })];
+    const shape = code === 'missing-field' ? failureStrategyShape(path) : undefined;
+    return [diagnosticOf(code, 'error', { message, path, subject, ...(shape ? { hint: shape } : {}), ...help })];
   });
 }
 

@@ -1,5 +1,5 @@
 import type { FailureActionType, FailureStrategy, FailureType } from '../schema/failure-strategy.js';
-import { valueText, type Value } from './expr.js';
+import { valueText, type Expressive, type Value } from './expr.js';
 import { plain } from './plain.js';
 
 /** Tags as a map, or a list of key-only tags. */
@@ -53,7 +53,8 @@ export type FailureActionOption =
     }
   | { readonly type: PlainFailureAction; readonly spec?: Readonly<Record<string, unknown>> };
 
-export interface FailureStrategyOption {
+/** A failure strategy in short: `{ errors: 'AllErrors', action: 'Abort' }`. */
+export interface FailureStrategySugar {
   /** Error types this strategy handles; default AllErrors. */
   readonly errors?: FailureType | readonly FailureType[];
   /**
@@ -70,20 +71,40 @@ export interface FailureStrategyOption {
   readonly action: FailureActionType | FailureActionOption;
 }
 
+/** A failure strategy as the YAML has it: `{ onFailure: { errors: ['AllErrors'], action: { type: 'Abort' } } }`. */
+export interface FailureStrategyWire {
+  readonly onFailure: {
+    readonly errors: FailureType | readonly FailureType[];
+    readonly action: FailureActionOption;
+  };
+}
+
+/** A failure strategy: in short (`{ errors, action: 'Abort' }`), or as the YAML has it (`{ onFailure: {...} }`). */
+export type FailureStrategyOption = FailureStrategySugar | FailureStrategyWire;
+
 /** What a failure strategy writes for options left out (import leaves out values equal to these). */
 export const FAILURE_STRATEGY_DEFAULTS = { errors: 'AllErrors' } as const satisfies Pick<
-  FailureStrategyOption,
+  FailureStrategySugar,
   'errors'
 >;
 
+const isWire = (option: FailureStrategyOption): option is FailureStrategyWire =>
+  typeof option === 'object' && option !== null && 'onFailure' in option && !('action' in option);
+
 export const failureStrategiesDocument = (options: readonly FailureStrategyOption[]): FailureStrategy[] =>
-  options.map(({ errors = FAILURE_STRATEGY_DEFAULTS.errors, action }) => ({
-    onFailure: {
-      errors: typeof errors === 'string' ? [errors as FailureType] : [...(errors as FailureType[])],
-      // plain: an `input()` or `expr` in the spec (a retry count) is written as its text.
-      action: typeof action === 'string' ? { type: action } : (plain(action) as FailureStrategy['onFailure']['action']),
-    },
-  }));
+  options.map((option) => {
+    const { errors = FAILURE_STRATEGY_DEFAULTS.errors, action } = isWire(option)
+      ? (option.onFailure ?? {})
+      : (option as FailureStrategySugar);
+    return {
+      onFailure: {
+        errors: typeof errors === 'string' ? [errors as FailureType] : [...(errors as FailureType[])],
+        // plain: an `input()` or `expr` in the spec (a retry count) is written as its text.
+        action:
+          typeof action === 'string' ? { type: action } : (plain(action) as FailureStrategy['onFailure']['action']),
+      },
+    };
+  });
 
 /** What every typed variable may say besides its value (the platform's NGVariable). */
 interface VariableFields {
@@ -104,7 +125,8 @@ export interface StringVariableOption extends VariableFields {
 /** A Number variable: a number, an expression or `input()`; its `default` is a number. */
 export interface NumberVariableOption extends VariableFields {
   readonly type: 'Number';
-  readonly value: Value | number;
+  /** A number, `input()` or an expression; text that is neither (`'abc'`) is a type error. */
+  readonly value: Expressive<number>;
   /** The value a runtime input takes when none is given. */
   readonly default?: number;
 }

@@ -83,6 +83,20 @@ export const expr = Object.assign(template, {
     identifier: ref('stage.identifier'),
     variable: variablesOf('stage'),
   },
+  // The scopes a run is in: the platform binds `project` and `org` to their records (ProjectFunctor and its org
+  // twin in harness-core's pms expressions), `account` to the account's (docs/types.md cites the fields).
+  project: {
+    identifier: ref('project.identifier'),
+    name: ref('project.name'),
+    description: ref('project.description'),
+    orgIdentifier: ref('project.orgIdentifier'),
+  },
+  org: { identifier: ref('org.identifier'), name: ref('org.name'), description: ref('org.description') },
+  account: { identifier: ref('account.identifier'), name: ref('account.name') },
+  execution: {
+    /** `<+execution.steps.STEP.output.outputVariables.NAME>`: an output of a step of the stage that runs. */
+    stepOutput: (step: string, name: string) => ref(`execution.steps.${step}.output.outputVariables.${name}`),
+  },
   service: { name: ref('service.name'), identifier: ref('service.identifier') },
   env: { name: ref('env.name'), identifier: ref('env.identifier'), type: ref('env.type') },
   infra: {

@@ -5,6 +5,8 @@ export type { ConnectorOptions, DockerRegistryOptions, DockerAuthOption } from '
 export type {
   FailureActionOption,
   FailureStrategyOption,
+  FailureStrategySugar,
+  FailureStrategyWire,
   NumberVariableOption,
   SecretVariableOption,
   StringVariableOption,

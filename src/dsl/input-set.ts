@@ -5,6 +5,8 @@ import { keyList } from './key-list.js';
 import { checkOptions } from './option-check.js';
 import type { PipelineBuilder, TemplatePipelineBuilder } from './pipeline.js';
 import { wireValue } from './references.js';
+import { isRecord } from '../core/is-record.js';
+import type { Value } from './expr.js';
 import {
   SCOPED_KEYS,
   ScopedResource,
@@ -31,10 +33,31 @@ function pipelineReference(pipeline: PipelineOption, references: Reference[], pa
   return pipelineId(pipeline);
 }
 
-export interface InputSetOptions extends ScopedOptions, OtherFieldsOption {
+/** A variable's value in an input set, as on the wire. */
+export interface InputSetVariable<Name extends string = string> {
+  readonly name: Name;
+  /** Defaults to the pipeline's type for the variable (a pipeline builder's), else String for text, Number for a number. */
+  readonly type?: 'String' | 'Number' | 'Secret';
+  readonly value: Value | number;
+}
+
+/**
+ * Values for a pipeline's runtime inputs, shaped like the pipeline. `variables` by name, as `pipeline({ variables })`
+ * takes them (`{ tag: 'v1.2.3' }`), or as the wire list (`[{ name: 'tag', type: 'String', value: 'v1.2.3' }]`):
+ * `Inputs` are the pipeline's variables that are runtime inputs, when the pipeline is a builder.
+ */
+export interface InputSetValues<Inputs extends string = string> {
+  readonly variables?: { readonly [Name in Inputs]?: Value | number } | ReadonlyArray<InputSetVariable<Inputs>>;
+  /** Stages by identifier, as on the wire (`[{ stage: { identifier, type, spec: {...} } }]`). */
+  readonly stages?: ReadonlyArray<{ readonly [key: string]: unknown }>;
+  readonly properties?: { readonly [key: string]: unknown };
+  readonly [field: string]: unknown;
+}
+
+export interface InputSetOptions<Inputs extends string = string> extends ScopedOptions, OtherFieldsOption {
   readonly pipeline: PipelineOption;
   /** Values for the pipeline's runtime inputs, shaped like the pipeline (`stages`, `variables`, `properties`). */
-  readonly values?: { readonly [key: string]: unknown };
+  readonly values?: InputSetValues<Inputs>;
 }
 
 /** An input set: values for a pipeline's runtime inputs. */
@@ -56,9 +79,39 @@ class InputSetImpl extends ScopedResource<'inputSet', InputSetOptions> implement
   }
   protected fields(references: Reference[], _children: Child[]): Record<string, unknown> {
     const identifier = pipelineReference(this.props.pipeline, references, ['pipeline', 'identifier']);
-    const values = wireValue(this.props.values ?? {}, references, ['pipeline']) as Record<string, unknown>;
+    const given = this.props.values ?? {};
+    const values = wireValue(
+      given.variables === undefined
+        ? given
+        : { ...given, variables: variablesList(given.variables, this.props.pipeline) },
+      references,
+      ['pipeline'],
+    ) as Record<string, unknown>;
     return { pipeline: { identifier, ...values } };
   }
+}
+
+/** The types the pipeline gives its variables, when it is a builder. */
+function variableTypes(pipeline: PipelineOption): Map<string, unknown> {
+  if (typeof pipeline !== 'object') return new Map();
+  const document = pipeline.toDocument() as { pipeline?: { variables?: unknown } };
+  const list = document.pipeline?.variables;
+  return new Map(
+    Array.isArray(list) ? list.filter(isRecord).map((variable) => [String(variable.name), variable.type]) : [],
+  );
+}
+
+/** Variables by name become the wire list, each typed as the pipeline types it (the platform merges by name). */
+function variablesList(variables: NonNullable<InputSetValues['variables']>, pipeline: PipelineOption): unknown {
+  if (Array.isArray(variables) || !isRecord(variables)) return variables;
+  const types = variableTypes(pipeline);
+  return Object.entries(variables)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => ({
+      name,
+      type: types.get(name) ?? (typeof value === 'number' ? 'Number' : 'String'),
+      value,
+    }));
 }
 
 const INPUT_SET_KEYS = [
@@ -71,9 +124,14 @@ const INPUT_SET_KEYS = [
  *
  * @example
  * ```ts
- * inputSet({ identifier: 'prod', pipeline: 'release', project: 'web', values: { variables: [{ name: 'env', type: 'String', value: 'prod' }] } })
+ * inputSet({ identifier: 'prod', pipeline: release, values: { variables: { env: 'prod' } } })
  * ```
  */
+export function inputSet<Inputs extends string = string>(
+  options: InputSetOptions<NoInfer<Inputs>> & {
+    readonly pipeline: PipelineBuilder<string, string, Inputs> | TemplatePipelineBuilder | string;
+  },
+): InputSetBuilder;
 export function inputSet(options: InputSetOptions): InputSetBuilder {
   const issues = checkOptions('inputSet', options, INPUT_SET_KEYS, ['identifier', 'pipeline']);
   return new InputSetImpl({ ...options, issues }, captureSite(inputSet));

@@ -29,6 +29,8 @@ import { isParallelStages } from './parallel.js';
 import { NO_STAGE_YET, TEMPLATE_PIPELINE_HAS_NO_STAGES } from './refusals.js';
 import type { PipewrightTypeError } from '../core/type-error.js';
 import type { OptionIssue } from '../ir/node.js';
+import { templateInputsIssues } from './template-input-check.js';
+import type { RuntimeInput } from './input.js';
 import { templateBlock, type TemplateRefOption, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 
 export interface PipelineOptions {
@@ -85,6 +87,28 @@ export interface TemplatePipelineBuilder extends Resource<'pipeline', PipelineDo
   tags(tags: TagsOption): this;
 }
 
+/**
+ * Whether a variable's value may be a runtime input: `input()` or its text, or a type too wide to tell (`string`,
+ * `Value`); a number, a literal text or an `expr` is fixed.
+ */
+type MaybeInput<V> = V extends RuntimeInput
+  ? true
+  : V extends `<+input>${string}`
+    ? true
+    : V extends string
+      ? string extends V
+        ? true
+        : false
+      : V extends number | Expr
+        ? false
+        : V extends { readonly value: infer Inner }
+          ? MaybeInput<Inner>
+          : true;
+/** The names of the declared variables whose value is a runtime input: what an input set of the pipeline may fill. */
+export type InputVariables<Declared> = string extends keyof Declared
+  ? string
+  : { [Name in keyof Declared]: true extends MaybeInput<Declared[Name]> ? Name : never }[keyof Declared] & string;
+
 /** The wire type of the stage `.step()` adds to after `.stage(...stages)`: the last one's, or `Previous` when none is added. */
 type LastStageType<Stages extends readonly unknown[], Previous extends string> = Stages extends readonly []
   ? Previous
@@ -98,29 +122,40 @@ type LastStageType<Stages extends readonly unknown[], Previous extends string> =
  * A pipeline; `LastStage` is the wire type of the stage `.step()` adds to, so a step that stage type cannot
  * run, or a step after a stage that takes none, is a type error at the `.step()` call.
  */
-export interface PipelineBuilder<LastStage extends string = string, Variables extends string = string>
+export interface PipelineBuilder<
+  LastStage extends string = string,
+  Variables extends string = string,
+  Inputs extends string = string,
+>
   extends Resource<'pipeline', PipelineDocument>, Chainable {
+  /** Never set: the names of the variables that are runtime inputs, which type an input set's `values`. */
+  readonly inputVariables?: Inputs;
   /** The stages' identifiers, in order (those of a parallel block one by one). */
   readonly stageIdentifiers: string[];
   /** Appends stages. */
   stage<const Stages extends readonly StageNode[]>(
     ...stages: Stages
-  ): PipelineBuilder<LastStageType<Stages, LastStage>, Variables>;
+  ): PipelineBuilder<LastStageType<Stages, LastStage>, Variables, Inputs>;
   /** Appends steps to the last stage added, so `.stage(deployment(...)).step(shell(...))` reads in order. */
   step<const Steps extends readonly StepNode[]>(...steps: Steps & StepsFor<Steps, LastStage>): this;
   /** Declares pipeline variables; `variable(name)` then takes their names. */
   variables<const Added extends Readonly<Record<string, VariableOption>>>(
     variables: Added,
-  ): PipelineBuilder<LastStage, Variables | (keyof Added & string)>;
+  ): PipelineBuilder<LastStage, Variables | (keyof Added & string), Inputs | InputVariables<Added>>;
   /** `<+pipeline.variables.NAME>`: a variable this pipeline declares (only declared names type-check). */
   variable(name: Variables): Expr;
   tags(tags: TagsOption): this;
 }
 
-class PipelineBuilderImpl<LastStage extends string = string, Variables extends string = string>
+class PipelineBuilderImpl<
+  LastStage extends string = string,
+  Variables extends string = string,
+  Inputs extends string = string,
+>
   extends Builder<PipelineProps & WithIssues>
-  implements PipelineBuilder<LastStage, Variables>
+  implements PipelineBuilder<LastStage, Variables, Inputs>
 {
+  declare readonly inputVariables?: Inputs;
   get [RESOURCE_BRAND]() {
     return 'pipeline' as const;
   }
@@ -141,7 +176,7 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
 
   stage<const Stages extends readonly StageNode[]>(
     ...stages: Stages
-  ): PipelineBuilder<LastStageType<Stages, LastStage>, Variables> {
+  ): PipelineBuilder<LastStageType<Stages, LastStage>, Variables, Inputs> {
     if (this.props.template !== undefined)
       throw new TypeError(`pipeline "${this.identifier}".stage(): ${TEMPLATE_PIPELINE_HAS_NO_STAGES}`);
     stages.forEach((candidate, index) => {
@@ -152,7 +187,8 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
     });
     return this.with({ stages: [...(this.props.stages ?? []), ...stages] }) as unknown as PipelineBuilder<
       LastStageType<Stages, LastStage>,
-      Variables
+      Variables,
+      Inputs
     >;
   }
 
@@ -171,10 +207,11 @@ class PipelineBuilderImpl<LastStage extends string = string, Variables extends s
 
   variables<const Added extends Readonly<Record<string, VariableOption>>>(
     variables: Added,
-  ): PipelineBuilder<LastStage, Variables | (keyof Added & string)> {
+  ): PipelineBuilder<LastStage, Variables | (keyof Added & string), Inputs | InputVariables<Added>> {
     return this.with({ variables: { ...this.props.variables, ...variables } }) as unknown as PipelineBuilder<
       LastStage,
-      Variables | (keyof Added & string)
+      Variables | (keyof Added & string),
+      Inputs | InputVariables<Added>
     >;
   }
 
@@ -295,12 +332,13 @@ const templateStagesIssues = (options: PipelineProps): OptionIssue[] =>
 // (`p = p.stage(...)`, `p = p.step(...)`) keeps the type of its first value, and must still take steps.
 export function pipeline<const Declared extends Readonly<Record<string, VariableOption>> = {}>(
   options: PipelineOptions & { readonly variables?: Declared; readonly template?: undefined },
-): PipelineBuilder<string, keyof Declared & string>;
+): PipelineBuilder<string, keyof Declared & string, InputVariables<Declared>>;
 export function pipeline<S = unknown>(options: PipelineFromTemplateOptions<S>): TemplatePipelineBuilder;
 export function pipeline(options: PipelineProps): PipelineBuilder | TemplatePipelineBuilder {
   const issues = [
     ...checkOptions('pipeline', options, PIPELINE_KEYS, ['identifier', 'project']),
     ...templateStagesIssues(options),
+    ...templateInputsIssues('pipeline', options?.template?.templateRef, options?.template?.templateInputs),
   ];
   const built = new PipelineBuilderImpl({ ...options, issues }, captureSite(pipeline));
   // One class for both: made from a template, its `.stage()` and `.step()` refuse at run time as the types do.

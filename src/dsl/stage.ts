@@ -1,3 +1,4 @@
+import type { StageSpecs } from './catalog/generated/types.js';
 import {
   childrenAt,
   irNode,
@@ -402,11 +403,15 @@ export interface KubernetesInfrastructureOption {
   readonly releaseName?: Value;
 }
 
+/** The deployment types of the platform's schema (DeploymentStageConfig's `deploymentType` enum). */
+export type DeploymentType = DeploymentTypeOf<StageSpecs['Deployment']>;
+type DeploymentTypeOf<Spec> = Spec extends { readonly deploymentType: infer Type extends string } ? Type : never;
+
 export interface DeploymentOptions extends StageCommonOptions {
   /** Service reference (`serviceConfig.serviceRef`): an identifier or `input()`. */
   readonly service: Value;
   /** Deployment type (`serviceDefinition.type`); default Kubernetes. */
-  readonly deploymentType?: string;
+  readonly deploymentType?: DeploymentType;
   /** Service variables (`serviceDefinition.spec.variables`). */
   readonly serviceVariables?: Readonly<Record<string, VariableOption>>;
   /** Environment reference (`infrastructure.environmentRef`): an identifier or `input()`. */
@@ -481,8 +486,8 @@ export type InfrastructureDefinitionOption =
 
 /** The newer form: a service and an environment defined on their own, referenced by identifier. */
 export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions {
-  /** `deploymentType`, e.g. Kubernetes, NativeHelm, Ssh, ECS. */
-  readonly deploymentType: string;
+  /** `deploymentType`, e.g. Kubernetes, NativeHelm, Ssh, ECS: one of the platform's (an enum in its schema, no expression). */
+  readonly deploymentType: DeploymentType;
   /**
    * `service.serviceRef`: the service's builder (checked to be compiled too), an identifier or `input()`; or
    * `{ useFromStage }` to deploy an earlier stage's service.

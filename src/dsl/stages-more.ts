@@ -31,6 +31,7 @@ import {
   type WithTemplateText,
 } from './template.js';
 import type { Expressible } from './wire-types.js';
+import { templateInputsIssues } from './template-input-check.js';
 
 /** `execution` with rollbackSteps only when there are some: CI, Approval and Custom stages rarely roll back. */
 const stepsOnly = (execution: Execution | undefined) =>
@@ -292,6 +293,7 @@ export function stageTemplate(options: StageTemplateOptions): TemplateStageBuild
   const issues = [
     ...checkOptions('stageTemplate', options, [...STAGE_COMMON_KEYS, ...TEMPLATE_KEYS], ['identifier', 'templateRef']),
     ...stepsOptionIssues('stageTemplate', options, ''),
+    ...templateInputsIssues('stageTemplate', options.templateRef, options.templateInputs),
   ];
   const { templateRef, versionLabel, gitBranch, templateInputs, ...common } = options;
   return new TemplateStageImpl(

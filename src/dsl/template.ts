@@ -8,6 +8,7 @@ import { defined, failureStrategiesDocument, type FailureStrategyOption } from '
 import { valueText, type Value } from './expr.js';
 import { plain } from './plain.js';
 import { keyList } from './key-list.js';
+import { templateInputsIssues } from './template-input-check.js';
 import { wireValue } from './references.js';
 import { STEP_BRAND, type StepNode, type StrategyOption, type WhenOption } from './step.js';
 import type { TemplateInputsOf, TemplateKind, TemplateRef } from './template-inputs.js';
@@ -79,7 +80,16 @@ class StepTemplateImpl extends Builder<StepTemplateOptions> implements StepTempl
       failureStrategies: p.failureStrategies && failureStrategiesDocument(p.failureStrategies),
       strategy: p.strategy && (plain(p.strategy) as never),
     });
-    return irNode({ kind: 'step', wrapper: 'step', identifier: p.identifier, site: this.site, body, references });
+    const issues = templateInputsIssues('stepTemplate', p.templateRef, p.templateInputs);
+    return irNode({
+      kind: 'step',
+      wrapper: 'step',
+      identifier: p.identifier,
+      site: this.site,
+      body,
+      references,
+      issues,
+    });
   }
 }
 
@@ -92,7 +102,7 @@ export type WithTemplateBuilder<O extends TemplateRefOption, K extends TemplateK
   'templateRef' | 'templateInputs'
 > & {
   readonly templateRef: TemplateRef<K, S>;
-  readonly templateInputs?: TemplateInputsOf<S>;
+  readonly templateInputs?: TemplateInputsOf<S, K>;
 };
 export type WithTemplateText<O extends TemplateRefOption> = Omit<O, 'templateRef'> & {
   readonly templateRef: Expressible<z.input<typeof templateRef>>['templateRef'];

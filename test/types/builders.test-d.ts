@@ -8,6 +8,8 @@ import { expectTypeOf } from 'vitest';
 import { isStageBuilder } from '../../src/dsl/stage.js';
 import {
   approval,
+  expr,
+  type Expr,
   ci,
   custom,
   deployment,
@@ -83,7 +85,7 @@ raw.template({ template: { identifier: 't', versionLabel: 'v1' } }, { stable: tr
 raw.pipeline({ pipeline: { identifier: 'p' } }, { stable: true });
 // @ts-expect-error stable is a boolean
 raw.template({ template: { identifier: 't', versionLabel: 'v1' } }, { stable: 'yes' });
-expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).toEqualTypeOf<PipelineBuilder<string, never>>();
+expectTypeOf(pipeline({ identifier: 'p', project: 'web' })).toEqualTypeOf<PipelineBuilder<string, never, never>>();
 
 // --- a stage that runs steps: steps, settings, references ----------------------------------------------------
 const cd = deployment({ identifier: 'prod', service: 's', environment: 'e', infrastructure: infra })
@@ -287,3 +289,9 @@ const fromTemplateOptions: PipelineFromTemplateOptions = {
   template: { templateRef: 'account.flow' },
 };
 expectTypeOf(pipeline(fromTemplateOptions)).toEqualTypeOf<TemplatePipelineBuilder>();
+
+// The scopes a run is in, as expressions.
+expectTypeOf(expr.project.identifier.text).toEqualTypeOf<string>();
+expectTypeOf(expr.execution.stepOutput('build', 'VERSION')).toEqualTypeOf<Expr>();
+// @ts-expect-error: the account has no orgIdentifier
+expr.account.orgIdentifier;

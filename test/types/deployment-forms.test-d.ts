@@ -154,3 +154,8 @@ deployment({
   // @ts-expect-error serviceOverrideInputs belongs to the current form
   serviceOverrideInputs: {},
 });
+
+// The deployment type is one of the platform's (an enum in its schema).
+deployment({ identifier: 'd', deploymentType: 'NativeHelm', service: 's', environment: 'e', deployToAll: true });
+// @ts-expect-error: "Kubernetess" is no deployment type
+deployment({ identifier: 'd', deploymentType: 'Kubernetess', service: 's', environment: 'e', deployToAll: true });

@@ -4,6 +4,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import {
+  custom,
   deployment,
   environment,
   infrastructure,
@@ -176,3 +177,48 @@ pipeline({
 pipeline({ identifier: 'p', project: 'web', template: { templateRef: flow, templateInputs: { stages: [{ stage: { identifier: 'ship', timeuot: '10m' } }] } } });
 // @ts-expect-error: a stage template is no pipeline's template
 pipeline({ identifier: 'p', project: 'web', template: { templateRef: build } });
+
+// A template whose spec is a builder (the README's form): its uses take that step or stage type's fields.
+const echoStep = template.step({
+  identifier: 'echo',
+  versionLabel: 'v1',
+  spec: shell({ identifier: 'echo', script: input(), timeout: input() }),
+});
+stepTemplate({
+  identifier: 'hi',
+  templateRef: echoStep,
+  templateInputs: { type: 'ShellScript', timeout: '5m', spec: { source: { type: 'Inline', spec: { script: 'x' } } } },
+});
+// @ts-expect-error: "timout" is no field of a ShellScript step
+stepTemplate({ identifier: 'hi', templateRef: echoStep, templateInputs: { timout: '5m' } });
+// @ts-expect-error: a ShellScript step's template takes no other step type
+stepTemplate({ identifier: 'hi', templateRef: echoStep, templateInputs: { type: 'Http' } });
+// prettier-ignore
+// @ts-expect-error: "scirpt" is no field of a ShellScript step's source
+stepTemplate({ identifier: 'hi', templateRef: echoStep, templateInputs: { spec: { source: { type: 'Inline', spec: { scirpt: 'x' } } } } });
+const customStage = template.stage({ identifier: 'cs', versionLabel: 'v1', spec: custom({ identifier: 'cs' }) });
+stageTemplate({ identifier: 'c', templateRef: customStage, templateInputs: { type: 'Custom', timeout: '1h' } });
+// @ts-expect-error: "varaibles" is no field of a stage
+stageTemplate({ identifier: 'c', templateRef: customStage, templateInputs: { varaibles: [] } });
+
+// An input set's values are typed by its pipeline's runtime-input variables, by name or as the wire list.
+const tagged = pipeline({
+  identifier: 'tagged',
+  project: 'web',
+  variables: { tag: input(), replicas: { type: 'Number', value: input() }, team: 'core' },
+});
+inputSet({ identifier: 'v', pipeline: tagged, values: { variables: { tag: 'v1.2.3', replicas: 3 } } });
+inputSet({ identifier: 'v', pipeline: tagged, values: { variables: [{ name: 'tag', type: 'String', value: 'v1' }] } });
+// @ts-expect-error: "tga" is no variable of the pipeline
+inputSet({ identifier: 'v', pipeline: tagged, values: { variables: { tga: 'v1.2.3' } } });
+// @ts-expect-error: "team" is fixed in the pipeline, not a runtime input
+inputSet({ identifier: 'v', pipeline: tagged, values: { variables: { team: 'other' } } });
+// @ts-expect-error: the wire list is typed the same way
+inputSet({ identifier: 'v', pipeline: tagged, values: { variables: [{ name: 'team', value: 'other' }] } });
+// A pipeline named by its identifier is another document: any variable.
+inputSet({ identifier: 'v', pipeline: 'tagged', project: 'web', values: { variables: { anything: 'x' } } });
+// Variables declared with .variables() count too.
+const later = pipeline({ identifier: 'later', project: 'web' }).variables({ region: input() });
+inputSet({ identifier: 'v', pipeline: later, values: { variables: { region: 'eu' } } });
+// @ts-expect-error: only region is declared
+inputSet({ identifier: 'v', pipeline: later, values: { variables: { zone: 'eu' } } });

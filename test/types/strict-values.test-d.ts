@@ -190,3 +190,13 @@ shell({
   // @ts-expect-error an action after another is written in full ({ type }), as the platform reads it
   failureStrategies: [{ action: { type: 'Retry', spec: { onRetryFailure: { action: 'Abort' } } } }],
 });
+
+// A failure strategy in the wire form, as the YAML has it, types as the short form does.
+shell({
+  identifier: 'wire',
+  script: 'echo',
+  failureStrategies: [{ onFailure: { errors: ['AllErrors'], action: { type: 'Abort' } } }],
+});
+// prettier-ignore
+// @ts-expect-error: "Abrot" is no failure action
+shell({ identifier: 'wire', script: 'echo', failureStrategies: [{ onFailure: { errors: ['AllErrors'], action: { type: 'Abrot' } } }] });

@@ -25,3 +25,13 @@ pipeline({ identifier: 'p', project: 'web', variables: { s: { type: 'String', va
 
 expectTypeOf<{ type: 'Number'; value: number; default: number }>().toExtend<VariableOption>();
 expectTypeOf<{ type: 'Number'; value: number; default: string }>().not.toExtend<VariableOption>();
+
+// A Number variable takes a number, input() or an expression; other text is a type error.
+pipeline({ identifier: 'n', project: 'web', variables: { replicas: { type: 'Number', value: 3 } } });
+pipeline({
+  identifier: 'n',
+  project: 'web',
+  variables: { replicas: { type: 'Number', value: '<+pipeline.sequenceId>' } },
+});
+// @ts-expect-error: "abc" is not a number
+pipeline({ identifier: 'n', project: 'web', variables: { replicas: { type: 'Number', value: 'abc' } } });

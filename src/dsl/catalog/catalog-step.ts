@@ -45,8 +45,12 @@ export type CatalogStepOptions<
  * The options of a hand-written step builder from its declaration (`declareStep`): a module names them
  * (`RunStepOptions`) so that hovers show that name.
  */
-export type SugarStepOptions<Sugar, Names extends string = never> =
-  Sugar extends FlatStepSugar<infer T, infer Defaulted> ? CatalogStepOptions<T, Names, Defaulted> : never;
+export type SugarStepOptions<Sugar extends FlatStepSugar<StepType, string>, Names extends string = never> =
+  // Not a conditional type: a hover at a call then keeps the module's name (`K8sCanaryDeployStepOptions<never>`)
+  // where a conditional one showed what it resolved to (`CatalogStepOptions<"K8sCanaryDeploy", never, never>`).
+  CatalogStepOptions<SugarType<Sugar>, Names, SugarDefaulted<Sugar>>;
+type SugarType<Sugar> = Sugar extends FlatStepSugar<infer T, string> ? T : never;
+type SugarDefaulted<Sugar> = Sugar extends FlatStepSugar<StepType, infer Defaulted> ? Defaulted : never;
 
 /** A step builder from the catalogue; output names come from the `outputVariables` given. */
 export type CatalogStepFactory<T extends StepType, Defaulted extends string = never> = <

@@ -1,5 +1,5 @@
 import type { StepNode } from '../step.js';
-import type { PipewrightTypeError } from '../../core/type-error.js';
+import type { Article, PipewrightTypeError } from '../../core/type-error.js';
 import type { StepStages } from './generated/types.js';
 import type { NoStepsReason } from '../refusals.js';
 
@@ -22,7 +22,7 @@ type Placed<Node, Stage extends string> = string extends Stage
     ? [Misplaced<T, Stage>] extends [never]
       ? Node
       : Node &
-          PipewrightTypeError<`a ${Misplaced<T, Stage>} step cannot run in a ${Stage} stage; see catalog.steps for where each step type may run`>
+          PipewrightTypeError<`${Article<Misplaced<T, Stage>>} ${Misplaced<T, Stage>} step cannot run in ${Article<Stage>} ${Stage} stage; see catalog.steps for where each step type may run`>
     : Node;
 
 /** Each argument of `.step(...)` checked against the stage type. */
