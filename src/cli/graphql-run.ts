@@ -6,7 +6,7 @@ import { authAdvice, resolveConnection, tuningFromEnv } from '../publish/setting
 import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
-import { asUserError } from './publish-run.js';
+import { asUserError } from '../publish/connect.js';
 
 export interface GraphqlFlags {
   readonly baseUrl?: string;

@@ -7,9 +7,11 @@ import {
   ApiError,
   isAlreadyExists,
   isNotFound,
+  isStopping,
   isVersionConflict,
   mentionsSoftDelete,
   type Envelope,
+  type StoppingKind,
 } from '../platform/envelope.js';
 import { DependencyCheck } from './dependencies.js';
 import { checkCreatableInGit, checkStorage, checkWrittenInline, GitWriter, type GitSettings } from './git-write.js';
@@ -53,7 +55,7 @@ export interface PolicyCheck {
 
 /** Why a run stopped before the end: every later request would fail the same way. */
 export interface StopReason {
-  readonly kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone';
+  readonly kind: StoppingKind;
   readonly message: string;
 }
 
@@ -417,14 +419,6 @@ async function withStable(run: Run, item: PublishItem, rest: Rest): Promise<Rest
   };
 }
 
-const STOPPING: ReadonlySet<string> = new Set([
-  'unauthorized',
-  'forbidden',
-  'untrusted-certificate',
-  'unreachable',
-  'gone',
-]);
-
 /**
  * Publishes kind after kind in the table's order (what a document needs is there before it: its project, the
  * environment of an infrastructure, the templates of a pipeline, the pipeline of an input set), a few at a time
@@ -458,8 +452,8 @@ export async function publishDocuments(
         try {
           rest = await withStable(run, item, await publishOne(run, item));
         } catch (error) {
-          if (error instanceof ApiError && STOPPING.has(error.kind) && !stopped)
-            stopped = { kind: error.kind as StopReason['kind'], message: error.message };
+          if (error instanceof ApiError && isStopping(error.kind) && !stopped)
+            stopped = { kind: error.kind, message: error.message };
           const changes = error instanceof DocumentRefusal && error.changes ? { changes: error.changes } : {};
           rest = { outcome: 'failed', error: failure(error), ...changes };
         }
