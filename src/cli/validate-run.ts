@@ -13,6 +13,7 @@ import type { RuleSettings } from '../check/rule-settings.js';
 import { validateFiles } from '../validate/validate-files.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
+import { stdout, stderr } from './output.js';
 
 export interface ValidateFlags {
   readonly json?: boolean;
@@ -84,7 +85,7 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
     const source = shown.length ? readFileSync(result.file, 'utf8') : '';
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
     for (const diagnostic of groupDiagnostics(shown) as typeof shown)
-      process.stderr.write(
+      stderr(
         `${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`,
       );
   }
@@ -95,7 +96,7 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
   const summary = `${documents} document${documents === 1 ? '' : 's'} in ${results.length} file${results.length === 1 ? '' : 's'}`;
   const suppressed = suppressedCount(diagnostics.length - shown.length);
   const warned = `${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}${suppressed ? `, ${suppressed}` : ''}`;
-  if (errors === 0) process.stdout.write(`${summary}: valid${warned}\n`);
-  else process.stderr.write(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warned}\n`);
+  if (errors === 0) stdout(`${summary}: valid${warned}\n`);
+  else stderr(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warned}\n`);
   return failed ? EXIT.failed : EXIT.ok;
 }
