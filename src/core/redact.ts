@@ -10,9 +10,18 @@ export const REDACTED = '[redacted]';
 /** Shorter values are not treated as secrets: masking every `a` of a text would hide the text, not a key. */
 const MIN_SECRET = 8;
 
-/** The forms a secret can take in a text: as it is, and URL-encoded (in an address or a query). */
+/**
+ * The forms a secret can take in a text: as it is, URL-encoded (in an address or a query), escaped in a JSON
+ * string (`--json`), and with Markdown's punctuation escaped (the plan for `$GITHUB_STEP_SUMMARY`).
+ */
 function formsOf(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret), encodeURI(secret)]);
+  const forms = new Set([
+    secret,
+    encodeURIComponent(secret),
+    encodeURI(secret),
+    JSON.stringify(secret).slice(1, -1),
+    secret.replace(/[\\`*_[\]<>|#~]/g, (c) => `\\${c}`),
+  ]);
   return [...forms];
 }
 
