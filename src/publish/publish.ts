@@ -1,6 +1,6 @@
 import type { Client, RemoteResource, WriteOptions } from '../platform/client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
-import { keyName, type ResourceKey } from '../catalog/resource-key.js';
+import { keyId, keyName, type ResourceKey } from '../catalog/resource-key.js';
 import { defaultGitFile, hasPolicyType, storableInGit, updatableInGit } from '../platform/endpoints.js';
 import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from '../platform/governance.js';
 import {
@@ -192,7 +192,7 @@ class Run {
   }
 
   notePipeline(id: ResourceKey, store: 'inline' | 'remote'): void {
-    this.#pipelineStore.set(`${id.org}/${id.project}/${id.identifier}`, store);
+    this.#pipelineStore.set(keyId(id), store);
   }
 
   /**
@@ -203,7 +203,8 @@ class Run {
     const { id, value } = item.document;
     if (id.kind !== 'trigger') return;
     const body = asObject(value.trigger);
-    const store = this.#pipelineStore.get(`${id.org}/${id.project}/${id.parent}`) ?? this.options.store ?? 'inline';
+    const pipeline = keyId({ kind: 'pipeline', org: id.org, project: id.project, identifier: id.parent ?? '' });
+    const store = this.#pipelineStore.get(pipeline) ?? this.options.store ?? 'inline';
     if (store === 'remote' && !text(body?.pipelineBranchName))
       throw new DocumentRefusal(
         'needs pipelineBranchName',
