@@ -19,6 +19,8 @@ const LAYERS = {
   publish: ['core', 'yaml', 'catalog', 'compile', 'platform'],
   // An account as a project: the platform's reads, written through import's project mode and publish's record.
   pull: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'import', 'platform', 'publish'],
+  // What will run: a pipeline with its input sets merged as the platform merges them (check's merge, compile's layout).
+  render: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
   // `pipewright/testing`, a library entry beside src/index.ts: compile's build and check, without files.
   testing: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
   // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
@@ -37,11 +39,12 @@ const LAYERS = {
     'platform',
     'publish',
     'pull',
+    'render',
     'lsp',
     'index.ts',
   ],
 };
-const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'platform', 'publish'];
+const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'platform', 'publish', 'pull', 'render'];
 
 const folderOrFile = (name) => (name.endsWith('.ts') ? `${name.replace('.', '[.]')}$` : `${name}/`);
 

@@ -18,3 +18,26 @@ export {
   type GraphqlOptions,
   type PublishReport,
 } from './publish/index.js';
+
+/**
+ * The commands' use cases, to call in memory: what `pipewright publish`, `pull` and `render` do, without the
+ * binary. They print nothing; they report what happens through `onEvent` and return the report.
+ *
+ * @example
+ * ```ts
+ * import { publishFolder, pull, render } from 'pipewright';
+ *
+ * const report = await publishFolder('out', { dryRun: true });
+ * const pulled = await pull({ org: 'default', project: 'shop', out: 'shop' });
+ * const run = await render({ pipeline: 'deploy', inputSets: ['prod'] });
+ * ```
+ */
+export {
+  publishFolder,
+  type PublishEvent,
+  type PublishFolderOptions,
+  type PublishFolderReport,
+  type PublishTarget,
+} from './publish/publish-folder.js';
+export { pull, type PullEvent, type PullOptions, type PullResult } from './pull/pull.js';
+export { render, type RenderFormat, type RenderOptions, type RenderResult } from './render/render.js';

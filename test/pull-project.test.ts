@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { readPullState, removeMoved, shortDiff, writePulledFiles, writePullState } from '../src/cli/pull-project.js';
+import { readPullState, removeMoved, shortDiff, writePulledFiles, writePullState } from '../src/pull/pull-project.js';
 import { pullProgressText } from '../src/pull/progress-text.js';
 
 /** How a pull lands in a project that exists: what changed is written, hand edits are kept, and the diff shows why. */

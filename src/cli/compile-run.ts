@@ -16,6 +16,7 @@ import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
 import { repeatedWarningsLine, type WarningMemory } from './warning-memory.js';
+import { stdout, stderr } from './output.js';
 
 export interface CompileFlags {
   readonly out?: string;
@@ -171,8 +172,7 @@ export async function compileInputs(
     partial: inputs.partial,
   });
   const { changes, documents } = result;
-  if (process.argv.includes('--debug'))
-    for (const note of result.notes) process.stderr.write(`pipewright: debug: ${note}\n`);
+  if (process.argv.includes('--debug')) for (const note of result.notes) stderr(`pipewright: debug: ${note}\n`);
   const diagnostics = sortDiagnostics([...typeWarnings, ...result.diagnostics]);
   const upToDate = changes.written.length === 0 && changes.removed.length === 0;
   const ok = !flags.check || upToDate;
@@ -186,10 +186,10 @@ export async function compileInputs(
   } else {
     // A watch prints each warning once (warning-memory.ts); a single compile prints them all.
     const { fresh, repeated } = watching.warnings?.sift(diagnostics) ?? { fresh: diagnostics, repeated: [] };
-    if (fresh.length) process.stderr.write(formatDiagnostics(fresh, { color: useColor(process.stderr) }));
-    if (repeated.length) process.stderr.write(repeatedWarningsLine(repeated));
-    if (flags.check) (upToDate ? process.stdout : process.stderr).write(checkSummary(inputs.outDir, result));
-    else process.stdout.write(compileSummary(inputs.outDir, result));
+    if (fresh.length) stderr(formatDiagnostics(fresh, { color: useColor(process.stderr) }));
+    if (repeated.length) stderr(repeatedWarningsLine(repeated));
+    if (flags.check) (upToDate ? stdout : stderr)(checkSummary(inputs.outDir, result));
+    else stdout(compileSummary(inputs.outDir, result));
   }
   return ok ? EXIT.ok : EXIT.failed;
 }

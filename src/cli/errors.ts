@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { DiagnosticError, formatDiagnostics } from '../core/diagnostics.js';
+import { stderr } from './output.js';
 
 /** Exit codes of the CLI contract. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -59,16 +60,14 @@ export function fileSystemProblem(error: unknown): DiagnosticError | undefined {
 export function reportError(thrown: unknown, { debug, color }: ReportOptions): number {
   const error = fileSystemProblem(thrown) ?? thrown;
   if (error instanceof DiagnosticError) {
-    process.stderr.write(formatDiagnostics(error.diagnostics, { color }));
-    if (debug) process.stderr.write(`\n${error.cause instanceof Error ? error.cause.stack : error.stack}\n`);
+    stderr(formatDiagnostics(error.diagnostics, { color }));
+    if (debug) stderr(`\n${error.cause instanceof Error ? error.cause.stack : error.stack}\n`);
     return exitCodeOf(error);
   }
   // Only a bug in pipewright gets here: every failure the user can fix is a DiagnosticError.
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`pipewright: unexpected error: ${message}\n`);
-  process.stderr.write(
-    debug && error instanceof Error ? `${error.stack}\n` : '  run again with --debug for the stack trace\n',
-  );
+  stderr(`pipewright: unexpected error: ${message}\n`);
+  stderr(debug && error instanceof Error ? `${error.stack}\n` : '  run again with --debug for the stack trace\n');
   return EXIT.failed;
 }
 

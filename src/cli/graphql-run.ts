@@ -6,7 +6,8 @@ import { authAdvice, resolveConnection, tuningFromEnv } from '../publish/setting
 import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
-import { asUserError } from './publish-run.js';
+import { asUserError, requestFailed } from '../publish/connect.js';
+import { protectKeyFile, stderr, stdout } from './output.js';
 
 export interface GraphqlFlags {
   readonly baseUrl?: string;
@@ -22,6 +23,7 @@ const hasErrors = (result: unknown): boolean => {
 };
 
 export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise<number> {
+  protectKeyFile(flags.apiKeyFile);
   try {
     const query = queryArg === '-' ? readFileSync(0, 'utf8') : queryArg;
     if (!query.trim())
@@ -50,11 +52,7 @@ export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise
           error.kind === 'unauthorized' || error.kind === 'forbidden' || error.kind === 'untrusted-certificate'
             ? authAdvice(error.kind, connection.keySource)
             : 'check --base-url and the query; run again with --debug for details';
-        throw DiagnosticError.of(
-          'request-failed',
-          `GraphQL query to ${client.baseUrl} failed: ${error.message}${error.correlationId ? ` (correlationId ${error.correlationId})` : ''}`,
-          advice,
-        );
+        throw requestFailed(error, `GraphQL query to ${client.baseUrl} failed`, advice);
       }
       throw error;
     }
@@ -66,9 +64,9 @@ export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise
       printEnvelope('graphql', !failed, diagnostics, { result });
       return failed ? EXIT.failed : EXIT.ok;
     }
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    stdout(`${JSON.stringify(result, null, 2)}\n`);
     if (hasErrors(result)) {
-      process.stderr.write('pipewright: the GraphQL result has errors (see "errors" above)\n');
+      stderr('pipewright: the GraphQL result has errors (see "errors" above)\n');
       return EXIT.failed;
     }
     return EXIT.ok;

@@ -14,6 +14,7 @@ import { jsonDiagnostic, printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
 import { decodeUtf8, MAX_YAML_FILE_BYTES, readYamlFile } from '../yaml/read-yaml-file.js';
 import { MAX_CODE_POINTS } from '../yaml/read-yaml.js';
+import { stdout, stderr } from './output.js';
 
 export interface ImportFlags {
   readonly out: string;
@@ -131,13 +132,13 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
     });
     return EXIT.ok;
   }
-  if (result.diagnostics.length) process.stderr.write(findingsText(result, useColor(process.stderr)));
+  if (result.diagnostics.length) stderr(findingsText(result, useColor(process.stderr)));
   const status = new Map(result.modules.map((module) => [module.path, module.status]));
   const line = (file: string) => {
     const state = status.get(file);
     return `  ${file}${state && state !== 'typed' ? `  (${STATUS_WORDS[state]})` : ''}`;
   };
-  process.stdout.write(
+  stdout(
     `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out} (${statusSummary(result.modules)}):\n${result.written.map(line).join('\n')}\n`,
   );
   return EXIT.ok;

@@ -7,6 +7,7 @@ import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { coverage, PIPELINES_TSCONFIG } from './init-tsconfig.js';
 import { ownPackage, version } from './version.js';
+import { stdout } from './output.js';
 
 export interface InitFlags {
   readonly name?: string;
@@ -217,7 +218,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
     printEnvelope('init', true, [], { dir: shownDir, packageName, files });
     return EXIT.ok;
   }
-  process.stdout.write(
+  stdout(
     `${userPackage === undefined ? 'scaffolded' : 'added pipewright to'} ${packageName} in ${shownDir}:\n${lines.join('\n')}\n\nnext:\n` +
       (shownDir === '.' ? '' : `  cd ${shownDir}\n`) +
       '  npm install\n  npx pipewright compile          # pipelines/*.ts -> out/\n  npx pipewright compile --watch\n',

@@ -1,4 +1,5 @@
 import { groupDiagnostics, sortDiagnostics, type Diagnostic, type DiagnosticLocation } from '../core/diagnostics.js';
+import { stdout } from './output.js';
 
 /** The version of the `--json` envelope: raised when a field changes meaning or goes away, not when one is added. */
 export const ENVELOPE_VERSION = 1;
@@ -72,5 +73,5 @@ export const printEnvelope = (
   diagnostics: readonly Diagnostic[],
   fields?: object,
 ): void => {
-  process.stdout.write(envelope(command, ok, diagnostics, fields));
+  stdout(envelope(command, ok, diagnostics, fields));
 };

@@ -13,6 +13,7 @@ import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT, exitCodeOf, fileSystemProblem, reportError, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { version } from './version.js';
+import { stderr, stdout } from './output.js';
 
 /** The commander program; each command loads its implementation only when it runs. */
 export function createProgram(): Command {
@@ -21,6 +22,8 @@ export function createProgram(): Command {
     .version(version(), '-v, --version')
     .option('--debug', 'show stack traces of unexpected errors')
     .showSuggestionAfterError(true)
+    // Help, usage errors and suggestions pass the one output edge too (the key is masked wherever it shows).
+    .configureOutput({ writeOut: stdout, writeErr: stderr })
     .addHelpText(
       'after',
       '\nExamples:\n  $ npx pipewright init demo\n  $ pipewright compile --check --typecheck\n  $ pipewright import .harness/deploy.yaml -o pipelines',
@@ -44,7 +47,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = createProgram();
   if (argv.length === 0) {
     // No command is a usage error: show what there is to run, on stderr.
-    process.stderr.write(program.helpInformation());
+    stderr(program.helpInformation());
     return EXIT.usage;
   }
   // With --json, a command that fails before its work still answers in its envelope on stdout.
@@ -70,7 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const problem = fileSystemProblem(error) ?? error;
     if (json && problem instanceof DiagnosticError) {
       printEnvelope(json, false, problem.diagnostics);
-      if (debug) process.stderr.write(`${problem.cause instanceof Error ? problem.cause.stack : problem.stack}\n`);
+      if (debug) stderr(`${problem.cause instanceof Error ? problem.cause.stack : problem.stack}\n`);
       return exitCodeOf(problem);
     }
     const code = reportError(error, { debug, color: useColor(process.stderr) });

@@ -4,6 +4,7 @@ import { jsonSchemaOf } from '../schema/json-schema.js';
 import { RESOURCE_KINDS } from '../schema/index.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
+import { stdout } from './output.js';
 
 export interface SchemaFlags {
   readonly out: string;
@@ -18,7 +19,7 @@ export async function runSchema(flags: SchemaFlags): Promise<number> {
     const file = join(flags.out, `${kind}.schema.json`);
     await writeFile(file, `${JSON.stringify(jsonSchemaOf(kind), null, 2)}\n`);
     written.push(file);
-    if (!flags.json) process.stdout.write(`wrote ${file}\n`);
+    if (!flags.json) stdout(`wrote ${file}\n`);
   }
   if (flags.json) printEnvelope('schema', true, [], { outDir: flags.out, written });
   return EXIT.ok;

@@ -14,6 +14,7 @@ import { validateFiles } from '../validate/validate-files.js';
 import { readYamlFile } from '../yaml/read-yaml-file.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
+import { stdout, stderr } from './output.js';
 
 export interface ValidateFlags {
   readonly json?: boolean;
@@ -82,7 +83,7 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
     const source = read && 'text' in read ? read.text : '';
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
     for (const diagnostic of groupDiagnostics(shown) as typeof shown)
-      process.stderr.write(
+      stderr(
         `${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`,
       );
   }
@@ -93,7 +94,7 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
   const summary = `${documents} document${documents === 1 ? '' : 's'} in ${results.length} file${results.length === 1 ? '' : 's'}`;
   const suppressed = suppressedCount(diagnostics.length - shown.length);
   const warned = `${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}${suppressed ? `, ${suppressed}` : ''}`;
-  if (errors === 0) process.stdout.write(`${summary}: valid${warned}\n`);
-  else process.stderr.write(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warned}\n`);
+  if (errors === 0) stdout(`${summary}: valid${warned}\n`);
+  else stderr(`${summary}: ${errors} error${errors === 1 ? '' : 's'}${warned}\n`);
   return failed ? EXIT.failed : EXIT.ok;
 }

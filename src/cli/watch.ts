@@ -7,6 +7,7 @@ import { tsconfigFor } from '../compile/typecheck.js';
 import { compileInputs, resolveInputs, type CompileFlags, type CompileInputs } from './compile-run.js';
 import { EXIT, reportError, useColor } from './errors.js';
 import { WarningMemory } from './warning-memory.js';
+import { stdout } from './output.js';
 
 /**
  * Editors save in bursts (write, rename, chmod), a few milliseconds apart: one compile per burst. Part of the
@@ -108,8 +109,8 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
 
   const compileAndRewatch = async (changed: string | undefined): Promise<void> => {
     // On a terminal each compile replaces the last one's output, so the screen shows the current state.
-    if (tty) process.stdout.write('\x1b[2J\x1b[3J\x1b[H');
-    if (changed) process.stdout.write(`change detected: ${changed}; compiling\n`);
+    if (tty) stdout('\x1b[2J\x1b[3J\x1b[H');
+    if (changed) stdout(`change detected: ${changed}; compiling\n`);
     let inputs: CompileInputs | undefined;
     let ok = false;
     let located: string[] = [];
@@ -136,7 +137,7 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
     ]);
     rewatch();
     const count = [...files].filter((f) => !fixed().includes(f)).length;
-    process.stdout.write(
+    stdout(
       `${ok ? '' : 'compile failed; fix the error and save: '}watching ${count} file${count === 1 ? '' : 's'} for changes (Ctrl-C to stop)\n`,
     );
   };
@@ -145,7 +146,7 @@ export async function watchCompile(entries: readonly string[], flags: CompileFla
     process.once('SIGINT', () => {
       clearTimeout(timer);
       for (const watcher of watchers.values()) watcher.close();
-      process.stdout.write('\nstopped watching\n');
+      stdout('\nstopped watching\n');
       resolvePromise(EXIT.ok);
       // A compile may be mid-flight (esbuild, an import): Ctrl-C ends the process now, successfully.
       process.exit(EXIT.ok);

@@ -198,3 +198,14 @@ function withExplanation(message: string | undefined, responseMessages: unknown)
 function throwing(error: Error): never {
   throw error;
 }
+
+/**
+ * The failures that say something about the key or the platform as a whole, not about one document: a run stops
+ * at the first of them (the rest would fail the same way). Publish and pull both read this one set.
+ */
+export const STOPPING_KINDS = ['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable', 'gone'] as const;
+export type StoppingKind = (typeof STOPPING_KINDS)[number];
+
+/** Whether a failure stops the run (see {@link STOPPING_KINDS}). */
+export const isStopping = (kind: FailureKind): kind is StoppingKind =>
+  (STOPPING_KINDS as readonly FailureKind[]).includes(kind);

@@ -1,16 +1,18 @@
 import { asRecord as asObject, asText as text } from '../platform/answers.js';
 import type { Client, RemoteResource, WriteOptions } from '../platform/client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
-import { keyName, type ResourceKey } from '../catalog/resource-key.js';
+import { keyId, keyName, type ResourceKey } from '../catalog/resource-key.js';
 import { defaultGitFile, hasPolicyType, storableInGit, updatableInGit } from '../platform/endpoints.js';
 import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from '../platform/governance.js';
 import {
   ApiError,
   isAlreadyExists,
   isNotFound,
+  isStopping,
   isVersionConflict,
   mentionsSoftDelete,
   type Envelope,
+  type StoppingKind,
 } from '../platform/envelope.js';
 import { DependencyCheck } from './dependencies.js';
 import { checkCreatableInGit, checkStorage, checkWrittenInline, GitWriter, type GitSettings } from './git-write.js';
@@ -54,7 +56,7 @@ export interface PolicyCheck {
 
 /** Why a run stopped before the end: every later request would fail the same way. */
 export interface StopReason {
-  readonly kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone';
+  readonly kind: StoppingKind;
   readonly message: string;
 }
 
@@ -186,7 +188,7 @@ class Run {
   }
 
   notePipeline(id: ResourceKey, store: 'inline' | 'remote'): void {
-    this.#pipelineStore.set(`${id.org}/${id.project}/${id.identifier}`, store);
+    this.#pipelineStore.set(keyId(id), store);
   }
 
   /**
@@ -197,7 +199,8 @@ class Run {
     const { id, value } = item.document;
     if (id.kind !== 'trigger') return;
     const body = asObject(value.trigger);
-    const store = this.#pipelineStore.get(`${id.org}/${id.project}/${id.parent}`) ?? this.options.store ?? 'inline';
+    const pipeline = keyId({ kind: 'pipeline', org: id.org, project: id.project, identifier: id.parent ?? '' });
+    const store = this.#pipelineStore.get(pipeline) ?? this.options.store ?? 'inline';
     if (store === 'remote' && !text(body?.pipelineBranchName))
       throw new DocumentRefusal(
         'needs pipelineBranchName',
@@ -413,14 +416,6 @@ async function withStable(run: Run, item: PublishItem, rest: Rest): Promise<Rest
   };
 }
 
-const STOPPING: ReadonlySet<string> = new Set([
-  'unauthorized',
-  'forbidden',
-  'untrusted-certificate',
-  'unreachable',
-  'gone',
-]);
-
 /**
  * Publishes kind after kind in the table's order (what a document needs is there before it: its project, the
  * environment of an infrastructure, the templates of a pipeline, the pipeline of an input set), a few at a time
@@ -454,8 +449,8 @@ export async function publishDocuments(
         try {
           rest = await withStable(run, item, await publishOne(run, item));
         } catch (error) {
-          if (error instanceof ApiError && STOPPING.has(error.kind) && !stopped)
-            stopped = { kind: error.kind as StopReason['kind'], message: error.message };
+          if (error instanceof ApiError && isStopping(error.kind) && !stopped)
+            stopped = { kind: error.kind, message: error.message };
           const changes = error instanceof DocumentRefusal && error.changes ? { changes: error.changes } : {};
           rest = { outcome: 'failed', error: failure(error), ...changes };
         }

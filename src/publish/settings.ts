@@ -1,3 +1,4 @@
+import type { StoppingKind } from '../platform/envelope.js';
 import { readFile } from 'node:fs/promises';
 import type { PipewrightConfig } from '../compile/config.js';
 import type { CodeWith } from '../core/diagnostic-codes.js';
@@ -224,11 +225,7 @@ export function tuningFromEnv(env: Env = process.env): {
 }
 
 /** Advice for a run stopped early: the platform refusing the key, or not answering. Pull only reads, and writes nothing then. */
-export function authAdvice(
-  kind: 'unauthorized' | 'forbidden' | 'untrusted-certificate' | 'unreachable' | 'gone',
-  keySource: string,
-  command: 'publish' | 'pull' = 'publish',
-): string {
+export function authAdvice(kind: StoppingKind, keySource: string, command: 'publish' | 'pull' = 'publish'): string {
   switch (kind) {
     case 'unauthorized':
       return `the platform rejected the API key from ${keySource} (HTTP 401): check that it holds a current token (tokens expire; after a rotation only the new value works) and that it belongs to this account`;

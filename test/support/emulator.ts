@@ -97,6 +97,8 @@ export interface EmulatorOptions {
    * as the platform does (403 NG_ACCESS_DENIED), or undefined to let them through.
    */
   readonly forbid?: (method: string, path: string) => string | undefined;
+  /** A hostile platform: every answer's correlationId is the API key the request carried (an echo of the key). */
+  readonly echoKey?: boolean;
   /** Called as each list page is answered (before it is sent): a test edits the platform while a client pages. */
   readonly onListPage?: (kind: Kind, index: number) => void;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
@@ -428,8 +430,8 @@ export class Emulator {
     query: URLSearchParams,
     body: Buffer,
   ): Promise<Answer & { headers?: Record<string, string> }> {
-    const correlationId = randomUUID();
     const headerKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
+    const correlationId = this.#options.echoKey && headerKey ? headerKey : randomUUID();
     const graphql = path === '/api/graphql' || path === '/api/graphql-api';
     let key = headerKey;
     let graphqlQuery: string | undefined;

@@ -1,0 +1,179 @@
+import type { ResourceKey } from '../catalog/resource-key.js';
+import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
+import { loadConfig } from '../compile/load-config.js';
+import type { Client } from '../platform/client.js';
+import { asUserError, connect, preflight, type ConnectOptions } from './connect.js';
+import type { PublishItem } from './publish-item.js';
+import { publishDocuments, type DocumentResult, type PublishOptions, type PublishReport } from './publish.js';
+import { lastPublishedLookup, readRecord, recordPath, writeRecord } from './published-record.js';
+import { findOrphans, pruneOrphans, type OrphanResult } from './prune.js';
+import { readOutputFolder } from './read-output.js';
+import { expandFilePath, gitFilesOf, resolveGit, tuningFromEnv, type GitFlags } from './settings.js';
+
+type PublishedRecord = Awaited<ReturnType<typeof readRecord>>;
+
+/** What `publishFolder` is asked to do: the `pipewright publish` flags, as options. */
+export interface PublishFolderOptions extends ConnectOptions, GitFlags {
+  readonly dryRun?: boolean | undefined;
+  readonly concurrency?: number | undefined;
+  readonly failOnDrift?: boolean | undefined;
+  readonly prune?: boolean | undefined;
+  readonly policyCheck?: boolean | undefined;
+  /** The project's config; default: `pipewright.config.ts` of the working folder, when there is one. */
+  readonly config?: PipewrightConfig | undefined;
+  /** What happens as it happens (the CLI's lines and bar); nothing is printed by publishFolder itself. */
+  readonly onEvent?: ((event: PublishEvent) => void) | undefined;
+}
+
+/** One step of a run, in the order it happens. */
+export type PublishEvent =
+  | { readonly type: 'warning'; readonly message: string }
+  | { readonly type: 'begin'; readonly documents: number; readonly target: PublishTarget; readonly dryRun: boolean }
+  | { readonly type: 'start'; readonly item: PublishItem }
+  | { readonly type: 'result'; readonly result: DocumentResult }
+  | { readonly type: 'orphan'; readonly result: OrphanResult };
+
+/** Where a run published: the folder, the platform and account, and what the report's advice needs. */
+export interface PublishTarget {
+  readonly dir: string;
+  readonly baseUrl: string;
+  readonly accountId: string;
+  /** Files changed after compile (their sha256 differs from manifest.json), published as they are. */
+  readonly edited: readonly string[];
+  /** Where the key came from (HARNESS_API_KEY or a file), for the advice when the platform refuses it. */
+  readonly keySource: string;
+}
+
+/** A run's report and where it ran. */
+export interface PublishFolderReport extends PublishReport {
+  readonly target: PublishTarget;
+}
+
+/**
+ * Publishes a compiled folder as `pipewright publish` does: reads the folder, proves the platform is there,
+ * publishes each kind in dependency order against the record of the last publish, lists (or with `prune` deletes)
+ * what the record has and the folder no longer does, and writes the record. `dir` defaults to the config's outDir.
+ */
+export async function publishFolder(
+  dir: string | undefined,
+  options: PublishFolderOptions = {},
+): Promise<PublishFolderReport> {
+  try {
+    const config = options.config ?? (await loadConfig()).config;
+    const folder = dir ?? config.outDir ?? DEFAULT_OUT_DIR;
+    const { items, edited } = await readOutputFolder(folder);
+    const tuning = tuningFromEnv();
+    const { client, keySource } = await connect(options, config, tuning);
+    if (items.length > 0) await preflight(client, items[0]!.document.id);
+    const target = { dir: folder, baseUrl: client.baseUrl, accountId: client.accountId, edited, keySource };
+    announce(options, target, items.length);
+    const record = await readRecord(folder, client.baseUrl, client.accountId);
+    if (options.failOnDrift && record.size === 0) warn(options, driftWithoutRecord(client, folder));
+    const report = await publishDocuments(client, items, runOptions(options, config, tuning, record));
+    const orphans = await orphansOf(client, record, items, report, options);
+    if (!report.dryRun) await keepRecord(client, folder, record, items, report, orphans, options);
+    return { ...report, ...(orphans ? { orphans } : {}), requests: client.requests, target };
+  } catch (error) {
+    throw asUserError(error);
+  }
+}
+
+const warn = (options: PublishFolderOptions, message: string) => options.onEvent?.({ type: 'warning', message });
+
+function announce(options: PublishFolderOptions, target: PublishTarget, documents: number): void {
+  for (const file of target.edited)
+    warn(
+      options,
+      `${target.dir}/${file} was changed after compile (its sha256 differs from manifest.json); publishing it as it is`,
+    );
+  options.onEvent?.({ type: 'begin', documents, target, dryRun: options.dryRun ?? false });
+}
+
+const driftWithoutRecord = (client: Client, dir: string) =>
+  `--fail-on-drift: no record of an earlier publish to ${client.baseUrl} (${recordPath(dir)}); changes made on the platform cannot be told from changes of the source in this run`;
+
+/** The options of publishDocuments from the command's: storage, drift, policies, the record, the events. */
+function runOptions(
+  options: PublishFolderOptions,
+  config: PipewrightConfig,
+  tuning: ReturnType<typeof tuningFromEnv>,
+  record: PublishedRecord,
+): PublishOptions {
+  const storage = resolveGit(options, config);
+  const git = storage.git;
+  const template = git?.filePath;
+  const gitFileOf = gitFilesOf(config);
+  return {
+    dryRun: options.dryRun ?? false,
+    concurrency: options.concurrency ?? 4,
+    store: storage.store,
+    ...(git
+      ? {
+          git: {
+            connectorRef: git.connectorRef,
+            repoName: git.repoName,
+            branch: git.branch,
+            ...(template ? { filePath: (id: ResourceKey) => expandFilePath(template, id) } : {}),
+          },
+        }
+      : {}),
+    failOnDrift: options.failOnDrift ?? false,
+    policyCheck: options.policyCheck ?? false,
+    ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
+    lastPublished: lastPublishedLookup(record),
+    ...(gitFileOf ? { gitFileOf } : {}),
+    onStart: (item) => options.onEvent?.({ type: 'start', item }),
+    onResult: (result) => options.onEvent?.({ type: 'result', result }),
+  };
+}
+
+/**
+ * What an earlier publish recorded and this folder no longer has: listed, or deleted with `prune` (not when the
+ * run stopped: the platform is not answering, or not taking the key).
+ */
+async function orphansOf(
+  client: Client,
+  record: PublishedRecord,
+  items: readonly PublishItem[],
+  report: PublishReport,
+  options: PublishFolderOptions,
+): Promise<readonly OrphanResult[] | undefined> {
+  const orphans = findOrphans(record, items);
+  if (orphans.length === 0) return undefined;
+  const outcomes = await pruneOrphans(client, orphans, {
+    prune: (options.prune ?? false) && !report.stopped,
+    dryRun: report.dryRun,
+  });
+  for (const result of outcomes) options.onEvent?.({ type: 'orphan', result });
+  return outcomes;
+}
+
+/** The record of what this run published, for the next run's drift check and orphans. */
+async function keepRecord(
+  client: Client,
+  dir: string,
+  record: PublishedRecord,
+  items: readonly PublishItem[],
+  report: PublishReport,
+  orphans: readonly OrphanResult[] | undefined,
+  options: PublishFolderOptions,
+): Promise<void> {
+  const removed = (orphans ?? []).filter((o) => o.outcome === 'deleted' || o.outcome === 'gone').map((o) => o.file);
+  try {
+    await writeRecord(
+      dir,
+      { baseUrl: client.baseUrl, accountId: client.accountId },
+      record,
+      items,
+      report.results,
+      removed,
+    );
+  } catch (error) {
+    // The documents are published; only the next --fail-on-drift loses its reference.
+    const code = (error as { code?: string }).code;
+    warn(
+      options,
+      `could not write ${recordPath(dir)}${code ? ` (${code})` : ''}: the next --fail-on-drift run has no record to compare with`,
+    );
+  }
+}
