@@ -34,7 +34,7 @@ function pipelineReference(pipeline: PipelineOption, references: Reference[], pa
 }
 
 /** A variable's value in an input set, as on the wire. */
-export interface InputSetVariable<Name extends string = string> {
+interface InputSetVariable<Name extends string = string> {
   readonly name: Name;
   /** Defaults to the pipeline's type for the variable (a pipeline builder's), else String for text, Number for a number. */
   readonly type?: 'String' | 'Number' | 'Secret';
@@ -46,7 +46,7 @@ export interface InputSetVariable<Name extends string = string> {
  * takes them (`{ tag: 'v1.2.3' }`), or as the wire list (`[{ name: 'tag', type: 'String', value: 'v1.2.3' }]`):
  * `Inputs` are the pipeline's variables that are runtime inputs, when the pipeline is a builder.
  */
-export interface InputSetValues<Inputs extends string = string> {
+interface InputSetValues<Inputs extends string = string> {
   readonly variables?: { readonly [Name in Inputs]?: Value | number } | ReadonlyArray<InputSetVariable<Inputs>>;
   /** Stages by identifier, as on the wire (`[{ stage: { identifier, type, spec: {...} } }]`). */
   readonly stages?: ReadonlyArray<{ readonly [key: string]: unknown }>;

@@ -404,7 +404,7 @@ export interface KubernetesInfrastructureOption {
 }
 
 /** The deployment types of the platform's schema (DeploymentStageConfig's `deploymentType` enum). */
-export type DeploymentType = DeploymentTypeOf<StageSpecs['Deployment']>;
+type DeploymentType = DeploymentTypeOf<StageSpecs['Deployment']>;
 type DeploymentTypeOf<Spec> = Spec extends { readonly deploymentType: infer Type extends string } ? Type : never;
 
 export interface DeploymentOptions extends StageCommonOptions {

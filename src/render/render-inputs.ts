@@ -32,7 +32,7 @@ export interface Loaded {
 }
 
 /** An input set to merge, and the overlay input set that named it, if one did. */
-export interface Chosen {
+interface Chosen {
   readonly inputSet: Loaded;
   readonly overlay?: Loaded;
 }

@@ -34,7 +34,7 @@ export interface RenderOptions {
 }
 
 /** One runtime input of the merged pipeline: its status, its value and where the value came from. */
-export interface RenderedInput {
+interface RenderedInput {
   readonly name: string;
   readonly status: MergedInput['status'];
   readonly input: string;
