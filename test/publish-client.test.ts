@@ -1,3 +1,4 @@
+import { isRouteMissing } from '../src/platform/envelope.js';
 import { createServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -142,6 +143,17 @@ describe('retries', () => {
 describe('classifying answers', () => {
   const err = (status: number, code?: string, message = 'x') =>
     new ApiError(message, { kind: failureKind(status), status, ...(code ? { code } : {}), request: 'GET /x' });
+  it('a route missing on the server (Jersey\'s "HTTP 404 Not Found", a proxy\'s "no such route") is not an entity missing', () => {
+    expect(isNotFound(err(404, 'RESOURCE_NOT_FOUND', 'HTTP 404 Not Found'))).toBe(false);
+    expect(isRouteMissing(err(404, 'RESOURCE_NOT_FOUND', 'HTTP 404 Not Found'))).toBe(true);
+    expect(isRouteMissing(err(404, undefined, 'no such route'))).toBe(true);
+    expect(
+      isRouteMissing(err(404, 'RESOURCE_NOT_FOUND', 'HTTP 404 not found RESOURCE_NOT_FOUND: HTTP 404 Not Found')),
+    ).toBe(true);
+    // The entity missing, as the platform words it, stays "not there".
+    expect(isNotFound(err(404, 'RESOURCE_NOT_FOUND', 'Organization with identifier [tif] not found'))).toBe(true);
+    expect(isRouteMissing(err(404, 'RESOURCE_NOT_FOUND', 'Organization with identifier [tif] not found'))).toBe(false);
+  });
   it('"not there" is every form of platform-facts-2.md §3, never a bare 404, 401, 403, a Git error or a 5xx', () => {
     for (const code of ['ENTITY_NOT_FOUND', 'RESOURCE_NOT_FOUND', 'RESOURCE_NOT_FOUND_EXCEPTION'])
       expect(isNotFound(err(404, code)), code).toBe(true);

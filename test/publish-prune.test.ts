@@ -64,12 +64,32 @@ describe('orphans', () => {
     const dry = await publishWith({ emulator: em, args: [out, '--prune', '--dry-run'] });
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.stdout).toMatch(/^would delete pipeline\s+default\/shop\/old\s/m);
+    // Said before it happens: the platform keeps a deleted pipeline's identifier.
+    expect(dry.stdout).toContain(
+      "the platform keeps a deleted pipeline's identifier: default/shop/old could never be published again under it",
+    );
+    // Not for a kind whose identifier the platform frees (no evidence it keeps it).
+    expect(dry.stdout).not.toMatch(/deleted (?:project|inputSet)'s identifier/);
     expect(em.store.deletes).toEqual([]);
+  });
+
+  it('--prune says, as it deletes a pipeline, that its identifier cannot be published again', async () => {
+    const em = await emulate();
+    const out = await publishedThenRemoved(em);
+    const pruned = await publishWith({ emulator: em, args: [out, '--prune'] });
+    expect(pruned.code, pruned.stdout).toBe(0);
+    expect(pruned.stdout).toMatch(
+      /^deleted\s+pipeline\s+default\/shop\/old .*\n {4}the platform keeps a deleted pipeline's identifier: default\/shop\/old can never be published again under it/m,
+    );
   });
 
   it('--prune deletes them children first, drops them from the record, and the next run lists none', async () => {
     const em = await emulate();
     const out = await publishedThenRemoved(em);
+    const said = await publishWith({ emulator: em, args: [out] });
+    expect(said.stdout).toMatch(
+      /^orphan\s+pipeline\s+default\/shop\/old .*publish --prune deletes it \(for good: the platform keeps its identifier\)$/m,
+    );
     const pruned = await publishWith({ emulator: em, args: [out, '--prune', '--json'] });
     expect(pruned.code).toBe(0);
     expect(orphansOf(pruned.stdout).map(([, , outcome]) => outcome)).toEqual([

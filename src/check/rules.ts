@@ -10,6 +10,7 @@ import { placeholders } from './rules-placeholders.js';
 import { expressionReferences, stageNameReferences } from './rules-references.js';
 import { runtimeInputs } from './rules-inputs.js';
 import { scopeWarnings } from './rules-scope.js';
+import { apiPathIdentifiers } from './rules-api-paths.js';
 import { list, ruleError, ruleWarning, scanExpressions } from './rule-kit.js';
 import { secretWarnings } from './secret-scan.js';
 import { closest, didYouMean } from '../core/suggest.js';
@@ -261,5 +262,6 @@ export const RULES: readonly AnyRule[] = [
   buildInfrastructure,
   placeholders,
   scopeWarnings,
+  apiPathIdentifiers,
   secretWarnings,
 ];

@@ -18,6 +18,7 @@ import {
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
 import { prune } from './prune.js';
+import { outputTarget, removeLeftovers } from './output-folder.js';
 import { placeApartInCase } from './case-apart.js';
 import type { RenderOptions } from './render-output.js';
 import type { RuleSettings } from '../check/rule-settings.js';
@@ -102,6 +103,8 @@ export interface CompileResult {
  * so that its diagnostics name the builder calls on both sides.
  */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
+  // What a killed compile left beside the folder (or inside a mount point) goes first: it is never the user's.
+  if (!options.check) removeLeftovers(outputTarget(options.outDir));
   const spool = new Spool(spoolFolder(options.outDir));
   // The texts of what this thread builds are written to the spool while it builds (unless nothing is written).
   const writer = options.check ? undefined : new WriteBehind(spool.folder);

@@ -15,9 +15,22 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { DiagnosticError } from '../core/diagnostics.js';
 import type { TextReader } from './compile-cache.js';
+import {
+  besideName,
+  cannotRename,
+  insideName,
+  isMountPoint,
+  isReadOnly,
+  isWorkingFolder,
+  moveEntry,
+  outputTarget,
+  readOnlyOutput,
+  runSuffix,
+  swapContents,
+} from './output-folder.js';
 import { MANIFEST_FILE, manifestText, parseManifest, type Manifest } from './layout.js';
 import type { Pruning, Removal } from './prune.js';
 
@@ -65,6 +78,8 @@ function listTree(root: string): TreeEntries {
   for (const e of entries) {
     const full = join(e.parentPath, e.name);
     const path = toPosix(relative(root, full));
+    // Another run's working folder inside a mount point (output-folder.ts) is not the user's.
+    if (isWorkingFolder(path.split('/')[0]!)) continue;
     if (e.isSymbolicLink()) tree.symlinks.push(path);
     else if (e.isFile()) tree.files.push(path);
     else if (e.isDirectory() && !parents.has(full)) tree.emptyDirs.push(path);
@@ -143,65 +158,110 @@ export function planOutput(
  * Writes the output folder all at once: the new tree is built beside it and swapped in with renames, so a
  * reader sees the old tree or the new one, never a mix. Unchanged and kept files are hard-linked (their
  * timestamps stay), files the old manifest did not list are carried over untouched, and removals (prune.ts) are
- * left behind, which removes them.
+ * left behind, which removes them. A symlinked folder is written through (the link stays); a folder that cannot
+ * be renamed (a mount point) or whose parent cannot be written gets its contents swapped instead
+ * (output-folder.ts). `renameFolder` is the rename of the folder itself, replaceable to test that fallback.
  */
 export function writeOutput(
   outDir: string,
   files: ReadonlyMap<string, OutputContent>,
   pruning: Pruning,
   read?: TextReader,
+  renameFolder: typeof renameSync = renameSync,
 ): OutputChanges {
-  const changes = planOutput(outDir, files, pruning, read);
-  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const staging = join(dirname(outDir), `.${basename(outDir)}.pipewright-new-${suffix}`);
-  const backup = join(dirname(outDir), `.${basename(outDir)}.pipewright-old-${suffix}`);
+  const target = outputTarget(outDir);
+  const changes = planOutput(target, files, pruning, read);
+  const suffix = runSuffix(process.pid, randomBytes(4).toString('hex'));
+  const hadOutput = existsSync(target);
+  // A mount point's contents are swapped: build the new tree inside it, on its own file system.
+  let inPlace = hadOutput && isMountPoint(target);
+  let staging = inPlace ? insideName(target, 'new', suffix) : besideName(target, 'new', suffix);
+  try {
+    // Not one recursive mkdir: Node reports that as ENOENT on a read-only file system, not EROFS.
+    mkdirSync(dirname(staging), { recursive: true });
+    mkdirSync(staging);
+  } catch (error) {
+    if (!isReadOnly(error)) throw error;
+    if (inPlace || !hadOutput) throw readOnlyOutput(outDir, error);
+    // The parent is read-only but the folder may not be (a volume mounted at out/).
+    inPlace = true;
+    staging = insideName(target, 'new', suffix);
+    try {
+      mkdirSync(staging);
+    } catch (inside) {
+      throw isReadOnly(inside) ? readOnlyOutput(outDir, inside) : inside;
+    }
+  }
+  const backup = besideName(target, 'old', suffix);
   // Every file of the old manifest is made again, kept or removed: the rest of the folder is the user's.
   const managed = new Set([MANIFEST_FILE, ...changes.kept, ...changes.removed]);
   const unchanged = new Set(changes.unchanged);
   try {
-    const made = new Set<string>();
+    const made = new Set<string>([staging]);
     const makeDir = (dir: string) => {
       if (made.has(dir)) return;
       mkdirSync(dir, { recursive: true });
       made.add(dir);
     };
-    makeDir(staging);
     const place = (file: string, content: OutputContent | undefined) => {
-      const target = join(staging, file);
-      makeDir(dirname(target));
+      const path = join(staging, file);
+      makeDir(dirname(path));
       if (content === undefined || content === AS_IT_IS || unchanged.has(file)) {
         try {
-          linkSync(join(outDir, file), target);
+          linkSync(join(target, file), path);
         } catch {
-          copyFileSync(join(outDir, file), target);
+          copyFileSync(join(target, file), path);
         }
-      } else if (typeof content === 'string') writeFileSync(target, content);
-      else if ('spooled' in content) renameSync(content.spooled, target);
+      } else if (typeof content === 'string') writeFileSync(path, content);
+      else if ('spooled' in content) moveEntry(content.spooled, path);
     };
     for (const [file, content] of files) place(file, content);
     for (const file of changes.kept) place(file, undefined);
     // Files the old manifest did not list belong to the user: carried over as they are (same inode when
     // the file system allows it), symlinks re-created, empty directories kept.
-    const tree = listTree(outDir);
+    const tree = listTree(target);
     for (const file of tree.files) if (!managed.has(file) && !files.has(file)) place(file, undefined);
     for (const path of tree.symlinks) {
       if (managed.has(path) || files.has(path)) continue;
       makeDir(dirname(join(staging, path)));
-      symlinkSync(readlinkSync(join(outDir, path)), join(staging, path));
+      symlinkSync(readlinkSync(join(target, path)), join(staging, path));
     }
     for (const dir of tree.emptyDirs) makeDir(join(staging, dir));
     writeFileSync(join(staging, MANIFEST_FILE), manifestText(pruning.manifest));
-    const hadOutput = existsSync(outDir);
-    if (hadOutput) renameSync(outDir, backup);
-    try {
-      renameSync(staging, outDir);
-    } catch (error) {
-      if (hadOutput) renameSync(backup, outDir);
-      throw error;
-    }
-    if (hadOutput) rmSync(backup, { recursive: true, force: true });
+    if (inPlace) swapContents(target, staging, suffix);
+    else swapFolder(target, staging, backup, suffix, hadOutput, renameFolder);
+  } catch (error) {
+    throw isReadOnly(error) ? readOnlyOutput(outDir, error) : error;
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
   return changes;
+}
+
+/** The new tree in place of the old by two renames; the contents swapped when the folder cannot be renamed. */
+function swapFolder(
+  target: string,
+  staging: string,
+  backup: string,
+  suffix: string,
+  hadOutput: boolean,
+  renameFolder: typeof renameSync,
+): void {
+  if (hadOutput) {
+    try {
+      renameFolder(target, backup);
+    } catch (error) {
+      // EBUSY: a mount point (Docker volume) on the same device as its parent, which st_dev does not show.
+      if (!cannotRename(error)) throw error;
+      swapContents(target, staging, suffix);
+      return;
+    }
+  }
+  try {
+    renameSync(staging, target);
+  } catch (error) {
+    if (hadOutput) renameSync(backup, target);
+    throw error;
+  }
+  if (hadOutput) rmSync(backup, { recursive: true, force: true });
 }

@@ -126,6 +126,11 @@ export const DIAGNOSTIC_CODES = {
     summary: 'a template placeholder was not filled in (an error where the schema refuses it, a warning elsewhere)',
     about: 'document',
   },
+  'identifier-is-api-path': {
+    severity: 'error',
+    summary: "a resource's identifier is one of the API's own paths beside it (a pipeline `v2` or `list`)",
+    about: 'document',
+  },
   'invalid-scope': {
     severity: 'warning',
     summary: "a document's orgIdentifier or projectIdentifier cannot be an identifier",

@@ -371,6 +371,27 @@ const ENDPOINTS: Readonly<Record<ResourceKind, KindApi>> = {
 
 export const kindApi = (kind: ResourceKind): KindApi => ENDPOINTS[kind];
 
+/**
+ * The literal sub-paths beside `{id}` in a kind's read path, across the whole table: an identifier equal to one
+ * reaches that route, not the resource (catalog/api-paths.ts keeps the list check uses; a test compares them).
+ */
+export function literalSiblings(kind: ResourceKind): string[] {
+  const paths: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string' && value.startsWith('/')) paths.push(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(ENDPOINTS);
+  const read = ENDPOINTS[kind].read;
+  const base = `${read.slice(0, read.indexOf('/{id}'))}/`;
+  const siblings = new Set<string>();
+  for (const path of paths) {
+    const segment = path.startsWith(base) ? path.slice(base.length).split('/')[0]! : '';
+    if (/^[a-zA-Z_][0-9a-zA-Z_]*$/.test(segment)) siblings.add(segment);
+  }
+  return [...siblings].sort();
+}
+
 /** The query of a call: the account always, the scope when the call takes it there, the parent and version when needed. */
 function queryOf(call: Call, res: ResourceKey, account: string): Record<string, string | undefined> {
   const api = ENDPOINTS[res.kind];

@@ -36,12 +36,23 @@ const DOES_NOT_EXIST = /does not exist or has been deleted|doesn't exist|does no
 export const isNotFound = (error: unknown): boolean =>
   error instanceof ApiError &&
   error.code !== undefined &&
+  !isRouteMissing(error) &&
   ((error.status === 404 && NOT_FOUND_CODES.has(error.code)) ||
     (error.status === 400 && error.code === 'RESOURCE_NOT_FOUND_EXCEPTION') ||
     (error.status === 400 &&
       error.code === 'INVALID_REQUEST' &&
       DOES_NOT_EXIST.test(error.message) &&
       !LIMIT.test(error.message)));
+
+/**
+ * Jersey's words when no resource method matches the path (its NotFoundException, "HTTP 404 Not Found", which the
+ * platform's exception mapper wraps in an envelope with a NOT_FOUND code) or a proxy's "no such route": the route is
+ * missing on this server, not the entity. Read as "not there", a whole dry run would say every document fails.
+ */
+// Case-sensitive and at the end: the message pipewright composes starts "HTTP 404 not found <code>: " itself.
+const ROUTE_MISSING = /(?:^|: )HTTP 404 Not Found$|no such route/;
+export const isRouteMissing = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 404 && ROUTE_MISSING.test(error.message.trim());
 
 /** Licence and plan limits (`LimitExceededException`, `FeatureNotSupportedException`): 400 INVALID_REQUEST, never retried. */
 const LIMIT = /limit|exceeded|licen[cs]e|not supported in your plan|upgrade your plan|feature .*not available/i;

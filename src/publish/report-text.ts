@@ -75,15 +75,36 @@ const ORPHAN_VERB: Readonly<Record<OrphanOutcome, string>> = {
   failed: 'FAILED',
 };
 
+/**
+ * Kinds whose deleted identifiers the platform keeps (a create with one answers "already exists or has been
+ * deleted": harness-core PMSPipelineServiceImpl.java L184-185, NGTriggerServiceImpl.java L203): a delete of one is
+ * said to be final before and when it happens, since its source can never be published again under that name.
+ */
+const KEEPS_DELETED_IDENTIFIERS: ReadonlySet<string> = new Set(['pipeline', 'trigger']);
+
+const keptIdentifierLine = (result: OrphanResult, dryRun: boolean): string =>
+  `    the platform keeps a deleted ${result.kind}'s identifier: ${result.name} ${dryRun ? 'could' : 'can'} never be ` +
+  `published again under it (restore it in the platform, or use another identifier)`;
+
 /** A recorded resource whose source is gone, and what became of it. */
 export function orphanLines(result: OrphanResult, dryRun: boolean): string[] {
+  const lines = orphanOutcomeLines(result, dryRun);
+  return result.outcome === 'deleted' && KEEPS_DELETED_IDENTIFIERS.has(result.kind)
+    ? [...lines, keptIdentifierLine(result, dryRun)]
+    : lines;
+}
+
+function orphanOutcomeLines(result: OrphanResult, dryRun: boolean): string[] {
   const verb = (dryRun && result.outcome === 'deleted' ? 'would delete' : ORPHAN_VERB[result.outcome]).padEnd(
     dryRun ? 12 : 9,
   );
   const head = `${verb} ${result.kind.padEnd(KIND_WIDTH)} ${result.name}  (published from ${result.file})`;
   switch (result.outcome) {
     case 'orphaned':
-      return [`${head}: its source is gone; publish --prune deletes it`];
+      return [
+        `${head}: its source is gone; publish --prune deletes it` +
+          (KEEPS_DELETED_IDENTIFIERS.has(result.kind) ? ' (for good: the platform keeps its identifier)' : ''),
+      ];
     case 'gone':
       return [`${head}: already gone from the platform; dropped from the record`];
     case 'kept':
