@@ -5,6 +5,10 @@ import ts from 'typescript';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeIn } from './support/cli.js';
+import { assertNoKey, emulatorsPerTest, FAST_RETRIES, runBinary } from './support/emulator-run.js';
+import { seedDocument } from './support/emulator-seed.js';
+import { projectDoc, type Doc } from './support/emulator-output.js';
+import { ACCOUNT_ID, ADMIN_KEY } from './support/emulator.js';
 
 /**
  * The attack on the binary: a pipeline YAML whose comments, values, identifier and file name hold U+2028/U+2029
@@ -143,5 +147,62 @@ describe('an attacker’s YAML imported and compiled runs no code', () => {
     expect(existsSync(marker)).toBe(true);
     await writeIn(dir, 'ts/exit.ts', module(payloads(marker).exit));
     expect((await runCli(['compile', 'ts/exit.ts', '-o', 'out'], { cwd: dir })).code).toBe(7);
+  });
+});
+
+describe('a pipeline on the platform whose YAML carries code after U+2028, pulled and compiled, runs no code', () => {
+  const session = emulatorsPerTest('pipewright-pull-attack-');
+
+  it('pull writes values as escaped text and comments as comments (import project mode, the same printer); compile runs nothing', async () => {
+    const em = await session.emulate();
+    const marker = join(session.work, 'pwned');
+    const { write, exit } = payloads(marker);
+    // The emulator serves a pipeline as its fields written again (no comments); a service as the text it was given.
+    const pipelineText = pipelineYaml(marker, 'release').replace('projectIdentifier: web', 'projectIdentifier: shop');
+    const serviceText = `# note${LS}${write}
+service:
+  name: web
+  identifier: web
+  orgIdentifier: default
+  projectIdentifier: shop
+  description: "web${PS}${exit}"
+  # definition${PS}${exit}
+  serviceDefinition:
+    type: Kubernetes
+    spec:
+      variables:
+        - name: replicas # count${LS}${write}
+          type: String
+          value: "2"
+`;
+    seedDocument(em, projectDoc('shop'));
+    seedDocument(em, parse(pipelineText) as Doc, { raw: pipelineText });
+    seedDocument(em, parse(serviceText) as Doc, { raw: serviceText });
+    const env = {
+      HARNESS_API_KEY: ADMIN_KEY,
+      HARNESS_ACCOUNT_ID: ACCOUNT_ID,
+      HARNESS_BASE_URL: em.url,
+      ...FAST_RETRIES,
+    };
+    const pulled = await runBinary(['pull', '-o', 'platform'], { cwd: session.work, env });
+    assertNoKey(pulled);
+    expect(pulled.code).toBe(0);
+    const project = join(session.work, 'platform');
+    const modules = (await readdir(project, { recursive: true })).filter(
+      (file) => /^(pipelines|services)\//.test(file) && file.endsWith('.ts'),
+    );
+    expect(modules.sort()).toEqual(['pipelines/default/shop/release.ts', 'services/default/shop/web.ts']);
+    for (const file of modules) {
+      const text = await readFile(join(project, file), 'utf8');
+      expect(text).not.toMatch(/[\u2028\u2029]/);
+      // Pull's modules import the project's module beside pipewright.
+      expect(statementsOf(text).kinds, text).toEqual(['import', 'import', 'const']);
+    }
+    const service = statementsOf(await readFile(join(project, 'services/default/shop/web.ts'), 'utf8'));
+    expect(service.comments).toContain(`// note\n//${write}`);
+    expect(service.comments).toContain(`//${exit}`);
+    const compiled = await runBinary(['compile'], { cwd: project });
+    expect(compiled).toMatchObject({ code: 0 });
+    expect(existsSync(marker)).toBe(false);
   });
 });
