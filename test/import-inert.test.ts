@@ -12,6 +12,7 @@ import { lower } from '../src/ir/lower.js';
 import type { IrNode } from '../src/ir/node.js';
 import { blockComment, lineComments, propertyKey, stringLiteral, templateText } from '../src/import/ts-text.js';
 import { variableName } from '../src/import/variable-name.js';
+import { headerLine, importedFrom } from '../src/import/module-header.js';
 import { seededRandom } from '../scripts/seeded-random.mjs';
 import { tempDir } from './support/cli.js';
 
@@ -246,14 +247,8 @@ const UNPRINTED =
   /[\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 describe('the printer of outside text into TypeScript', () => {
-  const valueOf = (code: string): unknown => {
-    const out = ts.transpileModule(`export default ${code};`, {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-    });
-    const module = { exports: {} as { default?: unknown } };
-    new Function('module', 'exports', out.outputText)(module, module.exports);
-    return module.exports.default;
-  };
+  /** The value of a JavaScript expression (the printer's output is plain JavaScript). */
+  const valueOf = (code: string): unknown => new Function(`return (${code});`)() as unknown;
 
   it('writes any text as a string literal whose value is that text, with no line terminator or lone surrogate', () => {
     fc.assert(
@@ -282,6 +277,21 @@ describe('the printer of outside text into TypeScript', () => {
       }),
       { seed: SEED, numRuns: 100 },
     );
+  });
+
+  it('keeps ordinary comment lines as they are, and the YAML `#` before a line a tool would obey', () => {
+    expect(lineComments(' note: keep it\u2028 second')).toEqual(['// note: keep it', '// second']);
+    expect(lineComments(' @ts-ignore')).toEqual(['//# @ts-ignore']);
+    expect(lineComments('/ <reference path="x" />')).toEqual(['//#/ <reference path="x" />']);
+    expect(lineComments('# sourceMappingURL=http://127.0.0.1/x')).toEqual(['//## sourceMappingURL=http://127.0.0.1/x']);
+    expect(lineComments(' @owner team-a')).toEqual(['// @owner team-a']);
+  });
+
+  it('writes the header on one line whatever the source is called, and reads it back', () => {
+    const text = `// ${headerLine('a\u2028b\r\nc.yaml')}\nimport {} from 'pipewright';\n`;
+    expect(text.split('\n')[0]).toBe('// Imported by pipewright from a\\u2028b\\u000D\\u000Ac.yaml.');
+    expect(importedFrom(text)).toBe('a\\u2028b\\u000D\\u000Ac.yaml');
+    expect(importedFrom(`// ${headerLine('plain.yaml')}\n`)).toBe('plain.yaml');
   });
 
   it('keeps __proto__ as an own field of an object literal (computed), and other keys quoted or bare', () => {
