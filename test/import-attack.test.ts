@@ -138,6 +138,59 @@ describe('an attacker’s YAML imported and compiled runs no code', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('keys named __proto__, constructor and prototype survive import and compile as fields', async () => {
+    await writeIn(
+      dir,
+      'keys.yaml',
+      `pipeline:
+  name: keys
+  identifier: keys
+  projectIdentifier: web
+  orgIdentifier: default
+  tags:
+    __proto__: polluted
+    constructor: c
+    prototype: p
+  __proto__:
+    isAdmin: true
+  stages:
+    - stage:
+        name: build
+        identifier: build
+        type: Custom
+        spec:
+          execution:
+            steps:
+              - step:
+                  name: echo
+                  identifier: echo
+                  type: ShellScript
+                  timeout: 10m
+                  spec:
+                    shell: Bash
+                    onDelegate: true
+                    source:
+                      type: Inline
+                      spec:
+                        script: echo
+`,
+    );
+    const imported = await runCli(['import', 'keys.yaml', '-o', 'ts'], { cwd: dir });
+    expect(imported.code).toBe(0);
+    const text = await readFile(join(dir, 'ts/keys.ts'), 'utf8');
+    expect(text).toContain("['__proto__']: 'polluted'");
+    expect(text).not.toMatch(/(^|[^[])'?__proto__'?:/m);
+    const compiled = await runCli(['compile', 'ts/keys.ts', '-o', 'out'], { cwd: dir });
+    expect(compiled).toMatchObject({ code: 0, stderr: '' });
+    const [file] = (await readdir(join(dir, 'out'), { recursive: true })).filter((f) => f.endsWith('.yaml'));
+    const { pipeline } = parse(await readFile(join(dir, 'out', file!), 'utf8')) as {
+      pipeline: Record<string, unknown>;
+    };
+    expect(Object.getOwnPropertyNames(pipeline.tags)).toEqual(['__proto__', 'constructor', 'prototype']);
+    expect(Object.getOwnPropertyDescriptor(pipeline, '__proto__')?.value).toEqual({ isAdmin: true });
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+
   it('negative: the same payloads after a U+2028 in a hand-written comment do run (the test sees code that runs)', async () => {
     const marker = join(dir, 'pwned');
     const module = (payload: string) =>
