@@ -12,7 +12,6 @@ import { fallbackDiagnostic, type Fallback } from './fallbacks.js';
 import { nativeChecker, nativeCompiler } from './native-check.js';
 import type { MarkedModule, MarkedText, TypeProblem } from './type-check.js';
 import type { Demotions } from './verify.js';
-import { dataCode, propertyKey } from './ts-text.js';
 
 export type { ImportInput } from './document-source.js';
 
@@ -75,8 +74,7 @@ ${KINDS.map((row) => `    '${row.folder}/**/*.ts',`).join('\n')}
   ],
   outDir: 'out',
 ${Object.entries(extra)
-  .filter(([, value]) => value !== undefined)
-  .map(([key, value]) => `  ${propertyKey(key)}: ${dataCode(value, '  ')},\n`)
+  .map(([key, value]) => `  ${key}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')},\n`)
   .join('')}});
 `;
 
