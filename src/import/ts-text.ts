@@ -101,19 +101,3 @@ export const oneLineCommentText = (text: string): string => text.replace(COMMENT
 
 /** A `/* *\/` comment of one line: no line terminator, and `*\/` cannot end it early. */
 export const blockComment = (text: string): string => `/*${oneLineCommentText(text).replace(/\*\//g, '*\\/')}*/`;
-
-/** Plain data (JSON-like) as a TypeScript expression, for a config file: every string and key printed as above. */
-export function dataCode(value: unknown, indent = ''): string {
-  if (typeof value === 'string') return stringLiteral(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  const inner = `${indent}  `;
-  if (Array.isArray(value))
-    return value.length ? `[\n${value.map((item) => `${inner}${dataCode(item, inner)},\n`).join('')}${indent}]` : '[]';
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-    return entries.length
-      ? `{\n${entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${dataCode(item, inner)},\n`).join('')}${indent}}`
-      : '{}';
-  }
-  throw new TypeError(`no code for a ${typeof value}`);
-}
