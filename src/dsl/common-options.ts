@@ -1,6 +1,7 @@
 import type { FailureActionType, FailureStrategy, FailureType } from '../schema/failure-strategy.js';
 import { valueText, type Expressive, type Value } from './expr.js';
 import { plain } from './plain.js';
+import { setField } from '../core/own-field.js';
 
 /** Tags as a map, or a list of key-only tags. */
 export type TagsOption = Readonly<Record<string, string>> | readonly string[];
@@ -166,6 +167,6 @@ export const variablesDocument = (variables: Readonly<Record<string, VariableOpt
 export function defined<T extends Record<string, unknown>>(object: T): T {
   // A loop, not entries/filter/fromEntries: every builder calls this, and the arrays were most of its cost.
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(object)) if (object[key] !== undefined) out[key] = object[key];
+  for (const key of Object.keys(object)) if (object[key] !== undefined) setField(out, key, object[key]);
   return out as T;
 }

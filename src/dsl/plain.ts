@@ -1,5 +1,6 @@
 import { isExpr } from './expr.js';
 import { MAX_NESTING } from '../core/nesting.js';
+import { setField } from '../core/own-field.js';
 
 /**
  * Deep copy of user-given data as plain wire values: expressions become their text, `undefined`
@@ -27,7 +28,7 @@ function copy(value: unknown, depth: number): unknown {
   // A loop over the keys, not Object.entries: no array of pairs for every object of every builder's options.
   for (const key in value) {
     const entry = (value as Record<string, unknown>)[key];
-    if (entry !== undefined && Object.hasOwn(value, key)) out[key] = copy(entry, depth + 1);
+    if (entry !== undefined && Object.hasOwn(value, key)) setField(out, key, copy(entry, depth + 1));
   }
   return out;
 }

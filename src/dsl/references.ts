@@ -2,6 +2,7 @@ import { referenceText } from '../catalog/resource-key.js';
 import { type AnyResource, type Reference, isResource } from '../ir/node.js';
 import type { DocPath } from '../core/document-path.js';
 import { isExpr, valueText, type Value } from './expr.js';
+import { fieldOf, setField } from '../core/own-field.js';
 
 /** A value that may be a builder (a connector, a service, ...): records the reference and returns its wire text. */
 export function refValue(
@@ -43,7 +44,7 @@ function wireAt(value: unknown, references: Reference[], path: Array<string | nu
       const entry = (value as Record<string, unknown>)[key];
       if (entry === undefined) continue;
       path.push(key);
-      out[key] = wireAt(entry, references, path);
+      setField(out, key, wireAt(entry, references, path));
       path.pop();
     }
     return out;
@@ -54,7 +55,8 @@ function wireAt(value: unknown, references: Reference[], path: Array<string | nu
 /** Keys in the platform's customary order first, then any others in the order given. */
 export function ordered<T extends Record<string, unknown>>(object: T, order: readonly string[]): T {
   const out: Record<string, unknown> = {};
-  for (const key of order) if (object[key] !== undefined) out[key] = object[key];
-  for (const [key, value] of Object.entries(object)) if (!(key in out) && value !== undefined) out[key] = value;
+  for (const key of order) if (fieldOf(object, key) !== undefined) setField(out, key, object[key]);
+  for (const [key, value] of Object.entries(object))
+    if (!Object.hasOwn(out, key) && value !== undefined) setField(out, key, value);
   return out as T;
 }

@@ -15,6 +15,7 @@ import type { WithIssues } from './option-check.js';
 import { keyList } from './key-list.js';
 import { DEFAULT_ORG, type ProjectBuilder } from './project.js';
 import { ordered, wireValue } from './references.js';
+import { fieldOf, setField } from '../core/own-field.js';
 
 /** What every resource beside pipelines has: identity, display fields, and where it lives. */
 export interface ScopedOptions {
@@ -102,8 +103,7 @@ export abstract class ScopedResource<K extends ResourceKind, P extends ScopedOpt
     const own = { ...common, ...this.fields(references, children) };
     const other = this.props.otherFields ?? {};
     for (const [key, value] of Object.entries(other))
-      if (own[key as keyof typeof own] === undefined)
-        (own as Record<string, unknown>)[key] = wireValue(value, references, [key]);
+      if (fieldOf(own, key) === undefined) setField(own, key, wireValue(value, references, [key]));
     return resourceNode(kind, ordered(own, Object.keys(common)), {
       site: this.site,
       references,

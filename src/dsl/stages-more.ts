@@ -32,6 +32,7 @@ import {
 } from './template.js';
 import type { Expressible } from './wire-types.js';
 import { templateInputsIssues } from './template-input-check.js';
+import { setField } from '../core/own-field.js';
 
 /** `execution` with rollbackSteps only when there are some: CI, Approval and Custom stages rarely roll back. */
 const stepsOnly = (execution: Execution | undefined) =>
@@ -87,7 +88,7 @@ const split = (options: object, specKeys: readonly string[]) => {
   const common: Record<string, unknown> = {};
   const spec: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options))
-    (specKeys.includes(key) || !STAGE_COMMON_KEYS.includes(key) ? spec : common)[key] = value;
+    setField(specKeys.includes(key) || !STAGE_COMMON_KEYS.includes(key) ? spec : common, key, value);
   return { common: common as unknown as StageCommonOptions, spec };
 };
 

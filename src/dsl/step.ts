@@ -13,6 +13,7 @@ import { missingOptions, unknownOptions } from './option-check.js';
 import { plain } from './plain.js';
 import { wireValue } from './references.js';
 import type { Expressible } from './wire-types.js';
+import { setField } from '../core/own-field.js';
 
 /** A looping strategy: `{ matrix: {...} }`, `{ repeat: { times } }` or `{ parallelism: n }`, as on the wire. */
 export type StrategyOption = Expressible<z.input<typeof strategy>>;
@@ -308,7 +309,7 @@ export function shell<const Outputs extends string = never>(
   const given: Record<string, unknown> = {};
   const common: Record<string, unknown> = {};
   for (const key in options)
-    (SHELL_FIELDS.includes(key) ? given : common)[key] = (options as unknown as Record<string, unknown>)[key];
+    setField(SHELL_FIELDS.includes(key) ? given : common, key, (options as unknown as Record<string, unknown>)[key]);
   const spec = specOfOptions(SHELL_SUGAR, given);
   return new StepBuilderImpl<Outputs, 'ShellScript'>(
     {

@@ -4,6 +4,7 @@ import type { KeysOf } from './key-list.js';
 import { ordered } from './references.js';
 import { STEP_COMMON_KEYS, StepBuilderImpl, type StepBuilder, type StepCommonOptions } from './step.js';
 import type { Expressible } from './wire-types.js';
+import { setField } from '../core/own-field.js';
 
 /** Options of a typed step: the common step options plus the fields of its wire `spec`, flat. */
 export type TypedStepOptions<Spec extends z.ZodType> = StepCommonOptions & Expressible<z.input<Spec>>;
@@ -17,7 +18,8 @@ export function typedStep<Spec extends z.ZodType>(type: string, order: readonly 
   const factory = (options: TypedStepOptions<Spec>): StepBuilder<string> => {
     const common: Record<string, unknown> = {};
     const spec: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(options)) (STEP_COMMON_KEYS.includes(key) ? common : spec)[key] = value;
+    for (const [key, value] of Object.entries(options))
+      setField(STEP_COMMON_KEYS.includes(key) ? common : spec, key, value);
     return new StepBuilderImpl<string>(
       { ...(common as unknown as StepCommonOptions), type, spec: ordered(spec, order) },
       captureSite(factory),

@@ -139,7 +139,8 @@ export function generateModule(
   while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
   const { linked, imports, locals } = linkImports(built, path, new Set([exportName, ...names]));
   const { code, consts } = hoistShared(joinStepCalls(linked), new Set([exportName, ...names, ...locals]));
-  const header = [headerLine(source), ...(comment ? comment.split('\n') : [])];
+  // The header is one line whatever the source's name holds (pull reads it back as the file's first line).
+  const header = [headerLine(source), ...(comment ? [comment] : [])];
   const importDecl = importStatement(
     [...names].sort().map((name) => ({ name })),
     'pipewright',
@@ -148,7 +149,7 @@ export function generateModule(
   const placer = commentPlacer([code, ...consts.map((c) => c.value)], comments);
   const print = (marks?: Origin[]) => {
     const commentsOf = placer();
-    const lines = (text: string | undefined) => (text ? text.split('\n') : []);
+    const lines = (text: string | undefined) => (text ? [text] : []);
     // The document's own comments go above the export, with the comment above the document (asked for first:
     // a comment is placed once, at the first node that asks for it).
     const own = lines(commentsOf(code));

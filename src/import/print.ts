@@ -1,4 +1,5 @@
 import { childrenOf, originOf, type Code, type Origin } from './code.js';
+import { blockComment, lineComments, propertyKey, stringCode, stringLiteral, templateText } from './ts-text.js';
 
 /*
  * Source text for generated code, printed directly (prettier formats it afterwards): the tokens, the line breaks
@@ -6,39 +7,7 @@ import { childrenOf, originOf, type Code, type Origin } from './code.js';
  * prettier keeps where they are. No indentation: prettier indents.
  */
 
-const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
-
-/** Backquote, `${` and backslash escaped, for a template literal's raw text. */
-const templateRaw = (text: string) => text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
-
-/** Multi-line text reads best as a template literal; CR and other control characters need escapes instead. */
-const asTemplate = (text: string) => text.includes('\n') && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
-
-/** Characters a single-quoted string writes as an escape (other text, non-ASCII included, as it is). */
-const ESCAPED = /[\\'\u0000-\u001f\u2028\u2029\u0085]/g;
-const NAMED_ESCAPES: Readonly<Record<string, string>> = {
-  '\t': '\\t',
-  '\v': '\\v',
-  '\f': '\\f',
-  '\b': '\\b',
-  '\r': '\\r',
-  '\n': '\\n',
-  '\\': '\\\\',
-  "'": "\\'",
-};
-
-/** A single-quoted string literal. */
-function quoted(text: string): string {
-  return `'${text.replace(ESCAPED, (char, at: number) => {
-    const named = NAMED_ESCAPES[char];
-    if (named) return named;
-    // `\0` before a digit would read as an octal escape.
-    if (char === '\0') return /[0-9]/.test(text[at + 1] ?? '') ? '\\x00' : '\\0';
-    return `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-  })}'`;
-}
-
-const stringText = (text: string): string => (asTemplate(text) ? `\`${templateRaw(text)}\`` : quoted(text));
+const stringText = stringCode;
 
 function literalText(value: string | number | boolean | null): string {
   if (value === null || typeof value === 'boolean') return String(value);
@@ -114,11 +83,11 @@ class Out {
   line(): void {
     if (this.text !== '' && !this.text.endsWith('\n')) this.text += '\n';
   }
-  /** `//` comment lines, each on a line of its own. */
-  comments(lines: readonly string[]): void {
-    for (const line of lines) {
+  /** Comment text as `//` lines (`lineComments`), each on a line of its own. */
+  comments(text: string): void {
+    for (const line of lineComments(text)) {
       this.line();
-      this.text += `//${line}\n`;
+      this.text += `${line}\n`;
     }
   }
 }
@@ -144,7 +113,7 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
   /** The mark of the code's origin, before the expression it marks. */
   const mark = (marked: Code) => {
     const origin = marks && originOf(marked);
-    if (origin) out.text += `/*${MARK_PREFIX}${marks.push(origin) - 1}*/ `;
+    if (origin) out.text += `${blockComment(`${MARK_PREFIX}${marks.push(origin) - 1}`)} `;
   };
   switch (code.kind) {
     case 'literal':
@@ -164,7 +133,7 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
     case 'template':
       out.text += 'expr`';
       code.parts.forEach((part, index) => {
-        if (index % 2 === 0) out.text += templateRaw(part as string);
+        if (index % 2 === 0) out.text += templateText(part as string);
         else {
           out.text += '${';
           inner(part as Code);
@@ -193,7 +162,7 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
       out.text += broken ? '{\n' : '{ ';
       code.entries.forEach(([key, value], index) => {
         if (index > 0) out.text += broken ? ',\n' : ', ';
-        out.text += `${IDENTIFIER_NAME.test(key) ? key : quoted(key)}: `;
+        out.text += `${propertyKey(key)}: `;
         inner(value);
       });
       out.text += broken ? '\n}' : ' }';
@@ -201,7 +170,7 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
     }
     case 'call': {
       const comment = comments?.(code);
-      if (comment) out.comments(comment.split('\n'));
+      if (comment) out.comments(comment);
       mark(code);
       out.text += `${code.callee}(`;
       list(code.args);
@@ -229,7 +198,7 @@ export function codeText(code: Code, marks?: Origin[], comments?: CommentsOf): s
   return out.text;
 }
 
-/** One statement: its text, and the `//` comment lines above it. */
+/** One statement: its text, and the comments above it (each printed as `//` lines by `lineComments`). */
 export interface Statement {
   readonly text: string;
   readonly above?: readonly string[];
@@ -241,7 +210,7 @@ export const importStatement = (
   from: string,
   above?: readonly string[],
 ): Statement => ({
-  text: `import ${names.length ? `{ ${names.map(({ name, local }) => (local === undefined || local === name ? name : `${name} as ${local}`)).join(', ')} }` : '{}'} from ${quoted(from)};`,
+  text: `import ${names.length ? `{ ${names.map(({ name, local }) => (local === undefined || local === name ? name : `${name} as ${local}`)).join(', ')} }` : '{}'} from ${stringLiteral(from)};`,
   ...(above ? { above } : {}),
 });
 
@@ -261,6 +230,6 @@ export const constStatement = (
  * first ones (the imports) without one.
  */
 export function printStatements(statements: readonly Statement[], together = 1): string {
-  const texts = statements.map(({ text, above = [] }) => [...above.map((line) => `//${line}`), text].join('\n'));
+  const texts = statements.map(({ text, above = [] }) => [...above.flatMap(lineComments), text].join('\n'));
   return [texts.slice(0, together).join('\n'), ...texts.slice(together)].join('\n\n') + '\n';
 }

@@ -1,3 +1,4 @@
+import { fieldOf } from '../core/own-field.js';
 import { withoutCallSitesNow } from '../core/source-site.js';
 import { lower } from '../ir/lower.js';
 import type { IrNode } from '../ir/node.js';
@@ -71,8 +72,8 @@ export function firstDifference(
       return `${where} has ${expected.length} items, the builder writes ${built.length}`;
     for (const key of new Set([...Object.keys(expected), ...Object.keys(built)])) {
       const inner = firstDifference(
-        (built as Record<string, unknown>)[key],
-        (expected as Record<string, unknown>)[key],
+        fieldOf(built as Record<string, unknown>, key),
+        fieldOf(expected as Record<string, unknown>, key),
         [...at, Array.isArray(expected) ? Number(key) : key],
       );
       if (inner) return inner;

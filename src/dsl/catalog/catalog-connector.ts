@@ -8,6 +8,7 @@ import {
 import { checkOptions } from '../option-check.js';
 import { catalog, connectorSpecKeys } from '../../catalog/catalog.js';
 import type { ConnectorBuilderTypes, ConnectorSpecs } from './generated/types.js';
+import { assignFields, setField } from '../../core/own-field.js';
 
 /** A connector type the catalogue knows. */
 type ConnectorType = keyof ConnectorSpecs & string;
@@ -35,9 +36,10 @@ function catalogConnector<T extends ConnectorType>(type: T): CatalogConnectorFac
     const { spec: explicit, ...rest } = options ?? {};
     const common: Record<string, unknown> = {};
     const spec: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(rest)) (CONNECTOR_COMMON_KEYS.includes(key) ? common : spec)[key] = value;
+    for (const [key, value] of Object.entries(rest))
+      setField(CONNECTOR_COMMON_KEYS.includes(key) ? common : spec, key, value);
     const issues = checkOptions(name, rest, [...CONNECTOR_COMMON_KEYS, ...specKeys], ['identifier']);
-    if (explicit && typeof explicit === 'object') Object.assign(spec, explicit);
+    if (explicit && typeof explicit === 'object') assignFields(spec, explicit);
     return new ConnectorImpl({ ...(common as unknown as ConnectorCommonOptions), type, spec, issues }, site);
   };
   return factory as unknown as CatalogConnectorFactory<T>;

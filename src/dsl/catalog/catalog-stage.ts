@@ -12,6 +12,7 @@ import {
 import { stageEntry, stageSpecKeys } from '../../catalog/catalog.js';
 import type { StageSpecs } from './generated/types.js';
 import type { StepRunningStage } from './placement-types.js';
+import { setField } from '../../core/own-field.js';
 
 /** A stage type the catalogue knows. */
 export type StageType = keyof StageSpecs & string;
@@ -44,9 +45,7 @@ export function catalogStage<T extends StageType>(type: T): CatalogStageFactory<
     const spec: Record<string, unknown> = {};
     const unknown: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options ?? {})) {
-      if (STAGE_COMMON_KEYS.includes(key)) common[key] = value;
-      else if (specKeys.includes(key)) spec[key] = value;
-      else unknown[key] = value;
+      setField(STAGE_COMMON_KEYS.includes(key) ? common : specKeys.includes(key) ? spec : unknown, key, value);
     }
     const issues = [
       ...unknownOptions(builder, unknown, [...STAGE_COMMON_KEYS, ...specKeys]),

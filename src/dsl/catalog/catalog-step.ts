@@ -7,6 +7,7 @@ import { stepEntry, stepSpecKeys } from '../../catalog/catalog.js';
 import type { StepSpecs } from './generated/types.js';
 import type { CommonKey, FlatStepSugar, StepSugar, StepType } from './step-sugar.js';
 import type { DefaultValue } from './sugar.js';
+import { assignFields, fieldOf, setField } from '../../core/own-field.js';
 
 export type { StepType } from './step-sugar.js';
 
@@ -88,11 +89,13 @@ export function catalogStep(declared: StepType | StepSugar): unknown {
     const unknown: Record<string, unknown> = {};
     for (const key in rest) {
       const value = rest[key];
-      if (COMMON_KEYS.has(key)) common[key] = value;
-      else if (names.spec === undefined || names.spec.has(key)) spec[key] = value;
-      else unknown[key] = value;
+      setField(
+        COMMON_KEYS.has(key) ? common : names.spec === undefined || names.spec.has(key) ? spec : unknown,
+        key,
+        value,
+      );
     }
-    if (explicit && typeof explicit === 'object') Object.assign(spec, explicit);
+    if (explicit && typeof explicit === 'object') assignFields(spec, explicit);
     const issues = [
       ...unknownOptions(builder, unknown, names.known),
       ...missingOptions(builder, options ?? {}, IDENTIFIER),
@@ -141,7 +144,7 @@ export function catalogStepOptions(
       !STEP_COMMON_KEYS.includes(key) &&
       !SPEC_ONLY_KEYS.includes(key)
     ) {
-      if (field !== defaults[key]) flat[key] = field;
-    } else rest[key] = field;
+      if (field !== fieldOf(defaults, key)) setField(flat, key, field);
+    } else setField(rest, key, field);
   return Object.keys(rest).length > 0 ? { ...flat, spec: rest } : flat;
 }
