@@ -25,11 +25,12 @@ export {
  *
  * @example
  * ```ts
- * import { publishFolder, pull, render } from 'pipewright';
- *
- * const report = await publishFolder('out', { dryRun: true });
- * const pulled = await pull({ org: 'default', project: 'shop', out: 'shop' });
- * const run = await render({ pipeline: 'deploy', inputSets: ['prod'] });
+ * async function planThenPull() {
+ *   const report = await publishFolder('out', { dryRun: true });
+ *   const pulled = await pull({ org: 'default', project: 'shop', out: 'shop' });
+ *   const run = await render({ pipeline: 'deploy', inputSets: ['prod'] });
+ *   return { report, pulled, run };
+ * }
  * ```
  */
 export {

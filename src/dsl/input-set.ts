@@ -124,7 +124,8 @@ const INPUT_SET_KEYS = [
  *
  * @example
  * ```ts
- * inputSet({ identifier: 'prod', pipeline: release, values: { variables: { env: 'prod' } } })
+ * const release = pipeline({ identifier: 'release', project: 'web', variables: { env: input() } });
+ * inputSet({ identifier: 'prod', pipeline: release, values: { variables: { env: 'prod' } } });
  * ```
  */
 export function inputSet<Inputs extends string = string>(

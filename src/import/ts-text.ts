@@ -82,7 +82,7 @@ const COMMENT_ESCAPED = new RegExp(`${INVISIBLE}|${LONE_SURROGATE}`, 'g');
 
 /**
  * A comment line a tool would read as an instruction: TypeScript's `@ts-ignore`, `@ts-nocheck`, `@jsx...`
- * pragmas, a `/// <reference ...>` directive, a `//# sourceMappingURL=` or `sourceURL=` for debuggers. Such a line
+ * pragmas, a `/// <reference ...>` directive, a source-map or source URL comment (`//# source...URL=`) for debuggers. Such a line
  * keeps the YAML's `#` before it (`//# @ts-ignore`), which no tool reads as one.
  */
 const DIRECTIVE = /^[\s/*]*@(ts-|jsx)|^\/|^[#@]\s*source(Mapping)?URL=/i;

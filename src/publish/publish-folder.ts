@@ -63,13 +63,15 @@ export async function publishFolder(
     const folder = dir ?? config.outDir ?? DEFAULT_OUT_DIR;
     const { items, edited } = await readOutputFolder(folder);
     const tuning = tuningFromEnv();
+    // Settings are checked before any request: a missing Git setting is named at once, with nothing sent.
+    const storage = resolveGit(options, config);
     const { client, keySource } = await connect(options, config, tuning);
     if (items.length > 0) await preflight(client, items[0]!.document.id);
     const target = { dir: folder, baseUrl: client.baseUrl, accountId: client.accountId, edited, keySource };
     announce(options, target, items.length);
     const record = await readRecord(folder, client.baseUrl, client.accountId);
     if (options.failOnDrift && record.size === 0) warn(options, driftWithoutRecord(client, folder));
-    const report = await publishDocuments(client, items, runOptions(options, config, tuning, record));
+    const report = await publishDocuments(client, items, runOptions(options, config, storage, tuning, record));
     const orphans = await orphansOf(client, record, items, report, options);
     if (!report.dryRun) await keepRecord(client, folder, record, items, report, orphans, options);
     return { ...report, ...(orphans ? { orphans } : {}), requests: client.requests, target };
@@ -96,10 +98,10 @@ const driftWithoutRecord = (client: Client, dir: string) =>
 function runOptions(
   options: PublishFolderOptions,
   config: PipewrightConfig,
+  storage: ReturnType<typeof resolveGit>,
   tuning: ReturnType<typeof tuningFromEnv>,
   record: PublishedRecord,
 ): PublishOptions {
-  const storage = resolveGit(options, config);
   const git = storage.git;
   const template = git?.filePath;
   const gitFileOf = gitFilesOf(config);
