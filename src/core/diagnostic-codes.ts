@@ -30,6 +30,19 @@ export const DIAGNOSTIC_CODES = {
     summary: 'an output file or folder cannot be written (a file in the way, no permission)',
   },
   'not-utf8': { severity: 'error', summary: 'an input file is not UTF-8 text' },
+  'path-outside': {
+    severity: 'error',
+    summary:
+      'a path built from outside data would lead out of its folder (`..`, absolute, a symbolic link): not written',
+  },
+  'unsafe-identity': {
+    severity: 'error',
+    summary: "a document's identifier, org, project or version is not one the platform allows: it is not written",
+  },
+  'renamed-file': {
+    severity: 'warning',
+    summary: 'a file name was mapped to one every file system can hold (device name, length, characters)',
+  },
   'missing-dependency': {
     severity: 'error',
     summary: 'an optional peer dependency the command needs is not installed',
