@@ -5,6 +5,7 @@ import { keyName, outputPathOf } from '../catalog/resource-key.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DiagnosticError, diagnosticOf, formatDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import { safeFileName } from '../core/confined-path.js';
 import type { ImportInput } from '../import/import-yaml.js';
 import type { Client } from '../platform/client.js';
 import { ApiError } from '../platform/envelope.js';
@@ -50,8 +51,12 @@ const STAGING_DIR = '.pipewright-pull';
 const IMPORT_ROUNDS = 4;
 
 /** A file's name for a document pipewright keeps as YAML: its compiled path, or the kind and platform name. */
-const unmodelledPath = (item: Unreadable) =>
-  `${UNMODELLED_DIR}/${kindRow(item.kind).folder}/${item.name.replace(/[^\w.@/-]/g, '_')}.yaml`;
+const unmodelledPath = (item: Unreadable) => {
+  // The name is the platform's: each of its segments becomes one safe file name (`..` included).
+  const segments = item.name.replace(/[^\w.@/-]/g, '_').split('/');
+  const names = segments.map((segment, at) => safeFileName(segment, at === segments.length - 1 ? '.yaml' : '').name);
+  return [UNMODELLED_DIR, kindRow(item.kind).folder, ...names].join('/');
+};
 
 /**
  * Imports the documents in project mode. Documents import refuses (its diagnostics name their input) are set
@@ -186,6 +191,14 @@ export async function runPull(flags: PullFlags): Promise<number> {
     );
   for (const skipped of read.skipped)
     warn('pull-skipped', `${kindRow(skipped.kind).label} ${skipped.name} skipped: ${skipped.reason}`);
+  for (const refused of read.refused)
+    diagnostics.push(
+      diagnosticOf('unsafe-identity', 'error', {
+        message: `${kindRow(refused.kind).label} ${JSON.stringify(refused.name)} is not pulled: ${refused.reason}`,
+        path: [],
+        hint: 'rename it on the platform; nothing is written for it, the other resources are pulled',
+      }),
+    );
 
   // Where each Git-stored document lives, for publish (config gitFiles).
   const gitFiles = Object.fromEntries(
@@ -312,7 +325,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
   );
   const warnings = [...imported.warnings, ...diagnostics];
   if (flags.json) {
-    printEnvelope('pull', true, warnings, {
+    printEnvelope('pull', read.refused.length === 0, warnings, {
       outDir: out,
       requests: client.requests,
       documents: imported.imported.length,
@@ -327,7 +340,7 @@ export async function runPull(flags: PullFlags): Promise<number> {
       files: outcomes.map(({ path, outcome }) => ({ path, outcome })),
       record: recordPath(outDir),
     });
-    return EXIT.ok;
+    return read.refused.length ? EXIT.failed : EXIT.ok;
   }
   if (warnings.length) process.stderr.write(formatDiagnostics(warnings, { color: useColor(process.stderr) }));
   const kindText = [...perKind]
@@ -349,5 +362,5 @@ export async function runPull(flags: PullFlags): Promise<number> {
       '',
     ].join('\n'),
   );
-  return EXIT.ok;
+  return read.refused.length ? EXIT.failed : EXIT.ok;
 }

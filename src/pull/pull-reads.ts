@@ -1,4 +1,5 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { identityProblem } from '../catalog/identity-rules.js';
 import { keyOf, outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 import { isRecord } from '../core/is-record.js';
 import { toYaml } from '../yaml/emit-yaml.js';
@@ -66,10 +67,22 @@ export interface PullProgress {
   readonly requests: number;
 }
 
+/**
+ * A resource whose identity (identifier, org, project, parent, version label) is not one the platform allows:
+ * it is never written, since its names would become paths (`../../.github/workflows/evil`).
+ */
+export interface Refused {
+  readonly kind: ResourceKind;
+  /** The name as the platform gave it, for the message only. */
+  readonly name: string;
+  readonly reason: string;
+}
+
 export interface PullReadResult {
   readonly documents: PulledDocument[];
   readonly unreadable: Unreadable[];
   readonly skipped: Skipped[];
+  readonly refused: Refused[];
   readonly progress: PullProgress;
 }
 
@@ -94,6 +107,7 @@ class PullRun {
   readonly documents: PulledDocument[] = [];
   readonly unreadable: Unreadable[] = [];
   readonly skipped: Skipped[] = [];
+  readonly refused: Refused[] = [];
   readonly #kinds = new Map<ResourceKind, { pages: number; items: number }>();
   readonly #client: Client;
   readonly #options: PullReadOptions;
@@ -204,6 +218,11 @@ class PullRun {
     }
     const key = keyOf(kind, value[rootKey]);
     if (!key) return this.#unreadable(kind, extra.name, yamlText, 'it has no identifier');
+    const problem = identityProblem(key);
+    if (problem) {
+      this.refused.push({ kind, name: extra.name, reason: problem });
+      return undefined;
+    }
     const document: PulledDocument = {
       key,
       yaml: yamlText,
@@ -304,6 +323,7 @@ export async function readEstate(
     documents: sortedBy(run.documents, byPath),
     unreadable: sortedBy(run.unreadable, byName),
     skipped: sortedBy(run.skipped, byName),
+    refused: sortedBy(run.refused, byName),
     progress: run.progress,
   };
 }
