@@ -1,3 +1,4 @@
+import { safeFileName } from '../core/confined-path.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
 import { kindRow, type ResourceKind } from './kinds.js';
@@ -99,11 +100,15 @@ export function keyName(key: ResourceKey): string {
  */
 export function outputPathOf(key: ResourceKey): string {
   const row = kindRow(key.kind);
-  const segments = [row.folder, key.org ?? '_'];
-  if (row.scopes.includes('project')) segments.push(key.project ?? '_');
-  if (row.parent) segments.push(key.parent ?? '_');
-  segments.push(row.version ? `${key.identifier}/${key.version ?? '_'}` : key.identifier);
-  return `${segments.join('/')}.yaml`;
+  const names = [key.org ?? '_'];
+  if (row.scopes.includes('project')) names.push(key.project ?? '_');
+  if (row.parent) names.push(key.parent ?? '_');
+  names.push(key.identifier);
+  if (row.version) names.push(key.version ?? '_');
+  // Each name is one file or folder name that every file system holds (`CON` is `_CON~<hash>`): the rule is
+  // safeFileName's, so the manifest's `file` beside the key records the mapping.
+  const last = names.length - 1;
+  return [row.folder, ...names.map((name, at) => safeFileName(name, at === last ? '.yaml' : '').name)].join('/');
 }
 
 /** Whether a document in scope `from` can refer to `target`: one of its own project, its org, or the account. */

@@ -115,8 +115,12 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
   // Loaded after the check: generating code needs prettier and ts-morph.
   const { importYaml } = await import('../import/import-yaml.js');
   const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
+  // A document refused before it became a path (its identity, a link out of the folder) fails the run; the
+  // others are written.
+  const refused = result.diagnostics.some((d) => d.code === 'unsafe-identity' || d.code === 'path-outside');
+  const exit = refused ? EXIT.failed : EXIT.ok;
   if (flags.json) {
-    printEnvelope('import', true, result.diagnostics, {
+    printEnvelope('import', !refused, result.diagnostics, {
       outDir: flags.out,
       mode: flags.mode,
       documents: result.documents,
@@ -130,7 +134,7 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
         diagnostics: diagnostics.map(jsonDiagnostic),
       })),
     });
-    return EXIT.ok;
+    return exit;
   }
   if (result.diagnostics.length) stderr(findingsText(result, useColor(process.stderr)));
   const status = new Map(result.modules.map((module) => [module.path, module.status]));
@@ -141,5 +145,5 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
   stdout(
     `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out} (${statusSummary(result.modules)}):\n${result.written.map(line).join('\n')}\n`,
   );
-  return EXIT.ok;
+  return exit;
 }

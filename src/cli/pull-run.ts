@@ -47,13 +47,14 @@ export async function runPull(flags: PullFlags): Promise<number> {
 }
 
 function printJson(result: PullResult): number {
-  printEnvelope('pull', true, result.warnings, {
+  printEnvelope('pull', result.refused.length === 0, result.warnings, {
     outDir: result.outDir,
     requests: result.requests,
     documents: result.documents,
     kinds: result.kinds,
     unmodelled: result.unmodelled,
     skipped: result.skipped,
+    refused: result.refused,
     // Which version of each template is the stable one, as the platform says (its module says `stable: true` too).
     stableTemplates: result.stableTemplates,
     deleted: result.deleted,
@@ -62,7 +63,7 @@ function printJson(result: PullResult): number {
     files: result.files.map(({ path, outcome }) => ({ path, outcome })),
     record: result.record,
   });
-  return EXIT.ok;
+  return result.refused.length ? EXIT.failed : EXIT.ok;
 }
 
 function printText(result: PullResult): number {
@@ -75,12 +76,12 @@ function printText(result: PullResult): number {
       `pulled ${plural(result.documents, 'document')}${kindText.length ? ` (${kindText.join(', ')})` : ''} in ${plural(result.requests, 'request')}`,
       `files: ${count('created')} created, ${count('updated')} updated, ${count('unchanged')} unchanged, ${count('kept')} kept (edited by hand), ${count('overwritten')} overwritten`,
       ...(result.unmodelled.length ? [`${result.unmodelled.length} kept as YAML in ${result.unmodelledDir}`] : []),
-      ...(result.skipped.length ? [`${result.skipped.length} skipped (v1 pipelines)`] : []),
+      ...(result.skipped.length ? [`${result.skipped.length} skipped`] : []),
       ...(result.deleted.length ? [`${result.deleted.length} no longer on the platform`] : []),
       ...(moved ? [`${plural(moved, 'module')} moved (the old path${moved === 1 ? '' : 's'} removed)`] : []),
       `next: cd ${result.outDir} && pipewright compile && pipewright publish --dry-run`,
       '',
     ].join('\n'),
   );
-  return EXIT.ok;
+  return result.refused.length ? EXIT.failed : EXIT.ok;
 }

@@ -35,6 +35,19 @@ export const DIAGNOSTIC_CODES = {
     summary: 'an input named as a YAML file is a folder, a named pipe or a device, not a regular file',
   },
   'file-too-large': { severity: 'error', summary: 'an input YAML file is over the size pipewright reads' },
+  'path-outside': {
+    severity: 'error',
+    summary:
+      'a path built from outside data would lead out of its folder (`..`, absolute, a symbolic link): not written',
+  },
+  'unsafe-identity': {
+    severity: 'error',
+    summary: "a document's identifier, org, project or version is not one the platform allows: it is not written",
+  },
+  'renamed-file': {
+    severity: 'warning',
+    summary: 'a file name was mapped to one every file system can hold (device name, length, characters)',
+  },
   'missing-dependency': {
     severity: 'error',
     summary: 'an optional peer dependency the command needs is not installed',

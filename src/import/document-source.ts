@@ -1,6 +1,8 @@
 import { kindRow, publishRank } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { identityProblem } from '../catalog/identity-rules.js';
+import { safeFileName } from '../core/confined-path.js';
+import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import type { PublishFlags } from '../ir/node.js';
 import { kindsIn } from './kind-scan.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
@@ -26,38 +28,48 @@ export type ImportMode = 'files' | 'project';
 /** A name as a file or folder name: what is not a word character, `.` or `-` becomes `_`. */
 const fileSafe = (text: string) => text.replace(/[^\w.-]/g, '_');
 
+/** A module's path, and why one of its names was mapped to a safe file name (`safeFileName`), if one was. */
+interface ModulePath {
+  readonly path: string;
+  readonly mapped?: string;
+}
+
 /**
  * Where each document's module goes, in reading order; names never collide, not even in case. In a project, a document's folder
  * names its whole identity as compile's output does (the pipeline of an input set or trigger, the environment of
  * an infrastructure, a template's version: `templates/org/project/checks/v1.ts`), so the name of one module does
  * not hang on which documents came before it (pull writes the same module for the same resource every time).
+ * Each name is one file or folder name every file system holds (`safeFileName`: `CON` is `_CON~<hash>`); the
+ * identity was checked against the platform's rules before (`identityProblem`), so no name climbs out.
  */
-function moduleNamer(mode: ImportMode): (found: YamlDocument) => string {
+function moduleNamer(mode: ImportMode): (found: YamlDocument) => ModulePath {
   const taken = new Set<string>();
   return ({ kind, document }) => {
     const row = kindRow(kind);
     const key = keyOf(kind, document[row.rootKey]);
-    const id = fileSafe(key?.identifier ?? kind);
-    const base =
+    const names =
       mode === 'project'
         ? kind === 'project'
-          ? `projects/${key?.org ?? '_'}/${id}`
+          ? [key?.org ?? '_', key?.identifier ?? kind]
           : [
-              row.folder,
               key?.org ?? '_',
               key?.project ?? '_',
-              ...(row.parent ? [fileSafe(key?.parent ?? '_')] : []),
-              id,
-              ...(row.version ? [fileSafe(key?.version ?? '_')] : []),
-            ].join('/')
-        : id;
+              ...(row.parent ? [key?.parent ?? '_'] : []),
+              key?.identifier ?? kind,
+              ...(row.version ? [key?.version ?? '_'] : []),
+            ]
+        : [key?.identifier ?? kind];
+    const safe = names.map((name) => safeFileName(fileSafe(name)));
+    const mapped = safe.flatMap((name, at) => (name.mapped ? [`"${names[at]}" ${name.mapped}`] : [])).join('; ');
+    const folder = mode === 'project' ? [kind === 'project' ? 'projects' : row.folder] : [];
+    const base = [...folder, ...safe.map((name) => name.name)].join('/');
     // Unique whatever the case: `CI.ts` beside `ci.ts` is one file on macOS and Windows, and one module to esbuild.
     const free = (path: string) => !taken.has(path.toLowerCase());
     let path = `${base}.ts`;
     if (!free(path)) path = `${base}_${kind}.ts`;
     for (let n = 2; !free(path); n++) path = `${base}_${n}.ts`;
     taken.add(path.toLowerCase());
-    return path;
+    return mapped ? { path, mapped } : { path };
   };
 }
 
@@ -71,7 +83,7 @@ export class DocumentSource {
   readonly paths: string[] = [];
   readonly problems: Diagnostic[] = [];
   #read = 0;
-  readonly #name: (found: YamlDocument) => string;
+  readonly #name: (found: YamlDocument) => ModulePath;
   /** The lowest publish rank of a kind the inputs from each one on may hold (found by a scan, not by reading). */
   readonly #floor: number[];
   /** Documents read and not yet handed out in publish order, sorted by that order. */
@@ -138,8 +150,32 @@ export class DocumentSource {
     const { documents, diagnostics } = readDocuments(input.text, input.file);
     this.problems.push(...diagnostics);
     for (const found of documents) {
+      // An identity the platform does not allow never becomes a path: that document is refused, the rest go on.
+      const key = keyOf(found.kind, found.document[kindRow(found.kind).rootKey]);
+      const problem = key && identityProblem(key);
+      const location = found.places.get(found.document)?.location ?? { file: input.file };
+      if (problem) {
+        this.problems.push(
+          diagnosticOf('unsafe-identity', 'error', {
+            message: `${kindRow(found.kind).label} from ${found.source} is not imported: ${problem}`,
+            path: [],
+            location,
+            hint: 'give it an identifier the platform accepts; its name would be a file name outside the output folder, or none at all',
+          }),
+        );
+        continue;
+      }
+      const named = this.#name(found);
+      if (named.mapped)
+        this.problems.push(
+          diagnosticOf('renamed-file', 'warning', {
+            message: `${kindRow(found.kind).label} from ${found.source} is written as ${named.path}: ${named.mapped}`,
+            path: [],
+            location,
+          }),
+        );
       this.documents.push(input.publishFlags ? { ...found, publishFlags: input.publishFlags } : found);
-      this.paths.push(this.#name(found));
+      this.paths.push(named.path);
     }
   }
 }

@@ -1,7 +1,8 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
-import { DiagnosticError, hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import { confinedPath, confinedPathOrThrow } from '../core/confined-path.js';
+import { DiagnosticError, diagnosticOf, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
 import type { Code, Origin } from './code.js';
@@ -261,7 +262,7 @@ function writeAll(outDir: string, files: ReadonlyArray<{ path: string; text: str
   let renamed = false;
   try {
     for (const { path, text } of files) {
-      const target = join(outDir, path);
+      const target = confinedPathOrThrow(outDir, path);
       if (!made.has(dirname(target))) mkdirSync(dirname(target), { recursive: true });
       made.add(dirname(target));
       const temp = `${target}.pipewright-${process.pid}.tmp`;
@@ -317,8 +318,21 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   }
   const modules = source.documents.map((document, index): ImportedModule => {
     const path = source.paths[index]!;
-    const written = checked.texts[index] !== undefined;
+    // Checked as late as can be, for each module: a symbolic link in the output folder that leads out of it
+    // refuses that module's write, not the run.
+    const confined = confinedPath(options.outDir, path);
+    const written = checked.texts[index] !== undefined && 'path' in confined;
     const diagnostics = [
+      ...('problem' in confined
+        ? [
+            diagnosticOf('path-outside', 'error', {
+              message: `${path} from ${document.source} is not written: ${confined.problem}`,
+              path: [],
+              location: { file: document.source.replace(/#\d+$/, '') },
+              hint: 'nothing outside the output folder is written; remove the symbolic link, or import into another folder',
+            }),
+          ]
+        : []),
       ...document.problems,
       ...(checked.fallbacks[index] ?? []).map((fallback) =>
         fallbackDiagnostic(fallback, document.places, path, document.document),

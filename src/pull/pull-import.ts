@@ -1,3 +1,4 @@
+import { safeFileName } from '../core/confined-path.js';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindRow } from '../catalog/kinds.js';
@@ -14,8 +15,12 @@ const STAGING_DIR = '.pipewright-pull';
 const IMPORT_ROUNDS = 4;
 
 /** A file's name for a document pipewright keeps as YAML: its compiled path, or the kind and platform name. */
-export const unmodelledPath = (item: Unreadable) =>
-  `${UNMODELLED_DIR}/${kindRow(item.kind).folder}/${item.name.replace(/[^\w.@/-]/g, '_')}.yaml`;
+export const unmodelledPath = (item: Unreadable): string => {
+  // The name is the platform's: each of its segments becomes one safe file name (`..` included).
+  const segments = item.name.replace(/[^\w.@/-]/g, '_').split('/');
+  const names = segments.map((segment, at) => safeFileName(segment, at === segments.length - 1 ? '.yaml' : '').name);
+  return [UNMODELLED_DIR, kindRow(item.kind).folder, ...names].join('/');
+};
 
 /** The pulled documents as project files: modules import wrote, and YAML for what it cannot write as code. */
 export interface ImportedEstate {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256 } from '../compile/layout.js';
+import { confinedPath, confinedPathOrThrow } from '../core/confined-path.js';
 import { importedFrom } from '../import/module-header.js';
 
 /**
@@ -104,8 +105,10 @@ export function writePulledFiles(
   force: boolean,
 ): FileOutcome[] {
   const outcomes: FileOutcome[] = [];
-  for (const { path, text } of files) {
-    const target = join(dir, path);
+  // Every target proved inside the project before the first write (no link in it leads out).
+  const targets = files.map(({ path }) => confinedPathOrThrow(dir, path));
+  for (const [at, { path, text }] of files.entries()) {
+    const target = targets[at]!;
     const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
     if (current === text) {
       outcomes.push({ path, outcome: 'unchanged' });
@@ -176,7 +179,10 @@ export function removeMoved(
   const removed: string[] = [];
   const edited: Array<{ path: string; now: string }> = [];
   for (const path of gone) {
-    const target = join(dir, path);
+    // A path read from the pull state file: never one outside the project.
+    const confined = confinedPath(dir, path);
+    if ('problem' in confined) continue;
+    const target = confined.path;
     const text = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
     const now = text === undefined ? undefined : bySource.get(importedFrom(text) ?? '');
     if (now === undefined) continue;

@@ -1,4 +1,5 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
+import { identityProblem } from '../catalog/identity-rules.js';
 import { keyOf, outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 import { isRecord } from '../core/is-record.js';
 import { toYaml } from '../yaml/emit-yaml.js';
@@ -9,8 +10,6 @@ import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi, storageOf, type ListScope, type Storage } from '../platform/endpoints.js';
 import { SettingsError } from '../publish/settings.js';
 import { runPool } from '../core/pool.js';
-import { IDENTIFIER_PATTERN } from '../schema/common.js';
-import { VERSION_LABEL_PATTERN } from '../schema/template.js';
 
 /**
  * What `pipewright pull` reads: every resource of a scope of the account, with the list calls of
@@ -69,10 +68,22 @@ export interface PullProgress {
   readonly requests: number;
 }
 
+/**
+ * A resource whose identity (identifier, org, project, parent, version label) is not one the platform allows:
+ * it is never written, since its names would become paths (`../../.github/workflows/evil`).
+ */
+export interface Refused {
+  readonly kind: ResourceKind;
+  /** The name as the platform gave it, for the message only. */
+  readonly name: string;
+  readonly reason: string;
+}
+
 export interface PullReadResult {
   readonly documents: PulledDocument[];
   readonly unreadable: Unreadable[];
   readonly skipped: Skipped[];
+  readonly refused: Refused[];
   readonly progress: PullProgress;
 }
 
@@ -93,27 +104,6 @@ const scopeName = (org: string | undefined, project: string | undefined) =>
 export const printable = (text: string): string =>
   text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/**
- * Why an identity read from the platform cannot be used (it becomes a file path and a module name), or undefined.
- * The platform's own rules: identifiers `^[a-zA-Z_][0-9a-zA-Z_]{0,127}$`, version labels without blanks, `/` or `&`.
- */
-function identityProblem(key: {
-  identifier: string;
-  org?: string;
-  project?: string;
-  parent?: string;
-  version?: string;
-}): string | undefined {
-  for (const field of ['identifier', 'org', 'project', 'parent'] as const) {
-    const value = key[field];
-    if (value !== undefined && !IDENTIFIER_PATTERN.test(value))
-      return `its ${field === 'identifier' ? 'identifier' : `${field} identifier`} "${printable(value)}" is not one the platform allows (letters, digits and _, not starting with a digit, at most 128): a name from the platform becomes a file path, so it is left out`;
-  }
-  if (key.version !== undefined && !VERSION_LABEL_PATTERN.test(key.version))
-    return `its version label "${printable(key.version)}" is not one the platform allows (no blanks, / or &, at most 128): a name from the platform becomes a file path, so it is left out`;
-  return undefined;
-}
-
 /** Reads of one list when its total keeps changing while it is paged (someone adding and deleting meanwhile). */
 const LIST_PASSES = 3;
 
@@ -121,6 +111,7 @@ class PullRun {
   readonly documents: PulledDocument[] = [];
   readonly unreadable: Unreadable[] = [];
   readonly skipped: Skipped[] = [];
+  readonly refused: Refused[] = [];
   readonly #kinds = new Map<ResourceKind, { pages: number; items: number }>();
   readonly #client: Client;
   readonly #options: PullReadOptions;
@@ -173,6 +164,7 @@ class PullRun {
   #usable(scope: ListScope, items: readonly ListedItem[]): ListedItem[] {
     return items.filter((item) => {
       const problem = identityProblem({
+        kind: scope.kind,
         identifier: item.identifier,
         ...(item.versionLabel !== undefined ? { version: item.versionLabel } : {}),
       });
@@ -248,7 +240,7 @@ class PullRun {
     if (!key) return this.#unreadable(kind, extra.name, yamlText, 'it has no identifier');
     const problem = identityProblem(key);
     if (problem) {
-      this.skipped.push({ kind, name: extra.name, reason: problem });
+      this.refused.push({ kind, name: extra.name, reason: problem });
       return undefined;
     }
     const document: PulledDocument = {
@@ -321,7 +313,7 @@ export async function readEstate(
   const orgs = scope.org
     ? [scope.org]
     : (await client.listOrganizations()).filter((org) => {
-        const problem = identityProblem({ identifier: org });
+        const problem = identityProblem({ kind: 'project', identifier: org });
         if (problem)
           run.skipped.push({ kind: 'project', name: `${printable(org)}/*`, reason: `its organization: ${problem}` });
         return !problem;
@@ -358,6 +350,7 @@ export async function readEstate(
     documents: sortedBy(run.documents, byPath),
     unreadable: sortedBy(run.unreadable, byName),
     skipped: sortedBy(run.skipped, byName),
+    refused: sortedBy(run.refused, byName),
     progress: run.progress,
   };
 }

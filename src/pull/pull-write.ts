@@ -8,7 +8,7 @@ import { writeRecord } from '../publish/published-record.js';
 import type { ImportedEstate } from './pull-import.js';
 import { unmodelledPath } from './pull-import.js';
 import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
-import type { PullScope, Skipped } from './pull-reads.js';
+import type { PullScope, Refused, Skipped } from './pull-reads.js';
 
 type WarningCode = 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted';
 
@@ -22,9 +22,22 @@ const warning = (out: string, code: WarningCode, message: string, file?: string,
   });
 
 /** What was skipped and what is kept as YAML, said before anything is written. */
-export function readWarnings(out: string, skipped: readonly Skipped[], estate: ImportedEstate): Diagnostic[] {
+export function readWarnings(
+  out: string,
+  skipped: readonly Skipped[],
+  refused: readonly Refused[],
+  estate: ImportedEstate,
+): Diagnostic[] {
   return [
     ...skipped.map((s) => warning(out, 'pull-skipped', `${kindRow(s.kind).label} ${s.name} skipped: ${s.reason}`)),
+    // An identity the platform's rules refuse would become a path: nothing is written for it, and the run fails.
+    ...refused.map((r) =>
+      diagnosticOf('unsafe-identity', 'error', {
+        message: `${kindRow(r.kind).label} ${JSON.stringify(r.name)} is not pulled: ${r.reason}`,
+        path: [],
+        hint: 'rename it on the platform; nothing is written for it, the other resources are pulled',
+      }),
+    ),
     ...estate.unmodelled.map((item) =>
       warning(
         out,

@@ -12,7 +12,14 @@ import { recordPath } from '../publish/published-record.js';
 import { authAdvice, gitFileName } from '../publish/settings.js';
 import { importEstate, unmodelledPath, UNMODELLED_DIR, type ImportedEstate } from './pull-import.js';
 import type { FileOutcome } from './pull-project.js';
-import { readEstate, type PullProgress, type PullReadResult, type PullScope, type Skipped } from './pull-reads.js';
+import {
+  readEstate,
+  type PullProgress,
+  type PullReadResult,
+  type PullScope,
+  type Refused,
+  type Skipped,
+} from './pull-reads.js';
 import { readWarnings, recordPulled, writeProject } from './pull-write.js';
 
 /** What `pull` is asked to do: the `pipewright pull` flags, as options. */
@@ -49,6 +56,8 @@ export interface PullResult {
   /** The folder of the documents kept as YAML. */
   readonly unmodelledDir: string;
   readonly skipped: readonly Skipped[];
+  /** Resources whose identity the platform's rules refuse: nothing written for them, and the pull fails. */
+  readonly refused: readonly Refused[];
   /** Which version of each template is the stable one, as the platform says. */
   readonly stableTemplates: readonly string[];
   /** Files of an earlier pull whose resource is no longer on the platform (kept). */
@@ -72,7 +81,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const { existing, client, read } = await readPlatform(options, scope);
   const connection = { baseUrl: client.baseUrl, accountId: client.accountId };
   const estate = await importEstate(read.documents, read.unreadable, options.out, projectConfig(client, read));
-  const warnings = readWarnings(options.out, read.skipped, estate);
+  const warnings = readWarnings(options.out, read.skipped, read.refused, estate);
   const changes = writeProject(options.out, estate.files, options.force ?? false, { ...connection, scope });
   // Beside the folder publish reads: the project's own outDir when it has a config of its own already.
   const outDir = join(options.out, existing.outDir ?? DEFAULT_OUT_DIR);
@@ -163,6 +172,7 @@ function summary(out: string, client: Client, read: PullReadResult, estate: Impo
     unmodelled: estate.unmodelled.map((item) => ({ kind: item.kind, name: item.name, file: unmodelledPath(item) })),
     unmodelledDir: join(out, UNMODELLED_DIR),
     skipped: read.skipped,
+    refused: read.refused,
     stableTemplates: estate.imported.filter((document) => document.stable).map((document) => keyName(document.key)),
   };
 }

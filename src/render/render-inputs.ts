@@ -1,3 +1,4 @@
+import { IDENTIFIER_PATTERN } from '../catalog/identity-rules.js';
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -56,7 +57,6 @@ const located = (
   hint: string,
 ): Diagnostic => diagnosticOf(code, 'error', { message, path, location: placeOf(loaded, path), hint });
 
-const IDENTIFIER = /^[a-zA-Z_][0-9a-zA-Z_]{0,127}$/;
 const isInputSetKind = (kind: ResourceKind) => kind === 'inputSet' || kind === 'overlayInputSet';
 
 /** Reads files and the output folder once each, as render asks for them. */
@@ -271,7 +271,7 @@ async function findInputSet(
   folders: readonly string[],
   library: Library,
 ): Promise<Loaded | string> {
-  if (!IDENTIFIER.test(identifier))
+  if (!IDENTIFIER_PATTERN.test(identifier))
     return `${JSON.stringify(identifier)} is neither a YAML file nor an input set identifier`;
   const ofPipeline = (document: Loaded) =>
     isInputSetKind(document.kind) &&

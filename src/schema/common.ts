@@ -8,7 +8,9 @@ export const EXPRESSION_PATTERN = /<\+/;
 export const isExpression = (value: unknown): value is string =>
   typeof value === 'string' && EXPRESSION_PATTERN.test(value);
 
-export const IDENTIFIER_PATTERN = /^[a-zA-Z_][0-9a-zA-Z_]{0,127}$/;
+import { IDENTIFIER_PATTERN } from '../catalog/identity-rules.js';
+
+export { IDENTIFIER_PATTERN };
 
 export const identifier = z
   .string()

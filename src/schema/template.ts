@@ -20,8 +20,7 @@ export const TEMPLATE_TYPES = [
 ] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 
-/** The platform's pattern for a template's version label (facts 2 §6). */
-export const VERSION_LABEL_PATTERN = /^[0-9a-zA-Z][^\s/&]{0,127}$/;
+export { VERSION_LABEL_PATTERN } from '../catalog/identity-rules.js';
 
 /**
  * The part a template holds is the part a pipeline holds, less what the pipeline's use of it supplies (its

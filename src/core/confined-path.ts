@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
+import { DiagnosticError } from './diagnostics.js';
+
+/**
+ * The one way a name from outside (a YAML identifier, a platform answer, a manifest entry) becomes a path to
+ * write. Modelled on Go's `os.Root` and `filepath.IsLocal` and on node-tar's fix for `..` entries: the segments
+ * must be local (no `..` that climbs, no absolute segment, no drive, no NUL, no `\`, which Windows reads as a
+ * separator), and the path they name, once every symbolic link on the way is followed, must still be inside the
+ * root. The links are checked when the path is asked for, so call it right before the write.
+ */
+export type Confined = { readonly path: string } | { readonly problem: string };
+
+/** Why a relative segment is not local, or undefined when it is. */
+function segmentProblem(segment: string): string | undefined {
+  if (segment.includes('\0')) return 'it holds a NUL character';
+  if (segment.includes('\\')) return 'it holds a backslash (a folder separator on Windows)';
+  if (isAbsolute(segment) || win32.isAbsolute(segment) || /^[a-zA-Z]:/.test(segment)) return 'it is an absolute path';
+  return undefined;
+}
+
+/** `path` lies in `root` (or is it): both absolute and resolved. */
+const inside = (root: string, path: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+};
+
+/** The root with every link followed; a root not yet made is its nearest existing ancestor's, plus the rest. */
+function realRoot(root: string): string {
+  const rest: string[] = [];
+  for (let at = root; ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      if (dirname(at) === at) return root;
+      rest.push(relative(dirname(at), at));
+    }
+  }
+}
+
+/** Whether a file system entry exists at `path` itself (a dangling link does). */
+function lstatOf(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `root` joined with `segments` (each may hold `/`), resolved, and proved inside `root`: the answer is the path,
+ * or the problem that refuses it. The root itself may be a link (the user chose it); a link below it must lead
+ * to a place inside it, and a link that leads nowhere is refused (a write through it would create its target).
+ */
+export function confinedPath(root: string, ...segments: readonly string[]): Confined {
+  for (const segment of segments) {
+    const problem = segmentProblem(segment);
+    if (problem) return { problem: `"${printable(segment)}" cannot be a path inside ${root}: ${problem}` };
+  }
+  const base = resolve(root);
+  const path = resolve(base, ...segments);
+  if (!inside(base, path) || path === base)
+    return { problem: `"${printable(segments.join('/'))}" leads outside ${root}` };
+  const realBase = realRoot(base);
+  // The nearest entry that exists, from the path itself up: following its links must stay inside the root.
+  for (let at = path; at !== base && inside(base, at); at = dirname(at)) {
+    const stat = lstatOf(at);
+    if (!stat) continue;
+    let real: string;
+    try {
+      real = realpathSync(at);
+    } catch {
+      return { problem: `${relative(base, at)} in ${root} is a symbolic link that leads nowhere` };
+    }
+    if (!inside(realBase, real))
+      return { problem: `${relative(base, at)} in ${root} is a symbolic link that leads outside it (to ${real})` };
+    break;
+  }
+  return { path };
+}
+
+/** `confinedPath`, throwing a `path-outside` diagnostic when the path is refused. */
+export function confinedPathOrThrow(root: string, ...segments: readonly string[]): string {
+  const confined = confinedPath(root, ...segments);
+  if ('path' in confined) return confined.path;
+  throw DiagnosticError.of(
+    'path-outside',
+    `refused to write ${confined.problem}`,
+    'nothing outside the output folder is written; rename the resource, or remove the symbolic link',
+  );
+}
+
+/** Text from outside, shown in a message without its control characters. */
+const printable = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The longest file name most file systems take (ext4, APFS, NTFS: 255 bytes or UTF-16 units per segment). */
+export const MAX_NAME_BYTES = 255;
+/** Characters Windows refuses in a file name, and every control character. */
+// eslint-disable-next-line no-control-regex
+const REFUSED_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
+/** Windows device names, whatever the extension and the case (`con.yaml`, `Aux`, `COM1.tar.gz`, `LPT¹`). */
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i;
+const HASH_LENGTH = 8;
+
+export interface SafeName {
+  /** The file name to write (with the extension). */
+  readonly name: string;
+  /** Why the name was mapped, undefined when `name` is the input plus its extension. */
+  readonly mapped?: string;
+}
+
+/** The first `bytes` bytes of `text` in UTF-8, cut at a character's edge. */
+function utf8Prefix(text: string, bytes: number): string {
+  let out = '';
+  let used = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char, 'utf8');
+    if (used + size > bytes) break;
+    out += char;
+    used += size;
+  }
+  return out;
+}
+
+/**
+ * `name` plus `extension` as one file name every file system and checkout can hold. A name that is fine is kept
+ * as it is; one that is not (characters Windows refuses or control characters, a trailing dot or space, a
+ * Windows device name, `.` or `..`, empty, longer than 255 bytes of UTF-8) becomes the safe part of it plus
+ * `~` and 8 hex digits of its SHA-256: the same name always gives the same file, and two names never meet in
+ * one. `mapped` says why, for the message that records the mapping. Names apart only in case are the caller's
+ * to keep apart (it alone sees the folder: compile's `pathsApartInCase`, import's module namer).
+ */
+export function safeFileName(name: string, extension = ''): SafeName {
+  const reasons: string[] = [];
+  let safe = name.replace(REFUSED_CHARACTERS, '_');
+  if (safe !== name) reasons.push('it holds characters Windows refuses in a file name');
+  if (/[. ]$/.test(safe)) {
+    safe = safe.replace(/[. ]+$/, '');
+    reasons.push('it ends in a dot or a space');
+  }
+  if (safe === '') reasons.push(name === '' ? 'it is empty' : 'it names no file');
+  if (DEVICE_NAME.test(safe) || DEVICE_NAME.test(`${safe}${extension}`)) {
+    safe = `_${safe}`;
+    reasons.push('it is a Windows device name');
+  }
+  const suffixBytes = Buffer.byteLength(extension, 'utf8');
+  if (Buffer.byteLength(name, 'utf8') + suffixBytes > MAX_NAME_BYTES)
+    reasons.push(`it is longer than ${MAX_NAME_BYTES} bytes`);
+  if (reasons.length === 0) return { name: `${name}${extension}` };
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, HASH_LENGTH);
+  const kept = utf8Prefix(safe, MAX_NAME_BYTES - suffixBytes - HASH_LENGTH - 1);
+  return { name: `${kept}~${hash}${extension}`, mapped: reasons.join(', ') };
+}
