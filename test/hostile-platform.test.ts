@@ -300,7 +300,7 @@ describe('what the platform sends is data', () => {
     }
   });
 
-  it('pull: identifiers with ../, control characters and U+2028 are skipped and printed escaped; nothing lands outside the output folder, and a later malformed answer loses no record entry', async () => {
+  it('pull: identifiers with ../, control characters and U+2028 are refused and printed escaped; nothing lands outside the output folder, and a later malformed answer loses no record entry', async () => {
     const em = await session.emulate();
     estate(em);
     const hostileIds = ['../../evil', 'bell\u0007name', 'line\u2028break'];
@@ -320,7 +320,9 @@ describe('what the platform sends is data', () => {
     const args = ['pull', '--org', 'default', '--project', 'shop', '-o', 'platform'];
     const first = await run(args, proxy.url, { NODE_OPTIONS: undefined, PIPEWRIGHT_LIST_PAGE_SIZE: '100' });
     const output = `${first.stdout}\n${first.stderr}`;
-    expect(first.code, output).toBe(0);
+    // Refused identities fail the pull (unsafe-identity), after the rest is written.
+    expect(first.code, output).toBe(1);
+    expect(output).toMatch(/unsafe-identity/);
     expect(output).toContain('line\\u2028break');
     expect(output).toContain('bell\\u0007name');
     expect(output).not.toMatch(/[\u2028\u0007]/);

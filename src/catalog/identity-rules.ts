@@ -18,7 +18,7 @@ const isIdentifierOf = (kind: ResourceKey['kind'], value: string): boolean =>
   IDENTIFIER_PATTERN.test(kind === 'connector' ? value.replaceAll('$', '_') : value);
 
 /** Text from outside in a message: quoted, control characters and line separators shown as escapes. */
-export const quoted = (text: string): string =>
+const quoted = (text: string): string =>
   JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 
 /**

@@ -97,7 +97,7 @@ const printable = (text: string): string =>
   text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The longest file name most file systems take (ext4, APFS, NTFS: 255 bytes or UTF-16 units per segment). */
-export const MAX_NAME_BYTES = 255;
+const MAX_NAME_BYTES = 255;
 /** Characters Windows refuses in a file name, and every control character. */
 // eslint-disable-next-line no-control-regex
 const REFUSED_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;

@@ -160,7 +160,7 @@ class PullRun {
     }
   }
 
-  /** The items whose identity can become a path; the others are skipped, saying why. */
+  /** The items whose identity can become a path; the others are refused, saying why (`unsafe-identity`). */
   #usable(scope: ListScope, items: readonly ListedItem[]): ListedItem[] {
     return items.filter((item) => {
       const problem = identityProblem({
@@ -169,7 +169,7 @@ class PullRun {
         ...(item.versionLabel !== undefined ? { version: item.versionLabel } : {}),
       });
       if (problem)
-        this.skipped.push({
+        this.refused.push({
           kind: scope.kind,
           name: `${scopeName(scope.org, scope.project)}${scope.parent ? `/${scope.parent}` : ''}/${printable(item.identifier)}`,
           reason: problem,

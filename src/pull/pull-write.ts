@@ -8,7 +8,7 @@ import { writeRecord } from '../publish/published-record.js';
 import type { ImportedEstate } from './pull-import.js';
 import { unmodelledPath } from './pull-import.js';
 import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
-import type { PullScope, Refused, Skipped } from './pull-reads.js';
+import { printable, type PullScope, type Refused, type Skipped } from './pull-reads.js';
 
 type WarningCode = 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted';
 
@@ -33,7 +33,7 @@ export function readWarnings(
     // An identity the platform's rules refuse would become a path: nothing is written for it, and the run fails.
     ...refused.map((r) =>
       diagnosticOf('unsafe-identity', 'error', {
-        message: `${kindRow(r.kind).label} ${JSON.stringify(r.name)} is not pulled: ${r.reason}`,
+        message: `${kindRow(r.kind).label} ${printable(r.name)} is not pulled: ${r.reason}`,
         path: [],
         hint: 'rename it on the platform; nothing is written for it, the other resources are pulled',
       }),
