@@ -182,14 +182,15 @@ echo two\`,
     const pipeline = (id: string) =>
       SEED.replace('  name: deploy\n  identifier: deploy\n', `  name: ${id}\n  identifier: ${id}\n`);
     await write('yaml/good.yaml', pipeline('good'));
-    // Refused by validate (an identifier the platform does not take): written as it is, needs attention.
-    await write('yaml/refused.yaml', pipeline('not-valid'));
+    // Refused by validate (a timeout the platform does not take): written as it is, needs attention. (An identity
+    // the platform refuses is not written at all: test/path-attacks.test.ts.)
+    await write('yaml/refused.yaml', pipeline('refused').replace('timeout: 10m', 'timeout: 10x'));
     const refusedOnly = await importCli('--mode', 'project', 'yaml', '-o', 'ts');
     expect(refusedOnly.code).toBe(0);
     expect(refusedOnly.stderr).toBe(
       [
-        'pipelines/default/web/not-valid.ts from yaml/refused.yaml: needs attention',
-        '  yaml/refused.yaml:3:15  pipeline "not-valid": identifier "not-valid" is not a valid identifier: start with a letter or _, then letters, digits or _ (at most 128 characters) [error invalid-format]',
+        'pipelines/default/web/refused.ts from yaml/refused.yaml: needs attention',
+        '  yaml/refused.yaml:42:28  pipeline "refused" > stage "prod" > step "echo": timeout "10x" is not a duration (e.g. 10m, 1h30m, 1d) [error invalid-format]',
         '',
         '1 error',
         '',
@@ -199,7 +200,7 @@ echo two\`,
       [
         'imported 2 documents into ts (1 typed, 0 partly raw, 1 needs attention):',
         '  pipelines/default/web/good.ts',
-        '  pipelines/default/web/not-valid.ts  (needs attention)',
+        '  pipelines/default/web/refused.ts  (needs attention)',
         '  pipewright.config.ts',
         '',
       ].join('\n'),

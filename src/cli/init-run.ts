@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { confinedPathOrThrow } from '../core/confined-path.js';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DiagnosticError } from '../core/diagnostics.js';
@@ -166,7 +167,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
     : { covered: true as const };
   for (const from of templates) {
     const to = targetPath(from);
-    const destination = join(target, to);
+    const destination = confinedPathOrThrow(target, to);
     if (to === 'README.md' && hasFiles) {
       // Not even with --force: the README of a repository is its own.
       const exists = existsSync(destination);
