@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { identityProblem } from '../src/catalog/identity-rules.js';
 import { outputPathOf } from '../src/catalog/resource-key.js';
-import { confinedPath, confinedPathOrThrow, safeFileName } from '../src/core/confined-path.js';
+import { confinedPath, confinedPathOrThrow } from '../src/core/confined-path.js';
+import { safeFileName } from '../src/core/safe-file-name.js';
 import { DiagnosticError } from '../src/core/diagnostics.js';
 
 let root: string;

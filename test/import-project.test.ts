@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,7 +123,7 @@ describe('module names that differ only in case', () => {
 });
 
 describe('paths as the user types them', () => {
-  it('names a module in a folder named after a placeholder as it is on disk, not percent-encoded', async () => {
+  it('refuses an organization written as a placeholder before it becomes a folder (the platform refuses it too)', async () => {
     const { dir: here, cleanup: done } = await tempDir();
     try {
       const yaml = join(here, 'p.yaml');
@@ -131,10 +132,11 @@ describe('paths as the user types them', () => {
         'pipeline:\n  name: p\n  identifier: p\n  orgIdentifier: ${ORG_ID}\n  projectIdentifier: web\n  stages:\n    - stage:\n        name: s\n        identifier: s\n        type: Custom\n        spec:\n          execution:\n            steps:\n              - step:\n                  type: Wait\n                  name: w\n                  identifier: w\n                  spec:\n                    duration: 1m\n',
       );
       const imported = await runCli(['import', '--mode', 'project', yaml, '-o', 'estate'], { cwd: here });
-      expect(imported.stdout).toContain('pipelines/${ORG_ID}/web/p.ts');
-      const compiled = await runCli(['compile'], { cwd: join(here, 'estate') });
-      expect(compiled.stderr).toContain('pipelines/${ORG_ID}/web/p.ts:');
-      expect(compiled.stderr).not.toContain('%7B');
+      // The platform refuses an unsubstituted placeholder as an organization, so it never becomes a folder.
+      expect(imported.code).toBe(1);
+      expect(imported.stderr).toContain('org "${ORG_ID}" is not an identifier');
+      expect(imported.stderr).toContain('[error unsafe-identity]');
+      expect(existsSync(join(here, 'estate', 'pipelines'))).toBe(false);
     } finally {
       await done();
     }

@@ -1,4 +1,4 @@
-import { safeFileName } from '../core/confined-path.js';
+import { safeFileName } from '../core/safe-file-name.js';
 import { dottedPath, valueAt } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
 import { kindRow, type ResourceKind } from './kinds.js';

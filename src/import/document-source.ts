@@ -1,7 +1,7 @@
 import { kindRow, publishRank } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
 import { identityProblem } from '../catalog/identity-rules.js';
-import { safeFileName } from '../core/confined-path.js';
+import { safeFileName } from '../core/safe-file-name.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import type { PublishFlags } from '../ir/node.js';
 import { kindsIn } from './kind-scan.js';

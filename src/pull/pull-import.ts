@@ -1,4 +1,4 @@
-import { safeFileName } from '../core/confined-path.js';
+import { safeFileName } from '../core/safe-file-name.js';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindRow } from '../catalog/kinds.js';
