@@ -21,20 +21,28 @@ const isIdentifierOf = (kind: ResourceKey['kind'], value: string): boolean =>
 const quoted = (text: string): string =>
   JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 
+/** The parts of an identity, each a folder or file name somewhere. */
+export type IdentityField = 'identifier' | 'org' | 'project' | 'parent' | 'versionLabel';
+const IDENTITY_FIELDS: readonly IdentityField[] = ['identifier', 'org', 'project', 'parent', 'versionLabel'];
+
 /**
  * Why a resource's identity is not one the platform allows, or undefined when it is. Each part of it becomes a
  * folder or file name (`outputPathOf`, import's module paths), so it is checked before any path is built:
- * `../../x`, `a/b`, a NUL or a 300-character identifier never reaches the file system.
+ * `../../x`, `a/b`, a NUL or a 300-character identifier never reaches the file system. `fields` limits the check
+ * to some parts (import takes a placeholder org or project as validate does, under a safe folder name).
  */
-export function identityProblem(key: ResourceKey): string | undefined {
-  const parts: Array<[string, string | undefined, boolean]> = [
+export function identityProblem(
+  key: ResourceKey,
+  fields: readonly IdentityField[] = IDENTITY_FIELDS,
+): string | undefined {
+  const parts: Array<[IdentityField, string | undefined, boolean]> = [
     ['identifier', key.identifier, isIdentifierOf(key.kind, key.identifier)],
     ['org', key.org, key.org === undefined || IDENTIFIER_PATTERN.test(key.org)],
     ['project', key.project, key.project === undefined || IDENTIFIER_PATTERN.test(key.project)],
     ['parent', key.parent, key.parent === undefined || IDENTIFIER_PATTERN.test(key.parent)],
     ['versionLabel', key.version, key.version === undefined || VERSION_LABEL_PATTERN.test(key.version)],
   ];
-  const bad = parts.filter(([, , ok]) => !ok);
+  const bad = parts.filter(([field, , ok]) => !ok && fields.includes(field));
   if (bad.length === 0) return undefined;
   return bad
     .map(([field, value]) =>

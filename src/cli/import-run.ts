@@ -117,7 +117,9 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
   const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
   // A document refused before it became a path (its identity, a link out of the folder) fails the run; the
   // others are written.
-  const refused = result.diagnostics.some((d) => d.code === 'unsafe-identity' || d.code === 'path-outside');
+  const refused = result.diagnostics.some(
+    (d) => d.severity === 'error' && (d.code === 'unsafe-identity' || d.code === 'path-outside'),
+  );
   const exit = refused ? EXIT.failed : EXIT.ok;
   if (flags.json) {
     printEnvelope('import', !refused, result.diagnostics, {

@@ -41,8 +41,9 @@ export const DIAGNOSTIC_CODES = {
       'a path built from outside data would lead out of its folder (`..`, absolute, a symbolic link): not written',
   },
   'unsafe-identity': {
-    severity: 'error',
-    summary: "a document's identifier, org, project or version is not one the platform allows: it is not written",
+    severity: ['error', 'warning'],
+    summary:
+      "a document's identity is not one the platform allows: not written (an error), or imported under a safe folder name when only its org or project is a placeholder (a warning)",
   },
   'renamed-file': {
     severity: 'warning',

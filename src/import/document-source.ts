@@ -1,6 +1,6 @@
 import { kindRow, publishRank } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
-import { identityProblem } from '../catalog/identity-rules.js';
+import { identityProblem, type IdentityField } from '../catalog/identity-rules.js';
 import { safeFileName } from '../core/safe-file-name.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import type { PublishFlags } from '../ir/node.js';
@@ -26,6 +26,10 @@ export interface SourcedDocument extends YamlDocument {
 export type ImportMode = 'files' | 'project';
 
 /** A name as a file or folder name: what is not a word character, `.` or `-` becomes `_`. */
+/** The parts of an identity that name the module itself; a bad one refuses the document. */
+const NAMING_FIELDS: readonly IdentityField[] = ['identifier', 'parent', 'versionLabel'];
+const SCOPE_FIELDS: readonly IdentityField[] = ['org', 'project'];
+
 const fileSafe = (text: string) => text.replace(/[^\w.-]/g, '_');
 
 /** A module's path, and why one of its names was mapped to a safe file name (`safeFileName`), if one was. */
@@ -150,10 +154,23 @@ export class DocumentSource {
     const { documents, diagnostics } = readDocuments(input.text, input.file);
     this.problems.push(...diagnostics);
     for (const found of documents) {
-      // An identity the platform does not allow never becomes a path: that document is refused, the rest go on.
+      // An identifier the platform does not allow never becomes a path: that document is refused, the rest go on.
+      // A scope that is not an identifier (`<YOUR_ORG_ID>`, `${PROJECT_ID}`) is imported as validate takes it, with
+      // a warning: the platform saves any text there and only the request for that scope fails, and in project
+      // mode its folder name goes through safeFileName like every other name.
       const key = keyOf(found.kind, found.document[kindRow(found.kind).rootKey]);
-      const problem = key && identityProblem(key);
+      const problem = key && identityProblem(key, NAMING_FIELDS);
+      const scopeProblem = key && identityProblem(key, SCOPE_FIELDS);
       const location = found.places.get(found.document)?.location ?? { file: input.file };
+      if (scopeProblem && !problem)
+        this.problems.push(
+          diagnosticOf('unsafe-identity', 'warning', {
+            message: `${kindRow(found.kind).label} from ${found.source} is imported with a scope the platform has no place for: ${scopeProblem}`,
+            path: [],
+            location,
+            hint: 'replace it with the real org or project identifier before publishing; the request for that scope fails until then',
+          }),
+        );
       if (problem) {
         this.problems.push(
           diagnosticOf('unsafe-identity', 'error', {
