@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastYaml, referenceYaml, toYaml } from '../src/yaml/emit-yaml.js';
+import YAML from 'yaml';
+import { fastYaml, generatedHeader, referenceYaml, toYaml } from '../src/yaml/emit-yaml.js';
 
 /** Pieces YAML 1.1 treats specially; strings are built by gluing a few of them together. */
 const PIECES = [
@@ -263,5 +264,32 @@ describe('the fast path handles the shapes pipelines are made of (no fallback)',
       { a: new Date(0) },
     ])
       expect(fastYaml(document)).toBeUndefined();
+  });
+});
+
+describe("YAML 1.1's other line breaks (NEL, LS, PS) never stand raw in the output", () => {
+  // SnakeYAML, the platform's reader, takes U+0085, U+2028 and U+2029 as line breaks in every scalar style and
+  // folds them away; only the double-quoted escapes \N, \L, \P keep them.
+  const RAW_BREAK = /[\u0085\u2028\u2029]/;
+  const values = ['x\u2028y', 'a\u2029', '\u0085lead', 'line one\nx\u2028y\n', 'echo hi\u2028rm -rf /'];
+
+  it.each(values)('writes %j escaped in double quotes and reads it back as itself', (value) => {
+    const document = { pipeline: { name: value, tags: { [`k${value}`]: value } } };
+    const text = toYaml(document);
+    expect(text).not.toMatch(RAW_BREAK);
+    expect(text).toMatch(/\\[NLP]/);
+    expect(YAML.parse(text, { version: '1.1' })).toEqual(document);
+  });
+
+  it('leaves strings without them as they were (the negative of the rule)', () => {
+    expect(toYaml({ a: 'x y', b: 'l1\nl2\n' })).toBe('a: x y\nb: |\n  l1\n  l2\n');
+    expect(fastYaml({ a: 'x\u2028y' })).toBeUndefined();
+  });
+
+  it("escapes line breaks in the header's source path, so no part of the name becomes YAML", () => {
+    const header = generatedHeader('pipelines/a\u2028evil: true\nb.ts');
+    expect(header.split('\n')).toHaveLength(2);
+    expect(header).not.toMatch(RAW_BREAK);
+    expect(header).toContain('a\\u2028evil: true\\u000ab.ts');
   });
 });
