@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,16 @@ describe('the publish record', () => {
     const broken = await open();
     expect(broken.record.size).toBe(0);
     expect(broken.warnings).toEqual([expect.stringContaining('is not a publish record')]);
+    // Unreadable (a folder in its place): said, and the run goes on without one.
+    await rm(recordPath(out));
+    await mkdir(recordPath(out));
+    await mkdir(journalPath(recordPath(out)));
+    const unreadable = await open();
+    expect(unreadable.record.size).toBe(0);
+    expect(unreadable.warnings).toEqual([
+      expect.stringMatching(/could not read .*out\.published\.json \(EISDIR\)/),
+      expect.stringMatching(/could not read .*out\.published\.journal \(EISDIR\)/),
+    ]);
   });
 
   it('journals each change as it happens: a run that never compacts leaves everything to the next run', async () => {

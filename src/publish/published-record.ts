@@ -104,8 +104,10 @@ async function readRecordFile(path: string, target: RecordTarget, warn: (message
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return new Map<string, RecordEntry>();
-    throw error;
+    const code = (error as { code?: string }).code;
+    if (code !== 'ENOENT')
+      warn(`could not read ${path} (${code ?? String(error)}): this run has no record to compare with`);
+    return new Map<string, RecordEntry>();
   }
   let parsed: unknown;
   try {
@@ -167,7 +169,13 @@ export class PublishedRecord {
   static async open(dir: string, target: RecordTarget, warn: (message: string) => void): Promise<PublishedRecord> {
     const path = recordPath(dir);
     const entries = await readRecordFile(path, target, warn);
-    const journal = await readJournal(journalPath(path));
+    const journal = await readJournal(journalPath(path)).catch((error: unknown) => {
+      const code = (error as { code?: string }).code;
+      warn(
+        `could not read ${journalPath(path)} (${code ?? String(error)}): what an interrupted run wrote is not known`,
+      );
+      return { lines: [], skipped: [] };
+    });
     for (const line of journal.skipped)
       warn(
         `${journalPath(path)} line ${line} is not a journal line (a run stopped while writing it?): skipped; the other lines are kept`,
