@@ -134,7 +134,8 @@ describe('the publish record across runs', () => {
       error: { reason: 'drift' },
     });
     expect(em.resource('pipeline', 'default', 'shop', 'a')!.body.description).toBe('edited in the UI');
-  });
+    // Two pulls, a compile and two publishes: over a minute on a loaded two-core machine.
+  }, 240_000);
 
   // Three seeded kill points; each run is a few seconds on a loaded machine.
   it.each([11, 23, 37])(
