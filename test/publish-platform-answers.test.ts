@@ -444,8 +444,8 @@ describe('--fail-on-drift', () => {
     const em = await emulate();
     const out = await compiled(SHOP);
     expect((await publishWith({ emulator: em, args: [out] })).code).toBe(0);
-    expect(JSON.parse(await readFile(join(session.work, 'out.published.json'), 'utf8')).documents).toHaveProperty([
-      'pipelines/default/shop/deploy.yaml',
+    expect(JSON.parse(await readFile(join(session.work, 'out.published.json'), 'utf8')).resources).toHaveProperty([
+      'pipeline/default/shop//deploy/',
     ]);
     em.edit(...PIPE, (b) => (b.description = 'edited in the UI'));
     const dry = await publishWith({ emulator: em, args: [out, '--dry-run', '--fail-on-drift'] });

@@ -106,9 +106,11 @@ describe('orphans', () => {
     ]);
     expect(em.resource('pipeline', 'default', 'shop', 'deploy')).toBeDefined();
     const record = JSON.parse(await readFile(join(session.work, 'out.published.json'), 'utf8')) as {
-      documents: Record<string, unknown>;
+      resources: Record<string, { file: string }>;
     };
-    expect(Object.keys(record.documents).some((file) => file.includes('old') || file.includes('legacy'))).toBe(false);
+    const files = Object.values(record.resources).map((entry) => entry.file);
+    expect(files).toContain('pipelines/default/shop/deploy.yaml');
+    expect(files.some((file) => file.includes('old') || file.includes('legacy'))).toBe(false);
     const again = await publishWith({ emulator: em, args: [out, '--prune', '--json'] });
     expect(orphansOf(again.stdout)).toEqual([]);
   });

@@ -38,6 +38,8 @@ const runnerEnv = (): NodeJS.ProcessEnv => {
 const secrets = () => ({ HARNESS_BASE_URL: emulator.url, HARNESS_ACCOUNT_ID: ACCOUNT_ID, HARNESS_API_KEY: ADMIN_KEY });
 /** The repository's default branch is `trunk`: nothing may assume `main`. */
 const DEFAULT_BRANCH = 'trunk';
+/** What the workflow caches: the publish record and the journal a cancelled publish leaves. */
+const RECORD_PATHS = 'out.published.json\nout.published.journal\n';
 const event = (eventName: WorkflowContext['eventName'], ref: string, withSecrets = true): WorkflowContext => ({
   eventName,
   ref,
@@ -87,11 +89,13 @@ describe('the scaffolded CI workflow, as written', () => {
       j.steps.filter((s) => s.uses?.startsWith('actions/cache/')),
     );
     expect(cacheSteps.map((s) => [s.uses, s.with!.path, s.if ?? ''])).toEqual([
-      ['actions/cache/restore@v4', 'out.published.json', "github.event_name == 'pull_request'"],
-      ['actions/cache/restore@v4', 'out.published.json', ''],
-      ['actions/cache/save@v4', 'out.published.json', 'always()'],
+      ['actions/cache/restore@v4', RECORD_PATHS, "github.event_name == 'pull_request'"],
+      ['actions/cache/restore@v4', RECORD_PATHS, ''],
+      ['actions/cache/save@v4', RECORD_PATHS, 'always()'],
     ]);
-    expect(await readFile(join(project, '.gitignore'), 'utf8')).toContain('\nout.published.json\n');
+    expect(await readFile(join(project, '.gitignore'), 'utf8')).toContain(
+      '\nout.published.json\nout.published.journal\n',
+    );
   });
 
   it("the GitLab CI version in docs/publishing.md is YAML, and plans and publishes with the workflow's commands", async () => {
@@ -115,7 +119,7 @@ describe('the scaffolded CI workflow, as written', () => {
     expect(gitlab.publish!.rules).toEqual([
       { if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"' },
     ]);
-    expect(gitlab.publish!.cache!.paths).toEqual(['out.published.json']);
+    expect(gitlab.publish!.cache!.paths).toEqual(['out.published.json', 'out.published.journal']);
   });
 
   it("publishes to the platform's SaaS address when no HARNESS_BASE_URL secret is set", async () => {

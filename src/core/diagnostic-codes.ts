@@ -276,6 +276,11 @@ export const DIAGNOSTIC_CODES = {
     summary: 'a request to the platform failed (refused, unauthorized, or an error answer)',
   },
   'publish-failed': { severity: 'error', summary: 'the platform did not take a document (the report says why)' },
+  'publish-record': {
+    severity: 'warning',
+    summary:
+      'the publish record or a line of its journal could not be read (a run stopped while writing it): skipped, the rest kept',
+  },
   'pull-unmodelled': {
     severity: 'warning',
     summary:

@@ -9,6 +9,7 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyId, keyName } from '../catalog/resource-key.js';
 import { publishKeyOf } from '../platform/document.js';
+import type { RecordEntry } from './published-record.js';
 
 /**
  * Orphans: resources an earlier publish recorded (out.published.json) whose source is gone from the output folder.
@@ -21,8 +22,10 @@ export interface Orphan {
   /** The file it was published from. */
   readonly file: string;
   readonly id: ResourceKey;
-  /** The document as pipewright last published it. */
+  /** The document as pipewright last published it (or sent it, when no answer ever said it was published). */
   readonly document: Record<string, unknown>;
+  /** A later write whose answer was lost: the platform holding this instead is pipewright's too. */
+  readonly sent?: Record<string, unknown>;
 }
 
 /** `orphaned`: listed only; `deleted` (with dry-run: would be); `gone`: not on the platform any more; `kept`: refused. */
@@ -40,26 +43,22 @@ export interface OrphanResult {
   readonly correlationId?: string;
 }
 
-/** The recorded documents whose resource no document of this run publishes, children first (the order deletes go in). */
-export function findOrphans(
-  recorded: ReadonlyMap<string, { readonly document: Record<string, unknown> }>,
-  items: readonly PublishItem[],
-): Orphan[] {
+/** The recorded resources no document of this run publishes, children first (the order deletes go in). */
+export function findOrphans(recorded: ReadonlyMap<string, RecordEntry>, items: readonly PublishItem[]): Orphan[] {
   const current = new Set(items.map((item) => keyId(item.document.id)));
   const orphans: Orphan[] = [];
-  const seen = new Set<string>();
-  for (const [file, entry] of recorded) {
+  for (const entry of recorded.values()) {
+    const document = entry.confirmed?.document ?? entry.unconfirmed!.document;
     let id: ResourceKey;
     try {
-      id = publishKeyOf(entry.document);
+      id = publishKeyOf(document);
     } catch (error) {
       if (error instanceof DocumentError) continue;
       throw error;
     }
-    const key = keyId(id);
-    if (current.has(key) || seen.has(key)) continue;
-    seen.add(key);
-    orphans.push({ file, id, document: entry.document });
+    if (current.has(keyId(id))) continue;
+    const sent = entry.confirmed && entry.unconfirmed ? { sent: entry.unconfirmed.document } : {};
+    orphans.push({ file: entry.file, id, document, ...sent });
   }
   const rank = (kind: ResourceKind) => RESOURCE_KINDS.indexOf(kind);
   return orphans.sort((a, b) => rank(b.id.kind) - rank(a.id.kind) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -137,7 +136,7 @@ export async function pruneOrphans(
         continue;
       }
       const changed = semanticDiff(orphan.document, remote.document);
-      if (changed.length > 0) {
+      if (changed.length > 0 && !(orphan.sent && semanticDiff(orphan.sent, remote.document).length === 0)) {
         results.push({
           ...base,
           outcome: 'kept',

@@ -1,16 +1,14 @@
-import type { ResourceKey } from '../catalog/resource-key.js';
+import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
 import { loadConfig } from '../compile/load-config.js';
 import type { Client } from '../platform/client.js';
 import { asUserError, connect, preflight, type ConnectOptions } from './connect.js';
 import type { PublishItem } from './publish-item.js';
 import { publishDocuments, type DocumentResult, type PublishOptions, type PublishReport } from './publish.js';
-import { lastPublishedLookup, readRecord, recordPath, writeRecord } from './published-record.js';
+import { lastPublishedLookup, PublishedRecord, recordPath, unconfirmedLookup } from './published-record.js';
 import { findOrphans, pruneOrphans, type OrphanResult } from './prune.js';
 import { readOutputFolder } from './read-output.js';
 import { expandFilePath, gitFilesOf, resolveGit, tuningFromEnv, type GitFlags } from './settings.js';
-
-type PublishedRecord = Awaited<ReturnType<typeof readRecord>>;
 
 /** What `publishFolder` is asked to do: the `pipewright publish` flags, as options. */
 export interface PublishFolderOptions extends ConnectOptions, GitFlags {
@@ -69,11 +67,12 @@ export async function publishFolder(
     if (items.length > 0) await preflight(client, items[0]!.document.id);
     const target = { dir: folder, baseUrl: client.baseUrl, accountId: client.accountId, edited, keySource };
     announce(options, target, items.length);
-    const record = await readRecord(folder, client.baseUrl, client.accountId);
+    const record = await PublishedRecord.open(folder, target, (message) => warn(options, message));
     if (options.failOnDrift && record.size === 0) warn(options, driftWithoutRecord(client, folder));
-    const report = await publishDocuments(client, items, runOptions(options, config, storage, tuning, record));
-    const orphans = await orphansOf(client, record, items, report, options);
-    if (!report.dryRun) await keepRecord(client, folder, record, items, report, orphans, options);
+    const before = record.snapshot();
+    const report = await publishDocuments(client, items, runOptions(options, config, storage, tuning, record, items));
+    const orphans = await orphansOf(client, before, items, report, options);
+    if (!report.dryRun) await keepRecord(record, orphans, options);
     return { ...report, ...(orphans ? { orphans } : {}), requests: client.requests, target };
   } catch (error) {
     throw asUserError(error);
@@ -101,12 +100,17 @@ function runOptions(
   storage: ReturnType<typeof resolveGit>,
   tuning: ReturnType<typeof tuningFromEnv>,
   record: PublishedRecord,
+  items: readonly PublishItem[],
 ): PublishOptions {
   const git = storage.git;
+  const dryRun = options.dryRun ?? false;
+  const byFile = new Map(items.map((item) => [item.file, item]));
+  // The drift check compares with the record as the run found it, not with what the run itself writes.
+  const before = record.snapshot();
   const template = git?.filePath;
   const gitFileOf = gitFilesOf(config);
   return {
-    dryRun: options.dryRun ?? false,
+    dryRun,
     concurrency: options.concurrency ?? 4,
     store: storage.store,
     ...(git
@@ -122,10 +126,16 @@ function runOptions(
     failOnDrift: options.failOnDrift ?? false,
     policyCheck: options.policyCheck ?? false,
     ...(tuning.webhookPauseMs !== undefined ? { webhookPauseMs: tuning.webhookPauseMs } : {}),
-    lastPublished: lastPublishedLookup(record),
+    lastPublished: lastPublishedLookup(before),
+    unconfirmed: unconfirmedLookup(before),
     ...(gitFileOf ? { gitFileOf } : {}),
     onStart: (item) => options.onEvent?.({ type: 'start', item }),
-    onResult: (result) => options.onEvent?.({ type: 'result', result }),
+    ...(dryRun ? {} : { onSend: (item: PublishItem) => record.sending(item) }),
+    onResult: (result) => {
+      // A failed document keeps its entry: what the platform held before, and what was sent if it was.
+      if (!dryRun && result.outcome !== 'failed') record.confirmed(byFile.get(result.file)!);
+      options.onEvent?.({ type: 'result', result });
+    },
   };
 }
 
@@ -135,7 +145,7 @@ function runOptions(
  */
 async function orphansOf(
   client: Client,
-  record: PublishedRecord,
+  record: ReturnType<PublishedRecord['snapshot']>,
   items: readonly PublishItem[],
   report: PublishReport,
   options: PublishFolderOptions,
@@ -150,32 +160,24 @@ async function orphansOf(
   return outcomes;
 }
 
-/** The record of what this run published, for the next run's drift check and orphans. */
+/**
+ * The record, for the next run's drift check and orphans: what this run confirmed and sent is in it already (and
+ * in its journal); orphans deleted or gone leave it; written whole, and the journal removed.
+ */
 async function keepRecord(
-  client: Client,
-  dir: string,
   record: PublishedRecord,
-  items: readonly PublishItem[],
-  report: PublishReport,
   orphans: readonly OrphanResult[] | undefined,
   options: PublishFolderOptions,
 ): Promise<void> {
-  const removed = (orphans ?? []).filter((o) => o.outcome === 'deleted' || o.outcome === 'gone').map((o) => o.file);
+  record.remove((orphans ?? []).filter((o) => o.outcome === 'deleted' || o.outcome === 'gone').map((o) => keyId(o.id)));
   try {
-    await writeRecord(
-      dir,
-      { baseUrl: client.baseUrl, accountId: client.accountId },
-      record,
-      items,
-      report.results,
-      removed,
-    );
+    await record.compact();
   } catch (error) {
-    // The documents are published; only the next --fail-on-drift loses its reference.
+    // The documents are published, and the journal still holds what this run did: the next run folds it in.
     const code = (error as { code?: string }).code;
     warn(
       options,
-      `could not write ${recordPath(dir)}${code ? ` (${code})` : ''}: the next --fail-on-drift run has no record to compare with`,
+      `could not write ${record.path}${code ? ` (${code})` : ''}: the next --fail-on-drift run has no record to compare with`,
     );
   }
 }

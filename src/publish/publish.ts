@@ -84,6 +84,13 @@ export interface PublishOptions {
   /** The document as the last publish sent it, when a record of it is kept (drift needs it). */
   readonly lastPublished?: (item: PublishItem) => Record<string, unknown> | undefined;
   /**
+   * What an earlier run sent for the document and never heard back about (its answer was lost): the platform
+   * holding exactly that is pipewright's own write, not drift.
+   */
+  readonly unconfirmed?: (item: PublishItem) => Record<string, unknown> | undefined;
+  /** Told just before a document's write is sent (the record journals it: the answer may never come). */
+  readonly onSend?: (item: PublishItem) => void;
+  /**
    * The wait after creating a webhook trigger before the next one is created: the platform registers the webhook
    * after answering, and triggers created meanwhile can register duplicates (terraform-provider-harness waits 5 s,
    * PIPE-22127). Default 5000 ms.
@@ -119,8 +126,10 @@ const withCorrelation = (id: string | undefined) => (id ? { correlationId: id } 
 function checkDrift(item: PublishItem, remote: RemoteResource, options: PublishOptions): void {
   if (!options.failOnDrift) return;
   const last = options.lastPublished?.(item);
-  if (!last) return;
-  const drift = semanticDiff(last, remote.document);
+  const sent = options.unconfirmed?.(item);
+  if (!last && !sent) return;
+  if (sent && semanticDiff(sent, remote.document).length === 0) return;
+  const drift = semanticDiff(last ?? sent!, remote.document);
   if (drift.length > 0)
     throw new DocumentRefusal(
       'drift',
@@ -340,6 +349,7 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
     if (!git) checkWrittenInline(item, remote);
     checkDrift(item, remote, options);
     if (dryRun) return { outcome: 'updated', changes };
+    options.onSend?.(item);
     if (git) {
       const result = await git.write(item, remote, changes);
       return written(run, item, result.outcome, result, changes);
@@ -356,6 +366,7 @@ async function publishOne(run: Run, item: PublishItem): Promise<Rest> {
   if (document.id.kind === 'pipeline') run.notePipeline(document.id, git ? 'remote' : 'inline');
   if (git) checkCreatableInGit(item);
   if (dryRun) return { outcome: 'created' };
+  options.onSend?.(item);
   if (git) {
     const result = await git.write(item, undefined);
     return written(run, item, result.outcome, result);

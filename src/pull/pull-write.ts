@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { kindRow } from '../catalog/kinds.js';
-import { keyName, outputPathOf } from '../catalog/resource-key.js';
+import { outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import type { PublishItem } from '../publish/publish-item.js';
-import type { DocumentResult } from '../publish/publish.js';
-import { writeRecord } from '../publish/published-record.js';
+import { PublishedRecord } from '../publish/published-record.js';
 import type { ImportedEstate } from './pull-import.js';
 import { unmodelledPath } from './pull-import.js';
 import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
@@ -124,22 +123,33 @@ export function writeProject(
   return { outcomes, deleted, moved: moved.removed, warnings };
 }
 
-/** The publish record of what the platform holds, so the first publish's drift check starts from it. */
+/** Whether a resource is in the scope a pull read: all of the account, one organization, or one project. */
+export function scopeCovers(scope: PullScope, id: ResourceKey): boolean {
+  if (scope.org === undefined) return true;
+  if (id.org !== scope.org) return false;
+  if (scope.project === undefined) return true;
+  return id.kind === 'project' ? id.identifier === scope.project : id.project === scope.project;
+}
+
+/**
+ * The publish record of what the platform holds, so the first publish's drift check starts from it: the entries
+ * of the scope read are replaced, those of other scopes (another organization pulled into the same folder) kept.
+ */
 export async function recordPulled(
   outDir: string,
   connection: { baseUrl: string; accountId: string },
   estate: ImportedEstate,
-): Promise<void> {
+  scope: PullScope,
+): Promise<Diagnostic[]> {
   const items: PublishItem[] = estate.imported.map((document) => ({
     file: outputPathOf(document.key),
     document: { id: document.key, yaml: document.yaml, value: document.value },
   }));
-  const results: DocumentResult[] = items.map((item) => ({
-    file: item.file,
-    kind: item.document.id.kind,
-    name: keyName(item.document.id),
-    id: item.document.id,
-    outcome: 'unchanged',
-  }));
-  await writeRecord(outDir, connection, new Map(), items, results);
+  const warnings: Diagnostic[] = [];
+  const record = await PublishedRecord.open(outDir, connection, (message) =>
+    warnings.push(diagnosticOf('publish-record', 'warning', { message, path: [] })),
+  );
+  record.replaceScope((id) => scopeCovers(scope, id), items);
+  await record.compact();
+  return warnings;
 }

@@ -85,11 +85,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const changes = writeProject(options.out, estate.files, options.force ?? false, { ...connection, scope });
   // Beside the folder publish reads: the project's own outDir when it has a config of its own already.
   const outDir = join(options.out, existing.outDir ?? DEFAULT_OUT_DIR);
-  await recordPulled(outDir, connection, estate);
+  const recordWarnings = await recordPulled(outDir, connection, estate, scope);
   return {
     ...summary(options.out, client, read, estate),
     ...{ deleted: changes.deleted, moved: changes.moved, files: changes.outcomes, record: recordPath(outDir) },
-    warnings: [...estate.warnings, ...warnings, ...changes.warnings],
+    warnings: [...estate.warnings, ...warnings, ...changes.warnings, ...recordWarnings],
   };
 }
 

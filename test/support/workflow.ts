@@ -1,6 +1,6 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { runProcess, type CliResult } from './cli.js';
 
@@ -123,22 +123,31 @@ export async function readWorkflow(
   return parse(await readFile(file, 'utf8')) as { on: unknown; jobs: Record<string, Job & Record<string, unknown>> };
 }
 
-/** `actions/cache/restore` and `actions/cache/save` over the context's cache folder; a single file as `path`. */
+/**
+ * `actions/cache/restore` and `actions/cache/save` over the context's cache folder: `path` is one file or several,
+ * one a line; an entry is a folder holding the files that existed when it was saved.
+ */
 async function cacheStep(
   action: string,
   inputs: Record<string, string>,
   cwd: string,
   cache: string,
 ): Promise<CliResult> {
-  const path = join(cwd, inputs.path!);
+  const paths = inputs
+    .path!.split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   await mkdir(cache, { recursive: true });
   if (action === 'actions/cache/save') {
-    if (!(await stat(path).catch(() => undefined)))
-      return { code: 0, stdout: `Path does not exist: ${inputs.path}; no cache saved\n`, stderr: '' };
+    const present = [];
+    for (const path of paths) if (await stat(join(cwd, path)).catch(() => undefined)) present.push(path);
+    if (present.length === 0)
+      return { code: 0, stdout: `Path does not exist: ${paths.join(', ')}; no cache saved\n`, stderr: '' };
     // A key, once saved, is never overwritten (GitHub's caches are immutable).
     if (await stat(join(cache, inputs.key!)).catch(() => undefined))
       return { code: 0, stdout: `Cache ${inputs.key} exists; not saved\n`, stderr: '' };
-    await copyFile(path, join(cache, inputs.key!));
+    await mkdir(join(cache, inputs.key!));
+    for (const path of present) await copyFile(join(cwd, path), join(cache, inputs.key!, basename(path)));
     // The order of saves, for `restore-keys`: the newest match wins.
     await writeFile(
       join(cache, `${inputs.key!}.saved`),
@@ -162,7 +171,10 @@ async function cacheStep(
   }
   if (!hit)
     return { code: 0, stdout: `Cache not found for input keys: ${[inputs.key, ...prefixes].join(', ')}\n`, stderr: '' };
-  await copyFile(join(cache, hit), path);
+  for (const path of paths) {
+    const kept = join(cache, hit, basename(path));
+    if (await stat(kept).catch(() => undefined)) await copyFile(kept, join(cwd, path));
+  }
   return { code: 0, stdout: `Cache restored from key: ${hit}\n`, stderr: '' };
 }
 
