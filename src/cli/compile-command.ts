@@ -18,6 +18,10 @@ export function registerCompile(program: Command): void {
       '--schema-modeline [base]',
       'start each file with a yaml-language-server $schema line: a path to schemas/ (or the folder or http(s) URL given) holding <kind>.schema.json',
     )
+    .option(
+      '--keep-going',
+      'write every valid document; skip the files with errors and what depends on their documents, list both, exit 1',
+    )
     .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
     .addHelpText(
       'after',
@@ -29,10 +33,16 @@ export function registerCompile(program: Command): void {
         '  $ pipewright compile pipelines/terraform.ts        # this file only; the outputs of the others stay',
         '  $ pipewright compile --check --typecheck          # in CI: fail when out/ is stale',
         '  $ pipewright compile --watch',
+        '  $ pipewright compile --keep-going               # publish what is valid while the rest is fixed',
       ].join('\n'),
     )
     .action(async (entries: string[], flags: CompileFlags, command: Command) => {
       // These combinations have no sensible meaning; say so instead of picking one silently.
+      if (flags.keepGoing && (flags.check || flags.watch))
+        command.error(`error: --keep-going cannot be combined with ${flags.check ? '--check' : '--watch'}`, {
+          exitCode: 2,
+          code: 'pipewright.usage',
+        });
       if (flags.watch && (flags.check || flags.json))
         command.error(`error: --watch cannot be combined with ${flags.check ? '--check' : '--json'}`, {
           exitCode: 2,

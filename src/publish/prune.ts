@@ -9,6 +9,7 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyId, keyName } from '../catalog/resource-key.js';
 import { publishKeyOf } from '../platform/document.js';
+import type { SkippedEntry } from '../compile/layout.js';
 
 /**
  * Orphans: resources an earlier publish recorded (out.published.json) whose source is gone from the output folder.
@@ -40,12 +41,20 @@ export interface OrphanResult {
   readonly correlationId?: string;
 }
 
-/** The recorded documents whose resource no document of this run publishes, children first (the order deletes go in). */
+/**
+ * The recorded documents whose resource no document of this run publishes, children first (the order deletes go
+ * in). What `compile --keep-going` skipped (by output file or identity) is not an orphan: its source is there.
+ */
 export function findOrphans(
   recorded: ReadonlyMap<string, { readonly document: Record<string, unknown> }>,
   items: readonly PublishItem[],
+  skipped: readonly SkippedEntry[] = [],
 ): Orphan[] {
   const current = new Set(items.map((item) => keyId(item.document.id)));
+  const skippedFiles = new Set(skipped.flatMap((entry) => (entry.file ? [entry.file] : [])));
+  for (const entry of skipped)
+    if (entry.kind !== undefined && entry.identifier !== undefined)
+      current.add(keyId({ ...entry, kind: entry.kind, identifier: entry.identifier }));
   const orphans: Orphan[] = [];
   const seen = new Set<string>();
   for (const [file, entry] of recorded) {
@@ -57,7 +66,7 @@ export function findOrphans(
       throw error;
     }
     const key = keyId(id);
-    if (current.has(key) || seen.has(key)) continue;
+    if (current.has(key) || seen.has(key) || skippedFiles.has(file)) continue;
     seen.add(key);
     orphans.push({ file, id, document: entry.document });
   }
