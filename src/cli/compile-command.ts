@@ -1,6 +1,14 @@
-import type { Command } from 'commander';
-import { DEFAULT_OUT_DIR } from '../compile/config.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_DEFINITION_TIMEOUT_S, DEFAULT_OUT_DIR } from '../compile/config.js';
 import type { CompileFlags } from './compile-run.js';
+
+/** A number of seconds, 0 or more: anything else is a usage error (exit 2). */
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0)
+    throw new InvalidArgumentError(`expected a number of seconds (0 or more), got ${JSON.stringify(value)}`);
+  return parsed;
+}
 
 export function registerCompile(program: Command): void {
   program
@@ -21,6 +29,11 @@ export function registerCompile(program: Command): void {
     .option(
       '--keep-going',
       'write every valid document; skip the files with errors and what depends on their documents, list both, exit 1',
+    )
+    .option(
+      '--definition-timeout <seconds>',
+      `stop a definition file that runs longer than this while it is evaluated (default: definitionTimeout from config, else ${DEFAULT_DEFINITION_TIMEOUT_S}; 0: no limit)`,
+      seconds,
     )
     .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
     .addHelpText(

@@ -28,6 +28,7 @@ export interface CompileFlags {
   readonly typecheck?: boolean;
   readonly watch?: boolean;
   readonly keepGoing?: boolean;
+  readonly definitionTimeout?: number;
 }
 
 /** What one compile read: the watcher watches these (and their imports). */
@@ -193,6 +194,7 @@ export async function compileInputs(
     ...(inputs.config.rules ? { rules: inputs.config.rules } : {}),
     partial: inputs.partial,
     ...(flags.keepGoing ? { keepGoing: true } : {}),
+    ...definitionTimeoutOf(flags, inputs.config),
   });
   const { changes, documents } = result;
   if (process.argv.includes('--debug')) for (const note of result.notes) stderr(`pipewright: debug: ${note}\n`);
@@ -222,6 +224,12 @@ export async function compileInputs(
   }
   return ok ? EXIT.ok : EXIT.failed;
 }
+
+/** The limit on evaluating definitions: the flag, else the config's, else compile's default. */
+const definitionTimeoutOf = (flags: CompileFlags, config: PipewrightConfig): { definitionTimeout?: number } => {
+  const seconds = flags.definitionTimeout ?? config.definitionTimeout;
+  return seconds === undefined ? {} : { definitionTimeout: seconds };
+};
 
 /** One compile (`--watch` is `watch.ts`'s). */
 export async function runCompile(entries: string[], flags: CompileFlags): Promise<number> {

@@ -18,6 +18,8 @@ import {
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { MANIFEST_FILE, manifestText, type Manifest, type SkippedEntry } from './layout.js';
 import { setAsideInvalid, withSkipped } from './keep-going.js';
+import { setDefinitionTimeout } from './definition-limit.js';
+import { DEFAULT_DEFINITION_TIMEOUT_S } from './config.js';
 import { prune } from './prune.js';
 import { outputTarget, removeLeftovers } from './output-folder.js';
 import { placeApartInCase } from './case-apart.js';
@@ -73,6 +75,8 @@ export interface CompileOptions {
    * in the manifest and the result; their errors are returned in `diagnostics` instead of thrown.
    */
   readonly keepGoing?: boolean;
+  /** Seconds each bundle of definitions may take to evaluate (definition-limit.ts); default 60, 0: no limit. */
+  readonly definitionTimeout?: number;
 }
 
 /** A document of the output: its identity, where it came from and where it goes. */
@@ -114,6 +118,7 @@ export interface CompileResult {
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   // What a killed compile left beside the folder (or inside a mount point) goes first: it is never the user's.
   if (!options.check) removeLeftovers(outputTarget(options.outDir));
+  setDefinitionTimeout(options.definitionTimeout ?? DEFAULT_DEFINITION_TIMEOUT_S);
   const spool = new Spool(spoolFolder(options.outDir));
   // The texts of what this thread builds are written to the spool while it builds (unless nothing is written).
   const writer = options.check ? undefined : new WriteBehind(spool.folder);
