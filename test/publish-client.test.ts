@@ -1,4 +1,4 @@
-import { isRouteMissing } from '../src/platform/envelope.js';
+import { isGovernanceUnavailable, isRouteMissing } from '../src/platform/envelope.js';
 import { createServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -153,6 +153,42 @@ describe('classifying answers', () => {
     // The entity missing, as the platform words it, stays "not there".
     expect(isNotFound(err(404, 'RESOURCE_NOT_FOUND', 'Organization with identifier [tif] not found'))).toBe(true);
     expect(isRouteMissing(err(404, 'RESOURCE_NOT_FOUND', 'Organization with identifier [tif] not found'))).toBe(false);
+  });
+  it("the platform's own answer to an unknown path (400 RESOURCE_NOT_FOUND_EXCEPTION, Jersey's words) is a route missing", () => {
+    const wrongUrl = err(
+      400,
+      'RESOURCE_NOT_FOUND_EXCEPTION',
+      'HTTP 400 bad request RESOURCE_NOT_FOUND_EXCEPTION: HTTP 404 Not Found',
+    );
+    expect(isRouteMissing(wrongUrl)).toBe(true);
+    expect(isNotFound(wrongUrl)).toBe(false);
+    // A missing connector answers the same code with its own words: still "not there".
+    const connector = err(
+      400,
+      'RESOURCE_NOT_FOUND_EXCEPTION',
+      'Connector with identifier [hub] not found in project [shop] and org [default].',
+    );
+    expect(isRouteMissing(connector)).toBe(false);
+    expect(isNotFound(connector)).toBe(true);
+    expect(isRouteMissing(err(400, 'INVALID_REQUEST', 'HTTP 404 Not Found'))).toBe(false);
+  });
+  it('policy evaluation is unavailable when the policy service is not there or the module is not licensed, never for a permission', () => {
+    expect(isGovernanceUnavailable(err(404, undefined, 'HTTP 404 not found'))).toBe(true);
+    expect(isGovernanceUnavailable(err(402, undefined, 'HTTP 402 request cannot be processed'))).toBe(true);
+    expect(
+      isGovernanceUnavailable(err(403, undefined, 'HTTP 403 forbidden: the governance module is not licensed')),
+    ).toBe(true);
+    expect(
+      isGovernanceUnavailable(
+        err(
+          403,
+          'NG_ACCESS_DENIED',
+          'HTTP 403 forbidden NG_ACCESS_DENIED: Missing permission core_governancePolicy_evaluate',
+        ),
+      ),
+    ).toBe(false);
+    expect(isGovernanceUnavailable(err(401, 'INVALID_CREDENTIAL', 'HTTP 401 unauthorized'))).toBe(false);
+    expect(isGovernanceUnavailable(err(500, undefined, 'HTTP 500 internal server error'))).toBe(false);
   });
   it('"not there" is every form of platform-facts-2.md §3, never a bare 404, 401, 403, a Git error or a 5xx', () => {
     for (const code of ['ENTITY_NOT_FOUND', 'RESOURCE_NOT_FOUND', 'RESOURCE_NOT_FOUND_EXCEPTION'])

@@ -123,6 +123,21 @@ describe('dry-run checks what each write depends on', () => {
     expect(failedIds((await publishWith({ emulator: em, args: [out, '--json'] })).stdout)).toEqual(['eu']);
   });
 
+  it('a route missing on the server is not a project missing: no "would fail"; the project really missing is one', async () => {
+    // The server answers the projects read as the platform answers an unknown path: 400 RESOURCE_NOT_FOUND_EXCEPTION
+    // "HTTP 404 Not Found", the code a missing entity gets.
+    const em = await emulate({ missingRoutes: [/^\/ng\/api\/projects\//] });
+    const out = await compiled([pipelineDoc('deploy', 'ghost')]);
+    const dry = await publishWith({ emulator: em, args: [out, '--dry-run', '--json'] });
+    expect(em.requests.some((r) => r.path.startsWith('/gateway/ng/api/projects/ghost') && r.status === 400)).toBe(true);
+    expect(report(dry.stdout).documents.find((d) => d.identifier === 'deploy')).toMatchObject({ outcome: 'created' });
+    expect(dry.code).toBe(0);
+    // The same document where the route answers and the project is missing: the prediction stands.
+    const answering = await emulate();
+    const plain = await publishWith({ emulator: answering, args: [out, '--dry-run', '--json'] });
+    expect(failedIds(plain.stdout)).toEqual(['deploy']);
+  });
+
   it('a missing connector is a warning, not a failure: the platform saves the pipeline', async () => {
     const em = await emulate();
     const pipeline = pipelineDoc('deploy', 'shop');

@@ -149,4 +149,44 @@ describe('publish --policy-check', () => {
     const again = await publishWith({ emulator: em, args: [out, '--policy-check', '--json'] });
     expect(byId(again.stdout, 'build')).toMatchObject({ outcome: 'unchanged', policy: { status: 'pass' } });
   });
+
+  it('an account without the governance module: "policy evaluation unavailable" is a warning, the plan and the run go on', async () => {
+    const em = await emulate({ governance: false });
+    const out = await compiled([projectDoc('shop'), pipelineDoc('deploy', 'shop'), connectorDoc('hub', 'shop')]);
+    const dry = await publishWith({ emulator: em, args: [out, '--dry-run', '--policy-check'] });
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toMatch(
+      /^warning: policy evaluation unavailable: HTTP 403 forbidden: Policy management is not enabled/m,
+    );
+    expect(dry.stderr.match(/policy evaluation unavailable/g)).toHaveLength(1);
+    expect(dry.stdout).toMatch(/^would create\s+pipeline\s+default\/shop\/deploy\s/m);
+    // Asked once: the answer is the account's, not the document's.
+    expect(em.requests.filter((r) => r.path.includes('/pm/api/v1/evaluate-by-type'))).toHaveLength(1);
+    const run = await publishWith({ emulator: em, args: [out, '--policy-check', '--json'] });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      documents: Array<{ identifier: string; outcome: string; policy?: Json }>;
+    };
+    expect(report.documents.find((d) => d.identifier === 'deploy')).toMatchObject({
+      outcome: 'created',
+      policy: { status: 'unavailable', sets: [] },
+    });
+    expect(em.totalWrites()).toBe(3);
+  });
+
+  it('a policy service that is not there (its route missing) is unavailable too; a key without permission still fails', async () => {
+    const missing = await emulate({ missingRoutes: [/^\/pm\//] });
+    const out = await compiled([projectDoc('shop'), pipelineDoc('deploy', 'shop')]);
+    const dry = await publishWith({ emulator: missing, args: [out, '--dry-run', '--policy-check'] });
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain(
+      'warning: policy evaluation unavailable: HTTP 400 bad request RESOURCE_NOT_FOUND_EXCEPTION: HTTP 404 Not Found',
+    );
+    const forbidden = await emulate({
+      forbid: (_method, path) => (path.startsWith('/pm/') ? 'core_governancePolicy_evaluate' : undefined),
+    });
+    const denied = await publishWith({ emulator: forbidden, args: [out, '--dry-run', '--policy-check'] });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).not.toContain('policy evaluation unavailable');
+  });
 });

@@ -1,6 +1,14 @@
-import type { Command } from 'commander';
-import { DEFAULT_OUT_DIR } from '../compile/config.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_DEFINITION_TIMEOUT_S, DEFAULT_OUT_DIR } from '../compile/config.js';
 import type { CompileFlags } from './compile-run.js';
+
+/** A number of seconds, 0 or more: anything else is a usage error (exit 2). */
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0)
+    throw new InvalidArgumentError(`expected a number of seconds (0 or more), got ${JSON.stringify(value)}`);
+  return parsed;
+}
 
 export function registerCompile(program: Command): void {
   program
@@ -18,6 +26,15 @@ export function registerCompile(program: Command): void {
       '--schema-modeline [base]',
       'start each file with a yaml-language-server $schema line: a path to schemas/ (or the folder or http(s) URL given) holding <kind>.schema.json',
     )
+    .option(
+      '--keep-going',
+      'write every valid document; skip the files with errors and what depends on their documents, list both, exit 1',
+    )
+    .option(
+      '--definition-timeout <seconds>',
+      `stop a definition file that runs longer than this while it is evaluated (default: definitionTimeout from config, else ${DEFAULT_DEFINITION_TIMEOUT_S}; 0: no limit)`,
+      seconds,
+    )
     .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
     .addHelpText(
       'after',
@@ -29,10 +46,16 @@ export function registerCompile(program: Command): void {
         '  $ pipewright compile pipelines/terraform.ts        # this file only; the outputs of the others stay',
         '  $ pipewright compile --check --typecheck          # in CI: fail when out/ is stale',
         '  $ pipewright compile --watch',
+        '  $ pipewright compile --keep-going               # publish what is valid while the rest is fixed',
       ].join('\n'),
     )
     .action(async (entries: string[], flags: CompileFlags, command: Command) => {
       // These combinations have no sensible meaning; say so instead of picking one silently.
+      if (flags.keepGoing && (flags.check || flags.watch))
+        command.error(`error: --keep-going cannot be combined with ${flags.check ? '--check' : '--watch'}`, {
+          exitCode: 2,
+          code: 'pipewright.usage',
+        });
       if (flags.watch && (flags.check || flags.json))
         command.error(`error: --watch cannot be combined with ${flags.check ? '--check' : '--json'}`, {
           exitCode: 2,

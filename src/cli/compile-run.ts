@@ -12,6 +12,8 @@ import {
 } from '../core/diagnostics.js';
 import { loadConfig } from '../compile/load-config.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
+import type { SkippedEntry } from '../compile/layout.js';
+import { keyName } from '../catalog/resource-key.js';
 import { EXIT, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
@@ -25,6 +27,8 @@ export interface CompileFlags {
   readonly json?: boolean;
   readonly typecheck?: boolean;
   readonly watch?: boolean;
+  readonly keepGoing?: boolean;
+  readonly definitionTimeout?: number;
 }
 
 /** What one compile read: the watcher watches these (and their imports). */
@@ -139,18 +143,37 @@ function removalText({ source, reason, movedTo }: Removal): string {
       return `its source ${source} no longer exists`;
     case 'source-not-included':
       return `its source ${source} is not among the entries compiled (the config's include)`;
+    case 'skipped':
+      return `skipped: ${source} has errors, or it depends on what was skipped`;
   }
 }
 
-/** What a compile did: the counts, then each removed file and why. */
-export function compileSummary(outDir: string, { changes, documents }: CompileResult): string {
+/** What a compile did: the counts, then each removed file and why; with --keep-going each document written and skipped. */
+export function compileSummary(outDir: string, { changes, documents, skipped }: CompileResult): string {
   const kept = changes.kept.length > 0 ? `; ${changes.kept.length} kept (from sources not compiled in this run)` : '';
-  return (
+  const removals = changes.removals.filter((r) => r.reason !== 'skipped');
+  const lines =
     `compiled ${plural(documents.length, 'document')} to ${outDir}: ` +
-    `${changes.written.length} written, ${changes.unchanged.length} unchanged, ${changes.removed.length} removed${kept}\n` +
-    changes.removals.map((r) => `  removed  ${r.file}  (${removalText(r)})\n`).join('')
+    `${changes.written.length} written, ${changes.unchanged.length} unchanged, ${removals.length} removed${kept}` +
+    (skipped.length > 0 ? `, ${skipped.length} skipped (--keep-going)` : '') +
+    '\n' +
+    removals.map((r) => `  removed  ${r.file}  (${removalText(r)})\n`).join('');
+  if (skipped.length === 0) return lines;
+  return (
+    lines +
+    documents.map((d) => `  compiled ${d.output}\n`).join('') +
+    skipped.map((entry) => `  skipped  ${entry.file ?? entry.source}  (${skipReason(entry)})\n`).join('') +
+    `fix the errors above and compile again: publish of ${outDir} publishes the compiled documents and never prunes the skipped\n`
   );
 }
+
+/** Why `--keep-going` did not write a document. */
+const skipReason = (entry: SkippedEntry): string =>
+  entry.reason === 'depends-on-skipped'
+    ? `depends on ${entry.dependsOn}, skipped`
+    : entry.file
+      ? `${entry.source} has errors`
+      : `${entry.source} has errors; it made no document`;
 
 /** One compile of resolved inputs, printed; errors are thrown (DiagnosticError) for the caller to print. */
 export async function compileInputs(
@@ -170,18 +193,26 @@ export async function compileInputs(
     schemaModeline: flags.schemaModeline ?? inputs.config.schemaModeline ?? false,
     ...(inputs.config.rules ? { rules: inputs.config.rules } : {}),
     partial: inputs.partial,
+    ...(flags.keepGoing ? { keepGoing: true } : {}),
+    ...definitionTimeoutOf(flags, inputs.config),
   });
   const { changes, documents } = result;
   if (process.argv.includes('--debug')) for (const note of result.notes) stderr(`pipewright: debug: ${note}\n`);
   const diagnostics = sortDiagnostics([...typeWarnings, ...result.diagnostics]);
   const upToDate = changes.written.length === 0 && changes.removed.length === 0;
-  const ok = !flags.check || upToDate;
+  const ok = (!flags.check || upToDate) && result.skipped.length === 0;
   if (flags.json) {
     printEnvelope('compile', ok, diagnostics, {
       outDir: inputs.outDir,
       check: flags.check ?? false,
       documents: documents.length,
       changes,
+      ...(flags.keepGoing
+        ? {
+            compiled: documents.map((d) => ({ kind: d.kind, name: keyName(d.key), file: d.output, source: d.file })),
+            skipped: result.skipped,
+          }
+        : {}),
     });
   } else {
     // A watch prints each warning once (warning-memory.ts); a single compile prints them all.
@@ -193,6 +224,12 @@ export async function compileInputs(
   }
   return ok ? EXIT.ok : EXIT.failed;
 }
+
+/** The limit on evaluating definitions: the flag, else the config's, else compile's default. */
+const definitionTimeoutOf = (flags: CompileFlags, config: PipewrightConfig): { definitionTimeout?: number } => {
+  const seconds = flags.definitionTimeout ?? config.definitionTimeout;
+  return seconds === undefined ? {} : { definitionTimeout: seconds };
+};
 
 /** One compile (`--watch` is `watch.ts`'s). */
 export async function runCompile(entries: string[], flags: CompileFlags): Promise<number> {

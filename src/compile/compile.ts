@@ -16,7 +16,10 @@ import {
   type CompileSession,
 } from './compile-cache.js';
 import { DiagnosticError, groupDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
-import { MANIFEST_FILE, manifestText, type Manifest } from './layout.js';
+import { MANIFEST_FILE, manifestText, type Manifest, type SkippedEntry } from './layout.js';
+import { setAsideInvalid, withSkipped } from './keep-going.js';
+import { setDefinitionTimeout } from './definition-limit.js';
+import { DEFAULT_DEFINITION_TIMEOUT_S } from './config.js';
 import { prune } from './prune.js';
 import { outputTarget, removeLeftovers } from './output-folder.js';
 import { placeApartInCase } from './case-apart.js';
@@ -67,6 +70,13 @@ export interface CompileOptions {
   readonly onInputs?: (files: readonly string[]) => void;
   /** Kept by a long-running caller (`compile --watch`) across compiles: see CompileSession. */
   readonly session?: CompileSession;
+  /**
+   * Write every valid document and skip the entries with errors and what depends on them (keep-going.ts), listed
+   * in the manifest and the result; their errors are returned in `diagnostics` instead of thrown.
+   */
+  readonly keepGoing?: boolean;
+  /** Seconds each bundle of definitions may take to evaluate (definition-limit.ts); default 60, 0: no limit. */
+  readonly definitionTimeout?: number;
 }
 
 /** A document of the output: its identity, where it came from and where it goes. */
@@ -88,8 +98,10 @@ export interface CompileResult {
   readonly documents: readonly CompiledDocument[];
   readonly manifest: Manifest;
   readonly changes: OutputChanges;
-  /** Warnings; errors are thrown as a DiagnosticError. */
+  /** Warnings; errors are thrown as a DiagnosticError (with `keepGoing`, those of the skipped entries are here). */
   readonly diagnostics: readonly Diagnostic[];
+  /** What `keepGoing` did not write, and why. */
+  readonly skipped: readonly SkippedEntry[];
   /** What `--debug` shows: entries the cache cannot keep, and why. */
   readonly notes: readonly string[];
   /** Every file the definitions were made of, absolute (see `onInputs`). */
@@ -97,7 +109,8 @@ export interface CompileResult {
 }
 
 /**
- * Loads, validates and emits: nothing is written unless every document is valid. Each entry file gives one
+ * Loads, validates and emits: nothing is written unless every document is valid (with `keepGoing`, the valid ones
+ * are). Each entry file gives one
  * EntryResult, made in this thread, in a worker thread, or read from the cache; then one check across entries,
  * by key. When that finds a problem, only the entries it involves are built again, together in this thread,
  * so that its diagnostics name the builder calls on both sides.
@@ -105,6 +118,7 @@ export interface CompileResult {
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   // What a killed compile left beside the folder (or inside a mount point) goes first: it is never the user's.
   if (!options.check) removeLeftovers(outputTarget(options.outDir));
+  setDefinitionTimeout(options.definitionTimeout ?? DEFAULT_DEFINITION_TIMEOUT_S);
   const spool = new Spool(spoolFolder(options.outDir));
   // The texts of what this thread builds are written to the spool while it builds (unless nothing is written).
   const writer = options.check ? undefined : new WriteBehind(spool.folder);
@@ -158,7 +172,7 @@ async function compileWith(
         fresh.map((file) => resolve(file)),
         (file) => hashes.contents(file),
       );
-    for (const result of await buildFresh(fresh, { ...render, keepInputs }, spool, writer))
+    for (const result of await buildFresh(fresh, { ...render, keepInputs }, spool, writer, options.keepGoing))
       results.set(result.file, result);
   }
   // The documents the writer took get their hashes, and their spool files when it wrote them.
@@ -202,7 +216,13 @@ async function compileWith(
     across = rebuilt.across;
   }
   const diagnostics = [...ordered().flatMap((result) => result.diagnostics), ...across];
-  if (hasErrors(diagnostics)) throw new DiagnosticError(groupDiagnostics(diagnostics));
+  let skipped: readonly SkippedEntry[] = [];
+  if (hasErrors(diagnostics)) {
+    const aside = options.keepGoing ? setAsideInvalid(ordered(), diagnostics, previous) : undefined;
+    if (!aside) throw new DiagnosticError(groupDiagnostics(diagnostics));
+    for (const result of aside.results) results.set(result.file, result);
+    skipped = aside.skipped;
+  }
   // Paths that differ only in case are one file on macOS and Windows: such outputs are set apart (case-apart.ts).
   const apart = placeApartInCase(ordered(), kept, options.outDir);
   for (const result of apart.results) results.set(result.file, result);
@@ -212,7 +232,7 @@ async function compileWith(
     for (const d of result.documents)
       outputs.set(d.output.file, d.spooled ? { spooled: d.spooled } : d.asItIs ? AS_IT_IS : d.text);
   for (const moved of apart.kept) outputs.set(moved.entry.file, moved.text);
-  const pruning = prune(previous, [...made(), ...apart.kept.map((moved) => moved.entry)], scope);
+  const pruning = withSkipped(prune(previous, [...made(), ...apart.kept.map((moved) => moved.entry)], scope), skipped);
   const { manifest } = pruning;
   const changes =
     (fresh.length === 0 &&
@@ -249,7 +269,7 @@ async function compileWith(
   const documents = all.flatMap((result) =>
     result.documents.map((d) => compiledDocument(result, d, reused.has(result.file))),
   );
-  return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), notes, inputs };
+  return { documents, manifest, changes, diagnostics: groupDiagnostics(diagnostics), skipped, notes, inputs };
 }
 
 /** The result with the writer's hashes and spool files in the documents it took (the others as they are). */
@@ -277,11 +297,50 @@ async function buildFresh(
   render: RenderOptions,
   spool: Spool,
   writer: WriteBehind | undefined,
+  keepGoing = false,
 ): Promise<EntryResult[]> {
-  const batches = planBatches(fresh);
-  if (batches) return runBatches(batches, render, spool.folder);
-  // A thread of its own pays from a few chunks on; a watch recompiling a file or two would wait for it to start.
-  return buildEntries(fresh, render, fresh.length >= WRITE_BEHIND_FROM ? writer : undefined);
+  try {
+    const batches = planBatches(fresh);
+    if (batches) return await runBatches(batches, render, spool.folder);
+    // A thread of its own pays from a few chunks on; a watch recompiling a file or two would wait for it to start.
+    return await buildEntries(fresh, render, fresh.length >= WRITE_BEHIND_FROM ? writer : undefined);
+  } catch (error) {
+    if (!keepGoing || !(error instanceof DiagnosticError)) throw error;
+    return buildApart(fresh, render);
+  }
+}
+
+/**
+ * `--keep-going` after a bundle failed to load (a syntax error, a definition that threw): each entry on its own,
+ * so the one that fails is an entry with errors and no documents, and the others are built.
+ */
+async function buildApart(fresh: readonly string[], render: RenderOptions): Promise<EntryResult[]> {
+  const results: EntryResult[] = [];
+  for (const file of fresh)
+    try {
+      results.push(...(await buildEntries([file], render)));
+    } catch (error) {
+      if (!(error instanceof DiagnosticError)) throw error;
+      const diagnostics = error.diagnostics.some((d) => d.severity === 'error')
+        ? error.diagnostics
+        : [
+            ...error.diagnostics,
+            {
+              code: 'definition-threw' as const,
+              severity: 'error' as const,
+              message: `${file} could not be loaded`,
+              path: [],
+            },
+          ];
+      results.push({
+        file: entryKey(file),
+        documents: [],
+        diagnostics,
+        dependencies: [resolve(file)],
+        uncacheable: 'it did not load',
+      });
+    }
+  return results;
 }
 
 const compiledDocument = (result: EntryResult, d: EntryDocument, reused: boolean): CompiledDocument => ({

@@ -47,6 +47,11 @@ export const configSchema = z.strictObject({
   /** Add a `# yaml-language-server: $schema=` line to compiled files. */
   schemaModeline: z.boolean().optional(),
   /**
+   * Seconds a definition file (with what it imports) may run while compile evaluates it, default 60; past it, it
+   * is stopped and named (`definition-timeout`). 0: no limit. `compile --definition-timeout` wins over it.
+   */
+  definitionTimeout: z.number().nonnegative().optional(),
+  /**
    * Switch a rule off, or report it at another severity, in compile and validate: `{ 'possible-secret': 'off',
    * 'unknown-reference': 'error', 'unknown-key': 'warning' }`. Every code about a document is configurable, the
    * schema's included (docs/troubleshooting.md#configuring-rules); lowering what the platform refuses moves the
@@ -67,3 +72,5 @@ export const CONFIG_FILES = [
   'pipewright.config.mjs',
 ];
 export const DEFAULT_OUT_DIR = 'out';
+/** Seconds a definition file may take to evaluate when neither the flag nor the config says (definition-limit.ts). */
+export const DEFAULT_DEFINITION_TIMEOUT_S = 60;

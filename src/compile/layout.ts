@@ -27,6 +27,30 @@ export interface Manifest {
   readonly generator: 'pipewright';
   readonly version: 1;
   readonly files: readonly ManifestEntry[];
+  /**
+   * What `compile --keep-going` did not write (its source has errors, or it depends on such a document): publish
+   * reads it so that a skipped resource is neither published nor taken as deleted (never pruned).
+   */
+  readonly skipped?: readonly SkippedEntry[];
+}
+
+/**
+ * A document `compile --keep-going` skipped: its identity and output path when known (from its built document or
+ * the previous manifest), else only the source that failed before it made any document.
+ */
+export interface SkippedEntry {
+  readonly file?: string;
+  readonly kind?: ResourceKind;
+  readonly org?: string;
+  readonly project?: string;
+  readonly parent?: string;
+  readonly version?: string;
+  readonly identifier?: string;
+  /** The TypeScript file that defines it, relative to the working directory. */
+  readonly source: string;
+  /** `invalid`: its source has errors; `depends-on-skipped`: it refers to a skipped document (`dependsOn`). */
+  readonly reason: 'invalid' | 'depends-on-skipped';
+  readonly dependsOn?: string;
 }
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

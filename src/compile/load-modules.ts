@@ -3,9 +3,9 @@ import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { firstUserFrame } from '../core/source-site.js';
 import { bundleFileName, mapBundleFrames, mappedStack } from './bundle-maps.js';
+import { withinLimit } from './definition-limit.js';
 import { DiagnosticError, withoutRepeats, type Diagnostic } from '../core/diagnostics.js';
 import type { DiagnosticLocation, SourceLocation } from '../core/source-location.js';
 
@@ -111,8 +111,13 @@ function bundleFolder(): Promise<string> {
   return folder;
 }
 
-/** The bundles whose frames stay mapped until the end of a `withBundleMaps` scope. */
-const mapScope = new AsyncLocalStorage<Array<{ forget(): void }>>();
+/**
+ * The `withBundleMaps` scopes open now, each with the bundles evaluated while it was open: a bundle's frames stay
+ * mapped until every scope that saw it has ended. Plain state, not an AsyncLocalStorage: async hooks in the process
+ * make Node abort when definition-limit.ts stops an endless definition (its callback scope finds the async id stack
+ * not unwound), and a scope that keeps a map a little longer only maps more frames.
+ */
+const openScopes = new Set<Array<{ forget(): void }>>();
 
 /**
  * Runs `work` with the frames of the bundles it evaluates mapped to the user's files until it ends: call sites are
@@ -120,21 +125,34 @@ const mapScope = new AsyncLocalStorage<Array<{ forget(): void }>>();
  */
 export async function withBundleMaps<T>(work: () => Promise<T>): Promise<T> {
   const registered: Array<{ forget(): void }> = [];
+  openScopes.add(registered);
   try {
-    return await mapScope.run(registered, work);
+    return await work();
   } finally {
+    openScopes.delete(registered);
     for (const registration of registered) registration.forget();
   }
+}
+
+/** A bundle's map registration shared by the open scopes: forgotten when the last of them forgets it. */
+function shared(registration: { forget(): void }, scopes: number): { forget(): void } {
+  let left = scopes;
+  return { forget: () => --left === 0 && registration.forget() };
 }
 
 /** Writes a bundle and imports it: the entries' modules run (the builders are called) here. */
 async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundle): Promise<LoadedModule[]> {
   await writeFile(outfile, code);
   const registration = mapBundleFrames(outfile, map);
-  const scope = mapScope.getStore();
-  scope?.push(registration);
+  const scoped = openScopes.size > 0;
+  if (scoped) {
+    const held = shared(registration, openScopes.size);
+    for (const scope of openScopes) scope.push(held);
+  }
   try {
-    const loaded = (await import(pathToFileURL(outfile).href)) as { default: Array<Record<string, unknown>> };
+    const loaded = (await withinLimit(() => import(pathToFileURL(outfile).href), files)) as {
+      default: Array<Record<string, unknown>>;
+    };
     const graph = importGraph(metafile);
     return loaded.default.map((exports, index) => ({
       file: shown(absolute[index]!),
@@ -142,12 +160,14 @@ async function evaluate({ files, absolute, outfile, code, map, metafile }: Bundl
       ...closure(graph, absolute[index]!),
     }));
   } catch (error) {
+    // Stopped at the time limit: already said as it should be.
+    if (error instanceof DiagnosticError) throw error;
     // The stack --debug shows leads to the user's lines too.
     if (error instanceof Error && error.stack && Object.getOwnPropertyDescriptor(error, 'stack')?.writable)
       error.stack = mappedStack(error.stack);
     throw new DiagnosticError([thrownDiagnostic(error, files)], { cause: error });
   } finally {
-    if (!scope) registration.forget();
+    if (!scoped) registration.forget();
     await rm(outfile, { force: true });
   }
 }

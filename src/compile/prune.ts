@@ -6,9 +6,10 @@ import { createManifest, type Manifest, type ManifestEntry } from './layout.js';
 /**
  * Why an output of the previous compile goes: its source was compiled and no longer makes it, its source file is
  * gone, (in a compile of the whole project) its source is no longer among the entries, or its resource is now
- * written to another path (`movedTo`: a path that differs from another only in case came or went, case-apart.ts).
+ * written to another path (`movedTo`: a path that differs from another only in case came or went, case-apart.ts),
+ * or `compile --keep-going` skipped it (keep-going.ts: the manifest lists it as skipped).
  */
-type RemovalReason = 'no-longer-exported' | 'source-deleted' | 'source-not-included' | 'moved';
+type RemovalReason = 'no-longer-exported' | 'source-deleted' | 'source-not-included' | 'moved' | 'skipped';
 
 export interface Removal {
   /** Path inside the output folder, with `/`. */

@@ -71,6 +71,10 @@ export const DIAGNOSTIC_CODES = {
   'unresolved-import': { severity: 'error', summary: 'a definition file imports a file that does not exist' },
   'definition-threw': { severity: 'error', summary: 'a definition file threw while it was loaded' },
   'definition-exited': { severity: 'error', summary: 'a definition file called process.exit() in a worker thread' },
+  'definition-timeout': {
+    severity: 'error',
+    summary: 'a definition file ran longer than definitionTimeout and was stopped',
+  },
   'invalid-setting': {
     severity: 'error',
     summary: 'a setting (environment variable, option or config field) has a value pipewright cannot use',

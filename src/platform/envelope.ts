@@ -45,14 +45,41 @@ export const isNotFound = (error: unknown): boolean =>
       !LIMIT.test(error.message)));
 
 /**
- * Jersey's words when no resource method matches the path (its NotFoundException, "HTTP 404 Not Found", which the
- * platform's exception mapper wraps in an envelope with a NOT_FOUND code) or a proxy's "no such route": the route is
- * missing on this server, not the entity. Read as "not there", a whole dry run would say every document fails.
+ * Jersey's words when no resource method matches the path (its NotFoundException, "HTTP 404 Not Found") or a
+ * proxy's "no such route": the route is missing on this server, not the entity. The platform's
+ * NotFoundExceptionMapper answers Jersey's exception as 400 FAILURE `RESOURCE_NOT_FOUND_EXCEPTION`, the code a
+ * missing connector gets, so only the message tells them apart (platform-facts-2.md §3, "wrong URL"); a 404
+ * carrying the same words is a server or proxy mapping it otherwise. Read as "not there", a whole dry run would
+ * say every document fails.
  */
 // Case-sensitive and at the end: the message pipewright composes starts "HTTP 404 not found <code>: " itself.
 const ROUTE_MISSING = /(?:^|: )HTTP 404 Not Found$|no such route/;
 export const isRouteMissing = (error: unknown): boolean =>
-  error instanceof ApiError && error.status === 404 && ROUTE_MISSING.test(error.message.trim());
+  error instanceof ApiError &&
+  (error.status === 404 || (error.status === 400 && error.code === 'RESOURCE_NOT_FOUND_EXCEPTION')) &&
+  ROUTE_MISSING.test(error.message.trim());
+
+/**
+ * The words of an account without the governance (policy as code) module, or a key the module is not licensed
+ * for. The policy service answers its own goa errors (`{name, message, ...}`; harness-go-sdk
+ * harness/policymgmt/api_evaluate.go declares them for 400, 401, 403, 404, 500 and 502), and its sources give no
+ * fixed text for a missing module, so the words are matched loosely.
+ */
+const MODULE_ABSENT =
+  /licen[cs]e|not enabled|not entitled|not available|module|upgrade your plan|OPA_PIPELINE_GOVERNANCE/i;
+
+/**
+ * A policy evaluation the account cannot have: the policy service is not there (a route missing, any 404: a
+ * self-hosted install without it), or it refuses the account for want of the module (402, or a 400/403 saying so).
+ * `--policy-check` then warns that evaluation is unavailable instead of failing every document. A plain 403 (the
+ * key lacks a permission) or 401 stays an error.
+ */
+export const isGovernanceUnavailable = (error: unknown): boolean =>
+  error instanceof ApiError &&
+  (isRouteMissing(error) ||
+    error.status === 404 ||
+    error.status === 402 ||
+    ((error.status === 403 || error.status === 400) && MODULE_ABSENT.test(error.message)));
 
 /** Licence and plan limits (`LimitExceededException`, `FeatureNotSupportedException`): 400 INVALID_REQUEST, never retried. */
 const LIMIT = /limit|exceeded|licen[cs]e|not supported in your plan|upgrade your plan|feature .*not available/i;

@@ -9,6 +9,7 @@ import type { ResourceKey } from '../catalog/resource-key.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyId, keyName } from '../catalog/resource-key.js';
 import { publishKeyOf } from '../platform/document.js';
+import type { SkippedEntry } from '../compile/layout.js';
 import type { RecordEntry } from './published-record.js';
 
 /**
@@ -43,9 +44,20 @@ export interface OrphanResult {
   readonly correlationId?: string;
 }
 
-/** The recorded resources no document of this run publishes, children first (the order deletes go in). */
-export function findOrphans(recorded: ReadonlyMap<string, RecordEntry>, items: readonly PublishItem[]): Orphan[] {
+/**
+ * The recorded resources no document of this run publishes, children first (the order deletes go in). What
+ * `compile --keep-going` skipped (by output file or identity) is not an orphan: its source is there.
+ */
+export function findOrphans(
+  recorded: ReadonlyMap<string, RecordEntry>,
+  items: readonly PublishItem[],
+  skipped: readonly SkippedEntry[] = [],
+): Orphan[] {
   const current = new Set(items.map((item) => keyId(item.document.id)));
+  const skippedFiles = new Set(skipped.flatMap((entry) => (entry.file ? [entry.file] : [])));
+  for (const entry of skipped)
+    if (entry.kind !== undefined && entry.identifier !== undefined)
+      current.add(keyId({ ...entry, kind: entry.kind, identifier: entry.identifier }));
   const orphans: Orphan[] = [];
   for (const entry of recorded.values()) {
     const document = entry.confirmed?.document ?? entry.unconfirmed!.document;
@@ -56,7 +68,7 @@ export function findOrphans(recorded: ReadonlyMap<string, RecordEntry>, items: r
       if (error instanceof DocumentError) continue;
       throw error;
     }
-    if (current.has(keyId(id))) continue;
+    if (current.has(keyId(id)) || skippedFiles.has(entry.file)) continue;
     const sent = entry.confirmed && entry.unconfirmed ? { sent: entry.unconfirmed.document } : {};
     orphans.push({ file: entry.file, id, document, ...sent });
   }

@@ -8,6 +8,7 @@ import { publishDocuments, type DocumentResult, type PublishOptions, type Publis
 import { lastPublishedLookup, PublishedRecord, recordPath, unconfirmedLookup } from './published-record.js';
 import { findOrphans, pruneOrphans, type OrphanResult } from './prune.js';
 import { readOutputFolder } from './read-output.js';
+import type { SkippedEntry } from '../compile/layout.js';
 import { expandFilePath, gitFilesOf, resolveGit, tuningFromEnv, type GitFlags } from './settings.js';
 
 /** What `publishFolder` is asked to do: the `pipewright publish` flags, as options. */
@@ -59,7 +60,7 @@ export async function publishFolder(
   try {
     const config = options.config ?? (await loadConfig()).config;
     const folder = dir ?? config.outDir ?? DEFAULT_OUT_DIR;
-    const { items, edited } = await readOutputFolder(folder);
+    const { items, edited, skipped } = await readOutputFolder(folder);
     const tuning = tuningFromEnv();
     // Settings are checked before any request: a missing Git setting is named at once, with nothing sent.
     const storage = resolveGit(options, config);
@@ -67,11 +68,12 @@ export async function publishFolder(
     if (items.length > 0) await preflight(client, items[0]!.document.id);
     const target = { dir: folder, baseUrl: client.baseUrl, accountId: client.accountId, edited, keySource };
     announce(options, target, items.length);
+    if (skipped.length > 0) warn(options, skippedWarning(folder, skipped));
     const record = await PublishedRecord.open(folder, target, (message) => warn(options, message));
     if (options.failOnDrift && record.size === 0) warn(options, driftWithoutRecord(client, folder));
     const before = record.snapshot();
     const report = await publishDocuments(client, items, runOptions(options, config, storage, tuning, record, items));
-    const orphans = await orphansOf(client, before, items, report, options);
+    const orphans = await orphansOf(client, before, items, skipped, report, options);
     if (!report.dryRun) await keepRecord(record, orphans, options);
     return { ...report, ...(orphans ? { orphans } : {}), requests: client.requests, target };
   } catch (error) {
@@ -89,6 +91,12 @@ function announce(options: PublishFolderOptions, target: PublishTarget, document
     );
   options.onEvent?.({ type: 'begin', documents, target, dryRun: options.dryRun ?? false });
 }
+
+/** The documents compile --keep-going skipped: not published here, and never pruned. */
+const skippedWarning = (dir: string, skipped: readonly SkippedEntry[]) =>
+  `${dir} was compiled with --keep-going: ${skipped.length} skipped ${skipped.length === 1 ? 'document is' : 'documents are'} not published and not pruned (${skipped
+    .map((entry) => entry.file ?? entry.source)
+    .join(', ')}); fix ${[...new Set(skipped.map((entry) => entry.source))].join(', ')} and compile again`;
 
 const driftWithoutRecord = (client: Client, dir: string) =>
   `--fail-on-drift: no record of an earlier publish to ${client.baseUrl} (${recordPath(dir)}); changes made on the platform cannot be told from changes of the source in this run`;
@@ -129,6 +137,7 @@ function runOptions(
     lastPublished: lastPublishedLookup(before),
     unconfirmed: unconfirmedLookup(before),
     ...(gitFileOf ? { gitFileOf } : {}),
+    onWarning: (message) => warn(options, message),
     onStart: (item) => options.onEvent?.({ type: 'start', item }),
     ...(dryRun ? {} : { onSend: (item: PublishItem) => record.sending(item) }),
     onResult: (result) => {
@@ -147,13 +156,21 @@ async function orphansOf(
   client: Client,
   record: ReturnType<PublishedRecord['snapshot']>,
   items: readonly PublishItem[],
+  skipped: readonly SkippedEntry[],
   report: PublishReport,
   options: PublishFolderOptions,
 ): Promise<readonly OrphanResult[] | undefined> {
-  const orphans = findOrphans(record, items);
+  const orphans = findOrphans(record, items, skipped);
   if (orphans.length === 0) return undefined;
+  // A skipped source that made no document may define any of them: nothing is deleted until it compiles.
+  const unknown = skipped.filter((entry) => entry.identifier === undefined).map((entry) => entry.source);
+  if (unknown.length > 0 && options.prune)
+    warn(
+      options,
+      `--prune deletes nothing: compile --keep-going skipped ${unknown.join(', ')}, which made no document, so what it defines is not known; fix it and compile again`,
+    );
   const outcomes = await pruneOrphans(client, orphans, {
-    prune: (options.prune ?? false) && !report.stopped,
+    prune: (options.prune ?? false) && !report.stopped && unknown.length === 0,
     dryRun: report.dryRun,
   });
   for (const result of outcomes) options.onEvent?.({ type: 'orphan', result });

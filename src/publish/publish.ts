@@ -7,6 +7,7 @@ import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from '../pl
 import {
   ApiError,
   isAlreadyExists,
+  isGovernanceUnavailable,
   isNotFound,
   isStopping,
   isVersionConflict,
@@ -48,10 +49,14 @@ export interface DocumentResult {
   readonly policy?: PolicyCheck;
 }
 
-/** The platform's evaluation of a document against the scope's policy sets (`pass`, `warning`, `error`: denied). */
+/**
+ * The platform's evaluation of a document against the scope's policy sets (`pass`, `warning`, `error`: denied), or
+ * `unavailable` (the account has no governance module: `reason` says what the platform answered).
+ */
 export interface PolicyCheck {
   readonly status: string;
   readonly sets: readonly PolicySetVerdict[];
+  readonly reason?: string;
 }
 
 /** Why a run stopped before the end: every later request would fail the same way. */
@@ -102,6 +107,8 @@ export interface PublishOptions {
    * reported.
    */
   readonly policyCheck?: boolean;
+  /** Told once when `policyCheck` finds policy evaluation unavailable (no governance module): a warning, not a failure. */
+  readonly onWarning?: (message: string) => void;
   /**
    * Where a document lives in Git when it keeps a place of its own (config `gitFiles`, written by pull): it is read
    * from that branch and updated there, whatever `store` says for the others.
@@ -150,6 +157,8 @@ class Run {
   readonly #webhooks = new KeyedLock();
   /** `--policy-check`: each document's evaluation. */
   readonly policies = new Map<PublishItem, PolicyCheck>();
+  /** `--policy-check` on an account without the governance module: what the platform answered, once. */
+  policyUnavailable: string | undefined;
   /** How each pipeline of the run is stored, as its GET said (a trigger of a Git-stored one needs a branch). */
   readonly #pipelineStore = new Map<string, 'inline' | 'remote'>();
 
@@ -303,7 +312,12 @@ async function updateProject(
  */
 async function checkPolicies(run: Run, item: PublishItem, writes: boolean): Promise<PolicyCheck | undefined> {
   if (!run.options.policyCheck || !hasPolicyType(item.document.id.kind)) return undefined;
-  const evaluation = await run.client.evaluatePolicies(item.document);
+  const evaluation = await evaluate(run, item);
+  if (!evaluation) {
+    const check: PolicyCheck = { status: 'unavailable', sets: [], reason: run.policyUnavailable! };
+    run.policies.set(item, check);
+    return check;
+  }
   const check: PolicyCheck = { status: String(evaluation.status), sets: evaluationVerdicts(evaluation) };
   run.policies.set(item, check);
   if (check.status === 'error' && writes) {
@@ -316,6 +330,26 @@ async function checkPolicies(run: Run, item: PublishItem, writes: boolean): Prom
     );
   }
   return check;
+}
+
+/**
+ * The evaluation, or undefined when the account has no governance module (isGovernanceUnavailable): then the run
+ * warns once, asks no more, and the documents are written without the pre-flight, as the platform would take them.
+ */
+async function evaluate(run: Run, item: PublishItem): Promise<Record<string, unknown> | undefined> {
+  if (run.policyUnavailable !== undefined) return undefined;
+  try {
+    return await run.client.evaluatePolicies(item.document);
+  } catch (error) {
+    if (!isGovernanceUnavailable(error)) throw error;
+    if (run.policyUnavailable === undefined) {
+      run.policyUnavailable = (error as Error).message;
+      run.options.onWarning?.(
+        `policy evaluation unavailable: ${run.policyUnavailable} (the account has no governance module, or the policy service is not there); --policy-check evaluated nothing, and the documents are ${run.dryRun ? 'planned' : 'published'} without it`,
+      );
+    }
+    return undefined;
+  }
 }
 
 /** A write the policy pre-flight stopped. */

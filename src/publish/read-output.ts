@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { entryInsideFolder, MANIFEST_FILE, parseManifest, sha256 } from '../compile/layout.js';
+import { entryInsideFolder, MANIFEST_FILE, parseManifest, sha256, type SkippedEntry } from '../compile/layout.js';
 import { DocumentError, publishDocument } from '../platform/document.js';
 import type { PublishItem } from './publish-item.js';
 import { SettingsError } from './settings.js';
@@ -9,6 +9,8 @@ export interface OutputFolder {
   readonly items: PublishItem[];
   /** Files whose bytes no longer match the manifest (edited after compile): published as they are now. */
   readonly edited: string[];
+  /** What `compile --keep-going` skipped: not published, and never an orphan (its source is there, with errors). */
+  readonly skipped: readonly SkippedEntry[];
 }
 
 /** The documents of a compiled output folder, in the manifest's (publish) order. */
@@ -80,5 +82,10 @@ export async function readOutputFolder(dir: string): Promise<OutputFolder> {
       throw error;
     }
   }
-  return { items, edited };
+  const skipped = Array.isArray(manifest.skipped)
+    ? manifest.skipped.filter(
+        (entry) => typeof entry === 'object' && entry !== null && typeof entry.source === 'string',
+      )
+    : [];
+  return { items, edited, skipped };
 }

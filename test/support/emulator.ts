@@ -64,6 +64,17 @@ export interface EmulatorOptions {
   };
   /** How each kind answers a GET of something missing; default as the facts file says (projects and pipelines 404, connectors 400). */
   readonly notFound?: Partial<Record<Kind, NotFoundForm>>;
+  /**
+   * Paths below `/gateway` this server has no route for (an older or trimmed deployment): answered as every
+   * unknown path is, the way the platform answers Jersey's NotFoundException (see routeMissingAnswer).
+   */
+  readonly missingRoutes?: readonly RegExp[];
+  /**
+   * `false`: the account has no governance (policy as code) module; the policy service refuses its evaluations
+   * with a goa error (harness-go-sdk harness/policymgmt/api_evaluate.go: ModelError on 403). The text is ours:
+   * the sources fix none.
+   */
+  readonly governance?: false;
   /** Governance policies that deny writes of these resources (200 SUCCESS without the entity). */
   readonly deny?: readonly PolicyDeny[];
   /** Identifiers whose writes answer 200 SUCCESS with `data: null` and store nothing. */
@@ -488,6 +499,19 @@ export class Emulator {
         };
       return { status: 200, body: runQuery(graphqlQuery!) };
     }
+    if (this.#options.missingRoutes?.some((pattern) => pattern.test(path))) return routeMissingAnswer(correlationId);
+    if (this.#options.governance === false && path.startsWith('/pm/'))
+      return {
+        status: 403,
+        body: {
+          name: 'forbidden',
+          id: correlationId,
+          message: `Policy management is not enabled for account ${this.accountId}: the governance module is not licensed`,
+          temporary: false,
+          timeout: false,
+          fault: false,
+        },
+      };
     const evaluated = evaluateByType(
       this.#behaviour.policySets,
       method,
@@ -515,7 +539,7 @@ export class Emulator {
     const organization = method === 'GET' ? /^\/ng\/api\/organizations\/([^/]+)$/.exec(path) : null;
     if (organization) return this.#organization(decodeURIComponent(organization[1]!), query, correlationId);
     const route = matchRoute(method, path);
-    if (!route) return { status: 404, body: 'no such endpoint', violation: `unknown endpoint ${method} ${path}` };
+    if (!route) return { ...routeMissingAnswer(correlationId), violation: `unknown endpoint ${method} ${path}` };
     const ifMatch = req.headers['if-match'];
     const branch = this.#gitBranchOf(route, query);
     if (branch !== undefined) {
@@ -642,3 +666,21 @@ export class Emulator {
 
 /** Starts an emulator; stop it with `await emulator.stop()`. */
 export const startEmulator = (options: EmulatorOptions = {}): Promise<Emulator> => new Emulator(options).start();
+
+/**
+ * A path no resource method matches: Jersey raises javax.ws.rs.NotFoundException ("HTTP 404 Not Found"), and the
+ * platform's NotFoundExceptionMapper answers it as 400 FAILURE `RESOURCE_NOT_FOUND_EXCEPTION`, the code of a
+ * missing connector; only the message differs (platform-facts-2.md §3, "wrong URL").
+ */
+function routeMissingAnswer(correlationId: string): Answer {
+  return {
+    status: 400,
+    body: {
+      status: 'FAILURE',
+      code: 'RESOURCE_NOT_FOUND_EXCEPTION',
+      message: 'HTTP 404 Not Found',
+      correlationId,
+      errors: null,
+    },
+  };
+}
