@@ -164,8 +164,22 @@ describe("deployment stages' references to imported services, environments and i
 
   it('writes .rollbackStep() after the steps, on the stage', async () => {
     const text = await module('pipelines/default/shop/ship.ts');
-    expect(text).toMatch(/\n {6}\.step\(.*\)\n {6}\.rollbackStep\(k8sRollingRollback\(/);
-    expect(text.indexOf('.rollbackStep(')).toBeGreaterThan(text.indexOf(".withIdentifier('rollout_cart'"));
+    expect(text).toContain(
+      [
+        '      .step(',
+        "        rollout.withIdentifier('rollout_checkout'),",
+        "        rollout.withIdentifier('rollout_cart', 'rollout cart'),",
+        '      )',
+        "      .rollbackStep(k8sRollingRollback({ identifier: 'undo', pruningEnabled: false, timeout: '10m' })),",
+      ].join('\n'),
+    );
+  });
+
+  it('names a const shared by steps after what they are (the words their identifiers share), not its first use', async () => {
+    const text = await module('pipelines/default/shop/ship.ts');
+    expect(text).toContain("const rollout = k8sRollingDeploy({\n  identifier: 'rollout_checkout',");
+    expect(text).toContain(".step(rollout.withIdentifier('rollout', 'rollout'));");
+    expect(text).not.toContain('rolloutCheckout');
   });
 });
 
