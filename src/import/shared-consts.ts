@@ -4,7 +4,7 @@ import { variableName } from './variable-name.js';
 import { asStageElement, asStepElement, isExact } from './verify.js';
 
 /** Where a unit that may be shared stands: in a list of stages or in a list of steps. */
-type Place = 'stage' | 'step';
+export type Place = 'stage' | 'step';
 
 /** Chain methods whose arguments are steps. */
 export const STEP_METHODS = new Set(['step', 'rollbackStep']);
@@ -52,7 +52,7 @@ function renamed(shared: Code, use: Code): MethodCall {
 }
 
 /** What a unit found in the tree becomes: a replacement (its inside is not visited), or undefined to look inside. */
-type OnUnit = (place: Place, unit: Code) => Code | undefined;
+export type OnUnit = (place: Place, unit: Code) => Code | undefined;
 
 /** A pipeline's stage entry with the steps chained after it (`.stage(s).step(a, b)`), as one stage unit. */
 const stageUnit = (chain: readonly MethodCall[], at: number): Code | undefined => {
@@ -67,7 +67,7 @@ const stageUnit = (chain: readonly MethodCall[], at: number): Code | undefined =
  * a pipeline's chain (each with the steps chained after it), the arguments of `.step()`/`.rollbackStep()`, the
  * items of a step group's `steps` and `rollbackSteps`, and the stages or steps of a `parallel(...)` among them.
  */
-function walk(code: Code, onUnit: OnUnit): Code {
+export function walk(code: Code, onUnit: OnUnit): Code {
   const inner = (c: Code) => walk(c, onUnit);
   // A parallel block not shared whole: its stages or steps stand in the list as much as the block does.
   const within = (place: Place, c: Code): Code =>
@@ -119,7 +119,7 @@ function walk(code: Code, onUnit: OnUnit): Code {
  * calls at the same places): a type error in the shared code then demotes all of them, and each member's
  * comments find their call.
  */
-function withMembersOrigins(first: Code, others: readonly Code[]): Code {
+export function withMembersOrigins(first: Code, others: readonly Code[]): Code {
   if (first.kind === 'call') {
     const callsOf = others.filter((o): o is Extract<Code, { kind: 'call' }> => o.kind === 'call');
     const merged: Code = {
@@ -205,7 +205,7 @@ const MEANINGLESS = /^(\d+|[a-z])$/;
  * `rollingDeploy`, `build_eu` and `build_us` a `build`), else their builder and place (`shellStep`, `customStage`).
  * Named after what they share, the const reads as what it is at every use, not as its first use.
  */
-function sharedName(members: readonly Code[], place: Place): string {
+export function sharedName(members: readonly Code[], place: Place): string {
   const identifiers = members.map((member) => textOf(optionOf(member, 'identifier')));
   const first = identifiers[0];
   if (first === undefined) return place;
