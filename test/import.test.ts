@@ -339,6 +339,51 @@ echo two\`,
 });
 
 describe('import writes code no longer than the YAML', () => {
+  it('makes five stages alike but for a few texts one function of those texts, called once per stage', async () => {
+    const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'similar-stages.yaml'), 'utf8');
+    await write('similar.yaml', yaml);
+    expect(await importCli('similar.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
+    const code = await readFile(join(dir, 'ts/p.ts'), 'utf8');
+    expect(code).toContain(
+      [
+        'const deployStage = (',
+        '  identifier: string,',
+        '  name: string,',
+        '  environment: string,',
+        '  infrastructureDefinition: string,',
+        ') =>',
+        '  deployment({',
+        '    identifier,',
+        '    name,',
+      ].join('\n'),
+    );
+    expect(code).toContain('    infrastructureDefinitions: [infrastructureDefinition],\n');
+    expect(code).toContain('  }).step(rollout);\n');
+    expect(code).toContain(".stage(deployStage('deploy_qa', 'Deploy qa', 'qa', 'k8s_qa'))");
+    expect(code.match(/\.stage\(deployStage\(/g)).toHaveLength(5);
+    expect(code.split('\n').length).toBeLessThan(yaml.split('\n').length / 4);
+    expect((await runCli(['compile', 'ts/p.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/p.yaml'), 'utf8')) as unknown;
+    expect(back).toEqual(parse(yaml));
+  });
+
+  it('writes stages out when only two are alike, or when they differ in an option that takes no text (deploymentType)', async () => {
+    const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'similar-stages.yaml'), 'utf8');
+    const two = yaml.split('    - stage:\n').slice(0, 3).join('    - stage:\n');
+    await write('two.yaml', two);
+    expect((await importCli('two.yaml', '-o', 'ts')).code).toBe(0);
+    expect(await readFile(join(dir, 'ts/p.ts'), 'utf8')).not.toContain('=>');
+    let typed = 0;
+    const types = yaml.replace(/deploymentType: Kubernetes/g, () =>
+      typed++ % 2 ? 'deploymentType: NativeHelm' : 'deploymentType: Kubernetes',
+    );
+    await write('types.yaml', types);
+    expect((await importCli('types.yaml', '-o', 'ts')).code).toBe(0);
+    const code = await readFile(join(dir, 'ts/p.ts'), 'utf8');
+    expect(code).not.toContain('deploymentType: string');
+    expect(code).toContain("deploymentType: 'NativeHelm',");
+  });
+
   it('makes a stage used twice (steps and all) and a step group used four times one const each, renamed where only the identity differs', async () => {
     const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-stages-and-groups.yaml'), 'utf8');
     await write('shared.yaml', yaml);
