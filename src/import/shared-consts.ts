@@ -4,7 +4,7 @@ import { variableName } from './variable-name.js';
 import { asStageElement, asStepElement, isExact } from './verify.js';
 
 /** Where a unit that may be shared stands: in a list of stages or in a list of steps. */
-export type Place = 'stage' | 'step';
+type Place = 'stage' | 'step';
 
 /** Chain methods whose arguments are steps. */
 export const STEP_METHODS = new Set(['step', 'rollbackStep']);
@@ -52,7 +52,7 @@ function renamed(shared: Code, use: Code): MethodCall {
 }
 
 /** What a unit found in the tree becomes: a replacement (its inside is not visited), or undefined to look inside. */
-export type OnUnit = (place: Place, unit: Code) => Code | undefined;
+type OnUnit = (place: Place, unit: Code) => Code | undefined;
 
 /** A pipeline's stage entry with the steps chained after it (`.stage(s).step(a, b)`), as one stage unit. */
 const stageUnit = (chain: readonly MethodCall[], at: number): Code | undefined => {
