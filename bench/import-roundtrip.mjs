@@ -98,6 +98,16 @@ function referencesOf({ kind, value }) {
       if (!node || typeof node !== 'object') return;
       if (node.template && typeof node.template === 'object' && 'templateRef' in node.template)
         add('template', node.template.templateRef, { version: platformText(node.template.versionLabel) });
+      // A Deployment stage's service, environment and the environment's infrastructures (import links them too).
+      if (node.type === 'Deployment' && node.spec && typeof node.spec === 'object') {
+        const { service, environment } = node.spec;
+        add('service', service?.serviceRef);
+        add('environment', environment?.environmentRef);
+        for (const definition of Array.isArray(environment?.infrastructureDefinitions)
+          ? environment.infrastructureDefinitions
+          : [])
+          add('infrastructure', definition?.identifier, { parent: platformText(environment.environmentRef) });
+      }
       Object.values(node).forEach(visit);
     };
     visit(body.stages);

@@ -114,6 +114,75 @@ describe('references between imported documents', () => {
   }, 60_000);
 });
 
+describe("deployment stages' references to imported services, environments and infrastructures", () => {
+  const DEPLOYMENTS = join(ROOT, 'test/fixtures/import-links/deployments.yaml');
+  let at: Awaited<ReturnType<typeof importedProject>>;
+  const module = (path: string) => readFile(join(at.dir, 'estate', path), 'utf8');
+
+  beforeAll(async () => {
+    at = await importedProject(DEPLOYMENTS);
+  }, 120_000);
+  afterAll(() => at.cleanup());
+
+  it('passes deployment() the imported service, environment and infrastructure builders; the others stay text', async () => {
+    expect(at.imported.stdout).toContain('(5 typed, 0 partly raw, 0 need attention)');
+    const text = await module('pipelines/default/shop/ship.ts');
+    expect(text).toContain("import { checkout } from '../../../services/default/shop/checkout.js';");
+    expect(text).toContain("import { prod } from '../../../environments/default/shop/prod.js';");
+    expect(text).toContain("import { eu } from '../../../infrastructures/default/shop/prod/eu.js';");
+    expect(text).toContain('      service: checkout,\n      environment: prod,\n');
+    // us is no imported infrastructure of prod; legacy is not imported; eu of account.staging is another scope's.
+    expect(text).toContain("infrastructureDefinitions: [eu, 'us'],");
+    expect(text).toContain("      service: 'legacy',\n      environment: 'account.staging',\n");
+    expect(text).toContain("infrastructureDefinitions: ['eu'],");
+  });
+
+  it('compiles back to every document exactly', async () => {
+    expect(at.compiled).toMatchObject({ code: 0 });
+    const manifest = JSON.parse(await module('out/manifest.json')) as { files: Array<{ file: string }> };
+    const originals = readYaml(await readFile(DEPLOYMENTS, 'utf8'), 'x').documents.map((d) => d.value);
+    const back = await Promise.all(
+      manifest.files.map(async (f) => readYaml(await module(join('out', f.file)), f.file).documents[0]!.value),
+    );
+    expect(back).toHaveLength(originals.length);
+    for (const original of originals) expect(back).toContainEqual(original);
+  });
+
+  it('lets compile check they exist: the pipeline compiled alone names each builder it refers to, never a text', async () => {
+    const alone = await runCli(['compile', 'pipelines/default/shop/ship.ts', '-o', 'alone'], {
+      cwd: join(at.dir, 'estate'),
+    });
+    expect(alone.code).toBe(1);
+    const unresolved = alone.stderr.split('\n').filter((line) => line.includes('[error unresolved-reference]'));
+    expect(unresolved.map((line) => /references (.*?) in /.exec(line)?.[1])).toEqual([
+      'project "shop"',
+      'environment "prod"',
+      'infrastructure definition "eu" of "prod"',
+      'service "checkout"',
+    ]);
+  });
+
+  it('writes .rollbackStep() after the steps, on the stage', async () => {
+    const text = await module('pipelines/default/shop/ship.ts');
+    expect(text).toContain(
+      [
+        '      .step(',
+        "        rollout.withIdentifier('rollout_checkout'),",
+        "        rollout.withIdentifier('rollout_cart', 'rollout cart'),",
+        '      )',
+        "      .rollbackStep(k8sRollingRollback({ identifier: 'undo', pruningEnabled: false, timeout: '10m' })),",
+      ].join('\n'),
+    );
+  });
+
+  it('names a const shared by steps after what they are (the words their identifiers share), not its first use', async () => {
+    const text = await module('pipelines/default/shop/ship.ts');
+    expect(text).toContain("const rollout = k8sRollingDeploy({\n  identifier: 'rollout_checkout',");
+    expect(text).toContain(".step(rollout.withIdentifier('rollout', 'rollout'));");
+    expect(text).not.toContain('rolloutCheckout');
+  });
+});
+
 describe('the order references follow', () => {
   const documents = [
     'inputSet:\n  identifier: values\n  orgIdentifier: o\n  projectIdentifier: p\n  pipeline:\n    identifier: ship\n',

@@ -339,6 +339,51 @@ echo two\`,
 });
 
 describe('import writes code no longer than the YAML', () => {
+  it('makes five stages alike but for a few texts one function of those texts, called once per stage', async () => {
+    const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'similar-stages.yaml'), 'utf8');
+    await write('similar.yaml', yaml);
+    expect(await importCli('similar.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
+    const code = await readFile(join(dir, 'ts/p.ts'), 'utf8');
+    expect(code).toContain(
+      [
+        'const deployStage = (',
+        '  identifier: string,',
+        '  name: string,',
+        '  environment: string,',
+        '  infrastructureDefinition: string,',
+        ') =>',
+        '  deployment({',
+        '    identifier,',
+        '    name,',
+      ].join('\n'),
+    );
+    expect(code).toContain('    infrastructureDefinitions: [infrastructureDefinition],\n');
+    expect(code).toContain('  }).step(rollout);\n');
+    expect(code).toContain(".stage(deployStage('deploy_qa', 'Deploy qa', 'qa', 'k8s_qa'))");
+    expect(code.match(/\.stage\(deployStage\(/g)).toHaveLength(5);
+    expect(code.split('\n').length).toBeLessThan(yaml.split('\n').length / 4);
+    expect((await runCli(['compile', 'ts/p.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
+    const back = parse(await readFile(join(dir, 'out/pipelines/default/web/p.yaml'), 'utf8')) as unknown;
+    expect(back).toEqual(parse(yaml));
+  });
+
+  it('writes stages out when only two are alike, or when they differ in an option that takes no text (deploymentType)', async () => {
+    const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'similar-stages.yaml'), 'utf8');
+    const two = yaml.split('    - stage:\n').slice(0, 3).join('    - stage:\n');
+    await write('two.yaml', two);
+    expect((await importCli('two.yaml', '-o', 'ts')).code).toBe(0);
+    expect(await readFile(join(dir, 'ts/p.ts'), 'utf8')).not.toContain('=>');
+    let typed = 0;
+    const types = yaml.replace(/deploymentType: Kubernetes/g, () =>
+      typed++ % 2 ? 'deploymentType: NativeHelm' : 'deploymentType: Kubernetes',
+    );
+    await write('types.yaml', types);
+    expect((await importCli('types.yaml', '-o', 'ts')).code).toBe(0);
+    const code = await readFile(join(dir, 'ts/p.ts'), 'utf8');
+    expect(code).not.toContain('deploymentType: string');
+    expect(code).toContain("deploymentType: 'NativeHelm',");
+  });
+
   it('makes a stage used twice (steps and all) and a step group used four times one const each, renamed where only the identity differs', async () => {
     const yaml = await readFile(join(ROOT, 'test', 'fixtures', 'import', 'shared-stages-and-groups.yaml'), 'utf8');
     await write('shared.yaml', yaml);
@@ -352,7 +397,7 @@ const soak = stepGroup({
   steps: [wait({ identifier: 'wait', duration: '5m' })],
 });
 
-const checksEu = custom({ identifier: 'checks_eu', failureStrategies: [{ action: 'Abort' }] }).step(
+const checks = custom({ identifier: 'checks_eu', failureStrategies: [{ action: 'Abort' }] }).step(
   // Lint first.
   shell({ identifier: 'lint', script: 'make lint', timeout: '10m' }),
   soak,
@@ -361,8 +406,8 @@ const checksEu = custom({ identifier: 'checks_eu', failureStrategies: [{ action:
 // The same checks stage run for two regions, and one soak phase written four times: import makes each one const
 // (stages with their steps, step groups), renamed with .withIdentifier() where only the identity differs.
 export const shared = pipeline({ identifier: 'shared', project: 'web' })
-  .stage(checksEu)
-  .stage(checksEu.withIdentifier('checks_us'))
+  .stage(checks.withIdentifier('checks_eu'))
+  .stage(checks.withIdentifier('checks_us'))
   .stage(
     custom({
       identifier: 'deploy',
@@ -389,18 +434,18 @@ export const shared = pipeline({ identifier: 'shared', project: 'web' })
     expect(await readFile(join(dir, 'ts/regions.ts'), 'utf8')).toBe(`// Imported by pipewright from regions.yaml.
 import { custom, parallel, pipeline, shell, wait } from 'pipewright';
 
-const lint = shell({ identifier: 'lint', script: 'make check', timeout: '10m' });
+const shellStep = shell({ identifier: 'lint', script: 'make check', timeout: '10m' });
 
-const checksEu = custom({ identifier: 'checks_eu', failureStrategies: [{ action: 'Abort' }] }).step(
-  parallel(lint, lint.withIdentifier('test')),
+const checks = custom({ identifier: 'checks_eu', failureStrategies: [{ action: 'Abort' }] }).step(
+  parallel(shellStep.withIdentifier('lint'), shellStep.withIdentifier('test')),
   wait({ identifier: 'soak', duration: '5m' }),
 );
 
 // The checks stage run for three regions, two of them side by side: import shares the stage inside parallel(...)
 // as it does a top-level one, and the two checks steps run side by side in each stage as one const.
 export const regions = pipeline({ identifier: 'regions', project: 'web' })
-  .stage(parallel(checksEu, checksEu.withIdentifier('checks_us')))
-  .stage(checksEu.withIdentifier('checks_ap'));
+  .stage(parallel(checks.withIdentifier('checks_eu'), checks.withIdentifier('checks_us')))
+  .stage(checks.withIdentifier('checks_ap'));
 `);
     expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
     const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<
@@ -420,9 +465,9 @@ export const regions = pipeline({ identifier: 'regions', project: 'web' })
     await write('regions.yaml', yaml);
     expect(await importCli('regions.yaml', '-o', 'ts')).toMatchObject({ code: 0, stderr: '' });
     const code = await readFile(join(dir, 'ts/regions.ts'), 'utf8');
-    expect(code).toContain(".stage(parallel(checksEu, checksEu.withIdentifier('checks_us')))");
+    expect(code).toContain(".stage(parallel(checks.withIdentifier('checks_eu'), checks.withIdentifier('checks_us')))");
     expect(code).toContain(
-      ".stage(parallel(checksEu.withIdentifier('checks_ap'), custom({ identifier: 'deploy' }).step(soak)));",
+      ".stage(parallel(checks.withIdentifier('checks_ap'), custom({ identifier: 'deploy' }).step(soak)));",
     );
     expect((await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir })).code).toBe(0);
     const back = parse(await readFile(join(dir, 'out/pipelines/default/web/regions.yaml'), 'utf8')) as Record<

@@ -342,3 +342,112 @@ describe('render from YAML files', () => {
     );
   });
 });
+
+describe('render: --set typed by the variable, rollback steps in the diagram', () => {
+  const rolloutYaml = [
+    'pipeline:',
+    '  identifier: rollout',
+    '  name: rollout',
+    '  orgIdentifier: default',
+    '  projectIdentifier: web',
+    '  variables:',
+    '    - name: replicas',
+    '      type: Number',
+    '      value: <+input>',
+    '    - name: label',
+    '      type: String',
+    '      value: <+input>',
+    '  stages:',
+    '    - stage:',
+    '        identifier: ship',
+    '        name: Ship',
+    '        type: Custom',
+    '        spec:',
+    '          execution:',
+    '            steps:',
+    '              - step: { identifier: apply, name: Apply, type: ShellScript, timeout: 1m, spec: { shell: Bash, onDelegate: true, source: { type: Inline, spec: { script: echo apply } } } }',
+    '              - stepGroup:',
+    '                  identifier: checks',
+    '                  name: Checks',
+    '                  steps:',
+    '                    - step: { identifier: probe, name: Probe, type: ShellScript, timeout: 1m, spec: { shell: Bash, onDelegate: true, source: { type: Inline, spec: { script: echo probe } } } }',
+    '                  rollbackSteps:',
+    '                    - step: { identifier: unprobe, name: Unprobe, type: ShellScript, timeout: 1m, spec: { shell: Bash, onDelegate: true, source: { type: Inline, spec: { script: echo unprobe } } } }',
+    '            rollbackSteps:',
+    '              - step: { identifier: undo, name: Undo, type: ShellScript, timeout: 1m, spec: { shell: Bash, onDelegate: true, source: { type: Inline, spec: { script: echo undo } } } }',
+    '',
+  ].join('\n');
+
+  beforeAll(async () => {
+    await writeIn(dir, 'rollout/rollout.yaml', rolloutYaml);
+  });
+
+  it('writes a number given to a Number variable as a number, and text given to a String variable as text', async () => {
+    const result = await render('rollout/rollout.yaml', '--set', 'variables.replicas=5', '--set', 'variables.label=5');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '    - name: replicas\n      type: Number\n      value: 5\n    - name: label\n      type: String\n      value: "5"\n',
+    );
+    const expression = await render(
+      'rollout/rollout.yaml',
+      '--set',
+      'variables.replicas=<+pipeline.sequenceId>',
+      '--set',
+      'variables.label=x',
+    );
+    expect(expression.code).toBe(0);
+    expect(expression.stdout).toContain('      type: Number\n      value: <+pipeline.sequenceId>\n');
+  });
+
+  it('refuses text that is not a number for a Number variable, naming the variable and the fix', async () => {
+    const result = await render(
+      'rollout/rollout.yaml',
+      '--set',
+      'variables.replicas=five',
+      '--set',
+      'variables.label=x',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      '--set: pipeline.variables.replicas is a Number variable: "five" is not a number [error input-value-wrong-type]\n    hint: write a number (--set pipeline.variables.replicas=5) or an expression (<+pipeline.sequenceId>)',
+    );
+    expect(result.stderr).not.toContain('unexpected error');
+  });
+
+  it('draws rollback steps apart, in a Rollback subgraph reached on failure, and ends with a newline', async () => {
+    const result = await render(
+      'rollout/rollout.yaml',
+      '--set',
+      'variables.replicas=1',
+      '--set',
+      'variables.label=x',
+      '--format',
+      'mermaid',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatchInlineSnapshot(`
+      "flowchart TD
+        subgraph n1["Ship (Custom)"]
+          direction TB
+          n2["Apply (ShellScript)"]
+          subgraph n3["Checks (step group)"]
+            direction TB
+            n4["Probe (ShellScript)"]
+            subgraph n5["Rollback"]
+              direction TB
+              n6["Unprobe (ShellScript)"]
+            end
+            n4 -. on failure .-> n5
+          end
+          n2 --> n3
+          subgraph n7["Rollback"]
+            direction TB
+            n8["Undo (ShellScript)"]
+          end
+          n3 -. on failure .-> n7
+        end
+      "
+    `);
+    expect(result.stdout.endsWith('end\n')).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
-import type { DocPath } from '../core/document-path.js';
+import { valueAt, type DocPath } from '../core/document-path.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import { isRecord } from '../core/is-record.js';
+import { NUMBER_TEXT } from '../schema/common.js';
 import { fieldMap, fieldsOf, type Field } from './input-fields.js';
 import { ruleError } from './rule-kit.js';
 import {
@@ -57,22 +58,54 @@ const runtimeInputFields = (pipelineDocument: unknown): Field[] =>
 /**
  * `--set name=value` values as a source, applied after every input set as the platform applies the values given
  * with a run; names that are no runtime input of the pipeline come back in `unknown`. A name given twice: the last.
+ * Text given to a Number variable becomes a number, as the platform reads it (NumberNGVariable's `value` is a
+ * ParameterField<Double>); text that is neither a number nor an expression comes back in `mistyped`.
  */
 export function assignmentSource(
   pipelineDocument: unknown,
   assignments: readonly Assignment[],
-): { source: ValueSource; unknown: Assignment[] } {
+): { source: ValueSource; unknown: Assignment[]; mistyped: Diagnostic[] } {
   const inputs = runtimeInputFields(pipelineDocument);
   const fields = new Map<string, Field>();
   const unknown: Assignment[] = [];
+  const mistyped: Diagnostic[] = [];
   for (const assignment of assignments) {
     const name = assignment.name.startsWith('pipeline.') ? assignment.name : `pipeline.${assignment.name}`;
     const targets = inputs.filter((input) => input.name === name);
     if (targets.length === 0) unknown.push(assignment);
-    for (const target of targets)
-      fields.set(target.key, { key: target.key, name, path: [], value: assignment.value, leaf: true });
+    for (const target of targets) {
+      const typed = typedValue(pipelineDocument, target.path, assignment.value);
+      if ('problem' in typed)
+        mistyped.push(
+          diagnosticOf('input-value-wrong-type', 'error', {
+            message: `${name} is a Number variable: ${JSON.stringify(assignment.value)} is ${typed.problem}`,
+            path: [],
+            subject: '--set',
+            hint: `write a number (--set ${name}=5) or an expression (<+pipeline.sequenceId>)`,
+          }),
+        );
+      else fields.set(target.key, { key: target.key, name, path: [], value: typed.value, leaf: true });
+    }
   }
-  return { source: { label: '--set', fields }, unknown };
+  return { source: { label: '--set', fields }, unknown, mistyped };
+}
+
+/**
+ * A value given on the command line (text) typed as the field it lands on declares: the `value` of a variable of
+ * `type: Number` a number. Other fields stay text, as the platform's runtime input form sends them.
+ */
+function typedValue(
+  pipelineDocument: unknown,
+  path: DocPath,
+  value: unknown,
+): { value: unknown } | { problem: string } {
+  if (typeof value !== 'string' || path.at(-1) !== 'value') return { value };
+  const variable = valueAt(pipelineDocument, path.slice(0, -1));
+  if (!isRecord(variable) || variable.type !== 'Number') return { value };
+  const text = value.trim();
+  // The schema's pattern for the value's text: a number, or an expression or nothing, both kept as text.
+  if (!NUMBER_TEXT.test(text)) return { problem: 'not a number' };
+  return text === '' || text.startsWith('<+') ? { value } : { value: Number(text) };
 }
 
 type InputStatus = 'given' | 'default' | 'execution' | 'unsatisfied';

@@ -221,6 +221,10 @@ export const DIAGNOSTIC_CODES = {
     severity: 'error',
     summary: 'a value given to a runtime input is outside its allowedValues or does not match its regex',
   },
+  'input-value-wrong-type': {
+    severity: 'error',
+    summary: 'render --set gives a Number variable a value that is not a number',
+  },
   // The output folder
   'foreign-manifest': {
     severity: 'error',

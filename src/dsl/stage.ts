@@ -9,6 +9,7 @@ import {
   type Reference,
   isResource,
   type AnyResource,
+  type RESOURCE_BRAND,
 } from '../ir/node.js';
 import { liftStepLists } from '../ir/lift.js';
 import { keyList } from './key-list.js';
@@ -480,9 +481,18 @@ export interface ServiceConfigDeploymentOptions extends StageCommonOptions {
   readonly deploymentType?: never;
 }
 
-/** An infrastructure of the environment: its builder, its identifier, or with values for its runtime inputs. */
+/**
+ * An infrastructure of the environment: its builder, its identifier, or with values for its runtime inputs (a
+ * plain object: another kind's builder, which has an identifier too, is refused).
+ */
 export type InfrastructureDefinitionOption =
-  string | InfrastructureBuilder | { readonly identifier: string; readonly inputs?: Readonly<Record<string, unknown>> };
+  | string
+  | InfrastructureBuilder
+  | {
+      readonly identifier: string;
+      readonly inputs?: Readonly<Record<string, unknown>>;
+      readonly [RESOURCE_BRAND]?: never;
+    };
 
 /** The newer form: a service and an environment defined on their own, referenced by identifier. */
 export interface ServiceEnvironmentDeploymentOptions extends StageCommonOptions {

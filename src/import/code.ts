@@ -29,6 +29,12 @@ export type Code =
       /** Methods called on the constant where it is used (`.withIdentifier('b')`). */
       readonly chain?: readonly MethodCall[];
     }
+  /** A parameter of a generated function, in its body (`identifier` of `(identifier: string) => ...`). */
+  | { readonly kind: 'param'; readonly name: string }
+  /** A function of text parameters (`(identifier: string, name: string) => custom({ identifier, name })`). */
+  | { readonly kind: 'function'; readonly params: readonly string[]; readonly body: Code }
+  /** A call of the generated function `name` (whose code is `value`) with `args`, one per parameter. */
+  | { readonly kind: 'apply'; readonly name: string; readonly value: Code; readonly args: readonly Code[] }
   | {
       readonly kind: 'ref';
       /** The referenced document's module, relative to the output folder (`pipelines/default/web/release.ts`). */
@@ -102,6 +108,12 @@ function keyOf(code: Code, part: (code: Code) => string): string {
       return `const ${code.name}=${part(code.value)}${chainKey(code.chain, part)}`;
     case 'ref':
       return `ref ${JSON.stringify([code.module, code.name, code.target, code.local ?? null])}`;
+    case 'param':
+      return `p:${code.name}`;
+    case 'function':
+      return `(${code.params.join(',')})=>${part(code.body)}`;
+    case 'apply':
+      return `apply ${code.name}=${part(code.value)}(${code.args.map(part).join(',')})`;
   }
 }
 
@@ -177,8 +189,15 @@ export function usedNames(code: Code, names = new Set<string>()): Set<string> {
     case 'const':
       code.chain?.forEach((c) => c.args.forEach((arg) => usedNames(arg, names)));
       break;
+    case 'function':
+      usedNames(code.body, names);
+      break;
+    case 'apply':
+      code.args.forEach((arg) => usedNames(arg, names));
+      break;
     case 'literal':
     case 'ref':
+    case 'param':
       break;
   }
   return names;
@@ -191,6 +210,10 @@ export function childrenOf(code: Code): readonly Code[] {
       return [...code.args, ...(code.chain ?? []).flatMap((c) => c.args)];
     case 'const':
       return [code.value, ...(code.chain ?? []).flatMap((c) => c.args)];
+    case 'function':
+      return [code.body];
+    case 'apply':
+      return [code.value, ...code.args];
     case 'template':
       return code.parts.filter((part): part is Code => typeof part !== 'string');
     case 'object':
@@ -211,6 +234,10 @@ export function mapChildren(code: Code, change: (child: Code) => Code): Code {
       return { ...code, args: code.args.map(change), ...chain(code.chain) };
     case 'const':
       return { ...code, value: change(code.value), ...chain(code.chain) };
+    case 'function':
+      return { ...code, body: change(code.body) };
+    case 'apply':
+      return { ...code, value: change(code.value), args: code.args.map(change) };
     case 'template':
       return { ...code, parts: code.parts.map((part) => (typeof part === 'string' ? part : change(part))) };
     case 'object':

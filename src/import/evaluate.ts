@@ -1,5 +1,5 @@
 import * as dsl from './builders.js';
-import { builtOf, type Code } from './code.js';
+import { builtOf, mapChildren, type Code } from './code.js';
 
 const lookup = (path: string): unknown =>
   path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], dsl);
@@ -50,6 +50,13 @@ function evaluateNew(code: Code): unknown {
       return builtOf(code);
     case 'const':
       return chain(evaluate(code.value), code.name, code.chain);
+    case 'apply':
+      // The function's body with its parameters given: what the call returns.
+      if (code.value.kind !== 'function') throw new Error(`${code.name} is not a function`);
+      return evaluate(applied(code.value, code.args));
+    case 'function':
+    case 'param':
+      throw new Error('a function or its parameter is evaluated only where it is called');
     case 'template': {
       const strings = code.parts.filter((_, index) => index % 2 === 0) as string[];
       const values = code.parts.filter((_, index) => index % 2 === 1).map((part) => evaluate(part as Code));
@@ -66,4 +73,12 @@ function evaluateNew(code: Code): unknown {
       return chain(fn(...code.args.map(evaluate)), `${code.callee}(...)`, code.chain);
     }
   }
+}
+
+/** A function's body with each parameter replaced by its argument. */
+function applied(fn: Extract<Code, { kind: 'function' }>, args: readonly Code[]): Code {
+  const given = new Map(fn.params.map((param, index) => [param, args[index]!]));
+  const substitute = (code: Code): Code =>
+    code.kind === 'param' ? (given.get(code.name) ?? code) : mapChildren(code, substitute);
+  return substitute(fn.body);
 }

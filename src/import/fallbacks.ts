@@ -47,9 +47,16 @@ export function fallbacksOf(code: Code, found: Fallback[] = [], seen = new Set<o
     case 'const':
       fallbacksOf(code.value, found, seen);
       break;
+    case 'apply':
+      for (const arg of code.args) fallbacksOf(arg, found, seen);
+      break;
+    case 'function':
+      fallbacksOf(code.body, found, seen);
+      break;
     case 'literal':
     case 'member':
     case 'ref':
+    case 'param':
       break;
   }
   return found;

@@ -1,3 +1,4 @@
+import type { ResourceKind } from '../catalog/kinds.js';
 import { isRecord } from '../core/is-record.js';
 import type { Sugar } from '../dsl/catalog/sugar.js';
 import { DEPLOYMENT_DEFAULTS, STAGE_COMMON_KEYS } from '../dsl/stage.js';
@@ -63,6 +64,31 @@ const withRollback = (code: Code, exec: Execution, context: ImportContext): Code
   exec.rollbackSteps.length
     ? chained(code, [{ method: 'rollbackStep', args: exec.rollbackSteps.map((s) => stepElementCode(s, context)) }])
     : code;
+
+/**
+ * A reference of a stage to another imported document as that document's builder (an infrastructure named with
+ * its environment's reference), or undefined: it stays text.
+ */
+type StageLink = (kind: ResourceKind, text: unknown, environment?: unknown) => Code | undefined;
+
+/**
+ * `context.refer` as a `StageLink`, and whether it linked anything. An infrastructure is found under the
+ * environment the stage names, only when that is an identifier of the stage's own scope (a reference `org.x`
+ * names an environment of another scope, whose infrastructures are not told apart here).
+ */
+function stageLink(refer: NonNullable<ImportContext['refer']>): { link: StageLink; linked: () => boolean } {
+  let linked = false;
+  const link: StageLink = (kind, text, environment) => {
+    if (kind === 'infrastructure' && (typeof environment !== 'string' || !isIdentifierText(environment)))
+      return undefined;
+    const found = refer(kind, text, typeof environment === 'string' ? { parent: environment } : {});
+    linked ||= found !== undefined;
+    return found;
+  };
+  return { link, linked: () => linked };
+}
+
+const isIdentifierText = (text: string): boolean => /^[a-zA-Z_][0-9a-zA-Z_$]*$/.test(text);
 
 /** Abandons a typed stage candidate, saying why (the `import-fallback` diagnostic names it). */
 function refuse(why: string): never {
@@ -150,9 +176,9 @@ function refuseNewerFormGaps(spec: Node): void {
 /** Typed stage builders; steps are added by the caller. */
 const STAGE_IMPORTERS: Record<
   string,
-  (stage: Node, exec: Execution | undefined, context: ImportContext) => Code | undefined
+  (stage: Node, exec: Execution | undefined, context: ImportContext, link?: StageLink) => Code | undefined
 > = {
-  Deployment(stage, exec, context) {
+  Deployment(stage, exec, context, link = () => undefined) {
     const spec = node(stage.spec);
     if (stage.failureStrategies === undefined) refuse(NO_DEPLOYMENT_FAILURE_STRATEGIES);
     if (!exec) refuse('deployment() needs spec.execution.steps');
@@ -218,10 +244,12 @@ const STAGE_IMPORTERS: Record<
         customDeploymentRef: optional(spec.customDeploymentRef),
         deploymentMetadata: optional(spec.deploymentMetadata),
         service:
-          typeof useFromStage === 'string' ? obj({ useFromStage: lit(useFromStage) }) : value(service.serviceRef),
+          typeof useFromStage === 'string'
+            ? obj({ useFromStage: lit(useFromStage) })
+            : (link('service', service.serviceRef) ?? value(service.serviceRef)),
         serviceInputs: optional(service.serviceInputs),
         serviceGitBranch: optional(service.gitBranch),
-        environment: value(environment.environmentRef),
+        environment: link('environment', environment.environmentRef) ?? value(environment.environmentRef),
         environmentInputs: optional(environment.environmentInputs),
         serviceOverrideInputs: optional(environment.serviceOverrideInputs),
         deployToAll: optional(environment.deployToAll),
@@ -229,7 +257,9 @@ const STAGE_IMPORTERS: Record<
           ? {
               kind: 'array',
               items: (definitions as Node[]).map((d) =>
-                Object.keys(node(d)).length === 1 && typeof d.identifier === 'string' ? lit(d.identifier) : wire(d),
+                Object.keys(node(d)).length === 1 && typeof d.identifier === 'string'
+                  ? (link('infrastructure', d.identifier, environment.environmentRef) ?? lit(d.identifier))
+                  : wire(d),
               ),
             }
           : optional(definitions, (d) => value(d)),
@@ -304,31 +334,56 @@ interface StageCode {
   readonly steps: readonly Code[];
 }
 
-/** Splits the `.step()` calls verified on a stage off it, to be written after the stage on the pipeline. */
+/** A stage call's chain with its `.rollbackStep()` calls moved after its `.step()` calls (the lists are apart). */
+function stepsBeforeRollback(code: Code): Code {
+  if (code.kind !== 'call' || !code.chain) return code;
+  const isRollback = (entry: { readonly method: string }) => entry.method === 'rollbackStep';
+  const rollback = code.chain.filter(isRollback);
+  return rollback.length
+    ? { ...code, chain: [...code.chain.filter((entry) => !isRollback(entry)), ...rollback] }
+    : code;
+}
+
+/**
+ * Splits the `.step()` calls verified on a stage off it, to be written after the stage on the pipeline; a stage
+ * with `.rollbackStep()` after its steps keeps them (the pipeline has no `.rollbackStep()` to follow them).
+ */
 function splitSteps(code: Code, count: number): StageCode {
   if (code.kind !== 'call' || count === 0) return { stage: code, steps: [] };
   const chain = code.chain ?? [];
+  if (chain.slice(chain.length - count).some((entry) => entry.method !== 'step')) return { stage: code, steps: [] };
   return {
     stage: { ...code, chain: chain.slice(0, chain.length - count) },
     steps: chain.slice(chain.length - count).map((c) => c.args[0]!),
   };
 }
 
+/** The fallback levels of `stageCode` whose code has the stage's steps chained on it. */
+const TYPED_LINKED = 2;
+const TYPED = 3;
+const GENERIC_STEPS = 4;
+
 function stageCode(lifted: Lifted, context: ImportContext): StageCode {
   const { element } = lifted;
   const stage = node(bodyOf(lifted));
   const exec = executionOf(lifted, stage);
   const steps = (exec?.steps ?? []).map((s) => stepElementCode(s, context));
+  // Steps before rollback steps, as a person writes them (and as the execution lists them).
   const withSteps = (code: Code | undefined) =>
     code &&
-    chained(
-      code,
-      steps.map((s) => ({ method: 'step', args: [s] })),
+    stepsBeforeRollback(
+      chained(
+        code,
+        steps.map((s) => ({ method: 'step', args: [s] })),
+      ),
     );
   const { type } = lifted.node;
   const template = isRecord(stage.template) ? stage.template : undefined;
-  // The fallback levels of a stage: template, typed builder, generic stage() with its steps, generic stage()
-  // with the spec as it is, raw.stage(); the ones that take steps get them chained, as the pipeline writes them.
+  const importer = type ? STAGE_IMPORTERS[type] : undefined;
+  // The fallback levels of a stage: template (as the template's builder, then as text), typed builder (its
+  // references to imported documents as their builders, then as text), generic stage() with its steps, generic
+  // stage() with the spec as it is, raw.stage(); the ones that take steps get them chained, as the pipeline
+  // writes them.
   const candidates: Candidate[] = [
     () => {
       const linked = template && context.refer && linkedTemplate(specOptions(template), template, context.refer);
@@ -337,7 +392,13 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
     () =>
       template && call('stageTemplate', [obj({ ...stageHead(stage), ...specOptions(template), ...stageTail(stage) })]),
     () => {
-      const importer = type ? STAGE_IMPORTERS[type] : undefined;
+      if (!importer || !context.refer) return undefined;
+      const { link, linked } = stageLink(context.refer);
+      const typed = importer(stage, exec, context, link);
+      // Without a reference written as a builder it is the next candidate: not evaluated twice.
+      return linked() ? withSteps(typed) : undefined;
+    },
+    () => {
       const typed = importer
         ? importer(stage, exec, context)
         : type
@@ -382,7 +443,7 @@ function stageCode(lifted: Lifted, context: ImportContext): StageCode {
     context.demoted,
   );
   const level = originOf(code)!.level;
-  const stepsChained = (level === 1 && type !== 'Pipeline') || level === 2;
+  const stepsChained = ((level === TYPED_LINKED || level === TYPED) && type !== 'Pipeline') || level === GENERIC_STEPS;
   return splitSteps(code, stepsChained ? steps.length : 0);
 }
 

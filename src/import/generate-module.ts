@@ -1,6 +1,7 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
 import { mapChildren, refsIn, usedNames, type Code, type MethodCall, type Origin } from './code.js';
 import { hoistShared, STEP_METHODS } from './shared-consts.js';
+import { stageFunctions } from './similar-stages.js';
 import { variableName } from './variable-name.js';
 import { connectorCode, pipelineCode, projectCode } from './from-document.js';
 import type { ImportContext, Refer } from './lifted.js';
@@ -138,7 +139,12 @@ export function generateModule(
   let exportName = kept !== undefined && !names.has(kept) ? kept : variableName(String(body.identifier ?? kind), kind);
   while (names.has(exportName)) exportName = `${exportName}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
   const { linked, imports, locals } = linkImports(built, path, new Set([exportName, ...names]));
-  const { code, consts } = hoistShared(joinStepCalls(linked), new Set([exportName, ...names, ...locals]));
+  const taken = new Set([exportName, ...names, ...locals]);
+  const hoisted = hoistShared(joinStepCalls(linked), taken);
+  // Stages alike but for a few texts: one function, after the consts it may use.
+  const similar = stageFunctions(hoisted.code, taken);
+  const code = similar.code;
+  const consts = [...hoisted.consts, ...similar.consts];
   // The header is one line whatever the source's name holds (pull reads it back as the file's first line).
   const header = [headerLine(source), ...(comment ? [comment] : [])];
   const importDecl = importStatement(

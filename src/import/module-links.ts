@@ -9,7 +9,9 @@ import type { Refer } from './lifted.js';
 const TYPED: Partial<Record<ResourceKind, (callee: string) => boolean>> = {
   project: (callee) => callee === 'project',
   pipeline: (callee) => callee === 'pipeline',
+  service: (callee) => callee === 'service',
   environment: (callee) => callee === 'environment',
+  infrastructure: (callee) => callee === 'infrastructure',
   inputSet: (callee) => callee === 'inputSet',
   template: (callee) => callee.startsWith('template.'),
 };

@@ -43,6 +43,15 @@ function flatWidth(code: Code, limit: number): number {
       return (code.local ?? code.name).length;
     case 'const':
       return code.name.length + (code.chain?.length ? limit : 0);
+    case 'param':
+      return code.name.length;
+    case 'function':
+      return Infinity;
+    case 'apply':
+      return code.args.reduce<number>(
+        (width, arg) => (width > limit ? width : width + flatWidth(arg, limit) + 2),
+        code.name.length + 2,
+      );
     case 'template':
       return code.parts.some((part) => typeof part === 'string' && part.includes('\n'))
         ? Infinity
@@ -130,6 +139,18 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
       out.text += code.name;
       chain(code.chain);
       return;
+    case 'param':
+      out.text += code.name;
+      return;
+    case 'function':
+      out.text += `(${code.params.map((param) => `${param}: string`).join(', ')}) =>\n`;
+      inner(code.body);
+      return;
+    case 'apply':
+      out.text += `${code.name}(`;
+      list(code.args);
+      out.text += ')';
+      return;
     case 'template':
       out.text += 'expr`';
       code.parts.forEach((part, index) => {
@@ -162,8 +183,12 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
       out.text += broken ? '{\n' : '{ ';
       code.entries.forEach(([key, value], index) => {
         if (index > 0) out.text += broken ? ',\n' : ', ';
-        out.text += `${propertyKey(key)}: `;
-        inner(value);
+        // A parameter of its key's name is written once (`{ identifier }`), as a person writes it.
+        if (value.kind === 'param' && value.name === key) out.text += key;
+        else {
+          out.text += `${propertyKey(key)}: `;
+          inner(value);
+        }
       });
       out.text += broken ? '\n}' : ' }';
       return;
@@ -189,7 +214,12 @@ export function codeText(code: Code, marks?: Origin[], comments?: CommentsOf): s
   const found = new Map<Code, string | undefined>();
   const gather = (node: Code): void => {
     // A const prints as its name: its value is printed (and its comments placed) where it is declared.
-    (node.kind === 'const' ? (node.chain ?? []).flatMap((call) => call.args) : childrenOf(node)).forEach(gather);
+    (node.kind === 'const'
+      ? (node.chain ?? []).flatMap((call) => call.args)
+      : node.kind === 'apply'
+        ? node.args
+        : childrenOf(node)
+    ).forEach(gather);
     if (node.kind === 'call') found.set(node, comments?.(node));
   };
   if (comments) gather(code);

@@ -67,7 +67,7 @@ const stageUnit = (chain: readonly MethodCall[], at: number): Code | undefined =
  * a pipeline's chain (each with the steps chained after it), the arguments of `.step()`/`.rollbackStep()`, the
  * items of a step group's `steps` and `rollbackSteps`, and the stages or steps of a `parallel(...)` among them.
  */
-function walk(code: Code, onUnit: OnUnit): Code {
+export function walk(code: Code, onUnit: OnUnit): Code {
   const inner = (c: Code) => walk(c, onUnit);
   // A parallel block not shared whole: its stages or steps stand in the list as much as the block does.
   const within = (place: Place, c: Code): Code =>
@@ -119,7 +119,7 @@ function walk(code: Code, onUnit: OnUnit): Code {
  * calls at the same places): a type error in the shared code then demotes all of them, and each member's
  * comments find their call.
  */
-function withMembersOrigins(first: Code, others: readonly Code[]): Code {
+export function withMembersOrigins(first: Code, others: readonly Code[]): Code {
   if (first.kind === 'call') {
     const callsOf = others.filter((o): o is Extract<Code, { kind: 'call' }> => o.kind === 'call');
     const merged: Code = {
@@ -180,6 +180,48 @@ function withMembersOrigins(first: Code, others: readonly Code[]): Code {
   return first;
 }
 
+/** An identifier's words: `rolling_deploy_auth` and `rollingDeployAuth` are rolling, deploy, auth. */
+const wordsOf = (identifier: string): string[] =>
+  identifier
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .split(/[_\-$]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
+
+/** The longest run of words every list starts with (or, reversed, ends with). */
+function commonStart(lists: readonly string[][]): string[] {
+  const [first = [], ...rest] = lists;
+  let length = 0;
+  while (length < first.length && rest.every((list) => list[length] === first[length])) length++;
+  return first.slice(0, length);
+}
+
+/** A part of a name that says nothing of what a unit is: a number, a letter, a region or stage suffix alone. */
+const MEANINGLESS = /^(\d+|[a-z])$/;
+
+/**
+ * What shared units are, as a const's name: their identifier when they all have one, else the words their
+ * identifiers share at the start or the end (`rolling_deploy_auth` and `rolling_deploy_product` are a
+ * `rollingDeploy`, `build_eu` and `build_us` a `build`), else their builder and place (`shellStep`, `customStage`).
+ * Named after what they share, the const reads as what it is at every use, not as its first use.
+ */
+export function sharedName(members: readonly Code[], place: Place): string {
+  const identifiers = members.map((member) => textOf(optionOf(member, 'identifier')));
+  const first = identifiers[0];
+  if (first === undefined) return place;
+  if (identifiers.every((identifier) => identifier === first)) return first;
+  if (identifiers.every((identifier) => identifier !== undefined)) {
+    const words = identifiers.map((identifier) => wordsOf(identifier!));
+    const start = commonStart(words);
+    const end = commonStart(words.map((list) => [...list].reverse())).reverse();
+    const shared = start.length >= end.length ? start : end;
+    if (shared.length && !shared.every((word) => MEANINGLESS.test(word))) return shared.join('_');
+  }
+  const member = members[0]!;
+  const callee = member.kind === 'call' ? (member.callee.split('.').at(-1) ?? place) : place;
+  return callee === 'stepGroup' ? 'group' : `${callee}_${place}`;
+}
+
 export interface SharedConst {
   readonly name: string;
   readonly value: Code;
@@ -218,7 +260,7 @@ export function hoistShared(code: Code, taken: Set<string>): { code: Code; const
     let entry = consts.get(key);
     if (!entry) {
       const first = members[0]!;
-      let name = variableName(textOf(optionOf(first, 'identifier')) ?? place, place);
+      let name = variableName(sharedName(members, place), place);
       while (taken.has(name)) name = `${name}${place === 'stage' ? 'Stage' : 'Step'}`;
       taken.add(name);
       // Reserved before its value is rewritten (which may make the constants it uses), listed after them.
@@ -229,7 +271,11 @@ export function hoistShared(code: Code, taken: Set<string>): { code: Code; const
       ordered.push(entry);
     }
     const value = entry.value;
-    if (codeKey(unit) === codeKey(members[0]!)) return { kind: 'const', name: entry.name, value };
+    // The const named after its first member's identifier stands for it; named after what the members share,
+    // every use says its identifier.
+    const standsForFirst = entry.name === variableName(textOf(optionOf(members[0]!, 'identifier')) ?? '', place);
+    if (codeKey(unit) === codeKey(members[0]!) && (standsForFirst || !key.includes(' shape:')))
+      return { kind: 'const', name: entry.name, value };
     const use: Code = { kind: 'const', name: entry.name, value, chain: [renamed(members[0]!, unit)] };
     const produce = place === 'stage' ? asStageElement : asStepElement;
     return isExact(use, produce(evaluate(unit)), produce) ? use : undefined;

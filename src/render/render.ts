@@ -106,7 +106,8 @@ function sourcesOf(
   );
   const loaded: Array<Loaded | undefined> = inputSets.map(({ inputSet }) => inputSet);
   if (values.length === 0) return { sources, loaded };
-  const { source, unknown } = assignmentSource(pipeline.value, values);
+  const { source, unknown, mistyped } = assignmentSource(pipeline.value, values);
+  diagnostics.push(...mistyped);
   sources.push(source);
   loaded.push(undefined);
   const names = runtimeInputNames(pipeline.value);

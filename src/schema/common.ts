@@ -92,7 +92,7 @@ export type Variable = z.infer<typeof variable>;
 /** The schema's pattern for a pipeline, stage or step group variable's name (StringNGVariable and the others). */
 export const VARIABLE_NAME_PATTERN = /^[a-zA-Z_][0-9a-zA-Z_.$-]{0,127}$/;
 /** A Number variable's value as text: a number, an expression, or empty (NumberNGVariable's `value`). */
-const NUMBER_TEXT = /(^[+-]?[0-9]*\.?[0-9]+$)|(<\+.+>.*)|^$/;
+export const NUMBER_TEXT = /(^[+-]?[0-9]*\.?[0-9]+$)|(<\+.+>.*)|^$/;
 
 /**
  * A variable of a pipeline, stage or step group, as pipeline.v0.json has it: `value` required and typed by the

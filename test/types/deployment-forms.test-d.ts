@@ -3,7 +3,7 @@
  * Kubernetes shorthand of the older form, and the older `serviceConfig`/`infrastructure` form given whole, whose
  * combinations follow the platform's schema (a service by reference, inline, or from an earlier stage).
  */
-import { deployment, input, k8sRollingDeploy } from 'pipewright';
+import { deployment, environment, infrastructure, input, k8sRollingDeploy, service } from 'pipewright';
 
 const definition = { type: 'Kubernetes', spec: { variables: [] } } as const;
 
@@ -159,3 +159,44 @@ deployment({
 deployment({ identifier: 'd', deploymentType: 'NativeHelm', service: 's', environment: 'e', deployToAll: true });
 // @ts-expect-error: "Kubernetess" is no deployment type
 deployment({ identifier: 'd', deploymentType: 'Kubernetess', service: 's', environment: 'e', deployToAll: true });
+
+// --- the service, environment and infrastructures as builders (what import writes when it imported them) -----
+const checkoutService = service({ identifier: 'checkout', project: 'shop', deploymentType: 'Kubernetes', spec: {} });
+const prodEnvironment = environment({ identifier: 'prod', project: 'shop', type: 'Production' });
+const euInfrastructure = infrastructure({
+  identifier: 'eu',
+  project: 'shop',
+  environment: prodEnvironment,
+  deploymentType: 'Kubernetes',
+  type: 'KubernetesDirect',
+  spec: { connectorRef: 'account.cluster', namespace: 'shop' },
+});
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  service: checkoutService,
+  environment: prodEnvironment,
+  infrastructureDefinitions: [euInfrastructure, 'us'],
+});
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  // @ts-expect-error an environment is no service
+  service: prodEnvironment,
+  environment: prodEnvironment,
+});
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  service: checkoutService,
+  // @ts-expect-error a service is no environment
+  environment: checkoutService,
+});
+deployment({
+  identifier: 'd',
+  deploymentType: 'Kubernetes',
+  service: checkoutService,
+  environment: prodEnvironment,
+  // @ts-expect-error an environment is no infrastructure
+  infrastructureDefinitions: [prodEnvironment],
+});
