@@ -275,6 +275,10 @@ export const DIAGNOSTIC_CODES = {
     summary: 'a request to the platform failed (refused, unauthorized, or an error answer)',
   },
   'publish-failed': { severity: 'error', summary: 'the platform did not take a document (the report says why)' },
+  'run-failed': {
+    severity: 'error',
+    summary: 'a pipeline run did not succeed: it failed, was aborted, expired, was rejected or timed out',
+  },
   'pull-unmodelled': {
     severity: 'warning',
     summary:
