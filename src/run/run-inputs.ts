@@ -163,7 +163,21 @@ export function runInputs(
     diagnostics.push(file ? { ...diagnostic, location: placeIn(file, diagnostic.path) } : diagnostic);
   }
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) throw new DiagnosticError(diagnostics);
-  return { yaml: toYaml(merged.document), inputs: merged.inputs };
+  return { yaml: toYaml(numbersTyped(merged.document)), inputs: merged.inputs };
+}
+
+/**
+ * Values of variables declared `type: Number` as numbers: a default (`<+input>.default(2)`) and an input set's
+ * value arrive as text, and the platform's form sends a number for them.
+ */
+function numbersTyped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(numbersTyped);
+  if (!isRecord(value)) return value;
+  const typed = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, numbersTyped(child)]));
+  const text = typed.value;
+  if (typed.type === 'Number' && typeof text === 'string' && text.trim() !== '' && Number.isFinite(Number(text)))
+    typed.value = Number(text);
+  return typed;
 }
 
 /** Where a diagnostic's path is in an `--inputs` file (a `pipeline:` file holds it one level up). */

@@ -107,7 +107,7 @@ export function markdownReport(result: RunResult): string {
     `[Execution ${result.planExecutionId}](${result.url}) of ${pipeline.org}/${pipeline.project}/${pipeline.identifier}${pipeline.branch ? ` (branch ${cell(pipeline.branch)})` : ''}${seconds(result.startedAt, result.endedAt)}`,
   ];
   const failure = failureText(result);
-  if (result.outcome !== 'succeeded' && failure) lines.push('', `**${cell(result.outcome)}**${cell(failure)}`);
+  if (result.outcome !== 'succeeded' && failure) lines.push('', `**${cell(result.outcome)}** ${cell(failure)}`);
   if (result.picture) lines.push('', '```mermaid', result.picture.trimEnd(), '```');
   if (result.stages.length) {
     lines.push('', '| stage | step | status | time | message |', '|---|---|---|---|---|');

@@ -159,9 +159,11 @@ function stepStates(run: EmulatedExecution, now: number, stepMs: number): Map<St
       const end = at + stepMs;
       const aborted = run.abortedAt !== undefined && run.abortedAt < end;
       if (step.behaviour === 'approval') {
+        // An approval waits until someone acts: an abort at any time after it began ends it.
+        const stopped = run.abortedAt !== undefined;
         states.set(
           step,
-          aborted ? { status: 'Aborted', startTs: at, endTs: clock } : { status: 'ApprovalWaiting', startTs: at },
+          stopped ? { status: 'Aborted', startTs: at, endTs: clock } : { status: 'ApprovalWaiting', startTs: at },
         );
         return states;
       }
