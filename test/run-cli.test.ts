@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeIn } from './support/cli.js';
+import { parse } from 'yaml';
+import { ROOT, writeIn } from './support/cli.js';
 import { ACCOUNT_ID } from './support/emulator.js';
 import { assertNoKey, emulatorsPerTest, runBinary } from './support/emulator-run.js';
 import { failing, plain, runEnv, seedPipelines, succeeding } from './support/run-fixtures.js';
@@ -307,5 +310,34 @@ describe('pipewright run: polling', () => {
     // One read at the start, then at most one a second (a little slack for the server's own timer).
     expect(reads.length).toBeLessThanOrEqual(1 + Math.ceil(span / 950));
     for (let i = 1; i < reads.length; i++) expect(reads[i]! - reads[i - 1]!).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe("the scaffolded workflow's optional run step", () => {
+  it('is commented out, and once uncommented runs the named pipeline after publish with its summary', async () => {
+    const text = await readFile(join(ROOT, 'templates/default/_github/workflows/pipewright.yml'), 'utf8');
+    expect((parse(text) as { jobs: { publish: { steps: unknown[] } } }).jobs.publish.steps).toHaveLength(6);
+    const at = text.indexOf('      # - name: run the smoke pipeline');
+    expect(at).toBeGreaterThan(0);
+    const uncommented = text.slice(0, at) + text.slice(at).replace(/^( {6})# /gm, '$1');
+    const steps = (parse(uncommented) as { jobs: { publish: { steps: Array<{ name?: string; run?: string }> } } }).jobs
+      .publish.steps;
+    expect(steps.map((step) => step.name).slice(-3)).toEqual([
+      'publish',
+      'keep the publish record',
+      'run the smoke pipeline',
+    ]);
+    const command = steps.at(-1)!.run!;
+    expect(command).toMatch(/^npx pipewright run .* >> "\$GITHUB_STEP_SUMMARY"$/);
+    const args = command
+      .replace(/^npx pipewright /, '')
+      .replace(/ >>.*$/, '')
+      .split(' ');
+    const emulator = await setup.emulate({ executions: { stepMs: 5 } });
+    seedPipelines(emulator, [plain('smoke', 2)]);
+    await setup.compiled([plain('smoke', 2)]);
+    const result = await run(args.slice(1), runEnv(emulator));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^### ✅ pipewright run: `smoke` Success\n/);
   });
 });
