@@ -79,15 +79,19 @@ export async function runRun(pipelineArg: string, flags: RunFlags): Promise<numb
   protectKeyFile(flags.apiKeyFile);
   const values = (flags.set ?? []).map(parseAssignment);
   const stop = new AbortController();
+  let url = '';
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stop.signal.aborted) return;
+    if (stop.signal.aborted) {
+      // A second Ctrl-C: the user will not wait for the abort's answer (the interrupt may already be sent).
+      stderr(`\n${signal} again: stopped without waiting; check the execution at ${url || 'the platform'}\n`);
+      process.exit(EXIT.failed);
+    }
     live?.clear();
     stderr(`\n${signal}: ${flags.detach ? 'leaving the execution running (--detach)' : 'aborting the execution'}\n`);
     stop.abort(new Error(signal));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let url = '';
   const onEvent = (event: RunEvent) => {
     switch (event.type) {
       case 'checked':
