@@ -26,6 +26,28 @@ describe('pipewright run: waits for a person, Ctrl-C and --timeout', () => {
     expect(stderr).not.toMatch(/unexpected error|\n\s+at /);
   });
 
+  it('a second SIGINT stops at once when the abort gets no answer', async () => {
+    const emulator = await setup.emulate({ executions: { stepMs: 20 } });
+    seedPipelines(emulator, [awaitingApproval()]);
+    // The interrupt hangs: only the second Ctrl-C ends the run.
+    emulator.setFaults({
+      rate: 1,
+      kinds: ['hang'],
+      match: ({ method, path }) => method === 'PUT' && path.includes('/interrupt/'),
+    });
+    const run = spawnRun(['default/shop/deploy'], runEnv(emulator), setup.work);
+    await run.when('waiting for an approval');
+    run.child.kill('SIGINT');
+    await run.when('SIGINT: aborting the execution');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(1);
+    expect(run.output().stderr).toMatch(
+      /SIGINT again: stopped without waiting; check the execution at http:\/\/127\.0\.0\.1:\d+\/ng\/account\//,
+    );
+    expect(emulator.faultsInjected.get('hang')).toBe(1);
+  });
+
   it('SIGTERM with --detach leaves the execution running: no interrupt is sent', async () => {
     const emulator = await setup.emulate({ executions: { stepMs: 20 } });
     seedPipelines(emulator, [awaitingApproval()]);
