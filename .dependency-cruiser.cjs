@@ -21,6 +21,8 @@ const LAYERS = {
   pull: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'dsl', 'compile', 'import', 'platform', 'publish'],
   // What will run: a pipeline with its input sets merged as the platform merges them (check's merge, compile's layout).
   render: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
+  // Execute a pipeline and follow it: the platform's execution calls, publish's connection, render's input check and picture.
+  run: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile', 'platform', 'publish', 'render'],
   // `pipewright/testing`, a library entry beside src/index.ts: compile's build and check, without files.
   testing: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
   // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
@@ -40,11 +42,12 @@ const LAYERS = {
     'publish',
     'pull',
     'render',
+    'run',
     'lsp',
     'index.ts',
   ],
 };
-const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'platform', 'publish', 'pull', 'render'];
+const ROOT_ALLOWED = ['core', 'catalog', 'schema', 'dsl', 'compile', 'platform', 'publish', 'pull', 'render', 'run'];
 
 const folderOrFile = (name) => (name.endsWith('.ts') ? `${name.replace('.', '[.]')}$` : `${name}/`);
 

@@ -20,7 +20,7 @@ export {
 } from './publish/index.js';
 
 /**
- * The commands' use cases, to call in memory: what `pipewright publish`, `pull` and `render` do, without the
+ * The commands' use cases, to call in memory: what `pipewright publish`, `pull`, `render` and `run` do, without the
  * binary. They print nothing; they report what happens through `onEvent` and return the report.
  *
  * @example
@@ -42,3 +42,12 @@ export {
 } from './publish/publish-folder.js';
 export { pull, type PullEvent, type PullOptions, type PullResult } from './pull/pull.js';
 export { render, type RenderFormat, type RenderOptions, type RenderResult } from './render/render.js';
+export {
+  runPipeline,
+  type RunEvent,
+  type RunOptions,
+  type RunOutcome,
+  type RunResult,
+  type RunStage,
+  type RunStep,
+} from './run/run.js';

@@ -7,6 +7,7 @@ import { registerLsp } from './lsp-command.js';
 import { registerPublish } from './publish-command.js';
 import { registerPull } from './pull-command.js';
 import { registerRender } from './render-command.js';
+import { registerRun } from './run-command.js';
 import { registerSchema } from './schema-command.js';
 import { registerValidate } from './validate-command.js';
 import { DiagnosticError } from '../core/diagnostics.js';
@@ -37,6 +38,7 @@ export function createProgram(): Command {
   registerPublish(program);
   registerPull(program);
   registerRender(program);
+  registerRun(program);
   registerGraphql(program);
   registerLsp(program);
   return program;

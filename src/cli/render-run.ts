@@ -15,7 +15,7 @@ export interface RenderFlags {
 }
 
 /** `name=value`: the value is text, except `[...]` and `{...}`, read as YAML (a list for a list-valued input). */
-function parseAssignment(text: string): Assignment {
+export function parseAssignment(text: string): Assignment {
   const at = text.indexOf('=');
   if (at <= 0)
     throw DiagnosticError.of(

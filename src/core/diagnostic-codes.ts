@@ -289,6 +289,10 @@ export const DIAGNOSTIC_CODES = {
     summary:
       'the publish record or a line of its journal could not be read (a run stopped while writing it): skipped, the rest kept',
   },
+  'run-failed': {
+    severity: 'error',
+    summary: 'a pipeline run did not succeed: it failed, was aborted, expired, was rejected or timed out',
+  },
   'pull-unmodelled': {
     severity: 'warning',
     summary:

@@ -40,6 +40,19 @@ import { MAX_BODY_BYTES, probe, sendJson, sendRest, type Probe, type TransportOp
 import { checkWritten } from './write-answer.js';
 import { dataObject, jsonObject, listedEntity, malformed, pageAnswer } from './answers.js';
 import { PageBound } from './page-bound.js';
+import {
+  abortEndpoint,
+  executeBody,
+  executeEndpoint,
+  executionEndpoint,
+  executionSnapshot,
+  inputTemplateEndpoint,
+  inputTemplateOf,
+  startedExecution,
+  type ExecutionScope,
+  type ExecutionSnapshot,
+  type PipelineScope,
+} from './executions.js';
 
 export interface ClientOptions {
   /** The platform's address (`{base_url}`), e.g. https://app.harness.io; http only for loopback hosts. */
@@ -168,6 +181,17 @@ export interface Client {
   probe(id: ResourceKey): Promise<Probe>;
   /** Endpoint 1 (or 2): the GraphQL result as JSON, `{ data, errors }`. */
   graphql(query: string, options?: GraphqlOptions): Promise<unknown>;
+  /**
+   * Starts the pipeline with the runtime-input YAML (and input sets, merged before it); resolves to the execution's
+   * id. Sent once, never retried: an answer lost after the platform started the run would start a second one.
+   */
+  execute(scope: PipelineScope, runtimeInputYaml: string, inputSets?: readonly string[]): Promise<string>;
+  /** One read of an execution: its status, stages and steps. */
+  execution(scope: ExecutionScope): Promise<ExecutionSnapshot>;
+  /** Aborts every stage and step of the execution (interrupt `AbortAll`). */
+  abort(scope: ExecutionScope): Promise<void>;
+  /** The pipeline's runtime inputs as the platform lists them: an input set YAML, empty when there are none. */
+  inputTemplate(scope: PipelineScope): Promise<string>;
 }
 
 /** Visible ASCII only: anything else cannot go in a header, and fetch's error for it would quote the key. */
@@ -399,6 +423,25 @@ export function createClient(options: ClientOptions): Client {
     },
     graphql(query, graphqlOptions = {}) {
       return sendJson(graphqlRequest(base, accountId, apiKey, query, graphqlOptions), transport);
+    },
+    async execute(scope, runtimeInputYaml, inputSets = []) {
+      const endpoint = executeEndpoint(accountId, scope, inputSets);
+      const once = { ...transport, retry: { ...transport.retry, attempts: 1 } };
+      const envelope = await sendRest(httpRequest(endpoint, executeBody(inputSets, runtimeInputYaml)), once);
+      return startedExecution(envelope.data, `${endpoint.method} ${endpoint.path}`, envelope.correlationId);
+    },
+    async execution(scope) {
+      const endpoint = executionEndpoint(accountId, scope);
+      const envelope = await send(endpoint);
+      return executionSnapshot(envelope.data, `${endpoint.method} ${endpoint.path}`, envelope.correlationId);
+    },
+    async abort(scope) {
+      await send(abortEndpoint(accountId, scope));
+    },
+    async inputTemplate(scope) {
+      const endpoint = inputTemplateEndpoint(accountId, scope);
+      const envelope = await send(endpoint, '{}');
+      return inputTemplateOf(envelope.data, `${endpoint.method} ${endpoint.path}`, envelope.correlationId);
     },
   };
   return client;

@@ -187,13 +187,15 @@ function checkKeyShape(apiKey: string, where: string): void {
  * Retry and timeout tuning from the environment. Meant for tests and emulators, where waiting the production
  * half-second between retries would make a suite slow: PIPEWRIGHT_RETRY_BASE_MS, PIPEWRIGHT_RETRY_ATTEMPTS,
  * PIPEWRIGHT_RETRY_MAX_TOTAL_MS, PIPEWRIGHT_TIMEOUT_MS, PIPEWRIGHT_WEBHOOK_PAUSE_MS (the wait after a webhook
- * trigger create), and PIPEWRIGHT_LIST_PAGE_SIZE (items per list page, 1 to 100: small pages make paging testable).
+ * trigger create), PIPEWRIGHT_LIST_PAGE_SIZE (items per list page, 1 to 100: small pages make paging testable), and
+ * PIPEWRIGHT_POLL_MS (the shortest wait between two reads of an execution in `run`; default one second).
  */
 export function tuningFromEnv(env: Env = process.env): {
   retry: RetryOptions;
   timeoutMs?: number;
   webhookPauseMs?: number;
   listPageSize?: number;
+  pollMs?: number;
 } {
   const number = (name: string): number | undefined => {
     const value = fromEnv(env, name);
@@ -212,6 +214,7 @@ export function tuningFromEnv(env: Env = process.env): {
   const timeoutMs = number('PIPEWRIGHT_TIMEOUT_MS');
   const webhookPauseMs = number('PIPEWRIGHT_WEBHOOK_PAUSE_MS');
   const pageSize = number('PIPEWRIGHT_LIST_PAGE_SIZE');
+  const pollMs = number('PIPEWRIGHT_POLL_MS');
   return {
     retry: {
       ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
@@ -221,6 +224,7 @@ export function tuningFromEnv(env: Env = process.env): {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(webhookPauseMs !== undefined ? { webhookPauseMs } : {}),
     ...(pageSize !== undefined ? { listPageSize: Math.min(100, Math.max(1, Math.floor(pageSize))) } : {}),
+    ...(pollMs !== undefined ? { pollMs } : {}),
   };
 }
 

@@ -129,7 +129,8 @@ function sourcesOf(
   return { sources, loaded };
 }
 
-function flowchart(document: unknown): string {
+/** A pipeline document's stages and steps as a mermaid flowchart (`--format mermaid`; run's job summary draws it too). */
+export function flowchart(document: unknown): string {
   const root = lift('pipeline', document);
   const pipelineNode =
     root.kind === 'pipeline' ? root : (root.children.find((child) => child.node.kind === 'pipeline')?.node ?? root);

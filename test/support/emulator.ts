@@ -33,6 +33,7 @@ import {
   type WriteCount,
 } from './emulator-store.js';
 import { WebhookRegistrar } from './emulator-triggers.js';
+import { Executions, type ExecutionOptions } from './emulator-executions.js';
 
 /**
  * An emulator of the delivery platform's API (spec/delivery-platform-api.md) for end-to-end tests: node:http or
@@ -114,6 +115,8 @@ export interface EmulatorOptions {
   readonly onListPage?: (kind: Kind, index: number) => void;
   /** Static files served on GET outside /gateway (a page for the browser test, on the emulator's origin). */
   readonly pages?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
+  /** How executions progress (emulator-executions.ts): how long each step runs. */
+  readonly executions?: ExecutionOptions;
 }
 
 export const ADMIN_KEY = 'pat.emulator.admin.Zx81c9Qe4t7Lm2Vb';
@@ -145,6 +148,8 @@ export class Emulator {
   readonly webhooks: WebhookRegistrar;
   /** Git writes refused because another write to the same repository and branch was under way. */
   gitCollisions = 0;
+  /** Pipeline executions started, and the execute, status and interrupt requests seen. */
+  readonly executions: Executions;
   readonly #busyBranches = new Set<string>();
   readonly #behaviour: Behaviour;
   /** One-shot hooks run after a GET of a resource is answered (to change it between a read and a write). */
@@ -165,6 +170,7 @@ export class Emulator {
     this.#keys = new Map(Object.entries(options.keys ?? { [ADMIN_KEY]: 'admin', [READER_KEY]: 'read-only' }));
     this.webhooks = new WebhookRegistrar(options.webhookRegistrationMs ?? 50);
     this.store = new Store(options.orgs ?? ['default']);
+    this.executions = new Executions(options.executions);
     this.#faults = options.faults ? new FaultInjector(options.faults) : undefined;
     this.#behaviour = {
       notFound: { ...DEFAULT_NOT_FOUND, ...options.notFound },
@@ -512,6 +518,18 @@ export class Emulator {
           fault: false,
         },
       };
+    const ran = this.executions.answer(this.store, {
+      method,
+      path,
+      query,
+      body: body.toString('utf8'),
+      contentType: req.headers['content-type'],
+      accountId: this.accountId,
+      correlationId,
+      canWrite: role === 'admin',
+      ...(this.#options.echoKey && key ? { echo: key } : {}),
+    });
+    if (ran) return ran;
     const evaluated = evaluateByType(
       this.#behaviour.policySets,
       method,
