@@ -25,11 +25,11 @@ export interface SourcedDocument extends YamlDocument {
 
 export type ImportMode = 'files' | 'project';
 
-/** A name as a file or folder name: what is not a word character, `.` or `-` becomes `_`. */
 /** The parts of an identity that name the module itself; a bad one refuses the document. */
 const NAMING_FIELDS: readonly IdentityField[] = ['identifier', 'parent', 'versionLabel'];
 const SCOPE_FIELDS: readonly IdentityField[] = ['org', 'project'];
 
+/** A name as a file or folder name: what is not a word character, `.` or `-` becomes `_`. */
 const fileSafe = (text: string) => text.replace(/[^\w.-]/g, '_');
 
 /** A module's path, and why one of its names was mapped to a safe file name (`safeFileName`), if one was. */
