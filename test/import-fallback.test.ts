@@ -88,16 +88,53 @@ describe('import falls back part by part', () => {
     expect(await back('default', 'web', 'typed_forms')).toEqual(data(yaml)[0]);
   }, 120_000);
 
-  it('names the variable field that has no typed option when a pipeline falls back for it', async () => {
+  it('names the variable field that has no typed option, and passes the variables alone as written', async () => {
     const yaml = (await fixture('typed-forms.yaml')).replace(
       '      default: eu\n',
       '      default: eu\n      allowedValues: [eu, us]\n',
     );
-    const { stderr } = await roundTrip({ 'typed.yaml': yaml });
+    const { code, back, stderr } = await roundTrip({ 'typed.yaml': yaml });
     expect(stderr).toContain(
-      'written as raw.pipeline() in typed_forms.ts: a variable has no option allowedValues (variable region) [warning import-fallback]',
+      'written as pipeline().withFields() in typed_forms.ts: variables passed as written, the rest typed (a variable has no option allowedValues (variable region)) [warning import-fallback]',
     );
+    const text = code['typed_forms.ts']!;
+    expect(text).not.toContain('raw.');
+    expect(text).toMatch(/\.withFields\(\{\s+variables: \[/);
+    expect(await back('default', 'web', 'typed_forms')).toEqual(data(yaml)[0]);
   }, 120_000);
+
+  it("keeps the node typed when one field has no typed form: a step group's empty spec, a notification rule's conditions", async () => {
+    const yaml =
+      (await fixture('typed-forms.yaml')).replace('- stepGroup:\n', '- stepGroup:\n                  spec: {}\n') +
+      [
+        '  notificationRules:',
+        '    - name: failures',
+        '      identifier: failures',
+        '      pipelineEvents:',
+        '        - type: PipelineFailed',
+        '      notificationMethod:',
+        '        type: Slack',
+        '        spec:',
+        '          webhookUrl: https://hooks.example/x',
+        '      conditions:',
+        '        - type: FailureCount',
+        '          spec:',
+        '            count: 2',
+        '',
+      ].join('\n');
+    const { code, back, stderr } = await roundTrip({ 'typed.yaml': yaml });
+    const text = code['typed_forms.ts']!;
+    expect(text).not.toMatch(/raw\.|(?<![.\w])stage\(|(?<![.\w])step\(/);
+    expect(text).toMatch(/\)\s*\.withFields\(\{ spec: \{\} \}\)/);
+    expect(text).toMatch(/\.withFields\(\{\s+notificationRules: \[/);
+    expect(stderr).toContain(
+      'written as stepGroup().withFields() in typed_forms.ts: spec passed as written, the rest typed',
+    );
+    expect(stderr).toContain(
+      'written as pipeline().withFields() in typed_forms.ts: notificationRules passed as written',
+    );
+    expect(await back('default', 'web', 'typed_forms')).toEqual(data(yaml)[0]);
+  }, 240_000);
 
   it('passes over, while it verifies, a builder call with an option the builder does not know (no type check needed)', () => {
     const stage = {

@@ -2,6 +2,8 @@ import type { SourceSite } from '../core/source-site.js';
 import { isDocumentCode, type DocumentCode } from '../core/diagnostic-codes.js';
 import type { Suppression } from '../core/diagnostics.js';
 import { irNode, type IrNode } from '../ir/node.js';
+import { setField } from '../core/own-field.js';
+import { plain } from './plain.js';
 
 /** What every builder (the `raw.*` ones too) offers: a diagnostic accepted at its node and below it. */
 export interface Suppressible {
@@ -30,7 +32,22 @@ export interface Chainable extends Suppressible {
   $if<R>(condition: boolean, then: (builder: this) => R): this | R;
   /** Passes this builder through a function: `.$call(withSmokeTests)`. */
   $call<R>(fn: (builder: this) => R): R;
+  /**
+   * Wire fields written into the node as given, beside the ones its options write: the escape for a field no
+   * option models (a notification rule's `conditions`, a step group's `spec`), so one such field does not turn
+   * the whole node into `raw.*`. A field the builder writes itself is refused: give it through its option.
+   * The fields are checked with the document like any other.
+   *
+   * @example
+   * ```ts
+   * stepGroup({ identifier: 'checks', steps: [lint] }).withFields({ spec: {} })
+   * ```
+   */
+  withFields(fields: WireFields): this;
 }
+
+/** Wire fields as written in YAML: any data, keyed by the field's name. */
+export type WireFields = { readonly [field: string]: unknown };
 
 /**
  * The identity of a node reused under another identifier (`.withIdentifier()` of steps, step groups, stages):
@@ -47,6 +64,36 @@ export const reidentified = (
 
 /** Where a builder keeps its `.suppress()` calls among its props: a symbol, so no option can collide with it. */
 const SUPPRESSIONS = Symbol('pipewright.suppressions');
+/** Where a builder keeps its `.withFields()` fields among its props, for the same reason. */
+const FIELDS = Symbol('pipewright.fields');
+
+/** The fields of `.withFields()` checked: JavaScript callers get no type check of them. */
+function checkedFields(fields: unknown): WireFields {
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    throw new TypeError('.withFields(fields): give an object of wire fields, e.g. .withFields({ spec: {} })');
+  return fields as WireFields;
+}
+
+/**
+ * The node with the fields of `.withFields()` added to its body (a copy: the body is the builder's fresh data, but
+ * the node is frozen). A field the body has already is the builder's own: refused, so one field is set in one place.
+ */
+function withWireFields(node: IrNode, fields: WireFields | undefined): IrNode {
+  if (!fields) return node;
+  const body = node.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new TypeError(`.withFields(): a ${node.kind} has no fields of its own; set them on what it holds`);
+  const merged = { ...(body as Record<string, unknown>) };
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (Object.hasOwn(merged, field))
+      throw new TypeError(
+        `.withFields(): "${field}" is written by the builder's own options; give it through the option instead`,
+      );
+    setField(merged, field, plain(value));
+  }
+  return irNode({ ...node, body: merged });
+}
 
 /** The suppressions so far plus one, checked: JavaScript callers get no type check of the code or the reason. */
 export function addSuppression(
@@ -102,9 +149,18 @@ export abstract class Builder<Props extends object> implements Chainable {
     return this.with({ [SUPPRESSIONS]: addSuppression(existing, code, reason) } as unknown as Partial<Props>);
   }
 
-  /** The builder's IR node, with its suppressions; each kind of builder makes its node in `makeNode`. */
+  withFields(fields: WireFields): this {
+    const existing = (this.props as { [FIELDS]?: WireFields })[FIELDS];
+    return this.with({ [FIELDS]: { ...existing, ...checkedFields(fields) } } as unknown as Partial<Props>);
+  }
+
+  /**
+   * The builder's IR node, with its `.withFields()` fields and its suppressions; each kind of builder makes its
+   * node in `makeNode`.
+   */
   toNode(): IrNode {
-    return suppressedNode(this.makeNode(), (this.props as { [SUPPRESSIONS]?: readonly Suppression[] })[SUPPRESSIONS]);
+    const props = this.props as { [SUPPRESSIONS]?: readonly Suppression[]; [FIELDS]?: WireFields };
+    return suppressedNode(withWireFields(this.makeNode(), props[FIELDS]), props[SUPPRESSIONS]);
   }
 
   protected abstract makeNode(): IrNode;

@@ -38,7 +38,7 @@ export type {
   GenericStageOptions,
   KubernetesInfrastructureOption,
 } from './stage.js';
-export type { Suppressible } from './builder.js';
+export type { Suppressible, WireFields } from './builder.js';
 export { shell, step } from './step.js';
 export type { ShellOptions, StepBuilder, StepNode, StepOptions, WhenOption } from './step.js';
 export type { IrNode } from '../ir/node.js';

@@ -10,7 +10,15 @@ import type { Places } from './read-documents.js';
 const GENERIC = new Set(['stage', 'step', 'connector', 'trigger']);
 const isFallbackBuilder = (callee: string): boolean => GENERIC.has(callee) || callee.startsWith('raw.');
 
-/** A node written with a generic builder or `raw.*`, and why the typed form was passed over. */
+/** The fields a typed call passes through `.withFields()` (the one-field escape), if it does. */
+const withFieldsOf = (code: Extract<Code, { kind: 'call' }>): string[] | undefined => {
+  const fields = (code.chain ?? [])
+    .filter((method) => method.method === 'withFields')
+    .flatMap((method) => (method.args[0]?.kind === 'object' ? method.args[0].entries.map(([key]) => key) : []));
+  return fields.length ? fields : undefined;
+};
+
+/** A node written with a generic builder, `raw.*` or `.withFields()`, and why the typed form was passed over. */
 export interface Fallback {
   /** The YAML node (the parsed object), whose path and place the document's places give. */
   readonly node: object;
@@ -24,11 +32,20 @@ export function fallbacksOf(code: Code, found: Fallback[] = [], seen = new Set<o
   switch (code.kind) {
     case 'call': {
       const origin = originOf(code);
-      if (origin && isFallbackBuilder(code.callee))
+      const fields = withFieldsOf(code);
+      if (origin && (isFallbackBuilder(code.callee) || fields))
         for (const node of origin.nodes)
           if (!seen.has(node)) {
             seen.add(node);
-            found.push({ node, builder: code.callee, ...(origin.why ? { why: origin.why } : {}) });
+            found.push(
+              isFallbackBuilder(code.callee)
+                ? { node, builder: code.callee, ...(origin.why ? { why: origin.why } : {}) }
+                : {
+                    node,
+                    builder: `${code.callee}().withFields`,
+                    why: `${fields!.join(', ')} passed as written, the rest typed${origin.why ? ` (${origin.why})` : ''}`,
+                  },
+            );
           }
       // Inside raw data there are no more builders: what raw holds is written as it is.
       for (const arg of code.args) fallbacksOf(arg, found, seen);
@@ -81,6 +98,8 @@ export function fallbackDiagnostic(fallback: Fallback, places: Places, module: s
     ...(place ? { location: place.location } : {}),
     hint: fallback.builder.startsWith('raw.')
       ? 'the node is kept as written data: it compiles back exactly, without typed options'
-      : 'the node keeps its type and spec as data: it compiles back exactly, with fewer typed options',
+      : fallback.builder.endsWith('.withFields')
+        ? 'those fields are kept as written data beside the typed options: it compiles back exactly'
+        : 'the node keeps its type and spec as data: it compiles back exactly, with fewer typed options',
   };
 }

@@ -10,6 +10,7 @@ import {
   nameOption,
   NotExpressible,
   optional,
+  otherFieldsChain,
   tagsOption,
   unlessDefault,
   value,
@@ -30,6 +31,25 @@ const barriersOption = (raw: unknown): Code | undefined =>
         ),
       }
     : optional(raw);
+
+/** The fields of a pipeline that `pipeline()`'s options and `.stage()` write, whatever the candidate. */
+const PIPELINE_FIELDS = [
+  'identifier',
+  'name',
+  'projectIdentifier',
+  'orgIdentifier',
+  'description',
+  'tags',
+  'template',
+  'properties',
+  'allowStageExecutions',
+  'fixedInputsOnRerun',
+  'timeout',
+  'delegateSelectors',
+  'variables',
+  'notificationRules',
+  'stages',
+];
 
 /** A whole pipeline document as a builder chain, or `raw.pipeline()` when no builder reproduces it. */
 export function pipelineCode(document: Node, context: ImportContext = newContext()): Code {
@@ -52,7 +72,10 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
   const template = isRecord(body.template) ? body.template : undefined;
   const templateOption = (link: Link) =>
     template && obj(linkedTemplate(specOptions(template), template, referThrough(link)) ?? specOptions(template));
-  const options = (shortcuts: boolean, link: Link) =>
+  // `asFields`: options whose values have a field the typed option lacks (a notification rule's `conditions`, a
+  // variable's `allowedValues`) go through `.withFields()` as written, so they do not turn the whole pipeline
+  // into raw.pipeline().
+  const options = (shortcuts: boolean, link: Link, asFields: readonly string[]) =>
     obj({
       identifier: lit(body.identifier as string),
       name: nameOption(body),
@@ -68,11 +91,31 @@ export function pipelineCode(document: Node, context: ImportContext = newContext
       fixedInputsOnRerun: optional(body.fixedInputsOnRerun),
       timeout: optional(body.timeout, (t) => value(t)),
       delegateSelectors: optional(body.delegateSelectors),
-      variables: variablesOption(body.variables),
-      notificationRules: optional(body.notificationRules),
+      variables: asFields.includes('variables') ? undefined : variablesOption(body.variables),
+      notificationRules: asFields.includes('notificationRules') ? undefined : optional(body.notificationRules),
     });
+  /** The fields the options write (flowControl only as barriers); any other goes through `.withFields()`. */
+  const written = (shortcuts: boolean, asFields: readonly string[]) => [
+    ...PIPELINE_FIELDS.filter((field) => !asFields.includes(field)),
+    ...(shortcuts && onlyBarriers ? ['flowControl'] : []),
+  ];
+  const levels: ReadonlyArray<readonly [boolean, readonly string[]]> = [
+    [true, []],
+    [false, []],
+    [false, ['variables']],
+    [false, ['notificationRules']],
+    [false, ['notificationRules', 'variables']],
+  ];
   const candidates = linking(body, context, (link) =>
-    [true, false].map((shortcuts) => () => call('pipeline', [options(shortcuts, link)], chain)),
+    levels.map(
+      ([shortcuts, asFields]) =>
+        () =>
+          call(
+            'pipeline',
+            [options(shortcuts, link, asFields)],
+            [...chain, ...otherFieldsChain(body, written(shortcuts, asFields))],
+          ),
+    ),
   );
   return choose(
     document,

@@ -4,13 +4,14 @@ import { catalogStepOptions } from '../dsl/catalog/catalog-step.js';
 import { stepSugar } from '../dsl/catalog/sugar-table.js';
 import { CONTAINER_INFRA_DEFAULTS } from '../dsl/step-group.js';
 import * as dsl from './builders.js';
-import { call, lit, obj, type Code } from './code.js';
+import { call, chained, lit, obj, type Code } from './code.js';
 import { bodyOf, childrenAt, node, type ImportContext, type Lifted, type Node } from './lifted.js';
 import {
   failureStrategiesOption,
   nameOption,
   NotExpressible,
   optional,
+  otherFieldsChain,
   sugarOptionsCode,
   sugarOptionsOf,
   unlessDefault,
@@ -48,7 +49,7 @@ const typedStepBuilder = (type: string): string | undefined => {
  * A step as its typed builder's call: a hand-written builder's declaration read backwards (options from the
  * spec, those equal to their default left out), else the catalogue builder's flat options.
  */
-function typedStepCode(type: string, step: Node): Code | undefined {
+function typedStepCode(type: string, step: Node): Code {
   const sugar = stepSugar(type);
   const builder = sugar?.builder ?? typedStepBuilder(type);
   if (builder === undefined) throw new NotExpressible(`no typed builder for step type ${type}`);
@@ -57,6 +58,19 @@ function typedStepCode(type: string, step: Node): Code | undefined {
     : catalogStepOptions(type, step.spec, sugar?.defaults);
   return call(builder, [obj({ ...stepHead(step), ...sugarOptionsCode(options, sugar), ...stepTail(step) })]);
 }
+
+/** The fields of a step that a step builder's options write; any other goes through `.withFields()`. */
+const STEP_FIELDS = [
+  'identifier',
+  'name',
+  'description',
+  'type',
+  'spec',
+  'timeout',
+  'when',
+  'failureStrategies',
+  'strategy',
+];
 
 /** Candidates for a step node, most specific first (the fallback levels of a step). */
 function stepCandidates({ node: lifted }: Lifted, step: Node, refer: ImportContext['refer']): Candidate[] {
@@ -68,46 +82,70 @@ function stepCandidates({ node: lifted }: Lifted, step: Node, refer: ImportConte
       return linked && call('stepTemplate', [obj({ ...stepHead(step), ...linked, ...stepTail(step) })]);
     },
     () => template && call('stepTemplate', [obj({ ...stepHead(step), ...specOptions(template), ...stepTail(step) })]),
-    () => (type === undefined ? undefined : typedStepCode(type, step)),
+    () => (type === undefined ? undefined : chained(typedStepCode(type, step), otherFieldsChain(step, STEP_FIELDS))),
     () =>
       type === undefined
         ? undefined
-        : call('step', [obj({ ...stepHead(step), type: lit(type), spec: optional(step.spec), ...stepTail(step) })]),
+        : call(
+            'step',
+            [obj({ ...stepHead(step), type: lit(type), spec: optional(step.spec), ...stepTail(step) })],
+            otherFieldsChain(step, STEP_FIELDS),
+          ),
   ];
 }
+
+/** The fields of a step group that `stepGroup()`'s options write; any other goes through `.withFields()`. */
+const STEP_GROUP_FIELDS = [
+  'name',
+  'identifier',
+  'steps',
+  'rollbackSteps',
+  'stepGroupInfra',
+  'sharedPaths',
+  'when',
+  'failureStrategies',
+  'strategy',
+  'variables',
+  'timeout',
+  'delegateSelectors',
+];
 
 function stepGroupCode(lifted: Lifted, group: Node, context: ImportContext): Code | undefined {
   const infra = isRecord(group.stepGroupInfra) ? group.stepGroupInfra : undefined;
   const infraSpec = node(infra?.spec);
-  return call('stepGroup', [
-    obj({
-      identifier: lit(group.identifier as string),
-      name: nameOption(group),
-      steps: Array.isArray(group.steps)
-        ? { kind: 'array', items: childrenAt(lifted, ['steps']).map((child) => stepElementCode(child, context)) }
-        : undefined,
-      rollbackSteps: Array.isArray(group.rollbackSteps)
-        ? {
-            kind: 'array',
-            items: childrenAt(lifted, ['rollbackSteps']).map((child) => stepElementCode(child, context)),
-          }
-        : undefined,
-      containerInfra:
-        infra &&
-        obj({
-          type: unlessDefault(infra.type, CONTAINER_INFRA_DEFAULTS.type),
-          connector: value(infraSpec.connectorRef),
-          namespace: value(infraSpec.namespace),
-        }),
-      sharedPaths: optional(group.sharedPaths),
-      when: optional(group.when),
-      failureStrategies: failureStrategiesOption(group.failureStrategies),
-      strategy: optional(group.strategy),
-      variables: variablesOption(group.variables),
-      timeout: optional(group.timeout, (t) => value(t)),
-      delegateSelectors: optional(group.delegateSelectors),
-    }),
-  ]);
+  return call(
+    'stepGroup',
+    [
+      obj({
+        identifier: lit(group.identifier as string),
+        name: nameOption(group),
+        steps: Array.isArray(group.steps)
+          ? { kind: 'array', items: childrenAt(lifted, ['steps']).map((child) => stepElementCode(child, context)) }
+          : undefined,
+        rollbackSteps: Array.isArray(group.rollbackSteps)
+          ? {
+              kind: 'array',
+              items: childrenAt(lifted, ['rollbackSteps']).map((child) => stepElementCode(child, context)),
+            }
+          : undefined,
+        containerInfra:
+          infra &&
+          obj({
+            type: unlessDefault(infra.type, CONTAINER_INFRA_DEFAULTS.type),
+            connector: value(infraSpec.connectorRef),
+            namespace: value(infraSpec.namespace),
+          }),
+        sharedPaths: optional(group.sharedPaths),
+        when: optional(group.when),
+        failureStrategies: failureStrategiesOption(group.failureStrategies),
+        strategy: optional(group.strategy),
+        variables: variablesOption(group.variables),
+        timeout: optional(group.timeout, (t) => value(t)),
+        delegateSelectors: optional(group.delegateSelectors),
+      }),
+    ],
+    otherFieldsChain(group, STEP_GROUP_FIELDS),
+  );
 }
 
 /** Why lift kept a step list element as data: what besides one `step`, `stepGroup` or `parallel` it holds. */

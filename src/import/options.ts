@@ -1,4 +1,4 @@
-import { data, lit, obj, arr, type Code } from './code.js';
+import { data, lit, obj, arr, type Code, type MethodCall } from './code.js';
 import { expressionCode } from './expressions.js';
 import { isRecord } from '../core/is-record.js';
 import { FAILURE_STRATEGY_DEFAULTS } from '../dsl/common-options.js';
@@ -139,4 +139,13 @@ export function sugarOptionsOf(sugar: Sugar, spec: unknown): Record<string, unkn
       ? `${sugar.builder}() does not take spec.${unread.key} as written`
       : `${sugar.builder}() cannot take this spec`,
   );
+}
+
+/**
+ * `.withFields({...})` for the fields of a node no option of its builder writes (`written` names those it does),
+ * so one field without a typed form keeps the node typed; no call when there are none.
+ */
+export function otherFieldsChain(body: Node, written: readonly string[]): MethodCall[] {
+  const rest = Object.entries(body).filter(([key]) => !written.includes(key));
+  return rest.length ? [{ method: 'withFields', args: [wire(Object.fromEntries(rest))] }] : [];
 }
