@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { confinedPathOrThrow } from '../core/confined-path.js';
 import { kindRow } from '../catalog/kinds.js';
 import { keyName, outputPathOf } from '../catalog/resource-key.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
@@ -7,10 +9,20 @@ import type { DocumentResult } from '../publish/publish.js';
 import { writeRecord } from '../publish/published-record.js';
 import type { ImportedEstate } from './pull-import.js';
 import { unmodelledPath } from './pull-import.js';
-import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
+import {
+  movedModules,
+  planPulledFiles,
+  PULL_STATE_FILE,
+  pullStateText,
+  readPullState,
+  type FileOutcome,
+} from './pull-project.js';
+import { readyFiles } from './pull-ready.js';
+import { stageAndSwitch } from './pull-stage.js';
 import { printable, type PullScope, type Refused, type Skipped } from './pull-reads.js';
 
-type WarningCode = 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted';
+type WarningCode =
+  'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted' | 'pull-held';
 
 /** A warning of pull, on a file of the project when it has one. */
 const warning = (out: string, code: WarningCode, message: string, file?: string, hint?: string): Diagnostic =>
@@ -47,6 +59,16 @@ export function readWarnings(
         'it is not compiled or published; edit it in the platform, or write it with the builders',
       ),
     ),
+    // What the platform holds and pipewright refuses: written so that the project compiles, and said.
+    ...estate.held.map((held) =>
+      warning(
+        out,
+        'pull-held',
+        `${kindRow(held.document.key.kind).label} ${keyName(held.document.key)} is held by the platform as pipewright refuses it (${held.code}): ${held.messages.join('; ')}; kept in its module as a suppression`,
+        held.module,
+        'fix the document (or fix it in the platform and pull again), then remove the .suppress() call',
+      ),
+    ),
   ];
 }
 
@@ -61,8 +83,10 @@ export interface ProjectChanges {
 }
 
 /**
- * Writes the files into the project `out` (edits by hand kept unless `force`), removes modules that moved, and
- * records what was written in pull's own state file.
+ * Writes the files into the project `out` (edits by hand kept unless `force`), removes modules that moved, writes
+ * package.json, tsconfig.json and .gitignore where the project has none, and records what was written in pull's
+ * own state file: all of it staged, then switched into place in one step (pull-stage.ts), so that a pull
+ * interrupted at any point and the next pull converge.
  */
 export function writeProject(
   out: string,
@@ -72,7 +96,7 @@ export function writeProject(
 ): ProjectChanges {
   const warnings: Diagnostic[] = [];
   const previous = readPullState(out);
-  const outcomes = writePulledFiles(out, files, previous, force);
+  const { outcomes, writes } = planPulledFiles(out, files, previous, force);
   for (const outcome of outcomes)
     if (outcome.outcome === 'kept')
       warnings.push(
@@ -98,7 +122,7 @@ export function writeProject(
   const now = new Set(files.map((file) => file.path));
   const gone = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
   // A module of a resource still there, now written under another path: the old copy goes unless edited.
-  const moved = removeMoved(out, gone, files, previous);
+  const moved = movedModules(out, gone, files, previous);
   for (const { path, now: replacement } of moved.edited)
     warnings.push(
       warning(
@@ -109,7 +133,8 @@ export function writeProject(
         `bring its edits into ${replacement}, then delete it (both define the same resource)`,
       ),
     );
-  const deleted = gone.filter((path) => !moved.removed.includes(path) && !moved.edited.some((e) => e.path === path));
+  const removed = moved.removed.map((entry) => entry.path);
+  const deleted = gone.filter((path) => !removed.includes(path) && !moved.edited.some((e) => e.path === path));
   for (const path of deleted)
     warnings.push(
       warning(
@@ -120,8 +145,15 @@ export function writeProject(
         'delete the module if the resource is gone for good; publish would create it again',
       ),
     );
-  writePullState(out, state, files, outcomes, previous);
-  return { outcomes, deleted, moved: moved.removed, warnings };
+  // The project's own files, never pull's: written where there is none, and not in pull's state.
+  const ready = readyFiles(out).filter(({ path }) => !existsSync(confinedPathOrThrow(out, path)));
+  for (const { path } of ready) outcomes.push({ path, outcome: 'created' });
+  stageAndSwitch(out, {
+    writes: [...writes, ...ready.map((file) => ({ ...file, before: null }))],
+    removals: moved.removed,
+    state: { path: PULL_STATE_FILE, text: pullStateText(state, files, outcomes, previous) },
+  });
+  return { outcomes, deleted, moved: removed, warnings };
 }
 
 /** The publish record of what the platform holds, so the first publish's drift check starts from it. */
