@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { confinedPathOrThrow } from '../core/confined-path.js';
 import { kindRow } from '../catalog/kinds.js';
 import { keyName, outputPathOf } from '../catalog/resource-key.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
@@ -23,6 +22,9 @@ import { printable, type PullScope, type Refused, type Skipped } from './pull-re
 
 type WarningCode =
   'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted' | 'pull-held';
+
+/** Whether anything is at `path` itself, a symbolic link included. */
+const lexists = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
 /** A warning of pull, on a file of the project when it has one. */
 const warning = (out: string, code: WarningCode, message: string, file?: string, hint?: string): Diagnostic =>
@@ -146,7 +148,8 @@ export function writeProject(
       ),
     );
   // The project's own files, never pull's: written where there is none, and not in pull's state.
-  const ready = readyFiles(out).filter(({ path }) => !existsSync(confinedPathOrThrow(out, path)));
+  // Anything there counts, a link included (even one leading nowhere): never written through, never replaced.
+  const ready = readyFiles(out).filter(({ path }) => !lexists(join(out, path)));
   for (const { path } of ready) outcomes.push({ path, outcome: 'created' });
   stageAndSwitch(out, {
     writes: [...writes, ...ready.map((file) => ({ ...file, before: null }))],
