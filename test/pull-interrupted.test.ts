@@ -16,8 +16,8 @@ import { ACCOUNT_ID, ADMIN_KEY, type Emulator } from './support/emulator.js';
  * an uninterrupted pull: no module of the platform's taken for an edit by hand, no stale module kept, no working
  * folder left. The points are chosen among the pull's own changes to the project folder (test/support/fs-kill.mjs
  * counts them in an uninterrupted run, then kills the child right before the one chosen), so each kill lands
- * during the write, wherever it is: import's staging, the staged files, the journal's commit, the switch, the
- * state, the publish record.
+ * during the write, wherever it is: the staged files, the journal's commit, the switch, the state, the publish
+ * record. (Import's working folder is left out: a kill there is one before anything is written.)
  */
 
 const session = emulatorsPerTest('pipewright-pull-interrupted-');
@@ -40,6 +40,8 @@ async function pull(em: Emulator, dir: string, fs: { killAt?: number; countInto?
         ? {
             NODE_OPTIONS: `--import=${KILLER}`,
             PIPEWRIGHT_TEST_FS_ROOT: join(session.work, dir),
+            // Import's working folder: a kill there is one before the pull writes into the project.
+            PIPEWRIGHT_TEST_FS_SKIP: join(session.work, dir, '.pipewright-pull'),
             ...(fs.killAt ? { PIPEWRIGHT_TEST_KILL_AT: String(fs.killAt) } : {}),
             ...(fs.countInto ? { PIPEWRIGHT_TEST_FS_COUNT: fs.countInto } : {}),
           }
@@ -57,12 +59,12 @@ interface Report {
 }
 
 /** A pull that ran to its end: what it reports, checked to have kept nothing as edited by hand. */
-async function converged(em: Emulator, dir: string): Promise<Report> {
+async function converged(em: Emulator, dir: string, killAt: number): Promise<Report> {
   const result = await pull(em, dir);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
+  expect(result.code, `kill at change ${killAt}: ${result.stderr}`).toBe(0);
   const report = JSON.parse(result.stdout) as Report;
-  expect(report.files.filter((f) => f.outcome === 'kept' || f.outcome === 'overwritten')).toEqual([]);
+  const kept = report.files.filter((f) => f.outcome === 'kept' || f.outcome === 'overwritten');
+  expect(kept, `kill at change ${killAt}`).toEqual([]);
   expect(report.diagnostics.map((d) => d.code)).not.toContain('pull-edited');
   return report;
 }
@@ -95,13 +97,27 @@ function seed(em: Emulator): void {
   ]);
 }
 
+const named = (em: Emulator, id: string, name: string) =>
+  em.edit('pipeline', 'default', 'shop', id, (body) => void (body.name = name));
+
 /** The platform moves on: two pipelines edited, one deleted, one added, an input set added. */
-function change(em: Emulator): void {
-  em.edit('pipeline', 'default', 'shop', 'a', (body) => void (body.name = 'a, renamed on the platform'));
-  em.edit('pipeline', 'default', 'shop', 'b', (body) => void (body.name = 'b, renamed on the platform'));
+function second(em: Emulator): void {
+  named(em, 'a', 'a, second');
+  named(em, 'b', 'b, second');
   em.store.resources.delete('pipeline:default/shop/c');
-  seedDocument(em, pipelineDoc('d', 'shop'));
-  seedDocument(em, inputSetDoc('us', 'shop', 'gated', 'us'));
+  if (em.resource('pipeline', 'default', 'shop', 'd')) named(em, 'd', 'deploy d');
+  else seedDocument(em, pipelineDoc('d', 'shop'));
+  if (!em.resource('inputSet', 'default', 'shop', 'us')) seedDocument(em, inputSetDoc('us', 'shop', 'gated', 'us'));
+}
+
+/**
+ * And on again while the pull was down: a module the interrupted pull changed and one it created change once more.
+ * Had the interrupted pull's files not been switched with its state, the next pull would take them for edits by
+ * hand (their bytes are neither what the state names nor what the platform now gives) and keep them stale.
+ */
+function third(em: Emulator): void {
+  named(em, 'a', 'a, third');
+  named(em, 'd', 'd, third');
 }
 
 describe('pull interrupted', () => {
@@ -110,17 +126,21 @@ describe('pull interrupted', () => {
     const em = await session.emulate();
     seed(em);
     expect((await pull(em, 'base/platform')).code).toBe(0);
-    change(em);
+    second(em);
+    // How many changes the pull of the second state makes: the kill points are among them.
+    const { changes } = await reference(em, 'counted/platform', 'base/platform');
+    expect(changes).toBeGreaterThan(20);
+    third(em);
     const expected = await reference(em, 'expected/platform', 'base/platform');
-    // The platform's change reached the project through the reference pull: the points are during real writes.
-    expect(expected.tree['pipelines/default/shop/a.ts']).toContain('a, renamed on the platform');
-    expect(expected.changes).toBeGreaterThan(10);
-    for (const killAt of killPoints(7, expected.changes, 4)) {
+    expect(expected.tree['pipelines/default/shop/a.ts']).toContain('a, third');
+    for (const killAt of killPoints(7, changes, 6)) {
+      second(em);
       const dir = `run-${killAt}/platform`;
       await cp(join(session.work, 'base/platform'), join(session.work, dir), { recursive: true });
       const killed = await pull(em, dir, { killAt });
       expect(killed.code, `kill at change ${killAt}`).toBe(-1);
-      await converged(em, dir);
+      third(em);
+      await converged(em, dir, killAt);
       expect(await readTree(join(session.work, dir)), `kill at change ${killAt}`).toEqual(expected.tree);
     }
   }, 900_000);
@@ -128,13 +148,18 @@ describe('pull interrupted', () => {
   it('killed at seeded random points in a first pull into an empty folder, then pulled again: as if never interrupted', async () => {
     const em = await session.emulate();
     seed(em);
+    second(em);
     // The same folder name as the reference's: package.json is named after it.
+    const { changes } = await reference(em, 'counted/platform');
+    third(em);
     const expected = await reference(em, 'expected/platform');
-    for (const killAt of killPoints(11, expected.changes, 3)) {
+    for (const killAt of killPoints(11, changes, 4)) {
+      second(em);
       const dir = `run-${killAt}/platform`;
       const killed = await pull(em, dir, { killAt });
       expect(killed.code, `kill at change ${killAt}`).toBe(-1);
-      await converged(em, dir);
+      third(em);
+      await converged(em, dir, killAt);
       expect(await readTree(join(session.work, dir)), `kill at change ${killAt}`).toEqual(expected.tree);
       expect(existsSync(join(session.work, dir, '.pipewright-pull-stage'))).toBe(false);
     }
