@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { readPullState, removeMoved, shortDiff, writePulledFiles, writePullState } from '../src/pull/pull-project.js';
+import {
+  movedModules,
+  planPulledFiles,
+  PULL_STATE_FILE,
+  pullStateText,
+  readPullState,
+  shortDiff,
+  type FileOutcome,
+  type PullState,
+} from '../src/pull/pull-project.js';
+import { stageAndSwitch } from '../src/pull/pull-stage.js';
 import { pullProgressText } from '../src/pull/progress-text.js';
 
 /** How a pull lands in a project that exists: what changed is written, hand edits are kept, and the diff shows why. */
@@ -18,6 +28,26 @@ const project = async () => {
   return dir;
 };
 const STATE = { baseUrl: 'http://127.0.0.1:1', accountId: 'acct', scope: {} };
+
+type Files = ReadonlyArray<{ path: string; text: string }>;
+
+/** What a pull decides for `files`, switched into `dir` with the state it leaves (the state as given, else its own). */
+function writePulled(
+  dir: string,
+  files: Files,
+  previous: PullState | undefined,
+  force: boolean,
+  stateFiles: Files = files,
+  removals: ReadonlyArray<{ path: string; sha256: string }> = [],
+): FileOutcome[] {
+  const { outcomes, writes } = planPulledFiles(dir, files, previous, force);
+  stageAndSwitch(dir, {
+    writes,
+    removals,
+    state: { path: PULL_STATE_FILE, text: pullStateText(STATE, stateFiles, outcomes, previous) },
+  });
+  return outcomes;
+}
 
 describe('shortDiff', () => {
   it('shows only the lines that differ, under the line they start at', () => {
@@ -37,18 +67,17 @@ describe('shortDiff', () => {
   });
 });
 
-describe('writePulledFiles', () => {
+describe('planPulledFiles, switched into place', () => {
   it('creates, leaves identical files alone, and replaces what only the platform changed', async () => {
     const dir = await project();
     const first = [
       { path: 'pipelines/a.ts', text: 'one\n' },
       { path: 'pipelines/b.ts', text: 'two\n' },
     ];
-    const created = writePulledFiles(dir, first, undefined, false);
+    const created = writePulled(dir, first, undefined, false);
     expect(created.map((o) => o.outcome)).toEqual(['created', 'created']);
-    writePullState(dir, STATE, first, created, undefined);
     const state = readPullState(dir);
-    const again = writePulledFiles(
+    const again = writePulled(
       dir,
       [
         { path: 'pipelines/a.ts', text: 'one\n' },
@@ -64,18 +93,17 @@ describe('writePulledFiles', () => {
   it('keeps a file edited by hand, and replaces it with force', async () => {
     const dir = await project();
     const files = [{ path: 'a.ts', text: 'one\n' }];
-    writePullState(dir, STATE, files, writePulledFiles(dir, files, undefined, false), undefined);
+    writePulled(dir, files, undefined, false);
     await writeFile(join(dir, 'a.ts'), 'one\n// mine\n');
     const state = readPullState(dir);
-    const kept = writePulledFiles(dir, [{ path: 'a.ts', text: 'ONE\n' }], state, false);
+    const kept = writePulled(dir, [{ path: 'a.ts', text: 'ONE\n' }], state, false);
     expect(kept).toEqual([
       { path: 'a.ts', outcome: 'kept', diff: ['@@ line 1', '+ ONE', '- one', '- // mine'].join('\n') },
     ]);
     expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe('one\n// mine\n');
     // The record keeps what pull last wrote for a kept file: the edit is still seen as one next time.
-    writePullState(dir, STATE, [{ path: 'a.ts', text: 'ONE\n' }], kept, state);
     expect(readPullState(dir)!.files['a.ts']).toBe(state!.files['a.ts']);
-    const forced = writePulledFiles(dir, [{ path: 'a.ts', text: 'ONE\n' }], readPullState(dir), true);
+    const forced = writePulled(dir, [{ path: 'a.ts', text: 'ONE\n' }], readPullState(dir), true);
     expect(forced.map((o) => o.outcome)).toEqual(['overwritten']);
     expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe('ONE\n');
   });
@@ -83,13 +111,14 @@ describe('writePulledFiles', () => {
   it("treats a file no pull wrote as the user's", async () => {
     const dir = await project();
     await writeFile(join(dir, 'a.ts'), 'hand written\n');
-    expect(writePulledFiles(dir, [{ path: 'a.ts', text: 'pulled\n' }], undefined, false).map((o) => o.outcome)).toEqual(
-      ['kept'],
-    );
+    expect(writePulled(dir, [{ path: 'a.ts', text: 'pulled\n' }], undefined, false).map((o) => o.outcome)).toEqual([
+      'kept',
+    ]);
+    expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe('hand written\n');
   });
 });
 
-describe('removeMoved', () => {
+describe('movedModules', () => {
   const module = (source: string, body = 'export const checks = 1;\n') =>
     `// Imported by pipewright from ${source}.\n${body}`;
 
@@ -103,7 +132,7 @@ describe('removeMoved', () => {
       },
       { path: 'pipelines/default/shop/gone.ts', text: module('platform/pipelines/default/shop/gone.yaml') },
     ];
-    writePullState(dir, STATE, before, writePulledFiles(dir, before, undefined, false), undefined);
+    writePulled(dir, before, undefined, false);
     // Edited since: not removed, but named with the module that replaces it.
     await writeFile(join(dir, 'templates/default/shop/checks_template.ts'), `${before[1]!.text}// mine\n`);
     const now = [
@@ -111,10 +140,17 @@ describe('removeMoved', () => {
       { path: 'templates/default/shop/checks/v2.ts', text: module('platform/templates/default/shop/checks/v2.yaml') },
     ];
     const gone = before.map((file) => file.path);
-    expect(removeMoved(dir, gone, now, readPullState(dir))).toEqual({
-      removed: ['templates/default/shop/checks.ts'],
+    const previous = readPullState(dir);
+    const moved = movedModules(dir, gone, now, previous);
+    expect(moved).toEqual({
+      removed: [
+        { path: 'templates/default/shop/checks.ts', sha256: previous!.files['templates/default/shop/checks.ts'] },
+      ],
       edited: [{ path: 'templates/default/shop/checks_template.ts', now: 'templates/default/shop/checks/v2.ts' }],
     });
+    // Nothing is removed until the switch.
+    expect(existsSync(join(dir, 'templates/default/shop/checks.ts'))).toBe(true);
+    writePulled(dir, now, previous, false, now, moved.removed);
     expect(existsSync(join(dir, 'templates/default/shop/checks.ts'))).toBe(false);
     expect(existsSync(join(dir, 'templates/default/shop/checks_template.ts'))).toBe(true);
     // A resource no longer pulled: not moved, left for the deleted report.
@@ -126,14 +162,16 @@ describe('removeMoved', () => {
     await writeFile(join(dir, 'a.ts'), module('platform/x.yaml'));
     await writeFile(join(dir, 'b.ts'), 'export const b = 1;\n');
     const now = [{ path: 'c.ts', text: module('platform/x.yaml') }];
-    expect(removeMoved(dir, ['a.ts', 'b.ts'], now, undefined)).toEqual({
+    expect(movedModules(dir, ['a.ts', 'b.ts'], now, undefined)).toEqual({
       removed: [],
       edited: [{ path: 'a.ts', now: 'c.ts' }],
     });
-    expect(removeMoved(dir, ['b.ts'], now, { generator: 'pipewright-pull', version: 1, ...STATE, files: {} })).toEqual({
-      removed: [],
-      edited: [],
-    });
+    expect(movedModules(dir, ['b.ts'], now, { generator: 'pipewright-pull', version: 1, ...STATE, files: {} })).toEqual(
+      {
+        removed: [],
+        edited: [],
+      },
+    );
     expect(existsSync(join(dir, 'a.ts')) && existsSync(join(dir, 'b.ts'))).toBe(true);
   });
 });

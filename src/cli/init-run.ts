@@ -1,13 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { confinedPathOrThrow } from '../core/confined-path.js';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative, resolve } from 'node:path';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
 import { coverage, PIPELINES_TSCONFIG } from './init-tsconfig.js';
-import { ownPackage, version } from './version.js';
+import { version } from '../core/own-package.js';
+import {
+  fillTemplate,
+  packageNameOf,
+  peerRange,
+  TEMPLATE_DIR,
+  templateFiles,
+  templateTarget,
+} from '../core/project-template.js';
 import { stdout } from './output.js';
 
 export interface InitFlags {
@@ -16,44 +23,11 @@ export interface InitFlags {
   readonly json?: boolean;
 }
 
-/** The scaffold, shipped in the package (package.json "files" lists templates/). */
-const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/default/', import.meta.url));
-
-/**
- * A leading `_` in a template path segment becomes `.`: npm drops or renames dotfiles such as .gitignore
- * when packing, so `_gitignore` and `_github/` are stored under those names and renamed on the way out.
- */
-const targetPath = (templatePath: string) =>
-  templatePath
-    .split('/')
-    .map((segment) => (segment.startsWith('_') ? `.${segment.slice(1)}` : segment))
-    .join('/');
-
-/** Placeholders are `{{name}}` for the names below only, so `${{ secrets.X }}` in workflows stays as it is. */
-export function fillTemplate(text: string, values: Readonly<Record<string, string>>): string {
-  return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
-}
-
-/** An npm package name from a folder name: lowercase, URL-safe. */
-export const packageNameOf = (dir: string): string =>
-  basename(dir)
-    .toLowerCase()
-    .replace(/[^a-z0-9._~-]+/g, '-')
-    .replace(/^[._-]+|-+$/g, '') || 'pipewright-project';
-
 /** A platform identifier (`^[a-zA-Z_][0-9a-zA-Z_]{0,127}$`) from a name. */
 export const identifierOf = (name: string): string => {
   const id = name.replace(/[^0-9a-zA-Z_]+/g, '_').replace(/^_+|_+$/g, '') || 'pipewright_project';
   return (/^[0-9]/.test(id) ? `_${id}` : id).slice(0, 128);
 };
-
-async function templateFiles(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
-    .sort();
-}
 
 interface PackageJson {
   [field: string]: unknown;
@@ -146,18 +120,19 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
     packageName,
     projectName: packageName,
     projectIdentifier: identifierOf(packageName),
-    pipewrightVersion: version(),
+    // init's project follows pipewright's minor releases; a pulled project pins the version that wrote it.
+    pipewrightRange: `^${version()}`,
     tsMorphVersion: peerRange('ts-morph'),
   };
   const lines: string[] = [];
   // The same, as data for --json: each template file and what init did with it.
   const files: Array<{ file: string; action: 'created' | 'overwrote' | 'kept' | 'added-to' | 'skipped' }> = [];
-  const templates = await templateFiles(TEMPLATE_DIR);
+  const templates = templateFiles();
   // Decided before anything is written: a README of the template's is for a new project, not a repository's.
   const hasFiles = existsSync(target) && (await readdir(target)).some((name) => name !== '.git');
   const ownTsconfig = !flags.force && existsSync(join(target, 'tsconfig.json'));
   const scaffolded = templates
-    .map(targetPath)
+    .map(templateTarget)
     .filter((to) => to === 'pipewright.config.ts' || (to.startsWith('pipelines/') && to.endsWith('.ts')));
   const fit = ownTsconfig
     ? coverage(
@@ -166,7 +141,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
       )
     : { covered: true as const };
   for (const from of templates) {
-    const to = targetPath(from);
+    const to = templateTarget(from);
     const destination = confinedPathOrThrow(target, to);
     if (to === 'README.md' && hasFiles) {
       // Not even with --force: the README of a repository is its own.
@@ -225,11 +200,4 @@ export async function runInit(dir: string, flags: InitFlags): Promise<number> {
       '  npm install\n  npx pipewright compile          # pipelines/*.ts -> out/\n  npx pipewright compile --watch\n',
   );
   return EXIT.ok;
-}
-
-/** The version range of an optional peer dependency, as pipewright's package.json gives it. */
-function peerRange(name: string): string {
-  const range = ownPackage().peerDependencies?.[name];
-  if (!range) throw new Error(`pipewright's package.json has no peer dependency ${name}`);
-  return range;
 }

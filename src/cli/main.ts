@@ -13,7 +13,7 @@ import { registerValidate } from './validate-command.js';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT, exitCodeOf, fileSystemProblem, reportError, useColor } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
-import { version } from './version.js';
+import { version } from '../core/own-package.js';
 import { stderr, stdout } from './output.js';
 
 /** The commander program; each command loads its implementation only when it runs. */

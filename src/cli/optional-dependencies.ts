@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { DiagnosticError } from '../core/diagnostics.js';
-import { ownPackage } from './version.js';
+import { ownPackage } from '../core/own-package.js';
 
 /**
  * ts-morph and prettier (about 26 MB) are optional peer dependencies: only `import` and `compile --typecheck`

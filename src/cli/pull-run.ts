@@ -57,6 +57,8 @@ function printJson(result: PullResult): number {
     refused: result.refused,
     // Which version of each template is the stable one, as the platform says (its module says `stable: true` too).
     stableTemplates: result.stableTemplates,
+    // What the platform holds and pipewright refuses, kept in each module as a suppression.
+    held: result.held,
     deleted: result.deleted,
     // Modules an earlier pull wrote under another path, removed (this pull wrote their resource's module anew).
     moved: result.moved,
@@ -77,6 +79,11 @@ function printText(result: PullResult): number {
       `files: ${count('created')} created, ${count('updated')} updated, ${count('unchanged')} unchanged, ${count('kept')} kept (edited by hand), ${count('overwritten')} overwritten`,
       ...(result.unmodelled.length ? [`${result.unmodelled.length} kept as YAML in ${result.unmodelledDir}`] : []),
       ...(result.skipped.length ? [`${result.skipped.length} skipped`] : []),
+      ...(result.held.length
+        ? [
+            `${plural(result.held.length, 'finding')} the platform holds kept as suppressions (pipewright refuses them): ${[...new Set(result.held.map((h) => h.file))].join(', ')}`,
+          ]
+        : []),
       ...(result.deleted.length ? [`${result.deleted.length} no longer on the platform`] : []),
       ...(moved ? [`${plural(moved, 'module')} moved (the old path${moved === 1 ? '' : 's'} removed)`] : []),
       `next: cd ${result.outDir} && pipewright compile && pipewright publish --dry-run`,

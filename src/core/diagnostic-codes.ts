@@ -308,6 +308,11 @@ export const DIAGNOSTIC_CODES = {
     summary: 'pull --force replaced a module edited by hand: the message shows the lines replaced',
   },
   'pull-deleted': { severity: 'warning', summary: 'a resource an earlier pull wrote is no longer on the platform' },
+  'pull-held': {
+    severity: 'warning',
+    summary:
+      'the platform holds a document pipewright refuses (an input set that no longer fits its pipeline): pull kept the finding as a suppression in its module',
+  },
   'empty-query': { severity: 'error', summary: 'graphql was given an empty query' },
   'graphql-errors': { severity: 'error', summary: 'the GraphQL answer holds errors' },
   // init

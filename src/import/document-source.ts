@@ -2,7 +2,7 @@ import { kindRow, publishRank } from '../catalog/kinds.js';
 import { keyOf } from '../catalog/resource-key.js';
 import { identityProblem, type IdentityField } from '../catalog/identity-rules.js';
 import { safeFileName } from '../core/safe-file-name.js';
-import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
+import { diagnosticOf, type Diagnostic, type Suppression } from '../core/diagnostics.js';
 import type { PublishFlags } from '../ir/node.js';
 import { kindsIn } from './kind-scan.js';
 import { readDocuments, type YamlDocument } from './read-documents.js';
@@ -16,11 +16,17 @@ export interface ImportInput {
    * stable one), written into their code as the builders' options. Files carry no such fact.
    */
   readonly publishFlags?: PublishFlags;
+  /**
+   * Findings about the input's documents that their source holds on purpose (pull: what the platform keeps and
+   * pipewright refuses), written into their code as `.suppress(code, reason)` with a comment saying why.
+   */
+  readonly suppressions?: readonly Suppression[];
 }
 
 /** A document read from an input, with the input's facts beyond the YAML. */
 export interface SourcedDocument extends YamlDocument {
   readonly publishFlags?: PublishFlags;
+  readonly suppressions?: readonly Suppression[];
 }
 
 export type ImportMode = 'files' | 'project';
@@ -191,7 +197,11 @@ export class DocumentSource {
             location,
           }),
         );
-      this.documents.push(input.publishFlags ? { ...found, publishFlags: input.publishFlags } : found);
+      this.documents.push({
+        ...found,
+        ...(input.publishFlags ? { publishFlags: input.publishFlags } : {}),
+        ...(input.suppressions?.length ? { suppressions: input.suppressions } : {}),
+      });
       this.paths.push(named.path);
     }
   }

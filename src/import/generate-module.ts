@@ -1,5 +1,5 @@
 import { kindRow, type ResourceKind } from '../catalog/kinds.js';
-import { mapChildren, refsIn, usedNames, type Code, type MethodCall, type Origin } from './code.js';
+import { chained, lit, mapChildren, refsIn, usedNames, type Code, type MethodCall, type Origin } from './code.js';
 import { hoistShared, STEP_METHODS } from './shared-consts.js';
 import { stageFunctions } from './similar-stages.js';
 import { variableName } from './variable-name.js';
@@ -21,6 +21,7 @@ import { commentPlacer } from './comment-placement.js';
 import type { Comments } from './read-documents.js';
 import type { Demotions } from './verify.js';
 import type { PublishFlags } from '../ir/node.js';
+import type { Suppression } from '../core/diagnostics.js';
 import { headerLine } from './module-header.js';
 
 /**
@@ -82,7 +83,16 @@ export interface ModuleInput {
   readonly comments?: Comments;
   /** What the platform holds beyond the YAML (a template's stable version), for the builders' options. */
   readonly publishFlags?: PublishFlags;
+  /** Findings the document's source holds on purpose: `.suppress(code, reason)` on the export, and a comment. */
+  readonly suppressions?: readonly Suppression[];
 }
+
+/** The comment above an export whose findings are suppressed on import: what it is, and how it ends. */
+const SUPPRESSED_COMMENT = [
+  ' The platform holds this document as it is, though pipewright refuses it: the findings are suppressed below',
+  ' (with their reasons) so that the project compiles, and publish sends what the platform has. Fix the',
+  ' document, then remove the .suppress() calls.',
+].join('\n');
 
 const CODE_OF: Record<
   ResourceKind,
@@ -126,13 +136,17 @@ export function generateModule(
     comment,
     comments = new WeakMap(),
     publishFlags,
+    suppressions = [],
     path = '',
   }: ModuleInput & { readonly path?: string },
   demoted: Demotions = new WeakMap(),
   { refer, exportName: kept }: { readonly refer?: Refer; readonly exportName?: string } = {},
 ): GeneratedModule {
   const body = (document[kindRow(kind).rootKey] ?? {}) as Record<string, unknown>;
-  const built = CODE_OF[kind](document, { comments, demoted, ...(refer ? { refer } : {}) }, publishFlags);
+  const built = chained(
+    CODE_OF[kind](document, { comments, demoted, ...(refer ? { refer } : {}) }, publishFlags),
+    suppressions.map(({ code, reason }) => ({ method: 'suppress', args: [lit(code), lit(reason)] })),
+  );
   // Names imported from pipewright are taken: a pipeline called `ci` must not shadow the `ci` builder.
   const names = usedNames(built);
   // The name referrers import, once chosen, stays (a fallback may bring in other builders' names).
@@ -146,7 +160,11 @@ export function generateModule(
   const code = similar.code;
   const consts = [...hoisted.consts, ...similar.consts];
   // The header is one line whatever the source's name holds (pull reads it back as the file's first line).
-  const header = [headerLine(source), ...(comment ? [comment] : [])];
+  const header = [
+    headerLine(source),
+    ...(comment ? [comment] : []),
+    ...(suppressions.length ? [SUPPRESSED_COMMENT] : []),
+  ];
   const importDecl = importStatement(
     [...names].sort().map((name) => ({ name })),
     'pipewright',

@@ -5,6 +5,7 @@ import { kindRow } from '../catalog/kinds.js';
 import { keyName, outputPathOf } from '../catalog/resource-key.js';
 import { DiagnosticError, type Diagnostic } from '../core/diagnostics.js';
 import type { ImportInput } from '../import/import-yaml.js';
+import type { HeldFinding } from './pull-held.js';
 import type { PulledDocument, Unreadable } from './pull-reads.js';
 
 /** Where documents pipewright cannot model go, beside the project's code (no include glob reads them). */
@@ -30,23 +31,27 @@ export interface ImportedEstate {
   readonly imported: PulledDocument[];
   /** Documents kept as YAML: unreadable ones, and those import refused. */
   readonly unmodelled: Unreadable[];
+  /** Findings the platform holds that pipewright refuses, suppressed in the modules written: each with its module. */
+  readonly held: Array<HeldFinding & { readonly module: string }>;
   readonly warnings: Diagnostic[];
 }
 
 /**
  * Imports the documents in project mode in a staging folder of `out`. Documents import refuses (its diagnostics
  * name their input) are set aside as unmodelled, with import's own diagnostics, and the rest are imported again.
+ * `held` are findings the platform holds: each becomes a suppression in its document's module.
  */
 export async function importEstate(
   documents: readonly PulledDocument[],
   unreadable: readonly Unreadable[],
   out: string,
   config: Record<string, unknown>,
+  held: readonly HeldFinding[] = [],
 ): Promise<ImportedEstate> {
   const staging = join(out, STAGING_DIR);
   let found: Awaited<ReturnType<typeof importDocuments>>;
   try {
-    found = await importDocuments(documents, staging, config);
+    found = await importDocuments(documents, staging, config, held);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
@@ -66,16 +71,29 @@ export async function importEstate(
     path: unmodelledPath(item),
     text: item.text.endsWith('\n') ? item.text : `${item.text}\n`,
   }));
-  return { files: [...found.files, ...yamlFiles], imported: found.imported, unmodelled, warnings: found.warnings };
+  const heldIn = held.flatMap((finding) => {
+    const module = found.modules.get(finding.document);
+    return module === undefined ? [] : [{ ...finding, module }];
+  });
+  return {
+    files: [...found.files, ...yamlFiles],
+    imported: found.imported,
+    unmodelled,
+    held: heldIn,
+    warnings: found.warnings,
+  };
 }
 
 async function importDocuments(
   documents: readonly PulledDocument[],
   staging: string,
   config: Record<string, unknown>,
+  held: readonly HeldFinding[],
 ): Promise<{
   files: Array<{ path: string; text: string }>;
   imported: PulledDocument[];
+  /** The module written for each document imported. */
+  modules: Map<PulledDocument, string>;
   refused: Array<{ document: PulledDocument; diagnostics: Diagnostic[] }>;
   warnings: Diagnostic[];
 }> {
@@ -89,13 +107,22 @@ async function importDocuments(
       file,
       text: document.yaml,
       ...(document.stable ? { publishFlags: { stable: true as const } } : {}),
+      suppressions: held
+        .filter((finding) => finding.document === document)
+        .map(({ code, reason }) => ({ code, reason })),
     }));
     rmSync(staging, { recursive: true, force: true });
-    if (inputs.length === 0) return { files: [], imported: [], refused, warnings: [] };
+    if (inputs.length === 0) return { files: [], imported: [], modules: new Map(), refused, warnings: [] };
     try {
       const result = await importYaml({ inputs, outDir: staging, mode: 'project', config });
       const files = result.written.map((path) => ({ path, text: readFileSync(join(staging, path), 'utf8') }));
-      return { files, imported: remaining, refused, warnings: result.warnings };
+      const modules = new Map(
+        result.modules.flatMap((module) => {
+          const document = byFile.get(module.source);
+          return document && module.written ? [[document, module.path] as const] : [];
+        }),
+      );
+      return { files, imported: remaining, modules, refused, warnings: result.warnings };
     } catch (error) {
       if (!(error instanceof DiagnosticError) || round + 1 >= IMPORT_ROUNDS) throw error;
       const blamed = new Map<string, Diagnostic[]>();

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sha256 } from '../compile/layout.js';
 import { confinedPath, confinedPathOrThrow } from '../core/confined-path.js';
 import { importedFrom } from '../import/module-header.js';
+import type { StagedWrite } from './pull-stage.js';
 
 /**
  * Pull's own record, `pipewright.pull.json` at the project's root: the address, account and scope pulled, and the
@@ -93,18 +94,26 @@ export function shortDiff(mine: string, theirs: string, maxLines = 20): string {
   return out.join('\n');
 }
 
+/** The files of a pull to write, and what happens to each file of the project it names. */
+export interface PulledFilesPlan {
+  readonly outcomes: FileOutcome[];
+  /** What to put in place (pull-stage.ts switches them in one step), each with the sha256 of what is there now. */
+  readonly writes: StagedWrite[];
+}
+
 /**
- * Writes the files of a pull into the project: a file pull wrote before and nobody changed since is replaced
- * when the platform changed it; a file someone edited (its bytes are not what pull last wrote) is kept unless
- * `force`; an identical one is not touched. Each file is written beside its target and renamed.
+ * Decides what a pull does to each of its files in the project: a file pull wrote before and nobody changed since
+ * is replaced when the platform changed it; a file someone edited (its bytes are not what pull last wrote) is kept
+ * unless `force`; an identical one is not touched. Nothing is written here.
  */
-export function writePulledFiles(
+export function planPulledFiles(
   dir: string,
   files: ReadonlyArray<{ path: string; text: string }>,
   previous: PullState | undefined,
   force: boolean,
-): FileOutcome[] {
+): PulledFilesPlan {
   const outcomes: FileOutcome[] = [];
+  const writes: StagedWrite[] = [];
   // Every target proved inside the project before the first write (no link in it leads out).
   const targets = files.map(({ path }) => confinedPathOrThrow(dir, path));
   for (const [at, { path, text }] of files.entries()) {
@@ -119,14 +128,7 @@ export function writePulledFiles(
       outcomes.push({ path, outcome: 'kept', diff: shortDiff(current, text) });
       continue;
     }
-    mkdirSync(dirname(target), { recursive: true });
-    const temp = `${target}.pipewright-${process.pid}.tmp`;
-    try {
-      writeFileSync(temp, text);
-      renameSync(temp, target);
-    } finally {
-      rmSync(temp, { force: true });
-    }
+    writes.push({ path, text, before: current === undefined ? null : sha256(current) });
     outcomes.push(
       current === undefined
         ? { path, outcome: 'created' }
@@ -135,17 +137,16 @@ export function writePulledFiles(
           : { path, outcome: 'overwritten', diff: shortDiff(current, text) },
     );
   }
-  return outcomes;
+  return { outcomes, writes };
 }
 
-/** Records what pull wrote (files kept as the user has them keep the hash pull last wrote). */
-export function writePullState(
-  dir: string,
+/** Pull's state after this pull (files kept as the user has them keep the hash pull last wrote), as its file's text. */
+export function pullStateText(
   state: Omit<PullState, 'generator' | 'version' | 'files'>,
   written: ReadonlyArray<{ path: string; text: string }>,
   outcomes: readonly FileOutcome[],
   previous: PullState | undefined,
-): void {
+): string {
   const kept = new Set(outcomes.filter((o) => o.outcome === 'kept').map((o) => o.path));
   const files: Record<string, string> = {};
   for (const { path, text } of [...written].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
@@ -155,28 +156,29 @@ export function writePullState(
     } else files[path] = sha256(text);
   }
   const record: PullState = { generator: 'pipewright-pull', version: 1, ...state, files };
-  writeFileSync(join(dir, PULL_STATE_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  return `${JSON.stringify(record, null, 2)}\n`;
 }
 
 /**
  * Of the files the last pull wrote that this one did not (`gone`), those whose document this pull wrote under
  * another path (their first line names the same YAML: pipewright changed how it names modules). Two modules of one
- * resource would be defined twice: one nobody edited since is removed (`removed`); an edited one is left to the
- * user (`edited`, with the path that replaces it).
+ * resource would be defined twice: one nobody edited since is to be removed (`removed`, with the sha256 it must
+ * still have when the switch removes it); an edited one is left to the user (`edited`, with the path that
+ * replaces it).
  */
-export function removeMoved(
+export function movedModules(
   dir: string,
   gone: readonly string[],
   written: ReadonlyArray<{ path: string; text: string }>,
   previous: PullState | undefined,
-): { removed: string[]; edited: Array<{ path: string; now: string }> } {
+): { removed: Array<{ path: string; sha256: string }>; edited: Array<{ path: string; now: string }> } {
   const bySource = new Map(
     written.flatMap((file) => {
       const source = importedFrom(file.text);
       return source === undefined ? [] : [[source, file.path] as const];
     }),
   );
-  const removed: string[] = [];
+  const removed: Array<{ path: string; sha256: string }> = [];
   const edited: Array<{ path: string; now: string }> = [];
   for (const path of gone) {
     // A path read from the pull state file: never one outside the project.
@@ -186,10 +188,8 @@ export function removeMoved(
     const text = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
     const now = text === undefined ? undefined : bySource.get(importedFrom(text) ?? '');
     if (now === undefined) continue;
-    if (previous?.files[path] === sha256(text!)) {
-      rmSync(target);
-      removed.push(path);
-    } else edited.push({ path, now });
+    if (previous?.files[path] === sha256(text!)) removed.push({ path, sha256: previous.files[path] });
+    else edited.push({ path, now });
   }
   return { removed, edited };
 }

@@ -1,15 +1,29 @@
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindRow } from '../catalog/kinds.js';
-import { outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
+import { keyName, outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import type { PublishItem } from '../publish/publish-item.js';
 import { PublishedRecord } from '../publish/published-record.js';
 import type { ImportedEstate } from './pull-import.js';
 import { unmodelledPath } from './pull-import.js';
-import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
+import {
+  movedModules,
+  planPulledFiles,
+  PULL_STATE_FILE,
+  pullStateText,
+  readPullState,
+  type FileOutcome,
+} from './pull-project.js';
+import { readyFiles } from './pull-ready.js';
+import { stageAndSwitch } from './pull-stage.js';
 import { printable, type PullScope, type Refused, type Skipped } from './pull-reads.js';
 
-type WarningCode = 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted';
+type WarningCode =
+  'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted' | 'pull-held';
+
+/** Whether anything is at `path` itself, a symbolic link included. */
+const lexists = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
 /** A warning of pull, on a file of the project when it has one. */
 const warning = (out: string, code: WarningCode, message: string, file?: string, hint?: string): Diagnostic =>
@@ -46,6 +60,16 @@ export function readWarnings(
         'it is not compiled or published; edit it in the platform, or write it with the builders',
       ),
     ),
+    // What the platform holds and pipewright refuses: written so that the project compiles, and said.
+    ...estate.held.map((held) =>
+      warning(
+        out,
+        'pull-held',
+        `${kindRow(held.document.key.kind).label} ${keyName(held.document.key)} is held by the platform as pipewright refuses it (${held.code}): ${held.messages.join('; ')}; kept in its module as a suppression`,
+        held.module,
+        'fix the document (or fix it in the platform and pull again), then remove the .suppress() call',
+      ),
+    ),
   ];
 }
 
@@ -60,8 +84,10 @@ export interface ProjectChanges {
 }
 
 /**
- * Writes the files into the project `out` (edits by hand kept unless `force`), removes modules that moved, and
- * records what was written in pull's own state file.
+ * Writes the files into the project `out` (edits by hand kept unless `force`), removes modules that moved, writes
+ * package.json, tsconfig.json and .gitignore where the project has none, and records what was written in pull's
+ * own state file: all of it staged, then switched into place in one step (pull-stage.ts), so that a pull
+ * interrupted at any point and the next pull converge.
  */
 export function writeProject(
   out: string,
@@ -71,7 +97,7 @@ export function writeProject(
 ): ProjectChanges {
   const warnings: Diagnostic[] = [];
   const previous = readPullState(out);
-  const outcomes = writePulledFiles(out, files, previous, force);
+  const { outcomes, writes } = planPulledFiles(out, files, previous, force);
   for (const outcome of outcomes)
     if (outcome.outcome === 'kept')
       warnings.push(
@@ -97,7 +123,7 @@ export function writeProject(
   const now = new Set(files.map((file) => file.path));
   const gone = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
   // A module of a resource still there, now written under another path: the old copy goes unless edited.
-  const moved = removeMoved(out, gone, files, previous);
+  const moved = movedModules(out, gone, files, previous);
   for (const { path, now: replacement } of moved.edited)
     warnings.push(
       warning(
@@ -108,7 +134,8 @@ export function writeProject(
         `bring its edits into ${replacement}, then delete it (both define the same resource)`,
       ),
     );
-  const deleted = gone.filter((path) => !moved.removed.includes(path) && !moved.edited.some((e) => e.path === path));
+  const removed = moved.removed.map((entry) => entry.path);
+  const deleted = gone.filter((path) => !removed.includes(path) && !moved.edited.some((e) => e.path === path));
   for (const path of deleted)
     warnings.push(
       warning(
@@ -119,8 +146,16 @@ export function writeProject(
         'delete the module if the resource is gone for good; publish would create it again',
       ),
     );
-  writePullState(out, state, files, outcomes, previous);
-  return { outcomes, deleted, moved: moved.removed, warnings };
+  // The project's own files, never pull's: written where there is none, and not in pull's state.
+  // Anything there counts, a link included (even one leading nowhere): never written through, never replaced.
+  const ready = readyFiles(out).filter(({ path }) => !lexists(join(out, path)));
+  for (const { path } of ready) outcomes.push({ path, outcome: 'created' });
+  stageAndSwitch(out, {
+    writes: [...writes, ...ready.map((file) => ({ ...file, before: null }))],
+    removals: moved.removed,
+    state: { path: PULL_STATE_FILE, text: pullStateText(state, files, outcomes, previous) },
+  });
+  return { outcomes, deleted, moved: removed, warnings };
 }
 
 /** Whether a resource is in the scope a pull read: all of the account, one organization, or one project. */

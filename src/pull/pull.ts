@@ -11,7 +11,9 @@ import { asUserError, connect, preflight, requestFailed, type ConnectOptions } f
 import { recordPath } from '../publish/published-record.js';
 import { authAdvice, gitFileName } from '../publish/settings.js';
 import { importEstate, unmodelledPath, UNMODELLED_DIR, type ImportedEstate } from './pull-import.js';
+import { heldFindings } from './pull-held.js';
 import type { FileOutcome } from './pull-project.js';
+import { finishInterrupted } from './pull-stage.js';
 import {
   readEstate,
   type PullProgress,
@@ -60,6 +62,14 @@ export interface PullResult {
   readonly refused: readonly Refused[];
   /** Which version of each template is the stable one, as the platform says. */
   readonly stableTemplates: readonly string[];
+  /** What the platform holds and pipewright refuses, kept in each module as a suppression (`pull-held`). */
+  readonly held: ReadonlyArray<{
+    kind: ResourceKind;
+    name: string;
+    file: string;
+    code: string;
+    messages: readonly string[];
+  }>;
   /** Files of an earlier pull whose resource is no longer on the platform (kept). */
   readonly deleted: readonly string[];
   /** Modules an earlier pull wrote under another path, removed. */
@@ -78,9 +88,17 @@ export interface PullResult {
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
   const scope = scopeOf(options);
+  // A pull interrupted while it switched its files is finished (or undone) before the project is read.
+  finishInterrupted(options.out);
   const { existing, client, read } = await readPlatform(options, scope);
   const connection = { baseUrl: client.baseUrl, accountId: client.accountId };
-  const estate = await importEstate(read.documents, read.unreadable, options.out, projectConfig(client, read));
+  const estate = await importEstate(
+    read.documents,
+    read.unreadable,
+    options.out,
+    projectConfig(client, read),
+    heldFindings(read.documents),
+  );
   const warnings = readWarnings(options.out, read.skipped, read.refused, estate);
   const changes = writeProject(options.out, estate.files, options.force ?? false, { ...connection, scope });
   // Beside the folder publish reads: the project's own outDir when it has a config of its own already.
@@ -174,6 +192,13 @@ function summary(out: string, client: Client, read: PullReadResult, estate: Impo
     skipped: read.skipped,
     refused: read.refused,
     stableTemplates: estate.imported.filter((document) => document.stable).map((document) => keyName(document.key)),
+    held: estate.held.map((held) => ({
+      kind: held.document.key.kind,
+      name: keyName(held.document.key),
+      file: held.module,
+      code: held.code,
+      messages: held.messages,
+    })),
   };
 }
 
