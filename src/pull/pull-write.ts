@@ -8,7 +8,8 @@ import { writeRecord } from '../publish/published-record.js';
 import type { ImportedEstate } from './pull-import.js';
 import { unmodelledPath } from './pull-import.js';
 import { readPullState, removeMoved, writePulledFiles, writePullState, type FileOutcome } from './pull-project.js';
-import { printable, type PullScope, type Refused, type Skipped } from './pull-reads.js';
+import { printable } from '../core/printable.js';
+import type { PullScope, Refused, Skipped } from './pull-reads.js';
 
 type WarningCode = 'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted';
 
