@@ -1,3 +1,4 @@
+import { printable } from '../core/printable.js';
 import type { ResourceKey } from './resource-key.js';
 
 /**
@@ -17,9 +18,8 @@ export const VERSION_LABEL_PATTERN = /^[0-9a-zA-Z][^\s/&]{0,127}$/;
 const isIdentifierOf = (kind: ResourceKey['kind'], value: string): boolean =>
   IDENTIFIER_PATTERN.test(kind === 'connector' ? value.replaceAll('$', '_') : value);
 
-/** Text from outside in a message: quoted, control characters and line separators shown as escapes. */
-const quoted = (text: string): string =>
-  JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+/** Text from outside in a message: quoted as JSON (`"` and `\\` escaped), then made `printable`. */
+const quoted = (text: string): string => printable(JSON.stringify(text));
 
 /** The parts of an identity, each a folder or file name somewhere. */
 export type IdentityField = 'identifier' | 'org' | 'project' | 'parent' | 'versionLabel';

@@ -1,7 +1,7 @@
 import { valueAt, type DocPath } from '../core/document-path.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import { isRecord } from '../core/is-record.js';
-import { NUMBER_TEXT } from '../schema/common.js';
+import { isNumberText } from '../schema/common.js';
 import { fieldMap, fieldsOf, type Field } from './input-fields.js';
 import { ruleError } from './rule-kit.js';
 import {
@@ -104,7 +104,7 @@ function typedValue(
   if (!isRecord(variable) || variable.type !== 'Number') return { value };
   const text = value.trim();
   // The schema's pattern for the value's text: a number, or an expression or nothing, both kept as text.
-  if (!NUMBER_TEXT.test(text)) return { problem: 'not a number' };
+  if (!isNumberText(text)) return { problem: 'not a number' };
   return text === '' || text.startsWith('<+') ? { value } : { value: Number(text) };
 }
 

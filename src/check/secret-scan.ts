@@ -1,14 +1,20 @@
 import type { Rule } from './walk.js';
 import { describePath } from '../core/document-path.js';
 
-/** Shapes of real credentials. A match is only a warning: the text might be a placeholder. */
+/**
+ * Shapes of real credentials. A match is only a warning: the text might be a placeholder. A pattern whose token
+ * starts before its match captures the token's start as its first group.
+ */
 const TOKEN_PATTERNS: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'a platform API token', pattern: /\b(?:pat|sat)\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
   { name: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/ },
   { name: 'an AWS access key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
   { name: 'a Slack token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
   { name: 'a private key', pattern: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/ },
-  { name: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/ },
+  // `\beyJ[A-Za-z0-9_-]{10,}\.eyJ...`, found from its first dot: as a search from each `eyJ` it read `eyJ-eyJ-...`
+  // to the end once per `eyJ`. Every `eyJ` of one run of token characters ends at the same dot, so the first part
+  // is a lookbehind from that dot (captured: the token starts there), and each run is read a fixed number of times.
+  { name: 'a JSON Web Token', pattern: /\.(?<=\b(eyJ[A-Za-z0-9_-]{10,})\.)eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10}/ },
 ];
 
 /**
@@ -33,7 +39,7 @@ export const secretWarnings: Rule = {
       at.report({
         code: 'possible-secret',
         severity: 'warning',
-        message: `${field || 'value'} contains what looks like ${name} (${masked(match[0])})`,
+        message: `${field || 'value'} contains what looks like ${name} (${masked(match[1] ?? match[0])})`,
         path,
         subject,
         hint: 'store it as a platform secret and reference it with expr.secret("name"), i.e. <+secrets.getValue("name")>',

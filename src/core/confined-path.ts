@@ -1,6 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import { DiagnosticError } from './diagnostics.js';
+import { printable } from './printable.js';
 
 /**
  * The one way a name from outside (a YAML identifier, a platform answer, a manifest entry) becomes a path to
@@ -89,8 +90,3 @@ export function confinedPathOrThrow(root: string, ...segments: readonly string[]
     'nothing outside the output folder is written; rename the resource, or remove the symbolic link',
   );
 }
-
-/** Text from outside, shown in a message without its control characters. */
-const printable = (text: string): string =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -91,8 +91,12 @@ const PLACES_SHOWN = 3;
 /** Places kept in a grouped diagnostic (and its JSON): enough to find the uses, not one per use. */
 const PLACES_KEPT = 10;
 
-/** `svc_1_cd > deploy > deploy_staging`: a subject without its kind words, for a list of places. */
-const shortPlace = (subject: string) => subject.replace(/\b[\w ]+? "((?:[^"\\]|\\.)*)"/g, '$1');
+/**
+ * `svc_1_cd > deploy > deploy_staging`: a subject without its kind words, for a list of places. Kind words are
+ * looked for from the start of a run of words and spaces only (its leading spaces kept): from each position of a
+ * long run without a quote, the search would read the run again.
+ */
+const shortPlace = (subject: string) => subject.replace(/(?<![\w ])( *)\b[\w ]+? "((?:[^"\\]|\\.)*)"/g, '$1$2');
 
 /** The terminal form: `file:line:col  subject: message`, then an indented hint; `pipewright: message` when it has no place. */
 export function formatDiagnostic(diagnostic: Diagnostic, { color = false }: FormatOptions = {}): string {

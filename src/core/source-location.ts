@@ -1,3 +1,5 @@
+import { printable } from './printable.js';
+
 /**
  * Where in the user's files something is: a YAML node (start and end), a builder call (its start), a TypeScript
  * or esbuild error. Lines and columns are 1-based, as editors and `file:line:col` show them: the first character
@@ -28,9 +30,14 @@ export type DiagnosticLocation = SourceLocation | FileLocation;
 /** A location without its file: what a reader that knows only the text finds. */
 export type SourceSpan = Omit<SourceLocation, 'file'>;
 
-/** `file:line:col`, or the file alone when that is all that is known: the text the terminal prints. */
-export const formatLocation = (location: DiagnosticLocation): string =>
-  location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column}`;
+/**
+ * `file:line:col`, or the file alone when that is all that is known: the text the terminal prints. The file name
+ * is the user's and may hold anything a file system allows (a U+2028, a terminal escape): shown `printable`.
+ */
+export const formatLocation = (location: DiagnosticLocation): string => {
+  const file = printable(location.file);
+  return location.line === undefined ? file : `${file}:${location.line}:${location.column}`;
+};
 
 /**
  * Orders by file, then line and column; a whole file before its lines, and no location after every location,

@@ -9,7 +9,12 @@ import { formatLocation, type SourceLocation } from './source-location.js';
 const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const LIBRARY_DIRS = [join(PACKAGE_DIR, 'dist') + sep, join(PACKAGE_DIR, 'src') + sep];
 
-const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
+/**
+ * `at f (file:///p/a.ts:3:7)`: the file, line and column of a stack line. The file is a whole run of characters
+ * other than blanks and parentheses (a `file://` one included): starting only where such a run starts keeps a
+ * long line from being read again from each of its positions.
+ */
+const FRAME = /(?<![^\s()])([^\s()]+):(\d+):(\d+)\)?$/;
 
 /**
  * Where the user's code created a node. Capturing is cheap (V8 keeps structured frames); the text is

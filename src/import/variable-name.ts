@@ -17,9 +17,12 @@ const RESERVED = new Set(
 /** ASCII letters, digits, `_` and `$`, not starting with a digit: a name in any JavaScript. */
 const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
 
-/** `deploy_to_prod` -> `deployToProd`; a valid, non-reserved JavaScript name whatever the identifier holds. */
+/**
+ * `deploy_to_prod` -> `deployToProd`; a valid, non-reserved JavaScript name whatever the identifier holds. A run of
+ * `_` is tried from its first `_` only: from every `_` of it, `____...` would be read to its end once per `_`.
+ */
 export function variableName(identifier: string, fallback: string): string {
-  const camel = identifier.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/^_+/, '');
+  const camel = identifier.replace(/(?<!_)_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/^_+/, '');
   const name = PLAIN_NAME.test(camel) ? camel : `${fallback}${camel.replace(/[^\w$]/g, '_')}`;
   return RESERVED.has(name) ? `${name}${fallback[0]!.toUpperCase()}${fallback.slice(1)}` : name;
 }

@@ -10,6 +10,7 @@ import { dottedPath, valueAt } from '../core/document-path.js';
 import { kindApi, storageOf, type ListScope, type Storage } from '../platform/endpoints.js';
 import { SettingsError } from '../publish/settings.js';
 import { runPool } from '../core/pool.js';
+import { printable } from '../core/printable.js';
 
 /**
  * What `pipewright pull` reads: every resource of a scope of the account, with the list calls of
@@ -96,13 +97,6 @@ export interface PullReadOptions {
 type Json = Record<string, unknown>;
 const scopeName = (org: string | undefined, project: string | undefined) =>
   project ? `${org}/${project}` : org ? `${org}` : 'the account';
-
-/**
- * A name from the platform as text safe to print on one line: anything but printable ASCII (control characters,
- * line and paragraph separators, bidirectional marks) as a `\u` escape.
- */
-export const printable = (text: string): string =>
-  text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Reads of one list when its total keeps changing while it is paged (someone adding and deleting meanwhile). */
 const LIST_PASSES = 3;

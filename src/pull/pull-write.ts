@@ -17,7 +17,8 @@ import {
 } from './pull-project.js';
 import { readyFiles } from './pull-ready.js';
 import { stageAndSwitch } from './pull-stage.js';
-import { printable, type PullScope, type Refused, type Skipped } from './pull-reads.js';
+import { printable } from '../core/printable.js';
+import type { PullScope, Refused, Skipped } from './pull-reads.js';
 
 type WarningCode =
   'pull-unmodelled' | 'pull-skipped' | 'pull-edited' | 'pull-overwritten' | 'pull-deleted' | 'pull-held';

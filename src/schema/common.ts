@@ -29,13 +29,16 @@ export const scopeIdentifier = z
   .meta({ description: 'Identifier of the org or project the document belongs to.', examples: ['default'] });
 
 /**
- * The platform schema's own timeout pattern (pipeline.v0.json, 353 timeouts), kept as it is written: JSON
- * Schema patterns search rather than match, and its `^...|...$` anchors only the first and last alternatives.
- * So `10m`, `1h 30m`, `30s` and `''` pass; `5s` (seconds need two digits), `0m` and `500ms` do not; an
- * expression passes unless it ends in `.executionInput()`.
+ * What the platform schema's timeout pattern accepts (pipeline.v0.json, 353 timeouts), and nothing else. That
+ * pattern searches rather than matches (JSON Schema), and its `^...|...$` anchors only the first and last
+ * alternatives: so `10m`, `1h 30m`, `30s` and `''` pass; `5s` (seconds need two digits), `0m` and `500ms` do
+ * not; an expression passes unless it ends in `.executionInput()`. Written as it is there, it backtracks
+ * (`1111...` or `<+<+<+...` take time growing with the square or cube of their length), and the editor runs it
+ * on every keystroke: here the end-anchored parts are lookbehinds tried only at the end, so it runs in linear time
+ * (test/linear-regexes.test.ts compares it with the schema's on generated text).
  */
 export const DURATION_PATTERN =
-  /^(([1-9])+\d+[s])|(((([1-9])+\d*[mhwd])+([\s]?\d+[smhwd])*)|(.*<\+.*>(?!.*\.executionInput\(\)).*)|(^$))$/;
+  /^[1-9]\d+s|$(?<=[1-9]\d*[mhwd](?:\s?\d+[smhwd])*)|$(?<=<\+[^\n\r\u2028\u2029]*>(?:(?!\.executionInput\(\))[^>\n\r\u2028\u2029])*)|^$/;
 
 export const isDuration = (value: string): boolean => DURATION_PATTERN.test(value);
 
@@ -91,8 +94,21 @@ export type Variable = z.infer<typeof variable>;
 
 /** The schema's pattern for a pipeline, stage or step group variable's name (StringNGVariable and the others). */
 export const VARIABLE_NAME_PATTERN = /^[a-zA-Z_][0-9a-zA-Z_.$-]{0,127}$/;
-/** A Number variable's value as text: a number, an expression, or empty (NumberNGVariable's `value`). */
-export const NUMBER_TEXT = /(^[+-]?[0-9]*\.?[0-9]+$)|(<\+.+>.*)|^$/;
+/** A number as text: digits, or digits around one point (`[+-]?[0-9]*\.?[0-9]+` without its two ways to read `11`). */
+const NUMBER = /^[+-]?(?:[0-9]+|[0-9]*\.[0-9]+)$/;
+
+/**
+ * A Number variable's value as text: a number, an expression, or empty (NumberNGVariable's `value`, the schema's
+ * `(^[+-]?[0-9]*\.?[0-9]+$)|(<\+.+>.*)|^$`). Its expression part is a search that backtracks on `<+<+<+...`; the
+ * same question asked line by line: the first `<+` of a line, then a `>` at least one character after it.
+ */
+export function isNumberText(text: string): boolean {
+  if (text === '' || NUMBER.test(text)) return true;
+  return text.split(/[\n\r\u2028\u2029]/).some((line) => {
+    const start = line.indexOf('<+');
+    return start >= 0 && line.indexOf('>', start + 3) >= 0;
+  });
+}
 
 /**
  * A variable of a pipeline, stage or step group, as pipeline.v0.json has it: `value` required and typed by the
@@ -120,7 +136,7 @@ export const pipelineVariable = variable
       if (typeof value.value === 'number') wrong('value', 'text (quote it)');
       if (typeof value.default === 'number') wrong('default', 'text (quote it)');
     } else {
-      if (typeof value.value === 'string' && !NUMBER_TEXT.test(value.value))
+      if (typeof value.value === 'string' && !isNumberText(value.value))
         wrong('value', 'a number or a <+...> expression');
       if (typeof value.default === 'string') wrong('default', 'a number');
     }
