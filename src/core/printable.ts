@@ -11,7 +11,7 @@ const UNPRINTABLE =
 /**
  * Text from outside (a name from the platform or a YAML file, a file name) as it may appear in a message: on one
  * line and in the order it is stored, each character above shown as a `\u` escape. The one escaper of messages;
- * what goes into generated code has its own printer (src/import/ts-literal.ts).
+ * what goes into generated code has its own printer (src/import/ts-text.ts).
  */
 export const printable = (text: string): string =>
   text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
