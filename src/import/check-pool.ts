@@ -102,7 +102,7 @@ export function createImportPool(
     inWorker++;
     const formatted = formatter.send({ format: job.modules }).then(
       (answer) => (answer as { formatted: string[] }).formatted,
-      () => formatModules(job.modules),
+      () => formatModules(job.modules, outDir),
     );
     job.done(formatted);
     void formatted
@@ -129,7 +129,7 @@ export function createImportPool(
     formatHere: async () => {
       const job = waiting.pop();
       if (!job) return false;
-      const formatted = formatModules(job.modules);
+      const formatted = formatModules(job.modules, outDir);
       job.done(formatted);
       await formatted.catch(() => undefined);
       return true;

@@ -17,7 +17,7 @@ let check: ModuleChecker | undefined;
 
 const work = async (request: WorkerRequest): Promise<WorkerAnswer> => {
   if ('check' in request) return { id: request.id, problems: await (check ??= localChecker(outDir))(request.check) };
-  return { id: request.id, formatted: await formatModules(request.format) };
+  return { id: request.id, formatted: await formatModules(request.format, outDir) };
 };
 
 // One request at a time: a group's program must not be built while another is still alive.

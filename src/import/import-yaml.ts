@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
 import { confinedPath, confinedPathOrThrow } from '../core/confined-path.js';
 import { DiagnosticError, diagnosticOf, hasErrors, type Diagnostic } from '../core/diagnostics.js';
-import { formatModules, localChecker, type ModuleChecker } from './check-modules.js';
+import { formatConfigText, formatModules, localChecker, type ModuleChecker } from './check-modules.js';
 import { createImportPool } from './check-pool.js';
 import type { Code, Origin } from './code.js';
 import { DocumentSource, type ImportInput, type ImportMode } from './document-source.js';
@@ -309,7 +309,7 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   const pool = large
     ? createImportPool(options.outDir, here, { native: compiler ? nativeChecker(compiler) : undefined })
     : undefined;
-  const format: Formatter = pool ? pool.format : formatModules;
+  const format: Formatter = pool ? pool.format : (modules) => formatModules(modules, options.outDir);
   let checked: Awaited<ReturnType<typeof checkedModules>>;
   try {
     checked = await checkedModules({ check: pool?.check ?? here, format, formatHere: pool?.formatHere }, source);
@@ -354,7 +354,10 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
   );
   if (!formatted.length) throw new DiagnosticError(diagnostics);
   if (options.mode === 'project')
-    formatted.push({ path: 'pipewright.config.ts', text: projectConfigText(options.config) });
+    formatted.push({
+      path: 'pipewright.config.ts',
+      text: await formatConfigText(projectConfigText(options.config), options.outDir),
+    });
   writeAll(options.outDir, formatted);
   const warnings = diagnostics.filter((problem) => problem.severity !== 'error');
   return { written: formatted.map((f) => f.path), documents: source.documents.length, modules, diagnostics, warnings };
