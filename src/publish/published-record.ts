@@ -1,4 +1,3 @@
-import { fsyncSync, openSync, closeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sha256 } from '../compile/layout.js';
@@ -7,6 +6,7 @@ import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { DocumentError, publishKeyOf } from '../platform/document.js';
 import type { PublishItem } from './publish-item.js';
 import { journalPath, JournalWriter, readJournal, type JournalLine, type JournalState } from './record-journal.js';
+import { syncFolder } from '../core/sync-folder.js';
 
 /**
  * What pipewright last published, or pull last read, per resource, kept beside the output folder (`out` ->
@@ -261,19 +261,6 @@ export class PublishedRecord {
     syncFolder(dirname(this.path));
     await rm(this.#journal.path, { force: true });
     return this.path;
-  }
-}
-
-/** The rename made durable: a folder's entry is flushed with the folder (not possible everywhere: then skipped). */
-function syncFolder(folder: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(folder, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Windows cannot open a folder; its renames are durable without.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -12,6 +12,7 @@ import {
 import { dirname, join } from 'node:path';
 import { sha256 } from '../compile/layout.js';
 import { confinedPath } from '../core/confined-path.js';
+import { syncFolder } from '../core/sync-folder.js';
 
 /**
  * Pull's files switch into the project as one step, by a journal. Every file a pull writes is staged first
@@ -62,19 +63,6 @@ function writeDurably(file: string, text: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** Makes a rename in `dir` durable; a platform that cannot open a folder (Windows) has no such step. */
-function syncFolder(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Not supported here: the rename is as durable as the file system makes it.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
