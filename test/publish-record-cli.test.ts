@@ -103,7 +103,21 @@ describe('the publish record across runs', () => {
       const pulled = await runBinary(['pull', '--org', org, '-o', 'platform'], { cwd: session.work, env: env(em) });
       assertNoKey(pulled);
       expect(pulled.code, pulled.stderr).toBe(0);
+      // The other organization's modules are not "no longer on the platform".
+      expect(pulled.stderr).not.toContain('pull-deleted');
     }
+    // Pull's own state kept both: the first organization pulled again finds nothing edited by hand.
+    const state = JSON.parse(await readFile(join(project, 'pipewright.pull.json'), 'utf8')) as {
+      files: Record<string, string>;
+    };
+    expect(
+      Object.keys(state.files)
+        .filter((path) => path.startsWith('pipelines/'))
+        .sort(),
+    ).toEqual(['pipelines/default/shop/a.ts', 'pipelines/default/shop/b.ts', 'pipelines/tif/shop/c.ts']);
+    const again = await runBinary(['pull', '--org', 'default', '-o', 'platform'], { cwd: session.work, env: env(em) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/pull-edited|pull-deleted/);
     // The second pull kept the first's entries: 3 + 2 resources.
     const record = await recordOf(join(project, 'out'));
     expect(Object.keys(record.resources).sort()).toEqual([

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import {
+  pathInScope,
   movedModules,
   planPulledFiles,
   PULL_STATE_FILE,
@@ -204,5 +205,37 @@ describe('pullProgressText', () => {
     expect(pullProgressText(progress, 40)).toBe('pipelines 120 · … · 512 requests');
     expect(pullProgressText(progress, 50)).toBe('pipelines 120 · triggers 2 · … · 512 requests');
     expect(pullProgressText(progress, 10)).toBe('… · 512 requests');
+  });
+});
+
+describe('pathInScope: which files of the project a pull of one scope answers for', () => {
+  it('a whole-account pull answers for every file', () => {
+    expect(pathInScope('pipelines/tif/shop/c.ts', {})).toBe(true);
+    expect(pathInScope('connectors/_/_/github.ts', {})).toBe(true);
+  });
+
+  it("an organization's pull answers for its modules and its projects', not another organization's or the account's", () => {
+    const scope = { org: 'default' };
+    expect(pathInScope('pipelines/default/shop/a.ts', scope)).toBe(true);
+    expect(pathInScope('connectors/default/_/git.ts', scope)).toBe(true);
+    expect(pathInScope('projects/default/shop.ts', scope)).toBe(true);
+    expect(pathInScope('pipelines/tif/shop/c.ts', scope)).toBe(false);
+    expect(pathInScope('projects/tif/shop.ts', scope)).toBe(false);
+    expect(pathInScope('connectors/_/_/github.ts', scope)).toBe(false);
+  });
+
+  it("a project's pull answers for that project's modules and its own document only", () => {
+    const scope = { org: 'default', project: 'shop' };
+    expect(pathInScope('pipelines/default/shop/a.ts', scope)).toBe(true);
+    expect(pathInScope('input-sets/default/shop/a/prod.ts', scope)).toBe(true);
+    expect(pathInScope('projects/default/shop.ts', scope)).toBe(true);
+    expect(pathInScope('pipelines/default/web/x.ts', scope)).toBe(false);
+    expect(pathInScope('projects/default/web.ts', scope)).toBe(false);
+    expect(pathInScope('connectors/default/_/git.ts', scope)).toBe(false);
+  });
+
+  it('files that are not modules of a resource belong to every pull', () => {
+    for (const path of ['pipewright.config.ts', 'package.json', '.gitignore', 'unmodelled/x.yaml'])
+      expect(pathInScope(path, { org: 'tif', project: 'shop' })).toBe(true);
   });
 });

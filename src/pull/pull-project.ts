@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../compile/layout.js';
 import { confinedPath, confinedPathOrThrow } from '../core/confined-path.js';
+import { KINDS } from '../catalog/kinds.js';
 import { importedFrom } from '../import/module-header.js';
 import type { StagedWrite } from './pull-stage.js';
 
@@ -148,13 +149,20 @@ export function pullStateText(
   previous: PullState | undefined,
 ): string {
   const kept = new Set(outcomes.filter((o) => o.outcome === 'kept').map((o) => o.path));
-  const files: Record<string, string> = {};
-  for (const { path, text } of [...written].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+  const unsorted: Record<string, string> = {};
+  // What an earlier pull of another scope wrote (another organization into the same folder) stays known.
+  for (const [path, hash] of Object.entries(previous?.files ?? {}))
+    if (!pathInScope(path, state.scope)) unsorted[path] = hash;
+  for (const { path, text } of written) {
     const before = previous?.files[path];
     if (kept.has(path)) {
-      if (before) files[path] = before;
-    } else files[path] = sha256(text);
+      if (before) unsorted[path] = before;
+    } else unsorted[path] = sha256(text);
   }
+  const files = Object.fromEntries(Object.entries(unsorted).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as Record<
+    string,
+    string
+  >;
   const record: PullState = { generator: 'pipewright-pull', version: 1, ...state, files };
   return `${JSON.stringify(record, null, 2)}\n`;
 }
@@ -192,4 +200,26 @@ export function movedModules(
     else edited.push({ path, now });
   }
   return { removed, edited };
+}
+
+const KIND_FOLDERS = new Map<string, (typeof KINDS)[number]>(KINDS.map((row) => [row.folder, row]));
+
+/**
+ * Whether a file of the project belongs to a pull of `scope`: a module's path names its resource's org and project
+ * (`<kind folder>/<org>/<project>/...`, `projects/<org>/<project>.ts`, `_` for none), as import's project mode
+ * writes it; anything else (the config, the ready files, what is kept as YAML) belongs to every pull. So a pull of
+ * one organization neither takes another's modules for deleted nor forgets their hashes.
+ */
+export function pathInScope(path: string, scope: { readonly org?: string; readonly project?: string }): boolean {
+  if (scope.org === undefined) return true;
+  const [folder, org, second] = path.split('/');
+  if (folder === 'projects') {
+    if (org !== scope.org) return false;
+    return scope.project === undefined || second === `${scope.project}.ts`;
+  }
+  const row = folder === undefined ? undefined : KIND_FOLDERS.get(folder);
+  if (!row || org === undefined) return true;
+  if (org !== scope.org) return false;
+  if (scope.project === undefined) return true;
+  return (row.scopes as readonly string[]).includes('project') && second === scope.project;
 }

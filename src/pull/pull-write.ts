@@ -9,6 +9,7 @@ import type { ImportedEstate } from './pull-import.js';
 import { unmodelledPath } from './pull-import.js';
 import {
   movedModules,
+  pathInScope,
   planPulledFiles,
   PULL_STATE_FILE,
   pullStateText,
@@ -122,7 +123,9 @@ export function writeProject(
         ),
       );
   const now = new Set(files.map((file) => file.path));
-  const gone = Object.keys(previous?.files ?? {}).filter((path) => !now.has(path) && path !== 'pipewright.config.ts');
+  const gone = Object.keys(previous?.files ?? {}).filter(
+    (path) => !now.has(path) && path !== 'pipewright.config.ts' && pathInScope(path, state.scope),
+  );
   // A module of a resource still there, now written under another path: the old copy goes unless edited.
   const moved = movedModules(out, gone, files, previous);
   for (const { path, now: replacement } of moved.edited)
