@@ -40,7 +40,7 @@ export interface Chainable extends Suppressible {
    *
    * @example
    * ```ts
-   * stepGroup({ identifier: 'checks', steps: [lint] }).withFields({ spec: {} })
+   * stepGroup({ identifier: 'checks', steps: [shell({ identifier: 'lint', script: 'make lint' })] }).withFields({ spec: {} })
    * ```
    */
   withFields(fields: WireFields): this;
