@@ -17,6 +17,37 @@ async function run(args: readonly string[], env: Record<string, string | undefin
 }
 
 describe('pipewright run: a pipeline of the compiled output, followed to its end', () => {
+  it("runs with an input set of the project's own TypeScript: its compiled file given to --inputs", async () => {
+    const emulator = await setup.emulate({ executions: { stepMs: 10 } });
+    seedPipelines(emulator, [succeeding()]);
+    const inputSet = {
+      inputSet: {
+        name: 'prod',
+        identifier: 'prod',
+        orgIdentifier: 'default',
+        projectIdentifier: 'shop',
+        pipeline: {
+          identifier: 'deploy',
+          variables: [
+            { name: 'env', type: 'String', value: 'prod' },
+            { name: 'tag', type: 'String', value: 'v9' },
+          ],
+        },
+      },
+    };
+    const out = await setup.compiled([succeeding(), inputSet]);
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as {
+      files: Array<{ file: string; kind: string }>;
+    };
+    const file = manifest.files.find((entry) => entry.kind === 'inputSet')!.file;
+    const result = await run(['deploy', '--inputs', join('out', file)], runEnv(emulator));
+    expect(result.code, result.stderr).toBe(0);
+    const [id] = [...emulator.executions.runs.keys()];
+    const sent = emulator.executions.runs.get(id!)!.inputs;
+    expect(sent).toMatch(/name: env\n\s+type: String\n\s+value: prod/);
+    expect(sent).toMatch(/name: tag\n\s+type: String\n\s+value: v9/);
+  });
+
   it('exits 0 when the execution succeeds, printing its id and URL at once and each stage and step as it changes', async () => {
     const emulator = await setup.emulate({ executions: { stepMs: 30 } });
     seedPipelines(emulator, [succeeding()]);
