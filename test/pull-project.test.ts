@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -156,6 +157,32 @@ describe('movedModules', () => {
     expect(existsSync(join(dir, 'templates/default/shop/checks_template.ts'))).toBe(true);
     // A resource no longer pulled: not moved, left for the deleted report.
     expect(existsSync(join(dir, 'pipelines/default/shop/gone.ts'))).toBe(true);
+  });
+
+  it('never removes a file outside the project that a tampered pull state names, with the right header and hash', async () => {
+    const dir = await project();
+    const inside = join(dir, 'estate');
+    await mkdir(inside);
+    const text = module('platform/pipelines/default/shop/a.yaml');
+    // The victim looks exactly like a module pull wrote: same header, and the state holds its hash.
+    await writeFile(join(dir, 'victim.ts'), text);
+    await mkdir(join(inside, 'pipelines'), { recursive: true });
+    await writeFile(join(inside, 'pipelines', 'old.ts'), text);
+    const hash = createHash('sha256').update(text).digest('hex');
+    const tampered: PullState = {
+      generator: 'pipewright-pull',
+      version: 1,
+      ...STATE,
+      files: { '../victim.ts': hash, [join(dir, 'victim.ts')]: hash, 'pipelines/old.ts': hash },
+    };
+    const now = [{ path: 'pipelines/default/shop/a.ts', text }];
+    const moved = movedModules(inside, Object.keys(tampered.files), now, tampered);
+    // Only the file inside the project is removed (the negative: the guard removes what it should).
+    expect(moved.removed).toEqual([{ path: 'pipelines/old.ts', sha256: hash }]);
+    expect(moved.edited).toEqual([]);
+    writePulled(inside, now, tampered, false, now, moved.removed);
+    expect(existsSync(join(dir, 'victim.ts'))).toBe(true);
+    expect(existsSync(join(inside, 'pipelines', 'old.ts'))).toBe(false);
   });
 
   it('never removes a file no pull wrote, nor one without the header', async () => {
