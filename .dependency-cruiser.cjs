@@ -23,6 +23,8 @@ const LAYERS = {
   render: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
   // `pipewright/testing`, a library entry beside src/index.ts: compile's build and check, without files.
   testing: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
+  // `pipewright init`: the scaffold copied from templates/, merged into a package.json and tsconfig that exist.
+  init: ['core'],
   // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
   lsp: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'validate'],
   cli: [
@@ -41,6 +43,7 @@ const LAYERS = {
     'pull',
     'render',
     'lsp',
+    'init',
     'index.ts',
   ],
 };
