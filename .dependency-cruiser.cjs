@@ -25,6 +25,8 @@ const LAYERS = {
   run: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile', 'platform', 'publish', 'render'],
   // `pipewright/testing`, a library entry beside src/index.ts: compile's build and check, without files.
   testing: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'compile'],
+  // `pipewright init`: the scaffold copied from templates/, merged into a package.json and tsconfig that exist.
+  init: ['core'],
   // The language server is validate as you type: validate's reader, checks and locations, on editor buffers.
   lsp: ['core', 'yaml', 'catalog', 'schema', 'ir', 'check', 'validate'],
   cli: [
@@ -44,6 +46,7 @@ const LAYERS = {
     'render',
     'run',
     'lsp',
+    'init',
     'index.ts',
   ],
 };

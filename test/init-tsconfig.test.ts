@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { coverage, includePattern, parseJsonc } from '../src/cli/init-tsconfig.js';
+import { coverage, includePattern, parseJsonc } from '../src/init/init-tsconfig.js';
 import { tempDir } from './support/cli.js';
 
 let dir: string;

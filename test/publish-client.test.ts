@@ -16,6 +16,7 @@ import {
   stripLeadingComments,
 } from '../src/publish/index.js';
 import { buildUrl } from '../src/platform/base-url.js';
+import { SoftDeletedError } from '../src/platform/client.js';
 import type { Clock } from '../src/platform/clock.js';
 import { failureKind } from '../src/platform/envelope.js';
 import { retryPolicy, withRetry } from '../src/platform/retry.js';
@@ -415,6 +416,40 @@ describe('client against the emulator', () => {
     const remote = await c.read(publishDocument(yaml(pipelineDoc('deploy', 'shop', 'echo v2'))).id);
     expect(semanticDiff(pipelineDoc('deploy', 'shop', 'echo v2'), remote!.document)).toEqual([]);
     expect(await c.read({ kind: 'connector', org: 'default', project: 'shop', identifier: 'none' })).toBeUndefined();
+  });
+
+  it('upserts with the answer of the write, and runs the create through the caller (webhook triggers wait)', async () => {
+    const c = client();
+    const around: string[] = [];
+    const created = await c.upsert(yaml(projectDoc('shop')), {
+      aroundCreate: async (create) => {
+        around.push('before');
+        const answer = await create();
+        around.push('after');
+        return answer;
+      },
+    });
+    expect(around).toEqual(['before', 'after']);
+    expect(created.answer).toMatchObject({ status: 'SUCCESS' });
+    expect(created.correlationId).toBe(created.answer.correlationId);
+    const updated = await c.upsert(yaml(projectDoc('shop', { description: 'v2' })), {
+      aroundCreate: (create) => create(),
+    });
+    expect(updated).toMatchObject({ outcome: 'updated', answer: { status: 'SUCCESS' } });
+  });
+
+  it('rejects a soft-deleted identifier ("exists" on create, missing on update) with a SoftDeletedError', async () => {
+    await emulator.stop();
+    emulator = await startEmulator({
+      softDeleted: [{ kind: 'pipeline', org: 'default', project: 'shop', identifier: 'deploy' }],
+    });
+    const c = client();
+    await c.upsert(yaml(projectDoc('shop')));
+    const error = await c.upsert(yaml(pipelineDoc('deploy', 'shop'))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SoftDeletedError);
+    expect((error as SoftDeletedError).message).toContain('a deleted pipeline the platform still holds');
+    // An identifier that is not held that way is created as usual: the error is about this one only.
+    expect((await c.upsert(yaml(pipelineDoc('build', 'shop')))).outcome).toBe('created');
   });
 
   it('fails a 400 at once with the server message and correlationId', async () => {

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../compile/load-config.js';
-import { createClient } from '../platform/client.js';
 import { ApiError } from '../platform/envelope.js';
-import { authAdvice, resolveConnection, tuningFromEnv } from '../publish/settings.js';
+import { authAdvice } from '../publish/settings.js';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
-import { asUserError, requestFailed } from '../publish/connect.js';
+import { asUserError, connect, requestFailed } from '../publish/connect.js';
 import { protectKeyFile, stderr, stdout } from './output.js';
 
 export interface GraphqlFlags {
@@ -33,16 +32,7 @@ export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise
         "pass the query text, e.g. pipewright graphql '{ applications(limit: 5) { nodes { name } } }'",
       );
     const { config } = await loadConfig();
-    const connection = await resolveConnection(flags, config);
-    const tuning = tuningFromEnv();
-    const client = createClient({
-      baseUrl: connection.baseUrl,
-      accountId: connection.accountId,
-      apiKey: connection.apiKey,
-      ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
-      retry: tuning.retry,
-      ...(tuning.timeoutMs !== undefined ? { timeoutMs: tuning.timeoutMs } : {}),
-    });
+    const { client, keySource } = await connect(flags, config);
     let result: unknown;
     try {
       result = await client.graphql(query);
@@ -50,7 +40,7 @@ export async function runGraphql(queryArg: string, flags: GraphqlFlags): Promise
       if (error instanceof ApiError) {
         const advice =
           error.kind === 'unauthorized' || error.kind === 'forbidden' || error.kind === 'untrusted-certificate'
-            ? authAdvice(error.kind, connection.keySource)
+            ? authAdvice(error.kind, keySource)
             : 'check --base-url and the query; run again with --debug for details';
         throw requestFailed(error, `GraphQL query to ${client.baseUrl} failed`, advice);
       }

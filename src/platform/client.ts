@@ -31,7 +31,7 @@ import {
   type ListScope,
   type Storage,
 } from './endpoints.js';
-import { ApiError, isAlreadyExists, isNotFound, type Envelope } from './envelope.js';
+import { ApiError, isAlreadyExists, isNotFound, mentionsSoftDelete, type Envelope } from './envelope.js';
 import { graphqlRequest, type GraphqlOptions } from './graphql.js';
 import { PlatformHealth, type ServerErrorStorm } from './platform-health.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -140,7 +140,20 @@ export interface ListPage {
 export interface WriteResult {
   readonly outcome: 'created' | 'updated';
   readonly correlationId?: string;
+  /** The write's answer as it came (a trigger's says whether the platform turned it off). */
+  readonly answer: Envelope;
 }
+
+export interface UpsertOptions extends WriteOptions {
+  /** Runs the create, e.g. one at a time with a pause after it (webhook triggers); by default it just runs. */
+  readonly aroundCreate?: (create: () => Promise<Envelope>) => Promise<Envelope>;
+}
+
+/**
+ * "Already exists" on create and "not there" on update: the identifier belongs to a deleted resource the
+ * platform still holds (a soft delete, platform-facts-3.md §2 D7).
+ */
+export class SoftDeletedError extends ApiError {}
 
 export interface Client {
   readonly baseUrl: string;
@@ -175,8 +188,11 @@ export interface Client {
   listOrganizations(): Promise<string[]>;
   /** Requests sent so far (each attempt counts: a retry is a request to the platform too). */
   readonly requests: number;
-  /** Create, or update when it exists (also when a retried create finds its own lost write). */
-  upsert(document: PublishDocument | string, options?: WriteOptions): Promise<WriteResult>;
+  /**
+   * Create, or update when it exists (also when a retried create finds its own lost write); an update that finds
+   * nothing after the create said "exists" rejects with a SoftDeletedError.
+   */
+  upsert(document: PublishDocument | string, options?: UpsertOptions): Promise<WriteResult>;
   /** One request without retries to the document's read endpoint: is the platform at the base URL at all? */
   probe(id: ResourceKey): Promise<Probe>;
   /** Endpoint 1 (or 2): the GraphQL result as JSON, `{ data, errors }`. */
@@ -193,6 +209,8 @@ export interface Client {
   /** The pipeline's runtime inputs as the platform lists them: an input set YAML, empty when there are none. */
   inputTemplate(scope: PipelineScope): Promise<string>;
 }
+
+const withCorrelation = (answer: Envelope) => (answer.correlationId ? { correlationId: answer.correlationId } : {});
 
 /** Visible ASCII only: anything else cannot go in a header, and fetch's error for it would quote the key. */
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
@@ -403,14 +421,16 @@ export function createClient(options: ClientOptions): Client {
       }
     },
     probe: (id) => probe(httpRequest(readEndpoint(id, accountId)), transport),
-    async upsert(input, writeOptions = {}) {
+    async upsert(input, { aroundCreate = (create: () => Promise<Envelope>) => create(), ...writeOptions } = {}) {
       const document = typeof input === 'string' ? publishDocument(input) : input;
+      let exists: unknown;
       try {
-        const created = await client.create(document, writeOptions);
-        return { outcome: 'created', ...(created.correlationId ? { correlationId: created.correlationId } : {}) };
+        const created = await aroundCreate(() => client.create(document, writeOptions));
+        return { outcome: 'created', answer: created, ...withCorrelation(created) };
       } catch (error) {
         // Also the retry of a create whose first response was lost after the write: it is there now.
         if (!isAlreadyExists(error)) throw error;
+        exists = error;
       }
       // No version to send: the create just said it exists, and a remote update without lastObjectId would be blind.
       if (writeOptions.git)
@@ -418,8 +438,18 @@ export function createClient(options: ClientOptions): Client {
           `${document.id.kind} ${document.id.identifier} appeared while it was being created; run publish again to compare it first`,
           { kind: 'rejected', request: `POST ${createEndpoint(document.id, accountId).path}` },
         );
-      const updated = await client.update(document, writeOptions);
-      return { outcome: 'updated', ...(updated.correlationId ? { correlationId: updated.correlationId } : {}) };
+      try {
+        const updated = await client.update(document, writeOptions);
+        return { outcome: 'updated', answer: updated, ...withCorrelation(updated) };
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        const { kind, request, correlationId } = error as ApiError;
+        const said = exists instanceof ApiError ? exists.message : '';
+        throw new SoftDeletedError(
+          `the platform answers that ${document.id.kind} ${document.id.identifier} already exists on create${mentionsSoftDelete(exists) ? ' ("or has been deleted")' : ''} and that it does not exist on update: the identifier belongs to a deleted ${document.id.kind} the platform still holds (a soft delete). Restore it in the platform, or give this one another identifier (the platform said: ${said})`,
+          { kind, request, ...(correlationId ? { correlationId } : {}) },
+        );
+      }
     },
     graphql(query, graphqlOptions = {}) {
       return sendJson(graphqlRequest(base, accountId, apiKey, query, graphqlOptions), transport);

@@ -1,6 +1,7 @@
 import type { Client, RemoteResource } from '../platform/client.js';
 import { kindApi, remoteDocument, storageOf, updatableInGit, type ListScope } from '../platform/endpoints.js';
 import { runPool } from '../core/pool.js';
+import { keyId } from '../catalog/resource-key.js';
 import type { PublishItem } from './publish-item.js';
 
 /**
@@ -9,9 +10,6 @@ import type { PublishItem } from './publish-item.js';
  * at a time instead of one GET per document. Projects keep their GET (its ETag is what an update's If-Match sends
  * back); pipelines, templates and input sets keep theirs (their lists hold no YAML).
  */
-
-const scopeKey = (scope: ListScope) =>
-  `${scope.kind}\u0000${scope.org ?? ''}\u0000${scope.project ?? ''}\u0000${scope.parent ?? ''}`;
 
 /** Whether documents of the item's kind can be read from a list. */
 const listable = (item: PublishItem) =>
@@ -44,7 +42,8 @@ export class ListReads {
         ...(project ? { project } : {}),
         ...(parent ? { parent } : {}),
       };
-      const key = scopeKey(scope);
+      // A scope is a key without an identifier: the one key function names it.
+      const key = keyId({ ...scope, identifier: '' });
       const group = groups.get(key) ?? { scope, items: [] };
       group.items.push(item);
       groups.set(key, group);

@@ -1,17 +1,15 @@
 import { asRecord as asObject, asText as text } from '../platform/answers.js';
-import type { Client, RemoteResource, WriteOptions } from '../platform/client.js';
+import { SoftDeletedError, type Client, type RemoteResource, type WriteOptions } from '../platform/client.js';
 import type { ResourceKind } from '../catalog/kinds.js';
 import { keyId, keyName, type ResourceKey } from '../catalog/resource-key.js';
 import { defaultGitFile, hasPolicyType, storableInGit, updatableInGit } from '../platform/endpoints.js';
 import { evaluationVerdicts, policySetsText, type PolicySetVerdict } from '../platform/governance.js';
 import {
   ApiError,
-  isAlreadyExists,
   isGovernanceUnavailable,
   isNotFound,
   isStopping,
   isVersionConflict,
-  mentionsSoftDelete,
   type Envelope,
   type StoppingKind,
 } from '../platform/envelope.js';
@@ -251,30 +249,21 @@ async function written(
 }
 
 /**
- * Create, and update when the platform says it exists (also the retry of a create whose answer was lost). An
- * identifier that "exists" on create and is "not there" on update was deleted and is still held by the platform
- * (a soft delete, platform-facts-3.md §2 D7): said in those words.
+ * The platform's create-or-update (`Client.upsert`), with what publish adds: webhook triggers created one at a
+ * time, the answer's trigger state checked, and a soft-deleted identifier reported as this document's refusal.
  */
 async function createOrUpdate(run: Run, item: PublishItem): Promise<Rest> {
-  const { client } = run;
-  const { document } = item;
-  let exists: unknown;
   try {
-    const created = await run.webhookCreate(item, () => client.create(document));
-    return await written(run, item, 'created', created);
+    const result = await run.client.upsert(item.document, {
+      aroundCreate: (create) => run.webhookCreate(item, create),
+    });
+    return await written(run, item, result.outcome, result.answer);
   } catch (error) {
-    if (!isAlreadyExists(error)) throw error;
-    exists = error;
-  }
-  try {
-    return await written(run, item, 'updated', await client.update(document));
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    const said = exists instanceof ApiError ? exists.message : '';
+    if (!(error instanceof SoftDeletedError)) throw error;
     throw new DocumentRefusal(
       'soft deleted',
-      `the platform answers that ${document.id.kind} ${document.id.identifier} already exists on create${mentionsSoftDelete(exists) ? ' ("or has been deleted")' : ''} and that it does not exist on update: the identifier belongs to a deleted ${document.id.kind} the platform still holds (a soft delete). Restore it in the platform, or give this one another identifier (the platform said: ${said})`,
-      error instanceof ApiError && error.correlationId ? { correlationId: error.correlationId } : {},
+      error.message,
+      error.correlationId ? { correlationId: error.correlationId } : {},
     );
   }
 }
