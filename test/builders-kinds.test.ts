@@ -80,6 +80,30 @@ describe('builders of the kinds beside pipelines', () => {
     );
   });
 
+  it("the older form's Kubernetes shorthand writes a service's and an environment's builders as references, checked", () => {
+    const api = service({ identifier: 'api', project: web, deploymentType: 'Kubernetes', spec: { manifests: [] } });
+    const prod = environment({ identifier: 'prod', project: web, type: 'Production' });
+    const older = pipeline({ identifier: 'older', project: web }).stage(
+      deployment({
+        identifier: 'd',
+        service: api,
+        environment: prod,
+        infrastructure: { connector: 'k8s', namespace: 'n' },
+      }).step(shell({ identifier: 'hi', script: 'echo hi' })),
+    );
+    const spec = (doc(older).pipeline!.stages as never as Array<{ stage: { spec: Record<string, any> } }>)[0]!.stage
+      .spec;
+    expect(spec.serviceConfig.serviceRef).toBe('api');
+    expect(spec.infrastructure.environmentRef).toBe('prod');
+    expect(compileAll(web, api, prod, older).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // Left out of the compiled resources, each is named where it is referenced.
+    const found = compileAll(web, older).diagnostics.filter((d) => d.code === 'unresolved-reference');
+    expect(found.map((d) => d.path.join('.'))).toEqual([
+      'pipeline.stages.0.stage.spec.serviceConfig.serviceRef',
+      'pipeline.stages.0.stage.spec.infrastructure.environmentRef',
+    ]);
+  });
+
   it('template.step drops the identity of the step it holds; stepTemplate() takes the template builder', () => {
     const echo = template.step({
       identifier: 'echo',

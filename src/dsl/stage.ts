@@ -409,14 +409,14 @@ type DeploymentType = DeploymentTypeOf<StageSpecs['Deployment']>;
 type DeploymentTypeOf<Spec> = Spec extends { readonly deploymentType: infer Type extends string } ? Type : never;
 
 export interface DeploymentOptions extends StageCommonOptions {
-  /** Service reference (`serviceConfig.serviceRef`): an identifier or `input()`. */
-  readonly service: Value;
+  /** Service reference (`serviceConfig.serviceRef`): the service's builder (checked to be compiled too), an identifier or `input()`. */
+  readonly service: Value | ServiceBuilder;
   /** Deployment type (`serviceDefinition.type`); default Kubernetes. */
   readonly deploymentType?: DeploymentType;
   /** Service variables (`serviceDefinition.spec.variables`). */
   readonly serviceVariables?: Readonly<Record<string, VariableOption>>;
-  /** Environment reference (`infrastructure.environmentRef`): an identifier or `input()`. */
-  readonly environment: Value;
+  /** Environment reference (`infrastructure.environmentRef`): the environment's builder (checked to be compiled too), an identifier or `input()`. */
+  readonly environment: Value | EnvironmentBuilder;
   readonly infrastructure: KubernetesInfrastructureOption;
   /** Allow several runs to deploy to the same infrastructure at once (default false). */
   readonly allowSimultaneousDeployments?: Expressive<boolean>;
@@ -732,14 +732,14 @@ function serviceConfigDeployment(options: DeploymentOptions, site: SourceSite): 
   } = options;
   const buildSpec: SpecFactory = (references, execution) => ({
     serviceConfig: {
-      serviceRef: optionalText(service),
+      serviceRef: refValue(service, references, ['spec', 'serviceConfig', 'serviceRef']),
       serviceDefinition: {
         type: deploymentType ?? DEPLOYMENT_DEFAULTS.deploymentType,
         spec: { variables: variablesDocument(serviceVariables ?? {}) },
       },
     },
     infrastructure: {
-      environmentRef: optionalText(environment),
+      environmentRef: refValue(environment, references, ['spec', 'infrastructure', 'environmentRef']),
       infrastructureDefinition: {
         type: infrastructure.type ?? DEPLOYMENT_DEFAULTS.infrastructure.type,
         spec: defined({

@@ -192,11 +192,25 @@ deployment({
   // @ts-expect-error a service is no environment
   environment: checkoutService,
 });
+// @ts-expect-error an environment is no infrastructure (reported at the call: both forms now take the builders)
 deployment({
   identifier: 'd',
   deploymentType: 'Kubernetes',
   service: checkoutService,
   environment: prodEnvironment,
-  // @ts-expect-error an environment is no infrastructure
   infrastructureDefinitions: [prodEnvironment],
+});
+// The Kubernetes shorthand of the older form takes the service's and the environment's builders too.
+deployment({
+  identifier: 'd',
+  service: checkoutService,
+  environment: prodEnvironment,
+  infrastructure: { connector: 'k', namespace: 'n' },
+});
+deployment({
+  identifier: 'd',
+  // @ts-expect-error an environment is no service, in the older form too
+  service: prodEnvironment,
+  environment: prodEnvironment,
+  infrastructure: { connector: 'k', namespace: 'n' },
 });
