@@ -15,6 +15,7 @@ import { requireOptional } from './optional-dependencies.js';
 import { decodeUtf8, MAX_YAML_FILE_BYTES, readYamlFile } from '../yaml/read-yaml-file.js';
 import { MAX_CODE_POINTS } from '../yaml/read-yaml.js';
 import { stdout, stderr } from './output.js';
+import { trimEnd } from '../core/trim-ends.js';
 
 export interface ImportFlags {
   readonly out: string;
@@ -68,7 +69,7 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
         throw DiagnosticError.of('usage', `${file} is a folder`, 'import a whole folder with --mode project');
       const found = await glob(['**/*.yaml', '**/*.yml'], { cwd: file, dot: true });
       for (const inner of found.sort()) {
-        const path = `${file.replace(/\/+$/, '')}/${inner}`;
+        const path = `${trimEnd(file, '/')}/${inner}`;
         inputs.push({ file: relative(process.cwd(), path).split(sep).join('/'), text: readUtf8(path) });
       }
     } else inputs.push({ file: relative(process.cwd(), file).split(sep).join('/'), text: readUtf8(file) });

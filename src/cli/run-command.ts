@@ -15,7 +15,8 @@ export function parseDuration(text: string): number {
   if (!/^(?:\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)\s*)+$/.test(trimmed))
     throw new InvalidArgumentError('give a duration such as 90s, 30m or 1h30m.');
   let ms = 0;
-  for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)/g))
+  // Sticky: each part starts where the last ended (the text was checked whole above), so no start is tried twice.
+  for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*/gy))
     ms += Number(amount) * UNIT_MS[unit!]!;
   return checked(Math.round(ms));
 }

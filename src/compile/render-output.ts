@@ -5,6 +5,7 @@ import { generatedFile } from '../yaml/emit-yaml.js';
 import { sha256, type ManifestEntry } from './layout.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { outputPathOf, type ResourceKey } from '../catalog/resource-key.js';
+import { trimEnd } from '../core/trim-ends.js';
 
 /** What decides a document's text besides the document itself. */
 export interface RenderOptions {
@@ -33,7 +34,7 @@ const DEFAULT_SCHEMA_DIR = 'schemas';
 /** The $schema of a modeline: a URL under an http(s) base, or a path relative to the emitted file (as the editor resolves it). */
 function schemaLocation(base: true | string, kind: string, outDir: string, file: string): string {
   const dir = base === true ? DEFAULT_SCHEMA_DIR : base;
-  if (/^https?:\/\//.test(dir)) return `${dir.replace(/\/+$/, '')}/${kind}.schema.json`;
+  if (/^https?:\/\//.test(dir)) return `${trimEnd(dir, '/')}/${kind}.schema.json`;
   return relative(dirname(join(outDir, file)), join(dir, `${kind}.schema.json`))
     .split(sep)
     .join('/');

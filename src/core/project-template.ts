@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ownPackage } from './own-package.js';
+import { trimEnd, trimStart } from './trim-ends.js';
 
 /**
  * The project scaffold shipped in the package (package.json "files" lists templates/): `init` copies it, and
@@ -38,10 +39,15 @@ export const templateText = (name: string, values: Readonly<Record<string, strin
 
 /** An npm package name from a folder name: lowercase, URL-safe. */
 export const packageNameOf = (dir: string): string =>
-  basename(dir)
-    .toLowerCase()
-    .replace(/[^a-z0-9._~-]+/g, '-')
-    .replace(/^[._-]+|-+$/g, '') || 'pipewright-project';
+  trimStart(
+    trimEnd(
+      basename(dir)
+        .toLowerCase()
+        .replace(/[^a-z0-9._~-]+/g, '-'),
+      '-',
+    ),
+    '._-',
+  ) || 'pipewright-project';
 
 /** The version range of an optional peer dependency, as pipewright's package.json gives it. */
 export function peerRange(name: string): string {

@@ -2,6 +2,7 @@
  * A name from outside as a file name every file system and checkout can hold. Pure (no Node modules): the
  * identity codec in catalog/resource-key.ts uses it, and that runs in browsers too.
  */
+import { trimEnd } from './trim-ends.js';
 
 const encoder = new TextEncoder();
 const utf8Bytes = (text: string): number => encoder.encode(text).length;
@@ -55,7 +56,7 @@ export function safeFileName(name: string, extension = ''): SafeName {
   let safe = name.replace(REFUSED_CHARACTERS, '_');
   if (safe !== name) reasons.push('it holds characters Windows refuses in a file name');
   if (/[. ]$/.test(safe)) {
-    safe = safe.replace(/[. ]+$/, '');
+    safe = trimEnd(safe, '. ');
     reasons.push('it ends in a dot or a space');
   }
   if (safe === '') reasons.push(name === '' ? 'it is empty' : 'it names no file');

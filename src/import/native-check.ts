@@ -35,8 +35,28 @@ export function nativeCompiler(): string | undefined {
   return undefined;
 }
 
-/** `file(line,col): error TSnnnn: message`, as the compiler prints without `--pretty`; indented lines continue it. */
-const ERROR_LINE = /^(.+?)\((\d+),(\d+)\): error TS\d+: (.*)$/;
+const MARKER = '): error TS';
+
+/**
+ * `file(line,col): error TSnnnn: message`, as the compiler prints without `--pretty`; indented lines continue it.
+ * Read by searching for the marker, not by `^(.+?)\((\d+),(\d+)\)...`, which is quadratic on a line of `(`s.
+ */
+function errorLine(line: string): { file: string; error: NativeError } | undefined {
+  const marker = line.indexOf(MARKER);
+  const open = line.lastIndexOf('(', marker);
+  if (marker < 0 || open <= 0) return undefined;
+  const place = /^(\d+),(\d+)$/.exec(line.slice(open + 1, marker));
+  const code = /^\d+: /.exec(line.slice(marker + MARKER.length));
+  if (!place || !code) return undefined;
+  return {
+    file: line.slice(0, open),
+    error: {
+      line: Number(place[1]),
+      column: Number(place[2]),
+      message: line.slice(marker + MARKER.length + code[0].length),
+    },
+  };
+}
 
 interface NativeError {
   readonly line: number;
@@ -48,10 +68,10 @@ function parseErrors(output: string): Map<string, NativeError[]> {
   const found = new Map<string, NativeError[]>();
   let last: { message: string } | undefined;
   for (const line of output.split(/\r?\n/)) {
-    const match = ERROR_LINE.exec(line);
-    if (match) {
-      const error = { line: Number(match[2]), column: Number(match[3]), message: match[4]! };
-      found.set(match[1]!, [...(found.get(match[1]!) ?? []), error]);
+    const read = errorLine(line);
+    if (read) {
+      const error = { ...read.error };
+      found.set(read.file, [...(found.get(read.file) ?? []), error]);
       last = error;
     } else if (last && /^\s/.test(line)) last.message += `\n${line.trim()}`;
     else if (line.trim()) throw new Error(`the TypeScript compiler said: ${line}`);

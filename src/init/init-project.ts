@@ -5,6 +5,7 @@ import { confinedPathOrThrow } from '../core/confined-path.js';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { fillTemplate, packageNameOf, TEMPLATE_DIR, templateFiles, templateTarget } from '../core/project-template.js';
 import { coverage, PIPELINES_TSCONFIG } from './init-tsconfig.js';
+import { trimEnd, trimStart } from '../core/trim-ends.js';
 
 export interface InitOptions {
   readonly name?: string | undefined;
@@ -33,7 +34,7 @@ export interface InitResult {
 
 /** A platform identifier (`^[a-zA-Z_][0-9a-zA-Z_]{0,127}$`) from a name. */
 const identifierOf = (name: string): string => {
-  const id = name.replace(/[^0-9a-zA-Z_]+/g, '_').replace(/^_+|_+$/g, '') || 'pipewright_project';
+  const id = trimStart(trimEnd(name.replace(/[^0-9a-zA-Z_]+/g, '_'), '_'), '_') || 'pipewright_project';
   return (/^[0-9]/.test(id) ? `_${id}` : id).slice(0, 128);
 };
 

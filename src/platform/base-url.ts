@@ -2,6 +2,7 @@
  * The platform's address (`{base_url}` in the spec) and the URLs built on it. Only HTTPS leaves the machine:
  * the API key travels in a header, so plain HTTP is allowed to loopback hosts alone (local emulators, tunnels).
  */
+import { trimEnd } from '../core/trim-ends.js';
 
 export class BaseUrlError extends Error {
   readonly hint: string;
@@ -63,7 +64,7 @@ export function parseBaseUrl(text: string): URL {
       `base URL ${url.origin}${url.pathname} must not have a query or fragment`,
       'give the address only, e.g. https://app.harness.io',
     );
-  url.pathname = url.pathname.replace(/\/+$/, '');
+  url.pathname = trimEnd(url.pathname, '/');
   // A common slip: the request paths already start with /gateway/, so the address must not end with it.
   if (/\/gateway$/i.test(url.pathname))
     throw new BaseUrlError(
@@ -80,7 +81,7 @@ export function buildUrl(
   query: Readonly<Record<string, string | readonly string[] | undefined>> = {},
 ): string {
   const url = new URL(base.href);
-  url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
+  url.pathname = `${trimEnd(base.pathname, '/')}${path}`;
   for (const [name, value] of Object.entries(query))
     if (typeof value === 'string') url.searchParams.set(name, value);
     else if (value) for (const each of value) url.searchParams.append(name, each);

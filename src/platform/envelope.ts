@@ -82,9 +82,18 @@ export const isGovernanceUnavailable = (error: unknown): boolean =>
     ((error.status === 403 || error.status === 400) && MODULE_ABSENT.test(error.message)));
 
 /** Licence and plan limits (`LimitExceededException`, `FeatureNotSupportedException`): 400 INVALID_REQUEST, never retried. */
-const LIMIT = /limit|exceeded|licen[cs]e|not supported in your plan|upgrade your plan|feature .*not available/i;
+const LIMIT = /limit|exceeded|licen[cs]e|not supported in your plan|upgrade your plan/i;
+/** `feature ... not available`, found by two searches: `feature .*not available` is quadratic on a message of the platform's. */
+const featureNotAvailable = (message: string): boolean => {
+  const lower = message.toLowerCase();
+  const feature = lower.indexOf('feature ');
+  return feature >= 0 && lower.includes('not available', feature + 'feature '.length);
+};
 export const isLimit = (error: unknown): boolean =>
-  error instanceof ApiError && error.status === 400 && error.code === 'INVALID_REQUEST' && LIMIT.test(error.message);
+  error instanceof ApiError &&
+  error.status === 400 &&
+  error.code === 'INVALID_REQUEST' &&
+  (LIMIT.test(error.message) || featureNotAvailable(error.message));
 
 /** A stale `If-Match`: someone else updated the project since it was read. */
 export const isVersionConflict = (error: unknown): boolean =>

@@ -1,5 +1,6 @@
 import { isRecord } from '../core/is-record.js';
 import type { ExecutionNode } from '../platform/executions.js';
+import { trimEnd } from '../core/trim-ends.js';
 
 /**
  * Render's flowchart of a pipeline, its stages coloured by how the run went. The flowchart draws each stage at the
@@ -71,5 +72,5 @@ export function stageColours(chart: string, pipelineDocument: unknown, stages: r
     `  classDef ${outcome} ${CLASSES[outcome]}`,
     `  class ${ids.join(',')} ${outcome}`,
   ]);
-  return `${chart.replace(/\n*$/, '\n')}${lines.join('\n')}\n`;
+  return `${trimEnd(chart, '\n')}\n${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVERY_PROBLEM, EXPRESSION_PATTERN, orExpression, variantSchemas } from './common.js';
 import type { Shape } from '../catalog/shape.js';
 import { quickCheck } from './quick-check.js';
+import { schemaPattern } from './linear-patterns.js';
 
 /**
  * zod schemas made from catalogue shapes, on first use. Objects are loose (fields the platform adds later
@@ -49,7 +50,7 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
           : z.union(values.map((value) => z.literal(value as string | number | boolean)) as never);
       }
       case 'pattern':
-        return z.string().regex(new RegExp(shape[1], 'u'), { error: patternMessage(shape[1]) });
+        return z.string().regex(schemaPattern(shape[1]), { error: patternMessage(shape[1]) });
       case 'list':
         return z.array(compile(shape[1]));
       case 'map':

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import { MAX_CODE_POINTS } from './read-yaml.js';
+import { trimEnd } from '../core/trim-ends.js';
 
 /**
  * The most bytes a YAML file may have. A code point is at most 4 bytes of UTF-8, so a larger file holds more code
@@ -62,7 +63,7 @@ export function readYamlFile(file: string): FileText {
         'not-a-file',
         `${file} is ${kindOf(info)}, not a file`,
         info.isDirectory()
-          ? `pass YAML files or a glob, e.g. "${file.replace(/\/+$/, '')}/**/*.yaml"`
+          ? `pass YAML files or a glob, e.g. "${trimEnd(file, '/')}/**/*.yaml"`
           : 'pass YAML files; pipewright reads only regular files (a symlink to one is fine)',
       );
     const tooLarge = () =>
