@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rewrittenPatterns, schemaPattern } from '../src/schema/linear-patterns.js';
 import { validateDocument } from '../src/check/check-document.js';
+import { oneStepPipeline } from './support/fixtures.js';
 
 // Each schema pattern that backtracks is run as a rewrite (src/schema/linear-patterns.ts). The originals are the
 // specification: on generated text both give the same verdict; on 100,000 characters built to make the originals
@@ -85,38 +86,14 @@ describe("the schema's backtracking patterns, rewritten", () => {
 });
 
 describe('validate on a value built against the original', () => {
-  const jenkins = (consoleLogPollFrequency: string) => ({
-    pipeline: {
-      name: 'p',
-      identifier: 'p',
-      orgIdentifier: 'o',
-      projectIdentifier: 'p',
-      stages: [
-        {
-          stage: {
-            name: 's',
-            identifier: 's',
-            type: 'Custom',
-            spec: {
-              execution: {
-                steps: [
-                  {
-                    step: {
-                      name: 'j',
-                      identifier: 'j',
-                      type: 'JenkinsBuild',
-                      timeout: '10m',
-                      spec: { connectorRef: 'jenkins', jobName: 'build', consoleLogPollFrequency },
-                    },
-                  },
-                ],
-              },
-            },
-          },
-        },
-      ],
-    },
-  });
+  const jenkins = (consoleLogPollFrequency: string) =>
+    oneStepPipeline({
+      name: 'j',
+      identifier: 'j',
+      type: 'JenkinsBuild',
+      timeout: '10m',
+      spec: { connectorRef: 'jenkins', jobName: 'build', consoleLogPollFrequency },
+    });
   const findings = (value: string) =>
     validateDocument('pipeline', jenkins(value))
       .filter((d) => d.path.includes('consoleLogPollFrequency'))

@@ -37,3 +37,14 @@ export const shellStepLines = (identifier: string, script: string): string[] =>
     '        spec:',
     `          script: ${script}`,
   ].map((line) => `              ${line}`);
+
+/** A pipeline document (o/p) holding one Custom stage `s` whose execution is the one step given (`{ step: ... }` body). */
+export const oneStepPipeline = (step: Record<string, unknown>): Record<string, unknown> => ({
+  pipeline: {
+    name: 'p',
+    identifier: 'p',
+    orgIdentifier: 'o',
+    projectIdentifier: 'p',
+    stages: [{ stage: { name: 's', identifier: 's', type: 'Custom', spec: { execution: { steps: [{ step }] } } } }],
+  },
+});
