@@ -48,6 +48,30 @@ describe('pipewright run: a pipeline of the compiled output, followed to its end
     expect(sent).toMatch(/name: tag\n\s+type: String\n\s+value: v9/);
   });
 
+  it('prints each retried status read with --debug only, and the run still ends in success', async () => {
+    // Every other status read is answered 429: each is retried, and only --debug says so.
+    const faults = {
+      rate: 0.5,
+      kinds: ['too-many-requests' as const],
+      seed: 3,
+      match: ({ path }: { path: string }) => path.includes('/pipeline/api/pipelines/execution/v2/'),
+    };
+    const env = (emulator: Parameters<typeof runEnv>[0]) => ({ ...runEnv(emulator), PIPEWRIGHT_RETRY_BASE_MS: '20' });
+    const values = ['--set', 'variables.env=prod', '--set', 'variables.tag=v1'];
+    const emulator = await setup.emulate({ executions: { stepMs: 30 }, faults });
+    seedPipelines(emulator, [succeeding()]);
+    await setup.compiled([succeeding()]);
+    const debugged = await run(['deploy', ...values, '--debug'], env(emulator));
+    expect(debugged.code, debugged.stderr).toBe(0);
+    expect(emulator.rateLimited).toBeGreaterThan(0);
+    expect(debugged.stderr).toMatch(
+      /^debug: GET \/gateway\/pipeline\/api\/pipelines\/execution\/v2\/\S+: .*HTTP 429.*; attempt \d+ in \d+ ms$/m,
+    );
+    const quiet = await run(['deploy', ...values], env(emulator));
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toMatch(/debug:/);
+  });
+
   it('exits 0 when the execution succeeds, printing its id and URL at once and each stage and step as it changes', async () => {
     const emulator = await setup.emulate({ executions: { stepMs: 30 } });
     seedPipelines(emulator, [succeeding()]);

@@ -92,8 +92,8 @@ export function registerRun(program: Command): void {
         '  $ pipewright run deploy --inputs ci/inputs.yaml --format markdown >> "$GITHUB_STEP_SUMMARY"',
       ].join('\n'),
     )
-    .action(async (pipeline: string, flags: RunFlags) => {
+    .action(async (pipeline: string, flags: RunFlags, command: Command) => {
       const { runRun } = await import('./run-run.js');
-      process.exitCode = await runRun(pipeline, flags);
+      process.exitCode = await runRun(pipeline, { ...flags, debug: Boolean(command.optsWithGlobals().debug) });
     });
 }

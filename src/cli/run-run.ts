@@ -11,7 +11,7 @@ import {
 } from '../run/run-report.js';
 import { EXIT } from './errors.js';
 import { printEnvelope } from './json-envelope.js';
-import { protectKeyFile, redactingStderr, stderr, stdout } from './output.js';
+import { debugRetries, protectKeyFile, redactingStderr, stderr, stdout } from './output.js';
 import { parseAssignment } from './render-run.js';
 
 export interface RunFlags {
@@ -32,6 +32,8 @@ export interface RunFlags {
   readonly out?: string;
   readonly json?: boolean;
   readonly format?: 'text' | 'markdown';
+  /** The global `--debug`: each retry of a request is printed. */
+  readonly debug?: boolean;
 }
 
 /** A terminal's live view: the stages and steps redrawn in place on stderr at each read. */
@@ -133,6 +135,7 @@ export async function runRun(pipelineArg: string, flags: RunFlags): Promise<numb
       account: flags.account,
       apiKeyFile: flags.apiKeyFile,
       rate: flags.rate,
+      onRetry: debugRetries(flags.debug ?? false),
       onEvent,
     });
   } finally {
