@@ -1,6 +1,8 @@
+import { relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { DEFAULT_DEFINITION_TIMEOUT_S, DEFAULT_OUT_DIR } from '../compile/config.js';
 import type { CompileFlags } from './compile-run.js';
+import { stderr } from './output.js';
 
 /** A number of seconds, 0 or more: anything else is a usage error (exit 2). */
 function seconds(value: string): number {
@@ -42,6 +44,7 @@ export function registerCompile(program: Command): void {
         '',
         'Examples:',
         '  $ pipewright compile                              # entries from pipewright.config.ts',
+        '  $ cd pipelines && pipewright compile              # the same: the nearest config, from its folder',
         '  $ pipewright compile "pipelines/**/*.ts" -o out',
         '  $ pipewright compile pipelines/terraform.ts        # this file only; the outputs of the others stay',
         '  $ pipewright compile --check --typecheck          # in CI: fail when out/ is stale',
@@ -61,6 +64,7 @@ export function registerCompile(program: Command): void {
           exitCode: 2,
           code: 'pipewright.usage',
         });
+      ({ entries, flags } = await atProjectRoot(entries, flags));
       if (flags.watch) {
         const { watchCompile } = await import('./watch.js');
         process.exitCode = await watchCompile(entries, flags);
@@ -69,4 +73,27 @@ export function registerCompile(program: Command): void {
         process.exitCode = await runCompile(entries, flags);
       }
     });
+}
+
+/**
+ * Run in a subfolder of a project (`pipelines/`), compile works from the folder of the nearest pipewright config,
+ * as if run there: its include globs, outDir and the manifest's source paths mean the same from anywhere, so the
+ * output is byte-identical. Entries and -o given on the command line stay relative to where they were typed.
+ */
+async function atProjectRoot(
+  entries: string[],
+  flags: CompileFlags,
+): Promise<{ entries: string[]; flags: CompileFlags }> {
+  const { configIn, findConfigDir } = await import('../compile/load-config.js');
+  const root = findConfigDir();
+  if (root === undefined || root === process.cwd()) return { entries, flags };
+  const fromRoot = (path: string) => relative(root, resolve(path)).split(sep).join('/') || '.';
+  const moved = {
+    entries: entries.map(fromRoot),
+    flags: flags.out === undefined ? flags : { ...flags, out: fromRoot(flags.out) },
+  };
+  const shown = relative(process.cwd(), root).split(sep).join('/');
+  stderr(`compiling from ${shown}, the folder of ${configIn(root)}\n`);
+  process.chdir(root);
+  return moved;
 }

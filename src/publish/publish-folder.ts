@@ -1,6 +1,6 @@
 import { keyId, type ResourceKey } from '../catalog/resource-key.js';
 import { DEFAULT_OUT_DIR, type PipewrightConfig } from '../compile/config.js';
-import { loadConfig } from '../compile/load-config.js';
+import { configOutDir, loadConfig } from '../compile/load-config.js';
 import type { Client } from '../platform/client.js';
 import { asUserError, connect, preflight, type ConnectOptions } from './connect.js';
 import type { PublishItem } from './publish-item.js';
@@ -58,8 +58,10 @@ export async function publishFolder(
   options: PublishFolderOptions = {},
 ): Promise<PublishFolderReport> {
   try {
-    const config = options.config ?? (await loadConfig()).config;
-    const folder = dir ?? config.outDir ?? DEFAULT_OUT_DIR;
+    const loaded = options.config ? undefined : await loadConfig();
+    const config = options.config ?? loaded!.config;
+    // From a subfolder of the project, the config's outDir is beside the config (configOutDir).
+    const folder = dir ?? (loaded ? configOutDir(loaded) : (config.outDir ?? DEFAULT_OUT_DIR));
     const { items, edited, skipped } = await readOutputFolder(folder);
     const tuning = tuningFromEnv();
     // Settings are checked before any request: a missing Git setting is named at once, with nothing sent.

@@ -8,7 +8,6 @@ import {
   type MergedInput,
   type ValueSource,
 } from '../check/merge-inputs.js';
-import { DEFAULT_OUT_DIR } from '../compile/config.js';
 import { diagnosticOf, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import type { SourceLocation } from '../core/source-location.js';
 import { closest } from '../core/suggest.js';
@@ -80,8 +79,8 @@ export async function render(options: RenderOptions): Promise<RenderResult> {
 /** The output folder: the option, else the config's outDir (loaded only when there is a config), else `out`. */
 async function outDir(option: string | undefined): Promise<string> {
   if (option) return option;
-  const { loadConfig } = await import('../compile/load-config.js');
-  return (await loadConfig()).config.outDir ?? DEFAULT_OUT_DIR;
+  const { configOutDir, loadConfig } = await import('../compile/load-config.js');
+  return configOutDir(await loadConfig());
 }
 
 /** The platform refuses to save an input set that sets a field the pipeline fixes: said here too. */

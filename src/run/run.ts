@@ -125,8 +125,12 @@ const BAD = new Set(['Failed', 'Errored', 'Expired', 'ApprovalRejected', 'Aborte
  * checks the inputs against its runtime inputs before anything is started, starts it, and follows it to its end.
  */
 export async function runPipeline(options: RunOptions): Promise<RunResult> {
-  const config = options.config ?? (await (await import('../compile/load-config.js')).loadConfig()).config;
-  const local = await localPipeline(options, config);
+  const { configOutDir, loadConfig } = await import('../compile/load-config.js');
+  const loaded = options.config ? undefined : await loadConfig();
+  const config = options.config ?? loaded!.config;
+  // From a subfolder of the project, the config's outDir is beside the config (configOutDir).
+  const outDir = options.outDir ?? (loaded ? configOutDir(loaded) : (config.outDir ?? DEFAULT_OUT_DIR));
+  const local = await localPipeline({ ...options, outDir }, config);
   const scope = pipelineScope(options, local);
   const tuning = tuningFromEnv();
   let client: Client;
