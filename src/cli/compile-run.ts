@@ -116,7 +116,7 @@ async function maybeTypecheck(inputs: CompileInputs, flags: CompileFlags): Promi
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The `--check` report: every file that differs, and what compile would do about it. */
-export function checkSummary(outDir: string, result: CompileResult): string {
+function checkSummary(outDir: string, result: CompileResult): string {
   const { changes, documents } = result;
   const total = changes.added.length + changes.changed.length + changes.removed.length;
   if (total === 0) return `${outDir} is up to date (${plural(documents.length, 'document')})\n`;
@@ -149,7 +149,7 @@ function removalText({ source, reason, movedTo }: Removal): string {
 }
 
 /** What a compile did: the counts, then each removed file and why; with --keep-going each document written and skipped. */
-export function compileSummary(outDir: string, { changes, documents, skipped }: CompileResult): string {
+function compileSummary(outDir: string, { changes, documents, skipped }: CompileResult): string {
   const kept = changes.kept.length > 0 ? `; ${changes.kept.length} kept (from sources not compiled in this run)` : '';
   const removals = changes.removals.filter((r) => r.reason !== 'skipped');
   const lines =

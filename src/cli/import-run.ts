@@ -80,7 +80,7 @@ async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Pr
 const STATUS_WORDS = { typed: 'typed', 'partly-raw': 'partly raw', 'needs-attention': 'needs attention' } as const;
 
 /** `3 typed, 1 partly raw, 1 needs attention`: how many modules are in each state. */
-export function statusSummary(modules: ImportResult['modules']): string {
+function statusSummary(modules: ImportResult['modules']): string {
   const count = (status: keyof typeof STATUS_WORDS) => modules.filter((module) => module.status === status).length;
   return `${count('typed')} typed, ${count('partly-raw')} partly raw, ${count('needs-attention')} need${count('needs-attention') === 1 ? 's' : ''} attention`;
 }

@@ -2,7 +2,7 @@ import { groupDiagnostics, sortDiagnostics, type Diagnostic, type DiagnosticLoca
 import { stdout } from './output.js';
 
 /** The version of the `--json` envelope: raised when a field changes meaning or goes away, not when one is added. */
-export const ENVELOPE_VERSION = 1;
+const ENVELOPE_VERSION = 1;
 
 /** One diagnostic as `--json` prints it. */
 export interface JsonDiagnostic {
@@ -57,12 +57,7 @@ const deprecatedPlace = ({ file, line, column }: DiagnosticLocation) =>
  * What every command prints with `--json`, on success and on failure alike: `pipewright` (the envelope's
  * version), `command`, `ok`, `diagnostics` (grouped and sorted as on the terminal), then the command's own fields.
  */
-export function envelope(
-  command: string,
-  ok: boolean,
-  diagnostics: readonly Diagnostic[],
-  fields: object = {},
-): string {
+function envelope(command: string, ok: boolean, diagnostics: readonly Diagnostic[], fields: object = {}): string {
   const shown = sortDiagnostics(groupDiagnostics(diagnostics)).map(jsonDiagnostic);
   return `${JSON.stringify({ pipewright: ENVELOPE_VERSION, command, ok, diagnostics: shown, ...fields }, null, 2)}\n`;
 }

@@ -9,7 +9,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `90s`, `30m`, `1h30m`, `1h 30m` (the platform's timeout words; a bare number is seconds) in milliseconds. */
-export function parseDuration(text: string): number {
+function parseDuration(text: string): number {
   const trimmed = text.trim();
   if (/^\d+$/.test(trimmed)) return checked(Number(trimmed) * 1000);
   if (!/^(?:\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)\s*)+$/.test(trimmed))

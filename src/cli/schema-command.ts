@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { SchemaFlags } from './schema-run.js';
 
-export const DEFAULT_SCHEMA_DIR = 'schemas';
+const DEFAULT_SCHEMA_DIR = 'schemas';
 
 export function registerSchema(program: Command): void {
   program

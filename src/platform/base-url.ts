@@ -14,7 +14,7 @@ export class BaseUrlError extends Error {
 }
 
 /** 127.0.0.0/8, ::1 and localhost: traffic to them never crosses a network. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   // Only the exact name: *.localhost is loopback in browsers, but Node resolves it through DNS like any name.
   if (host === 'localhost' || host === '::1') return true;

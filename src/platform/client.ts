@@ -100,7 +100,7 @@ export interface RemoteResource {
   readonly data?: unknown;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Read from this Git branch (documents stored in Git; ignored by inline ones). */
   readonly branch?: string;
 }
@@ -127,7 +127,7 @@ export interface ListedItem {
   readonly data: Record<string, unknown>;
 }
 
-export interface ListPage {
+interface ListPage {
   readonly items: readonly ListedItem[];
   /** No page after this one. */
   readonly last: boolean;
@@ -137,14 +137,14 @@ export interface ListPage {
   readonly totalItems?: number;
 }
 
-export interface WriteResult {
+interface WriteResult {
   readonly outcome: 'created' | 'updated';
   readonly correlationId?: string;
   /** The write's answer as it came (a trigger's says whether the platform turned it off). */
   readonly answer: Envelope;
 }
 
-export interface UpsertOptions extends WriteOptions {
+interface UpsertOptions extends WriteOptions {
   /** Runs the create, e.g. one at a time with a pause after it (webhook triggers); by default it just runs. */
   readonly aroundCreate?: (create: () => Promise<Envelope>) => Promise<Envelope>;
 }
@@ -215,10 +215,10 @@ const withCorrelation = (answer: Envelope) => (answer.correlationId ? { correlat
 /** Visible ASCII only: anything else cannot go in a header, and fetch's error for it would quote the key. */
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
 
-export const DEFAULT_RATE_LIMIT = 1000;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RATE_LIMIT = 1000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 /** Items per list page: the most the services answer (platform-facts-3.md §3). */
-export const LIST_PAGE_SIZE = 100;
+const LIST_PAGE_SIZE = 100;
 
 /** A client of the platform's REST and GraphQL endpoints, built on web-standard fetch only. */
 export function createClient(options: ClientOptions): Client {
@@ -476,5 +476,3 @@ export function createClient(options: ClientOptions): Client {
   };
   return client;
 }
-
-export { ApiError };

@@ -103,7 +103,7 @@ export interface KindApi {
  * A kind's list call. Page parameters differ by service (`page`/`size` or `pageIndex`/`pageSize`), and so does the
  * page: NG's `{content, totalPages, pageIndex}` or Spring's `{content, last, number}`; both are read.
  */
-export interface ListApi {
+interface ListApi {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly pageQuery: readonly [index: string, size: string];

@@ -17,7 +17,7 @@ export interface Envelope<T = unknown> {
   readonly etag?: string;
 }
 
-export { ApiError, type ApiErrorDetails, type FailureKind } from './api-error.js';
+export { ApiError, type FailureKind } from './api-error.js';
 
 const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
   'ENTITY_NOT_FOUND',
@@ -161,7 +161,7 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /** The body parsed as JSON, or undefined (HTML error pages, empty 502s). */
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -250,7 +250,7 @@ function throwing(error: Error): never {
  * The failures that say something about the key or the platform as a whole, not about one document: a run stops
  * at the first of them (the rest would fail the same way). Publish and pull both read this one set.
  */
-export const STOPPING_KINDS = ['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable', 'gone'] as const;
+const STOPPING_KINDS = ['unauthorized', 'forbidden', 'untrusted-certificate', 'unreachable', 'gone'] as const;
 export type StoppingKind = (typeof STOPPING_KINDS)[number];
 
 /** Whether a failure stops the run (see {@link STOPPING_KINDS}). */

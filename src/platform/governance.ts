@@ -26,7 +26,7 @@ const isFailed = (status: unknown) => status === 'error' || status === 'ERROR';
 const isWarned = (status: unknown) => status === 'warning' || status === 'WARNING';
 
 /** Each policy set of an evaluation with its verdict, in the answer's order. */
-export function policySetVerdicts(governance: Json): PolicySetVerdict[] {
+function policySetVerdicts(governance: Json): PolicySetVerdict[] {
   const verdicts: PolicySetVerdict[] = [];
   for (const entry of either(governance, 'details')) {
     const set = asObject(entry);

@@ -18,7 +18,7 @@ export const MAX_LIST_PAGES = 1000;
  * Pages read beyond what the first answer announced: items created while a list is paged push others onto later
  * pages, so a list may run a little past its first total. 10% of the announced pages, and at least 2.
  */
-export const pageMargin = (announced: number): number => Math.max(2, Math.ceil(announced / 10));
+const pageMargin = (announced: number): number => Math.max(2, Math.ceil(announced / 10));
 
 export interface PageTotals {
   readonly totalPages?: number;

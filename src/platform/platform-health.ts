@@ -15,7 +15,7 @@ export interface ServerErrorStorm {
  * alone never reach it, a blip of a second does not, and a platform failing every request is found in seconds
  * (with 4 documents in flight, about the third attempt of each).
  */
-export const DEFAULT_SERVER_ERROR_STORM: Required<ServerErrorStorm> = { threshold: 10, requests: 3, quietMs: 3_000 };
+const DEFAULT_SERVER_ERROR_STORM: Required<ServerErrorStorm> = { threshold: 10, requests: 3, quietMs: 3_000 };
 
 /**
  * Whether the platform is still there, seen from every request of one client. Retrying one request through its

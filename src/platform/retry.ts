@@ -17,7 +17,7 @@ export interface RetryOptions {
 
 export type RetryPolicy = Required<RetryOptions>;
 
-export const DEFAULT_RETRY: RetryPolicy = {
+const DEFAULT_RETRY: RetryPolicy = {
   attempts: 6,
   baseDelayMs: 500,
   maxDelayMs: 30_000,

@@ -14,7 +14,7 @@ import { resolveConnection, SettingsError, tuningFromEnv, type ConnectionFlags }
  */
 
 /** What to check when the preflight found no platform at the address. */
-export const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
+const PREFLIGHT_HINT: Readonly<Record<Exclude<Probe, { ok: true }>['problem'], string>> = {
   refused:
     'nothing listens there: check the host and port in --base-url, HARNESS_BASE_URL or baseUrl in pipewright.config.ts, and that the platform (or your tunnel) is running',
   unresolved:

@@ -79,7 +79,7 @@ function references(document: PublishDocument, out: Dependency[]): void {
 }
 
 /** Everything `document` depends on, each once. */
-export function dependenciesOf(document: PublishDocument): Dependency[] {
+function dependenciesOf(document: PublishDocument): Dependency[] {
   const { id, value } = document;
   const out: Dependency[] = [];
   if (id.org)

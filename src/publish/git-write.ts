@@ -29,7 +29,7 @@ export interface GitSettings {
 export const gitFileName = (id: ResourceKey): string => `${id.kind}:${keyName(id)}`;
 
 /** Names pipewright and the source, so `git log` says where a commit came from. */
-export const commitMessage = (item: PublishItem): string => {
+const commitMessage = (item: PublishItem): string => {
   const { kind, identifier, version } = item.document.id;
   return `pipewright: publish ${kindRow(kind).label} ${identifier}${version ? `@${version}` : ''} from ${item.source ?? item.file}`;
 };

@@ -27,9 +27,6 @@ import { checkTriggerEnabled } from './trigger-state.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'failed';
 
-export { DocumentRefusal, type DocumentFailure, type FailureReason } from './publish-failure.js';
-export { commitMessage, type GitSettings } from './git-write.js';
-
 export interface DocumentResult {
   readonly file: string;
   readonly kind: ResourceKind;
@@ -51,14 +48,14 @@ export interface DocumentResult {
  * The platform's evaluation of a document against the scope's policy sets (`pass`, `warning`, `error`: denied), or
  * `unavailable` (the account has no governance module: `reason` says what the platform answered).
  */
-export interface PolicyCheck {
+interface PolicyCheck {
   readonly status: string;
   readonly sets: readonly PolicySetVerdict[];
   readonly reason?: string;
 }
 
 /** Why a run stopped before the end: every later request would fail the same way. */
-export interface StopReason {
+interface StopReason {
   readonly kind: StoppingKind;
   readonly message: string;
 }
@@ -122,7 +119,7 @@ export interface GitFileLocation {
   readonly filePath: string;
 }
 
-export const DEFAULT_WEBHOOK_PAUSE_MS = 5_000;
+const DEFAULT_WEBHOOK_PAUSE_MS = 5_000;
 
 type Rest = Omit<DocumentResult, 'file' | 'kind' | 'name' | 'id'>;
 const withCorrelation = (id: string | undefined) => (id ? { correlationId: id } : {});

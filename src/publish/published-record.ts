@@ -22,7 +22,7 @@ import { syncFolder } from '../core/sync-folder.js';
  */
 
 /** A document and the sha256 of its YAML. */
-export interface RecordedDocument {
+interface RecordedDocument {
   readonly sha256: string;
   readonly document: Record<string, unknown>;
 }

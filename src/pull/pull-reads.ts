@@ -28,7 +28,7 @@ export interface PullScope {
 }
 
 /** Where the platform keeps a document as a file in Git. */
-export interface GitLocation {
+interface GitLocation {
   readonly connectorRef: string;
   readonly repoName: string;
   readonly branch: string;
