@@ -118,6 +118,18 @@ describe('the output folder', () => {
     expect((await readdir(dir)).sort()).toEqual(['out']);
   });
 
+  it('proves every name it writes inside the folder itself: a name that climbs out writes nothing outside', async () => {
+    const out = join(dir, 'out');
+    await writeIn(dir, 'out/user.txt', 'mine\n');
+    for (const name of ['../escaped.yaml', 'pipelines/../../escaped.yaml', '/tmp/escaped.yaml']) {
+      expect(() => writeOutput(out, new Map([[name, 'x\n']]), emptyPruning(out), undefined)).toThrow(
+        /refused to write .* (leads outside|cannot be a path inside)/,
+      );
+      expect((await readdir(dir)).sort()).toEqual(['out']);
+      expect(await readTree(out)).toEqual({ 'user.txt': 'mine\n' });
+    }
+  });
+
   it('says that a read-only output folder is read-only', async () => {
     const out = join(dir, 'out');
     await writeIn(dir, 'out/user.txt', 'mine\n');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { confinedPathOrThrow } from '../core/confined-path.js';
 // File operations here are synchronous on purpose: an output folder is thousands of small files, and each
 // promise call pays thread-pool round trips. For 1000 files of 30 KB, writing took 236 ms with awaited
 // writeFile and 22 ms with writeFileSync; hard-linking 159 ms and 4 ms; reading 229 ms and 18 ms.
@@ -203,8 +204,10 @@ export function writeOutput(
       mkdirSync(dir, { recursive: true });
       made.add(dir);
     };
+    // Every name is proved inside the new tree before it is written (names come from identifiers and from the
+    // old manifest): the one path function, not a join.
     const place = (file: string, content: OutputContent | undefined) => {
-      const path = join(staging, file);
+      const path = confinedPathOrThrow(staging, file);
       makeDir(dirname(path));
       if (content === undefined || content === AS_IT_IS || unchanged.has(file)) {
         try {
@@ -223,10 +226,11 @@ export function writeOutput(
     for (const file of tree.files) if (!managed.has(file) && !files.has(file)) place(file, undefined);
     for (const path of tree.symlinks) {
       if (managed.has(path) || files.has(path)) continue;
-      makeDir(dirname(join(staging, path)));
-      symlinkSync(readlinkSync(join(target, path)), join(staging, path));
+      const copy = confinedPathOrThrow(staging, path);
+      makeDir(dirname(copy));
+      symlinkSync(readlinkSync(join(target, path)), copy);
     }
-    for (const dir of tree.emptyDirs) makeDir(join(staging, dir));
+    for (const dir of tree.emptyDirs) makeDir(confinedPathOrThrow(staging, dir));
     writeFileSync(join(staging, MANIFEST_FILE), manifestText(pruning.manifest));
     if (inPlace) swapContents(target, staging, suffix);
     else swapFolder(target, staging, backup, suffix, hadOutput, renameFolder);
