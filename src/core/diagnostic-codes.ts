@@ -40,6 +40,11 @@ export const DIAGNOSTIC_CODES = {
     summary:
       'a path built from outside data would lead out of its folder (`..`, absolute, a symbolic link): not written',
   },
+  'key-in-document': {
+    severity: 'error',
+    summary:
+      'a document on the platform holds the API key pipewright uses: not written into the project (rotate the key, remove it from the document)',
+  },
   'unsafe-identity': {
     severity: ['error', 'warning'],
     summary:

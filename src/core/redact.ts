@@ -36,3 +36,11 @@ export function redact(text: string, secrets: Iterable<string | undefined>): str
   for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
   return out;
 }
+
+/** Whether `text` holds any of the secrets, in any of the forms {@link redact} masks. */
+export function holdsSecret(text: string, secrets: Iterable<string | undefined>): boolean {
+  return [...secrets]
+    .filter((secret): secret is string => typeof secret === 'string' && secret.length >= MIN_SECRET)
+    .flatMap(formsOf)
+    .some((form) => text.includes(form));
+}

@@ -1,3 +1,4 @@
+import { holdsSecret } from '../core/redact.js';
 import { buildUrl, parseBaseUrl } from './base-url.js';
 import { systemClock, type Clock } from './clock.js';
 import { publishDocument, type PublishDocument } from './document.js';
@@ -158,6 +159,11 @@ export class SoftDeletedError extends ApiError {}
 export interface Client {
   readonly baseUrl: string;
   readonly accountId: string;
+  /**
+   * Whether a text (an answer's document) holds the API key this client sends, in any form the output redaction
+   * masks: pull never writes such a document into a repository. The key itself never leaves the client.
+   */
+  holdsKey(text: string): boolean;
   /** GET; undefined when the platform says it is not there. */
   read(id: ResourceKey, options?: ReadOptions): Promise<RemoteResource | undefined>;
   /** GET, the answer as it came (pull keeps what it cannot read as a document); undefined when not there. */
@@ -276,6 +282,7 @@ export function createClient(options: ClientOptions): Client {
 
   const client: Client = {
     baseUrl: base.href.replace(/\/$/, ''),
+    holdsKey: (text) => holdsSecret(text, [apiKey]),
     accountId,
     get requests() {
       return transport.counter!.requests;

@@ -47,8 +47,9 @@ export interface DocumentResult {
 /**
  * The platform's evaluation of a document against the scope's policy sets (`pass`, `warning`, `error`: denied), or
  * `unavailable` (the account has no governance module: `reason` says what the platform answered).
+ * @public report-text.ts's exported functions return it, so their declarations must name it.
  */
-interface PolicyCheck {
+export interface PolicyCheck {
   readonly status: string;
   readonly sets: readonly PolicySetVerdict[];
   readonly reason?: string;

@@ -78,6 +78,8 @@ export interface Refused {
   /** The name as the platform gave it, for the message only. */
   readonly name: string;
   readonly reason: string;
+  /** Why it is refused: its identity (the default), or the API key it holds (keyHolders). */
+  readonly code?: 'unsafe-identity' | 'key-in-document';
 }
 
 export interface PullReadResult {

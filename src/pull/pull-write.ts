@@ -45,12 +45,16 @@ export function readWarnings(
 ): Diagnostic[] {
   return [
     ...skipped.map((s) => warning(out, 'pull-skipped', `${kindRow(s.kind).label} ${s.name} skipped: ${s.reason}`)),
-    // An identity the platform's rules refuse would become a path: nothing is written for it, and the run fails.
+    // An identity the platform's rules refuse would become a path, a document holding the key would put it in the
+    // repository: nothing is written for either, and the run fails.
     ...refused.map((r) =>
-      diagnosticOf('unsafe-identity', 'error', {
+      diagnosticOf(r.code ?? 'unsafe-identity', 'error', {
         message: `${kindRow(r.kind).label} ${printable(r.name)} is not pulled: ${r.reason}`,
         path: [],
-        hint: 'rename it on the platform; nothing is written for it, the other resources are pulled',
+        hint:
+          r.code === 'key-in-document'
+            ? 'rotate the API key (it is stored on the platform in clear), remove it from the document, then pull again; the other resources are pulled'
+            : 'rename it on the platform; nothing is written for it, the other resources are pulled',
       }),
     ),
     ...estate.unmodelled.map((item) =>

@@ -142,7 +142,7 @@ async function readPlatform(
       concurrency: options.concurrency ?? 4,
       onProgress: (progress) => options.onEvent?.({ type: 'progress', progress }),
     });
-    return { existing, client, read };
+    return { existing, client, read: withoutKeyHolders(read, client) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw asUserError(error);
     const advice = isStopping(error.kind)
@@ -152,6 +152,33 @@ async function readPlatform(
         : 'nothing was written; pull again once the request above can succeed';
     throw requestFailed(error, 'pull stopped', advice);
   }
+}
+
+/**
+ * A document on the platform that holds the API key pull is using (pasted into a variable or a script, or echoed
+ * by a server) is never written: a project is committed, and a key in a repository is worse than a missing module.
+ * It is refused as `key-in-document`, with where the key is to be removed; the rest is pulled.
+ */
+function withoutKeyHolders(read: PullReadResult, client: Client): PullReadResult {
+  const reason = 'it holds the API key this pull uses; a key is never written into the project';
+  const holding = read.documents.filter((document) => client.holdsKey(document.yaml));
+  const unreadable = read.unreadable.filter((item) => client.holdsKey(item.text));
+  if (holding.length === 0 && unreadable.length === 0) return read;
+  return {
+    ...read,
+    documents: read.documents.filter((document) => !holding.includes(document)),
+    unreadable: read.unreadable.filter((item) => !unreadable.includes(item)),
+    refused: [
+      ...read.refused,
+      ...holding.map((document) => ({
+        kind: document.key.kind,
+        name: keyName(document.key),
+        reason,
+        code: 'key-in-document' as const,
+      })),
+      ...unreadable.map((item) => ({ kind: item.kind, name: item.name, reason, code: 'key-in-document' as const })),
+    ],
+  };
 }
 
 /** The project's config: where it came from, and where each Git-stored document lives (for publish). */
