@@ -1,7 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
-import { glob } from 'tinyglobby';
-import type { ImportInput, ImportResult } from '../import/import-yaml.js';
+import type { ImportResult } from '../import/import-yaml.js';
+import { readImportInputs } from '../import/import-inputs.js';
 import {
   countsText,
   DiagnosticError,
@@ -12,69 +10,12 @@ import {
 import { EXIT, useColor } from './errors.js';
 import { jsonDiagnostic, printEnvelope } from './json-envelope.js';
 import { requireOptional } from './optional-dependencies.js';
-import { decodeUtf8, MAX_YAML_FILE_BYTES, readYamlFile } from '../yaml/read-yaml-file.js';
-import { MAX_CODE_POINTS } from '../yaml/read-yaml.js';
 import { stdout, stderr } from './output.js';
-import { trimEnd } from '../core/trim-ends.js';
 
 export interface ImportFlags {
   readonly out: string;
   readonly mode: 'files' | 'project';
   readonly json?: boolean;
-}
-
-/** Standard input, as a file is read: bounded by the same size, and strictly UTF-8. */
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk as Buffer);
-    total += (chunk as Buffer).length;
-    if (total > MAX_YAML_FILE_BYTES)
-      throw DiagnosticError.of(
-        'file-too-large',
-        `standard input is over ${MAX_YAML_FILE_BYTES} bytes; the platform refuses YAML documents over ${MAX_CODE_POINTS} characters`,
-        'split it: move long scripts into files in the repository, or stages into templates',
-      );
-  }
-  const text = decodeUtf8(Buffer.concat(chunks));
-  if (text === undefined)
-    throw DiagnosticError.of('not-utf8', 'standard input is not valid UTF-8 text', 'send the YAML as UTF-8');
-  return text;
-}
-
-/** A file's text, read as validate reads it (a regular file, bounded, strictly UTF-8), or its diagnostic thrown. */
-function readUtf8(file: string): string {
-  const read = readYamlFile(file);
-  if ('refused' in read) throw new DiagnosticError([read.refused]);
-  return read.text;
-}
-
-async function inputsOf(files: readonly string[], mode: ImportFlags['mode']): Promise<ImportInput[]> {
-  const inputs: ImportInput[] = [];
-  for (const file of files) {
-    if (file === '-') {
-      inputs.push({ file: '<stdin>', text: await readStdin() });
-      continue;
-    }
-    const info = await stat(file).catch(() => undefined);
-    if (!info)
-      throw DiagnosticError.of(
-        'file-not-found',
-        `${file} does not exist`,
-        'pass YAML files, "-" for standard input, or a folder with --mode project',
-      );
-    if (info.isDirectory()) {
-      if (mode !== 'project')
-        throw DiagnosticError.of('usage', `${file} is a folder`, 'import a whole folder with --mode project');
-      const found = await glob(['**/*.yaml', '**/*.yml'], { cwd: file, dot: true });
-      for (const inner of found.sort()) {
-        const path = `${trimEnd(file, '/')}/${inner}`;
-        inputs.push({ file: relative(process.cwd(), path).split(sep).join('/'), text: readUtf8(path) });
-      }
-    } else inputs.push({ file: relative(process.cwd(), file).split(sep).join('/'), text: readUtf8(file) });
-  }
-  return inputs;
 }
 
 const STATUS_WORDS = { typed: 'typed', 'partly-raw': 'partly raw', 'needs-attention': 'needs attention' } as const;
@@ -115,7 +56,11 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
   requireOptional(['ts-morph', 'prettier'], 'pipewright import');
   // Loaded after the check: generating code needs prettier and ts-morph.
   const { importYaml } = await import('../import/import-yaml.js');
-  const result = await importYaml({ inputs: await inputsOf(files, flags.mode), outDir: flags.out, mode: flags.mode });
+  const result = await importYaml({
+    inputs: await readImportInputs(files, flags.mode),
+    outDir: flags.out,
+    mode: flags.mode,
+  });
   // A document refused before it became a path (its identity, a link out of the folder) fails the run; the
   // others are written.
   const refused = result.diagnostics.some(
