@@ -130,7 +130,7 @@ echo two\`,
   it('reads standard input with "-"', async () => {
     const result = await runCli(['import', '-', '-o', 'ts'], { cwd: dir, input: SEED });
     expect(result.code).toBe(0);
-    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts', 'pipewright.import.json']);
   });
 
   it('writes one module per document of a multi-document file', async () => {
@@ -151,7 +151,7 @@ echo two\`,
     expect(result.stderr).toContain(
       'x.yaml:51:1  not a platform document: the root key must be project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet or trigger (found workflow)',
     );
-    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts', 'pipewright.import.json']);
   });
 
   it('fails, writing nothing, when no document can be imported', async () => {
@@ -175,7 +175,7 @@ echo two\`,
     );
     expect(result.stderr).toContain('s.yaml:1:1  secret documents are not imported');
     expect(result.stderr).not.toContain('unexpected error');
-    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts']);
+    expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts', 'pipewright.import.json']);
   });
 
   it('ends its findings with a count on a line of their own, so the summary starts a line after them', async () => {

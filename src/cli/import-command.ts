@@ -12,6 +12,7 @@ export function registerImport(program: Command): void {
       'files: one module per document; project: a ready project with pipewright.config.ts',
       'files',
     )
+    .option('--force', 'replace modules edited by hand since the last import (without it they are kept)')
     .option('--json', 'print the result (or the diagnostics) as JSON on stdout')
     .addHelpText(
       'after',

@@ -16,6 +16,8 @@ export interface ImportFlags {
   readonly out: string;
   readonly mode: 'files' | 'project';
   readonly json?: boolean;
+  /** Replace modules edited by hand since the last import (without it they are kept). */
+  readonly force?: boolean;
 }
 
 const STATUS_WORDS = { typed: 'typed', 'partly-raw': 'partly raw', 'needs-attention': 'needs attention' } as const;
@@ -60,6 +62,7 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
     inputs: await readImportInputs(files, flags.mode),
     outDir: flags.out,
     mode: flags.mode,
+    keepEdits: { force: flags.force ?? false },
   });
   // A document refused before it became a path (its identity, a link out of the folder) fails the run; the
   // others are written.
@@ -73,6 +76,7 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
       mode: flags.mode,
       documents: result.documents,
       written: result.written,
+      files: result.files,
       modules: result.modules.map(({ path, written, source, kind, status, diagnostics }) => ({
         path,
         written,
@@ -86,12 +90,18 @@ export async function runImport(files: string[], flags: ImportFlags): Promise<nu
   }
   if (result.diagnostics.length) stderr(findingsText(result, useColor(process.stderr)));
   const status = new Map(result.modules.map((module) => [module.path, module.status]));
-  const line = (file: string) => {
-    const state = status.get(file);
-    return `  ${file}${state && state !== 'typed' ? `  (${STATUS_WORDS[state]})` : ''}`;
+  const line = ({ path, outcome }: { path: string; outcome: string }) => {
+    const state = status.get(path);
+    const notes = [
+      ...(state && state !== 'typed' ? [STATUS_WORDS[state]] : []),
+      ...(outcome === 'kept' ? ['kept: edited by hand, --force replaces it'] : []),
+      ...(outcome === 'unchanged' ? ['unchanged'] : []),
+      ...(outcome === 'overwritten' ? ['replaced your edits (--force)'] : []),
+    ];
+    return `  ${path}${notes.length ? `  (${notes.join('; ')})` : ''}`;
   };
   stdout(
-    `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out} (${statusSummary(result.modules)}):\n${result.written.map(line).join('\n')}\n`,
+    `imported ${result.documents} document${result.documents === 1 ? '' : 's'} into ${flags.out} (${statusSummary(result.modules)}):\n${(result.files ?? []).map(line).join('\n')}\n`,
   );
   return exit;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { isAbsolute, normalize } from 'node:path';
 import { publishRank, type ResourceKind } from '../catalog/kinds.js';
 
@@ -53,7 +52,7 @@ export interface SkippedEntry {
   readonly dependsOn?: string;
 }
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+export { sha256 } from '../core/hash.js';
 
 /** Manifest entries in publish order (projects, connectors, pipelines), then by path. */
 export function createManifest(entries: readonly ManifestEntry[]): Manifest {

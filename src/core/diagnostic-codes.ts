@@ -304,6 +304,14 @@ export const DIAGNOSTIC_CODES = {
       'pull kept a document the platform returned as YAML beside the project: pipewright cannot write it as code',
   },
   'pull-skipped': { severity: 'warning', summary: 'pull left out a pipeline in the v1 syntax' },
+  'import-edited': {
+    severity: 'warning',
+    summary: 'import kept a module edited by hand since the last import (--force replaces it)',
+  },
+  'import-overwritten': {
+    severity: 'warning',
+    summary: 'import replaced a module edited by hand since the last import, as --force asked',
+  },
   'pull-edited': {
     severity: 'warning',
     summary: 'pull kept a module edited by hand that differs from the platform (--force replaces it)',

@@ -13,6 +13,7 @@ import { fallbackDiagnostic, type Fallback } from './fallbacks.js';
 import { nativeChecker, nativeCompiler } from './native-check.js';
 import type { MarkedModule, MarkedText, TypeProblem } from './type-check.js';
 import type { Demotions } from './verify.js';
+import { editedFindings, planWrites, readWrittenHashes, writtenHashesFile, type FileOutcome } from './edited-files.js';
 
 export type { ImportInput } from './document-source.js';
 
@@ -26,6 +27,11 @@ export interface ImportOptions {
    * address and account, and `gitFiles`), written as JSON literals.
    */
   readonly config?: Readonly<Record<string, unknown>>;
+  /**
+   * Keep the modules edited by hand since the last import into outDir (`pipewright.import.json` holds the hash of
+   * each file import wrote), replacing them only with `force`. Pull plans its own writes, so it leaves this out.
+   */
+  readonly keepEdits?: { readonly force: boolean };
 }
 
 /** How much of a module is typed: every node, some as `stage()`/`step()`/`raw.*`, or a document to look at. */
@@ -58,6 +64,8 @@ export interface ImportResult {
   readonly diagnostics: Diagnostic[];
   /** The findings that are not errors. */
   readonly warnings: Diagnostic[];
+  /** With `keepEdits`: what happened to each file (created, updated, unchanged, kept as edited, overwritten). */
+  readonly files?: FileOutcome[];
 }
 
 /**
@@ -358,7 +366,28 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
       path: 'pipewright.config.ts',
       text: await formatConfigText(projectConfigText(options.config), options.outDir),
     });
-  writeAll(options.outDir, formatted);
+  if (!options.keepEdits) {
+    writeAll(options.outDir, formatted);
+    const warnings = diagnostics.filter((problem) => problem.severity !== 'error');
+    return {
+      written: formatted.map((f) => f.path),
+      documents: source.documents.length,
+      modules,
+      diagnostics,
+      warnings,
+    };
+  }
+  const written = readWrittenHashes(options.outDir);
+  const { outcomes, writes } = planWrites(options.outDir, formatted, written, options.keepEdits.force);
+  writeAll(options.outDir, [...writes, writtenHashesFile(formatted, outcomes, written)]);
+  diagnostics.push(...editedFindings(options.outDir, outcomes));
   const warnings = diagnostics.filter((problem) => problem.severity !== 'error');
-  return { written: formatted.map((f) => f.path), documents: source.documents.length, modules, diagnostics, warnings };
+  return {
+    written: writes.map((f) => f.path),
+    documents: source.documents.length,
+    modules,
+    diagnostics,
+    warnings,
+    files: outcomes,
+  };
 }

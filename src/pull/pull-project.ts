@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../compile/layout.js';
-import { confinedPath, confinedPathOrThrow } from '../core/confined-path.js';
+import { confinedPath } from '../core/confined-path.js';
 import { KINDS } from '../catalog/kinds.js';
 import { importedFrom } from '../import/module-header.js';
+import { planWrites, type FileOutcome } from '../import/edited-files.js';
+
+export { shortDiff, type FileOutcome } from '../import/edited-files.js';
 import type { StagedWrite } from './pull-stage.js';
 
 /**
@@ -35,66 +38,6 @@ export function readPullState(dir: string): PullState | undefined {
   }
 }
 
-/** What happened to one file of the pulled project. */
-export interface FileOutcome {
-  readonly path: string;
-  readonly outcome: 'created' | 'updated' | 'unchanged' | 'kept' | 'overwritten';
-  /** `kept` and `overwritten`: the lines that differ (the user's, then the platform's). */
-  readonly diff?: string;
-}
-
-/**
- * The lines that differ between two texts, as `-` (the first's) and `+` (the second's) lines under `@@ line N`
- * headers: a longest-common-subsequence diff of the lines, at most `maxLines` of them shown. Modules are small;
- * past 4000 lines a side only the changed range between the common start and end is shown.
- */
-export function shortDiff(mine: string, theirs: string, maxLines = 20): string {
-  const a = mine.split('\n');
-  const b = theirs.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const x = a.slice(start, endA);
-  const y = b.slice(start, endB);
-  const lines: Array<{ sign: '-' | '+'; at: number; text: string }> = [];
-  if (x.length > 4000 || y.length > 4000) {
-    x.forEach((text, i) => lines.push({ sign: '-', at: start + i, text }));
-    y.forEach((text, i) => lines.push({ sign: '+', at: start + i, text }));
-  } else {
-    // lengths[i][j]: the longest common subsequence of x[i..] and y[j..].
-    const lengths = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
-    for (let i = x.length - 1; i >= 0; i--)
-      for (let j = y.length - 1; j >= 0; j--)
-        lengths[i]![j] =
-          x[i] === y[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
-    let i = 0;
-    let j = 0;
-    while (i < x.length || j < y.length) {
-      if (i < x.length && j < y.length && x[i] === y[j]) {
-        i++;
-        j++;
-      } else if (j < y.length && (i === x.length || lengths[i]![j + 1]! >= lengths[i + 1]![j]!))
-        lines.push({ sign: '+', at: start + i, text: y[j++]! });
-      else lines.push({ sign: '-', at: start + i, text: x[i++]! });
-    }
-  }
-  const out: string[] = [];
-  let last = -2;
-  for (const line of lines.slice(0, maxLines)) {
-    if (line.at > last + 1) out.push(`@@ line ${line.at + 1}`);
-    last = line.sign === '-' ? line.at : line.at - 1;
-    out.push(`${line.sign} ${line.text}`);
-  }
-  if (lines.length > maxLines)
-    out.push(`... ${lines.length - maxLines} more changed line${lines.length - maxLines === 1 ? '' : 's'}`);
-  return out.join('\n');
-}
-
 /** The files of a pull to write, and what happens to each file of the project it names. */
 export interface PulledFilesPlan {
   readonly outcomes: FileOutcome[];
@@ -102,44 +45,13 @@ export interface PulledFilesPlan {
   readonly writes: StagedWrite[];
 }
 
-/**
- * Decides what a pull does to each of its files in the project: a file pull wrote before and nobody changed since
- * is replaced when the platform changed it; a file someone edited (its bytes are not what pull last wrote) is kept
- * unless `force`; an identical one is not touched. Nothing is written here.
- */
-export function planPulledFiles(
+/** What a pull does to each of its files: import's plan (edited-files.ts) against the hashes of the last pull. */
+export const planPulledFiles = (
   dir: string,
   files: ReadonlyArray<{ path: string; text: string }>,
   previous: PullState | undefined,
   force: boolean,
-): PulledFilesPlan {
-  const outcomes: FileOutcome[] = [];
-  const writes: StagedWrite[] = [];
-  // Every target proved inside the project before the first write (no link in it leads out).
-  const targets = files.map(({ path }) => confinedPathOrThrow(dir, path));
-  for (const [at, { path, text }] of files.entries()) {
-    const target = targets[at]!;
-    const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
-    if (current === text) {
-      outcomes.push({ path, outcome: 'unchanged' });
-      continue;
-    }
-    const ours = current !== undefined && previous?.files[path] === sha256(current);
-    if (current !== undefined && !ours && !force) {
-      outcomes.push({ path, outcome: 'kept', diff: shortDiff(current, text) });
-      continue;
-    }
-    writes.push({ path, text, before: current === undefined ? null : sha256(current) });
-    outcomes.push(
-      current === undefined
-        ? { path, outcome: 'created' }
-        : ours
-          ? { path, outcome: 'updated' }
-          : { path, outcome: 'overwritten', diff: shortDiff(current, text) },
-    );
-  }
-  return { outcomes, writes };
-}
+): PulledFilesPlan => planWrites(dir, files, previous?.files, force);
 
 /** Pull's state after this pull (files kept as the user has them keep the hash pull last wrote), as its file's text. */
 export function pullStateText(
