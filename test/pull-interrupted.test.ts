@@ -54,6 +54,7 @@ async function pull(em: Emulator, dir: string, fs: { killAt?: number; countInto?
 
 interface Report {
   ok: boolean;
+  interrupted?: 'finished' | 'undone';
   files: Array<{ path: string; outcome: string }>;
   diagnostics: Array<{ code: string; message: string }>;
 }
@@ -133,6 +134,8 @@ describe('pull interrupted', () => {
     third(em);
     const expected = await reference(em, 'expected/platform', 'base/platform');
     expect(expected.tree['pipelines/default/shop/a.ts']).toContain('a, third');
+    // What each next pull said it found: the last kill point falls after the journal's commit, so it finishes one.
+    const found = new Set<string | undefined>();
     for (const killAt of killPoints(7, changes, 6)) {
       second(em);
       const dir = `run-${killAt}/platform`;
@@ -140,9 +143,12 @@ describe('pull interrupted', () => {
       const killed = await pull(em, dir, { killAt });
       expect(killed.code, `kill at change ${killAt}`).toBe(-1);
       third(em);
-      await converged(em, dir, killAt);
+      found.add((await converged(em, dir, killAt)).interrupted);
       expect(await readTree(join(session.work, dir)), `kill at change ${killAt}`).toEqual(expected.tree);
     }
+    expect(found).toContain('finished');
+    // An uninterrupted pull says nothing of the kind.
+    expect((JSON.parse((await pull(em, 'expected/platform')).stdout) as Report).interrupted).toBeUndefined();
   }, 900_000);
 
   it('killed at seeded random points in a first pull into an empty folder, then pulled again: as if never interrupted', async () => {

@@ -64,6 +64,7 @@ function printJson(result: PullResult): number {
     moved: result.moved,
     files: result.files.map(({ path, outcome }) => ({ path, outcome })),
     record: result.record,
+    ...(result.interrupted ? { interrupted: result.interrupted } : {}),
   });
   return result.refused.length ? EXIT.failed : EXIT.ok;
 }
@@ -75,6 +76,11 @@ function printText(result: PullResult): number {
   const moved = result.moved.length;
   stdout(
     [
+      ...(result.interrupted === 'finished'
+        ? ['an interrupted pull was found and finished first: its files were switched in from its journal']
+        : result.interrupted === 'undone'
+          ? ['an interrupted pull was found and undone first: it had stopped before changing the project']
+          : []),
       `pulled ${plural(result.documents, 'document')}${kindText.length ? ` (${kindText.join(', ')})` : ''} in ${plural(result.requests, 'request')}`,
       `files: ${count('created')} created, ${count('updated')} updated, ${count('unchanged')} unchanged, ${count('kept')} kept (edited by hand), ${count('overwritten')} overwritten`,
       ...(result.unmodelled.length ? [`${result.unmodelled.length} kept as YAML in ${result.unmodelledDir}`] : []),

@@ -77,6 +77,11 @@ export interface PullResult {
   readonly files: readonly FileOutcome[];
   /** The publish record written, so that the first publish after a pull writes nothing. */
   readonly record: string;
+  /**
+   * A pull interrupted while it switched its files, found in the project before this one: `finished` (its switch
+   * completed from its journal) or `undone` (it stopped before committing; nothing of it had reached the project).
+   */
+  readonly interrupted?: 'finished' | 'undone';
   /** Import's warnings, then pull's (skipped, kept as YAML, edited, overwritten, gone). */
   readonly warnings: readonly Diagnostic[];
 }
@@ -89,7 +94,7 @@ export interface PullResult {
 export async function pull(options: PullOptions): Promise<PullResult> {
   const scope = scopeOf(options);
   // A pull interrupted while it switched its files is finished (or undone) before the project is read.
-  finishInterrupted(options.out);
+  const interrupted = finishInterrupted(options.out);
   const { existing, client, read } = await readPlatform(options, scope);
   const connection = { baseUrl: client.baseUrl, accountId: client.accountId };
   const estate = await importEstate(
@@ -107,6 +112,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   return {
     ...summary(options.out, client, read, estate),
     ...{ deleted: changes.deleted, moved: changes.moved, files: changes.outcomes, record: recordPath(outDir) },
+    ...(interrupted ? { interrupted } : {}),
     warnings: [...estate.warnings, ...warnings, ...changes.warnings, ...recordWarnings],
   };
 }
