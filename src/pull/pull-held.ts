@@ -1,12 +1,14 @@
 import { keyId } from '../catalog/resource-key.js';
 import { checkAcross, type AcrossRecord } from '../check/check-across.js';
+import { validateDocument } from '../check/check-document.js';
 import { runtimeInputs } from '../check/rules-input-sets.js';
 import { isDocumentCode, type DocumentCode } from '../core/diagnostic-codes.js';
 import type { PulledDocument } from './pull-reads.js';
 
 /**
- * What the platform holds that pipewright refuses across documents: the platform keeps an input set whose values
- * are no longer runtime inputs of its pipeline, and compile would fail the whole project on it. Each finding is
+ * What the platform holds that pipewright refuses: across documents (the platform keeps an input set whose values
+ * are no longer runtime inputs of its pipeline), or in one document (a rule the platform does not enforce when it
+ * saves, e.g. a container step in a Custom stage); compile would fail the whole project on either. Each finding is
  * kept in the document's module as a suppression with its reason (import writes `.suppress(code, reason)` and a
  * comment), and pull lists it: the project compiles, publish sends what the platform has, and nothing is silent.
  */
@@ -34,7 +36,14 @@ export function heldFindings(documents: readonly PulledDocument[]): HeldFinding[
   }));
   const words = { first: () => 'on the platform', targetDefined: () => 'on the platform' };
   const grouped = new Map<string, { document: PulledDocument; code: DocumentCode; messages: string[] }>();
-  for (const { diagnostic, record } of checkAcross(records, words)) {
+  // One document's own check first: the same grouping and suppression as the check across documents.
+  const single = documents.flatMap((document) =>
+    validateDocument(document.key.kind, document.value).map((diagnostic) => ({
+      diagnostic,
+      record: { key: document.key, place: document },
+    })),
+  );
+  for (const { diagnostic, record } of [...single, ...checkAcross(records, words)]) {
     // Only what fails compile: warnings are said by compile, and change nothing the project can do.
     if (diagnostic.severity !== 'error' || !isDocumentCode(diagnostic.code)) continue;
     const id = `${keyId(record.key)}\n${diagnostic.code}`;
