@@ -54,6 +54,28 @@ describe('a definition that runs longer than the limit', () => {
     expect(envelope.compiled.map((d) => d.name)).toEqual(['default/web']);
   });
 
+  it('holds in worker batches too (large projects): the pool stops the batch, names the file, writes nothing', async () => {
+    await writeIn(dir, 'defs/a-web.ts', GOOD);
+    await writeIn(dir, 'defs/b-loop.ts', ENDLESS);
+    // One entry file per worker batch: the path a project of 2,000 entry files or more takes.
+    const result = await runCli(['compile', 'defs/*.ts', '-o', 'out', '--definition-timeout', '1'], {
+      cwd: dir,
+      env: { PIPEWRIGHT_BATCH_SIZE: '1' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('pipewright: still evaluating defs/b-loop.ts after 0.5 s (stopped at 1 s');
+    expect(result.stderr).toContain('evaluating defs/b-loop.ts did not finish within 1 s and was stopped');
+    expect(result.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    // The negative: the same batches without the endless file compile.
+    await writeIn(dir, 'defs/b-loop.ts', GOOD.replace(/web/g, 'shop'));
+    const fine = await runCli(['compile', 'defs/*.ts', '-o', 'out', '--definition-timeout', '1'], {
+      cwd: dir,
+      env: { PIPEWRIGHT_BATCH_SIZE: '1' },
+    });
+    expect(fine.code, fine.stderr).toBe(0);
+  });
+
   it('a definition that finishes is untouched, and the limit must be a number of seconds', async () => {
     await writeIn(dir, 'defs/web.ts', GOOD);
     expect((await compile('defs/web.ts', '-o', 'out', '--definition-timeout', '30')).code).toBe(0);

@@ -1,4 +1,4 @@
-import { isMainThread, Worker } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { DiagnosticError } from '../core/diagnostics.js';
 import { DEFAULT_DEFINITION_TIMEOUT_S } from './config.js';
 
@@ -16,6 +16,17 @@ let limitMs = DEFAULT_DEFINITION_TIMEOUT_S * 1000;
 /** Sets the limit for the evaluations that follow (compile sets it from its options); 0 or less: no limit. */
 export function setDefinitionTimeout(seconds: number): void {
   limitMs = seconds > 0 ? seconds * 1000 : 0;
+}
+
+/** The limit in milliseconds (0: none): the worker pool watches its batches with it. */
+export const definitionLimitMs = (): number => limitMs;
+
+/**
+ * In a worker batch (worker-pool.ts): which files are being evaluated, told to the pool, which watches the time. A
+ * worker's own timers cannot run while its thread loops; the pool's can, and `terminate()` stops any loop.
+ */
+export interface EvaluationProgress {
+  readonly evaluating: readonly string[] | null;
 }
 
 // Plain CommonJS evaluated in the thread: it loads nothing of pipewright. Its progress line is written to the
@@ -73,18 +84,25 @@ function startWatchdog(): Watchdog {
  * than the limit. Without a limit, the evaluation as it is.
  */
 export async function withinLimit<T>(evaluation: () => Promise<T>, files: readonly string[]): Promise<T> {
-  // The inspector session reaches the main thread only: a worker batch (worker-pool.ts) is not watched.
-  if (limitMs === 0 || !isMainThread) return evaluation();
+  // The inspector session reaches the main thread only: in a worker batch the pool watches (worker-pool.ts).
+  if (!isMainThread) {
+    parentPort?.postMessage({ evaluating: files } satisfies EvaluationProgress);
+    try {
+      return await evaluation();
+    } finally {
+      parentPort?.postMessage({ evaluating: null } satisfies EvaluationProgress);
+    }
+  }
+  if (limitMs === 0) return evaluation();
   const dog = startWatchdog();
   const turn = ++dog.turn;
-  const label = files.length === 1 ? files[0]! : `${files[0]} (or one of ${files.length - 1} more entry files)`;
   let stopped: (error: Error) => void = () => {};
   const timedOut = new Promise<never>((_, reject) => (stopped = reject));
   dog.onTimeout = (which) => {
     if (which === turn) stopped(timeoutError(files, limitMs));
   };
   Atomics.store(dog.current, 0, turn);
-  dog.worker.postMessage({ label, limitMs, noticeMs: Math.min(10_000, limitMs / 2), turn });
+  dog.worker.postMessage({ label: evaluationLabel(files), limitMs, noticeMs: noticeAfter(limitMs), turn });
   try {
     return await Promise.race([evaluation(), timedOut]);
   } finally {
@@ -94,7 +112,18 @@ export async function withinLimit<T>(evaluation: () => Promise<T>, files: readon
   }
 }
 
-function timeoutError(files: readonly string[], ms: number): DiagnosticError {
+/** The files being evaluated, as the progress line names them. */
+const evaluationLabel = (files: readonly string[]): string =>
+  files.length === 1 ? files[0]! : `${files[0]} (or one of ${files.length - 1} more entry files)`;
+
+/** When the progress line is printed: half the limit, at most 10 s. */
+export const noticeAfter = (limitMs: number): number => Math.min(10_000, limitMs / 2);
+
+/** The progress line of an evaluation that runs long (the watchdog thread writes the same). */
+export const stillEvaluatingLine = (files: readonly string[], limitMs: number): string =>
+  `pipewright: still evaluating ${evaluationLabel(files)} after ${noticeAfter(limitMs) / 1000} s (stopped at ${limitMs / 1000} s: definitionTimeout)\n`;
+
+export function timeoutError(files: readonly string[], ms: number): DiagnosticError {
   const seconds = ms / 1000;
   return new DiagnosticError([
     {

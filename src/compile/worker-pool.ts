@@ -4,6 +4,13 @@ import { workerScript } from '../core/worker-script.js';
 import type { EntryResult } from './entry-result.js';
 import { DiagnosticError, withoutRepeats, type Diagnostic } from '../core/diagnostics.js';
 import type { RenderOptions } from './render-output.js';
+import {
+  definitionLimitMs,
+  noticeAfter,
+  stillEvaluatingLine,
+  timeoutError,
+  type EvaluationProgress,
+} from './definition-limit.js';
 
 /** A worker's batch: its entry files, how to render them, and where to write their texts (spool.ts), if anywhere. */
 export interface WorkerData {
@@ -86,18 +93,42 @@ const threads = () => Math.max(1, Math.min(availableParallelism(), 8));
  */
 function runWorker(file: string, work: WorkerData): Promise<WorkerAnswer> {
   const { files } = work;
+  const limitMs = definitionLimitMs();
   return new Promise((resolve) => {
     const worker = new Worker(file, { workerData: work });
     let answer: WorkerAnswer | undefined;
-    worker.once('message', (message: WorkerAnswer) => {
-      answer = message;
+    // The definition limit: the worker says what it evaluates; a loop there cannot be stopped from inside it.
+    let timers: NodeJS.Timeout[] = [];
+    const clear = () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers = [];
+    };
+    const watch = (evaluating: readonly string[]) => {
+      timers.push(
+        setTimeout(() => process.stderr.write(stillEvaluatingLine(evaluating, limitMs)), noticeAfter(limitMs)),
+        setTimeout(() => {
+          answer ??= { diagnostics: timeoutError(evaluating, limitMs).diagnostics };
+          void worker.terminate();
+        }, limitMs),
+      );
+    };
+    worker.on('message', (message: WorkerAnswer | EvaluationProgress) => {
+      clear();
+      if ('evaluating' in message) {
+        if (message.evaluating && limitMs > 0) watch(message.evaluating);
+        return;
+      }
+      answer ??= message;
       // A definition may leave a timer running; the batch is done either way.
       void worker.terminate();
     });
     worker.once('error', (error) => {
       answer ??= { failure: error.message, stack: error.stack };
     });
-    worker.once('exit', (code) => resolve(answer ?? { diagnostics: [exitedDiagnostic(files, code)] }));
+    worker.once('exit', (code) => {
+      clear();
+      resolve(answer ?? { diagnostics: [exitedDiagnostic(files, code)] });
+    });
   });
 }
 
