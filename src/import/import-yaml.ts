@@ -366,28 +366,23 @@ export async function importYaml(options: ImportOptions): Promise<ImportResult> 
       path: 'pipewright.config.ts',
       text: await formatConfigText(projectConfigText(options.config), options.outDir),
     });
-  if (!options.keepEdits) {
-    writeAll(options.outDir, formatted);
-    const warnings = diagnostics.filter((problem) => problem.severity !== 'error');
-    return {
-      written: formatted.map((f) => f.path),
-      documents: source.documents.length,
-      modules,
-      diagnostics,
-      warnings,
-    };
-  }
-  const written = readWrittenHashes(options.outDir);
-  const { outcomes, writes } = planWrites(options.outDir, formatted, written, options.keepEdits.force);
-  writeAll(options.outDir, [...writes, writtenHashesFile(formatted, outcomes, written)]);
-  diagnostics.push(...editedFindings(options.outDir, outcomes));
-  const warnings = diagnostics.filter((problem) => problem.severity !== 'error');
+  // Without keepEdits (pull, which plans its own writes into its staging folder) every file is written.
+  const kept = options.keepEdits ? keepingEdits(options.outDir, formatted, options.keepEdits.force) : undefined;
+  writeAll(options.outDir, kept ? kept.files : formatted);
+  if (kept) diagnostics.push(...editedFindings(options.outDir, kept.outcomes));
   return {
-    written: writes.map((f) => f.path),
+    written: (kept?.writes ?? formatted).map((f) => f.path),
     documents: source.documents.length,
     modules,
     diagnostics,
-    warnings,
-    files: outcomes,
+    warnings: diagnostics.filter((problem) => problem.severity !== 'error'),
+    ...(kept ? { files: kept.outcomes } : {}),
   };
+}
+
+/** What to write into a folder imported into before: edited modules left out, the record of hashes added. */
+function keepingEdits(outDir: string, formatted: ReadonlyArray<{ path: string; text: string }>, force: boolean) {
+  const written = readWrittenHashes(outDir);
+  const { outcomes, writes } = planWrites(outDir, formatted, written, force);
+  return { outcomes, writes, files: [...writes, writtenHashesFile(formatted, outcomes, written)] };
 }
