@@ -98,7 +98,7 @@ describe('import: identifiers from YAML are checked before they become paths', (
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('unsafe-identity');
       expect(await snapshot(dir, 'out')).toEqual(before);
-      expect(await listing(join(dir, 'out'))).toEqual(['good.ts']);
+      expect(await listing(join(dir, 'out'))).toEqual(['good.ts', 'pipewright.import.json']);
     } finally {
       await cleanup();
     }
