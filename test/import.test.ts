@@ -162,7 +162,7 @@ echo two\`,
     expect(await readdir(dir)).toEqual(['x.yaml']);
   });
 
-  it('skips a platform kind it does not model (a secret, service overrides) with a warning, and imports the rest', async () => {
+  it('skips a platform kind it does not manage (a secret, service overrides) with the warning validate gives, and imports the rest', async () => {
     await write(
       't.yaml',
       'overrides:\n  identifier: prod_overrides\n  environmentRef: prod\n  type: ENV_GLOBAL_OVERRIDE\n',
@@ -171,9 +171,9 @@ echo two\`,
     const result = await importCli('t.yaml', 's.yaml', '-o', 'ts');
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      't.yaml:1:1  overrides documents are not imported: import reads project, connector, service, environment, infrastructureDefinition, template, pipeline, inputSet, overlayInputSet and trigger documents; this one is left out [warning import-skipped]',
+      't.yaml:1:1  overrides documents are not managed by pipewright: validate does not check them, import writes no code for them and publish never sends them [warning unmanaged-kind]',
     );
-    expect(result.stderr).toContain('s.yaml:1:1  secret documents are not imported');
+    expect(result.stderr).toContain('s.yaml:1:1  secret documents are not managed by pipewright');
     expect(result.stderr).not.toContain('unexpected error');
     expect(await readdir(join(dir, 'ts'))).toEqual(['deploy.ts', 'pipewright.import.json']);
   });
@@ -209,7 +209,7 @@ echo two\`,
     await write('yaml/secret.yaml', 'secret:\n  identifier: token\n  type: SecretText\n');
     const withSkipped = await importCli('--mode', 'project', 'yaml', '-o', 'ts2');
     expect(withSkipped.stderr).toMatch(
-      /\[error invalid-format\]\n\nyaml\/secret\.yaml:1:1  secret documents are not imported: .*\[warning import-skipped\]\n {4}hint: .*\n\n1 error, 1 warning\n$/,
+      /\[error invalid-format\]\n\nyaml\/secret\.yaml:1:1  secret documents are not managed by pipewright: .*\[warning unmanaged-kind\]\n {4}hint: .*\n\n1 error, 1 warning\n$/,
     );
     expect(withSkipped.stdout).toBe(refusedOnly.stdout.replace('into ts ', 'into ts2 '));
   });
@@ -242,7 +242,7 @@ echo two\`,
         kind: 'pipeline',
       }),
     ]);
-    expect(out.diagnostics.map((d) => d.code)).toContain('import-skipped');
+    expect(out.diagnostics.map((d) => d.code)).toContain('unmanaged-kind');
   });
 
   it('locates YAML syntax errors', async () => {

@@ -82,6 +82,26 @@ describe('pipewright lsp, over stdio against the binary', () => {
     expect((await next).diagnostics).toEqual([]);
   });
 
+  it('gives a secret document the warning validate and import give it, and nothing of its value', async () => {
+    const file = uri('secret.yaml');
+    const next = client.nextDiagnostics(file);
+    await client.open(
+      file,
+      'secret:\n  identifier: db\n  type: SecretText\n  spec:\n    valueType: Inline\n    value: hunter2-lsp\n',
+    );
+    const { diagnostics } = await next;
+    expect(diagnostics).toMatchObject([
+      {
+        code: 'unmanaged-kind',
+        severity: 2,
+        source: 'pipewright',
+        range: { start: { line: 0, character: 0 } },
+        message: expect.stringContaining('secret documents are not managed by pipewright'),
+      },
+    ]);
+    expect(JSON.stringify(diagnostics)).not.toContain('hunter2-lsp');
+  });
+
   it('offers quick fixes: the did-you-mean, and a disable comment that then suppresses the diagnostic', async () => {
     const file = uri('fix.yaml');
     const text = pipeline('fix', ['timout: 1m']);

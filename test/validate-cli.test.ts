@@ -143,6 +143,59 @@ describe('pipewright validate', () => {
     );
   });
 
+  it('warns about a secret document beside a pipeline (a kind it does not manage), without a word of its value', async () => {
+    const value = 'hunter2-not-for-logs';
+    const cwd = await project({
+      'p.yaml': pipelineYaml('p', wait('pause')),
+      // Block and flow style: the flow form holds the value on the line the warning points at.
+      'secret.yaml': `secret:\n  identifier: db\n  type: SecretText\n  spec:\n    secretManagerIdentifier: harnessSecretManager\n    valueType: Inline\n    value: ${value}\n`,
+      'flow.yaml': `{secret: {identifier: db2, type: SecretText, spec: {valueType: Inline, value: ${value}}}}\n`,
+      'ref.yaml':
+        'secret:\n  identifier: db3\n  type: SecretText\n  spec:\n    valueType: Reference\n    value: vault/db\n',
+    });
+    const result = await runCli(['validate', '*.yaml'], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('4 documents in 4 files: valid, 3 warnings');
+    const warning =
+      'secret documents are not managed by pipewright: validate does not check them, import writes no code for them and publish never sends them [warning unmanaged-kind]';
+    expect(result.stderr).toContain(`secret.yaml:1:1  ${warning}`);
+    expect(result.stderr).toContain(`flow.yaml:1:1  ${warning}`);
+    expect(result.stderr).toContain(`ref.yaml:1:1  ${warning}`);
+    // The hint names an inline value for the two that hold one, and only for them.
+    expect(result.stderr.match(/holds its value in the file/g)).toHaveLength(2);
+    expect(result.stderr).not.toContain(value);
+    expect(result.stderr).not.toContain(' | ');
+    const json = JSON.parse((await runCli(['validate', '*.yaml', '--json'], { cwd })).stdout);
+    expect(JSON.stringify(json)).not.toContain(value);
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual([
+      'unmanaged-kind',
+      'unmanaged-kind',
+      'unmanaged-kind',
+    ]);
+  });
+
+  it('prints no source lines around a possible credential, and does around other findings', async () => {
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    const step = `${wait('pause')}
+              - step:
+                  type: ShellScript
+                  name: s2
+                  identifier: s2
+                  spec:
+                    shell: Bash
+                    onDelegate: true
+                    source:
+                      type: Inline
+                      spec:
+                        script: 'curl -H "Authorization: ${token}" x'`;
+    const cwd = await project({ 'p.yaml': pipelineYaml('p', step).replace('duration: 1m', 'duration: 10x') });
+    const result = await runCli(['validate', 'p.yaml'], { cwd });
+    expect(result.stderr).toContain('[warning possible-secret]');
+    expect(result.stderr).toContain('[error invalid-format]');
+    expect(result.stderr).toContain('duration: 10x');
+    expect(result.stderr).not.toContain(token);
+  });
+
   it('prints JSON with --json, with positions, and exits 1 on errors', async () => {
     const cwd = await project({ 'p.yaml': pipelineYaml('p', wait('pause') + wait('pause')) });
     const result = await runCli(['validate', 'p.yaml', '--json'], { cwd });

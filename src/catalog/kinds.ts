@@ -139,5 +139,28 @@ export const rootKeyList = (separator = ', ', last = ' or '): string => {
   return `${keys.slice(0, -1).join(separator)}${last}${keys.at(-1)}`;
 };
 
+/**
+ * Root keys of the platform's other documents (secrets, overrides, variables, users, ...): kinds pipewright does
+ * not manage. validate, import and the language server name them as such, with one warning, rather than as YAML
+ * that is not the platform's (docs/fidelity.md, "Documents pipewright does not manage").
+ */
+const UNMANAGED_ROOT_KEYS: ReadonlySet<string> = new Set([
+  'secret',
+  'overrides',
+  'variable',
+  'user',
+  'userGroup',
+  'serviceAccount',
+  'policy',
+  'monitoredService',
+  'featureFlag',
+]);
+
+/** The root key of a document of a platform kind pipewright does not manage (`secret`), if it is one. */
+export function unmanagedRootKey(document: unknown): string | undefined {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
+  return kindOfDocument(document) ? undefined : Object.keys(document).find((key) => UNMANAGED_ROOT_KEYS.has(key));
+}
+
 /** Publish rank of a kind: earlier kinds are written first (a pipeline needs its connectors). */
 export const publishRank = (kind: ResourceKind): number => RESOURCE_KINDS.indexOf(kind);

@@ -8,6 +8,7 @@ import {
   suppressedCount,
 } from '../core/diagnostics.js';
 import { codeFrame } from '../validate/code-frame.js';
+import { showsSource } from '../core/diagnostic-codes.js';
 import { CONFIG_FILES } from '../compile/config.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { validateFiles } from '../validate/validate-files.js';
@@ -84,7 +85,9 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
     for (const diagnostic of groupDiagnostics(shown) as typeof shown)
       stderr(
-        `${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`,
+        showsSource(diagnostic.code)
+          ? `${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`
+          : `${formatDiagnostic(diagnostic, { color })}\n\n`,
       );
   }
   const shown = diagnostics.filter((d) => !d.suppressed);

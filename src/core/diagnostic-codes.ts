@@ -16,6 +16,8 @@ interface CodeEntry {
    * comment may suppress it at one place (docs/troubleshooting.md#suppressing-a-diagnostic).
    */
   readonly about?: 'document';
+  /** A finding at a value that may be a credential: printed without the source lines around it. */
+  readonly nearSecret?: true;
 }
 
 export const DIAGNOSTIC_CODES = {
@@ -173,6 +175,7 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     summary: 'a value looks like a real credential in plain text',
     about: 'document',
+    nearSecret: true,
   },
   'invalid-suppression': {
     severity: 'warning',
@@ -246,6 +249,13 @@ export const DIAGNOSTIC_CODES = {
     summary: 'a YAML document is not a pipeline, connector or project',
     about: 'document',
   },
+  'unmanaged-kind': {
+    severity: 'warning',
+    summary:
+      'a document of a platform kind pipewright does not manage (secret, overrides, ...): not checked, imported or published',
+    about: 'document',
+    nearSecret: true,
+  },
   'yaml-syntax': { severity: 'error', summary: 'a file is not valid YAML' },
   'yaml-duplicate-key': { severity: 'error', summary: 'a key appears twice in one map', about: 'document' },
   'yaml-number': {
@@ -273,10 +283,6 @@ export const DIAGNOSTIC_CODES = {
   'import-fallback': {
     severity: 'warning',
     summary: 'import wrote a node with a generic builder or raw.* because no typed form reproduces it',
-  },
-  'import-skipped': {
-    severity: 'warning',
-    summary: 'import left out a document of a kind pipewright does not model (secret, overrides, ...)',
   },
   // Publish and graphql
   'not-compiled-output': {
@@ -374,6 +380,9 @@ export function severityOf(code: DiagnosticCode, wanted?: Severity): Severity {
     throw new Error(`diagnostic code ${code} is never a${chosen === 'error' ? 'n' : ''} ${chosen}`);
   return chosen;
 }
+
+/** Whether messages of a code may show the source lines around it (not beside a possible credential). */
+export const showsSource = (code: DiagnosticCode): boolean => !(DIAGNOSTIC_CODES[code] as CodeEntry).nearSecret;
 
 /** Where a code is explained: its anchor in docs/troubleshooting.md. */
 export const docsAnchor = (code: DiagnosticCode): string => `docs/troubleshooting.md#${code}`;

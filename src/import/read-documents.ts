@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { SourceLocation } from '../core/source-location.js';
-import { kindOfDocument, kindRow, rootKeyList } from '../catalog/kinds.js';
+import { kindOfDocument, kindRow, rootKeyList, unmanagedRootKey } from '../catalog/kinds.js';
 import type { ResourceKind } from '../schema/index.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { spanOf } from '../yaml/span.js';
@@ -9,6 +9,7 @@ import { locate } from '../yaml/yaml-locate.js';
 import type { DocPath } from '../core/document-path.js';
 import { isRecord } from '../core/is-record.js';
 import { checkDocument } from '../check/check-document.js';
+import { unmanagedKind } from '../check/unmanaged-kind.js';
 import { lift } from '../ir/lift.js';
 
 export interface YamlDocument {
@@ -108,19 +109,6 @@ function ownComment(text: string | null | undefined): string | undefined {
   return lines.some((line) => line.trim()) ? lines.join('\n') : undefined;
 }
 
-/** Platform kinds import does not turn into code yet: named as such, not as strangers. */
-const NOT_IMPORTED_YET = new Set([
-  'overrides',
-  'secret',
-  'variable',
-  'user',
-  'userGroup',
-  'serviceAccount',
-  'policy',
-  'monitoredService',
-  'featureFlag',
-]);
-
 export interface ReadResult {
   readonly documents: YamlDocument[];
   readonly diagnostics: Diagnostic[];
@@ -158,17 +146,13 @@ export function readDocuments(text: string, file: string): ReadResult {
         value !== null && typeof value === 'object' && !Array.isArray(value)
           ? Object.keys(value).join(', ') || 'nothing'
           : typeof value;
-      const other = isRecord(value) ? Object.keys(value).find((key) => NOT_IMPORTED_YET.has(key)) : undefined;
-      // A kind of the platform pipewright does not model is left out, not fatal: an estate's folder holds them.
+      const other = unmanagedRootKey(value);
+      // A kind of the platform pipewright does not manage is left out, not fatal: an estate's folder holds them.
       diagnostics.push(
         other
           ? {
-              code: 'import-skipped',
-              severity: 'warning',
-              message: `${other} documents are not imported: import reads ${rootKeyList(', ', ' and ')} documents; this one is left out`,
-              path: [],
+              ...unmanagedKind(other, value as Record<string, unknown>),
               location: contentsLocation(file, doc, read.lines),
-              hint: `keep managing ${other} documents as you do now; pipewright does not write code for them`,
             }
           : {
               code: 'not-a-platform-document',

@@ -6,11 +6,12 @@ import { runtimeInputs } from '../check/rules-input-sets.js';
 import type { RuleSettings } from '../check/rule-settings.js';
 import { checkAcross, type AcrossRecord } from '../check/check-across.js';
 import { checkDocument } from '../check/check-document.js';
+import { unmanagedKind } from '../check/unmanaged-kind.js';
 import { applyRuleSettings } from '../check/rule-settings.js';
 import { applyDisableComments } from './comment-suppressions.js';
 import { lift } from '../ir/lift.js';
 import type { ResourceKey } from '../catalog/resource-key.js';
-import { kindOfDocument, kindRow, KINDS, rootKeyList, type ResourceKind } from '../catalog/kinds.js';
+import { kindOfDocument, kindRow, KINDS, rootKeyList, unmanagedRootKey, type ResourceKind } from '../catalog/kinds.js';
 import { readPlainYaml } from '../yaml/read-plain-yaml.js';
 import { readYaml } from '../yaml/read-yaml.js';
 import { readYamlFile } from '../yaml/read-yaml-file.js';
@@ -199,6 +200,11 @@ export function validateSource(
   for (const [index, { node: document, value: data }] of documents.entries()) {
     result.documents++;
     const kind = kindOfDocument(data);
+    const unmanaged = kind ? undefined : unmanagedRootKey(data);
+    if (unmanaged) {
+      add(unmanagedKind(unmanaged, data as Record<string, unknown>), locate(document, [], lines));
+      continue;
+    }
     if (!kind) {
       add(unknownKind(data), locate(document, [], lines));
       continue;
