@@ -113,6 +113,40 @@ describe('JSON Schemas', () => {
     ).toBe(false);
   });
 
+  it('validates step groups inside step groups in plain Ajv (its defaults), without overflowing the stack', () => {
+    // Ajv inlines a $defs target that holds no reference; with every step spec inlined, the step element was one
+    // function so large that a step group inside a step group overflowed the stack (docs/editor-setup.md).
+    const plain = new Ajv2020.default().addFormat('uri', true).compile(jsonSchemaOf('pipeline'));
+    const shell = {
+      step: {
+        name: 'sh',
+        identifier: 'sh',
+        type: 'ShellScript',
+        timeout: '10m',
+        spec: { shell: 'Bash', onDelegate: true, source: { type: 'Inline', spec: { script: 'make' } } },
+      },
+    };
+    const group = (depth: number): Record<string, unknown> => ({
+      stepGroup: {
+        name: `g${depth}`,
+        identifier: `g${depth}`,
+        steps: [shell, ...(depth > 1 ? [group(depth - 1)] : [])],
+      },
+    });
+    const document = pipeline({
+      name: 's',
+      identifier: 's',
+      type: 'Custom',
+      spec: { execution: { steps: [group(4)] } },
+    });
+    expect(plain(document), JSON.stringify(plain.errors)).toBe(true);
+    // And it still checks what is inside: the shell of the step four groups deep misspelt.
+    const text = JSON.stringify(document);
+    const last = text.lastIndexOf('"shell":"Bash"');
+    const broken = JSON.parse(`${text.slice(0, last)}"shell":"Bashh"${text.slice(last + '"shell":"Bash"'.length)}`);
+    expect(plain(broken)).toBe(false);
+  });
+
   it('passes unknown step types and their specs through, like validate', () => {
     expect(validators.pipeline(customWith({ type: 'AcmeInternalDeploy', spec: { anything: [1, 2] } }))).toBe(true);
   });

@@ -5,6 +5,9 @@ import { documentSchemas, type ResourceKind } from './index.js';
 
 type JsonSchema = Record<string, unknown>;
 
+/** `$defs` name of what every typed spec is at least (an object). */
+const SPEC_OBJECT = 'TypedSpec';
+
 /** `$defs` name of the spec of `type` in a registry, e.g. `StepSpec_Run`. */
 const defName = (prefix: string, type: string) => `${prefix}_${type.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
@@ -60,7 +63,15 @@ export function jsonSchemaOf(kind: ResourceKind): JsonSchema {
   }) as JsonSchema;
   const properties = generated.properties as Record<string, JsonSchema>;
   const defs: Record<string, unknown> = { ...((generated.$defs as Record<string, unknown>) ?? {}) };
-  for (const name of Object.keys(specs)) defs[name] = properties[name];
+  // Each spec holds a reference, so that validators which compile a schema to code (Ajv) keep it a function of
+  // its own: a target without references is inlined, and the 350-odd step specs inlined into the recursive step
+  // element made one function whose frame overflowed the stack at a step group inside a step group.
+  defs[SPEC_OBJECT] = { type: 'object' };
+  for (const name of Object.keys(specs))
+    defs[name] = {
+      ...properties[name],
+      allOf: [...((properties[name]!.allOf as unknown[] | undefined) ?? []), { $ref: `#/$defs/${SPEC_OBJECT}` }],
+    };
   const { $schema, ...document } = { $schema: generated.$schema, ...properties.document! };
   return withoutTypeLists({ $schema, ...document, $defs: defs }) as JsonSchema;
 }
