@@ -58,9 +58,22 @@ describe('step placement', () => {
     ).toEqual([]);
   });
 
-  it('rejects a Run step in a Deployment stage outside a containerised step group', () => {
+  it('warns about a Run step in a Deployment stage outside a containerised step group: saved, it fails when it runs', () => {
     expect(diagnosticsOf(cd().step(tests(), rolling()))).toEqual([
-      'step-not-allowed: a Run step runs in a container and cannot run in a Deployment stage outside a containerised step group (move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on))',
+      'step-not-allowed: a Run step runs in a container and cannot run in a Deployment stage outside a containerised step group: the platform saves the pipeline and the step fails when it runs (move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on))',
+    ]);
+    const document = pipeline({ identifier: 'p', project: 'web' }).stage(cd().step(tests(), rolling())).toDocument();
+    expect(validateDocument('pipeline', document).map((d) => d.severity)).toEqual(['warning']);
+  });
+
+  it('refuses a container step in a stage the schema does not list it for', () => {
+    const document = pipeline({ identifier: 'p', project: 'web' })
+      .stage(
+        approval({ identifier: 'a' }).step(step({ identifier: 'r', type: 'Run', spec: { shell: 'Sh', command: 'x' } })),
+      )
+      .toDocument();
+    expect(validateDocument('pipeline', document).map((d) => [d.code, d.severity])).toEqual([
+      ['step-not-allowed', 'error'],
     ]);
   });
 
@@ -402,5 +415,79 @@ describe('stage specs', () => {
     expect(diagnosticsOf(cd().step(rolling()).strategy({ repeat: {} }))).toEqual([
       'invalid-value: repeat needs times or items',
     ]);
+  });
+});
+
+describe('notification rules (read by the platform only when an event fires)', () => {
+  const withRules = (rules: unknown[]) => ({
+    pipeline: {
+      name: 'p',
+      identifier: 'p',
+      projectIdentifier: 'web',
+      orgIdentifier: 'default',
+      notificationRules: rules,
+      stages: [
+        {
+          stage: {
+            name: 's',
+            identifier: 's',
+            type: 'Custom',
+            spec: {
+              execution: { steps: [{ step: { name: 'w', identifier: 'w', type: 'Wait', spec: { duration: '1m' } } }] },
+            },
+          },
+        },
+      ],
+    },
+  });
+  const findings = (rules: unknown[]) =>
+    validateDocument('pipeline', withRules(rules)).map((d) => `${d.severity} ${d.code}: ${d.message}`);
+  const method = { type: 'Email', spec: { recipients: ['a@example.com'] } };
+
+  it('takes a rule without name or identifier (the platform has no identifier for one)', () => {
+    expect(findings([{ pipelineEvents: [{ type: 'PipelineFailed' }], notificationMethod: method }])).toEqual([]);
+  });
+
+  it('warns, and does not refuse, a rule without events or method: saved, it sends nothing', () => {
+    expect(findings([{ name: 'quiet', pipelineEvents: [], notificationMethod: method }, { name: 'nowhere' }])).toEqual([
+      'warning notification-sends-nothing: notification rule "quiet" has no pipelineEvents: the platform saves it and sends nothing',
+      'warning notification-sends-nothing: notification rule "nowhere" has no pipelineEvents and no notificationMethod: the platform saves it and sends nothing',
+    ]);
+  });
+
+  it('says nothing about a disabled rule', () => {
+    expect(findings([{ name: 'off', enabled: false }])).toEqual([]);
+  });
+});
+
+describe('barriers', () => {
+  it('take any text as an identifier, as the platform reads it (a plain String, no pattern)', () => {
+    const document = {
+      pipeline: {
+        name: 'p',
+        identifier: 'p',
+        projectIdentifier: 'web',
+        orgIdentifier: 'default',
+        flowControl: { barriers: [{ name: 'ready', identifier: '<+input>' }] },
+        stages: [
+          {
+            stage: {
+              name: 's',
+              identifier: 's',
+              type: 'Custom',
+              spec: {
+                execution: {
+                  steps: [{ step: { name: 'w', identifier: 'w', type: 'Wait', spec: { duration: '1m' } } }],
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    expect(validateDocument('pipeline', document)).toEqual([]);
+    const unnamed = structuredClone(document);
+    unnamed.pipeline.flowControl.barriers[0]!.identifier = '';
+    expect(validateDocument('pipeline', unnamed).map((d) => d.code)).toEqual(['too-small']);
   });
 });

@@ -13,6 +13,7 @@ import { scopeWarnings } from './rules-scope.js';
 import { apiPathIdentifiers } from './rules-api-paths.js';
 import { list, ruleError, ruleWarning, scanExpressions } from './rule-kit.js';
 import { secretWarnings } from './secret-scan.js';
+import { notificationDelivery } from './rules-notifications.js';
 import { closest, didYouMean } from '../core/suggest.js';
 import { isRecord } from '../core/is-record.js';
 
@@ -260,6 +261,7 @@ export const RULES: readonly AnyRule[] = [
   barrierReferences,
   codebaseForCloning,
   buildInfrastructure,
+  notificationDelivery,
   placeholders,
   scopeWarnings,
   apiPathIdentifiers,

@@ -145,7 +145,12 @@ export const DIAGNOSTIC_CODES = {
     summary: 'a Barrier step names no barrier of the pipeline',
     about: 'document',
   },
-  'step-not-allowed': { severity: 'error', summary: 'a step type cannot run in the stage it is in', about: 'document' },
+  'step-not-allowed': {
+    severity: ['error', 'warning'],
+    summary:
+      'a step type cannot run in the stage it is in (a warning for a container step the schema lets in, which fails when it runs)',
+    about: 'document',
+  },
   'unsubstituted-placeholder': {
     severity: ['error', 'warning'],
     summary: 'a template placeholder was not filled in (an error where the schema refuses it, a warning elsewhere)',
@@ -169,6 +174,11 @@ export const DIAGNOSTIC_CODES = {
   'clone-without-codebase': {
     severity: 'warning',
     summary: 'a CI stage clones the codebase but the pipeline has none',
+    about: 'document',
+  },
+  'notification-sends-nothing': {
+    severity: 'warning',
+    summary: 'a notification rule has no events or no method: saved by the platform, it sends nothing',
     about: 'document',
   },
   'possible-secret': {

@@ -33,6 +33,14 @@ import { templateInputsIssues } from './template-input-check.js';
 import type { RuntimeInput } from './input.js';
 import { templateBlock, type TemplateRefOption, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 
+type NotificationRuleInput = z.input<typeof notificationRule>;
+/**
+ * A notification rule as the builder takes it: a name, the events and the method, which the platform needs to
+ * send anything (the schema leaves them optional, as the platform saves a rule without them).
+ */
+type NotificationRuleOption = NotificationRuleInput &
+  Required<Pick<NotificationRuleInput, 'name' | 'pipelineEvents' | 'notificationMethod'>>;
+
 export interface PipelineOptions {
   readonly identifier: string;
   /** Display name; defaults to the identifier. */
@@ -52,7 +60,7 @@ export interface PipelineOptions {
   /** The repository CI stages clone (`properties.ci.codebase`); `connectorRef` may be a connector builder. */
   readonly codebase?: Expressible<z.input<typeof codebase>>;
   /** Who hears about which pipeline and stage events. */
-  readonly notificationRules?: ReadonlyArray<Expressible<z.input<typeof notificationRule>>>;
+  readonly notificationRules?: ReadonlyArray<Expressible<NotificationRuleOption>>;
   /** Barriers (`flowControl.barriers`) that Barrier steps wait at: identifiers, or `{ name, identifier }`. */
   readonly barriers?: ReadonlyArray<string | { readonly name: string; readonly identifier: string }>;
   /** Allow running single stages of this pipeline. */

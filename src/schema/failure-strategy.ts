@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { duration } from './common.js';
+import { duration, orExpression } from './common.js';
 
 export const FAILURE_TYPES = [
   'AllErrors',
@@ -40,7 +40,9 @@ export const failureAction = z.looseObject({
   type: failureActionType,
   spec: z
     .looseObject({
-      retryCount: z.number().int().nonnegative().optional(),
+      // A `ParameterField<Integer>` on the platform (harness-core `RetryFailureSpecConfig.java` L29): an
+      // expression or runtime input is taken.
+      retryCount: orExpression(z.number().int().nonnegative()).optional(),
       // The platform's schema puts no pattern on retry intervals (its own samples use `1s`).
       retryIntervals: z.array(z.string()).optional(),
       onRetryFailure: z.looseObject({ action: simpleAction }).optional(),

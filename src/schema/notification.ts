@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { identifier } from './common.js';
 
 /** Event names are strings, not an enum: the platform adds events, and an unknown one must not block a pipeline. */
 export const PIPELINE_EVENTS = [
@@ -17,10 +16,17 @@ export const PIPELINE_EVENTS = [
 
 export const NOTIFICATION_METHODS = ['Email', 'Slack', 'PagerDuty', 'MsTeams', 'Webhook', 'Datadog'] as const;
 
+/**
+ * Every field is optional, as on the platform: it reads notification rules only when an event fires
+ * (harness-core `NotificationHelper.java` L197-202, `NotificationRules.java` has no required field and no
+ * `identifier`), so a rule without events or a method is saved and sends nothing. The rule
+ * `notification-sends-nothing` warns about that (docs/fidelity.md).
+ */
 export const notificationRule = z
   .looseObject({
-    name: z.string().min(1),
-    identifier,
+    name: z.string().optional(),
+    // The platform's rule has no identifier (it ignores the key), so any value is taken.
+    identifier: z.unknown().optional(),
     enabled: z.boolean().optional(),
     pipelineEvents: z
       .array(
@@ -34,18 +40,20 @@ export const notificationRule = z
             .meta({ description: 'For stage events: stage identifiers, or AllStages.' }),
         }),
       )
-      .min(1, { error: 'list at least one event, e.g. PipelineFailed' }),
-    notificationMethod: z.looseObject({
-      type: z.enum(NOTIFICATION_METHODS),
-      spec: z.looseObject({
-        userGroups: z.array(z.string()).optional(),
-        recipients: z.array(z.string()).optional(),
-        webhookUrl: z.string().optional(),
-        integrationKey: z.string().optional(),
-        msTeamKeys: z.array(z.string()).optional(),
-        headers: z.record(z.string(), z.string()).optional(),
-      }),
-    }),
+      .optional(),
+    notificationMethod: z
+      .looseObject({
+        type: z.enum(NOTIFICATION_METHODS),
+        spec: z.looseObject({
+          userGroups: z.array(z.string()).optional(),
+          recipients: z.array(z.string()).optional(),
+          webhookUrl: z.string().optional(),
+          integrationKey: z.string().optional(),
+          msTeamKeys: z.array(z.string()).optional(),
+          headers: z.record(z.string(), z.string()).optional(),
+        }),
+      })
+      .optional(),
   })
   .meta({ title: 'Notification rule' });
 

@@ -84,7 +84,9 @@ export const stageElement = z
 
 export const flowControl = z.looseObject({
   barriers: z
-    .array(z.looseObject({ name: z.string().min(1), identifier }))
+    // Any text: the platform reads a barrier's identifier as a plain String, required but with no pattern
+    // (harness-core `BarrierInfoConfig.java` L21-23; the published schema's `barrierConfig` has none either).
+    .array(z.looseObject({ name: z.string().min(1), identifier: z.string().min(1) }))
     .optional()
     .meta({ description: 'Barriers that Barrier steps in parallel stages wait at, by identifier.' }),
 });

@@ -295,3 +295,19 @@ expectTypeOf(expr.project.identifier.text).toEqualTypeOf<string>();
 expectTypeOf(expr.execution.stepOutput('build', 'VERSION')).toEqualTypeOf<Expr>();
 // @ts-expect-error: the account has no orgIdentifier
 expr.account.orgIdentifier;
+
+// A notification rule as the builder takes it: name, events and method, which the platform needs to send anything;
+// the identifier is optional (the platform's rule has none).
+pipeline({
+  identifier: 'notified',
+  project: 'web',
+  notificationRules: [
+    { name: 'n', pipelineEvents: [{ type: 'PipelineFailed' }], notificationMethod: { type: 'Email', spec: {} } },
+  ],
+});
+pipeline({
+  identifier: 'silent',
+  project: 'web',
+  // @ts-expect-error: a rule without pipelineEvents sends nothing
+  notificationRules: [{ name: 'n', notificationMethod: { type: 'Email', spec: {} } }],
+});

@@ -1,0 +1,37 @@
+import type { Rule } from './walk.js';
+import { isRecord } from '../core/is-record.js';
+import { list, ruleWarning } from './rule-kit.js';
+
+/**
+ * A notification rule without events or without a method is saved by the platform and sends nothing: the platform
+ * reads the rules only when an event fires, and a rule it cannot use is logged, not refused (harness-core
+ * `pipeline-service/.../pms/notification/NotificationHelper.java` L145-171; docs/fidelity.md). A warning.
+ */
+export const notificationDelivery: Rule = {
+  code: 'notification-sends-nothing',
+  kinds: ['pipeline'],
+  document(_root, at) {
+    const body = isRecord(at.document) ? at.document.pipeline : undefined;
+    if (!isRecord(body)) return;
+    for (const [index, rule] of list(body.notificationRules).entries()) {
+      if (!isRecord(rule) || rule.enabled === false) continue;
+      const missing = [
+        !hasEvents(rule.pipelineEvents) && 'pipelineEvents',
+        !isRecord(rule.notificationMethod) && 'notificationMethod',
+      ].filter((key): key is string => Boolean(key));
+      if (missing.length === 0) continue;
+      const named = typeof rule.name === 'string' ? ` "${rule.name}"` : '';
+      at.report(
+        ruleWarning(
+          at.document,
+          ['pipeline', 'notificationRules', index],
+          'notification-sends-nothing',
+          `notification rule${named} has no ${missing.join(' and no ')}: the platform saves it and sends nothing`,
+          'list the events (e.g. pipelineEvents: [{ type: PipelineFailed }]) and the method (notificationMethod: { type: Slack, spec: { webhookUrl } }), or remove the rule',
+        ),
+      );
+    }
+  },
+};
+
+const hasEvents = (events: unknown) => Array.isArray(events) && events.length > 0;
