@@ -65,6 +65,34 @@ const PATTERNS: Record<string, { refused: boolean; warns?: string[]; schema: 'ac
     schema: 'refuses',
     why: 'DeploymentStageNode requires failureStrategies (AbstractStageNodeWithFailureInfo, @NotNull)',
   },
+  // Issue 41: patterns of documents nobody here had seen (docs/fidelity.md, "Patterns of issue 41").
+  'custom-stage-run-step.yaml': {
+    refused: false,
+    warns: ['step-not-allowed'],
+    schema: 'accepts',
+    why: 'saved; the container step finds no container when it runs',
+  },
+  'newrelic-connector-number-account.yaml': {
+    refused: false,
+    schema: 'refuses',
+    why: 'a connector is read by Jackson without a schema check: the number is taken as its text',
+  },
+  'string-variable-number.yaml': {
+    refused: true,
+    schema: 'refuses',
+    why: 'a pipeline is checked against the schema first, which refuses a number where it says string',
+  },
+  'template-version-expression.yaml': {
+    refused: true,
+    schema: 'refuses',
+    why: 'the version is looked up as written when the pipeline is saved',
+  },
+  'notification-rule-partial.yaml': {
+    refused: false,
+    warns: ['notification-sends-nothing'],
+    schema: 'accepts',
+    why: 'the platform reads notification rules only when an event fires; this one sends nothing',
+  },
 };
 
 const read = (file: string) => readYaml(readFileSync(join(FIXTURES, file), 'utf8'), file).documents[0]!.value;

@@ -6,12 +6,22 @@ import { shapeCompiler } from './shape-to-zod.js';
 /** The catalogue's types as zod schemas, each compiled from its shape on first use. */
 const compiler = shapeCompiler(catalogData.defs);
 
+/**
+ * Connectors are read straight into their Java classes with Jackson, with no JSON Schema check first (harness-core
+ * `440-connector-nextgen/.../connector/apis/resource/ConnectorResource.java` L419-420: the body is a `@Valid
+ * ConnectorDTO`), so a number or boolean in a text field is taken as its text (docs/fidelity.md).
+ */
+const connectorCompiler = shapeCompiler(catalogData.defs, { scalarsAsText: true });
+
 /** A registry `{ type: zod schema }` whose schemas are compiled on first use, by type. */
-function lazyRegistry(entries: Readonly<Record<string, { readonly spec: Shape }>>): Record<string, z.ZodType> {
+function lazyRegistry(
+  entries: Readonly<Record<string, { readonly spec: Shape }>>,
+  from = compiler,
+): Record<string, z.ZodType> {
   const registry: Record<string, z.ZodType> = {};
   for (const [type, entry] of Object.entries(entries)) {
     let schema: z.ZodType | undefined;
-    Object.defineProperty(registry, type, { enumerable: true, get: () => (schema ??= compiler.compile(entry.spec)) });
+    Object.defineProperty(registry, type, { enumerable: true, get: () => (schema ??= from.compile(entry.spec)) });
   }
   return Object.freeze(registry);
 }
@@ -21,7 +31,7 @@ export const stepSpecRegistry = lazyRegistry(catalogData.steps);
 /** The wire `spec` schema of each stage type (its `execution` left to the step checks), by `type`. */
 export const stageSpecRegistry = lazyRegistry(catalogData.stages);
 /** The wire `spec` schema of each connector type, by `type`. */
-export const connectorSpecRegistry = lazyRegistry(catalogData.connectors);
+export const connectorSpecRegistry = lazyRegistry(catalogData.connectors, connectorCompiler);
 /** The `spec` schema of the template types that hold no pipeline part (SecretManager, Workspace, ...), by `type`. */
 export const templateSpecRegistry = lazyRegistry(
   Object.fromEntries(Object.entries(catalogData.templateSpecs).map(([type, spec]) => [type, { spec }])),

@@ -9,8 +9,14 @@ import { schemaPattern } from './linear-patterns.js';
  * pass through; the key-typo rule reports near misses); what the shape names is checked as the platform's
  * schema says.
  */
-export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
+export function shapeCompiler(
+  defs: Readonly<Record<string, Shape>>,
+  options: { readonly scalarsAsText?: boolean } = {},
+) {
   const named = new Map<string, z.ZodType>();
+  // Where the platform reads a document with Jackson and no schema check first (a connector), a number or boolean
+  // in a text field is read as its text: the field takes them.
+  const text = options.scalarsAsText ? z.union([z.string(), z.number(), z.boolean()]) : z.string();
 
   const def = (name: string): z.ZodType => {
     let schema = named.get(name);
@@ -31,7 +37,7 @@ export function shapeCompiler(defs: Readonly<Record<string, Shape>>) {
     if (typeof shape === 'string') {
       switch (shape) {
         case 'string':
-          return z.string();
+          return text;
         case 'number':
           return z.number();
         case 'integer':

@@ -10,8 +10,18 @@ export const templateRef = z
         description: 'Template identifier, prefixed with org. or account. for templates outside this project.',
         examples: ['deploy_k8s', 'account.shell_check'],
       }),
+    // Looked up as written when the pipeline is saved (its templates are resolved to check it): an expression
+    // names no version, and the platform refuses the pipeline, "The template identifier [..] and version label
+    // [..] does not exist" (harness-core `template-service/.../template/helpers/TemplateMergeServiceHelper.java`
+    // L145-175; `TemplateLinkConfig.java` L42 is a plain String with the version label pattern).
     versionLabel: z
-      .union([z.string(), z.number()])
+      .union([
+        z.string().refine((label) => !label.includes('<+'), {
+          error:
+            'a template version cannot be an expression: the platform looks the version up as written when it saves the pipeline',
+        }),
+        z.number(),
+      ])
       .optional()
       .meta({ description: 'Version; the stable one when absent.', examples: ['v1'] }),
     gitBranch: z.string().optional(),
