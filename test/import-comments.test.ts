@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Lexer } from 'yaml';
 import { generateModule } from '../src/import/generate-module.js';
 import { readDocuments } from '../src/import/read-documents.js';
+import type { Demotions } from '../src/import/verify.js';
 import { ROOT } from './support/cli.js';
 
 /**
@@ -49,5 +50,49 @@ describe('comments survive import', () => {
     const text = await readFile(join(ROOT, 'test/fixtures/import/comments-everywhere.yaml'), 'utf8');
     const [code] = modulesOf(text, 'c.yaml');
     for (const comment of commentsOf(text)) expect(code!.split(comment).length - 1, comment).toBe(1);
+  });
+});
+
+describe('comments of a node written as raw data stand at their fields', () => {
+  const rawModule = (text: string) => {
+    const [document] = readDocuments(text, 'comments-raw.yaml').documents;
+    // The whole document demoted to its last fallback: raw.pipeline with the document as data.
+    const demoted: Demotions = new WeakMap([[document!.document, { level: 99, why: 'the test demotes it' }]]);
+    return generateModule(document!, demoted).text;
+  };
+  const fixture = () => readFile(join(ROOT, 'test/fixtures/import/comments-raw.yaml'), 'utf8');
+
+  it('prints each comment above its field: the first and last key, a list item, three levels down, a trailing one', async () => {
+    const code = rawModule(await fixture());
+    expect(code).toContain('raw.pipeline(');
+    expect(code).toMatch(/\/\/ first key\n\s*name: 'raw commented'/);
+    expect(code).toMatch(/\/\/ the only stage\n\s*\{ stage:/);
+    // A comment above the field and the one at the end of its line, both above the field.
+    expect(code).toMatch(/\/\/ three levels down\n\s*\/\/ a minute\n\s*duration: '1m'/);
+    expect(code).toMatch(/\/\/ last key\n\s*tier: 'gold'/);
+    // None above the export but the one above the document.
+    expect(code).toMatch(/\/\/ A pipeline written as raw.pipeline .*\nexport const rawCommented = raw.pipeline\(/);
+  });
+
+  it('writes each comment once', async () => {
+    const text = await fixture();
+    const code = rawModule(text);
+    for (const comment of commentsOf(text)) expect(code.split(comment).length - 1, comment).toBe(1);
+  });
+
+  it('keeps a comment at a field inert: a line terminator or */ in it cannot end it', async () => {
+    const text = (await fixture()).replace(
+      '# last key',
+      '# last key\u2028process.exit(7) */ globalThis.pwned = 1\u2029throw 1',
+    );
+    const code = rawModule(text);
+    const lines = code.split(/\r\n|[\n\r\u2028\u2029]/);
+    for (const needle of ['process.exit(7)', 'throw 1'])
+      expect(lines.filter((line) => line.includes(needle)).every((line) => line.trimStart().startsWith('//'))).toBe(
+        true,
+      );
+    expect(code).toMatch(
+      /\/\/ last key\n\s*\/\/process\.exit\(7\) \*\/ globalThis\.pwned = 1\n\s*\/\/throw 1\n\s*tier: 'gold'/,
+    );
   });
 });

@@ -153,16 +153,25 @@ export const member = (path: string): Code => ({ kind: 'member', path });
 export const chained = (code: Code, calls: readonly MethodCall[]): Code =>
   code.kind === 'call' ? { ...code, chain: [...(code.chain ?? []), ...calls] } : code;
 
+/**
+ * The parsed map or list an object or array literal was written from (`data`): its YAML comments are printed at
+ * their fields. Under a symbol, like the origin, so comparing code ignores it.
+ */
+const SOURCE: unique symbol = Symbol('pipewright.import.source');
+export const sourceOf = (code: Code): object | undefined => (code as { [SOURCE]?: object })[SOURCE];
+
 /** Plain data (parsed YAML) as code, turning runtime inputs and known expressions into helpers. */
 export function data(value: unknown, convert: (text: string) => Code | undefined = () => undefined): Code {
   if (value === null || value === undefined) return lit(null);
   if (typeof value === 'string') return convert(value) ?? lit(value);
   if (typeof value === 'number' || typeof value === 'boolean') return lit(value);
-  if (Array.isArray(value)) return arr(value.map((item) => data(item, convert)));
+  if (Array.isArray(value))
+    return { kind: 'array', items: value.map((item) => data(item, convert)), [SOURCE]: value } as Code;
   return {
     kind: 'object',
     entries: Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, data(item, convert)] as const),
-  };
+    [SOURCE]: value,
+  } as Code;
 }
 
 /** The top-level names a piece of code uses from pipewright, for the import line. */

@@ -1,4 +1,4 @@
-import { childrenOf, originOf, type Code, type Origin } from './code.js';
+import { childrenOf, originOf, sourceOf, type Code, type Origin } from './code.js';
 import { blockComment, lineComments, propertyKey, stringCode, stringLiteral, templateText } from './ts-text.js';
 
 /*
@@ -82,8 +82,13 @@ function flatWidth(code: Code, limit: number): number {
 /** Comment text that marks the code chosen for a YAML node; its number indexes the marks list. */
 export const MARK_PREFIX = '@pipewright-origin ';
 
-/** The YAML comments a call carries as `//` lines above it (those of the YAML nodes it was chosen for). */
-export type CommentsOf = (code: Code) => string | undefined;
+/**
+ * The YAML comments a call carries as `//` lines above it (those of the YAML nodes it was chosen for), and `at`:
+ * those at a field or item of a literal written from a parsed map or list (`undefined` as the key: its own).
+ */
+export type CommentsOf = ((code: Code) => string | undefined) & {
+  readonly at?: (source: object, key: string | number | undefined) => string | undefined;
+};
 
 /** Text being printed: where a comment line needs a line break before it. */
 class Out {
@@ -124,6 +129,23 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
     const origin = marks && originOf(marked);
     if (origin) out.text += `${blockComment(`${MARK_PREFIX}${marks.push(origin) - 1}`)} `;
   };
+  /**
+   * The comments at each field or item of a literal written from a parsed map or list (a scalar's, or the comments
+   * above a nested map or list), or undefined when it has none. The literal's own, if no one placed them yet, go
+   * before it.
+   */
+  const literalNotes = (literal: Code, keys: ReadonlyArray<string | number>, values: readonly Code[]) => {
+    const at = comments?.at;
+    if (!at) return undefined;
+    const source = sourceOf(literal);
+    const own = source && at(source, undefined);
+    if (own) out.comments(own);
+    const notes = keys.map((key, index) => {
+      const nested = sourceOf(values[index]!);
+      return [nested && at(nested, undefined), source && at(source, key)].filter(Boolean).join('\n');
+    });
+    return notes.some(Boolean) ? notes : undefined;
+  };
   switch (code.kind) {
     case 'literal':
       out.text += literalText(code.value);
@@ -163,8 +185,21 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
       });
       out.text += '`';
       return;
-    case 'array':
-      if (code.items.length > 1) {
+    case 'array': {
+      const notes = literalNotes(
+        code,
+        code.items.map((_, index) => index),
+        code.items,
+      );
+      if (notes) {
+        out.text += '[\n';
+        code.items.forEach((item, index) => {
+          if (index > 0) out.text += ',\n';
+          if (notes[index]) out.comments(notes[index]);
+          inner(item);
+        });
+        out.text += '\n]';
+      } else if (code.items.length > 1) {
         out.text += '[\n';
         list(code.items, true);
         out.text += '\n]';
@@ -174,8 +209,15 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
         out.text += ']';
       }
       return;
+    }
     case 'object': {
-      const broken = code.entries.length > 1 && flatWidth(code, ONE_LINE_OBJECT) > ONE_LINE_OBJECT;
+      const notes = literalNotes(
+        code,
+        code.entries.map(([key]) => key),
+        code.entries.map(([, value]) => value),
+      );
+      const broken =
+        notes !== undefined || (code.entries.length > 1 && flatWidth(code, ONE_LINE_OBJECT) > ONE_LINE_OBJECT);
       if (!code.entries.length) {
         out.text += '{}';
         return;
@@ -183,6 +225,7 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
       out.text += broken ? '{\n' : '{ ';
       code.entries.forEach(([key, value], index) => {
         if (index > 0) out.text += broken ? ',\n' : ', ';
+        if (notes?.[index]) out.comments(notes[index]);
         // A parameter of its key's name is written once (`{ identifier }`), as a person writes it.
         if (value.kind === 'param' && value.name === key) out.text += key;
         else {
@@ -224,7 +267,7 @@ export function codeText(code: Code, marks?: Origin[], comments?: CommentsOf): s
   };
   if (comments) gather(code);
   const out = new Out();
-  printCode(out, code, marks, comments && ((node) => found.get(node)));
+  printCode(out, code, marks, comments && Object.assign((node: Code) => found.get(node), { at: comments.at }));
   return out.text;
 }
 

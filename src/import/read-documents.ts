@@ -32,6 +32,18 @@ export type Places = WeakMap<object, { readonly path: DocPath; readonly location
 /** YAML comments of a document, by the parsed map or list they belong to (lines joined with `\n`). */
 export type Comments = WeakMap<object, string>;
 
+/**
+ * The same comments by where they stand in a parsed map or list: its own (above it, after it), and each at a scalar
+ * field or item, by key or index. When import writes the map or list as an object or array literal, each is
+ * printed at its field (comment-placement.ts); above a builder call, they are `Comments`' joined text.
+ */
+export interface CommentParts {
+  readonly own: string[];
+  readonly at: Map<string | number, string[]>;
+}
+/** Keyed by the parsed objects themselves (held weakly, as the origins of code are). */
+export const commentParts = new WeakMap<object, CommentParts>();
+
 /** A YAML node's own comments: the lines above it and the one at the end of its line. */
 const commentsOf = (node: unknown): Array<string | null | undefined> => {
   const { commentBefore, comment } = (node ?? {}) as { commentBefore?: string | null; comment?: string | null };
@@ -60,6 +72,10 @@ function collectComments(
       if (text === skip) continue;
       const own = ownComment(text);
       if (!own) continue;
+      let parts = commentParts.get(target);
+      if (!parts) commentParts.set(target, (parts = { own: [], at: new Map() }));
+      if (field === undefined) parts.own.push(own);
+      else parts.at.set(field, [...(parts.at.get(field) ?? []), own]);
       const lines = own.split('\n');
       if (field !== undefined && typeof field === 'string')
         lines[0] = ` ${field}:${lines[0]!.startsWith(' ') ? '' : ' '}${lines[0]}`;
@@ -84,7 +100,7 @@ function collectComments(
       if (child && typeof child === 'object') {
         keep(child, [before]);
         collectComments(item, child, out, places, [...path, index], where, skip);
-      } else keep(object, [before, ...commentsOf(item)]);
+      } else keep(object, [before, ...commentsOf(item)], index);
     });
   else if (isMap(node))
     for (const pair of node.items) {
@@ -189,7 +205,12 @@ export function readDocuments(text: string, file: string): ReadResult {
     );
     // Comments after the document's last line (a commented-out alternative, say) are the document's too.
     const trailing = ownComment(doc.comment);
-    if (trailing) comments.set(value, [comments.get(value), trailing].filter(Boolean).join('\n'));
+    if (trailing) {
+      comments.set(value, [comments.get(value), trailing].filter(Boolean).join('\n'));
+      const parts = commentParts.get(value);
+      if (parts) parts.own.push(trailing);
+      else commentParts.set(value, { own: [trailing], at: new Map() });
+    }
     const problems = checkDocument(kind, lift(kind, value), value).map((diagnostic) => ({
       ...diagnostic,
       location: { file, ...locate(doc, diagnostic.path, read.lines, diagnostic.code === 'unknown-key') },
