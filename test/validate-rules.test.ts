@@ -450,13 +450,19 @@ describe('notification rules (read by the platform only when an event fires)', (
 
   it('warns, and does not refuse, a rule without events or method: saved, it sends nothing', () => {
     expect(findings([{ name: 'quiet', pipelineEvents: [], notificationMethod: method }, { name: 'nowhere' }])).toEqual([
-      'warning notification-sends-nothing: notification rule "quiet" has no pipelineEvents: the platform saves it and sends nothing',
-      'warning notification-sends-nothing: notification rule "nowhere" has no pipelineEvents and no notificationMethod: the platform saves it and sends nothing',
+      'warning notification-sends-nothing: notification rule "quiet" has no pipelineEvents with a type: the platform saves it and sends nothing',
+      'warning notification-sends-nothing: notification rule "nowhere" has no pipelineEvents with a type and no notificationMethod with a spec: the platform saves it and sends nothing',
     ]);
   });
 
   it('says nothing about a disabled rule', () => {
     expect(findings([{ name: 'off', enabled: false }])).toEqual([]);
+  });
+
+  it('counts an event without its type and a method without its spec as missing', () => {
+    expect(findings([{ name: 'half', pipelineEvents: [{}], notificationMethod: { type: 'Email' } }])).toEqual([
+      'warning notification-sends-nothing: notification rule "half" has no pipelineEvents with a type and no notificationMethod with a spec: the platform saves it and sends nothing',
+    ]);
   });
 });
 

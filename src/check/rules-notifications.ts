@@ -17,7 +17,7 @@ export const notificationDelivery: Rule = {
       if (!isRecord(rule) || rule.enabled === false) continue;
       const missing = [
         !hasEvents(rule.pipelineEvents) && 'pipelineEvents',
-        !isRecord(rule.notificationMethod) && 'notificationMethod',
+        !(isRecord(rule.notificationMethod) && isRecord(rule.notificationMethod.spec)) && 'notificationMethod',
       ].filter((key): key is string => Boolean(key));
       if (missing.length === 0) continue;
       const named = typeof rule.name === 'string' ? ` "${rule.name}"` : '';
@@ -26,7 +26,7 @@ export const notificationDelivery: Rule = {
           at.document,
           ['pipeline', 'notificationRules', index],
           'notification-sends-nothing',
-          `notification rule${named} has no ${missing.join(' and no ')}: the platform saves it and sends nothing`,
+          `notification rule${named} has no ${missing.map((key) => (key === 'pipelineEvents' ? 'pipelineEvents with a type' : 'notificationMethod with a spec')).join(' and no ')}: the platform saves it and sends nothing`,
           'list the events (e.g. pipelineEvents: [{ type: PipelineFailed }]) and the method (notificationMethod: { type: Slack, spec: { webhookUrl } }), or remove the rule',
         ),
       );
@@ -34,4 +34,6 @@ export const notificationDelivery: Rule = {
   },
 };
 
-const hasEvents = (events: unknown) => Array.isArray(events) && events.length > 0;
+/** At least one event with a type: an event without one matches nothing (`PipelineEvent.type` is an enum). */
+const hasEvents = (events: unknown) =>
+  Array.isArray(events) && events.some((event) => isRecord(event) && event.type !== undefined);

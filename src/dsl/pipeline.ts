@@ -34,12 +34,17 @@ import type { RuntimeInput } from './input.js';
 import { templateBlock, type TemplateRefOption, type WithTemplateBuilder, type WithTemplateText } from './template.js';
 
 type NotificationRuleInput = z.input<typeof notificationRule>;
+type EventInput = NonNullable<NotificationRuleInput['pipelineEvents']>[number];
+type MethodInput = NonNullable<NotificationRuleInput['notificationMethod']>;
 /**
- * A notification rule as the builder takes it: a name, the events and the method, which the platform needs to
- * send anything (the schema leaves them optional, as the platform saves a rule without them).
+ * A notification rule as the builder takes it: a name, events with their type and a method with its spec, which
+ * the platform needs to send anything (the schema leaves them optional, as the platform saves a rule without them).
  */
-type NotificationRuleOption = NotificationRuleInput &
-  Required<Pick<NotificationRuleInput, 'name' | 'pipelineEvents' | 'notificationMethod'>>;
+type NotificationRuleOption = Omit<NotificationRuleInput, 'name' | 'pipelineEvents' | 'notificationMethod'> & {
+  readonly name: string;
+  readonly pipelineEvents: ReadonlyArray<EventInput & { readonly type: string }>;
+  readonly notificationMethod: MethodInput & { readonly spec: NonNullable<MethodInput['spec']> };
+};
 
 export interface PipelineOptions {
   readonly identifier: string;

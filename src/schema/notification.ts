@@ -33,6 +33,7 @@ export const notificationRule = z
         z.looseObject({
           type: z
             .string()
+            .optional()
             .meta({ description: `Event, e.g. ${PIPELINE_EVENTS.join(', ')}.`, examples: ['PipelineFailed'] }),
           forStages: z
             .array(z.string())
@@ -44,14 +45,16 @@ export const notificationRule = z
     notificationMethod: z
       .looseObject({
         type: z.enum(NOTIFICATION_METHODS),
-        spec: z.looseObject({
-          userGroups: z.array(z.string()).optional(),
-          recipients: z.array(z.string()).optional(),
-          webhookUrl: z.string().optional(),
-          integrationKey: z.string().optional(),
-          msTeamKeys: z.array(z.string()).optional(),
-          headers: z.record(z.string(), z.string()).optional(),
-        }),
+        spec: z
+          .looseObject({
+            userGroups: z.array(z.string()).optional(),
+            recipients: z.array(z.string()).optional(),
+            webhookUrl: z.string().optional(),
+            integrationKey: z.string().optional(),
+            msTeamKeys: z.array(z.string()).optional(),
+            headers: z.record(z.string(), z.string()).optional(),
+          })
+          .optional(),
       })
       .optional(),
   })

@@ -311,3 +311,9 @@ pipeline({
   // @ts-expect-error: a rule without pipelineEvents sends nothing
   notificationRules: [{ name: 'n', notificationMethod: { type: 'Email', spec: {} } }],
 });
+pipeline({
+  identifier: 'untyped_event',
+  project: 'web',
+  // @ts-expect-error: an event without its type matches nothing
+  notificationRules: [{ name: 'n', pipelineEvents: [{}], notificationMethod: { type: 'Email', spec: {} } }],
+});
