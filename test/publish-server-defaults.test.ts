@@ -69,6 +69,22 @@ describe('the table of server-filled defaults in the semantic diff', () => {
     ]);
   });
 
+  it('a number sent into a connector stored as its text is no change; another text is, and a pipeline compares types', () => {
+    const newRelic = (id: unknown) => ({
+      connector: {
+        ...connectorDoc('nr', 'shop').connector!,
+        type: 'NewRelic',
+        spec: { newRelicAccountId: id, url: 'https://insights-api.newrelic.com/', apiKeyRef: 'nr_key' },
+      },
+    });
+    expect(semanticDiff(newRelic(1234567), newRelic('1234567'))).toEqual([]);
+    expect(semanticDiff(newRelic(1234567), newRelic('7654321'))).toMatchObject([
+      { path: 'connector.spec.newRelicAccountId', op: 'changed', local: 1234567, remote: '7654321' },
+    ]);
+    const pipelineWith = (value: unknown) => ({ pipeline: { identifier: 'p', name: 'p', timeout: value } });
+    expect(semanticDiff(pipelineWith(10), pipelineWith('10'))).toMatchObject([{ op: 'changed' }]);
+  });
+
   it('every entry names where the platform does it', () => {
     for (const entry of SERVER_DEFAULTS) expect(entry.source, entry.path.join('.')).toMatch(/\.java L\d+/);
   });

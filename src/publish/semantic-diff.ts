@@ -83,7 +83,19 @@ interface Walk {
   readonly local: Json;
   readonly remote: Json;
   readonly out: Change[];
+  /**
+   * A connector: the platform reads it with Jackson and no schema check, so a number or boolean sent into a text
+   * field is stored as its text (docs/fidelity.md), and `8080` sent is `"8080"` read back.
+   */
+  readonly storesText: boolean;
 }
+
+const sameScalar = (walk: Walk, local: unknown, remote: unknown): boolean =>
+  Object.is(local, remote) ||
+  (walk.storesText &&
+    typeof remote === 'string' &&
+    (typeof local === 'number' || typeof local === 'boolean') &&
+    String(local) === remote);
 
 /** A change at `at` (a path in the local document, or the platform's for a removal), named both ways. */
 function record(walk: Walk, at: DocPath, text: string, change: Omit<Change, 'path' | 'place'>): void {
@@ -117,7 +129,7 @@ function walkValues(
     return;
   }
   if (Array.isArray(local) && Array.isArray(remote)) return walkList(walk, local, remote, localAt, remoteAt, text);
-  if (!Object.is(local, remote)) record(walk, localAt, text, { op: 'changed', local, remote });
+  if (!sameScalar(walk, local, remote)) record(walk, localAt, text, { op: 'changed', local, remote });
 }
 
 /**
@@ -166,7 +178,8 @@ function walkList(
 /** What publishing `local` would change on the platform, which holds `remote`; empty when nothing. */
 export function semanticDiff(local: Json, remote: Json): Change[] {
   const both = normalise(local, remote);
-  const walk: Walk = { local: both.local, remote: both.remote, out: [] };
+  const storesText = kindOfDocument(local) === 'connector';
+  const walk: Walk = { local: both.local, remote: both.remote, out: [], storesText };
   walkValues(walk, both.local, both.remote, [], [], '');
   return walk.out;
 }
