@@ -1,11 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Lexer } from 'yaml';
 import { generateModule } from '../src/import/generate-module.js';
 import { readDocuments } from '../src/import/read-documents.js';
 import type { Demotions } from '../src/import/verify.js';
-import { ROOT } from './support/cli.js';
+import { readYaml } from '../src/yaml/read-yaml.js';
+import { ROOT, runCli, tempDir } from './support/cli.js';
 
 /**
  * Every comment of the YAML (above the document, above a key, at the end of a line, between list items, a
@@ -19,6 +20,24 @@ const commentsOf = (text: string) =>
     .filter((token) => token.startsWith('#'))
     .map((token) => token.slice(1).trim())
     .filter(Boolean);
+
+/** The documents of a YAML text as data, as the platform reads them (pipewright's one YAML reader). */
+const dataOf = (text: string) => readYaml(text, 'comments').documents.map((document) => document.value);
+
+/** A module written as \`ts/module.ts\` of a new folder and compiled there by the real binary: the YAML it writes. */
+async function compiled(code: string): Promise<string> {
+  const { dir, cleanup } = await tempDir();
+  try {
+    await mkdir(join(dir, 'ts'));
+    await writeFile(join(dir, 'ts', 'module.ts'), code);
+    const result = await runCli(['compile', 'ts/*.ts', '-o', 'out'], { cwd: dir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return await readFile(join(dir, 'out', 'pipelines', 'default', 'web', 'raw_commented.yaml'), 'utf8');
+  } finally {
+    await cleanup();
+  }
+}
 
 const modulesOf = (text: string, file: string) =>
   readDocuments(text, file).documents.map((document) => generateModule(document).text);
@@ -94,5 +113,34 @@ describe('comments of a node written as raw data stand at their fields', () => {
     expect(code).toMatch(
       /\/\/ last key\n\s*\/\/process\.exit\(7\) \*\/ globalThis\.pwned = 1\n\s*\/\/throw 1\n\s*tier: 'gold'/,
     );
+  });
+
+  it('compiles back to the same data (comments are not data), a comment holding U+2028 and */ included', async () => {
+    const text = (await fixture()).replace('# a minute', '# a minute\u2028}); process.exit(7) */ ({');
+    const code = rawModule(text);
+    expect(code).toContain('raw.pipeline(');
+    expect(dataOf(await compiled(code))).toEqual(dataOf(text));
+  });
+});
+
+describe('comments of a .withFields({...}) object stand at their fields', () => {
+  const name = 'comments-with-fields.yaml';
+  const fixture = () => readFile(join(ROOT, 'test/fixtures/import', name), 'utf8');
+
+  it("prints a field's comment above it, and an item's (above it, at the end of its line) above the item", async () => {
+    const [code] = modulesOf(await fixture(), name);
+    expect(code).toContain('.withFields({');
+    expect(code).toMatch(/\.withFields\(\{\n\s*\/\/ the policies the step is checked against\n\s*enforce: /);
+    expect(code).toMatch(/\/\/ the account's own\n\s*\/\/ checked first\n\s*'account\.baseline',/);
+    expect(code).toMatch(/\/\/ checked last\n\s*'project_rules'/);
+    // None of them above the export.
+    const head = code!.slice(0, code!.indexOf('export const'));
+    for (const comment of ['policies', 'account', 'checked']) expect(head).not.toContain(comment);
+  });
+
+  it('writes each comment once', async () => {
+    const text = await fixture();
+    const [code] = modulesOf(text, name);
+    for (const comment of commentsOf(text)) expect(code!.split(comment).length - 1, comment).toBe(1);
   });
 });
