@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-// Where import puts the YAML comments of ../shared/corpus (docs/import.md): for each document, each comment of the
-// YAML is found in the generated module, either in the block of comments above the export (away from its field)
-// or inside the code (at its field, or above the call of its node). Run after `npm run build`:
+// Where import puts the YAML comments of ../shared/corpus (docs/import.md). Each comment of a file's YAML is looked
+// for in the modules generated from its documents, as a `//` line, and counted by the first line of code below its
+// block of comments:
 //
-//   node scripts/comment-placement.mjs [--dist DIR]
+// - at its field: a key or an item of an object or array literal (a raw node, a `.withFields({...})` object, a spec);
+// - above a call: the builder call (or the const holding it) written for the nearest node that has one;
+// - above the export: the document's own block, where one on a typed field of the document itself
+//   (`name: x  # ...`) goes by design, named by its field;
+// - not found: in no module (a document import could not write, say).
 //
-// The comment above a document is left out (above the export is its place); one on a typed field of the document
-// itself (`name: x  # ...`) goes above the export by design, named by its field.
+// The comment above a document is left out (above the export is its place). Run after `npm run build`:
+//
+//   node scripts/comment-placement.mjs [--dist DIR] [--corpus DIR] [--list]
+//
+// `--dist` measures another build (a checkout of an earlier commit, for a before/after); `--list` prints each
+// comment that is not at its field or above a call.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,14 +22,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Lexer } from 'yaml';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: opt } = parseArgs({ options: { dist: { type: 'string', default: path.join(ROOT, 'dist') } } });
-const load = (file) => import(pathToFileURL(path.join(opt.dist, file)).href);
+const { values: opt } = parseArgs({
+  options: {
+    dist: { type: 'string', default: path.join(ROOT, 'dist') },
+    corpus: { type: 'string', default: path.join(ROOT, '..', 'shared', 'corpus') },
+    list: { type: 'boolean', default: false },
+  },
+});
+const load = (file) => import(pathToFileURL(path.join(path.resolve(opt.dist), file)).href);
 const [{ readDocuments }, { generateModule }] = await Promise.all([
   load('import/read-documents.js'),
   load('import/generate-module.js'),
 ]);
 
-const corpus = path.join(ROOT, '..', 'shared', 'corpus');
 const files = [];
 (function walk(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -29,10 +42,18 @@ const files = [];
     if (entry.isDirectory()) walk(full);
     else if (/\.ya?ml$/.test(entry.name)) files.push(full);
   }
-})(corpus);
+})(opt.corpus);
 
-let above = 0;
-let inside = 0;
+/** The first line of code under a block of `//` lines: where the comments of that block stand. */
+function placeOf(line) {
+  const code = line.trimStart();
+  if (code.startsWith('export const ')) return 'export';
+  // A builder call, a const holding one, or a chained call (`.step(`): the comments of a node that has a call.
+  if (/^(const [\w$]+ = )?[\w$.]+\(/.test(code) || code.startsWith('.')) return 'call';
+  return 'field';
+}
+
+const counts = { field: 0, call: 0, export: 0, missing: 0 };
 let documents = 0;
 for (const file of files) {
   const text = fs.readFileSync(file, 'utf8');
@@ -42,34 +63,40 @@ for (const file of files) {
   } catch {
     continue;
   }
+  // All the modules of the file together: the comments of a file with several documents are looked for in each.
+  const lines = [];
+  const above = [];
   for (const document of read.documents) {
-    const comments = [...new Lexer().lex(text)]
-      .filter((token) => token.startsWith('#'))
-      .map((token) => token.slice(1).trim())
-      .filter(Boolean);
-    if (!comments.length) continue;
-    let code;
     try {
-      code = generateModule(document).text;
+      lines.push(...generateModule(document).text.split('\n'));
     } catch {
       continue;
     }
-    documents++;
-    const exportAt = code.indexOf('\nexport const ');
-    // The block of `//` lines right above the export.
-    const head = code.slice(0, exportAt).split('\n');
-    let first = head.length;
-    while (first > 0 && head[first - 1].trimStart().startsWith('//')) first--;
-    const block = head.slice(first).join('\n');
-    const rest = code.slice(exportAt);
-    for (const comment of comments) {
-      // The comment above the document is the document's: above the export is its place.
-      if (document.comment?.includes(comment)) continue;
-      if (rest.includes(comment)) inside++;
-      else if (block.includes(comment)) above++;
-    }
+    if (document.comment) above.push(document.comment);
+  }
+  const comments = [...new Lexer().lex(text)]
+    .filter((token) => token.startsWith('#'))
+    .map((token) => token.slice(1).trim())
+    .filter(Boolean)
+    // The comment above a document is the document's: above the export is its place.
+    .filter((comment) => !above.some((block) => block.includes(comment)));
+  if (!comments.length || !lines.length) continue;
+  documents++;
+  // A comment written twice in the YAML is looked for twice: each finds the next line that holds it.
+  const from = new Map();
+  for (const comment of comments) {
+    let at = (from.get(comment) ?? -1) + 1;
+    while (at < lines.length && !(lines[at].trimStart().startsWith('//') && lines[at].includes(comment))) at++;
+    from.set(comment, at);
+    let below = at;
+    while (below < lines.length && lines[below].trimStart().startsWith('//')) below++;
+    const place = at >= lines.length ? 'missing' : below < lines.length ? placeOf(lines[below]) : 'missing';
+    counts[place]++;
+    if (opt.list && place !== 'field' && place !== 'call')
+      console.log(`${place}: ${path.relative(opt.corpus, file)}: ${comment}`);
   }
 }
+const total = counts.field + counts.call + counts.export + counts.missing;
 console.log(
-  `${documents} documents with comments: ${inside} comments in the code (at their field or node), ${above} above the export`,
+  `${documents} files with comments, ${total} comments: ${counts.field} at their field, ${counts.call} above the call of their node, ${counts.export} above the export, ${counts.missing} not found`,
 );
