@@ -144,3 +144,26 @@ describe('comments of a .withFields({...}) object stand at their fields', () => 
     for (const comment of commentsOf(text)) expect(code!.split(comment).length - 1, comment).toBe(1);
   });
 });
+
+describe('comments of a node written once for two (a shared const)', () => {
+  const name = 'comments-shared.yaml';
+  const fixture = () => readFile(join(ROOT, 'test/fixtures/import', name), 'utf8');
+
+  it('writes the comments of two nodes that are the same, comments and all, once: at the field of the one const', async () => {
+    const [code] = modulesOf(await fixture(), name);
+    expect(code).toMatch(/const \w+ = custom\(/);
+    expect(code!.split('// duration: a minute').length - 1).toBe(1);
+    expect(code!.split("the account's own").length - 1).toBe(1);
+    expect(code).toMatch(/policySets: \[\n\s*\/\/ the account's own\n\s*'account\.baseline'/);
+  });
+
+  it('keeps every comment of a twin whose comments differ, above the call of the const', async () => {
+    const text = (await fixture()).replace(/(# a minute[\s\S]*)# a minute/, '$1# sixty seconds');
+    const [code] = modulesOf(text, name);
+    expect(code).toMatch(/const \w+ = custom\(/);
+    expect(code).toContain('// duration: a minute');
+    expect(code).toContain('// duration: sixty seconds');
+    // The twin's comment of a list item has no field of its own to stand at: it stays, above the call.
+    expect(code!.split("the account's own").length - 1).toBe(2);
+  });
+});

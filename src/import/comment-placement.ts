@@ -39,9 +39,30 @@ export function commentPlacer(roots: readonly Code[], comments: Comments): () =>
       if (own) lines.push(own);
       for (const child of Array.isArray(value) ? value : Object.values(value)) gather(child, lines, false);
     };
+    /** Every comment of a node and of what it holds, in order. */
+    const all = (value: unknown, lines: string[] = []): string[] => {
+      if (!value || typeof value !== 'object') return lines;
+      const own = comments.get(value);
+      if (own) lines.push(own);
+      for (const child of Array.isArray(value) ? value : Object.values(value)) all(child, lines);
+      return lines;
+    };
+    const markPlaced = (value: unknown): void => {
+      if (!value || typeof value !== 'object' || placed.has(value)) return;
+      placed.add(value);
+      for (const child of Array.isArray(value) ? value : Object.values(value)) markPlaced(child);
+    };
     const above = (code: Code) => {
       const lines: string[] = [];
-      for (const node of originOf(code)?.nodes ?? []) gather(node, lines, true);
+      const [first, ...twins] = originOf(code)?.nodes ?? [];
+      if (first) gather(first, lines, true);
+      // Nodes written as one const (the same step in two stages): a twin whose comments are the first's, word for
+      // word, says nothing new (they are printed at the first's fields and calls); one whose comments differ keeps
+      // them all, here above the call.
+      const said = first && all(first).join('\n');
+      for (const twin of twins)
+        if (all(twin).join('\n') === said) markPlaced(twin);
+        else gather(twin, lines, true);
       return lines.length ? lines.join('\n') : undefined;
     };
     /** The comments at one field or item of a literal's source; `undefined` as the key: the source's own. */
