@@ -7,6 +7,7 @@
 // - above a call: the builder call (or the const holding it) written for the nearest node that has one;
 // - above the export: the document's own block, where one on a typed field of the document itself
 //   (`name: x  # ...`) goes by design, named by its field;
+// - once for its twin: a comment written again, word for word, in a node import writes once for two (a shared const);
 // - not found: in no module (a document import could not write, say).
 //
 // The comment above a document is left out (above the export is its place). Run after `npm run build`:
@@ -53,7 +54,7 @@ function placeOf(line) {
   return 'field';
 }
 
-const counts = { field: 0, call: 0, export: 0, missing: 0 };
+const counts = { field: 0, call: 0, export: 0, twin: 0, missing: 0 };
 let documents = 0;
 for (const file of files) {
   const text = fs.readFileSync(file, 'utf8');
@@ -85,18 +86,26 @@ for (const file of files) {
   // A comment written twice in the YAML is looked for twice: each finds the next line that holds it.
   const from = new Map();
   for (const comment of comments) {
+    const again = from.has(comment);
     let at = (from.get(comment) ?? -1) + 1;
     while (at < lines.length && !(lines[at].trimStart().startsWith('//') && lines[at].includes(comment))) at++;
     from.set(comment, at);
     let below = at;
     while (below < lines.length && lines[below].trimStart().startsWith('//')) below++;
-    const place = at >= lines.length ? 'missing' : below < lines.length ? placeOf(lines[below]) : 'missing';
+    const place =
+      at >= lines.length
+        ? again && lines.some((line) => line.trimStart().startsWith('//') && line.includes(comment))
+          ? 'twin'
+          : 'missing'
+        : below < lines.length
+          ? placeOf(lines[below])
+          : 'missing';
     counts[place]++;
-    if (opt.list && place !== 'field' && place !== 'call')
+    if (opt.list && place !== 'field' && place !== 'call' && place !== 'twin')
       console.log(`${place}: ${path.relative(opt.corpus, file)}: ${comment}`);
   }
 }
-const total = counts.field + counts.call + counts.export + counts.missing;
+const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
 console.log(
-  `${documents} files with comments, ${total} comments: ${counts.field} at their field, ${counts.call} above the call of their node, ${counts.export} above the export, ${counts.missing} not found`,
+  `${documents} files with comments, ${total} comments: ${counts.field} at their field, ${counts.call} above the call of their node, ${counts.export} above the export, ${counts.twin} once for their twin, ${counts.missing} not found`,
 );
