@@ -15,7 +15,7 @@ export function unmanagedKind(rootKey: string, document: Record<string, unknown>
     path: [],
     hint:
       rootKey === 'secret' && holdsInlineValue(document.secret)
-        ? "this secret holds its value in the file (spec.value with valueType Inline), and a secret's value does not belong in a repository: create the secret on the platform and keep it out of the folder"
+        ? "this secret holds its value in the file (spec.value with valueType Inline): the platform refuses an inline value in a secret's YAML, and a secret's value does not belong in a repository; create the secret on the platform and keep it out of the folder"
         : `keep managing ${rootKey} documents as you do now, or move them out of the folder`,
   };
 }
