@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAndValidate } from '../src/compile/build-documents.js';
 import { validateDocument } from '../src/check/check-document.js';
+import { maskPossibleSecrets } from '../src/check/secret-scan.js';
 import { expr, pipeline, shell, stage } from 'pipewright';
 
 const GITHUB = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
@@ -52,5 +53,21 @@ describe('literals that look like credentials', () => {
     ).toEqual([]);
     const note = { pipeline: { note: 'patch.release.notes.txt', sha: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3' } };
     expect(validateDocument('pipeline', note).filter((d) => d.code === 'possible-secret')).toEqual([]);
+  });
+});
+
+describe('maskPossibleSecrets (the source lines validate prints)', () => {
+  it('shows each kind of credential by its first characters, the rest of the line as it is', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    expect(maskPossibleSecrets(`a ghp_${'a1B2'.repeat(9)} b AKIAABCDEFGHIJKLMNOP c`)).toBe('a ghp_… b AKIA… c');
+    expect(maskPossibleSecrets(`token: ${jwt} end`)).toBe('token: eyJh… end');
+    expect(maskPossibleSecrets('key: pat.abcdefgh12.ijklmnop34.qrstuvwx56, xoxb-1234567890-abc')).toBe(
+      'key: pat.…, xoxb…',
+    );
+  });
+
+  it('leaves a line without one alone, placeholders included', () => {
+    for (const line of ['script: echo ok', 'token: <+secrets.getValue("gh")>', 'id: ghp_short'])
+      expect(maskPossibleSecrets(line)).toBe(line);
   });
 });

@@ -196,6 +196,19 @@ describe('pipewright validate', () => {
     expect(result.stderr).not.toContain(token);
   });
 
+  it('shows a credential on a line it frames by its first characters only, whatever the finding', async () => {
+    const token = `ghp_${'x9Y8'.repeat(9)}`;
+    // Unquoted, `Authorization: ...` inside the script is a YAML syntax error on the token's line.
+    const cwd = await project({
+      'p.yaml': `pipeline:\n  name: p\n  identifier: p\n  script: curl -H Authorization: ${token} x\n`,
+    });
+    const result = await runCli(['validate', 'p.yaml'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[error yaml-syntax]');
+    expect(result.stderr).toContain('curl -H Authorization: ghp_…');
+    expect(result.stderr).not.toContain(token);
+  });
+
   it('prints JSON with --json, with positions, and exits 1 on errors', async () => {
     const cwd = await project({ 'p.yaml': pipelineYaml('p', wait('pause') + wait('pause')) });
     const result = await runCli(['validate', 'p.yaml', '--json'], { cwd });

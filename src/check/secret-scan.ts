@@ -26,6 +26,30 @@ const TOKEN_START = /pat\.|sat\.|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|--
 /** Shows just enough of a match to find it, never the secret itself. */
 const masked = (text: string) => `${text.slice(0, 4)}…`;
 
+const TOKEN_CHAR = /[A-Za-z0-9_.\-]/;
+
+/**
+ * The text with every credential the patterns find shown as its first characters (`ghp_…`): for source lines a
+ * message prints (validate's code frame), whatever the finding on that line is.
+ */
+export function maskPossibleSecrets(text: string): string {
+  if (!TOKEN_START.test(text)) return text;
+  let out = text;
+  for (const { pattern } of TOKEN_PATTERNS) {
+    const global = new RegExp(pattern.source, 'g');
+    for (let found = global.exec(out); found; found = global.exec(out)) {
+      // The JSON Web Token's pattern matches from its first dot and captures the part before it.
+      const start = found.index - (found[1]?.length ?? 0);
+      let end = found.index + found[0].length;
+      while (end < out.length && TOKEN_CHAR.test(out[end]!)) end++;
+      const shown = masked(out.slice(start, end));
+      out = `${out.slice(0, start)}${shown}${out.slice(end)}`;
+      global.lastIndex = start + shown.length;
+    }
+  }
+  return out;
+}
+
 /** Warns about literals that look like credentials anywhere in a document (scripts, variables, specs). */
 export const secretWarnings: Rule = {
   code: 'possible-secret',
