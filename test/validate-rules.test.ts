@@ -306,11 +306,15 @@ describe('barriers', () => {
     expect(diagnosticsOf(s)).toEqual([]);
   });
 
-  it('rejects a Barrier step naming an undeclared barrier', () => {
+  it('warns about a Barrier step naming an undeclared barrier: saved, the run fails as it starts', () => {
     const s = custom({ identifier: 's' }).step(barrier({ identifier: 'b', barrierRef: 'reddy' }));
     expect(diagnosticsOf(s)).toEqual([
       'unknown-barrier: spec.barrierRef "reddy" names no barrier of this pipeline (did you mean "ready"?)',
     ]);
+    const document = pipeline({ identifier: 'p', project: 'web', barriers: ['ready'] })
+      .stage(s)
+      .toDocument();
+    expect(validateDocument('pipeline', document).map((d) => d.severity)).toEqual(['warning']);
   });
 });
 

@@ -141,8 +141,8 @@ export const DIAGNOSTIC_CODES = {
     about: 'document',
   },
   'unknown-barrier': {
-    severity: 'error',
-    summary: 'a Barrier step names no barrier of the pipeline',
+    severity: 'warning',
+    summary: 'a Barrier step names no barrier of the pipeline: saved, the run fails when it starts',
     about: 'document',
   },
   'step-not-allowed': {
