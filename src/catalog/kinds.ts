@@ -4,6 +4,8 @@
  * publish order, scopes, identity fields); schemas, builders and endpoints look their kind up by `kind`.
  */
 
+import { isRecord } from '../core/is-record.js';
+
 /** Where a kind may live: at account level (neither org nor project), in an org, or in a project. */
 type ScopeLevel = 'account' | 'org' | 'project';
 
@@ -158,8 +160,8 @@ const UNMANAGED_ROOT_KEYS: ReadonlySet<string> = new Set([
 
 /** The root key of a document of a platform kind pipewright does not manage (`secret`), if it is one. */
 export function unmanagedRootKey(document: unknown): string | undefined {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
-  return kindOfDocument(document) ? undefined : Object.keys(document).find((key) => UNMANAGED_ROOT_KEYS.has(key));
+  if (!isRecord(document) || kindOfDocument(document)) return undefined;
+  return Object.keys(document).find((key) => UNMANAGED_ROOT_KEYS.has(key));
 }
 
 /** Publish rank of a kind: earlier kinds are written first (a pipeline needs its connectors). */

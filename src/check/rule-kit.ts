@@ -3,8 +3,13 @@ import type { DocPath } from '../core/document-path.js';
 import type { CodeWith } from '../core/diagnostic-codes.js';
 import { diagnosticOf, type Diagnostic } from '../core/diagnostics.js';
 import { describePath } from '../core/document-path.js';
+import { isRecord } from '../core/is-record.js';
 
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The body under a wire document's `pipeline:` key, or an empty one. */
+export const pipelineBody = (document: unknown): Record<string, unknown> =>
+  isRecord(document) && isRecord(document.pipeline) ? document.pipeline : {};
 
 /** How to fix a rule's finding: a hint, or a did-you-mean with its suggestion (`didYouMean`). */
 export type Help = string | { readonly hint?: string; readonly suggestion?: string } | undefined;

@@ -1,6 +1,6 @@
 import type { Rule } from './walk.js';
 import { isRecord } from '../core/is-record.js';
-import { list, ruleWarning } from './rule-kit.js';
+import { list, pipelineBody, ruleWarning } from './rule-kit.js';
 
 /**
  * A notification rule without events or without a method is saved by the platform and sends nothing: the platform
@@ -11,14 +11,13 @@ export const notificationDelivery: Rule = {
   code: 'notification-sends-nothing',
   kinds: ['pipeline'],
   document(_root, at) {
-    const body = isRecord(at.document) ? at.document.pipeline : undefined;
-    if (!isRecord(body)) return;
-    for (const [index, rule] of list(body.notificationRules).entries()) {
+    for (const [index, rule] of list(pipelineBody(at.document).notificationRules).entries()) {
       if (!isRecord(rule) || rule.enabled === false) continue;
       const missing = [
-        !hasEvents(rule.pipelineEvents) && 'pipelineEvents',
-        !(isRecord(rule.notificationMethod) && isRecord(rule.notificationMethod.spec)) && 'notificationMethod',
-      ].filter((key): key is string => Boolean(key));
+        !hasEvents(rule.pipelineEvents) && 'pipelineEvents with a type',
+        !(isRecord(rule.notificationMethod) && isRecord(rule.notificationMethod.spec)) &&
+          'notificationMethod with a spec',
+      ].filter((part): part is string => Boolean(part));
       if (missing.length === 0) continue;
       const named = typeof rule.name === 'string' ? ` "${rule.name}"` : '';
       at.report(
@@ -26,7 +25,7 @@ export const notificationDelivery: Rule = {
           at.document,
           ['pipeline', 'notificationRules', index],
           'notification-sends-nothing',
-          `notification rule${named} has no ${missing.map((key) => (key === 'pipelineEvents' ? 'pipelineEvents with a type' : 'notificationMethod with a spec')).join(' and no ')}: the platform saves it and sends nothing`,
+          `notification rule${named} has no ${missing.join(' and no ')}: the platform saves it and sends nothing`,
           'list the events (e.g. pipelineEvents: [{ type: PipelineFailed }]) and the method (notificationMethod: { type: Slack, spec: { webhookUrl } }), or remove the rule',
         ),
       );

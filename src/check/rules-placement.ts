@@ -26,20 +26,14 @@ export const stepPlacement: Rule = {
     if (typeof type !== 'string' || typeof stageType !== 'string') return;
     const error = (message: string, hint: string) =>
       at.report(ruleError(at.document, [...at.path, 'type'], 'step-not-allowed', message, hint));
+    const warning = (message: string, hint: string) =>
+      at.report(ruleWarning(at.document, [...at.path, 'type'], 'step-not-allowed', message, hint));
     const allowed = stagesForStep(type);
     if (CONTAINER_STEP_TYPES.includes(type) && DELEGATE_STAGE_TYPES.includes(stageType) && !at.containerised) {
       const message = `${article(type)} ${type} step runs in a container and cannot run in ${article(stageType)} ${stageType} stage outside a containerised step group`;
       const hint = 'move it to a CI stage, or into a stepGroup with stepGroupInfra (a Kubernetes cluster to run it on)';
       if (allowed?.includes(stageType))
-        at.report(
-          ruleWarning(
-            at.document,
-            [...at.path, 'type'],
-            'step-not-allowed',
-            `${message}: the platform saves the pipeline and the step fails when it runs`,
-            hint,
-          ),
-        );
+        warning(`${message}: the platform saves the pipeline and the step fails when it runs`, hint);
       else error(message, hint);
     } else if (!allowed || !STAGE_TYPES.includes(stageType) || allowed.includes(stageType)) return;
     else if (DEPLOY_STEP_TYPES.includes(type))

@@ -11,7 +11,7 @@ import { expressionReferences, stageNameReferences } from './rules-references.js
 import { runtimeInputs } from './rules-inputs.js';
 import { scopeWarnings } from './rules-scope.js';
 import { apiPathIdentifiers } from './rules-api-paths.js';
-import { list, ruleError, ruleWarning, scanExpressions } from './rule-kit.js';
+import { list, pipelineBody, ruleError, ruleWarning, scanExpressions } from './rule-kit.js';
 import { secretWarnings } from './secret-scan.js';
 import { notificationDelivery } from './rules-notifications.js';
 import { closest, didYouMean } from '../core/suggest.js';
@@ -158,9 +158,6 @@ const balancedExpressions: Rule = {
     );
   },
 };
-
-const pipelineBody = (document: unknown) =>
-  isRecord(document) && isRecord(document.pipeline) ? document.pipeline : {};
 
 /**
  * A Barrier step waits at a barrier the pipeline declares in flowControl.barriers. A warning: the platform saves

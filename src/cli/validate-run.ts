@@ -85,9 +85,7 @@ export async function runValidate(files: readonly string[], flags: ValidateFlags
     // Only the same mistake at the same place merges: a mistake repeated in many files is one per file.
     for (const diagnostic of groupDiagnostics(shown) as typeof shown)
       stderr(
-        showsSource(diagnostic.code)
-          ? `${formatDiagnostic(diagnostic, { color })}\n${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n\n`
-          : `${formatDiagnostic(diagnostic, { color })}\n\n`,
+        `${formatDiagnostic(diagnostic, { color })}\n${showsSource(diagnostic.code) ? `${codeFrame(source, diagnostic.location.line, diagnostic.location.column)}\n` : ''}\n`,
       );
   }
   const shown = diagnostics.filter((d) => !d.suppressed);

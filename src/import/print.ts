@@ -112,9 +112,9 @@ class Out {
  */
 function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: CommentsOf | undefined): void {
   const inner = (c: Code) => printCode(out, c, marks, comments);
-  const list = (items: readonly Code[], broken = false) =>
+  const list = (items: readonly Code[]) =>
     items.forEach((item, index) => {
-      if (index > 0) out.text += broken ? ',\n' : ', ';
+      if (index > 0) out.text += ', ';
       inner(item);
     });
   const chain = (calls: Extract<Code, { kind: 'call' }>['chain']) => {
@@ -191,17 +191,13 @@ function printCode(out: Out, code: Code, marks: Origin[] | undefined, comments: 
         code.items.map((_, index) => index),
         code.items,
       );
-      if (notes) {
+      if (notes || code.items.length > 1) {
         out.text += '[\n';
         code.items.forEach((item, index) => {
           if (index > 0) out.text += ',\n';
-          if (notes[index]) out.comments(notes[index]);
+          if (notes?.[index]) out.comments(notes[index]);
           inner(item);
         });
-        out.text += '\n]';
-      } else if (code.items.length > 1) {
-        out.text += '[\n';
-        list(code.items, true);
         out.text += '\n]';
       } else {
         out.text += '[';
