@@ -23,6 +23,7 @@ import {
 } from 'pipewright';
 import { validateDocument } from '../src/check/check-document.js';
 import { inputProblem } from '../src/check/rules-inputs.js';
+import { oneStepPipeline } from './support/fixtures.js';
 
 /** `code: message (hint)` of every diagnostic of a pipeline built from these stages. */
 const diagnosticsOf = (...stages: StageNode[]) =>
@@ -316,6 +317,16 @@ describe('barriers', () => {
       .toDocument();
     expect(validateDocument('pipeline', document).map((d) => d.severity)).toEqual(['warning']);
   });
+
+  it('take any text as an identifier, as the platform reads it (a plain String, no pattern)', () => {
+    const withBarrier = (identifier: string) => {
+      const document = oneStepPipeline({ name: 'w', identifier: 'w', type: 'Wait', spec: { duration: '1m' } });
+      (document.pipeline as Record<string, unknown>).flowControl = { barriers: [{ name: 'ready', identifier }] };
+      return document;
+    };
+    expect(validateDocument('pipeline', withBarrier('<+input>'))).toEqual([]);
+    expect(validateDocument('pipeline', withBarrier('')).map((d) => d.code)).toEqual(['too-small']);
+  });
 });
 
 describe('misspelled keys', () => {
@@ -423,27 +434,12 @@ describe('stage specs', () => {
 });
 
 describe('notification rules (read by the platform only when an event fires)', () => {
-  const withRules = (rules: unknown[]) => ({
-    pipeline: {
-      name: 'p',
-      identifier: 'p',
-      projectIdentifier: 'web',
-      orgIdentifier: 'default',
-      notificationRules: rules,
-      stages: [
-        {
-          stage: {
-            name: 's',
-            identifier: 's',
-            type: 'Custom',
-            spec: {
-              execution: { steps: [{ step: { name: 'w', identifier: 'w', type: 'Wait', spec: { duration: '1m' } } }] },
-            },
-          },
-        },
-      ],
-    },
-  });
+  const wait = { name: 'w', identifier: 'w', type: 'Wait', spec: { duration: '1m' } };
+  const withRules = (rules: unknown[]) => {
+    const document = oneStepPipeline(wait);
+    (document.pipeline as Record<string, unknown>).notificationRules = rules;
+    return document;
+  };
   const findings = (rules: unknown[]) =>
     validateDocument('pipeline', withRules(rules)).map((d) => `${d.severity} ${d.code}: ${d.message}`);
   const method = { type: 'Email', spec: { recipients: ['a@example.com'] } };
@@ -467,37 +463,5 @@ describe('notification rules (read by the platform only when an event fires)', (
     expect(findings([{ name: 'half', pipelineEvents: [{}], notificationMethod: { type: 'Email' } }])).toEqual([
       'warning notification-sends-nothing: notification rule "half" has no pipelineEvents with a type and no notificationMethod with a spec: the platform saves it and sends nothing',
     ]);
-  });
-});
-
-describe('barriers', () => {
-  it('take any text as an identifier, as the platform reads it (a plain String, no pattern)', () => {
-    const document = {
-      pipeline: {
-        name: 'p',
-        identifier: 'p',
-        projectIdentifier: 'web',
-        orgIdentifier: 'default',
-        flowControl: { barriers: [{ name: 'ready', identifier: '<+input>' }] },
-        stages: [
-          {
-            stage: {
-              name: 's',
-              identifier: 's',
-              type: 'Custom',
-              spec: {
-                execution: {
-                  steps: [{ step: { name: 'w', identifier: 'w', type: 'Wait', spec: { duration: '1m' } } }],
-                },
-              },
-            },
-          },
-        ],
-      },
-    };
-    expect(validateDocument('pipeline', document)).toEqual([]);
-    const unnamed = structuredClone(document);
-    unnamed.pipeline.flowControl.barriers[0]!.identifier = '';
-    expect(validateDocument('pipeline', unnamed).map((d) => d.code)).toEqual(['too-small']);
   });
 });
